@@ -1,0 +1,91 @@
+"""Checked value tree → typed AST (directive-family classes, parsed mini-languages).
+
+Runs only on a tree the schema check accepted, so nothing here can fail on fixture input: each
+position is converted according to its shape in the vocabulary table. Data regions are shared with
+the value tree, not copied; an expected-value region is rebuilt only where a value token replaces a
+string.
+"""
+
+from __future__ import annotations
+
+from pyrsistent import pvector
+
+from ..grammar import looks_like_placeholder, looks_like_token, parse_placeholder, parse_token, parse_type
+from ..vocabulary import VOCABULARY, Vocabulary
+from ..vocabulary import shapes as sh
+from .families import BY_FAMILY
+from .nodes import Mapping, Node, PredicateBlock, PredicateRef, Scalar, Sequence, Section
+from .shape_match import choose
+
+
+def build_fixture(tree: Mapping, vocabulary: Vocabulary = VOCABULARY) -> Section:
+    """The typed ``Fixture`` node for a schema-checked value tree."""
+    return _Builder(vocabulary).build(tree, sh.Section("fixture"))
+
+
+class _Builder:
+    def __init__(self, vocabulary: Vocabulary):
+        self.vocabulary = vocabulary
+
+    def build(self, node: Node, shape: sh.Shape) -> Node:
+        if isinstance(shape, sh.Nullable):
+            if type(node) is Scalar and node.value is None:
+                return node
+            shape = shape.inner
+        if isinstance(shape, sh.OneOf):
+            shape = choose(node, shape)
+        if isinstance(shape, sh.Section):
+            return self.section(node, shape.family)
+        if isinstance(shape, sh.MapOf):
+            return Mapping.make(
+                keys=node.keys,
+                values=pvector([self.build(v, shape.value) for v in node.values]),
+                key_spans=node.key_spans,
+                span=node.span,
+            )
+        if isinstance(shape, sh.ListOf):
+            return Sequence.make(items=pvector([self.build(v, shape.item) for v in node.items]), span=node.span)
+        if isinstance(shape, sh.Expect):
+            return with_tokens(node)
+        if isinstance(shape, sh.Predicates):
+            refs = [PredicateRef.make(name=k, value=v, span=s) for k, v, s in zip(node.keys, node.values, node.key_spans)]
+            return PredicateBlock.make(predicates=pvector(refs), span=node.span)
+        if isinstance(shape, sh.TypeString):
+            return parse_type(node.value, content_span(node))
+        if isinstance(shape, sh.Reference) and looks_like_placeholder(node.value):
+            return parse_placeholder(node.value, content_span(node))
+        return node
+
+    def section(self, node: Mapping, family: str) -> Section:
+        lookup = self.vocabulary.lookup
+        values = {}
+        for key, value in zip(node.keys, node.values):
+            directive = lookup(family, key)
+            values[directive.attr] = self.build(value, directive.shape)
+        return BY_FAMILY[family].make(order=node.keys, key_spans=node.key_spans, span=node.span, **values)
+
+
+def content_span(node: Scalar):
+    """Where a string scalar's text starts (after its opening quote, if any)."""
+    return node.span.shifted(1) if node.quoted else node.span
+
+
+def with_tokens(node: Node) -> Node:
+    """``node`` with every value-token string replaced by its token node (shared where unchanged)."""
+    kind = type(node)
+    if kind is Scalar:
+        value = node.value
+        if isinstance(value, str) and looks_like_token(value):
+            return parse_token(value, content_span(node))
+        return node
+    if kind is Mapping:
+        values = [with_tokens(v) for v in node.values]
+        if all(a is b for a, b in zip(values, node.values)):
+            return node
+        return Mapping.make(keys=node.keys, values=pvector(values), key_spans=node.key_spans, span=node.span)
+    if kind is Sequence:
+        items = [with_tokens(v) for v in node.items]
+        if all(a is b for a, b in zip(items, node.items)):
+            return node
+        return Sequence.make(items=pvector(items), span=node.span)
+    return node

@@ -1,0 +1,308 @@
+"""YAML text → immutable value tree (:class:`Scalar` / :class:`Mapping` / :class:`Sequence`).
+
+The loader is the only code that touches PyYAML. It composes with libyaml (``CSafeLoader``), then
+converts the node graph itself, which is where it enforces what ``yaml.safe_load`` does not:
+
+* duplicate keys are rejected (safe_load keeps the last one silently);
+* only the YAML core tags are accepted — a tag that would construct an object (``!!python/…``,
+  ``!!set``, a local ``!tag``, merge keys) is rejected;
+* aliases are never expanded into copies: an anchored subtree is converted once and shared, and the
+  size the tree *would* have when walked is bounded, so a billion-laughs fixture fails fast;
+* non-UTF-8 bytes, an empty file, several documents and a non-mapping document are reported with a
+  location, never as a traceback.
+
+Problems are returned as :class:`~oa_conformance.diagnostics.Diagnostic` records; the caller decides
+whether to go on.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import yaml
+from pyrsistent import pvector
+
+from ..diagnostics import FIXTURE_SCHEMA_INVALID, Diagnostic, Span, span_at
+from .nodes import Mapping, Scalar, Sequence
+
+try:  # pragma: no branch - libyaml is a declared requirement (PyYAML wheels bundle it)
+    from yaml import CSafeLoader as _Loader
+except ImportError:  # pragma: no cover
+    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+
+# Limits that keep a hostile or broken fixture from eating the machine.
+MAX_EXPANDED_NODES = 200_000  # the largest fixture in the spec corpus has about 3,000 nodes
+MAX_DEPTH = 100
+
+_STR = "tag:yaml.org,2002:str"
+_INT = "tag:yaml.org,2002:int"
+_FLOAT = "tag:yaml.org,2002:float"
+_BOOL = "tag:yaml.org,2002:bool"
+_NULL = "tag:yaml.org,2002:null"
+_TIMESTAMP = "tag:yaml.org,2002:timestamp"
+_MAP = "tag:yaml.org,2002:map"
+_SEQ = "tag:yaml.org,2002:seq"
+
+_QUOTES = frozenset(("'", '"'))
+
+class _Composer(_Loader):
+    """libyaml's composer with a memoized tag resolver.
+
+    PyYAML resolves every plain scalar's implicit tag with a list of regular expressions, in
+    Python; fixtures repeat the same few hundred scalars (keys, small numbers) thousands of times,
+    so the result is cached by (value, implicit) — the only inputs it depends on for scalars, since
+    the safe loader registers no path resolvers.
+    """
+
+    _resolved: dict = {}
+
+    def resolve(self, kind, value, implicit):
+        if kind is yaml.ScalarNode:
+            cache_key = (value, implicit)
+            tag = self._resolved.get(cache_key)
+            if tag is None:
+                tag = super().resolve(kind, value, implicit)
+                if len(self._resolved) < 100_000:
+                    self._resolved[cache_key] = tag
+            return tag
+        return super().resolve(kind, value, implicit)
+
+
+def _compose(text: str):
+    loader = _Composer(text)
+    try:
+        return loader.get_single_node()
+    finally:
+        loader.dispose()
+
+
+_BOOL_VALUES = yaml.constructor.SafeConstructor.bool_values
+_core_constructor = yaml.constructor.SafeConstructor()
+
+_ScalarNode = yaml.ScalarNode
+_MappingNode = yaml.MappingNode
+_SequenceNode = yaml.SequenceNode
+_new = object.__new__
+_set = object.__setattr__
+_tuple_new = tuple.__new__
+
+
+def _make_scalar(value, quoted, span):
+    # Hand-inlined Node.make: the loader builds one of these per YAML scalar.
+    node = _new(Scalar)
+    _set(node, "value", value)
+    _set(node, "quoted", quoted)
+    _set(node, "span", span)
+    _set(node, "_pclass_frozen", True)
+    return node
+
+
+def _make_mapping(keys, values, key_spans, span):
+    node = _new(Mapping)
+    _set(node, "keys", keys)
+    _set(node, "values", values)
+    _set(node, "key_spans", key_spans)
+    _set(node, "span", span)
+    _set(node, "_pclass_frozen", True)
+    return node
+
+
+def _make_sequence(items, span):
+    node = _new(Sequence)
+    _set(node, "items", items)
+    _set(node, "span", span)
+    _set(node, "_pclass_frozen", True)
+    return node
+
+
+class LoadResult(NamedTuple):
+    """The value tree of one file (``None`` when nothing usable was read) and the problems found."""
+
+    tree: Mapping | None
+    diagnostics: tuple[Diagnostic, ...]
+
+
+class _Problem(Exception):
+    def __init__(self, span: Span, message: str):
+        self.span = span
+        self.message = message
+
+
+def load_path(path: str) -> LoadResult:
+    """Read and load one fixture file."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError as exc:
+        return LoadResult(None, (Diagnostic(FIXTURE_SCHEMA_INVALID, "io", f"cannot read fixture: {exc.strerror}", path, 1, 1),))
+    return load_bytes(data, path)
+
+
+def load_bytes(data: bytes | str, path: str = "<string>") -> LoadResult:
+    """Load one fixture document from bytes (must be UTF-8) or text."""
+    if isinstance(data, bytes):
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = data.count(b"\n", 0, exc.start) + 1
+            column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+            message = f"fixture is not valid UTF-8: byte 0x{data[exc.start]:02x} cannot start or continue a character"
+            return LoadResult(None, (Diagnostic(FIXTURE_SCHEMA_INVALID, "encoding", message, path, line, column),))
+    else:
+        text = data
+    if text.startswith("\ufeff"):
+        text = text[1:]
+
+    try:
+        root = _compose(text)
+    except yaml.MarkedYAMLError as exc:
+        return LoadResult(None, (_yaml_error(exc, path),))
+    except yaml.YAMLError as exc:  # pragma: no cover - libyaml always marks its errors
+        return LoadResult(None, (Diagnostic(FIXTURE_SCHEMA_INVALID, "yaml", f"invalid YAML: {exc}", path, 1, 1),))
+
+    if root is None:
+        return LoadResult(None, (Diagnostic(FIXTURE_SCHEMA_INVALID, "empty", "fixture is empty: expected a mapping of directives", path, 1, 1),))
+    if type(root) is not _MappingNode:
+        kind = "a list" if type(root) is _SequenceNode else "a single scalar"
+        span = span_at(path, root.start_mark.line, root.start_mark.column)
+        return LoadResult(None, (Diagnostic.at(span, FIXTURE_SCHEMA_INVALID, "top-level", f"fixture must be a mapping of directives, found {kind}"),))
+
+    converter = _Converter(path)
+    try:
+        tree = converter.convert(root, 0)
+        if converter.shared and converter.expanded_size(root) > MAX_EXPANDED_NODES:
+            span = converter.first_shared_span
+            raise _Problem(span, f"aliases expand this fixture beyond {MAX_EXPANDED_NODES} nodes; refusing to expand (billion-laughs guard)")
+    except _Problem as problem:
+        return LoadResult(None, tuple(converter.diagnostics) + (Diagnostic.at(problem.span, FIXTURE_SCHEMA_INVALID, "yaml", problem.message),))
+    return LoadResult(tree, tuple(converter.diagnostics))
+
+
+def _yaml_error(exc: yaml.MarkedYAMLError, path: str) -> Diagnostic:
+    mark = exc.problem_mark or exc.context_mark
+    line, column = (mark.line, mark.column) if mark is not None else (0, 0)
+    problem = exc.problem or "invalid YAML"
+    if "expected a single document" in (exc.context or ""):
+        message = "fixture holds several YAML documents; exactly one is expected"
+    else:
+        context = f" ({exc.context})" if exc.context else ""
+        message = f"invalid YAML: {problem}{context}"
+    return Diagnostic(FIXTURE_SCHEMA_INVALID, "yaml", message, path, line + 1, column + 1)
+
+
+class _Converter:
+    """Converts one composed document; remembers shared (aliased) subtrees by identity."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self.diagnostics: list[Diagnostic] = []
+        self.memo: dict[int, object] = {}
+        self.active: set[int] = set()
+        self.shared = False
+        self.first_shared_span: Span | None = None
+
+    def span(self, node: yaml.Node) -> Span:
+        mark = node.start_mark
+        return _tuple_new(Span, (self.path, mark.line + 1, mark.column + 1))
+
+    def convert(self, node: yaml.Node, depth: int):
+        key = id(node)
+        done = self.memo.get(key)
+        if done is not None:
+            if not self.shared:
+                self.shared = True
+                self.first_shared_span = self.span(node)
+            return done
+        if key in self.active:
+            raise _Problem(self.span(node), "recursive alias: an anchored node contains an alias to itself")
+        if depth > MAX_DEPTH:
+            raise _Problem(self.span(node), f"nesting deeper than {MAX_DEPTH} levels")
+        kind = type(node)
+        if kind is _ScalarNode:
+            result = self.scalar(node)
+        elif kind is _MappingNode:
+            self.active.add(key)
+            result = self.mapping(node, depth)
+            self.active.discard(key)
+        else:
+            self.active.add(key)
+            if node.tag != _SEQ:
+                self.bad_tag(node)
+            convert = self.convert
+            result = _make_sequence(pvector([convert(item, depth + 1) for item in node.value]), self.span(node))
+            self.active.discard(key)
+        self.memo[key] = result
+        return result
+
+    def scalar(self, node: yaml.ScalarNode) -> Scalar:
+        tag = node.tag
+        text = node.value
+        if tag == _STR or tag == _TIMESTAMP:
+            # Timestamps stay strings: fixtures are language-neutral and YAML 1.2 has no timestamp.
+            value = text
+        elif tag == _INT:
+            try:
+                value = int(text)
+            except ValueError:
+                value = _core_constructor.construct_yaml_int(node)
+        elif tag == _NULL:
+            value = None
+        elif tag == _BOOL:
+            value = _BOOL_VALUES[text.lower()]
+        elif tag == _FLOAT:
+            value = _core_constructor.construct_yaml_float(node)
+        else:
+            self.bad_tag(node)
+            value = text
+        mark = node.start_mark
+        return _make_scalar(value, node.style in _QUOTES, _tuple_new(Span, (self.path, mark.line + 1, mark.column + 1)))
+
+    def mapping(self, node: yaml.MappingNode, depth: int) -> Mapping:
+        if node.tag != _MAP:
+            self.bad_tag(node)
+        keys = []
+        key_spans = []
+        values = []
+        seen: dict = {}
+        convert = self.convert
+        path = self.path
+        for key_node, value_node in node.value:
+            if type(key_node) is not _ScalarNode:
+                raise _Problem(self.span(key_node), "mapping keys must be scalars, found a complex key")
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                raise _Problem(self.span(key_node), "merge keys ('<<') are not supported in fixtures")
+            name = key_node.value if key_node.tag == _STR else self.scalar(key_node).value
+            mark = key_node.start_mark
+            key_span = _tuple_new(Span, (path, mark.line + 1, mark.column + 1))
+            first = seen.get(name)
+            if first is not None:
+                self.diagnostics.append(
+                    Diagnostic.at(key_span, FIXTURE_SCHEMA_INVALID, "duplicate-key", f"duplicate key {name!r} (first defined at line {first.line})")
+                )
+                continue
+            seen[name] = key_span
+            keys.append(name)
+            key_spans.append(key_span)
+            values.append(convert(value_node, depth + 1))
+        return _make_mapping(tuple(keys), pvector(values), tuple(key_spans), self.span(node))
+
+    def bad_tag(self, node: yaml.Node) -> None:
+        raise _Problem(self.span(node), f"tag {node.tag!r} is not allowed in a fixture (only plain YAML values; no object-constructing tags)")
+
+    def expanded_size(self, node: yaml.Node) -> int:
+        sizes: dict[int, int] = {}
+
+        def size(current: yaml.Node) -> int:
+            known = sizes.get(id(current))
+            if known is not None:
+                return known
+            if type(current) is _MappingNode:
+                total = 1 + sum(1 + size(v) for _, v in current.value)
+            elif type(current) is _SequenceNode:
+                total = 1 + sum(size(v) for v in current.value)
+            else:
+                total = 1
+            sizes[id(current)] = total
+            return total
+
+        return size(node)

@@ -1,0 +1,292 @@
+"""The immutable fixture AST.
+
+Every node is a pyrsistent ``PClass``. Each class declares, once, its ``_fields`` (the children and
+values that make up its meaning, compared by ``==``) apart from its ``_attributes`` (where it came
+from and how it was spelled: spans, quoting style — carried along, never compared), the split the
+standard library's ``ast`` makes. Generic walking (:mod:`.visitor`), dumping and re-reading
+(:mod:`.dump`) need no per-class code.
+
+Three layers of node:
+
+* **Values** — :class:`Scalar`, :class:`Mapping`, :class:`Sequence`: what YAML holds, with spans.
+  Data regions of a fixture (state values, expected states, attribute maps, wire bodies) stay values.
+* **Mini-language nodes** — :class:`TypeRef`, :class:`FormatToken`, :class:`BindingToken`,
+  :class:`Placeholder`: what :mod:`oa_conformance.grammar` parses out of strings.
+* **Sections** — one class per directive family (``NodeDecl``, ``EdgeDecl``, ``Expected`` …),
+  generated from the vocabulary table by :mod:`.families`; plus :class:`PredicateRef` for the
+  named invariant predicates the assertion layer resolves.
+
+Rewrites return new nodes (``node.set(...)``); nothing is mutated in place.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Iterator
+
+from pyrsistent import PClass, field, pvector
+
+_new = object.__new__
+_setattr = object.__setattr__
+
+
+class Node(PClass):
+    """Base of every AST node: immutable, compared on ``_fields`` only."""
+
+    _fields: ClassVar[tuple[str, ...]] = ()
+    _attributes: ClassVar[tuple[str, ...]] = ("span",)
+
+    span = field(initial=None)
+
+    @classmethod
+    def make(cls, **values: Any) -> Node:
+        """Construct without pyrsistent's per-field checks.
+
+        Only the loader and the AST builder call this, on input the schema check has accepted
+        ("validate before you construct"); it is several times faster than ``cls(**values)``,
+        which is what makes loading the corpus cost little more than YAML composing it.
+        """
+        node = _new(cls)
+        for name in cls._pclass_fields:
+            _setattr(node, name, values.get(name))
+        _setattr(node, "_pclass_frozen", True)
+        return node
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if type(other) is not type(self):
+            return NotImplemented
+        for name in self._fields:
+            if getattr(self, name) != getattr(other, name):
+                return False
+        return True
+
+    def __ne__(self, other: object) -> bool:
+        result = self.__eq__(other)
+        return result if result is NotImplemented else not result
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__,) + tuple(_hashable(getattr(self, n)) for n in self._fields))
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{n}={getattr(self, n)!r}" for n in self._fields)
+        return f"{type(self).__name__}({inner})"
+
+    def children(self) -> Iterator[Node]:
+        """The child nodes, in field order (containers of nodes are flattened)."""
+        for name in self._fields:
+            yield from _nodes_in(getattr(self, name))
+
+
+def _nodes_in(value: Any) -> Iterator[Node]:
+    if isinstance(value, Node):
+        yield value
+    elif isinstance(value, (tuple, list)) or type(value).__name__ == "PVector":
+        for item in value:
+            if isinstance(item, Node):
+                yield item
+
+
+def _hashable(value: Any) -> Any:
+    if isinstance(value, (list, dict)):
+        return repr(value)
+    return value
+
+
+# --------------------------------------------------------------------------------------------
+# Values
+
+
+class Scalar(Node):
+    """A YAML scalar: ``str``, ``int``, ``float``, ``bool`` or ``None``.
+
+    ``quoted`` records whether the source wrote it in quotes (so a column inside the string can be
+    computed); it is an attribute, not part of the value.
+    """
+
+    _fields = ("value",)
+    _attributes = ("span", "quoted")
+    value = field()
+    quoted = field(initial=False)
+
+
+class Mapping(Node):
+    """A YAML mapping in document order. Keys are scalars; ``key_spans`` say where each key is."""
+
+    _fields = ("keys", "values")
+    _attributes = ("span", "key_spans")
+    keys = field()
+    values = field()
+    key_spans = field()
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        for index, candidate in enumerate(self.keys):
+            if candidate == key:
+                return self.values[index]
+        return default
+
+    def __contains__(self, key: Any) -> bool:
+        return key in self.keys
+
+    def items(self) -> Iterator[tuple[Any, Node]]:
+        return zip(self.keys, self.values)
+
+    def key_span(self, key: Any) -> Any:
+        for index, candidate in enumerate(self.keys):
+            if candidate == key:
+                return self.key_spans[index]
+        return self.span
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def children(self) -> Iterator[Node]:
+        yield from self.values
+
+
+class Sequence(Node):
+    """A YAML sequence."""
+
+    _fields = ("items",)
+    items = field()
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __iter__(self) -> Iterator[Node]:
+        return iter(self.items)
+
+    def __getitem__(self, index: int) -> Node:
+        return self.items[index]
+
+    def children(self) -> Iterator[Node]:
+        yield from self.items
+
+
+# --------------------------------------------------------------------------------------------
+# Mini-language nodes (built by oa_conformance.grammar)
+
+
+class TypeRef(Node):
+    """A parsed state-field type string: ``list<dict<string,record>>`` → nested TypeRefs.
+
+    ``name`` is the canonical name (``list``, ``dict``, ``string``, …, or a record name); ``args``
+    the type arguments; ``spelling`` the original text, kept so a dump can reproduce it.
+    """
+
+    _fields = ("name", "args", "spelling")
+    name = field()
+    args = field()
+    spelling = field()
+
+
+class FormatToken(Node):
+    """A §5.10 format matcher such as ``<uuid>``, ``<uuid-hex-3>`` or ``<any-string>``.
+
+    ``kind`` is the format (``uuid``, ``uuid-hex``, ``any-string``, ``timestamp`` …); ``label`` the
+    optional disambiguating suffix, which asserts nothing.
+    """
+
+    _fields = ("kind", "label", "text")
+    kind = field()
+    label = field()
+    text = field()
+
+
+class BindingToken(Node):
+    """A §5.10 first-occurrence binding token such as ``<trace_id_parent>``.
+
+    It binds to the value at its first occurrence in a case; later occurrences of the same ``text``
+    must equal that value.
+    """
+
+    _fields = ("stem", "label", "text")
+    stem = field()
+    label = field()
+    text = field()
+
+
+class Placeholder(Node):
+    """A resume placeholder: a reference to a prior invocation's outcome.
+
+    ``<from previous suspended outcome>`` → ``source='previous'``, ``outcome='suspended'``,
+    ``attribute='invocation_id'``; ``<invocation_id from initial completed invoke>`` →
+    ``attribute='invocation_id'``, ``source='initial'``, ``outcome='completed'``.
+    """
+
+    _fields = ("attribute", "source", "outcome", "text")
+    attribute = field()
+    source = field()
+    outcome = field()
+    text = field()
+
+
+class PredicateRef(Node):
+    """One named invariant predicate (``inner_event_count: 6``): a name and its expected value.
+
+    The assertion layer resolves the name against its rule vocabulary; here it is only kept, with
+    the span of the key.
+    """
+
+    _fields = ("name", "value")
+    name = field()
+    value = field()
+
+
+class PredicateBlock(Node):
+    """The predicates of one ``invariants:``-like block, in document order."""
+
+    _fields = ("predicates",)
+    predicates = field()
+
+    def __iter__(self) -> Iterator[PredicateRef]:
+        return iter(self.predicates)
+
+
+# --------------------------------------------------------------------------------------------
+# Sections: the base of the generated directive-family classes
+
+
+class Section(Node):
+    """A mapping whose keys are directives of one family.
+
+    Subclasses are generated from the vocabulary (:mod:`.families`): one ``PClass`` field per
+    directive the family allows, named by the directive (``from`` → ``from_``). ``order`` keeps the
+    directives present in document order (§8.3: a node's directives run in that order);
+    ``key_spans`` says where each key was written.
+    """
+
+    family: ClassVar[str] = ""
+    directive_attrs: ClassVar[dict[str, str]] = {}
+    _attributes = ("span", "key_spans")
+
+    order = field()
+    key_spans = field()
+
+    def get(self, directive: str, default: Any = None) -> Any:
+        attr = self.directive_attrs.get(directive)
+        if attr is None:
+            return default
+        value = getattr(self, attr)
+        return default if value is None else value
+
+    def __contains__(self, directive: str) -> bool:
+        return directive in self.order
+
+    def items(self) -> Iterator[tuple[str, Node]]:
+        for name in self.order:
+            yield name, getattr(self, self.directive_attrs[name])
+
+    def key_span(self, directive: str) -> Any:
+        for index, name in enumerate(self.order):
+            if name == directive:
+                return self.key_spans[index]
+        return self.span
+
+    def children(self) -> Iterator[Node]:
+        for _, value in self.items():
+            yield value
+
+
+def empty_vector():
+    return pvector()

@@ -1,0 +1,82 @@
+"""Diagnostics: one immutable record per problem, and the spans they point at.
+
+Every problem the adapter reports about a fixture is a :class:`Diagnostic`: a §9 category (or an
+adapter-layer one such as ``lint``), a short code, a message, and the ``path:line:col`` of the YAML
+it is about. Passes return tuples of diagnostics; they never print and never raise for a fixture
+problem. Formatters (text, JSON, SARIF, …) are pure functions over lists of them.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+# The four §9 categories of the conformance-adapter spec.
+FIXTURE_DIRECTIVE_UNKNOWN = "fixture_directive_unknown"
+FIXTURE_SCHEMA_INVALID = "fixture_schema_invalid"
+FIXTURE_VERSION_UNSUPPORTED = "fixture_version_unsupported"
+HARNESS_PRIMITIVE_MISSING = "harness_primitive_missing"
+
+SPEC_CATEGORIES = (
+    FIXTURE_DIRECTIVE_UNKNOWN,
+    FIXTURE_SCHEMA_INVALID,
+    FIXTURE_VERSION_UNSUPPORTED,
+    HARNESS_PRIMITIVE_MISSING,
+)
+
+
+class Span(NamedTuple):
+    """Where a node came from: file path, 1-based line and 1-based column.
+
+    PyYAML marks are 0-based; :func:`span_at` is the one place that converts them.
+    """
+
+    path: str
+    line: int
+    column: int
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.column}"
+
+    def shifted(self, columns: int) -> Span:
+        """The span ``columns`` characters to the right on the same line (a spot inside a string)."""
+        return Span(self.path, self.line, self.column + columns)
+
+
+def span_at(path: str, line0: int, column0: int) -> Span:
+    """Build a span from PyYAML's 0-based line and column."""
+    return Span(path, line0 + 1, column0 + 1)
+
+
+class Diagnostic(NamedTuple):
+    """One problem found in one fixture."""
+
+    category: str
+    code: str
+    message: str
+    path: str
+    line: int
+    column: int
+    severity: str = "error"
+
+    @classmethod
+    def at(cls, span: Span, category: str, code: str, message: str, severity: str = "error") -> Diagnostic:
+        return cls(category, code, message, span.path, span.line, span.column, severity)
+
+    @property
+    def location(self) -> str:
+        return f"{self.path}:{self.line}:{self.column}"
+
+    def __str__(self) -> str:
+        return f"{self.location}: {self.category}: {self.message}"
+
+
+class FixtureError(Exception):
+    """Raised by convenience entry points when a fixture has problems; carries all of them."""
+
+    def __init__(self, diagnostics: tuple[Diagnostic, ...]):
+        self.diagnostics = tuple(diagnostics)
+        super().__init__("\n".join(str(d) for d in self.diagnostics))
+
+    @property
+    def category(self) -> str:
+        return self.diagnostics[0].category if self.diagnostics else FIXTURE_SCHEMA_INVALID

@@ -1,0 +1,172 @@
+"""The mini-languages embedded in fixture strings, as lark grammars.
+
+One small ``.lark`` file per language, shipped as package data and compiled on first use (then
+cached); one explicit transformer per language into AST nodes. Every parse error becomes a
+:class:`GrammarError` carrying the 0-based offset inside the string, which callers add to the
+string's span so the diagnostic points at the offending column.
+
+* :func:`parse_type` — state-field type strings (``list<dict<string,record>>``, ``list[ChatMessage]``).
+* :func:`parse_token` — §5.10 inline value tokens (``<uuid-hex-3>``, ``<trace_id_parent>``).
+* :func:`parse_placeholder` — resume placeholders (``<from previous suspended outcome>``).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from importlib.resources import files
+
+from lark import Lark, Token, Transformer, UnexpectedEOF, UnexpectedInput, UnexpectedToken, v_args
+from pyrsistent import pvector
+
+from ..ast.nodes import BindingToken, FormatToken, Placeholder, TypeRef
+from ..diagnostics import Span
+from ..vocabulary.tokens import BINDING_STEMS, FORMAT_TOKENS, TYPE_ALIASES
+
+
+class GrammarError(ValueError):
+    """A string that does not parse; ``offset`` is the 0-based position of the problem in it."""
+
+    def __init__(self, message: str, offset: int = 0):
+        super().__init__(message)
+        self.message = message
+        self.offset = offset
+
+
+@cache
+def _parser(name: str) -> Lark:
+    text = files(__package__).joinpath(f"{name}.lark").read_text(encoding="utf-8")
+    return Lark(text, parser="lalr", propagate_positions=True, maybe_placeholders=True)
+
+
+def _parse(name: str, text: str, what: str, transformer: Transformer):
+    try:
+        tree = _parser(name).parse(text)
+    except UnexpectedInput as exc:
+        at_end = isinstance(exc, UnexpectedEOF) or (isinstance(exc, UnexpectedToken) and exc.token.type == "$END")
+        offset = len(text) if at_end or exc.pos_in_stream is None else exc.pos_in_stream
+        found = repr(text[offset]) if offset < len(text) else "end of text"
+        raise GrammarError(f"malformed {what} {text!r}: unexpected {found} at column {offset + 1} of the string", offset) from None
+    try:
+        return transformer.transform(tree)
+    except Exception as exc:  # lark wraps transformer errors in VisitError
+        inner = getattr(exc, "orig_exc", exc)
+        if isinstance(inner, GrammarError):
+            raise inner from None
+        raise
+
+
+# ---------------------------------------------------------------------------------------------
+# Type strings
+
+
+@v_args(meta=True)
+class _TypeTransformer(Transformer):
+    def start(self, meta, children):
+        return children[0]
+
+    def bare(self, meta, children):
+        return _type_ref(children[0], (), self._text, meta, self._span)
+
+    def angle(self, meta, children):
+        return _type_ref(children[0], children[1:], self._text, meta, self._span)
+
+    square = angle
+
+    def __init__(self, text: str, span: Span | None):
+        super().__init__()
+        self._text = text
+        self._span = span
+
+
+def _at(span: Span | None, offset: int) -> Span | None:
+    return None if span is None else span.shifted(offset)
+
+
+def _type_ref(name_token: Token, args, text: str, meta, span: Span | None) -> TypeRef:
+    name = str(name_token)
+    canonical = TYPE_ALIASES.get(name, name)
+    if canonical == "list" and len(args) > 1:
+        raise GrammarError(f"type {text!r}: list takes one element type, got {len(args)}", meta.start_pos)
+    if canonical == "dict" and len(args) not in (0, 2):
+        raise GrammarError(f"type {text!r}: dict takes a key and a value type, got {len(args)}", meta.start_pos)
+    spelling = text[meta.start_pos : meta.end_pos]
+    return TypeRef.make(name=canonical, args=pvector(args), spelling=spelling, span=_at(span, meta.start_pos))
+
+
+def parse_type(text: str, span: Span | None = None) -> TypeRef:
+    """Parse a state-field type string into a :class:`TypeRef` tree.
+
+    ``span``, when given, is where the string's first character is; nodes get spans inside it.
+    """
+    return _parse("type_string", text, "type string", _TypeTransformer(text, span))
+
+
+# ---------------------------------------------------------------------------------------------
+# Value tokens
+
+
+class _TokenTransformer(Transformer):
+    def __init__(self, text: str, span: Span | None):
+        super().__init__()
+        self._text = text
+        self._span = span
+
+    def start(self, parts):
+        text = self._text
+        inner = text[1:-1]
+        for kind in FORMAT_TOKENS:
+            if inner == kind:
+                return FormatToken.make(kind=kind, label=None, text=text, span=self._span)
+            if inner.startswith(kind + "-"):
+                return FormatToken.make(kind=kind, label=inner[len(kind) + 1 :], text=text, span=self._span)
+        for stem in BINDING_STEMS:
+            if inner.startswith(stem + "_") and len(inner) > len(stem) + 1:
+                return BindingToken.make(stem=stem, label=inner[len(stem) + 1 :], text=text, span=self._span)
+        known = ", ".join(f"<{k}>" for k in FORMAT_TOKENS) + ", " + ", ".join(f"<{s}_X>" for s in BINDING_STEMS)
+        raise GrammarError(f"unknown value token {text!r} (known: {known})", 1)
+
+
+def parse_token(text: str, span: Span | None = None) -> FormatToken | BindingToken:
+    """Parse a §5.10 inline value token."""
+    return _parse("value_token", text, "value token", _TokenTransformer(text, span))
+
+
+# A string in an expected value is read as a token when it is ``<`` + word characters, with or
+# without the closing ``>`` (so a forgotten ``>`` is an error, not a silent literal).
+_TOKENISH = re.compile(r"<[A-Za-z0-9_-]*>?\Z")
+
+
+def looks_like_token(text: str) -> bool:
+    """Whether an expected-value string is meant as a value token."""
+    return len(text) > 1 and text[0] == "<" and _TOKENISH.match(text) is not None
+
+
+# ---------------------------------------------------------------------------------------------
+# Resume placeholders
+
+
+class _PlaceholderTransformer(Transformer):
+    def __init__(self, text: str, span: Span | None):
+        super().__init__()
+        self._text = text
+        self._span = span
+
+    def start(self, parts):
+        attribute, source, outcome, _kind = parts
+        return Placeholder.make(
+            attribute=str(attribute) if attribute is not None else "invocation_id",
+            source=str(source),
+            outcome=str(outcome) if outcome is not None else None,
+            text=self._text,
+            span=self._span,
+        )
+
+
+def parse_placeholder(text: str, span: Span | None = None) -> Placeholder:
+    """Parse a resume placeholder."""
+    return _parse("placeholder", text, "resume placeholder", _PlaceholderTransformer(text, span))
+
+
+def looks_like_placeholder(text: str) -> bool:
+    return len(text) > 2 and text[0] == "<" and text[-1] == ">"

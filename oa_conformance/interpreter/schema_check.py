@@ -1,0 +1,169 @@
+"""Schema check: every problem in a fixture's value tree, against the vocabulary table.
+
+Walks the loader's value tree with the shape each position must have, starting from the
+``fixture`` family, and reports — all of them, not just the first:
+
+* ``fixture_directive_unknown`` for a key no family at that position declares;
+* ``fixture_schema_invalid`` for a value of the wrong kind or type, a missing required directive,
+  two mutually exclusive directives, or a string in a mini-language (type string, value token,
+  resume placeholder, version) that does not parse — pointing at the column inside the string.
+
+Data regions (state values, expected states, attribute maps, wire bodies) are values: their keys
+are never directives. Invariant predicate names are references; they are resolved later, by the
+assertion layer, and only their block's shape is checked here.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+
+from ..ast.nodes import Mapping, Node, Scalar, Sequence
+from ..ast.shape_match import choose, describe_value, node_kind, scalar_problem
+from ..ast.visitor import Visitor
+from ..diagnostics import FIXTURE_DIRECTIVE_UNKNOWN, FIXTURE_SCHEMA_INVALID, Diagnostic, Span
+from ..grammar import GrammarError, looks_like_placeholder, looks_like_token, parse_placeholder, parse_token, parse_type
+from ..vocabulary import VOCABULARY, Vocabulary
+from ..vocabulary import shapes as sh
+
+VERSION_PATTERN = re.compile(r"\d+\.\d+\.\d+\Z")
+
+_KIND_WORDS = {"map": "a mapping", "list": "a list", "scalar": "a scalar"}
+
+
+def check_schema(tree: Mapping, vocabulary: Vocabulary = VOCABULARY) -> tuple[Diagnostic, ...]:
+    """All schema problems of one fixture's value tree, in document order."""
+    checker = _SchemaChecker(vocabulary)
+    checker.visit(tree, sh.Section("fixture"), "")
+    return tuple(sorted(checker.diagnostics, key=lambda d: (d.line, d.column)))
+
+
+def _inside(node: Scalar, offset: int) -> Span:
+    """The span of the character ``offset`` into a one-line string scalar."""
+    return node.span.shifted(offset + (1 if node.quoted else 0))
+
+
+def _join(path: str, key: object) -> str:
+    return f"{path}.{key}" if path else str(key)
+
+
+class _SchemaChecker(Visitor):
+    def __init__(self, vocabulary: Vocabulary):
+        self.vocabulary = vocabulary
+        self.diagnostics: list[Diagnostic] = []
+
+    def report(self, span: Span, message: str, category: str = FIXTURE_SCHEMA_INVALID, code: str = "schema") -> None:
+        self.diagnostics.append(Diagnostic.at(span, category, code, message))
+
+    def wrong_kind(self, node: Node, shape: sh.Shape, path: str) -> None:
+        expected = " or ".join(_KIND_WORDS[k] for k in sorted(sh.kind_of(shape)))
+        self.report(node.span, f"{path or 'fixture'}: expected {expected} ({shape.describe()}), found {_KIND_WORDS[node_kind(node)]}")
+
+    # The shapes a node can meet are resolved here; the node class picks the method.
+    def resolve(self, node: Node, shape: sh.Shape, path: str) -> sh.Shape | None:
+        if isinstance(shape, sh.Nullable):
+            if type(node) is Scalar and node.value is None:
+                return None
+            shape = shape.inner
+        if isinstance(shape, sh.OneOf):
+            option = choose(node, shape)
+            if option is None:
+                self.wrong_kind(node, shape, path)
+            return option
+        if node_kind(node) not in sh.kind_of(shape):
+            self.wrong_kind(node, shape, path)
+            return None
+        return shape
+
+    def visit_Mapping(self, node: Mapping, shape: sh.Shape, path: str) -> None:
+        shape = self.resolve(node, shape, path)
+        if shape is None:
+            return
+        if isinstance(shape, sh.Section):
+            self.section(node, shape.family, path)
+        elif isinstance(shape, sh.MapOf):
+            for key, key_span, value in zip(node.keys, node.key_spans, node.values):
+                if not isinstance(key, str):
+                    self.report(key_span, f"{path}: a {shape.key} must be a string, found {describe_value(key)}")
+                self.visit(value, shape.value, _join(path, key))
+        elif isinstance(shape, sh.Predicates):
+            for key, key_span in zip(node.keys, node.key_spans):
+                if not isinstance(key, str) or not key:
+                    self.report(key_span, f"{path}: a predicate name must be a non-empty string, found {describe_value(key)}")
+        elif isinstance(shape, sh.Expect):
+            self.tokens(node, path)
+
+    def visit_Sequence(self, node: Sequence, shape: sh.Shape, path: str) -> None:
+        shape = self.resolve(node, shape, path)
+        if shape is None:
+            return
+        if isinstance(shape, sh.ListOf):
+            for index, item in enumerate(node.items):
+                self.visit(item, shape.item, f"{path}[{index}]")
+        elif isinstance(shape, sh.Expect):
+            self.tokens(node, path)
+
+    def visit_Scalar(self, node: Scalar, shape: sh.Shape, path: str) -> None:
+        shape = self.resolve(node, shape, path)
+        if shape is None:
+            return
+        problem = scalar_problem(node, shape)
+        if problem:
+            self.report(node.span, f"{path}: {problem}")
+            return
+        value = node.value
+        try:
+            if isinstance(shape, sh.TypeString):
+                parse_type(value)
+            elif isinstance(shape, sh.Version):
+                if not VERSION_PATTERN.match(value):
+                    self.report(node.span, f"{path}: {value!r} is not a version (expected X.Y.Z)")
+            elif isinstance(shape, sh.Reference):
+                if looks_like_placeholder(value):
+                    parse_placeholder(value)
+            elif isinstance(shape, sh.Expect):
+                self.tokens(node, path)
+        except GrammarError as exc:
+            self.report(_inside(node, exc.offset), f"{path}: {exc.message}")
+
+    def section(self, node: Mapping, family: str, path: str) -> None:
+        vocabulary = self.vocabulary
+        for key, key_span, value in zip(node.keys, node.key_spans, node.values):
+            directive = vocabulary.lookup(family, key)
+            if directive is None:
+                self.unknown(key, key_span, family, path)
+                continue
+            self.visit(value, directive.shape, _join(path, key))
+        spec = vocabulary.families[family]
+        for name in spec.required:
+            if name not in node.keys:
+                self.report(node.span, f"{path or 'fixture'}: {family} is missing required directive {name!r}")
+        for group in spec.exclusive:
+            present = [name for name in group if name in node.keys]
+            if len(present) > 1:
+                self.report(node.key_span(present[1]), f"{path or 'fixture'}: {' and '.join(repr(p) for p in present)} cannot both appear in one {family}")
+
+    def unknown(self, key: object, span: Span, family: str, path: str) -> None:
+        known = [d.name for d in self.vocabulary.directives_of(family)]
+        hint = difflib.get_close_matches(str(key), known, n=1)
+        suggestion = f" (did you mean {hint[0]!r}?)" if hint else ""
+        where = f" at {path}" if path else " at the top level"
+        self.report(span, f"unknown directive {key!r} in {family}{where}{suggestion}", FIXTURE_DIRECTIVE_UNKNOWN, "unknown-directive")
+
+    def tokens(self, node: Node, path: str) -> None:
+        """Check the value tokens inside an expected-value region."""
+        stack = [(node, path)]
+        while stack:
+            current, where = stack.pop()
+            kind = type(current)
+            if kind is Scalar:
+                value = current.value
+                if isinstance(value, str) and looks_like_token(value):
+                    try:
+                        parse_token(value)
+                    except GrammarError as exc:
+                        self.report(_inside(current, exc.offset), f"{where}: {exc.message}")
+            elif kind is Mapping:
+                stack.extend((v, _join(where, k)) for k, v in zip(current.keys, current.values))
+            elif kind is Sequence:
+                stack.extend((v, f"{where}[{i}]") for i, v in enumerate(current.items))

@@ -1,0 +1,47 @@
+"""The directive vocabulary, as data.
+
+One table of every directive a fixture may use: where it may appear (its family), the shape of its
+value, the spec section and capability it serves, and the spec version it arrived in where known.
+Entries are grouped in one module per capability (plus :mod:`.core` for the conformance-adapter §5
+general surface); :data:`MODULES` is the explicit registry of those modules.
+
+To add a directive: add a :class:`Directive` to the module of the capability it serves (or a new
+:class:`Family` if it opens a new kind of mapping). The schema check accepts it, the AST grows a
+field for it, and ``oa-lint --list-directives`` documents it.
+"""
+
+from __future__ import annotations
+
+from . import (
+    core,
+    graph_engine,
+    harness,
+    llm_provider,
+    observability,
+    pipeline_utilities,
+    prompt_management,
+    retrieval_provider,
+    sessions,
+    suspension,
+)
+from .registry import Directive, Family, Vocabulary, attr_name
+
+MODULES = (
+    core,
+    graph_engine,
+    pipeline_utilities,
+    observability,
+    llm_provider,
+    retrieval_provider,
+    prompt_management,
+    sessions,
+    suspension,
+    harness,
+)
+
+VOCABULARY = Vocabulary(
+    (family for module in MODULES for family in module.FAMILIES),
+    (directive for module in MODULES for directive in module.DIRECTIVES),
+)
+
+__all__ = ["Directive", "Family", "MODULES", "VOCABULARY", "Vocabulary", "attr_name"]

@@ -1,0 +1,166 @@
+"""The general directive surface of conformance-adapter §4–§5: fixture shapes, graphs, nodes,
+edges, composition, observers, invocation and the expected-outcome block.
+
+Capability-specific directives live in the sibling modules; a directive that a capability's
+fixtures introduced but that every suite may use (``fan_out``, ``flaky`` …) lives where its spec
+section is, and says which capability it serves.
+"""
+
+from __future__ import annotations
+
+from .registry import Directive, Family
+from .shapes import (
+    BOOL,
+    INT,
+    NUM,
+    SCALAR,
+    STR,
+    Data,
+    Enum,
+    Expect,
+    ListOf,
+    MapOf,
+    Nullable,
+    OneOf,
+    Predicates,
+    Reference,
+    Section,
+    TypeString,
+    Version,
+)
+
+ADAPTER = "conformance-adapter"
+GE = "graph-engine"
+PU = "pipeline-utilities"
+
+# Where the directives of a whole scenario may appear: the fixture top level (single-case form),
+# a `cases:` entry, and — for what varies per call — an `invocations:` entry.
+CASE = ("fixture", "case")
+GRAPH = ("fixture", "case", "graph")  # a graph body: top level, a case, `graph:`, a subgraph decl
+RUN = ("fixture", "case", "invocation")
+
+FAMILIES = [
+    Family("fixture", "Fixture", "A fixture file's top level: one case inline, or `cases:` / `invocations:` (§4)."),
+    Family("case", "Case", "One scenario of a `cases:` list (§4.2)."),
+    Family("invocation", "Invocation", "One sequential `invoke()` of an `invocations:` list (§4.3, §5.7)."),
+    Family("graph", "GraphDecl", "A graph definition: `graph:`, or a subgraph declared by `subgraph:` / `subgraphs:` (§5.4)."),
+    Family("state", "StateDecl", "The typed state schema (§5.2)."),
+    Family("field", "FieldDecl", "One state field: type, default, reducer (§5.2)."),
+    Family("node", "NodeDecl", "One node: its behaviour directives, run in document order (§5.1, §8.3)."),
+    Family("edge", "EdgeDecl", "A static or conditional edge (§5.3); a `condition.callable` edge may also name its `to`.", required=("from",)),
+    Family("condition", "Condition", "The routing rule of a conditional edge (§5.3)."),
+    Family("invoke", "InvokeDecl", "Per-invoke directives of the single-invocation form; `invoke:` or `invoke_with:` (§5.7)."),
+    Family("drain", "DrainDecl", "A process-wide drain after the invocation (graph-engine §6, §6.6)."),
+    Family("observer", "ObserverDecl", "An in-memory observer registration (§5.5, §6.1).", required=("name",)),
+    Family("pacing", "Pacing", "Per-invocation observer pacing for `sleep_ms_per_event` (§5.5)."),
+    Family("expected", "Expected", "The expected-outcome block (§5.8)."),
+    Family("error_expectation", "ErrorExpectation", "An expected raised error: category, origin and the fields it carries (§5.8, §5.13)."),
+]
+
+DIRECTIVES = [
+    # ---- fixture shape (§4) -------------------------------------------------------------------
+    Directive("conformance_version", ("fixture",), Version(), "§4.4", ADAPTER, "0.48.0",
+              "The conformance-adapter version the fixture targets; newer than the adapter → fixture_version_unsupported."),
+    Directive("cases", ("fixture",), ListOf(Section("case")), "§4.2", ADAPTER, "0.48.0", "Independent scenarios sharing only the file."),
+    Directive("invocations", ("fixture", "case"), OneOf((ListOf(Section("invocation")), INT)), "§4.3", ADAPTER, "0.48.0",
+              "Sequential invocations against one compiled graph and shared backends (or, as an integer, how many identical runs)."),
+    Directive("name", ("fixture", "case", "invocation", "graph"), STR, "§4.2", ADAPTER, "0.48.0", "The case, invocation or subgraph name."),
+    Directive("description", ("fixture", "case", "invocation"), STR, "§4.2", ADAPTER, "0.48.0", "Prose; not executed."),
+    Directive("graph", CASE, Section("graph"), "§4", GE, None, "The case's graph, when written as a block instead of inline keys."),
+    Directive("run_count", CASE, INT, "§10", GE, None, "Run the case this many times (determinism fixtures)."),
+
+    # ---- graph definition (§4.1, §5.2–§5.4) ----------------------------------------------------
+    Directive("state", GRAPH, Section("state"), "§5.2", GE, "0.48.0", "The typed state schema."),
+    Directive("entry", GRAPH, STR, "§4.1", GE, "0.48.0", "The entry node."),
+    Directive("nodes", GRAPH, MapOf(Section("node"), "node name"), "§5.1", GE, "0.48.0", "The nodes, by name."),
+    Directive("edges", GRAPH, ListOf(Section("edge")), "§5.3", GE, "0.48.0", "Static and conditional edges."),
+    Directive("subgraph", GRAPH, Section("graph"), "§5.4", GE, "0.48.0", "One inline subgraph declaration (with `name:`)."),
+    Directive("subgraphs", GRAPH, MapOf(Section("graph"), "subgraph name"), "§5.4", GE, "0.48.0", "Named subgraph declarations."),
+
+    Directive("fields", ("state",), MapOf(Section("field"), "field name"), "§5.2", GE, "0.48.0", "The state fields, by name."),
+    Directive("type", ("field",), TypeString(), "§5.2", GE, "0.48.0", "The field's type string (primitive, list<T>, dict<K,V>, record)."),
+    Directive("default", ("field",), Data(), "§5.2", GE, "0.48.0", "The value when `initial_state` omits the field."),
+    Directive("reducer", ("field",), OneOf((STR, MapOf(Data(("map",)), "factory reducer"))), "§5.2", GE, "0.48.0",
+              "A canonical reducer name, or `{<factory>: {kwargs}}` for a factory reducer (proposal 0023)."),
+    Directive("alt_reducer", ("field",), STR, "§2", GE, None, "A second, conflicting reducer declaration (compile-error fixtures)."),
+    Directive("required", ("field",), BOOL, "§10.10", PU, None, "The field has no default and must be supplied."),
+
+    Directive("from", ("edge",), STR, "§5.3", GE, "0.48.0", "The source node."),
+    Directive("to", ("edge",), STR, "§5.3", GE, "0.48.0", "The destination node, or END."),
+    Directive("condition", ("edge",), Section("condition"), "§5.3", GE, "0.48.0", "Route by post-update state."),
+    Directive("if_field", ("condition",), STR, "§5.3", GE, "0.48.0", "The field to compare."),
+    Directive("field", ("condition",), STR, "§5.3", GE, None, "The field a routing callable reads."),
+    Directive("equals", ("condition",), SCALAR, "§5.3", GE, "0.48.0", "The comparison value."),
+    Directive("then", ("condition",), STR, "§5.3", GE, "0.48.0", "Destination when equal."),
+    Directive("else", ("condition",), STR, "§5.3", GE, "0.48.0", "Destination otherwise."),
+    Directive("callable", ("condition",), STR, "§5.3", GE, None,
+              "A harness routing function (e.g. `edge_raises`, `state_field_read`), resolved when the graph is built."),
+    Directive("message", ("condition",), STR, "§5.3", GE, None, "The message a raising routing function raises."),
+
+    # ---- observers (§5.5, §6.1) ----------------------------------------------------------------
+    Directive("observers", RUN, ListOf(Section("observer")), "§5.5", GE, "0.48.0", "In-memory observer registrations."),
+    Directive("name", ("observer",), STR, "§5.5", GE, "0.48.0", "The observer's name, referenced by assertions."),
+    Directive("attach", ("observer",), Enum(("graph", "invocation")), "§5.5", GE, "0.48.0", "Graph-level or per-invocation."),
+    Directive("target", ("observer",), STR, "§5.5", GE, "0.48.0", "`outer`, `inner` or a subgraph / node name."),
+    Directive("behavior", ("observer",), Enum(("record", "accumulate", "raise")), "§5.5", GE, "0.48.0", "What the observer does per event."),
+    Directive("sleep_ms_per_event", ("observer",), OneOf((INT, Section("pacing"))), "§5.5", GE, "0.48.0", "Pace the observer (drain fixtures)."),
+    Directive("phases", ("observer",), ListOf(STR), "§5.5", GE, None, "Phase subscription filter (default started, completed)."),
+    Directive("first_invocation", ("pacing",), INT, "§5.5", GE, None, "Milliseconds per event on the first invocation."),
+    Directive("subsequent_invocations", ("pacing",), INT, "§5.5", GE, None, "Milliseconds per event on later invocations."),
+
+    # ---- invocation (§5.7) ---------------------------------------------------------------------
+    Directive("initial_state", RUN, Data(("map",)), "§5.2", GE, "0.48.0", "The input state; omitted fields take their defaults."),
+    Directive("invoke", CASE, Section("invoke"), "§5.7", GE, "0.48.0", "Per-invoke directives (same as `invoke_with`)."),
+    Directive("invoke_with", CASE, Section("invoke"), "§5.7", GE, "0.48.0", "Per-invoke directives (same as `invoke`)."),
+    Directive("drain", ("invoke", "invocation"), Section("drain"), "§5.7", GE, "0.48.0", "Call the process-wide `drain()` after invoke."),
+    Directive("timeout_seconds", ("drain",), Nullable(NUM), "§6.6", GE, "0.48.0", "Drain timeout; null or absent waits for all."),
+    Directive("resume_invocation", ("invoke", "invocation"), Reference(), "§5.7", GE, "0.48.0",
+              "Resume a saved invocation: an id or a `<placeholder>` naming a prior outcome."),
+    Directive("caller_metadata", RUN, Data(("map",)), "§5.7", "observability", None, "Invocation metadata passed to invoke() (observability §3.4)."),
+    Directive("caller_correlation_id", CASE, STR, "§5.7", "observability", None, "Correlation id passed to invoke() (observability §3.1)."),
+    Directive("correlation_id", ("invocation",), STR, "§5.7", "observability", None, "Correlation id for this invocation."),
+    Directive("caller_invocation_id", RUN, STR, "§5.7", "observability", None, "Invocation id passed to invoke() (observability §5.1)."),
+
+    # ---- expected outcome (§5.8) ---------------------------------------------------------------
+    Directive("expected", RUN, Section("expected"), "§5.8", ADAPTER, "0.48.0", "What the run must produce."),
+    Directive("expected_error", RUN + ("expected",), Section("error_expectation"), "§5.8", ADAPTER, "0.48.0",
+              "The invocation fails with this error category, raised from this node."),
+    Directive("expected_compile_error", CASE, STR, "§5.8", GE, "0.94.0", "Compilation fails with this graph-engine §2 category."),
+    Directive("expected_compile_warning", CASE, OneOf((STR, ListOf(STR))), "§5.8", GE, "0.94.0",
+              "Compilation succeeds with this warning (scalar: among those emitted; list: exactly these)."),
+    Directive("invariants", RUN + ("expected",), Predicates(), "§5.9", ADAPTER, "0.48.0", "Named invariant predicates."),
+
+    Directive("final_state", ("expected",), Expect(("map",)), "§5.8", ADAPTER, "0.48.0", "The final state, field by field."),
+    Directive("execution_order", ("expected",), Expect(("list",)), "§5.8", ADAPTER, "0.48.0", "The nodes that ran, in order."),
+    Directive("outcome", ("expected",), Enum(("completed", "errored", "suspended")), "§5.8", ADAPTER, "0.48.0", "The invoke outcome."),
+    Directive("error", ("expected",), Section("error_expectation"), "§5.8", ADAPTER, "0.48.0", "With `outcome: errored`, the error."),
+    Directive("final_state_at_error", ("expected",), Expect(("map",)), "§5.8", ADAPTER, "0.48.0", "The state when the error surfaced."),
+    Directive("drain_summary", ("expected",), Expect(("map",)), "§5.8", GE, "0.48.0",
+              "The process-wide drain's summary (`timeout_reached`, `undelivered_count` / `undelivered_count_min`)."),
+    Directive("observer_events", ("expected",), OneOf((MapOf(Expect(("list",)), "observer name"), Expect(("list",)))), "§5.8", GE, "0.48.0",
+              "The exact ordered events each observer received."),
+    Directive("observer_event_invariants", ("expected",), Predicates(), "§5.9", GE, "0.48.0", "Invariant predicates over recorded events."),
+    Directive("node_drain_summaries", ("expected",), MapOf(Expect(("map",)), "node name"), "§5.8", GE, "0.48.0",
+              "Each node's `invoke_drain_events_for` summary."),
+    Directive("node_accumulator_snapshots", ("expected",), MapOf(MapOf(Expect(("list",)), "observer name"), "node name"), "§5.8", GE, "0.48.0",
+              "Accumulator snapshots taken at each node's drain."),
+    Directive("node_accumulator_snapshot_invariants", ("expected",), MapOf(MapOf(Predicates(), "observer name"), "node name"), "§5.9", GE, "0.48.0",
+              "Invariant predicates over those snapshots."),
+    Directive("final_accumulator_state", ("expected",), MapOf(Expect(("list",)), "observer name"), "§5.8", GE, "0.48.0",
+              "Each accumulator's content after the invocation."),
+
+    Directive("category", ("error_expectation",), STR, "§5.8", ADAPTER, "0.48.0", "The error category."),
+    Directive("raised_from", ("error_expectation",), STR, "§5.8", ADAPTER, "0.48.0", "The node the error surfaced from."),
+    Directive("raised_at", ("error_expectation",), STR, "§5.8", ADAPTER, None, "The operation the error surfaced at."),
+    Directive("message", ("error_expectation",), Expect(("scalar",)), "§5.8", ADAPTER, None, "The error message."),
+    Directive("carries", ("error_expectation",), Expect(("map",)), "§5.13", ADAPTER, "0.102.0",
+              "Fields the raised error exposes (bare = equal, `_present`, `_mentions`)."),
+    Directive("cause", ("error_expectation",), Expect(("map",)), "§5.13", ADAPTER, None, "The error's cause (e.g. `exception_type`)."),
+    Directive("cause_message", ("error_expectation",), Expect(("scalar",)), "§5.8", PU, None, "The message of the error's cause."),
+    Directive("branch_name", ("error_expectation",), STR, "§5.8", PU, None, "The parallel branch the error came from."),
+    Directive("execution_order", ("error_expectation",), Expect(("list",)), "§5.8", GE, None, "The nodes that ran before the error."),
+    Directive("recoverable_state", ("error_expectation", "expected"), Expect(("map",)), "§5.8", GE, None,
+              "The last consistent state carried on the error."),
+    Directive("fan_out_category", ("error_expectation",), STR, "§9", PU, None, "The category the fan-out wrapper reports."),
+    Directive("flaky_call_count", ("error_expectation",), INT, "§6.1", PU, None, "How many times the failing node was attempted."),
+]

@@ -1,0 +1,100 @@
+"""The directive table: families, directives, and lookups over them.
+
+A **family** is a kind of mapping in a fixture whose keys are directives (the fixture top level, a
+case, a node, an edge, an ``expected:`` block …); each becomes one AST class. A **directive** is one
+key a family allows, with the shape of its value, the spec section and capability it serves and the
+spec version it arrived in. Every entry lives in one of the per-capability modules of this package;
+:data:`VOCABULARY` gathers them, and the schema check, the AST builder, the linter and the docs all
+read it.
+"""
+
+from __future__ import annotations
+
+import keyword
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Iterable
+
+from .shapes import Shape
+
+
+@dataclass(frozen=True)
+class Family:
+    """A directive family: one kind of directive mapping, one AST class."""
+
+    name: str
+    class_name: str
+    doc: str
+    required: tuple[str, ...] = ()
+    # Groups of directives of which at most one may appear (e.g. ``to`` / ``condition`` on an edge).
+    exclusive: tuple[tuple[str, ...], ...] = ()
+
+
+@dataclass(frozen=True)
+class Directive:
+    """One key a family allows."""
+
+    name: str
+    where: tuple[str, ...]
+    shape: Shape
+    section: str
+    capability: str
+    since: str | None = None
+    doc: str = ""
+    # "general" (conformance-adapter §5) or "directory" (a §3.2 fixture-header vocabulary).
+    scope: str = "general"
+
+    @property
+    def attr(self) -> str:
+        """The Python attribute name of this directive on its family's AST class."""
+        return attr_name(self.name)
+
+
+def attr_name(directive: str) -> str:
+    name = directive.replace("-", "_")
+    return name + "_" if keyword.iskeyword(name) or name in _RESERVED else name
+
+
+# Names a Section subclass already uses for itself.
+_RESERVED = frozenset(("span", "order", "key_spans", "get", "items", "family", "children", "set", "serialize", "remove", "transform", "evolver", "make"))
+
+
+class Vocabulary:
+    """Immutable lookup over the families and directives."""
+
+    def __init__(self, families: Iterable[Family], directives: Iterable[Directive]):
+        fams: dict[str, Family] = {}
+        for fam in families:
+            if fam.name in fams:
+                raise ValueError(f"family {fam.name!r} declared twice")
+            fams[fam.name] = fam
+        table: dict[tuple[str, str], Directive] = {}
+        by_family: dict[str, list[Directive]] = {name: [] for name in fams}
+        for directive in directives:
+            for family in directive.where:
+                if family not in fams:
+                    raise ValueError(f"directive {directive.name!r} names unknown family {family!r}")
+                if (family, directive.name) in table:
+                    raise ValueError(f"directive {directive.name!r} declared twice in family {family!r}")
+                table[(family, directive.name)] = directive
+                by_family[family].append(directive)
+        for fam in fams.values():
+            for name in fam.required + tuple(n for group in fam.exclusive for n in group):
+                if (fam.name, name) not in table:
+                    raise ValueError(f"family {fam.name!r} constrains undeclared directive {name!r}")
+        self.families = MappingProxyType(fams)
+        self._table = MappingProxyType(table)
+        self._by_family = MappingProxyType({k: tuple(v) for k, v in by_family.items()})
+
+    def lookup(self, family: str, name: object) -> Directive | None:
+        return self._table.get((family, name))  # type: ignore[arg-type]
+
+    def directives_of(self, family: str) -> tuple[Directive, ...]:
+        return self._by_family[family]
+
+    def all_directives(self) -> Iterable[Directive]:
+        seen: set[int] = set()
+        for directive in self._table.values():
+            if id(directive) not in seen:
+                seen.add(id(directive))
+                yield directive

@@ -1,0 +1,171 @@
+"""Value shapes: what a directive's value must look like.
+
+Shapes are plain immutable descriptions. The schema check (:mod:`oa_conformance.interpreter.schema_check`)
+checks a value against a shape; the AST builder (:mod:`oa_conformance.ast.build`) converts a checked
+value according to it; the linter and the generated docs print ``shape.describe()``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Shape:
+    def describe(self) -> str:  # pragma: no cover - every shape overrides
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Scalar(Shape):
+    """A scalar of one of ``types`` (names: ``str``, ``int``, ``float``, ``bool``, ``null``)."""
+
+    types: tuple[str, ...]
+
+    def describe(self) -> str:
+        return " | ".join(_TYPE_WORDS[t] for t in self.types)
+
+
+_TYPE_WORDS = {"str": "string", "int": "integer", "float": "number", "bool": "boolean", "null": "null"}
+
+STR = Scalar(("str",))
+INT = Scalar(("int",))
+NUM = Scalar(("int", "float"))
+BOOL = Scalar(("bool",))
+SCALAR = Scalar(("str", "int", "float", "bool", "null"))
+
+
+@dataclass(frozen=True)
+class Enum(Shape):
+    """A string out of a closed set."""
+
+    values: tuple[str, ...]
+
+    def describe(self) -> str:
+        return " | ".join(self.values)
+
+
+@dataclass(frozen=True)
+class Data(Shape):
+    """A data region: any YAML value, kept as values. Keys inside are data, not directives.
+
+    ``kinds`` optionally restricts the top-level YAML kind (``map``, ``list``, ``scalar``).
+    """
+
+    kinds: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        return "data" if not self.kinds else "data (" + " | ".join(self.kinds) + ")"
+
+
+@dataclass(frozen=True)
+class Expect(Shape):
+    """An expected-value region: data in which ``<token>`` strings are §5.10 value matchers."""
+
+    kinds: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        return "expected value" if not self.kinds else "expected value (" + " | ".join(self.kinds) + ")"
+
+
+@dataclass(frozen=True)
+class TypeString(Shape):
+    """A state-field type string (``list<dict<string,record>>``), parsed by the type grammar."""
+
+    def describe(self) -> str:
+        return "type string"
+
+
+@dataclass(frozen=True)
+class Version(Shape):
+    """A dotted ``X.Y.Z`` version."""
+
+    def describe(self) -> str:
+        return "version X.Y.Z"
+
+
+@dataclass(frozen=True)
+class Reference(Shape):
+    """A string naming an invocation or a resume placeholder (``<from previous suspended outcome>``)."""
+
+    def describe(self) -> str:
+        return "id or <placeholder>"
+
+
+@dataclass(frozen=True)
+class Section(Shape):
+    """A mapping whose keys are directives of ``family``."""
+
+    family: str
+
+    def describe(self) -> str:
+        return f"{{{self.family} directives}}"
+
+
+@dataclass(frozen=True)
+class MapOf(Shape):
+    """A mapping from user-chosen names (node, field, observer … names) to values of ``value``."""
+
+    value: Shape
+    key: str = "name"
+
+    def describe(self) -> str:
+        return f"{{<{self.key}>: {self.value.describe()}}}"
+
+
+@dataclass(frozen=True)
+class ListOf(Shape):
+    item: Shape
+
+    def describe(self) -> str:
+        return f"[{self.item.describe()}, ...]"
+
+
+@dataclass(frozen=True)
+class OneOf(Shape):
+    """One of several shapes, picked by the YAML kind of the value (scalar, map or list)."""
+
+    options: tuple[Shape, ...]
+
+    def describe(self) -> str:
+        return " | ".join(o.describe() for o in self.options)
+
+
+@dataclass(frozen=True)
+class Predicates(Shape):
+    """An invariant block: ``{<predicate_name>: <expected value>}``; names are rule references."""
+
+    def describe(self) -> str:
+        return "{<predicate>: <value>}"
+
+
+@dataclass(frozen=True)
+class Nullable(Shape):
+    inner: Shape
+
+    def describe(self) -> str:
+        return f"{self.inner.describe()} | null"
+
+
+def kind_of(shape: Shape) -> frozenset[str]:
+    """The YAML kinds (``map``, ``list``, ``scalar``) a value of ``shape`` may have."""
+    if isinstance(shape, (Scalar, Enum, TypeString, Version, Reference)):
+        return frozenset(("scalar",))
+    if isinstance(shape, (Section, MapOf, Predicates)):
+        return frozenset(("map",))
+    if isinstance(shape, ListOf):
+        return frozenset(("list",))
+    if isinstance(shape, (Data, Expect)):
+        return frozenset(shape.kinds) if shape.kinds else frozenset(("map", "list", "scalar"))
+    if isinstance(shape, OneOf):
+        return frozenset().union(*(kind_of(o) for o in shape.options))
+    if isinstance(shape, Nullable):
+        return kind_of(shape.inner) | {"scalar"}
+    raise TypeError(shape)  # pragma: no cover
+
+
+__all__ = [
+    "BOOL", "Data", "Enum", "Expect", "INT", "ListOf", "MapOf", "NUM", "Nullable", "OneOf",
+    "Predicates", "Reference", "SCALAR", "STR", "Scalar", "Section", "Shape", "TypeString",
+    "Version", "kind_of",
+]
