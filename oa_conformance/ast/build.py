@@ -18,14 +18,15 @@ from .nodes import Mapping, Node, PredicateBlock, PredicateRef, Scalar, Sequence
 from .shape_match import choose
 
 
-def build_fixture(tree: Mapping, vocabulary: Vocabulary = VOCABULARY) -> Section:
+def build_fixture(tree: Mapping, capability: str | None = None, vocabulary: Vocabulary = VOCABULARY) -> Section:
     """The typed ``Fixture`` node for a schema-checked value tree."""
-    return _Builder(vocabulary).build(tree, sh.Section("fixture"))
+    return _Builder(vocabulary, capability).build(tree, sh.Section("fixture"))
 
 
 class _Builder:
-    def __init__(self, vocabulary: Vocabulary):
+    def __init__(self, vocabulary: Vocabulary, capability: str | None):
         self.vocabulary = vocabulary
+        self.capability = capability
 
     def build(self, node: Node, shape: sh.Shape) -> Node:
         if isinstance(shape, sh.Nullable):
@@ -58,9 +59,10 @@ class _Builder:
 
     def section(self, node: Mapping, family: str) -> Section:
         lookup = self.vocabulary.lookup
+        capability = self.capability
         values = {}
         for key, value in zip(node.keys, node.values):
-            directive = lookup(family, key)
+            directive = lookup(family, key, capability)
             values[directive.attr] = self.build(value, directive.shape)
         return BY_FAMILY[family].make(order=node.keys, key_spans=node.key_spans, span=node.span, **values)
 

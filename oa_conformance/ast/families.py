@@ -17,8 +17,7 @@ from .nodes import Section
 def _generate() -> dict[str, type[Section]]:
     classes: dict[str, type[Section]] = {}
     for family in VOCABULARY.families.values():
-        directives = VOCABULARY.directives_of(family.name)
-        attrs = {d.name: d.attr for d in directives}
+        attrs = VOCABULARY.attrs_of(family.name)
         namespace = {attr: field(initial=None) for attr in attrs.values()}
         namespace.update(
             __doc__=family.doc,

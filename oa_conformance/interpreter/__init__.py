@@ -11,6 +11,7 @@ only ever see input the earlier ones accepted.
 
 from __future__ import annotations
 
+import os
 from typing import NamedTuple
 
 from ..ast.build import build_fixture
@@ -34,22 +35,33 @@ class ReadResult(NamedTuple):
         return not self.diagnostics
 
 
-def read_fixture(path: str, data: bytes | str | None = None, stop_after: str = "version") -> ReadResult:
-    """Load and check one fixture file (or ``data`` read from elsewhere, reported as ``path``)."""
+def capability_of(path: str) -> str | None:
+    """The capability directory a fixture belongs to: ``spec/<capability>/conformance/NNN-x.yaml``."""
+    parts = os.path.normpath(os.path.abspath(path)).split(os.sep)
+    return parts[-3] if len(parts) >= 3 and parts[-2] == "conformance" else None
+
+
+def read_fixture(path: str, data: bytes | str | None = None, stop_after: str = "version", capability: str | None = None) -> ReadResult:
+    """Load and check one fixture file (or ``data`` read from elsewhere, reported as ``path``).
+
+    ``capability`` defaults to the fixture's directory (see :func:`capability_of`).
+    """
+    if capability is None and path != "-":
+        capability = capability_of(path)
     loaded = load_path(path) if data is None else load_bytes(data, path)
     if loaded.diagnostics or loaded.tree is None or stop_after == "load":
         return ReadResult(None, loaded.diagnostics)
-    problems = check_schema(loaded.tree)
+    problems = check_schema(loaded.tree, capability)
     if problems:
         if stop_after != "schema":
             # A too-new fixture is expected to use directives this adapter lacks: say so first.
             too_new = tuple(d for d in check_version(loaded.tree) if d.category == FIXTURE_VERSION_UNSUPPORTED)
             problems = too_new + problems
         return ReadResult(None, problems)
-    fixture = build_fixture(loaded.tree)
+    fixture = build_fixture(loaded.tree, capability)
     if stop_after == "schema":
         return ReadResult(fixture, ())
     return ReadResult(fixture, check_version(fixture))
 
 
-__all__ = ["ReadResult", "STAGES", "check_schema", "check_version", "read_fixture"]
+__all__ = ["ReadResult", "capability_of", "STAGES", "check_schema", "check_version", "read_fixture"]

@@ -31,9 +31,13 @@ VERSION_PATTERN = re.compile(r"\d+\.\d+\.\d+\Z")
 _KIND_WORDS = {"map": "a mapping", "list": "a list", "scalar": "a scalar"}
 
 
-def check_schema(tree: Mapping, vocabulary: Vocabulary = VOCABULARY) -> tuple[Diagnostic, ...]:
-    """All schema problems of one fixture's value tree, in document order."""
-    checker = _SchemaChecker(vocabulary)
+def check_schema(tree: Mapping, capability: str | None = None, vocabulary: Vocabulary = VOCABULARY) -> tuple[Diagnostic, ...]:
+    """All schema problems of one fixture's value tree, in document order.
+
+    ``capability`` is the fixture's directory (``graph-engine`` …): it selects that directory's
+    §3.2 vocabulary on top of the general one.
+    """
+    checker = _SchemaChecker(vocabulary, capability)
     checker.visit(tree, sh.Section("fixture"), "")
     return tuple(sorted(checker.diagnostics, key=lambda d: (d.line, d.column)))
 
@@ -48,8 +52,9 @@ def _join(path: str, key: object) -> str:
 
 
 class _SchemaChecker(Visitor):
-    def __init__(self, vocabulary: Vocabulary):
+    def __init__(self, vocabulary: Vocabulary, capability: str | None):
         self.vocabulary = vocabulary
+        self.capability = capability
         self.diagnostics: list[Diagnostic] = []
 
     def report(self, span: Span, message: str, category: str = FIXTURE_SCHEMA_INVALID, code: str = "schema") -> None:
@@ -129,12 +134,12 @@ class _SchemaChecker(Visitor):
     def section(self, node: Mapping, family: str, path: str) -> None:
         vocabulary = self.vocabulary
         for key, key_span, value in zip(node.keys, node.key_spans, node.values):
-            directive = vocabulary.lookup(family, key)
+            directive = vocabulary.lookup(family, key, self.capability)
             if directive is None:
                 self.unknown(key, key_span, family, path)
                 continue
             self.visit(value, directive.shape, _join(path, key))
-        spec = vocabulary.families[family]
+        spec = vocabulary.families[family]  # required / exclusive are the family's own rules
         for name in spec.required:
             if name not in node.keys:
                 self.report(node.span, f"{path or 'fixture'}: {family} is missing required directive {name!r}")
@@ -144,7 +149,7 @@ class _SchemaChecker(Visitor):
                 self.report(node.key_span(present[1]), f"{path or 'fixture'}: {' and '.join(repr(p) for p in present)} cannot both appear in one {family}")
 
     def unknown(self, key: object, span: Span, family: str, path: str) -> None:
-        known = [d.name for d in self.vocabulary.directives_of(family)]
+        known = [d.name for d in self.vocabulary.directives_of(family, self.capability)]
         hint = difflib.get_close_matches(str(key), known, n=1)
         suggestion = f" (did you mean {hint[0]!r}?)" if hint else ""
         where = f" at {path}" if path else " at the top level"

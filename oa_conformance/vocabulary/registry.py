@@ -69,28 +69,61 @@ class Vocabulary:
                 raise ValueError(f"family {fam.name!r} declared twice")
             fams[fam.name] = fam
         table: dict[tuple[str, str], Directive] = {}
+        local: dict[tuple[str, str, str], Directive] = {}
         by_family: dict[str, list[Directive]] = {name: [] for name in fams}
         for directive in directives:
+            if directive.scope not in ("general", "directory"):
+                raise ValueError(f"directive {directive.name!r} has unknown scope {directive.scope!r}")
             for family in directive.where:
                 if family not in fams:
                     raise ValueError(f"directive {directive.name!r} names unknown family {family!r}")
-                if (family, directive.name) in table:
-                    raise ValueError(f"directive {directive.name!r} declared twice in family {family!r}")
-                table[(family, directive.name)] = directive
+                if directive.scope == "general":
+                    if (family, directive.name) in table:
+                        raise ValueError(f"directive {directive.name!r} declared twice in family {family!r}")
+                    table[(family, directive.name)] = directive
+                else:
+                    key = (family, directive.name, directive.capability)
+                    if key in local:
+                        raise ValueError(f"directive {directive.name!r} declared twice in family {family!r} for {directive.capability}")
+                    local[key] = directive
                 by_family[family].append(directive)
         for fam in fams.values():
+            declared = {d.name for d in by_family[fam.name]}
             for name in fam.required + tuple(n for group in fam.exclusive for n in group):
-                if (fam.name, name) not in table:
+                if name not in declared:
                     raise ValueError(f"family {fam.name!r} constrains undeclared directive {name!r}")
         self.families = MappingProxyType(fams)
         self._table = MappingProxyType(table)
+        self._local = MappingProxyType(local)
+        self._local_any = MappingProxyType({(f, n): d for (f, n, _c), d in reversed(list(local.items()))})
         self._by_family = MappingProxyType({k: tuple(v) for k, v in by_family.items()})
 
-    def lookup(self, family: str, name: object) -> Directive | None:
-        return self._table.get((family, name))  # type: ignore[arg-type]
+    def lookup(self, family: str, name: object, capability: str | None = None) -> Directive | None:
+        """The directive ``name`` in ``family`` for a fixture of ``capability``'s directory.
 
-    def directives_of(self, family: str) -> tuple[Directive, ...]:
-        return self._by_family[family]
+        A directory-scoped directive (§3.2: a fixture-header vocabulary) is found only for its own
+        directory, and wins over a general one of the same name there. With no capability (a
+        fixture read from stdin or outside a ``conformance/`` directory) any directory's
+        vocabulary is accepted.
+        """
+        if capability is not None:
+            found = self._local.get((family, name, capability))  # type: ignore[arg-type]
+            if found is not None:
+                return found
+            return self._table.get((family, name))  # type: ignore[arg-type]
+        found = self._table.get((family, name))  # type: ignore[arg-type]
+        return found if found is not None else self._local_any.get((family, name))  # type: ignore[arg-type]
+
+    def directives_of(self, family: str, capability: str | None = None) -> tuple[Directive, ...]:
+        """The directives a family allows (for ``capability``'s directory, when given)."""
+        every = self._by_family[family]
+        if capability is None:
+            return every
+        return tuple(d for d in every if d.scope == "general" or d.capability == capability)
+
+    def attrs_of(self, family: str) -> dict[str, str]:
+        """Directive name → AST attribute, over every directory's vocabulary."""
+        return {d.name: d.attr for d in self._by_family[family]}
 
     def all_directives(self) -> Iterable[Directive]:
         seen: set[int] = set()

@@ -1,0 +1,65 @@
+"""``oa-ast``: read one fixture and dump its AST, or just check it.
+
+    oa-ast FIXTURE.yaml                      quiet indented tree
+    oa-ast FIXTURE.yaml --format json        JSON (reads back to an equal AST)
+    oa-ast FIXTURE.yaml --format yaml        the fixture re-serialised from the AST
+    oa-ast FIXTURE.yaml --show-spans         add @line:col to every node
+    oa-ast - < FIXTURE.yaml                  read standard input
+    oa-ast FIXTURE.yaml --stop-after schema  only check; print problems as path:line:col: category: message
+
+Exit status: 0 clean, 1 problems found, 2 usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+import yaml
+
+from ..ast.dump import dump_json, dump_text, unparse
+from ..interpreter import read_fixture
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="oa-ast",
+        description="Dump the AST of an OpenArmature conformance fixture, or check it.",
+        epilog="Exit status: 0 clean, 1 problems found, 2 usage error.",
+    )
+    parser.add_argument("fixture", metavar="FILE|-", help="a fixture YAML file, or - for standard input")
+    parser.add_argument("--format", choices=("text", "json", "yaml"), default="text", help="dump format (default: text)")
+    parser.add_argument("--show-spans", action="store_true", help="show each node's line:column")
+    parser.add_argument("--stop-after", choices=("load", "schema", "version"), help="run the checks up to this pass and print problems only")
+    parser.add_argument("--capability", help="the capability directory whose §3.2 vocabulary applies (default: from the path)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.fixture == "-":
+        path, data = "<stdin>", sys.stdin.buffer.read()
+    else:
+        path, data = args.fixture, None
+        try:
+            with open(path, "rb") as handle:
+                data = handle.read()
+        except OSError as exc:
+            print(f"oa-ast: cannot read {path}: {exc.strerror}", file=sys.stderr)
+            return 2
+    result = read_fixture(path, data, stop_after=args.stop_after or "version", capability=args.capability)
+    for problem in result.diagnostics:
+        print(problem, file=sys.stderr if args.stop_after is None else sys.stdout)
+    if args.stop_after is not None or result.fixture is None:
+        return 1 if result.diagnostics else 0
+    if args.format == "json":
+        sys.stdout.write(dump_json(result.fixture, spans=args.show_spans) + "\n")
+    elif args.format == "yaml":
+        sys.stdout.write(yaml.safe_dump(unparse(result.fixture), sort_keys=False, allow_unicode=True, width=100))
+    else:
+        sys.stdout.write(dump_text(result.fixture, spans=args.show_spans))
+    return 1 if result.diagnostics else 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,82 @@
+"""Finding fixtures (§8.1): walk ``spec/<capability>/conformance/`` for ``*.yaml``.
+
+A root may be a spec repository (it has ``spec/``), its ``spec/`` folder, one ``conformance/``
+folder, or a single fixture file. Fixtures come back sorted by capability then file name, so every
+front end lists them in the same order.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Iterable, NamedTuple
+
+
+class FixtureRef(NamedTuple):
+    path: str  # as given / found (absolute when the root was)
+    capability: str | None
+    name: str  # the file name, e.g. 001-linear-static-flow.yaml
+
+    @property
+    def display(self) -> str:
+        """``graph-engine/conformance/001-linear-static-flow.yaml``, the id reports use."""
+        return f"{self.capability}/conformance/{self.name}" if self.capability else self.name
+
+
+class DiscoveryError(ValueError):
+    """A root that is not a fixture, a conformance folder, a spec folder or a spec repository."""
+
+
+def spec_dir(root: str) -> str | None:
+    """The ``spec/`` folder of a root that is a spec repository or a spec folder."""
+    if os.path.isdir(os.path.join(root, "spec")) and _capabilities(os.path.join(root, "spec")):
+        return os.path.join(root, "spec")
+    if _capabilities(root):
+        return root
+    return None
+
+
+def _capabilities(spec: str) -> list[str]:
+    try:
+        entries = sorted(os.listdir(spec))
+    except OSError:
+        return []
+    return [e for e in entries if os.path.isdir(os.path.join(spec, e, "conformance"))]
+
+
+def _fixtures_in(conformance: str, capability: str | None) -> list[FixtureRef]:
+    return [
+        FixtureRef(os.path.join(conformance, name), capability, name)
+        for name in sorted(os.listdir(conformance))
+        if name.endswith(".yaml") and os.path.isfile(os.path.join(conformance, name))
+    ]
+
+
+def discover(roots: Iterable[str], capabilities: Iterable[str] | None = None) -> list[FixtureRef]:
+    """Every fixture under ``roots`` (optionally only these capabilities), without duplicates."""
+    wanted = set(capabilities) if capabilities else None
+    found: list[FixtureRef] = []
+    for root in roots:
+        if os.path.isfile(root):
+            parent = os.path.dirname(os.path.abspath(root))
+            capability = os.path.basename(os.path.dirname(parent)) if os.path.basename(parent) == "conformance" else None
+            found.append(FixtureRef(root, capability, os.path.basename(root)))
+            continue
+        if not os.path.isdir(root):
+            raise DiscoveryError(f"{root}: no such file or directory")
+        if os.path.basename(os.path.normpath(root)) == "conformance":
+            capability = os.path.basename(os.path.dirname(os.path.abspath(root)))
+            found.extend(_fixtures_in(root, capability))
+            continue
+        spec = spec_dir(root)
+        if spec is None:
+            raise DiscoveryError(f"{root}: not a spec repository, a spec/ folder or a conformance/ folder")
+        for capability in _capabilities(spec):
+            found.extend(_fixtures_in(os.path.join(spec, capability, "conformance"), capability))
+    seen: set[str] = set()
+    unique = []
+    for ref in found:
+        key = os.path.realpath(ref.path)
+        if key not in seen and (wanted is None or ref.capability in wanted):
+            seen.add(key)
+            unique.append(ref)
+    return unique

@@ -1,0 +1,145 @@
+"""The loader: YAML text → immutable value tree, and every way that can go wrong."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from pyrsistent import PClass
+
+from oa_conformance.ast.loader import load_bytes
+from oa_conformance.ast.nodes import Mapping, Scalar, Sequence
+from oa_conformance.diagnostics import FIXTURE_SCHEMA_INVALID
+
+
+def only_problem(text: bytes | str):
+    result = load_bytes(text, "f.yaml")
+    assert result.tree is None or result.diagnostics
+    assert len(result.diagnostics) >= 1, result
+    return result.diagnostics[0]
+
+
+def test_values_keep_order_types_and_one_based_spans():
+    result = load_bytes("b: 1\na: [x, 2.5, true, null]\nc: {k: 'v'}\n", "f.yaml")
+    tree = result.tree
+    assert result.diagnostics == ()
+    assert tree.keys == ("b", "a", "c")
+    assert tree.get("b") == Scalar(value=1)
+    items = tree.get("a").items
+    assert [i.value for i in items] == ["x", 2.5, True, None]
+    assert tree.key_span("a").line == 2 and tree.key_span("a").column == 1
+    assert items[1].span.line == 2 and items[1].span.column == 8
+    assert tree.get("c").get("k").quoted is True
+
+
+def test_nodes_are_immutable_and_equal_regardless_of_span():
+    first = load_bytes("a: 1\n", "one.yaml").tree
+    second = load_bytes("\n\n   a:    1\n", "two.yaml").tree
+    assert first == second and hash(first) == hash(second)
+    assert first.span != second.get("a").span
+    with pytest.raises(AttributeError):
+        first.keys = ("z",)  # type: ignore[misc]
+    assert isinstance(first, PClass)
+    assert first.set(keys=("z",)).keys == ("z",) and first.keys == ("a",)
+
+
+def test_duplicate_key_is_rejected_at_the_second_occurrence():
+    problem = only_problem("entry: a\nnodes: {}\nentry: b\n")
+    assert (problem.category, problem.line, problem.column) == (FIXTURE_SCHEMA_INVALID, 3, 1)
+    assert "duplicate key 'entry'" in problem.message and "line 1" in problem.message
+
+
+def test_nested_duplicate_key_is_found_too():
+    problem = only_problem("nodes:\n  a: {update: {v: 1}, update: {v: 2}}\n")
+    assert (problem.line, problem.column) == (2, 23)
+
+
+def test_invalid_yaml_points_at_the_problem():
+    problem = only_problem("a: [1, 2\nb: 3\n")
+    assert problem.category == FIXTURE_SCHEMA_INVALID
+    assert problem.line == 2 and "invalid YAML" in problem.message
+
+
+def test_non_utf8_bytes_are_located():
+    problem = only_problem(b"a: 1\nb: caf\xe9\n")
+    assert (problem.line, problem.column) == (2, 7)
+    assert "not valid UTF-8" in problem.message
+
+
+@pytest.mark.parametrize("text", ["", "   \n", "# only a comment\n"])
+def test_empty_file(text):
+    problem = only_problem(text)
+    assert (problem.category, problem.line, problem.column) == (FIXTURE_SCHEMA_INVALID, 1, 1)
+    assert "empty" in problem.message
+
+
+def test_several_documents():
+    problem = only_problem("a: 1\n---\nb: 2\n")
+    assert problem.category == FIXTURE_SCHEMA_INVALID and "several YAML documents" in problem.message
+    assert problem.line == 2
+
+
+@pytest.mark.parametrize("text,kind", [("- a\n- b\n", "a list"), ("just text\n", "a single scalar")])
+def test_top_level_must_be_a_mapping(text, kind):
+    problem = only_problem(text)
+    assert kind in problem.message and problem.line == 1
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: !!python/object/apply:os.system ['true']\n",
+        "a: !local 1\n",
+        "a: !!set {x, y}\n",
+        "a: !!binary aGk=\n",
+    ],
+)
+def test_object_constructing_tags_are_rejected(text):
+    problem = only_problem(text)
+    assert problem.category == FIXTURE_SCHEMA_INVALID and "tag" in problem.message
+    assert problem.line == 1
+
+
+def test_merge_keys_are_rejected():
+    problem = only_problem("base: &b {x: 1}\nother:\n  <<: *b\n")
+    assert problem.line == 3 and "merge keys" in problem.message
+
+
+def test_billion_laughs_fails_fast():
+    lines = ["l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
+    for level in range(1, 10):
+        refs = ", ".join([f"*l{level - 1}"] * 10)
+        lines.append(f"l{level}: &l{level} [{refs}]")
+    started = time.perf_counter()
+    problem = only_problem("\n".join(lines) + "\n")
+    elapsed = time.perf_counter() - started
+    assert "billion-laughs" in problem.message
+    assert elapsed < 5  # a generous bound: expansion would take hours and gigabytes
+
+
+def test_small_aliases_are_shared_not_copied():
+    tree = load_bytes("a: &x {k: [1, 2]}\nb: *x\n", "f.yaml").tree
+    assert tree.get("a") is tree.get("b")
+
+
+def test_recursive_alias_is_rejected():
+    problem = only_problem("a: &x [1, *x]\n")
+    assert "recursive alias" in problem.message
+
+
+def test_deep_nesting_is_rejected_not_a_recursion_error():
+    problem = only_problem("a: " + "[" * 150 + "]" * 150 + "\n")
+    assert "nesting deeper" in problem.message
+
+
+def test_yaml_11_scalars_follow_the_safe_loader():
+    tree = load_bytes("a: 0x10\nb: 1_000\nc: .inf\nd: yes\ne: '1'\nf: 2024-01-01\n", "f.yaml").tree
+    values = {k: v.value for k, v in tree.items()}
+    assert values["a"] == 16 and values["b"] == 1000 and values["c"] == float("inf")
+    assert values["d"] is True and values["e"] == "1" and values["f"] == "2024-01-01"
+
+
+def test_value_tree_classes():
+    tree = load_bytes("a: {b: [1]}\n", "f.yaml").tree
+    assert isinstance(tree, Mapping)
+    assert isinstance(tree.get("a").get("b"), Sequence)
