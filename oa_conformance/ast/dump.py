@@ -148,7 +148,7 @@ def _text(node: Any, depth: int, key: str | None, lines: list[str], spans: bool)
         return
     if isinstance(node, (Section, Mapping)):
         title = _label(node) if isinstance(node, Section) else ""
-        lines.append(f"{head}{title}{_suffix(node, spans)}".rstrip())
+        lines.append(f"{head}{title}".rstrip() + _suffix(node, spans))
         for name, value in node.items():
             _text(value, depth + 1, str(name), lines, spans)
     elif isinstance(node, Sequence):

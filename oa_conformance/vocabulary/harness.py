@@ -1,4 +1,5 @@
-"""Directives specific to the harness fixtures (the capability's spec and its §3.2 header notes)."""
+"""Directives specific to the harness and harness-chat fixtures (the capabilities' specs and their §3.2
+header notes): the harness under test, synthetic transmissions, chat turns and signal arrivals."""
 
 from __future__ import annotations
 
@@ -6,7 +7,117 @@ from .registry import Directive, Family
 from .shapes import *  # noqa: F403 - the shape vocabulary is this module's language
 
 CAPABILITY = "harness"
+HAR = CAPABILITY
+CHAT = "harness-chat"
+CASE = ("fixture", "case")
 
-FAMILIES: list[Family] = []
+OUTCOME = Enum(("completed", "errored", "suspended"))
+DISPATCH_PATH = Enum(("3.0", "3.1", "3.2", "3.3"))  # harness §3.0–§3.3 inbound dispatch paths
+ERROR_BUCKET = Enum(("session_terminating", "retryable_transient", "user_correctable"))  # harness §7.1–§7.3
 
-DIRECTIVES: list[Directive] = []
+
+def _local(name: str, where: tuple[str, ...], shape: Shape, section: str, doc: str, capability: str = HAR) -> Directive:
+    """A directive of one fixture suite's own vocabulary (§3.2): only accepted in that directory."""
+    since = "0.49.0" if capability == HAR else "0.50.0"  # the suites landed with their capabilities
+    return Directive(name, where, shape, section, capability, since, doc, scope="directory")
+
+
+FAMILIES: list[Family] = [
+    Family("harness_config", "HarnessConfig", "The harness under test: its mode and signal coordinator (harness §2).", required=("mode",)),
+    # ---- harness: synthetic transmissions ------------------------------------------------------
+    Family("transmission", "Transmission", "One synthetic inbound transmission the harness dispatches (harness §3).", required=("payload",)),
+    Family("transmission_expected", "TransmissionExpected", "What the harness did with one transmission (harness §3–§7)."),
+    Family("harness_invoke_args", "HarnessInvokeArgs", "The arguments the harness passed to invoke() (harness §3, §8)."),
+    # ---- harness-chat: send() turns and signal arrivals ----------------------------------------
+    Family("chat_turn", "ChatTurn", "One `send()` call of the chat harness (harness-chat §5).", required=("user_message",)),
+    Family("chat_turn_expected", "ChatTurnExpected", "The `ChatTurnOutcome` one `send()` returned (harness-chat §5.2)."),
+    Family("signal_arrival", "SignalArrival", "An external signal delivered through the harness signal coordinator (harness-chat §8.2).",
+           required=("signal_id",)),
+    Family("listener_callback_expectation", "ListenerCallbackExpectation",
+           "The subscribed listener's callback after a resumed turn (harness-chat §8.2).", required=("listener",)),
+]
+
+DIRECTIVES: list[Directive] = [
+    # ---- the harness under test (both suites) --------------------------------------------------
+    Directive("harness", CASE, Section("harness_config"), "§3.2 header", HAR, "0.49.0",
+              "Wrap the graph in the harness under test, in this mode."),
+    Directive("mode", ("harness_config",), Enum(("sessioned", "stateless")), "§3.2 header", HAR, "0.49.0",
+              "Sessioned (resolves a session id per transmission) or stateless (never does; harness §3.0)."),
+    Directive("signal_coordinator", ("harness_config",), STR, "§3.2 header", HAR, "0.49.0",
+              "The signal coordinator backend (`in_memory`; harness §6)."),
+
+    # ---- harness: transmissions ----------------------------------------------------------------
+    _local("transmissions", CASE, ListOf(Section("transmission")), "§3.2 header", "Synthetic transmissions, dispatched in order."),
+    _local("name", ("transmission",), STR, "§3.2 header", "The transmission's name (placeholders refer to it)."),
+    _local("payload", ("transmission",), Data(("map",)), "§3.2 header", "The transport payload the harness receives."),
+    _local("dispatch_intent", ("transmission",), Enum(("new_session", "existing_session", "signal_resume")), "harness §3.4",
+           "The caller intent the harness classifies the transmission by."),
+    _local("signal_payload", ("transmission",), Data(("map",)), "harness §3.3", "The payload a signal-resume transmission delivers."),
+    _local("expected", ("transmission",), Section("transmission_expected"), "§3.2 header", "What the harness did with the transmission."),
+
+    _local("dispatch_path", ("transmission_expected",), DISPATCH_PATH, "harness §3.4", "The inbound dispatch path taken."),
+    _local("invoke_args", ("transmission_expected",), Section("harness_invoke_args"), "harness §3", "The arguments passed to invoke()."),
+    _local("invoke_outcome", ("transmission_expected",), OUTCOME, "harness §5", "The outcome invoke() returned."),
+    _local("final_state", ("transmission_expected",), Expect(("map",)), "harness §5.1", "The invocation's final state."),
+    _local("descriptor", ("transmission_expected",), Section("descriptor_expectation"), "harness §5.3",
+           "The signal descriptor on the suspended outcome."),
+    _local("descriptor_read_from_outcome", ("transmission_expected",), BOOL, "harness §5.3", "The harness read the descriptor from the outcome."),
+    _local("signal_subscription_registered", ("transmission_expected",), BOOL, "harness §5.3",
+           "The harness registered a signal subscription with the coordinator."),
+    _local("harness_did_not_block", ("transmission_expected",), BOOL, "harness §5.3", "The harness exited without blocking on the suspended turn."),
+    _local("signal_correlation_resolved", ("transmission_expected",), BOOL, "harness §6",
+           "The coordinator found the paused invocation by signal id."),
+    _local("resolved_to_invocation_id", ("transmission_expected",), Reference(), "harness §6",
+           "The paused invocation the signal resolved to (a `<from <transmission> suspended outcome>` placeholder)."),
+    _local("error_category", ("transmission_expected",), STR, "harness §7", "The category of the error invoke() surfaced."),
+    _local("error_bucket", ("transmission_expected",), ERROR_BUCKET, "harness §7", "The harness §7 bucket the error was classified into."),
+    _local("outbound_shape", ("transmission_expected",), Enum(("completion_response", "error_response", "suspended_acknowledgment")),
+           "harness §5", "The shape of the harness's outbound response."),
+    _local("outbound_payload_includes", ("transmission_expected",), Expect(("map",)), "harness §5",
+           "Keys the outbound payload contains at least."),
+    _local("session_store_load_calls", ("transmission_expected",), INT, "harness §8.1", "How many times the SessionStore's `load()` was called."),
+    _local("session_store_save_calls", ("transmission_expected",), INT, "harness §8.1", "How many times the SessionStore's `save()` was called."),
+
+    _local("session_id", ("harness_invoke_args",), Expect(("scalar",)), "harness §3", "The session id passed."),
+    _local("session_id_caller_supplied", ("harness_invoke_args",), BOOL, "harness §3.1",
+           "The session id came from the payload, not auto-generated."),
+    _local("session_id_present", ("harness_invoke_args",), BOOL, "harness §3.0", "Whether a session id was passed at all."),
+    _local("session_id_absent_verified", ("harness_invoke_args",), BOOL, "harness §3.0",
+           "The adapter verified the call site passed no session id."),
+    _local("resume_invocation", ("harness_invoke_args",), Reference(), "harness §3.3", "The invocation resumed (a placeholder)."),
+    _local("signal_payload", ("harness_invoke_args",), Expect(("map",)), "harness §3.3", "The signal payload passed on resume."),
+
+    # ---- harness-chat: chat turns --------------------------------------------------------------
+    _local("chat_turns", CASE, ListOf(Section("chat_turn")), "§3.2 header", "Sequential `send()` calls.", CHAT),
+    _local("name", ("chat_turn",), STR, "§3.2 header", "The turn's name.", CHAT),
+    _local("session_id", ("chat_turn",), STR, "harness-chat §5.1", "The session the message is sent under.", CHAT),
+    _local("user_message", ("chat_turn",), Data(("map",)), "harness-chat §3", "The inbound `ChatMessage`.", CHAT),
+    _local("subscribe_listener", ("chat_turn",), STR, "harness-chat §8.2",
+           "Register a subscribed listener under this name for the turn's post-resume reply.", CHAT),
+    _local("expected", ("chat_turn",), Section("chat_turn_expected"), "harness-chat §5.2", "The turn's `ChatTurnOutcome`.", CHAT),
+
+    _local("outcome", ("chat_turn_expected", "listener_callback_expectation"), OUTCOME, "harness-chat §5.2",
+           "The `ChatTurnOutcome` variant.", CHAT),
+    _local("dispatch_path", ("chat_turn_expected",), DISPATCH_PATH, "harness-chat §6", "The harness §3 dispatch path taken.", CHAT),
+    _local("replies", ("chat_turn_expected", "listener_callback_expectation"), Expect(("list",)), "harness-chat §7",
+           "The new assistant messages of this turn only.", CHAT),
+    _local("final_state", ("chat_turn_expected",), Expect(("map",)), "harness-chat §4",
+           "The session state after the turn (with `messages_count` / `messages_history_contains` matchers).", CHAT),
+    _local("pending_messages", ("chat_turn_expected",), Expect(("list",)), "harness-chat §8.1",
+           "The messages a suspended turn carries.", CHAT),
+    _local("signal_descriptor", ("chat_turn_expected",), Section("descriptor_expectation"), "harness-chat §8.1",
+           "The signal descriptor a suspended turn carries.", CHAT),
+    _local("error_bucket", ("chat_turn_expected",), ERROR_BUCKET, "harness-chat §10", "The harness §7 bucket of the error.", CHAT),
+    _local("error_category", ("chat_turn_expected",), STR, "harness-chat §10", "The underlying error category.", CHAT),
+    _local("reply", ("chat_turn_expected",), Expect(("map",)), "harness-chat §10",
+           "The system-shaped error reply (`content_matches_template` / `content_includes` matchers).", CHAT),
+
+    # ---- harness-chat: signal arrivals ---------------------------------------------------------
+    _local("signal_arrivals", CASE, ListOf(Section("signal_arrival")), "harness-chat §8.2",
+           "External signals delivered after the turns, in order.", CHAT),
+    _local("signal_id", ("signal_arrival",), STR, "harness-chat §8.2", "The signal id delivered.", CHAT),
+    _local("signal_payload", ("signal_arrival",), Data(("map",)), "harness-chat §8.2", "The signal's payload.", CHAT),
+    _local("expected_listener_callback", ("signal_arrival",), Section("listener_callback_expectation"), "harness-chat §8.2",
+           "The listener callback the resumed turn fires.", CHAT),
+    _local("listener", ("listener_callback_expectation",), STR, "harness-chat §8.2", "The subscribed listener's name.", CHAT),
+]

@@ -6,13 +6,55 @@ from .registry import Directive, Family
 from .shapes import *  # noqa: F403 - the shape vocabulary is this module's language
 
 CAPABILITY = "suspension"
+SUS = CAPABILITY
+NODE = ("node",)
 
 FAMILIES: list[Family] = [
     Family("descriptor", "SignalDescriptor", "A suspension signal descriptor (suspension §3)."),
+    Family("descriptor_expectation", "DescriptorExpectation",
+           "The signal descriptor expected on a suspended outcome: exact `metadata` or `metadata_includes` (§5.8).",
+           exclusive=(("metadata", "metadata_includes"),)),
+    Family("conditional_suspend", "ConditionalSuspend",
+           "Suspend only in the fan-out instance whose item index matches (§5.1, suspension §8.2).",
+           required=("suspend_on_item_index", "descriptor")),
+    Family("checkpointer_assertions", "CheckpointerAssertions",
+           "Assertions on the checkpointer backend after the invocation (§5.6, suspension §8.5)."),
 ]
 
 DIRECTIVES: list[Directive] = [
-    Directive("signal_id", ("descriptor",), STR, "§5.1", CAPABILITY, "0.48.0", "The signal the suspension waits for."),
-    Directive("metadata", ("descriptor",), Data(("map",)), "§5.1", CAPABILITY, "0.48.0", "Descriptor metadata."),
-    Directive("suspend_with_descriptor", ("node",), Section("descriptor"), "§5.1", CAPABILITY, "0.48.0", "The node calls suspend(descriptor)."),
+    # ---- node behaviour (§5.1) -----------------------------------------------------------------
+    Directive("signal_id", ("descriptor",), STR, "§5.1", SUS, "0.48.0", "The signal the suspension waits for."),
+    Directive("metadata", ("descriptor",), Data(("map",)), "§5.1", SUS, "0.48.0", "Descriptor metadata."),
+    Directive("suspend_with_descriptor", NODE, Section("descriptor"), "§5.1", SUS, "0.48.0", "The node calls suspend(descriptor)."),
+    Directive("conditional_suspend", NODE, Section("conditional_suspend"), "§5.1", SUS, "0.48.0",
+              "Inside a fan-out instance: suspend when the item index matches, else run `on_other_indices`."),
+    Directive("suspend_on_item_index", ("conditional_suspend",), INT, "§5.1", SUS, "0.48.0",
+              "The instance (item index) that calls suspend()."),
+    Directive("descriptor", ("conditional_suspend",), Section("descriptor"), "§5.1", SUS, "0.48.0",
+              "The descriptor the matching instance suspends with."),
+    Directive("on_other_indices", NODE + ("conditional_suspend",), Section("node"), "§5.1", SUS, "0.48.0",
+              "Node directives the other instances run (typically `update_from_field`); a sibling of `conditional_suspend` "
+              "or, per §5.1, inside it."),
+
+    # ---- invocation (§5.7) ---------------------------------------------------------------------
+    Directive("signal_payload", ("invocation", "invoke"), Data(("map",)), "§5.7", SUS, "0.48.0",
+              "With `resume_invocation`: resume a suspended invocation, merging this payload into state (suspension §7)."),
+
+    # ---- expected outcome (§5.8, §5.6) ---------------------------------------------------------
+    Directive("suspended_state", ("expected",), Expect(("map",)), "§5.8", SUS, "0.48.0",
+              "With `outcome: suspended`: the state at the suspension point."),
+    Directive("descriptor", ("expected",), Section("descriptor_expectation"), "§5.8", SUS, "0.48.0",
+              "With `outcome: suspended`: the signal descriptor on the suspended outcome."),
+    Directive("suspending_node", ("expected",), STR, "§5.8", SUS, "0.48.0",
+              "With `outcome: suspended`: the (outer-graph) node the outcome names as suspending."),
+    Directive("signal_id", ("descriptor_expectation",), Expect(("scalar",)), "§5.8", SUS, "0.48.0", "The descriptor's signal id."),
+    Directive("metadata", ("descriptor_expectation",), Expect(("map",)), "§5.8", SUS, "0.48.0", "The descriptor's metadata, exactly."),
+    Directive("metadata_includes", ("descriptor_expectation",), Expect(("map",)), "§5.8", SUS, "0.48.0",
+              "Keys the descriptor's metadata contains at least (e.g. the engine-annotated `fan_out_index` / `branch_name`)."),
+    Directive("checkpointer_assertions", ("expected",), Section("checkpointer_assertions"), "§5.6", SUS, "0.48.0",
+              "The checkpointer backend's state when the invocation returned."),
+    Directive("paused_invocation_record_exists", ("checkpointer_assertions",), BOOL, "§5.6", SUS, "0.48.0",
+              "A paused-invocation record was written to the configured backend."),
+    Directive("record_type", ("checkpointer_assertions",), STR, "§5.6", SUS, "0.48.0",
+              "The stored record's type discriminator (`suspended` for a paused-invocation record)."),
 ]
