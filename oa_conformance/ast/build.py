@@ -29,33 +29,62 @@ class _Builder:
         self.capability = capability
 
     def build(self, node: Node, shape: sh.Shape) -> Node:
-        if isinstance(shape, sh.Nullable):
-            if type(node) is Scalar and node.value is None:
-                return node
-            shape = shape.inner
-        if isinstance(shape, sh.OneOf):
-            shape = choose(node, shape)
-        if isinstance(shape, sh.Section):
-            return self.section(node, shape.family)
-        if isinstance(shape, sh.MapOf):
-            return Mapping.make(
-                keys=node.keys,
-                values=pvector([self.build(v, shape.value) for v in node.values]),
-                key_spans=node.key_spans,
-                span=node.span,
-            )
-        if isinstance(shape, sh.ListOf):
-            return Sequence.make(items=pvector([self.build(v, shape.item) for v in node.items]), span=node.span)
-        if isinstance(shape, sh.Expect):
-            return with_tokens(node)
-        if isinstance(shape, sh.Predicates):
-            refs = [PredicateRef.make(name=k, value=v, span=s) for k, v, s in zip(node.keys, node.values, node.key_spans)]
-            return PredicateBlock.make(predicates=pvector(refs), span=node.span)
-        if isinstance(shape, sh.TypeString):
-            return parse_type(node.value, content_span(node))
-        if isinstance(shape, sh.Reference) and looks_like_placeholder(node.value):
-            return parse_placeholder(node.value, content_span(node))
+        return self._by_shape[type(shape)](self, node, shape)
+
+    def _nullable(self, node: Node, shape: sh.Nullable) -> Node:
+        if type(node) is Scalar and node.value is None:
+            return node
+        return self.build(node, shape.inner)
+
+    def _one_of(self, node: Node, shape: sh.OneOf) -> Node:
+        return self.build(node, choose(node, shape))
+
+    def _section(self, node: Mapping, shape: sh.Section) -> Node:
+        return self.section(node, shape.family)
+
+    def _map_of(self, node: Mapping, shape: sh.MapOf) -> Node:
+        value_shape = shape.value
+        return Mapping.make(
+            keys=node.keys,
+            values=pvector([self.build(v, value_shape) for v in node.values]),
+            key_spans=node.key_spans,
+            span=node.span,
+        )
+
+    def _list_of(self, node: Sequence, shape: sh.ListOf) -> Node:
+        return Sequence.make(items=pvector([self.build(v, shape.item) for v in node.items]), span=node.span)
+
+    def _expect(self, node: Node, shape: sh.Expect) -> Node:
+        return with_tokens(node)
+
+    def _predicates(self, node: Mapping, shape: sh.Predicates) -> Node:
+        refs = [PredicateRef.make(name=k, value=v, span=s) for k, v, s in zip(node.keys, node.values, node.key_spans)]
+        return PredicateBlock.make(predicates=pvector(refs), span=node.span)
+
+    def _type_string(self, node: Scalar, shape: sh.TypeString) -> Node:
+        return parse_type(node.value, content_span(node))
+
+    def _reference(self, node: Scalar, shape: sh.Reference) -> Node:
+        return parse_placeholder(node.value, content_span(node)) if looks_like_placeholder(node.value) else node
+
+    def _as_is(self, node: Node, shape: sh.Shape) -> Node:
         return node
+
+    _by_shape = {
+        sh.Nullable: _nullable,
+        sh.OneOf: _one_of,
+        sh.Section: _section,
+        sh.MapOf: _map_of,
+        sh.ListOf: _list_of,
+        sh.Expect: _expect,
+        sh.Predicates: _predicates,
+        sh.TypeString: _type_string,
+        sh.Reference: _reference,
+        sh.Scalar: _as_is,
+        sh.Enum: _as_is,
+        sh.Data: _as_is,
+        sh.Version: _as_is,
+    }
 
     def section(self, node: Mapping, family: str) -> Section:
         lookup = self.vocabulary.lookup

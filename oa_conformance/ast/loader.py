@@ -167,7 +167,7 @@ def load_bytes(data: bytes | str, path: str = "<string>") -> LoadResult:
         span = span_at(path, root.start_mark.line, root.start_mark.column)
         return LoadResult(None, (Diagnostic.at(span, FIXTURE_SCHEMA_INVALID, "top-level", f"fixture must be a mapping of directives, found {kind}"),))
 
-    converter = _Converter(path)
+    converter = _Converter(path, "*" in text)
     try:
         tree = converter.convert(root, 0)
         if converter.shared and converter.expanded_size(root) > MAX_EXPANDED_NODES:
@@ -193,19 +193,22 @@ def _yaml_error(exc: yaml.MarkedYAMLError, path: str) -> Diagnostic:
 class _Converter:
     """Converts one composed document; remembers shared (aliased) subtrees by identity."""
 
-    def __init__(self, path: str):
+    def __init__(self, path: str, may_alias: bool):
         self.path = path
         self.diagnostics: list[Diagnostic] = []
         self.memo: dict[int, object] = {}
         self.active: set[int] = set()
         self.shared = False
         self.first_shared_span: Span | None = None
+        # Without a '*' in the text there is no alias, so no node can be reached twice: skip the
+        # identity bookkeeping that aliases need (most fixtures take this path).
+        self.convert = self.convert_aliased if may_alias else self.build
 
     def span(self, node: yaml.Node) -> Span:
         mark = node.start_mark
         return _tuple_new(Span, (self.path, mark.line + 1, mark.column + 1))
 
-    def convert(self, node: yaml.Node, depth: int):
+    def convert_aliased(self, node: yaml.Node, depth: int):
         key = id(node)
         done = self.memo.get(key)
         if done is not None:
@@ -215,24 +218,26 @@ class _Converter:
             return done
         if key in self.active:
             raise _Problem(self.span(node), "recursive alias: an anchored node contains an alias to itself")
+        self.active.add(key)
+        result = self.memo[key] = self.build(node, depth)
+        self.active.discard(key)
+        return result
+
+    def build(self, node: yaml.Node, depth: int):
         if depth > MAX_DEPTH:
             raise _Problem(self.span(node), f"nesting deeper than {MAX_DEPTH} levels")
         kind = type(node)
         if kind is _ScalarNode:
-            result = self.scalar(node)
-        elif kind is _MappingNode:
-            self.active.add(key)
-            result = self.mapping(node, depth)
-            self.active.discard(key)
-        else:
-            self.active.add(key)
-            if node.tag != _SEQ:
-                self.bad_tag(node)
-            convert = self.convert
-            result = _make_sequence(pvector([convert(item, depth + 1) for item in node.value]), self.span(node))
-            self.active.discard(key)
-        self.memo[key] = result
-        return result
+            if node.tag == _STR:  # the common case, inlined
+                mark = node.start_mark
+                return _make_scalar(node.value, node.style in _QUOTES, _tuple_new(Span, (self.path, mark.line + 1, mark.column + 1)))
+            return self.scalar(node)
+        if kind is _MappingNode:
+            return self.mapping(node, depth)
+        if node.tag != _SEQ:
+            self.bad_tag(node)
+        convert = self.convert
+        return _make_sequence(pvector([convert(item, depth + 1) for item in node.value]), self.span(node))
 
     def scalar(self, node: yaml.ScalarNode) -> Scalar:
         tag = node.tag

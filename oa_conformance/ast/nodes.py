@@ -263,6 +263,25 @@ class Section(Node):
     order = field()
     key_spans = field()
 
+    @classmethod
+    def make(cls, **values: Any) -> Section:
+        """Like :meth:`Node.make`, but only the directives present are stored.
+
+        A family may allow dozens of directives while a node uses two; an absent directive's slot
+        stays empty and reads as ``None`` (see ``__getattr__``).
+        """
+        node = _new(cls)
+        for name, value in values.items():
+            _setattr(node, name, value)
+        _setattr(node, "_pclass_frozen", True)
+        return node
+
+    def __getattr__(self, name: str) -> Any:
+        # Only reached for an empty slot: an absent directive.
+        if name in type(self)._pclass_fields:
+            return None
+        raise AttributeError(name)
+
     def get(self, directive: str, default: Any = None) -> Any:
         attr = self.directive_attrs.get(directive)
         if attr is None:

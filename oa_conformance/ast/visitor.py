@@ -15,9 +15,14 @@ class Visitor:
     """
 
     def visit(self, node: Node, *args: Any) -> Any:
-        method = getattr(self, "visit_" + type(node).__name__, None)
-        if method is None:
-            return self.generic_visit(node, *args)
+        kind = type(node)
+        try:
+            method = self._methods[kind]
+        except KeyError:
+            method = self._methods[kind] = getattr(self, "visit_" + kind.__name__, self.generic_visit)
+        except AttributeError:  # the first visit of this visitor: make its dispatch table
+            self._methods = {}
+            return self.visit(node, *args)
         return method(node, *args)
 
     def generic_visit(self, node: Node, *args: Any) -> None:

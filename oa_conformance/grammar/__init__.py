@@ -13,10 +13,11 @@ string's span so the diagnostic points at the offending column.
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, lru_cache
+from typing import NamedTuple
 from importlib.resources import files
 
-from lark import Lark, Token, Transformer, UnexpectedEOF, UnexpectedInput, UnexpectedToken, v_args
+from lark import Lark, Token, Transformer, Tree, UnexpectedEOF, UnexpectedInput, UnexpectedToken, v_args
 from pyrsistent import pvector
 
 from ..ast.nodes import BindingToken, FormatToken, Placeholder, TypeRef
@@ -39,14 +40,25 @@ def _parser(name: str) -> Lark:
     return Lark(text, parser="lalr", propagate_positions=True, maybe_placeholders=True)
 
 
-def _parse(name: str, text: str, what: str, transformer: Transformer):
+@lru_cache(maxsize=4096)
+def _tree(name: str, text: str, what: str) -> Tree | GrammarError:
+    """The parse tree of ``text`` (or the error), cached: fixtures repeat the same few strings.
+
+    Trees are never mutated (transformers build new nodes), so sharing them is safe.
+    """
     try:
-        tree = _parser(name).parse(text)
+        return _parser(name).parse(text)
     except UnexpectedInput as exc:
         at_end = isinstance(exc, UnexpectedEOF) or (isinstance(exc, UnexpectedToken) and exc.token.type == "$END")
         offset = len(text) if at_end or exc.pos_in_stream is None else exc.pos_in_stream
         found = repr(text[offset]) if offset < len(text) else "end of text"
-        raise GrammarError(f"malformed {what} {text!r}: unexpected {found} at column {offset + 1} of the string", offset) from None
+        return GrammarError(f"malformed {what} {text!r}: unexpected {found} at column {offset + 1} of the string", offset)
+
+
+def _parse(name: str, text: str, what: str, transformer: Transformer):
+    tree = _tree(name, text, what)
+    if isinstance(tree, GrammarError):
+        raise GrammarError(tree.message, tree.offset)
     try:
         return transformer.transform(tree)
     except Exception as exc:  # lark wraps transformer errors in VisitError
@@ -56,42 +68,65 @@ def _parse(name: str, text: str, what: str, transformer: Transformer):
         raise
 
 
+def _with_span(node, span: Span | None):
+    """A cached span-free node, placed at ``span``."""
+    if span is None:
+        return node
+    return type(node).make(**{name: getattr(node, name) for name in node._fields}, span=span)
+
+
 # ---------------------------------------------------------------------------------------------
 # Type strings
 
 
+class _Type(NamedTuple):
+    """A parsed type before it is placed: ``offset`` is where it starts inside the string."""
+
+    name: str
+    spelling: str
+    offset: int
+    args: tuple
+
+
 @v_args(meta=True)
 class _TypeTransformer(Transformer):
+    def __init__(self, text: str):
+        super().__init__()
+        self._text = text
+
     def start(self, meta, children):
         return children[0]
 
     def bare(self, meta, children):
-        return _type_ref(children[0], (), self._text, meta, self._span)
+        return self._type(children[0], (), meta)
 
     def angle(self, meta, children):
-        return _type_ref(children[0], children[1:], self._text, meta, self._span)
+        return self._type(children[0], tuple(children[1:]), meta)
 
     square = angle
 
-    def __init__(self, text: str, span: Span | None):
-        super().__init__()
-        self._text = text
-        self._span = span
+    def _type(self, name_token: Token, args: tuple, meta) -> _Type:
+        text = self._text
+        canonical = TYPE_ALIASES.get(str(name_token), str(name_token))
+        if canonical == "list" and len(args) > 1:
+            raise GrammarError(f"type {text!r}: list takes one element type, got {len(args)}", meta.start_pos)
+        if canonical == "dict" and len(args) not in (0, 2):
+            raise GrammarError(f"type {text!r}: dict takes a key and a value type, got {len(args)}", meta.start_pos)
+        return _Type(canonical, text[meta.start_pos : meta.end_pos], meta.start_pos, args)
 
 
-def _at(span: Span | None, offset: int) -> Span | None:
-    return None if span is None else span.shifted(offset)
+@lru_cache(maxsize=4096)
+def _type_shape(text: str) -> _Type:
+    return _parse("type_string", text, "type string", _TypeTransformer(text))
 
 
-def _type_ref(name_token: Token, args, text: str, meta, span: Span | None) -> TypeRef:
-    name = str(name_token)
-    canonical = TYPE_ALIASES.get(name, name)
-    if canonical == "list" and len(args) > 1:
-        raise GrammarError(f"type {text!r}: list takes one element type, got {len(args)}", meta.start_pos)
-    if canonical == "dict" and len(args) not in (0, 2):
-        raise GrammarError(f"type {text!r}: dict takes a key and a value type, got {len(args)}", meta.start_pos)
-    spelling = text[meta.start_pos : meta.end_pos]
-    return TypeRef.make(name=canonical, args=pvector(args), spelling=spelling, span=_at(span, meta.start_pos))
+def _type_ref(parsed: _Type, span: Span | None) -> TypeRef:
+    return TypeRef.make(
+        name=parsed.name,
+        args=pvector([_type_ref(arg, span) for arg in parsed.args]),
+        spelling=parsed.spelling,
+        span=None if span is None else span.shifted(parsed.offset),
+    )
 
 
 def parse_type(text: str, span: Span | None = None) -> TypeRef:
@@ -99,7 +134,7 @@ def parse_type(text: str, span: Span | None = None) -> TypeRef:
 
     ``span``, when given, is where the string's first character is; nodes get spans inside it.
     """
-    return _parse("type_string", text, "type string", _TypeTransformer(text, span))
+    return _type_ref(_type_shape(text), span)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -107,29 +142,33 @@ def parse_type(text: str, span: Span | None = None) -> TypeRef:
 
 
 class _TokenTransformer(Transformer):
-    def __init__(self, text: str, span: Span | None):
+    def __init__(self, text: str):
         super().__init__()
         self._text = text
-        self._span = span
 
     def start(self, parts):
         text = self._text
         inner = text[1:-1]
         for kind in FORMAT_TOKENS:
             if inner == kind:
-                return FormatToken.make(kind=kind, label=None, text=text, span=self._span)
+                return FormatToken.make(kind=kind, label=None, text=text)
             if inner.startswith(kind + "-"):
-                return FormatToken.make(kind=kind, label=inner[len(kind) + 1 :], text=text, span=self._span)
+                return FormatToken.make(kind=kind, label=inner[len(kind) + 1 :], text=text)
         for stem in BINDING_STEMS:
             if inner.startswith(stem + "_") and len(inner) > len(stem) + 1:
-                return BindingToken.make(stem=stem, label=inner[len(stem) + 1 :], text=text, span=self._span)
+                return BindingToken.make(stem=stem, label=inner[len(stem) + 1 :], text=text)
         known = ", ".join(f"<{k}>" for k in FORMAT_TOKENS) + ", " + ", ".join(f"<{s}_X>" for s in BINDING_STEMS)
         raise GrammarError(f"unknown value token {text!r} (known: {known})", 1)
 
 
+@lru_cache(maxsize=4096)
+def _token(text: str) -> FormatToken | BindingToken:
+    return _parse("value_token", text, "value token", _TokenTransformer(text))
+
+
 def parse_token(text: str, span: Span | None = None) -> FormatToken | BindingToken:
     """Parse a §5.10 inline value token."""
-    return _parse("value_token", text, "value token", _TokenTransformer(text, span))
+    return _with_span(_token(text), span)
 
 
 # A string in an expected value is read as a token when it is ``<`` + word characters, with or
@@ -147,10 +186,9 @@ def looks_like_token(text: str) -> bool:
 
 
 class _PlaceholderTransformer(Transformer):
-    def __init__(self, text: str, span: Span | None):
+    def __init__(self, text: str):
         super().__init__()
         self._text = text
-        self._span = span
 
     def start(self, parts):
         attribute, source, outcome, _kind = parts
@@ -159,14 +197,34 @@ class _PlaceholderTransformer(Transformer):
             source=str(source),
             outcome=str(outcome) if outcome is not None else None,
             text=self._text,
-            span=self._span,
         )
+
+
+@lru_cache(maxsize=1024)
+def _placeholder(text: str) -> Placeholder:
+    return _parse("placeholder", text, "resume placeholder", _PlaceholderTransformer(text))
 
 
 def parse_placeholder(text: str, span: Span | None = None) -> Placeholder:
     """Parse a resume placeholder."""
-    return _parse("placeholder", text, "resume placeholder", _PlaceholderTransformer(text, span))
+    return _with_span(_placeholder(text), span)
 
 
 def looks_like_placeholder(text: str) -> bool:
     return len(text) > 2 and text[0] == "<" and text[-1] == ">"
+
+
+_PARSERS = {"type": parse_type, "token": parse_token, "placeholder": parse_placeholder}
+
+
+@lru_cache(maxsize=4096)
+def check(language: str, text: str) -> GrammarError | None:
+    """The error in ``text`` as a string of ``language`` (``type``, ``token``, ``placeholder``), or None.
+
+    Cached and span-free: what the schema check needs, without building span-carrying nodes.
+    """
+    try:
+        _PARSERS[language](text)
+    except GrammarError as exc:
+        return exc
+    return None

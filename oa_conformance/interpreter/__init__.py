@@ -11,6 +11,7 @@ only ever see input the earlier ones accepted.
 
 from __future__ import annotations
 
+import gc
 import os
 from typing import NamedTuple
 
@@ -48,6 +49,18 @@ def read_fixture(path: str, data: bytes | str | None = None, stop_after: str = "
     """
     if capability is None and path != "-":
         capability = capability_of(path)
+    # The passes allocate many small immutable nodes and no cycles; pausing the cyclic collector
+    # while they run saves it from scanning them over and over (about a third of the time).
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _read(path, data, stop_after, capability)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _read(path: str, data: bytes | str | None, stop_after: str, capability: str | None) -> ReadResult:
     loaded = load_path(path) if data is None else load_bytes(data, path)
     if loaded.diagnostics or loaded.tree is None or stop_after == "load":
         return ReadResult(None, loaded.diagnostics)

@@ -22,7 +22,8 @@ from ..ast.nodes import Mapping, Node, Scalar, Sequence
 from ..ast.shape_match import choose, describe_value, node_kind, scalar_problem
 from ..ast.visitor import Visitor
 from ..diagnostics import FIXTURE_DIRECTIVE_UNKNOWN, FIXTURE_SCHEMA_INVALID, Diagnostic, Span
-from ..grammar import GrammarError, looks_like_placeholder, looks_like_token, parse_placeholder, parse_token, parse_type
+from ..grammar import check as grammar_check
+from ..grammar import looks_like_placeholder, looks_like_token
 from ..vocabulary import VOCABULARY, Vocabulary
 from ..vocabulary import shapes as sh
 
@@ -117,19 +118,19 @@ class _SchemaChecker(Visitor):
             self.report(node.span, f"{path}: {problem}")
             return
         value = node.value
-        try:
-            if isinstance(shape, sh.TypeString):
-                parse_type(value)
-            elif isinstance(shape, sh.Version):
-                if not VERSION_PATTERN.match(value):
-                    self.report(node.span, f"{path}: {value!r} is not a version (expected X.Y.Z)")
-            elif isinstance(shape, sh.Reference):
-                if looks_like_placeholder(value):
-                    parse_placeholder(value)
-            elif isinstance(shape, sh.Expect):
-                self.tokens(node, path)
-        except GrammarError as exc:
-            self.report(_inside(node, exc.offset), f"{path}: {exc.message}")
+        error = None
+        if isinstance(shape, sh.TypeString):
+            error = grammar_check("type", value)
+        elif isinstance(shape, sh.Version):
+            if not VERSION_PATTERN.match(value):
+                self.report(node.span, f"{path}: {value!r} is not a version (expected X.Y.Z)")
+        elif isinstance(shape, sh.Reference):
+            if looks_like_placeholder(value):
+                error = grammar_check("placeholder", value)
+        elif isinstance(shape, sh.Expect):
+            self.tokens(node, path)
+        if error is not None:
+            self.report(_inside(node, error.offset), f"{path}: {error.message}")
 
     def section(self, node: Mapping, family: str, path: str) -> None:
         vocabulary = self.vocabulary
@@ -164,10 +165,9 @@ class _SchemaChecker(Visitor):
             if kind is Scalar:
                 value = current.value
                 if isinstance(value, str) and looks_like_token(value):
-                    try:
-                        parse_token(value)
-                    except GrammarError as exc:
-                        self.report(_inside(current, exc.offset), f"{where}: {exc.message}")
+                    error = grammar_check("token", value)
+                    if error is not None:
+                        self.report(_inside(current, error.offset), f"{where}: {error.message}")
             elif kind is Mapping:
                 stack.extend((v, _join(where, k)) for k, v in zip(current.keys, current.values))
             elif kind is Sequence:

@@ -11,6 +11,7 @@ read it.
 from __future__ import annotations
 
 import keyword
+from functools import lru_cache
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Iterable
@@ -47,10 +48,16 @@ class Directive:
     @property
     def attr(self) -> str:
         """The Python attribute name of this directive on its family's AST class."""
-        return attr_name(self.name)
+        return _attr_names(self.name)
 
 
 def attr_name(directive: str) -> str:
+    """The Python attribute a directive is stored under (``from`` → ``from_``)."""
+    return _attr_names(directive)
+
+
+@lru_cache(maxsize=None)
+def _attr_names(directive: str) -> str:
     name = directive.replace("-", "_")
     return name + "_" if keyword.iskeyword(name) or name in _RESERVED else name
 
@@ -97,8 +104,19 @@ class Vocabulary:
         self._local = MappingProxyType(local)
         self._local_any = MappingProxyType({(f, n): d for (f, n, _c), d in reversed(list(local.items()))})
         self._by_family = MappingProxyType({k: tuple(v) for k, v in by_family.items()})
+        self._cache: dict[tuple, Directive | None] = {}
 
     def lookup(self, family: str, name: object, capability: str | None = None) -> Directive | None:
+        key = (family, name, capability)
+        try:
+            return self._cache[key]
+        except KeyError:
+            found = self._cache[key] = self._lookup(family, name, capability)
+            return found
+        except TypeError:  # an unhashable key (not a scalar) names no directive
+            return None
+
+    def _lookup(self, family: str, name: object, capability: str | None) -> Directive | None:
         """The directive ``name`` in ``family`` for a fixture of ``capability``'s directory.
 
         A directory-scoped directive (§3.2: a fixture-header vocabulary) is found only for its own

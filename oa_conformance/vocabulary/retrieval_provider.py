@@ -1,4 +1,9 @@
-"""Directives specific to the retrieval-provider fixtures (the capability's spec and its §3.2 header notes)."""
+"""Directives specific to the retrieval-provider fixtures (the capability's spec and its §3.2 header notes).
+
+The construction / call / mock / wire-assertion vocabulary of conformance-adapter §5.14–§5.15. The
+wire selector and the outbound-request assertions it shares with llm-provider (`mapping:`,
+`expected_wire_request*`) live in :mod:`.llm_provider`.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +11,99 @@ from .registry import Directive, Family
 from .shapes import *  # noqa: F403 - the shape vocabulary is this module's language
 
 CAPABILITY = "retrieval-provider"
+RP = CAPABILITY
+OBS = "observability"
+CASE = ("fixture", "case")
+NODE = ("node",)
 
-FAMILIES: list[Family] = []
+FAMILIES = [
+    Family("tei_embedding_provider", "TeiEmbeddingProvider", "A bound TEI EmbeddingProvider (retrieval-provider §8.1, §5.15).",
+           required=("base_url", "model")),
+    Family("tei_rerank_provider", "TeiRerankProvider", "A bound TEI RerankProvider (retrieval-provider §8.1, §5.15).",
+           required=("base_url", "model")),
+    Family("jina_provider", "JinaProvider", "A bound Jina embedding or rerank provider (retrieval-provider §8.2, §5.15).",
+           required=("base_url", "model", "api_key")),
+    Family("openai_embedding_provider", "OpenaiEmbeddingProvider",
+           "A bound OpenAI-compatible EmbeddingProvider (retrieval-provider §8.3, §5.15).", required=("model", "api_key")),
+    Family("cohere_provider", "CohereProvider", "A bound Cohere embedding or rerank provider (retrieval-provider §8.4, §5.15).",
+           required=("base_url", "model", "api_key")),
+    Family("embed_call", "EmbedCall", "`calls_embed`: the node calls `EmbeddingProvider.embed()` (§5.15).",
+           required=("stores_response_in",), exclusive=(("input", "input_from_rendered_prompt"),)),
+    Family("embed_config", "EmbedConfig", "An EmbeddingRuntimeConfig (retrieval-provider §6)."),
+    Family("rerank_call", "RerankCall", "`calls_rerank`: the node calls `RerankProvider.rerank()` (§5.15).",
+           required=("documents", "stores_response_in"), exclusive=(("query", "query_from_rendered_prompt"),)),
+    Family("rerank_config", "RerankConfig", "A RerankRuntimeConfig (retrieval-provider §6)."),
+    Family("retrieval_mock_response", "RetrievalMockResponse",
+           "One mock embedding / rerank response, dispatched per call (per request when chunking) in arrival order (§5.15).",
+           required=("status",)),
+    Family("retrieval_mock_raise", "RetrievalMockRaise",
+           "Literal exception values for a non-2xx mock entry; the status still fixes the §7 category (§5.15).",
+           required=("error_type", "message")),
+]
 
-DIRECTIVES: list[Directive] = []
+PROVIDERS = ("tei_embedding_provider", "tei_rerank_provider", "jina_provider", "openai_embedding_provider", "cohere_provider")
+KEYED = ("jina_provider", "openai_embedding_provider", "cohere_provider")
+PREFIXED = ("tei_embedding_provider", "openai_embedding_provider")
+
+DIRECTIVES = [
+    # ---- provider construction (§5.14, §5.15) --------------------------------------------------
+    Directive("tei_embedding_provider", CASE, Section("tei_embedding_provider"), "§5.15", RP, "0.102.0", "Bind a TEI EmbeddingProvider."),
+    Directive("tei_rerank_provider", CASE, Section("tei_rerank_provider"), "§5.15", RP, "0.102.0", "Bind a TEI RerankProvider."),
+    Directive("jina_embedding_provider", CASE, Section("jina_provider"), "§5.15", RP, "0.102.0", "Bind a Jina EmbeddingProvider."),
+    Directive("jina_rerank_provider", CASE, Section("jina_provider"), "§5.15", RP, "0.102.0", "Bind a Jina RerankProvider."),
+    Directive("openai_embedding_provider", CASE, Section("openai_embedding_provider"), "§5.15", RP, "0.102.0",
+              "Bind an OpenAI-compatible EmbeddingProvider."),
+    Directive("cohere_embedding_provider", CASE, Section("cohere_provider"), "§5.15", RP, "0.102.0", "Bind a Cohere EmbeddingProvider."),
+    Directive("cohere_rerank_provider", CASE, Section("cohere_provider"), "§5.15", RP, "0.102.0", "Bind a Cohere RerankProvider."),
+    Directive("base_url", PROVIDERS, STR, "§5.15", RP, "0.102.0", "The provider origin (the mapping appends the path)."),
+    Directive("model", PROVIDERS, STR, "§5.15", RP, "0.102.0", "The bound model id."),
+    Directive("api_key", KEYED, STR, "§5.15", RP, "0.102.0", "Sent as `Authorization: Bearer <key>`."),
+    Directive("chunk_size", PROVIDERS, INT, "§5.14", RP, "0.98.0",
+              "The per-request item cap for chunk-and-stitch (a real cap on TEI; a test-only override of a fixed vendor cap)."),
+    Directive("query_prefix", PREFIXED, STR, "§5.15", RP, "0.102.0", "Client-side prefix for `input_type: query` inputs."),
+    Directive("document_prefix", PREFIXED, STR, "§5.15", RP, "0.102.0", "Client-side prefix for `input_type: document` inputs."),
+    Directive("input_type_prompt_map", ("tei_embedding_provider",), MapOf(STR, "OA input_type"), "§5.15", RP, "0.102.0",
+              "OA `input_type` → TEI `prompt_name`."),
+
+    # ---- calls (§5.15) -------------------------------------------------------------------------
+    Directive("calls_embed", NODE, Section("embed_call"), "§5.15", RP, "0.102.0",
+              "Call `embed()` and store the EmbeddingResponse in a state field."),
+    Directive("input", ("embed_call",), ListOf(STR), "§5.15", RP, "0.102.0", "The input strings."),
+    Directive("config", ("embed_call",), Section("embed_config"), "§5.15", RP, "0.102.0", "The call's EmbeddingRuntimeConfig."),
+    Directive("model", ("embed_call", "rerank_call"), STR, "§5.15", RP, "0.102.0", "The model the call names (model-binding errors)."),
+    Directive("stores_response_in", ("embed_call", "rerank_call"), STR, "§5.15", RP, "0.102.0", "The state field receiving the response."),
+    Directive("input_from_rendered_prompt", ("embed_call",), BOOL, "§3.2 header", OBS, None,
+              "Embed the most recently rendered prompt's text as a one-element input (fixture 081).", scope="directory"),
+    Directive("dimensions", ("embed_config",), INT, "§5.15", RP, "0.102.0", "Requested vector dimensionality."),
+    Directive("input_type", ("embed_config",), STR, "§5.15", RP, "0.102.0", "The OA input type (`query`, `document`, …)."),
+    Directive("extras", ("embed_config", "rerank_config"), Data(("map",)), "§5.15", RP, "0.102.0",
+              "Undeclared fields passed through to the request body (retrieval-provider §6)."),
+
+    Directive("calls_rerank", NODE, Section("rerank_call"), "§5.15", RP, "0.102.0",
+              "Call `rerank()` and store the RerankResponse in a state field."),
+    Directive("query", ("rerank_call",), STR, "§5.15", RP, "0.102.0", "The query."),
+    Directive("documents", ("rerank_call",), ListOf(STR), "§5.15", RP, "0.102.0", "The documents to rank."),
+    Directive("top_k", ("rerank_call",), INT, "§5.15", RP, "0.102.0", "Return at most this many results."),
+    Directive("config", ("rerank_call",), Section("rerank_config"), "§5.15", RP, "0.102.0", "The call's RerankRuntimeConfig."),
+    Directive("query_from_rendered_prompt", ("rerank_call",), BOOL, "§3.2 header", OBS, None,
+              "Use the most recently rendered prompt's text as the query (fixture 106).", scope="directory"),
+    Directive("return_documents", ("rerank_config",), BOOL, "§5.15", RP, "0.102.0", "Ask the provider to echo each document."),
+
+    # ---- response mocks (§5.15) ----------------------------------------------------------------
+    Directive("mock_embedding", CASE, ListOf(Section("retrieval_mock_response")), "§5.15", RP, "0.102.0",
+              "The mock embedding provider's responses, one per request in arrival order."),
+    Directive("mock_rerank", CASE, ListOf(Section("retrieval_mock_response")), "§5.15", RP, "0.102.0",
+              "The mock rerank provider's responses, one per request in arrival order."),
+    Directive("status", ("retrieval_mock_response",), INT, "§5.15", RP, "0.102.0", "The HTTP status (non-2xx: the §7 error path)."),
+    Directive("body", ("retrieval_mock_response",), Data(), "§5.15", RP, "0.102.0",
+              "The body: the vendor's wire shape under `mapping:`, else the harness stand-in."),
+    Directive("raises", ("retrieval_mock_response",), Section("retrieval_mock_raise"), "§5.15", RP, "0.102.0",
+              "Literal `error_type` / `message` for the raised exception (non-2xx entries only)."),
+    Directive("error_type", ("retrieval_mock_raise",), STR, "§5.15", RP, "0.102.0", "The exception's literal error_type."),
+    Directive("message", ("retrieval_mock_raise",), STR, "§5.15", RP, "0.102.0", "The exception's literal message (the event's error_message)."),
+
+    # ---- wire assertions (§5.15) ---------------------------------------------------------------
+    Directive("expected_wire_request_count", CASE, INT, "§5.15", RP, "0.102.0", "How many outbound requests the call issues."),
+    Directive("expected_wire_headers", CASE, MapOf(Expect(("scalar",)), "HTTP header name"), "§5.15", RP, "0.102.0",
+              "Request headers that must be present with these values (subset, names case-insensitive)."),
+]

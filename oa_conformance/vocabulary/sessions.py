@@ -32,7 +32,7 @@ DIRECTIVES: list[Directive] = [
     # ---- store registration and invocation binding (§5.6, §5.7) --------------------------------
     Directive("session_store", CASE, OneOf((STR, Section("session_store_config"))), "§5.6", SES, "0.48.0",
               "The SessionStore backend registered on the graph (`in_memory`), or a block with `type` and options."),
-    Directive("type", ("session_store_config",), STR, "§5.6", SES, None, "The backend (`in_memory`)."),
+    Directive("type", ("session_store_config",), STR, "§5.6", SES, "0.50.0", "The backend (`in_memory`)."),
     _local("behavior", ("session_store_config",), Section("session_store_behavior"), "Failures the harness store injects.",
            "harness-chat", "0.50.0"),
     _local("load_raises", ("session_store_behavior",), STR, "`load()` raises this sessions §10 error category.", "harness-chat", "0.50.0"),

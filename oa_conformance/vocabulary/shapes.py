@@ -8,6 +8,7 @@ value according to it; the linter and the generated docs print ``shape.describe(
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 
 @dataclass(frozen=True)
@@ -147,6 +148,7 @@ class Nullable(Shape):
         return f"{self.inner.describe()} | null"
 
 
+@lru_cache(maxsize=None)
 def kind_of(shape: Shape) -> frozenset[str]:
     """The YAML kinds (``map``, ``list``, ``scalar``) a value of ``shape`` may have."""
     if isinstance(shape, (Scalar, Enum, TypeString, Version, Reference)):

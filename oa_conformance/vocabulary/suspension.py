@@ -58,3 +58,12 @@ DIRECTIVES: list[Directive] = [
     Directive("record_type", ("checkpointer_assertions",), STR, "§5.6", SUS, "0.48.0",
               "The stored record's type discriminator (`suspended` for a paused-invocation record)."),
 ]
+
+# The suspension suite registers its OTel observer through `observers:` with `behavior: otel`
+# (fixture header of the OTel-status fixture), although §5.5 says OTel emission is not an observer
+# behaviour: accepted here, for this directory only, and flagged by the linter's notes.
+DIRECTIVES.append(
+    Directive("behavior", ("observer",), Enum(("record", "accumulate", "raise", "otel")), "§3.2 header", CAPABILITY, None,
+              "What the observer does per event; `otel` attaches the OTel observer with the in-memory span exporter.",
+              scope="directory")
+)

@@ -1,0 +1,81 @@
+"""Benchmarks that print numbers (not timed tests).
+
+    ./dev bench                      all benchmarks
+    ./dev bench parse                reading the shared corpus vs plain libyaml composing
+
+``parse``: loads and checks (load → schema check → AST build → version check) every fixture of the
+shared corpus in one process and prints the best of several rounds next to ``yaml.compose`` with
+the C loader on the same bytes. Target: within 2× of it.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import sys
+import time
+
+import yaml
+
+from oa_conformance.discovery import discover
+from oa_conformance.interpreter import read_fixture
+
+ROUNDS = 7
+
+
+def shared_root() -> str:
+    root = os.environ.get("OA_SHARED_SPEC")
+    if not root:
+        sys.exit("bench: set OA_SHARED_SPEC to an openarmature-spec checkout (./dev sets it when ../shared exists)")
+    return root
+
+
+def best_of(function, rounds: int = ROUNDS) -> float:
+    times = []
+    for _ in range(rounds):
+        gc.collect()
+        started = time.perf_counter()
+        function()
+        times.append(time.perf_counter() - started)
+    return min(times)
+
+
+def bench_parse() -> None:
+    refs = discover([shared_root()])
+    blobs = [(ref, open(ref.path, "rb").read()) for ref in refs]
+    size = sum(len(b) for _, b in blobs)
+
+    def compose_all():
+        for _, data in blobs:
+            yaml.compose(data, Loader=yaml.CSafeLoader)
+
+    problems = []
+
+    def read_all():
+        problems.clear()
+        for ref, data in blobs:
+            problems.extend(read_fixture(ref.path, data, capability=ref.capability).diagnostics)
+
+    compose = best_of(compose_all)
+    ours = best_of(read_all)
+    print(f"parse: {len(blobs)} fixtures, {size / 1e6:.2f} MB, best of {ROUNDS}")
+    print(f"  yaml.compose (CSafeLoader)            {compose * 1000:8.1f} ms")
+    print(f"  load + schema + build + version check {ours * 1000:8.1f} ms   ({ours / compose:.2f}x compose; target <= 2x)")
+    print(f"  problems found: {len(problems)}")
+
+
+BENCHMARKS = {"parse": bench_parse}
+
+
+def main(argv: list[str]) -> int:
+    names = argv or list(BENCHMARKS)
+    for name in names:
+        if name not in BENCHMARKS:
+            print(f"bench: unknown benchmark {name!r} (known: {', '.join(BENCHMARKS)})", file=sys.stderr)
+            return 2
+        BENCHMARKS[name]()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
