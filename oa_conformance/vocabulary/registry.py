@@ -145,7 +145,7 @@ class Vocabulary:
 
     def all_directives(self) -> Iterable[Directive]:
         seen: set[int] = set()
-        for directive in self._table.values():
+        for directive in (d for group in self._by_family.values() for d in group):
             if id(directive) not in seen:
                 seen.add(id(directive))
                 yield directive

@@ -1,0 +1,97 @@
+"""Scenarios: the cases of a fixture, each seen with what it inherits.
+
+A fixture is one scenario (single-case form) or a list of ``cases:``; a case inherits every
+top-level declaration it does not make itself — subgraphs, provider blocks, ``mapping``,
+``backends``, even the graph — and a graph may be written inline or under ``graph:``. Every pass
+after the static checks asks a :class:`Scenario`, so the inheritance rule lives in one place.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator, NamedTuple
+
+from .nodes import Node, Scalar, Section
+
+# Directives that belong to the file, not to a scenario: never inherited by a case.
+FILE_ONLY = frozenset(("cases", "conformance_version", "name", "description"))
+
+
+class Scenario(NamedTuple):
+    fixture: Section
+    case: Section | None  # None in the single-case form
+    index: int | None
+
+    @property
+    def name(self) -> str | None:
+        if self.case is None:
+            return None
+        name = self.case.get("name")
+        return name.value if isinstance(name, Scalar) else f"case {self.index}"
+
+    @property
+    def section(self) -> Section:
+        """The mapping the scenario was written as (the case, or the fixture)."""
+        return self.case if self.case is not None else self.fixture
+
+    def sources(self) -> Iterator[Section]:
+        """Where directives are looked up, nearest first."""
+        if self.case is not None:
+            yield self.case
+            graph = self.case.get("graph")
+            if graph is not None:
+                yield graph
+        yield self.fixture
+        graph = self.fixture.get("graph")
+        if graph is not None:
+            yield graph
+
+    def get(self, directive: str, default: Any = None) -> Any:
+        """The directive's value as the scenario sees it (its own, else inherited)."""
+        for source in self.sources():
+            if source is self.fixture and self.case is not None and directive in FILE_ONLY:
+                continue
+            value = source.get(directive)
+            if value is not None:
+                return value
+        return default
+
+    def where(self, directive: str) -> Section | None:
+        """The section the directive's value comes from."""
+        for source in self.sources():
+            if source is self.fixture and self.case is not None and directive in FILE_ONLY:
+                continue
+            if directive in source:
+                return source
+        return None
+
+    def graph_declarations(self) -> dict[str, Section]:
+        """Every named graph the scenario can reference, by name (nearest declaration wins).
+
+        Names come from ``subgraphs:`` keys and from the ``name:`` of any other graph block
+        (``subgraph:``, ``subgraph_with_idx:`` …) or of any ``*subgraphs`` mapping.
+        """
+        found: dict[str, Section] = {}
+        for source in reversed(list(self.sources())):
+            for _, value in source.items():
+                for name, graph in _named_graphs(value):
+                    found[name] = graph
+        return found
+
+
+def _named_graphs(value: Node) -> Iterator[tuple[str, Section]]:
+    if isinstance(value, Section) and value.family == "graph":
+        name = value.get("name")
+        if isinstance(name, Scalar) and isinstance(name.value, str):
+            yield name.value, value
+    elif type(value).__name__ == "Mapping":
+        for key, item in value.items():
+            if isinstance(item, Section) and item.family == "graph":
+                yield str(key), item
+
+
+def scenarios(fixture: Section) -> list[Scenario]:
+    """The fixture's scenarios in document order."""
+    cases = fixture.get("cases")
+    if cases is None:
+        return [Scenario(fixture, None, None)]
+    return [Scenario(fixture, case, index) for index, case in enumerate(cases.items)]
