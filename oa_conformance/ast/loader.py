@@ -17,6 +17,7 @@ whether to go on.
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 import yaml
@@ -42,6 +43,14 @@ _NULL = "tag:yaml.org,2002:null"
 _TIMESTAMP = "tag:yaml.org,2002:timestamp"
 _MAP = "tag:yaml.org,2002:map"
 _SEQ = "tag:yaml.org,2002:seq"
+
+# Where YAML can put an alias (``*name``): after a space, a flow indicator or at a line start.
+# A text without one cannot share nodes, and the converter skips identity bookkeeping.
+_ALIAS = re.compile(r"[\s\[{,:]\*[^\s,\]}]")
+
+
+def _may_alias(text: str) -> bool:
+    return "*" in text and (text.startswith("*") or _ALIAS.search(text) is not None)
 
 _QUOTES = frozenset(("'", '"'))
 
@@ -167,7 +176,7 @@ def load_bytes(data: bytes | str, path: str = "<string>") -> LoadResult:
         span = span_at(path, root.start_mark.line, root.start_mark.column)
         return LoadResult(None, (Diagnostic.at(span, FIXTURE_SCHEMA_INVALID, "top-level", f"fixture must be a mapping of directives, found {kind}"),))
 
-    converter = _Converter(path, "*" in text)
+    converter = _Converter(path, _may_alias(text))
     try:
         tree = converter.convert(root, 0)
         if converter.shared and converter.expanded_size(root) > MAX_EXPANDED_NODES:
@@ -268,28 +277,47 @@ class _Converter:
         keys = []
         key_spans = []
         values = []
-        seen: dict = {}
         convert = self.convert
         path = self.path
+        depth += 1
         for key_node, value_node in node.value:
-            if type(key_node) is not _ScalarNode:
-                raise _Problem(self.span(key_node), "mapping keys must be scalars, found a complex key")
-            if key_node.tag == "tag:yaml.org,2002:merge":
-                raise _Problem(self.span(key_node), "merge keys ('<<') are not supported in fixtures")
-            name = key_node.value if key_node.tag == _STR else self.scalar(key_node).value
+            if type(key_node) is _ScalarNode and key_node.tag == _STR:
+                keys.append(key_node.value)
+            else:
+                keys.append(self.key(key_node))
             mark = key_node.start_mark
-            key_span = _tuple_new(Span, (path, mark.line + 1, mark.column + 1))
-            first = seen.get(name)
-            if first is not None:
-                self.diagnostics.append(
-                    Diagnostic.at(key_span, FIXTURE_SCHEMA_INVALID, "duplicate-key", f"duplicate key {name!r} (first defined at line {first.line})")
-                )
-                continue
-            seen[name] = key_span
-            keys.append(name)
-            key_spans.append(key_span)
-            values.append(convert(value_node, depth + 1))
+            key_spans.append(_tuple_new(Span, (path, mark.line + 1, mark.column + 1)))
+            if type(value_node) is _ScalarNode and value_node.tag == _STR:  # the common case, inlined
+                mark = value_node.start_mark
+                span = _tuple_new(Span, (path, mark.line + 1, mark.column + 1))
+                values.append(_make_scalar(value_node.value, value_node.style in _QUOTES, span))
+            else:
+                values.append(convert(value_node, depth))
+        if len(set(keys)) != len(keys):
+            keys, key_spans, values = self.without_duplicates(keys, key_spans, values)
         return _make_mapping(tuple(keys), pvector(values), tuple(key_spans), self.span(node))
+
+    def key(self, key_node: yaml.Node):
+        """A key that is not a plain string: a typed scalar, or an error."""
+        if type(key_node) is not _ScalarNode:
+            raise _Problem(self.span(key_node), "mapping keys must be scalars, found a complex key")
+        if key_node.tag == "tag:yaml.org,2002:merge":
+            raise _Problem(self.span(key_node), "merge keys ('<<') are not supported in fixtures")
+        return self.scalar(key_node).value
+
+    def without_duplicates(self, keys: list, key_spans: list, values: list) -> tuple[list, list, list]:
+        """Report every repeated key at its repetition and keep the first occurrence."""
+        first: dict = {}
+        kept = ([], [], [])
+        for name, span, value in zip(keys, key_spans, values):
+            if name in first:
+                message = f"duplicate key {name!r} (first defined at line {first[name].line})"
+                self.diagnostics.append(Diagnostic.at(span, FIXTURE_SCHEMA_INVALID, "duplicate-key", message))
+                continue
+            first[name] = span
+            for bucket, item in zip(kept, (name, span, value)):
+                bucket.append(item)
+        return kept
 
     def bad_tag(self, node: yaml.Node) -> None:
         raise _Problem(self.span(node), f"tag {node.tag!r} is not allowed in a fixture (only plain YAML values; no object-constructing tags)")

@@ -33,8 +33,8 @@ DIRECTIVES = [
     Directive("inputs", NODE + ("projection",), Data(("map",)), "§5.4", GE, None, "Explicit mapping parent field → subgraph field."),
     Directive("outputs", NODE + ("projection",), Data(("map",)), "§5.4", GE, None, "Explicit mapping subgraph field → parent field."),
     Directive("mapping", NODE, Section("projection"), "§5.4", GE, None, "The explicit mapping as one block."),
-    Directive("projects_in", NODE, ListOf(STR), "§2", GE, "0.94.0", "Declared same-name boundary: fields copied in."),
-    Directive("projects_out", NODE, ListOf(STR), "§2", GE, "0.94.0", "Declared same-name boundary: fields copied out."),
+    Directive("projects_in", NODE, ListOf(STR), "§2", GE, "0.89.0", "Declared same-name boundary: fields copied in."),
+    Directive("projects_out", NODE, ListOf(STR), "§2", GE, "0.89.0", "Declared same-name boundary: fields copied out."),
 
     Directive("invoke_drain_events_for", NODE, Section("drain_for"), "§5.1", GE, "0.48.0",
               "Before returning, call `drain_events_for(invocation_id)` and snapshot an accumulator."),

@@ -1,4 +1,19 @@
-"""Directives specific to the observability fixtures (the capability's spec and its §3.2 header notes)."""
+"""Directives specific to the observability fixtures (the capability's spec and its §3.2 header notes).
+
+The observability suite drives real provider / tool calls from node bodies (``calls_llm``,
+``calls_llm_from_wrapper``, ``calls_tool``), augments and reads the §3.4 invocation metadata,
+configures the bundled OTel / Langfuse observers per case, and asserts what those observers rendered:
+OTel span trees and log records (§6.3 collector capture), Langfuse traces (§6.4 mock), metric
+observations (§6.9). What conformance-adapter §5 documents, and the header vocabulary other suites
+share (``span_tree`` / ``log_records`` / ``emits_log`` in sessions, ``otel_spans`` in suspension) or
+may reuse (the node behaviours, observer and prompt configuration), is general; assertions only this
+directory's fixtures make are directory-scoped (``_local``).
+
+The typed-event collectors (``typed_observers``, ``expected.observers``) and the mock providers
+(``mock_llm``, ``mock_embedding`` …) the suite shares with the provider suites live in
+:mod:`.llm_provider` / :mod:`.retrieval_provider`; ``calls_llm`` reuses that module's RuntimeConfig and
+call-level-retry families.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +21,318 @@ from .registry import Directive, Family
 from .shapes import *  # noqa: F403 - the shape vocabulary is this module's language
 
 CAPABILITY = "observability"
+OBS = CAPABILITY
+ADAPTER = "conformance-adapter"
+CASE = ("fixture", "case")
+GRAPH = ("fixture", "case", "graph")
+NODE = ("node",)
+EXPECTED = ("expected",)
+HEADER = "§3.2 header"
 
-FAMILIES: list[Family] = []
+# Spec versions the directives arrived in (CHANGELOG: the proposal that introduced the fixtures).
+V_OTEL = "0.7.0"          # proposal 0007: the OTel mapping and fixtures 001–011
+V_GENAI = "0.17.0"        # proposal 0024: GenAI request / response attributes, opt-out flags
+V_LANGFUSE = "0.23.0"     # proposal 0031: the Langfuse mapping (§8) and fixtures 022–024, 031–033
+V_METADATA = "0.25.0"     # proposal 0034: caller-supplied invocation metadata (§3.4)
+V_LINEAGE = "0.37.0"      # proposal 0045: nested-lineage augmentation
+V_CACHE = "0.39.0"        # proposal 0047: OA-namespaced cache attributes (§5.5.3.1)
+V_QUERY = "0.40.0"        # proposal 0048: get_invocation_metadata() and the queryable observer pattern (§9)
+V_ATTRIBUTION = "0.44.0"  # proposal 0052: implementation attribution (§5.1, §8.4.1)
+V_ADAPTER = "0.48.0"      # proposal 0055: conformance-adapter created
+V_TYPED = "0.51.0"        # proposal 0057: typed LlmCompletionEvent (active prompt / group)
+V_PAYLOAD = "0.54.0"      # proposal 0059: `disable_provider_payload` (renamed from disable_llm_payload)
+V_METRICS = "0.64.0"      # proposal 0067: metrics (§11) and the §6.9 metric-capture primitive
+V_TOOLS = "0.69.0"        # proposal 0063: tool-call instrumentation
+V_ORPHAN = "0.81.0"       # proposal 0084: nested fan-out span lineage, `calls_llm_from_wrapper`
+V_ISOLATION = "0.109.0"   # proposal 0115: Langfuse provider-isolation conformance
 
-DIRECTIVES: list[Directive] = []
+
+def _general(name: str, where: tuple[str, ...], shape: Shape, since: str | None, doc: str, section: str = HEADER) -> Directive:
+    """A directive of this directory's §3.2 header vocabulary that other suites may use too (general scope)."""
+    return Directive(name, where, shape, section, OBS, since, doc)
+
+
+def _local(name: str, where: tuple[str, ...], shape: Shape, since: str | None, doc: str, section: str = HEADER) -> Directive:
+    """A directive of this directory's §3.2 header vocabulary (accepted in observability fixtures only)."""
+    return Directive(name, where, shape, section, OBS, since, doc, scope="directory")
+
+
+FAMILIES: list[Family] = [
+    # ---- node behaviours (conformance-adapter §5.1; §3.2 header) ------------------------------
+    Family("obs_llm_call", "ObsLlmCall", "`calls_llm`: the node makes one real `complete()` call against the mock provider (§5.1)."),
+    Family("obs_llm_wrapper_call", "ObsLlmWrapperCall",
+           "`calls_llm_from_wrapper`: a middleware around the node makes one `complete()` call while the node's span is not open (§5.1).",
+           required=("messages",)),
+    Family("obs_tool_call", "ObsToolCall", "`calls_tool`: the node runs a mock tool inside the graph-engine §6 tool-call scope.",
+           required=("tool_name", "mock_tool")),
+    Family("tool_mock", "ToolMock", "What the mock tool does: return a result or raise.", exclusive=(("returns", "raises"),)),
+    Family("tool_mock_raise", "ToolMockRaise", "The exception a mock tool raises.", required=("error_type", "message")),
+    Family("log_emission", "LogEmission", "`emits_log`: a log record the node emits through the OTel Logs Bridge (observability §7).",
+           required=("message",)),
+    Family("global_tracer_span", "GlobalTracerSpan",
+           "`also_emits_via_global_tracer`: a span the node emits directly through the OTel global TracerProvider.",
+           required=("span_name",)),
+    Family("prompt_group_render", "PromptGroupRender",
+           "`renders_prompt_group`: make a PromptGroup and one of its members the active prompt contexts.",
+           required=("group_name", "members", "active_prompt")),
+    Family("attempt_behavior", "AttemptBehavior", "What a retried node does on one attempt (`per_attempt_behavior`).",
+           required=("attempt",)),
+    Family("subgraph_call", "SubgraphCall", "`subgraph_call`: run a declared subgraph as this node, with an explicit mapping.",
+           required=("subgraph",)),
+    Family("queryable_observer", "QueryableObserverDecl", "A harness-defined queryable observer attached at invoke (observability §9).",
+           required=("name", "kind")),
+    Family("queryable_observer_read", "QueryableObserverRead",
+           "Call a queryable observer's read method mid-invocation and capture the value into state (observability §9.1).",
+           required=("observer_name", "method", "state_field")),
+    Family("queryable_observer_drop", "QueryableObserverDrop",
+           "Call a queryable observer's `drop(invocation_id)` for the current invocation (observability §9.4).",
+           required=("observer_name",)),
+
+    # ---- case configuration (§5.5; §3.2 header) ------------------------------------------------
+    Family("langfuse_observer_config", "LangfuseObserverConfig", "Construction flags of the bundled Langfuse observer (observability §8)."),
+    Family("langfuse_client", "LangfuseClientDecl", "How the Langfuse observer's client is constructed (§5.5, observability §8.9).",
+           required=("mode",)),
+    Family("obs_prompt_backend", "ObsPromptBackend", "The PromptBackend whose prompts `renders_prompt` renders.",
+           required=("type", "prompts")),
+    Family("obs_prompt", "ObsPrompt", "One prompt the backend serves (prompt-management §3).",
+           required=("name", "version", "label", "template", "template_hash")),
+    Family("obs_token_budget", "ObsTokenBudget", "A prompt's token budget (prompt-management §3, observability §5.5.15)."),
+    Family("obs_llm_provider", "ObsLlmProvider", "The LLM provider instance `calls_llm` uses, when not the default mock.", required=("type",)),
+    Family("sequential_invocations", "SequentialInvocations",
+           "Run the fixture's graph once per listed invocation, with the same observers attached (fixture 049).",
+           required=("invocations",)),
+    Family("direct_call", "DirectCall", "Call an observability API directly, outside any invocation (no graph).", required=("operation",)),
+
+    # ---- expected outcome (§5.8; §3.2 header) --------------------------------------------------
+    Family("otel_trace_expectation", "OtelTraceExpectation", "One OTel trace: its id and its span tree (detached trace mode).",
+           required=("span_tree",)),
+    Family("metric_observation", "MetricObservation", "One recorded metric observation (§5.8 `metrics`, §6.9).",
+           required=("instrument", "dimensions")),
+    Family("value_bounds", "ValueBounds", "Inclusive bounds on a numeric value."),
+]
+
+# The operations `update_pure_from_state` maps a state field through (documented in fixture 006's header).
+STATE_OPERATIONS = Enum(("input_times_two",))
+# The §11.2 instruments the §6.9 metric capture records.
+INSTRUMENTS = Enum((
+    "openarmature.gen_ai.client.token.usage",
+    "openarmature.gen_ai.client.operation.duration",
+    "openarmature.gen_ai.client.token_budget.exceeded",
+    "openarmature.gen_ai.client.token_budget.utilization",
+))
+
+DIRECTIVES: list[Directive] = [
+    # ---- provider and tool calls from a node (§5.1) --------------------------------------------
+    Directive("calls_llm", NODE, Section("obs_llm_call"), "§5.1", OBS, V_OTEL,
+              "Issue one real `complete()` against the mock provider (`mock_llm`) and store the response content in state."),
+    Directive("messages", ("obs_llm_call", "obs_llm_wrapper_call"), Data(("list",)), "§5.1", OBS, V_OTEL,
+              "The llm-provider §3 messages sent (a `content_repeat: {char, bytes}` content expands to a long string)."),
+    Directive("stores_response_in", ("obs_llm_call",), STR, "§5.1", OBS, V_OTEL, "The state field receiving the response content."),
+    Directive("model", ("obs_llm_call",), STR, HEADER, OBS, None, "The model the call names."),
+    Directive("config", ("obs_llm_call",), Section("llm_runtime_config"), HEADER, OBS, V_GENAI, "The call's RuntimeConfig (llm-provider §6)."),
+    Directive("response_schema", ("obs_llm_call",), Data(("map",)), HEADER, OBS, "0.77.0",
+              "The JSON Schema passed to `complete()`; unparseable content raises `structured_output_invalid` (fixture 120)."),
+    Directive("tools", ("obs_llm_call",), Data(("list",)), HEADER, OBS, None, "The llm-provider §4 tools offered to the model."),
+    Directive("stream", ("obs_llm_call",), BOOL, HEADER, OBS, "0.71.0",
+              "Call `complete(..., stream=True)`: the mock replays `mock_llm_stream` and token events fire (fixture 111)."),
+    Directive("retry", ("obs_llm_call",), Section("llm_call_retry"), HEADER, OBS, None,
+              "Call-level retry (llm-provider §7.1); its `mock_llm_stream` entry is `{wire_attempts}` (fixture 116)."),
+    Directive("response", ("obs_llm_call",), STR, HEADER, OBS, None,
+              "Inline canned response content, in place of a `mock_llm` entry (fixture 038)."),
+
+    Directive("calls_llm_from_wrapper", NODE, Section("obs_llm_wrapper_call"), "§5.1", OBS, V_ORPHAN,
+              "A middleware around the node issues one `complete()` before / after `next()`, orphaned from the node span."),
+    Directive("phase", ("obs_llm_wrapper_call",), Enum(("pre", "post")), "§5.1", OBS, V_ORPHAN,
+              "`pre`: before `next()` (node span not yet open); `post`: after it returns. Default pre."),
+
+    Directive("calls_tool", NODE, Section("obs_tool_call"), HEADER, OBS, V_TOOLS,
+              "Run a mock tool inside the tool-call instrumentation scope; OA emits ToolCallEvent / ToolCallFailedEvent."),
+    Directive("tool_name", ("obs_tool_call",), STR, HEADER, OBS, V_TOOLS, "The tool's name."),
+    Directive("tool_call_id", ("obs_tool_call",), Nullable(STR), HEADER, OBS, V_TOOLS,
+              "The model's tool-call id; absent or null for a standalone instrumented function."),
+    Directive("arguments", ("obs_tool_call",), Data(("map",)), HEADER, OBS, V_TOOLS, "The arguments the tool is called with."),
+    Directive("mock_tool", ("obs_tool_call",), Section("tool_mock"), HEADER, OBS, V_TOOLS, "What the tool does."),
+    Directive("stores_result_in", ("obs_tool_call",), STR, HEADER, OBS, V_TOOLS, "The state field receiving the tool's result."),
+    Directive("returns", ("tool_mock",), Data(), HEADER, OBS, V_TOOLS, "The tool returns this result (ToolCallEvent)."),
+    Directive("raises", ("tool_mock",), Section("tool_mock_raise"), HEADER, OBS, V_TOOLS,
+              "The tool raises (ToolCallFailedEvent); the exception propagates out of the node."),
+    Directive("error_type", ("tool_mock_raise",), STR, HEADER, OBS, V_TOOLS, "The exception's type name."),
+    Directive("message", ("tool_mock_raise",), STR, HEADER, OBS, V_TOOLS, "The exception's message."),
+
+    # ---- prompts (§3.2 header) -----------------------------------------------------------------
+    Directive("renders_prompt", NODE, STR, HEADER, OBS, V_LANGFUSE,
+              "Render this `prompt_backend` prompt with `render_variables` and make it the active prompt for the node's calls."),
+    Directive("renders_prompt_group", NODE, Section("prompt_group_render"), HEADER, OBS, V_TYPED,
+              "Make a PromptGroup and its `active_prompt` member the active contexts for the node's calls (fixture 066)."),
+    Directive("group_name", ("prompt_group_render",), STR, HEADER, OBS, V_TYPED, "The group's name."),
+    Directive("members", ("prompt_group_render",), ListOf(STR), HEADER, OBS, V_TYPED,
+              "The member prompts (two or more `prompt_backend` prompts), in order."),
+    Directive("active_prompt", ("prompt_group_render",), STR, HEADER, OBS, V_TYPED, "The member bound as the active Prompt."),
+
+    # ---- invocation metadata (§5.1, observability §3.4) ----------------------------------------
+    Directive("augment_metadata", NODE + ("branch", "attempt_behavior"), Data(("map",)), "§5.1", OBS, V_METADATA,
+              "Call `set_invocation_metadata(**kwargs)` (on a branch: at the top of the branch's body)."),
+    Directive("augment_metadata_from_field", NODE + ("fan_out",), MapOf(STR, "metadata key"), "§5.1", OBS, V_METADATA,
+              "`{<key>: <field>}`: set `<key>` to the field's value (on a fan-out: each instance, from its item)."),
+    Directive("augment_metadata_from_outer_item", ("branch",), MapOf(STR, "metadata key"), HEADER, OBS, V_LINEAGE,
+              "`{<key>: <field>}`: set `<key>` from the surrounding fan-out instance's item, at the top of the branch's body."),
+    Directive("capture_invocation_metadata_into", NODE + ("attempt_behavior",), STR, "§5.1", OBS, V_QUERY,
+              "Write the `get_invocation_metadata()` snapshot into this state field."),
+
+    # ---- queryable observers (observability §9) ------------------------------------------------
+    Directive("capture_queryable_observer_read_into", NODE, Section("queryable_observer_read"), HEADER, OBS, V_QUERY,
+              "Call a queryable observer's read method and write the value into a state field."),
+    Directive("observer_name", ("queryable_observer_read", "queryable_observer_drop"), STR, HEADER, OBS, V_QUERY,
+              "The `queryable_observers` entry."),
+    Directive("method", ("queryable_observer_read",), Enum(("get_count", "get_snapshot", "get_bucket_for_current_invocation")),
+              HEADER, OBS, V_QUERY, "The read method (per observer kind)."),
+    Directive("state_field", ("queryable_observer_read",), STR, HEADER, OBS, V_QUERY, "The field receiving the value."),
+    Directive("then_drop_for_current_invocation", NODE, Section("queryable_observer_drop"), HEADER, OBS, V_QUERY,
+              "Then call the observer's `drop(invocation_id)` for the current invocation."),
+    Directive("then_assert_bucket_absent_into", NODE, STR, HEADER, OBS, V_QUERY,
+              "Then re-read the current invocation's bucket and write whether it is absent into this field."),
+    Directive("queryable_observers", CASE, ListOf(Section("queryable_observer")), HEADER, OBS, V_QUERY,
+              "Harness-defined queryable observers attached at invoke time."),
+    Directive("name", ("queryable_observer",), STR, HEADER, OBS, V_QUERY, "The observer's name."),
+    Directive("kind", ("queryable_observer",), Enum(("event_counter", "typed_event_counter", "per_invocation_accumulator")),
+              HEADER, OBS, V_QUERY,
+              "`event_counter` (get_count), `typed_event_counter` (get_snapshot), `per_invocation_accumulator` (get_bucket / drop)."),
+    Directive("persists_across_invocations", ("queryable_observer",), BOOL, HEADER, OBS, V_QUERY,
+              "One instance stays attached across `sequential_invocations`."),
+
+    # ---- other node behaviours -----------------------------------------------------------------
+    Directive("update_pure_from_state", NODE, MapOf(STATE_OPERATIONS, "output field"), "§5.1", OBS, V_OTEL,
+              "`{<output_field>: <operation>}`: return the field computed by a named harness operation (`input_times_two`)."),
+    Directive("emits_log", NODE, Section("log_emission"), HEADER, OBS, V_OTEL,
+              "Emit a log record through the OTel Logs Bridge while the node runs."),
+    Directive("message", ("log_emission",), STR, HEADER, OBS, V_OTEL, "The record's body."),
+    Directive("level", ("log_emission",), STR, HEADER, OBS, V_OTEL, "The record's severity (e.g. INFO)."),
+    Directive("also_emits_via_global_tracer", NODE, Section("global_tracer_span"), HEADER, OBS, V_OTEL,
+              "The harness also emits a span through the global TracerProvider (the §6 isolation case)."),
+    Directive("span_name", ("global_tracer_span",), STR, HEADER, OBS, V_OTEL, "The external span's name."),
+    Directive("per_attempt_behavior", NODE, ListOf(Section("attempt_behavior")), HEADER, OBS, V_QUERY,
+              "What the node does on each attempt under retry (fixture 045)."),
+    Directive("subgraph_call", NODE, Section("subgraph_call"), HEADER, OBS, V_LINEAGE,
+              "Run a declared subgraph as this node, with an explicit output mapping (fixture 039)."),
+    Directive("inner_subgraph", ("fan_out",), STR, HEADER, OBS, V_METADATA,
+              "The `inner_subgraphs` entry each fan-out instance runs (its items project in whole)."),
+    Directive("inner_subgraphs", GRAPH, MapOf(Section("graph"), "subgraph name"), HEADER, OBS, V_METADATA,
+              "Subgraphs run by fan-out instances (`inner_subgraph`) or by name-listed parallel branches."),
+
+    _general("attempt", ("attempt_behavior",), INT, V_QUERY, "The attempt index (0-based) this entry applies to."),
+    _general("raises", ("attempt_behavior",), STR, V_QUERY, "Raise this harness error (a transient one the retry classifier matches)."),
+    _general("succeeds", ("attempt_behavior",), BOOL, V_QUERY, "The attempt returns normally."),
+    _local("retry_middleware", NODE, Section("middleware"), V_QUERY,
+           "Wrap the node in a pipeline-utilities §6.1 RetryMiddleware (`max_attempts`, `classifier`)."),
+    _general("subgraph", ("subgraph_call",), STR, V_LINEAGE, "The declared subgraph."),
+    _general("inputs", ("subgraph_call",), Data(("map",)), V_LINEAGE, "Parent field → subgraph field."),
+    _general("outputs", ("subgraph_call",), Data(("map",)), V_LINEAGE, "Parent field ← subgraph field."),
+    _local("branches", ("parallel_branches",), OneOf((MapOf(Section("branch"), "branch name"), ListOf(STR))), V_QUERY,
+           "The branches, by name; or a list of names, each running the same-named `inner_subgraphs` entry (fixture 048)."),
+
+    # ---- observer configuration (§5.5; §3.2 header) --------------------------------------------
+    Directive("caller_global_otel_active", CASE, BOOL, "§5.5", OBS, V_OTEL,
+              "Install a second exporter on the OTel global TracerProvider (the §6 isolation check)."),
+    Directive("disable_llm_spans", CASE + ("langfuse_observer_config",), BOOL, "§5.5", OBS, V_OTEL,
+              "Construct the observer with the §5.5 LLM-span opt-out."),
+    Directive("disable_provider_payload", CASE + ("langfuse_observer_config",), BOOL, HEADER, OBS, V_PAYLOAD,
+              "The §5.5.4 provider-payload opt-out (default true); at case level, the OTel observer's."),
+    Directive("disable_genai_semconv", CASE, BOOL, HEADER, OBS, V_GENAI, "The §5.5.4 GenAI-semconv opt-out of the OTel observer."),
+    Directive("enable_metrics", CASE, BOOL, "§6.9", OBS, V_METRICS, "Turn on the observer's §11 metrics (default off)."),
+    Directive("detached_subgraphs", CASE, ListOf(STR), HEADER, OBS, V_OTEL, "Subgraphs rendered as detached traces (observability §4.4)."),
+    Directive("detached_fan_outs", CASE, ListOf(STR), HEADER, OBS, V_OTEL, "Fan-out nodes rendered as detached traces (observability §4.4)."),
+    Directive("langfuse_observer", CASE, Section("langfuse_observer_config"), HEADER, OBS, V_LANGFUSE,
+              "Attach the bundled Langfuse observer, with these flags."),
+    Directive("langfuse_observer_config", CASE, Section("langfuse_observer_config"), HEADER, OBS, V_ATTRIBUTION,
+              "Same as `langfuse_observer` (fixture 059's spelling)."),
+    Directive("payload_byte_cap", ("langfuse_observer_config",), INT, HEADER, OBS, V_LANGFUSE, "The §5.5.5 per-payload truncation cap."),
+    Directive("disable_state_payload", ("langfuse_observer_config",), BOOL, HEADER, OBS, "0.35.0",
+              "The §8.4.1 trace input/output privacy knob (default true)."),
+    Directive("langfuse_client", CASE, Section("langfuse_client"), "§5.5", OBS, V_ISOLATION,
+              "Construct the Langfuse observer's client (the provider-faithful §6.4 fake)."),
+    Directive("mode", ("langfuse_client",), Enum(("credentials", "supplied")), "§5.5", OBS, V_ISOLATION,
+              "`credentials`: the implementation builds it (§8.9 mode b); `supplied`: the harness builds and hands it in (mode a)."),
+    Directive("provider", ("langfuse_client",), Enum(("global", "isolated")), "§5.5", OBS, V_ISOLATION,
+              "`supplied` only: the TracerProvider the client is bound to (default global)."),
+    Directive("prompt_backend", CASE, Section("obs_prompt_backend"), HEADER, OBS, V_LANGFUSE, "The backend serving `renders_prompt` prompts."),
+    Directive("render_variables", CASE, Data(("map",)), HEADER, OBS, V_LANGFUSE, "The variables `renders_prompt` renders with."),
+
+    _general("type", ("obs_prompt_backend",), Enum(("filesystem", "mock_with_langfuse_reference")), V_LANGFUSE,
+           "`filesystem`, or a mock exposing a Langfuse Prompt reference (§8.4.4)."),
+    _general("prompts", ("obs_prompt_backend",), MapOf(Section("obs_prompt"), "prompt name"), V_LANGFUSE, "The prompts it serves."),
+    _general("name", ("obs_prompt",), STR, V_LANGFUSE, "The prompt's name."),
+    _general("version", ("obs_prompt",), STR, V_LANGFUSE, "Its version."),
+    _general("label", ("obs_prompt",), STR, V_LANGFUSE, "Its label."),
+    _general("template", ("obs_prompt",), STR, V_LANGFUSE, "Its template."),
+    _general("template_hash", ("obs_prompt",), STR, V_LANGFUSE, "Its template hash, as served."),
+    _general("langfuse_prompt_reference", ("obs_prompt",), STR, V_LANGFUSE, "The Langfuse Prompt entity the generation links to."),
+    _general("token_budget", ("obs_prompt",), Section("obs_token_budget"), "0.78.0", "The budget the backend surfaces on Prompt.token_budget."),
+    _general("input_max_tokens", ("obs_token_budget",), Nullable(INT), "0.78.0", "The input-token bound."),
+    _general("total_max_tokens", ("obs_token_budget",), Nullable(INT), "0.78.0", "The total-token bound."),
+    _general("provider", CASE, Section("obs_llm_provider"), V_GENAI, "The LLM provider instance `calls_llm` uses."),
+    _general("type", ("obs_llm_provider",), Enum(("openai_compatible",)), V_GENAI, "The provider kind."),
+    _general("genai_system", ("obs_llm_provider",), STR, V_GENAI, "The configured `gen_ai.system` value (§5.5.3)."),
+
+    _local("informative", ("fixture",), BOOL, V_QUERY, "The fixture documents a contract boundary; a failure is not a conformance failure."),
+    _general("sequential_invocations", CASE, Section("sequential_invocations"), V_QUERY,
+           "Run the graph once per listed invocation with the same observer instances; assert `expected.per_invocation`."),
+    _general("observer_persists_across", ("sequential_invocations",), BOOL, V_QUERY, "The observers stay attached between invocations."),
+    _general("invocations", ("sequential_invocations",), ListOf(Section("invocation")), V_QUERY, "The invocations, in order."),
+    _general("direct_call", CASE, Section("direct_call"), V_QUERY, "Call an observability API outside any invocation (no graph runs)."),
+    _general("operation", ("direct_call",), Enum(("get_invocation_metadata",)), V_QUERY, "The API called."),
+
+    # ---- expected: OTel (§5.8, §6.3; §3.2 header) ----------------------------------------------
+    Directive("span_tree", EXPECTED + ("otel_trace_expectation",), Expect(("list",)), HEADER, OBS, V_OTEL,
+              "The exported spans as a tree: `name`, `status`, `attributes` (subset), `children`, and matcher keys "
+              "(`attributes_absent`, `exception_recorded`, `attribute_parses_as_*` …)."),
+    Directive("otel_spans", EXPECTED, MapOf(Expect(("map",)), "observer name"), "§5.8", OBS, V_ADAPTER,
+              "Per OTel observer, the root span's tree (`name`, `status`, `attributes`, `children`)."),
+    Directive("log_records", EXPECTED, Expect(("list",)), HEADER, OBS, V_OTEL,
+              "The exported log records: `body`, `attributes` (subset), `attributes_absent`."),
+    Directive("no_openarmature_spans_on_global", EXPECTED, BOOL, "§5.5", OBS, V_OTEL,
+              "No openarmature span reached the global TracerProvider's exporter."),
+    Directive("metrics", EXPECTED, ListOf(Section("metric_observation")), "§5.8", OBS, V_METRICS,
+              "The recorded metric observations, exhaustively (`[]`: none)."),
+    Directive("instrument", ("metric_observation",), INSTRUMENTS, "§5.8", OBS, V_METRICS, "The §11.2 instrument."),
+    Directive("dimensions", ("metric_observation",), Expect(("map",)), "§5.8", OBS, V_METRICS, "The observation's §11.3 dimensions."),
+    Directive("value", ("metric_observation",), NUM, "§5.8", OBS, V_METRICS, "The recorded value (omitted for durations)."),
+
+    _general("span_tree_private", EXPECTED, Expect(("list",)), V_OTEL, "The spans on openarmature's private exporter."),
+    _general("span_tree_global", EXPECTED, Expect(("list",)), V_OTEL, "The spans on the global TracerProvider's exporter."),
+    _local("traces", EXPECTED, ListOf(Section("otel_trace_expectation")), V_ATTRIBUTION, "Several OTel traces (detached mode), each with its tree."),
+    _local("trace_id", ("otel_trace_expectation",), Expect(("scalar",)), V_ATTRIBUTION, "The trace's id (a `<trace_id_X>` binding)."),
+    _local("no_edge_spans", EXPECTED, BOOL, V_OTEL, "No span was emitted for an edge."),
+    _local("no_llm_provider_span", EXPECTED, BOOL, V_OTEL, "No LLM provider span was emitted."),
+    _local("no_spans_emitted", EXPECTED, BOOL, V_METADATA, "No span was emitted at all."),
+    _local("llm_span_attributes", EXPECTED, Expect(("map",)), V_CACHE, "Attributes the LLM provider span carries (subset)."),
+    _local("llm_span_attributes_absent", EXPECTED, ListOf(STR), V_CACHE, "Attributes the LLM provider span does not carry."),
+    _local("invocation_count", EXPECTED, INT, V_OTEL, "How many invocations ran (`invocations: <n>`)."),
+    _local("invocation_id", EXPECTED, Expect(("scalar",)), V_METADATA, "The invocation span's `openarmature.invocation_id`."),
+
+    # ---- expected: Langfuse (§5.5, §5.8; §3.2 header) ------------------------------------------
+    Directive("langfuse_trace", EXPECTED, Expect(("map",)), "§5.8", OBS, V_LANGFUSE,
+              "The recorded Langfuse Trace: `id`, `name`, `metadata` (subset), `observations` tree "
+              "(`type`, `name`, `metadata`, `level`, Generation fields, `children`)."),
+    Directive("langfuse_traces", EXPECTED, Expect(("list",)), "§5.8", OBS, V_LANGFUSE, "Several recorded Langfuse Traces (detached mode)."),
+    Directive("no_langfuse_observations_on_global", EXPECTED, BOOL, "§5.5", OBS, V_ISOLATION,
+              "No `langfuse.observation.*` span reached the global TracerProvider's exporter."),
+    Directive("no_langfuse_observations_on_private", EXPECTED, BOOL, "§5.5", OBS, V_ISOLATION,
+              "No `langfuse.observation.*` span reached openarmature's private OTel exporter."),
+    Directive("langfuse_observations_on_global", EXPECTED, BOOL, "§5.5", OBS, V_ISOLATION,
+              "At least one `langfuse.observation.*` span reached the global exporter."),
+    _local("no_langfuse_observations_emitted", EXPECTED, BOOL, V_METADATA, "No Langfuse observation was recorded."),
+    _local("detached_trace_count", EXPECTED, INT, V_LANGFUSE, "How many detached Langfuse Traces were minted."),
+
+    # ---- expected: metadata, queryable observers, events ---------------------------------------
+    _local("invoke_rejects_at_api_boundary", EXPECTED, BOOL, V_METADATA, "invoke() raised before any work (reserved metadata key)."),
+    _local("augment_rejects_at_call_site", EXPECTED, BOOL, V_METADATA, "`set_invocation_metadata` raised at the call site (reserved name)."),
+    _general("direct_call_result", EXPECTED, Expect(("map",)), V_QUERY, "The `direct_call`'s result: `value`, `type`, `exception`."),
+    _local("final_state_bounds", EXPECTED, MapOf(Section("value_bounds"), "state field"), V_QUERY,
+           "Inclusive bounds on final-state fields whose exact value is nondeterministic."),
+    _local("min", ("value_bounds",), NUM, V_QUERY, "The lower bound."),
+    _local("max", ("value_bounds",), NUM, V_QUERY, "The upper bound."),
+    _general("per_invocation", EXPECTED, MapOf(Predicates(), "invocation name"), V_QUERY,
+           "Named checks per `sequential_invocations` entry."),
+    _local("node_completed_event_carries_error", EXPECTED, Expect(("map",)), V_TYPED,
+           "The node's completed event carries the error (`node_name`, `error_category`)."),
+]

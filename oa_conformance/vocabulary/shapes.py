@@ -8,7 +8,6 @@ value according to it; the linter and the generated docs print ``shape.describe(
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 
 @dataclass(frozen=True)
@@ -148,9 +147,16 @@ class Nullable(Shape):
         return f"{self.inner.describe()} | null"
 
 
-@lru_cache(maxsize=None)
 def kind_of(shape: Shape) -> frozenset[str]:
     """The YAML kinds (``map``, ``list``, ``scalar``) a value of ``shape`` may have."""
+    try:
+        return shape.__dict__["_kinds"]
+    except KeyError:  # computed once per shape (shapes are immutable), then kept on it
+        kinds = shape.__dict__["_kinds"] = _kinds(shape)
+        return kinds
+
+
+def _kinds(shape: Shape) -> frozenset[str]:
     if isinstance(shape, (Scalar, Enum, TypeString, Version, Reference)):
         return frozenset(("scalar",))
     if isinstance(shape, (Section, MapOf, Predicates)):
