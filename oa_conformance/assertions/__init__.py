@@ -1,0 +1,8 @@
+"""The assertion layer: value matchers, expected-outcome shapes and invariant predicates, all pure
+rule objects over the recorded execution trace.
+
+Importing the package registers every shape and predicate (the capability modules below are the
+explicit registry).
+"""
+
+from . import matchers, pipeline_shapes, predicates, rules  # noqa: F401

@@ -1,0 +1,171 @@
+"""Value matchers (§5.10): pure objects that match, describe, and explain a mismatch.
+
+An expected value in a fixture is an AST value (``Scalar`` / ``Mapping`` / ``Sequence``) possibly
+holding tokens (``FormatToken`` / ``BindingToken``). :func:`match` compares it to an actual value
+from the trace and returns a :class:`Match`: whether it matched, the first-occurrence bindings
+after matching (threaded in and out explicitly — never hidden state), and the mismatches, each
+with its path through the data, expected vs actual, and the fixture span of the expectation.
+
+Mapping modes: ``exact`` (the actual mapping has exactly the expected keys) for states, ``subset``
+(keys the fixture names must match; others are ignored) for events, records and attribute maps.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Mapping as TMapping
+
+from pyrsistent import pmap
+
+from ..ast.nodes import BindingToken, FormatToken, Mapping, Node, Scalar, Sequence
+from ..diagnostics import Span
+
+_UUID4 = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}\Z")
+_UUID_HEX = re.compile(r"[0-9a-f]{32}\Z")
+_TIMESTAMP = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}")
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    path: str
+    expected: str
+    actual: str
+    span: Span | None
+
+    def __str__(self) -> str:
+        where = f"{self.span}: " if self.span is not None else ""
+        return f"{where}{self.path or '<value>'}: expected {self.expected}, got {self.actual}"
+
+
+@dataclass(frozen=True)
+class Match:
+    ok: bool
+    bindings: Any = field(default_factory=pmap)
+    mismatches: tuple[Mismatch, ...] = ()
+
+
+def show(value: Any) -> str:
+    """A short rendering of an actual value for a mismatch message."""
+    if hasattr(value, "items") and not isinstance(value, (str, bytes)):
+        value = {k: v for k, v in value.items()}
+    elif isinstance(value, (list, tuple)) or type(value).__name__ == "PVector":
+        value = list(value)
+    text = repr(_thaw(value))
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+def _thaw(value: Any) -> Any:
+    if hasattr(value, "items") and not isinstance(value, (str, bytes)):
+        return {k: _thaw(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)) or type(value).__name__ == "PVector":
+        return [_thaw(v) for v in value]
+    return value
+
+
+def describe(expected: Any) -> str:
+    """What an expectation requires, in words."""
+    if isinstance(expected, FormatToken):
+        return f"{expected.text} ({FORMAT_WORDS.get(expected.kind, expected.kind)})"
+    if isinstance(expected, BindingToken):
+        return f"{expected.text} (the value it bound first)"
+    from ..interpreter.values import literal
+
+    return show(literal(expected)) if isinstance(expected, Node) else show(expected)
+
+
+FORMAT_WORDS = {
+    "uuid": "a canonical UUIDv4",
+    "uuid-hex": "32 lowercase hex characters",
+    "any-string": "a non-empty string",
+    "timestamp": "a timestamp",
+}
+
+
+def format_ok(kind: str, actual: Any) -> bool:
+    if kind == "uuid":
+        return isinstance(actual, str) and _UUID4.match(actual) is not None
+    if kind == "uuid-hex":
+        return isinstance(actual, str) and _UUID_HEX.match(actual) is not None
+    if kind == "any-string":
+        return isinstance(actual, str) and actual != ""
+    if kind == "timestamp":
+        return isinstance(actual, (int, float)) and not isinstance(actual, bool) or (isinstance(actual, str) and _TIMESTAMP.match(actual) is not None)
+    return False
+
+
+def _scalar_equal(expected: Any, actual: Any) -> bool:
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        return type(expected) is type(actual) and expected == actual
+    if isinstance(expected, (int, float)) and isinstance(actual, (int, float)):
+        return expected == actual
+    return type(expected) is type(actual) and expected == actual or (expected is None and actual is None)
+
+
+def _is_mapping(value: Any) -> bool:
+    return hasattr(value, "items") and hasattr(value, "keys") and not isinstance(value, (str, bytes))
+
+
+def _is_sequence(value: Any) -> bool:
+    return isinstance(value, (list, tuple)) or type(value).__name__ == "PVector"
+
+
+def match(expected: Any, actual: Any, bindings: TMapping = pmap(), path: str = "", mode: str = "exact") -> Match:
+    """Match an expected AST value against an actual value. ``mode`` applies to mappings."""
+    problems: list[Mismatch] = []
+    bindings = _match(expected, actual, bindings, path, mode, problems)
+    return Match(not problems, bindings, tuple(problems))
+
+
+def _fail(problems: list, path: str, expected: Any, actual: Any, span: Span | None, what: str | None = None) -> None:
+    problems.append(Mismatch(path, what or describe(expected), show(actual), span))
+
+
+def _match(expected: Any, actual: Any, bindings: TMapping, path: str, mode: str, problems: list) -> TMapping:
+    span = getattr(expected, "span", None)
+    if isinstance(expected, FormatToken):
+        if not format_ok(expected.kind, actual):
+            _fail(problems, path, expected, actual, span)
+        return bindings
+    if isinstance(expected, BindingToken):
+        if expected.text in bindings:
+            if bindings[expected.text] != actual:
+                _fail(problems, path, expected, actual, span, f"{expected.text} = {show(bindings[expected.text])} (bound earlier)")
+            return bindings
+        if actual is None or actual == "":
+            _fail(problems, path, expected, actual, span, f"{expected.text} (a value to bind)")
+            return bindings
+        return bindings.set(expected.text, actual)
+    if isinstance(expected, Scalar):
+        if not _scalar_equal(expected.value, actual):
+            _fail(problems, path, expected, actual, span)
+        return bindings
+    if isinstance(expected, Mapping):
+        if not _is_mapping(actual):
+            _fail(problems, path, expected, actual, span, "a mapping")
+            return bindings
+        for key, value in expected.items():
+            child = f"{path}.{key}" if path else str(key)
+            if key not in actual:
+                _fail(problems, child, value, "<absent>", expected.key_span(key), describe(value) + " (present)")
+                continue
+            bindings = _match(value, actual[key], bindings, child, mode, problems)
+        if mode == "exact":
+            extra = [key for key in actual.keys() if key not in expected]
+            if extra:
+                problems.append(Mismatch(path, f"exactly the keys {list(expected.keys)}", f"also {sorted(map(str, extra))}", span))
+        return bindings
+    if isinstance(expected, Sequence):
+        if not _is_sequence(actual):
+            _fail(problems, path, expected, actual, span, "a list")
+            return bindings
+        if len(actual) != len(expected.items):
+            _fail(problems, path, expected, actual, span, f"{len(expected.items)} items {describe(expected)}")
+            return bindings
+        for index, (item, value) in enumerate(zip(expected.items, actual)):
+            bindings = _match(item, value, bindings, f"{path}[{index}]", mode, problems)
+        return bindings
+    # A plain Python value (from a rule, not from the fixture)
+    if not _scalar_equal(expected, actual) and expected != actual:
+        _fail(problems, path, expected, actual, span)
+    return bindings

@@ -1,0 +1,230 @@
+"""Invariant predicates (§5.9 and the fixture-specific ones) as named rules over the trace.
+
+A predicate is looked up by name in :data:`PREDICATES` (exact names) or matched against
+:data:`PATTERNS` (names with a part the fixture chooses, such as ``<node>_node_events_count``).
+Each entry builds a :class:`PredicateRule` from the predicate's expected value; the rule computes
+an actual value from the trace with shared building blocks — :func:`events_of`, :func:`count`,
+:func:`values_of`, :func:`unique`, :func:`ordered` — and compares.
+
+Nondeterministic order is never imposed (§7): "seen" predicates compare sets, counts compare
+numbers, uniqueness compares tuples.
+
+To add a predicate: define a function ``(ctx, expected) -> actual`` from the building blocks and
+register it with ``@predicate("name")`` (or ``@pattern(r"(?P<node>.+)_suffix")``), with a one-line
+docstring saying what it checks — ``oa-lint`` and the docs read it. Fixture-specific predicates
+live in the module of the capability whose fixtures name them (``graph_engine.py`` …); the
+§5.9 canonical ones and the building blocks live here.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable
+
+from ...diagnostics import Span
+from ..matchers import match, show
+from ..rules import FAILED, VERIFIED, Check, Context, Rule, node_events
+
+Compute = Callable[..., Any]
+PREDICATES: dict[str, Compute] = {}
+PATTERNS: list[tuple[re.Pattern, Compute]] = []
+
+
+def predicate(name: str) -> Callable[[Compute], Compute]:
+    def register(compute: Compute) -> Compute:
+        PREDICATES[name] = compute
+        return compute
+
+    return register
+
+
+def pattern(regex: str) -> Callable[[Compute], Compute]:
+    def register(compute: Compute) -> Compute:
+        PATTERNS.append((re.compile(regex + r"\Z"), compute))
+        return compute
+
+    return register
+
+
+@dataclass(frozen=True)
+class PredicateRule(Rule):
+    name: str
+    span: Span | None
+    expected: Any  # the AST value the fixture wrote
+    compute: Compute
+    arguments: tuple[tuple[str, str], ...] = ()
+    scope: str = "observer"
+
+    def check(self, ctx: Context, bindings: Any):
+        try:
+            actual = self.compute(ctx, self.expected, **dict(self.arguments))
+        except LookupError as missing:
+            return (Check(self.name, FAILED, self.span, f"cannot evaluate: {missing}"),), bindings
+        if isinstance(actual, Verdict):
+            status = VERIFIED if actual.ok else FAILED
+            return (Check(self.name, status, self.span, "" if actual.ok else actual.detail),), bindings
+        result = match(self.expected, actual, bindings, self.name, "exact")
+        if result.ok:
+            return (Check(self.name, VERIFIED, self.span),), result.bindings
+        return (Check(self.name, FAILED, self.span, "; ".join(str(m) for m in result.mismatches)),), bindings
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A predicate's own verdict, when its expected value is a flag rather than a quantity."""
+
+    ok: bool
+    detail: str = ""
+
+
+def resolve(name: str, capability: str | None = None) -> Compute | None:
+    """The compute function for predicate ``name`` (with pattern arguments bound), or None."""
+    found = PREDICATES.get(name)
+    if found is not None:
+        return found
+    for regex, compute in PATTERNS:
+        matched = regex.match(name)
+        if matched:
+            return lambda ctx, expected, _c=compute, _a=matched.groupdict(): _c(ctx, expected, **_a)
+    return None
+
+
+def predicate_rule(name: str, value: Any, span: Span | None, block: str, capability: str | None) -> Rule | None:
+    compute = resolve(name, capability)
+    if compute is None:
+        return None
+    return PredicateRule(f"{block}.{name}", span, value, compute)
+
+
+# ---------------------------------------------------------------------------------------------
+# Building blocks
+
+
+def events_of(ctx: Context, observer: str | None = None) -> list[Any]:
+    """The NodeEvents one observer recorded in this invocation (the first observer by default)."""
+    if ctx.invocation is None:
+        raise LookupError("the case never invoked the graph")
+    recorded = ctx.invocation.events
+    if not recorded:
+        raise LookupError("the case declares no observer")
+    if observer is None:
+        observer = next(iter(recorded))
+    if observer not in recorded:
+        raise LookupError(f"no observer named {observer!r}")
+    return node_events(recorded[observer])
+
+
+def inner(events: Iterable[Any]) -> list[Any]:
+    """Events from nodes inside a subgraph, fan-out instance or branch (namespace deeper than 1)."""
+    return [e for e in events if len(e.get("namespace") or ()) > 1]
+
+
+def of_node(events: Iterable[Any], node: str) -> list[Any]:
+    return [e for e in events if e.get("node_name") == node]
+
+
+def values_of(events: Iterable[Any], field: str) -> list[Any]:
+    return [e.get(field) for e in events]
+
+
+def unique(items: Iterable[Any]) -> bool:
+    items = list(items)
+    return len(items) == len(set(map(_hashable, items)))
+
+
+def _hashable(value: Any) -> Any:
+    if isinstance(value, (list, tuple)) or type(value).__name__ == "PVector":
+        return tuple(_hashable(v) for v in value)
+    return value
+
+
+def as_set(items: Iterable[Any]) -> list[Any]:
+    """Distinct values, sorted: "seen" predicates compare sets, never an order (§7)."""
+    distinct = {_hashable(v) for v in items}
+    return sorted(distinct, key=repr)
+
+
+def expected_set(expected: Any) -> list[Any]:
+    from ...interpreter.values import literal
+
+    return as_set(literal(expected))
+
+
+def flag(expected: Any, holds: bool, detail: str) -> Verdict:
+    """Compare a predicate that holds or not with the flag the fixture expects."""
+    want = getattr(expected, "value", expected)
+    return Verdict(holds == bool(want), "" if holds == bool(want) else detail)
+
+
+# ---------------------------------------------------------------------------------------------
+# §5.9 canonical predicates
+
+
+@predicate("inner_event_count")
+def _inner_event_count(ctx: Context, expected: Any) -> int:
+    """Total events from inner-instance / inner-branch nodes."""
+    return len(inner(events_of(ctx)))
+
+
+@predicate("inner_fan_out_indices_seen")
+def _inner_fan_out_indices(ctx: Context, expected: Any) -> Verdict:
+    """The set of ``fan_out_index`` values on inner events."""
+    seen = as_set(v for v in values_of(inner(events_of(ctx)), "fan_out_index") if v is not None)
+    want = expected_set(expected)
+    return Verdict(seen == want, f"expected the set {want}, saw {seen}")
+
+
+@predicate("inner_branch_names_seen")
+def _inner_branch_names(ctx: Context, expected: Any) -> Verdict:
+    """The set of ``branch_name`` values on inner events."""
+    seen = as_set(v for v in values_of(inner(events_of(ctx)), "branch_name") if v is not None)
+    want = expected_set(expected)
+    return Verdict(seen == want, f"expected the set {want}, saw {seen}")
+
+
+@predicate("inner_attempt_indices_seen")
+def _inner_attempt_indices(ctx: Context, expected: Any) -> Verdict:
+    """The set of ``attempt_index`` values on inner events."""
+    seen = as_set(values_of(inner(events_of(ctx)), "attempt_index"))
+    want = expected_set(expected)
+    return Verdict(seen == want, f"expected the set {want}, saw {seen}")
+
+
+@predicate("inner_event_identities_unique")
+def _identities_unique(ctx: Context, expected: Any) -> Verdict:
+    """(namespace, fan_out_index, branch_name, attempt_index, phase) is unique across inner events."""
+    identities = [(tuple(e.get("namespace") or ()), e.get("fan_out_index"), e.get("branch_name"), e.get("attempt_index"), e.get("phase"))
+                  for e in inner(events_of(ctx))]
+    return flag(expected, unique(identities), f"identity tuples repeat: {show(identities)}")
+
+
+@pattern(r"(?P<node>.+)_node_events_count")
+def _node_events_count(ctx: Context, expected: Any, node: str) -> int:
+    """Events from one node."""
+    return len(of_node(events_of(ctx), node))
+
+
+@pattern(r"(?P<node>.+)_node_fan_out_index_absent")
+def _node_fan_out_index_absent(ctx: Context, expected: Any, node: str) -> Verdict:
+    """Events from a non-fan-out node carry no ``fan_out_index``."""
+    carrying = [e for e in of_node(events_of(ctx), node) if e.get("fan_out_index") is not None]
+    return flag(expected, not carrying, f"{len(carrying)} events of {node!r} carry a fan_out_index")
+
+
+@predicate("drain_returned_within_timeout")
+def _drain_within_timeout(ctx: Context, expected: Any) -> Verdict:
+    """The drain returned (its summary was recorded) rather than hanging past the case limit."""
+    summary = ctx.invocation.drain if ctx.invocation is not None else None
+    drains = ctx.invocation.node_drains if ctx.invocation is not None else {}
+    return flag(expected, summary is not None or bool(drains), "no drain summary was recorded")
+
+
+@predicate("no_completed_event_for_suspending_node")
+def _no_completed_for_suspending(ctx: Context, expected: Any) -> Verdict:  # pragma: no cover - suspension is not shipped
+    """The suspending node has no completed event (graph-engine §6 terminal phases)."""
+    raise LookupError("suspension is not shipped by the runtime")
+
+
+# The capability modules register their predicates on import (explicit registry, in order).
+from . import graph_engine, pipeline_utilities  # noqa: E402,F401

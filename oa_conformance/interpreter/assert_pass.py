@@ -1,0 +1,107 @@
+"""Assert pass: every expectation of a scenario, checked against its trace as rule objects.
+
+Builds one rule per expectation from the AST (:mod:`oa_conformance.assertions.rules` for the §5.8
+shapes, :mod:`oa_conformance.assertions.predicates` for named invariants), runs them over the
+trace with first-occurrence bindings threaded through, and returns every :class:`Check`. Nothing
+passes vacuously: an expectation without a rule is an ``unverified`` check, and a failure the
+fixture did not expect is a ``failed`` one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pyrsistent import pmap
+
+from ..assertions.predicates import predicate_rule
+from ..assertions.rules import (
+    FAILED,
+    UNVERIFIED,
+    Check,
+    CompileErrorRule,
+    CompileWarningRule,
+    Context,
+    ErrorRule,
+    Rule,
+    Unverified,
+    invocation_error,
+    shape_rule,
+)
+from ..ast.nodes import PredicateBlock, Section
+from ..ast.scenarios import Scenario
+from .trace import CaseTrace
+
+PREDICATE_BLOCKS = ("invariants", "observer_event_invariants")
+
+
+def assert_case(scenario: Scenario, trace: CaseTrace, capability: str | None = None) -> tuple[Check, ...]:
+    """All checks of one scenario against its trace."""
+    checks: list[Check] = []
+    bindings: Any = pmap()
+
+    def run(rule: Rule) -> None:
+        nonlocal bindings
+        found, bindings = rule.check(context, bindings)
+        checks.extend(found)
+
+    context = Context(trace, None)
+    compile_error = scenario.get("expected_compile_error")
+    if compile_error is not None:
+        run(CompileErrorRule("expected_compile_error", _span(scenario, "expected_compile_error"), compile_error))
+        return tuple(checks)
+    if trace.compile_error is not None:
+        error = trace.compile_error
+        return (Check("compile", FAILED, scenario.section.span, f"compilation failed unexpectedly: {error.category}: {error.message}"),)
+    warning = scenario.get("expected_compile_warning")
+    if warning is not None:
+        run(CompileWarningRule("expected_compile_warning", _span(scenario, "expected_compile_warning"), warning))
+
+    listed = scenario.get("invocations")
+    sources = list(listed.items) if listed is not None and hasattr(listed, "items") and not hasattr(listed, "value") else [None]
+    for source, invocation in zip(sources, trace.invocations):
+        context = Context(trace, invocation)
+        owner = source if source is not None else scenario
+        expects_error = False
+        for holder in ((source,) if source is not None else ()) + (scenario,):
+            expected_error = holder.get("expected_error")
+            if expected_error is not None:
+                run(ErrorRule("expected_error", holder.key_span("expected_error") if isinstance(holder, Section) else _span(scenario, "expected_error"),
+                              expected_error, invocation_error))
+                expects_error = True
+                break
+        expected = owner.get("expected")
+        if expected is not None:
+            for directive, node in expected.items():
+                span = expected.key_span(directive)
+                if directive in PREDICATE_BLOCKS:
+                    for rule in predicate_rules(node, f"expected.{directive}", capability):
+                        run(rule)
+                else:
+                    if directive in ("error", "expected_error", "outcome", "final_state_at_error"):
+                        expects_error = expects_error or directive != "outcome" or getattr(node, "value", None) == "errored"
+                    run(shape_rule(directive, node, span))
+        invariants = owner.get("invariants")  # the run-level block, beside `expected:`
+        if invariants is not None:
+            for rule in predicate_rules(invariants, "invariants", capability):
+                run(rule)
+        if invocation.outcome == "errored" and not expects_error:
+            error = invocation.error
+            checks.append(Check("outcome", FAILED, owner.span if isinstance(owner, Section) else scenario.section.span,
+                                f"the invocation failed unexpectedly: {error.category}: {error.message}"))
+    return tuple(checks)
+
+
+def predicate_rules(block: PredicateBlock, name: str, capability: str | None) -> list[Rule]:
+    rules = []
+    for ref in block.predicates:
+        rule = predicate_rule(ref.name, ref.value, ref.span, name, capability)
+        rules.append(rule if rule is not None else Unverified(f"{name}.{ref.name}", ref.span, f"not implemented: predicate {ref.name!r}"))
+    return rules
+
+
+def _span(scenario: Scenario, directive: str):
+    where = scenario.where(directive)
+    return where.key_span(directive) if where is not None else scenario.section.span
+
+
+__all__ = ["UNVERIFIED", "assert_case"]

@@ -1,0 +1,316 @@
+"""Graph build: a scenario's AST → real ``openarmature`` objects (§8.3).
+
+Every construct is the runtime's own primitive: ``State`` subclasses with ``Reducer`` annotations,
+``GraphBuilder`` nodes and edges, ``add_subgraph_node`` with the runtime's projection strategies,
+``add_fan_out_node``, ``add_parallel_branches_node``, the built-in middleware and checkpointers.
+What the adapter writes itself is only what a fixture describes as harness behaviour — a node
+body that returns a literal update, a failure mock that raises, a test middleware that logs — and
+those bodies live in :mod:`.behaviors`.
+
+A name the fixture uses that the adapter does not provide (a checkpointer backend, a harness
+callable, a middleware type) raises :class:`HarnessPrimitiveMissing` (§9), never a default.
+"""
+
+from __future__ import annotations
+
+import copy
+import warnings
+from dataclasses import dataclass, field
+from typing import Annotated, Any
+
+from pydantic import Field, create_model
+
+from openarmature import graph as oa
+from openarmature.observability import current_correlation_id, current_invocation_id
+
+from ..ast.nodes import Mapping, Scalar, Section, Sequence, TypeRef
+from ..ast.scenarios import Scenario
+from .behaviors import build_middleware, condition_function, node_body
+from .harness import Harness, HarnessPrimitiveMissing
+from .values import literal
+
+REDUCERS = {
+    "last_write_wins": oa.last_write_wins,
+    "append": oa.append,
+    "merge": oa.merge,
+    "concat_flatten": oa.concat_flatten,
+    "merge_all": oa.merge_all,
+}
+FACTORY_REDUCERS = ("bounded_append", "dedupe_append", "merge_by_key")  # proposal 0023
+
+_PRIMITIVES = {"string": str, "int": int, "float": float, "bool": bool, "any": Any}
+
+
+class FactoryReducerMissing(Exception):
+    """The runtime ships no factory reducers (proposal 0023 is not-yet): a recognized skip."""
+
+
+def python_type(ref: TypeRef) -> Any:
+    """A §5.2 type string → the annotation the runtime's pydantic ``State`` validates with."""
+    if ref.name in _PRIMITIVES:
+        return _PRIMITIVES[ref.name]
+    if ref.name == "list":
+        return list[python_type(ref.args[0])] if ref.args else list
+    if ref.name == "dict":
+        return dict[python_type(ref.args[0]), python_type(ref.args[1])] if ref.args else dict
+    return Any  # a record type: the fixture's own shape, validated by the runtime as data
+
+
+@dataclass
+class BuiltGraph:
+    """A compiled graph with what the execute pass needs to drive it."""
+
+    compiled: Any
+    state_cls: type
+    warnings: tuple[str, ...] = ()
+    subgraphs: dict[str, Any] = field(default_factory=dict)
+
+
+def state_class(name: str, state: Section | None) -> type:
+    """A ``State`` subclass for a fixture's state schema."""
+    fields: dict[str, Any] = {}
+    schema_version = None
+    if state is not None:
+        version = state.get("schema_version")
+        schema_version = version.value if isinstance(version, Scalar) else None
+        declared = state.get("fields")
+        for field_name, decl in (declared.items() if declared is not None else ()):
+            fields[field_name] = _field(decl)
+    namespace = {"__base__": oa.State}
+    model = create_model(f"{name}State", **namespace, **fields)
+    if schema_version is not None:
+        model.schema_version = schema_version
+    return model
+
+
+def _field(decl: Section) -> tuple[Any, Any]:
+    annotation = python_type(decl.type) if decl.type is not None else Any
+    reducers = []
+    for key in ("reducer", "alt_reducer"):
+        spec = decl.get(key)
+        if spec is None:
+            continue
+        if isinstance(spec, Scalar):
+            if spec.value not in REDUCERS:
+                raise HarnessPrimitiveMissing(f"reducer {spec.value!r}", spec.span)
+            reducers.append(REDUCERS[spec.value])
+        else:  # {factory: {kwargs}}
+            factory = spec.keys[0]
+            raise FactoryReducerMissing(f"factory reducer {factory!r} (proposal 0023, not shipped by the runtime)")
+    if reducers:
+        annotation = Annotated[annotation, *reducers]
+    default = decl.get("default")
+    if default is None:
+        if decl.get("required") is not None and decl.required.value:
+            return (annotation, ...)
+        return (annotation, None) if annotation is Any else (annotation, Field(default=None))
+    value = literal(default)
+    if isinstance(value, (list, dict)):
+        return (annotation, Field(default_factory=lambda v=value: copy.deepcopy(v)))
+    return (annotation, value)
+
+
+class _GraphCompiler:
+    """Builds one graph (the outer one, or a subgraph) and the subgraphs it references."""
+
+    def __init__(self, scenario: Scenario, harness: Harness):
+        self.scenario = scenario
+        self.harness = harness
+        self.declarations = scenario.graph_declarations()
+        self.compiled: dict[str, Any] = {}
+        self.warnings: list[str] = []
+
+    def subgraph(self, name: str, span: Any) -> Any:
+        if name not in self.compiled:
+            decl = self.declarations.get(name)
+            if decl is None:
+                raise HarnessPrimitiveMissing(f"subgraph {name!r} is not declared", span)
+            self.compiled[name] = self.graph(decl, name, outermost=False)
+        return self.compiled[name]
+
+    def graph(self, source: Section | Scenario, name: str, outermost: bool) -> Any:
+        get = source.get
+        state_cls = state_class(name, get("state"))
+        builder = oa.GraphBuilder(state_cls)
+        per_node_middleware, per_graph_middleware = self.middleware_config(get("middleware"))
+        nodes = get("nodes")
+        for node_name, decl in (nodes.items() if nodes is not None else ()):
+            middleware = list(per_node_middleware.get(node_name, ()))
+            inline = decl.get("middleware")
+            if inline is not None:
+                middleware.extend(build_middleware(m, self.harness, node_name) for m in inline.items)
+            if outermost:
+                middleware.insert(0, self.harness_recorder(node_name))
+            self.add_node(builder, node_name, decl, middleware)
+        for mw in per_graph_middleware:
+            builder.add_middleware(mw)
+        entry = get("entry")
+        if entry is not None:
+            builder.set_entry(entry.value)
+        edges = get("edges")
+        for edge in (edges.items if edges is not None else ()):
+            self.add_edge(builder, edge)
+        if outermost:
+            checkpointer = self.harness.checkpointer
+            if checkpointer is not None:
+                builder.with_checkpointer(checkpointer)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            compiled = builder.compile()
+        for warning in caught:
+            category = getattr(warning.message, "category", None) or type(warning.message).__name__
+            self.warnings.append(category)
+        return compiled
+
+    def harness_recorder(self, node_name: str):
+        """Outermost per-node middleware recording that the node ran (``execution_order``)."""
+        execution = self.harness.execution
+
+        seen = self.harness.invocation_ids
+
+        async def record_execution(state, next_):
+            execution.append(node_name)
+            ids = (current_invocation_id(), current_correlation_id())
+            if not seen or seen[-1] != ids:
+                seen.append(ids)
+            return await next_(state)
+
+        return record_execution
+
+    def middleware_config(self, config: Section | None) -> tuple[dict[str, list], list]:
+        if config is None:
+            return {}, []
+        per_node: dict[str, list] = {}
+        block = config.get("per_node")
+        for node_name, entries in (block.items() if block is not None else ()):
+            per_node[node_name] = [build_middleware(m, self.harness, node_name) for m in entries.items]
+        graph_entries = config.get("per_graph")
+        per_graph = [build_middleware(m, self.harness, None) for m in (graph_entries.items if graph_entries is not None else ())]
+        return per_node, per_graph
+
+    def add_node(self, builder: Any, name: str, decl: Section, middleware: list) -> None:
+        kwargs = {"middleware": middleware} if middleware else {}
+        if decl.get("subgraph") is not None:
+            child = self.subgraph(decl.subgraph.value, decl.subgraph.span)
+            builder.add_subgraph_node(name, child, self.projection(decl), **kwargs)
+        elif decl.get("fan_out") is not None:
+            self.add_fan_out(builder, name, decl.fan_out, kwargs)
+        elif decl.get("parallel_branches") is not None:
+            self.add_parallel_branches(builder, name, decl.parallel_branches, kwargs)
+        else:
+            builder.add_node(name, node_body(name, decl, self.harness), **kwargs)
+
+    def projection(self, decl: Section) -> Any:
+        mapping = decl.get("mapping")
+        inputs = decl.get("inputs") or (mapping.get("inputs") if mapping is not None else None)
+        outputs = decl.get("outputs") or (mapping.get("outputs") if mapping is not None else None)
+        projects_in, projects_out = decl.get("projects_in"), decl.get("projects_out")
+        if projects_in is not None or projects_out is not None:
+            if inputs is not None or outputs is not None:
+                return _BothForms(literal(inputs) if inputs else {}, literal(outputs) if outputs else None,
+                                  literal(projects_in) if projects_in else [], literal(projects_out) if projects_out else [])
+            return oa.DeclaredSameName(
+                in_fields=set(literal(projects_in) if projects_in is not None else ()),
+                out_fields=set(literal(projects_out) if projects_out is not None else ()),
+            )
+        if inputs is not None or outputs is not None:
+            return oa.ExplicitMapping(inputs=literal(inputs) if inputs is not None else {}, outputs=literal(outputs) if outputs is not None else None)
+        return None
+
+    def add_fan_out(self, builder: Any, name: str, spec: Section, kwargs: dict) -> None:
+        subgraph_name = spec.get("subgraph")
+        child = self.subgraph(subgraph_name.value, subgraph_name.span)
+        options: dict[str, Any] = {}
+        for key in ("items_field", "item_field", "collect_field", "target_field", "error_policy", "on_empty", "count_field", "errors_field"):
+            value = spec.get(key)
+            if value is not None:
+                options[key] = value.value
+        count = spec.get("count")
+        if count is not None:
+            options["count"] = count.value if isinstance(count, Scalar) else _computed(count)
+        concurrency = spec.get("concurrency")
+        if concurrency is not None:
+            options["concurrency"] = concurrency.value if isinstance(concurrency, Scalar) else _computed(concurrency)
+        mode = spec.get("concurrent_mode")
+        if mode is not None and mode.value == "serial":
+            options["concurrency"] = 1
+        for key in ("inputs", "extra_outputs"):
+            value = spec.get(key)
+            if value is not None:
+                options[key] = literal(value)
+        instance = spec.get("instance_middleware")
+        if instance is not None:
+            options["instance_middleware"] = [build_middleware(m, self.harness, name) for m in instance.items]
+        for unsupported in ("mapping", "abort_after_instance", "augment_metadata_from_field", "inner_subgraph"):
+            if spec.get(unsupported) is not None:
+                raise HarnessPrimitiveMissing(f"fan_out.{unsupported}", spec.key_span(unsupported))
+        builder.add_fan_out_node(name, subgraph=child, **options, **kwargs)
+
+    def add_parallel_branches(self, builder: Any, name: str, spec: Section, kwargs: dict) -> None:
+        branches = {}
+        declared = spec.get("branches")
+        entries = declared.items() if isinstance(declared, Mapping) else ((b.name.value, b) for b in declared.items)
+        for branch_name, branch in entries:
+            options: dict[str, Any] = {}
+            if branch.get("subgraph") is not None:
+                options["subgraph"] = self.subgraph(branch.subgraph.value, branch.subgraph.span)
+            if branch.get("call") is not None:
+                options["call"] = node_body(branch_name, branch.call, self.harness)
+            for key in ("inputs", "outputs"):
+                value = branch.get(key)
+                if value is not None:
+                    options[key] = literal(value)
+            when = branch.get("when")
+            if when is not None:
+                field_name = when.field.value
+                options["when"] = lambda state, f=field_name: bool(getattr(state, f))
+            middleware = branch.get("middleware")
+            if middleware is not None:
+                options["middleware"] = tuple(build_middleware(m, self.harness, branch_name) for m in middleware.items)
+            branches[branch_name] = oa.BranchSpec(**options)
+        options = {}
+        for key in ("error_policy", "errors_field"):
+            value = spec.get(key)
+            if value is not None:
+                options[key] = value.value
+        builder.add_parallel_branches_node(name, branches=branches, **options, **kwargs)
+
+    def add_edge(self, builder: Any, edge: Section) -> None:
+        source = edge.get("from").value
+        condition = edge.get("condition")
+        if condition is not None:
+            builder.add_conditional_edge(source, condition_function(condition, edge.get("to")))
+            return
+        target = edge.get("to").value
+        builder.add_edge(source, oa.END if target == "END" else target)
+
+
+class _BothForms(oa.ExplicitMapping):
+    """A subgraph node declaring both projection forms: the runtime must reject it at compile time."""
+
+    def __init__(self, inputs, outputs, in_fields, out_fields):
+        super().__init__(inputs=inputs, outputs=outputs)
+        self.in_fields = set(in_fields)
+        self.out_fields = set(out_fields)
+
+
+def _computed(spec: Section):
+    field_name = spec.get("field")
+    callable_name = spec.get("callable")
+    if callable_name is not None:
+        raise HarnessPrimitiveMissing(f"harness callable {callable_name.value!r}", callable_name.span)
+    return lambda state, f=field_name.value: getattr(state, f)
+
+
+def build_graph(scenario: Scenario, harness: Harness) -> BuiltGraph:
+    """Compile the scenario's outermost graph (and every subgraph it uses) with the real runtime.
+
+    Compile errors propagate as the runtime raises them; the execute pass records them.
+    """
+    compiler = _GraphCompiler(scenario, harness)
+    compiled = compiler.graph(scenario, "Case", outermost=True)
+    harness.compiled = compiled
+    return BuiltGraph(compiled, compiled.state_cls, tuple(compiler.warnings), compiler.compiled)
+
+
+__all__ = ["BuiltGraph", "FactoryReducerMissing", "build_graph", "python_type", "state_class", "Sequence"]

@@ -1,0 +1,138 @@
+"""Harness primitives (conformance-adapter §6): the per-case instruments a fixture names.
+
+One :class:`Harness` per case — nothing here is shared between cases. It owns the in-memory
+observers (§6.1: record / accumulate / raise, paced, phase-filtered), the middleware log (§6.7),
+the per-node attempt counters the failure mocks read, and the deterministic clock. Observers are
+real ``openarmature`` observers: the runtime delivers to them, they only record.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..diagnostics import HARNESS_PRIMITIVE_MISSING
+from .trace import plain
+
+
+class HarnessPrimitiveMissing(Exception):
+    """A fixture names a backend, callable or behaviour this adapter does not provide (§9)."""
+
+    category = HARNESS_PRIMITIVE_MISSING
+
+    def __init__(self, what: str, span=None):
+        super().__init__(what)
+        self.what = what
+        self.span = span
+
+
+class HarnessRaised(Exception):
+    """The error a failure mock or a `raises:` directive raises; carries the fixture's category."""
+
+    def __init__(self, message: str, category: str | None = None, transient: bool | None = None):
+        super().__init__(message)
+        self.category = category
+        self.transient = transient
+
+
+class ObserverRaised(Exception):
+    """What a `raise` observer raises on every event (graph-engine §6 isolation)."""
+
+
+def _current_invocation() -> str | None:
+    """The invocation whose delivery worker is running (delivery runs in the invocation's context)."""
+    from openarmature.observability import current_invocation_id
+
+    try:
+        return current_invocation_id()
+    except LookupError:
+        return None
+
+
+def event_record(event: Any) -> Any:
+    """An observer event as frozen plain data, with its type name under ``type``."""
+    data = {"type": type(event).__name__}
+    for name in getattr(type(event), "__dataclass_fields__", {}) or getattr(event, "__slots__", ()) or ():
+        data[name] = getattr(event, name, None)
+    if len(data) == 1 and hasattr(event, "__dict__"):
+        data.update(vars(event))
+    error = data.get("error")
+    if isinstance(error, BaseException):
+        data["error"] = error_data(error)
+    return plain(data)
+
+
+def error_data(error: BaseException) -> dict[str, Any]:
+    return {"category": getattr(error, "category", None), "message": str(error), "type": type(error).__name__}
+
+
+@dataclass
+class RecordingObserver:
+    """An in-memory observer per §6.1. ``behavior`` is record, accumulate or raise."""
+
+    name: str
+    behavior: str
+    harness: "Harness"
+    sleep_ms: Any = 0  # int, or {first_invocation, subsequent_invocations}
+    events: list[Any] = field(default_factory=list)
+    buckets: dict[str, list[Any]] = field(default_factory=dict)
+
+    def pace(self) -> float:
+        if isinstance(self.sleep_ms, dict):
+            key = "first_invocation" if self.harness.invocation_index == 0 else "subsequent_invocations"
+            return self.sleep_ms.get(key, 0) / 1000.0
+        return (self.sleep_ms or 0) / 1000.0
+
+    async def __call__(self, event: Any) -> None:
+        delay = self.pace()
+        if delay:
+            await asyncio.sleep(delay)
+        record = event_record(event)
+        self.harness.deliveries.append((self.name, record))
+        if self.behavior == "raise":
+            self.events.append(record)
+            raise ObserverRaised(f"observer {self.name!r} raises on every event")
+        if self.behavior == "accumulate":
+            key = record.get("invocation_id") or _current_invocation() or "?"
+            self.buckets.setdefault(key, []).append(record)
+        self.events.append(record)
+
+    def snapshot(self, invocation_id: str | None) -> tuple[Any, ...]:
+        """The accumulator bucket for one invocation, as it is now."""
+        return tuple(self.buckets.get(invocation_id or "", ()))
+
+
+@dataclass
+class Harness:
+    """Everything one case's run may touch besides the runtime itself."""
+
+    observers: dict[str, RecordingObserver] = field(default_factory=dict)
+    deliveries: list[tuple[str, Any]] = field(default_factory=list)
+    middleware_log: list[Any] = field(default_factory=list)
+    execution: list[str] = field(default_factory=list)
+    attempts: dict[tuple, int] = field(default_factory=dict)
+    node_drains: dict[str, Any] = field(default_factory=dict)
+    node_snapshots: dict[str, Any] = field(default_factory=dict)
+    invocation_index: int = 0
+    current_invocation_id: str | None = None
+    compiled: Any = None  # the outermost compiled graph, once built
+    checkpointer: Any = None
+    clock_step_ms: float | None = None  # a deterministic clock stub, when the case declares one
+    clock_ms: float = 0.0
+    invocation_ids: list[tuple[str | None, str | None]] = field(default_factory=list)
+
+    def clock(self) -> float:
+        """Seconds: the deterministic stub (advancing a fixed step per read) or the real monotonic clock."""
+        if self.clock_step_ms is None:
+            import time
+
+            return time.monotonic()
+        self.clock_ms += self.clock_step_ms
+        return self.clock_ms / 1000.0
+
+    def count_attempt(self, key: tuple) -> int:
+        """How many times ``key`` was attempted before this one (0 on the first)."""
+        seen = self.attempts.get(key, 0)
+        self.attempts[key] = seen + 1
+        return seen

@@ -1,0 +1,130 @@
+"""Running fixtures: read → scenarios → (skip | build + execute → assert) → one result per case.
+
+Both front ends (the pytest plugin and ``oa-conformance run``) use :func:`run_case` and
+:func:`cases_of`; :func:`run_all` runs many cases side by side in threads — each case has its own
+event loop and harness, so nothing is shared and the fixtures' deliberate sleeps overlap.
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Iterable, Iterator
+
+from .ast.nodes import Section
+from .ast.scenarios import Scenario, scenarios
+from .assertions.rules import FAILED, UNVERIFIED, VERIFIED, Check
+from .diagnostics import Diagnostic
+from .discovery import FixtureRef
+from .interpreter import read_fixture
+from .interpreter.assert_pass import assert_case
+from .interpreter.behaviors import NotImplementedDirective
+from .interpreter.execute import CaseTimeout, execute_case
+from .interpreter.features import missing_features
+from .interpreter.graph_build import FactoryReducerMissing
+from .interpreter.harness import HarnessPrimitiveMissing
+
+PASSED, SKIPPED, ERROR = "passed", "skipped", "error"
+
+# The runtime reports an observer that raises (graph-engine §6 isolation) as a UserWarning; cases
+# exercise exactly that on purpose, so the warning is expected output, not a problem to show.
+warnings.filterwarnings("ignore", message="observer raised", category=UserWarning)
+DEFAULT_TIMEOUT = 60.0
+
+
+@dataclass(frozen=True)
+class CaseRef:
+    """One case to run: a fixture and, for `cases:` fixtures, the case."""
+
+    fixture: FixtureRef
+    scenario: Scenario | None  # None when the fixture did not read
+    problems: tuple[Diagnostic, ...] = ()
+
+    @property
+    def name(self) -> str | None:
+        return self.scenario.name if self.scenario is not None else None
+
+    @property
+    def id(self) -> str:
+        base = f"{self.fixture.capability}/{self.fixture.name.removesuffix('.yaml')}"
+        return f"{base}[{self.name}]" if self.name is not None else base
+
+
+@dataclass(frozen=True)
+class CaseResult:
+    ref: CaseRef
+    outcome: str  # passed | failed | skipped | error
+    category: str | None = None
+    reason: str | None = None
+    checks: tuple[Check, ...] = ()
+    duration_s: float = 0.0
+    location: str | None = None
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+    def counts(self) -> dict[str, int]:
+        return {
+            "verified": sum(c.status == VERIFIED for c in self.checks),
+            "failed": sum(c.status == FAILED for c in self.checks),
+            "unverified": sum(c.status == UNVERIFIED for c in self.checks),
+        }
+
+
+def cases_of(fixture: FixtureRef) -> list[CaseRef]:
+    """The cases of one fixture file; a file that does not read is one case carrying its problems."""
+    read = read_fixture(fixture.path, capability=fixture.capability)
+    if read.fixture is None or read.diagnostics:
+        return [CaseRef(fixture, None, read.diagnostics)]
+    return [CaseRef(fixture, scenario) for scenario in scenarios(read.fixture)]
+
+
+def _own_sections(scenario: Scenario) -> list[Section]:
+    """The case and the fixture's top level without its other cases (what the case is made of)."""
+    sections = [scenario.section]
+    if scenario.case is not None:
+        sections.extend(v for k, v in scenario.fixture.items() if k != "cases" and isinstance(v, Section))
+        sections.extend(v for k, v in scenario.fixture.items() if k != "cases" and not isinstance(v, Section))
+    return sections
+
+
+def run_case(ref: CaseRef, timeout: float = DEFAULT_TIMEOUT) -> CaseResult:
+    """Run one case end to end; never raises for a fixture, harness or runtime problem."""
+    started = time.perf_counter()
+
+    def done(outcome: str, **kwargs) -> CaseResult:
+        return CaseResult(ref, outcome, duration_s=round(time.perf_counter() - started, 4), **kwargs)
+
+    if ref.scenario is None:
+        first = ref.problems[0]
+        return done(ERROR, category=first.category, reason="; ".join(str(p) for p in ref.problems), location=first.location)
+    scenario = ref.scenario
+    missing = missing_features(ref.fixture.capability, _own_sections(scenario))
+    if missing:
+        return done(SKIPPED, reason="; ".join(map(str, missing)), location=str(scenario.section.span))
+    try:
+        trace = execute_case(scenario, timeout)
+    except FactoryReducerMissing as exc:
+        return done(SKIPPED, reason=f"the runtime does not ship proposal 0023: {exc}", location=str(scenario.section.span))
+    except HarnessPrimitiveMissing as exc:
+        return done(ERROR, category="harness_primitive_missing", reason=f"harness primitive missing: {exc.what}", location=str(exc.span) if exc.span else None)
+    except NotImplementedDirective as exc:
+        return done("failed", reason=str(exc), location=str(exc.span) if exc.span else None)
+    except CaseTimeout as exc:
+        return done("failed", reason=str(exc), location=str(scenario.section.span))
+    checks = assert_case(scenario, trace, ref.fixture.capability)
+    failed = [c for c in checks if c.status != VERIFIED]
+    if not checks:
+        return done("failed", reason="the case asserts nothing the adapter could check", location=str(scenario.section.span))
+    if failed:
+        first = failed[0]
+        reason = "; ".join(str(c) for c in failed[:3])
+        return done("failed", reason=reason, checks=checks, location=str(first.span) if first.span else None)
+    return done(PASSED, checks=checks)
+
+
+def run_all(refs: Iterable[CaseRef], workers: int = 16, timeout: float = DEFAULT_TIMEOUT) -> Iterator[CaseResult]:
+    """Run cases concurrently (threads, one event loop each); results come back in input order."""
+    refs = list(refs)
+    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+        yield from pool.map(lambda r: run_case(r, timeout), refs)
