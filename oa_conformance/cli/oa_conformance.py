@@ -1,15 +1,19 @@
 """``oa-conformance``: the adapter's command line.
 
+    oa-conformance run [SPEC_ROOT...] [--capability NAME] [-k EXPR] [--json FILE]
+                                          run every case against openarmature; summary table + JSON report
     oa-conformance check [SPEC_ROOT...]   read every fixture (load, schema, version) and report problems
 
-Exit status: 0 when nothing failed, 1 otherwise, 2 on a usage error.
+Exit status: 0 when nothing failed or errored, 1 otherwise, 2 on a usage error.
 """
 
 from __future__ import annotations
 
 import argparse
 import collections
+import json
 import sys
+import time
 
 from ..discovery import DiscoveryError, discover
 from ..interpreter import read_fixture
@@ -18,6 +22,13 @@ from ..interpreter import read_fixture
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="oa-conformance", description="OpenArmature conformance adapter.")
     commands = parser.add_subparsers(dest="command", required=True)
+    run = commands.add_parser("run", help="run every case against the openarmature runtime")
+    run.add_argument("roots", nargs="*", default=["spec"], metavar="SPEC_ROOT", help="spec repository, spec/ folder, conformance/ folder or file (default: spec)")
+    run.add_argument("--capability", action="append", help="only this capability (repeatable)")
+    run.add_argument("-k", dest="keyword", metavar="EXPR", help="only cases whose id matches (pytest-style: words, and, or, not, parentheses)")
+    run.add_argument("--json", dest="json_path", metavar="FILE", help="write the JSON report here")
+    run.add_argument("--workers", type=int, default=16, help="cases run side by side (default 16; each has its own event loop)")
+    run.add_argument("--timeout", type=float, default=60.0, help="per-case time limit in seconds (default 60)")
     check = commands.add_parser("check", help="load and statically check fixtures (no runtime)")
     check.add_argument("roots", nargs="*", default=["spec"], metavar="SPEC_ROOT", help="spec repository, spec/ folder, conformance/ folder or file (default: spec)")
     check.add_argument("--capability", action="append", help="only this capability (repeatable)")
@@ -34,7 +45,37 @@ def main(argv: list[str] | None = None) -> int:
     if not fixtures:
         print(f"oa-conformance: no fixtures under {' '.join(args.roots)}", file=sys.stderr)
         return 2
-    return _check(fixtures)
+    if args.command == "check":
+        return _check(fixtures)
+    return _run(fixtures, args)
+
+
+def _run(fixtures, args) -> int:
+    from ..grammar import GrammarError, parse_keyword_expression
+    from ..report import json_report, summary_table
+    from ..runner import cases_of, run_all
+
+    selected = None
+    if args.keyword:
+        try:
+            selected = parse_keyword_expression(args.keyword)
+        except GrammarError as exc:
+            print(f"oa-conformance: -k: {exc.message}", file=sys.stderr)
+            return 2
+    cases = [case for fixture in fixtures for case in cases_of(fixture) if selected is None or selected(case.id)]
+    if not cases:
+        print("oa-conformance: no case matches", file=sys.stderr)
+        return 2
+    started = time.perf_counter()
+    results = list(run_all(cases, workers=args.workers, timeout=args.timeout))
+    elapsed = time.perf_counter() - started
+    print(summary_table(results))
+    print(f"\n{len(results)} cases in {elapsed:.1f} s")
+    if args.json_path:
+        with open(args.json_path, "w", encoding="utf-8") as handle:
+            json.dump(json_report(results), handle, indent=2)
+            handle.write("\n")
+    return 1 if any(r.outcome in ("failed", "error") for r in results) else 0
 
 
 def _check(fixtures) -> int:

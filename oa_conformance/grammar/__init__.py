@@ -228,3 +228,29 @@ def check(language: str, text: str) -> GrammarError | None:
     except GrammarError as exc:
         return exc
     return None
+
+
+# ---------------------------------------------------------------------------------------------
+# `-k` keyword expressions (oa-conformance run -k)
+
+
+class _KeywordTransformer(Transformer):
+    def word(self, parts):
+        needle = str(parts[0]).lower()
+        return lambda text: needle in text
+
+    def negation(self, parts):
+        inner = parts[0]
+        return lambda text: not inner(text)
+
+    def and_expr(self, parts):
+        return lambda text: all(p(text) for p in parts)
+
+    def or_expr(self, parts):
+        return lambda text: any(p(text) for p in parts)
+
+
+def parse_keyword_expression(text: str):
+    """A predicate over case ids for a pytest-style ``-k`` expression."""
+    matcher = _parse("keyword_expression", text, "-k expression", _KeywordTransformer())
+    return lambda case_id: matcher(case_id.lower())
