@@ -118,8 +118,8 @@ def run_case(ref: CaseRef, timeout: float = DEFAULT_TIMEOUT) -> CaseResult:
         return done("failed", reason="the case asserts nothing the adapter could check", location=str(scenario.section.span))
     if failed:
         first = failed[0]
-        reason = "; ".join(str(c) for c in failed[:3])
-        return done("failed", reason=reason, checks=checks, location=str(first.span) if first.span else None)
+        reason = "; ".join(f"{c.name}: {c.status}: {c.detail}" if c.detail else f"{c.name}: {c.status}" for c in failed[:3])
+        return done("failed", reason=reason, checks=checks, location=str(first.location) if first.location else None)
     return done(PASSED, checks=checks)
 
 

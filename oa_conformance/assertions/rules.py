@@ -32,6 +32,11 @@ class Check:
     status: str
     span: Span | None
     detail: str = ""
+    at: Span | None = None  # where the first mismatch is (inside the expectation), when known
+
+    @property
+    def location(self) -> Span | None:
+        return self.at or self.span
 
     def __str__(self) -> str:
         where = f"{self.span}: " if self.span is not None else ""
@@ -56,7 +61,7 @@ class Rule:
 def verdict(name: str, span: Span | None, result: Match) -> Check:
     if result.ok:
         return Check(name, VERIFIED, span)
-    return Check(name, FAILED, span, "; ".join(str(m) for m in result.mismatches[:5]))
+    return Check(name, FAILED, span, "; ".join(str(m) for m in result.mismatches[:5]), result.mismatches[0].span)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,135 @@
+"""Running cases against the real runtime: verdicts, failures that point at the fixture, the
+recognized skips, determinism, and the two front ends."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from oa_conformance.cli.oa_conformance import main as cli
+from oa_conformance.discovery import FixtureRef, discover
+from oa_conformance.runner import cases_of, run_all, run_case
+
+from .conftest import BUNDLED_SPEC
+
+pytest_plugins = ["pytester"]
+
+LINEAR = BUNDLED_SPEC / "graph-engine" / "conformance" / "001-linear-reducers.yaml"
+
+
+def write_fixture(tmp_path: Path, text: str, capability: str = "graph-engine", name: str = "001-case.yaml") -> FixtureRef:
+    directory = tmp_path / "spec" / capability / "conformance"
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / name
+    path.write_text(text, encoding="utf-8")
+    return FixtureRef(str(path), capability, name)
+
+
+def only_result(ref: FixtureRef):
+    cases = cases_of(ref)
+    assert len(cases) == 1
+    return run_case(cases[0], timeout=20)
+
+
+def test_bundled_fixtures_all_pass():
+    results = list(run_all(c for f in discover([str(BUNDLED_SPEC)]) for c in cases_of(f)))
+    assert results and all(r.outcome == "passed" for r in results), [(r.ref.id, r.reason) for r in results if r.outcome != "passed"]
+    assert all(r.counts()["verified"] >= 1 and r.counts()["unverified"] == 0 for r in results)
+
+
+def test_a_wrong_expectation_fails_with_path_expected_actual_and_span(tmp_path):
+    text = LINEAR.read_text().replace("count: 2\n", "count: 3\n")
+    result = only_result(write_fixture(tmp_path, text))
+    assert result.outcome == "failed"
+    line = next(i for i, l in enumerate(text.splitlines(), 1) if "count: 3" in l)
+    assert f"001-case.yaml:{line}:12: final_state.count: expected 3, got 2" in result.reason
+
+
+def test_an_unexpected_runtime_error_fails_the_case(tmp_path):
+    text = LINEAR.read_text().replace("update_pure: {trace: [third]}", 'raises: "kaboom"')
+    result = only_result(write_fixture(tmp_path, text))
+    assert result.outcome == "failed"
+    assert "node_exception" in result.reason and "kaboom" in result.reason
+
+
+def test_an_unknown_checkpointer_is_harness_primitive_missing(tmp_path):
+    text = LINEAR.read_text() + "checkpointer: on_the_moon\n"
+    result = only_result(write_fixture(tmp_path, text))
+    assert (result.outcome, result.category) == ("error", "harness_primitive_missing")
+    assert "on_the_moon" in result.reason and result.location.endswith(f":{len(LINEAR.read_text().splitlines()) + 1}:15")
+
+
+def test_an_unimplemented_predicate_is_unverified_and_the_case_fails(tmp_path):
+    text = LINEAR.read_text() + "  invariants:\n    moon_is_cheese: true\n"
+    result = only_result(write_fixture(tmp_path, text))
+    assert result.outcome == "failed" and result.counts()["unverified"] == 1
+    assert "not implemented: predicate 'moon_is_cheese'" in result.reason
+
+
+def test_a_not_shipped_proposal_is_a_recognized_skip(tmp_path):
+    text = LINEAR.read_text().replace("reducer: append, default: []}", "reducer: {bounded_append: {max_len: 2}}, default: []}", 1)
+    result = only_result(write_fixture(tmp_path, text))
+    assert result.outcome == "skipped"
+    assert "0023" in result.reason and "bounded_append" in result.reason
+
+
+def test_a_fixture_that_does_not_load_is_one_error_case(tmp_path):
+    result = only_result(write_fixture(tmp_path, "entry: a\nentry: b\n"))
+    assert (result.outcome, result.category) == ("error", "fixture_schema_invalid")
+    assert result.location.endswith("001-case.yaml:2:1")
+
+
+def test_two_runs_give_identical_outcomes(shared_spec):
+    refs = [c for f in discover([str(shared_spec)], ["graph-engine"]) for c in cases_of(f)]
+    refs += [c for f in discover([str(BUNDLED_SPEC)]) for c in cases_of(f)]
+    first = [(r.ref.id, r.outcome, r.reason) for r in run_all(refs)]
+    second = [(r.ref.id, r.outcome, r.reason) for r in run_all(refs)]
+    assert first == second
+
+
+def test_cli_run_writes_the_json_report(tmp_path, capsys):
+    report = tmp_path / "report.json"
+    assert cli(["run", str(BUNDLED_SPEC), "--json", str(report)]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"graph-engine\s+\d+\s+0\s+0\s+0", out)
+    data = json.loads(report.read_text())
+    assert data["adapter"] == {"name": "oa-conformance", "version": "0.1.0", "spec_version": "0.109.0"}
+    assert data["host"]["name"] == "openarmature" and data["host"]["version"] == "0.17.0"
+    case = data["cases"][0]
+    assert set(case) >= {"fixture", "case", "outcome", "category", "reason", "checks", "duration_s"}
+    assert case["fixture"].startswith("graph-engine/conformance/") and set(case["checks"]) == {"verified", "failed", "unverified"}
+
+
+def test_cli_run_exit_status_and_keyword_selection(tmp_path, capsys):
+    text = LINEAR.read_text().replace("count: 2\n", "count: 3\n")
+    ref = write_fixture(tmp_path, text)
+    assert cli(["run", str(tmp_path / "spec")]) == 1
+    assert cli(["run", str(tmp_path / "spec"), "-k", "not linear and not case"]) == 2  # nothing matches
+    assert cli(["run", str(tmp_path / "spec"), "-k", "001-case"]) == 1
+    assert "FAILED  graph-engine/001-case" in capsys.readouterr().out
+    assert Path(ref.path).exists()
+
+
+def test_pytest_plugin_items_failures_and_load_errors(pytester, tmp_path):
+    good = LINEAR.read_text()
+    write_fixture(tmp_path, good, name="001-good.yaml")
+    write_fixture(tmp_path, good.replace("count: 2\n", "count: 3\n"), name="002-wrong.yaml")
+    write_fixture(tmp_path, "entry: a\nentry: b\n", name="003-broken.yaml")
+    result = pytester.runpytest("-p", "no:cacheprovider", "--oa-spec-root", str(tmp_path / "spec"), "-v")
+    result.assert_outcomes(passed=1, failed=2)
+    out = result.stdout.str()
+    assert "graph-engine/001-good PASSED" in out
+    assert "final_state.count: expected 3, got 2" in out
+    assert re.search(r">\s+\d+ \|\s+count: 3", out)  # the fixture snippet, failing line marked
+    assert "duplicate key 'entry'" in out
+    assert "Traceback" not in out and "oa_conformance/" not in out.replace(str(tmp_path), "")
+
+
+def test_pytest_plugin_markers_select_by_capability(pytester, tmp_path):
+    write_fixture(tmp_path, LINEAR.read_text(), name="001-good.yaml")
+    result = pytester.runpytest("-p", "no:cacheprovider", "--oa-spec-root", str(tmp_path / "spec"), "-m", "pipeline_utilities")
+    result.assert_outcomes()
+    assert "1 deselected" in result.stdout.str()
