@@ -29,7 +29,7 @@ EVENT_TYPES = Enum((
 ))
 
 # The §8.x vendor wire mappings a `mapping:` selects: llm-provider §8.1–§8.3 (+ the §3.2 synthetic
-# streaming-unsupported stub of fixture 060) and retrieval-provider §8.1–§8.4.
+# streaming-unsupported stub) and retrieval-provider §8.1–§8.4.
 MAPPINGS = Enum(("openai", "anthropic", "gemini", "streaming_unsupported_stub", "tei", "jina", "cohere"))
 
 FAMILIES = [
@@ -76,7 +76,7 @@ FAMILIES = [
 ]
 
 DIRECTIVES = [
-    # ---- the call (§5.11; llm-provider §3.2 header, fixture 001/005) ---------------------------
+    # ---- the call (§5.11; llm-provider §3.2 header) ---------------------------
     Directive("call", CASE, Section("llm_call"), "§5.11", LP, "0.91.0", "The one `complete()` / `ready()` call the case makes."),
     Directive("calls", CASE, ListOf(Section("llm_call_step")), "§3.2 header", LP, None,
               "Calls made in order against one mock provider, each with its own expected outcome.", scope="directory"),
@@ -87,12 +87,12 @@ DIRECTIVES = [
     Directive("tool_choice", CALL, OneOf((STR, Data(("map",)))), "§5.11", LP, None,
               "The llm-provider §5 tool_choice: `auto` / `required` / `none`, or `{type: tool, name}`."),
     Directive("response_schema", CALL, Data(("map",)), "§5.12", LP, "0.14.0", "The JSON schema requested for structured output."),
-    Directive("stream", CALL, BOOL, "§3.2 header", LP, None, "Call `complete(..., stream=True)` (fixture 059)."),
+    Directive("stream", CALL, BOOL, "§3.2 header", LP, None, "Call `complete(..., stream=True)`."),
     Directive("retry", CALL, Section("llm_call_retry"), "§5.11", LP, "0.91.0", "Call-level retry (llm-provider §7.1)."),
     Directive("expected", ("llm_call_step",), Section("expected"), "§3.2 header", LP, None,
               "What this call must return (`response`) or raise (`raises`)."),
     Directive("retry_middleware", CALL, Section("middleware"), "§3.2 header", LP, None,
-              "Wrap the call in a pipeline-utilities §6.1 RetryMiddleware (fixture 024)."),
+              "Wrap the call in a pipeline-utilities §6.1 RetryMiddleware."),
 
     Directive("temperature", ("llm_runtime_config",), NUM, "§5.11", LP, None, "Sampling temperature."),
     Directive("top_p", ("llm_runtime_config",), NUM, "§5.11", LP, None, "Nucleus-sampling mass."),
@@ -121,7 +121,7 @@ DIRECTIVES = [
     Directive("capabilities", ("llm_mock_provider",), Section("llm_mock_capabilities"), "§3.2 header", LP, None,
               "The capability flags the bound model declares."),
     Directive("health_endpoint", ("llm_mock_provider",), Section("llm_health_endpoint"), "§3.2 header", LP, None,
-              "The health-check endpoint `ready()` probes (fixture 007)."),
+              "The health-check endpoint `ready()` probes."),
     Directive("supports_image_input", ("llm_mock_capabilities",), BOOL, "§3.2 header", LP, None, "The model accepts image blocks."),
     Directive("supports_native_response_format", ("llm_mock_capabilities",), BOOL, "§3.2 header", LP, None,
               "The model supports OpenAI `response_format` (else the §8.1.5.1 fallback)."),
@@ -133,7 +133,7 @@ DIRECTIVES = [
     Directive("connection_failure", ("llm_mock_response", "llm_health_endpoint"), BOOL, "§3.2 header", LP, None,
               "Simulate a network failure instead of responding."),
     Directive("stream_body", ("llm_mock_response",), Data(("list",)), "§3.2 header", LP, None,
-              "A streamed response: the SSE `data:` chunks in order, ending with \"[DONE]\" (fixture 059)."),
+              "A streamed response: the SSE `data:` chunks in order, ending with \"[DONE]\"."),
     Directive("path", ("llm_health_endpoint",), STR, "§3.2 header", LP, None, "The probed path (e.g. `/v1/models`)."),
 
     Directive("mock_llm", CASE, ListOf(Section("llm_mock_response")), "§5.5", OBS, None,
@@ -161,7 +161,7 @@ DIRECTIVES = [
     Directive("raises", ("expected",), Section("error_expectation"), "§5.12", LP, None,
               "The call raised this llm-provider §7 error (`category`, `message`, `carries`)."),
     Directive("success", ("expected",), BOOL, "§3.2 header", LP, None, "`ready()` returned without raising."),
-    Directive("no_token_events_emitted", ("expected",), BOOL, "§3.2 header", LP, None, "No LlmTokenEvent was emitted (rejected stream, fixture 060)."),
+    Directive("no_token_events_emitted", ("expected",), BOOL, "§3.2 header", LP, None, "No LlmTokenEvent was emitted (rejected stream)."),
     Directive("response_usage", ("expected",), Expect(("map",)), "§3.2 header", OBS, None, "The LLM Response's usage record."),
     Directive("wire_requests", ("expected",), ListOf(Section("llm_wire_request_expectation")), "§5.11", LP, "0.91.0",
               "One entry per retry-loop attempt, asserting that attempt's outbound request."),
@@ -173,11 +173,11 @@ DIRECTIVES = [
               "The per-attempt LLM spans (`attempt_index`, `attributes`, `attributes_absent`, `error_category`).",
               scope="directory"),
     Directive("caller_messages_unmodified", ("expected",), BOOL, "§3.2 header", LP, None,
-              "The caller's message list was not mutated (fixture 027).", scope="directory"),
+              "The caller's message list was not mutated.", scope="directory"),
     Directive("provider_call_count", ("expected",), INT, "§3.2 header", LP, None,
-              "How many requests reached the provider (fixture 024).", scope="directory"),
+              "How many requests reached the provider.", scope="directory"),
     Directive("retry_after_seconds", ("error_expectation",), NUM, "§3.2 header", LP, None,
-              "The error's `retry_after` (llm-provider §7), when the implementation exposes it (fixture 004).", scope="directory"),
+              "The error's `retry_after` (llm-provider §7), when the implementation exposes it.", scope="directory"),
 
     # ---- typed-event collectors (§5.5) ---------------------------------------------------------
     Directive("typed_observers", CASE, ListOf(Section("typed_observer")), "§5.5", GE, "0.102.0",
@@ -186,9 +186,9 @@ DIRECTIVES = [
     Directive("kind", ("typed_observer",), Enum(("typed_event_collector",)), "§5.5", GE, "0.102.0", "The observer kind."),
     Directive("filter_event_type", ("typed_observer",), EVENT_TYPES, "§5.5", GE, "0.102.0", "Keep only this event family."),
     Directive("include_caller_metadata", ("typed_observer",), BOOL, "§3.2 header", OBS, None,
-              "Opt in to `caller_invocation_metadata` on LlmCompletionEvent (fixture 052).", scope="directory"),
+              "Opt in to `caller_invocation_metadata` on LlmCompletionEvent.", scope="directory"),
     Directive("retains_arrival_order", ("typed_observer",), BOOL, "§3.2 header", OBS, None,
-              "Keep events in arrival order (fixture 056).", scope="directory"),
+              "Keep events in arrival order.", scope="directory"),
 
     Directive("observers", ("expected",), MapOf(Section("typed_event_assertions"), "collector name"), "§5.5", GE, "0.102.0",
               "Assertions on each typed-event collector's storage."),
@@ -203,19 +203,19 @@ DIRECTIVES = [
     Directive("event_counts", ("typed_event_assertions",), ListOf(Section("typed_event_count")), "§5.5", GE, "0.102.0",
               "Several per-type counts."),
     Directive("contains_exactly_n_events_of_type", ("typed_event_assertions",), Section("typed_event_count"), "§3.2 header", OBS, None,
-              "The collector holds exactly `count` events of `event_type` (fixture 054).", scope="directory"),
+              "The collector holds exactly `count` events of `event_type`.", scope="directory"),
     Directive("does_not_contain_event_of_type", ("typed_event_assertions",), EVENT_TYPES, "§3.2 header", OBS, None,
-              "The collector holds no event of this type (fixture 053).", scope="directory"),
+              "The collector holds no event of this type.", scope="directory"),
     Directive("contains_events_in_order", ("typed_event_assertions",), Section("typed_event_sequence"), "§3.2 header", OBS, None,
-              "The collector's events of one type, in delivery order, match positionally (fixture 111).", scope="directory"),
+              "The collector's events of one type, in delivery order, match positionally.", scope="directory"),
     Directive("every_captured_event_has", ("typed_event_assertions",), Expect(("map",)), "§3.2 header", OBS, None,
-              "Every captured event carries these field values (fixture 054).", scope="directory"),
+              "Every captured event carries these field values.", scope="directory"),
     Directive("captured_event_field_values_cover", ("typed_event_assertions",), Section("typed_event_value_cover"), "§3.2 header", OBS,
-              None, "Across the captured events, `field` takes every value in `values` (fixture 054).", scope="directory"),
+              None, "Across the captured events, `field` takes every value in `values`.", scope="directory"),
     Directive("relative_order_of_events_matching", ("typed_event_assertions",), Section("typed_event_relative_order"), "§3.2 header",
-              OBS, None, "The events matching `filter` arrive in `expected_order` (fixture 056).", scope="directory"),
+              OBS, None, "The events matching `filter` arrive in `expected_order`.", scope="directory"),
     Directive("sentinel_node_event_emission_is_impl_defined", ("typed_event_assertions",), BOOL, "§3.2 header", OBS, None,
-              "Documents that a sentinel-namespaced NodeEvent MAY also be held; asserts nothing (fixture 051).", scope="directory"),
+              "Documents that a sentinel-namespaced NodeEvent MAY also be held; asserts nothing.", scope="directory"),
 
     Directive("event_type", ("typed_event_match", "typed_event_count", "typed_event_sequence"), EVENT_TYPES, "§5.5", GE, "0.102.0",
               "The typed event family."),

@@ -30,9 +30,9 @@ EXPECTED = ("expected",)
 HEADER = "§3.2 header"
 
 # Spec versions the directives arrived in (CHANGELOG: the proposal that introduced the fixtures).
-V_OTEL = "0.7.0"          # proposal 0007: the OTel mapping and fixtures 001–011
+V_OTEL = "0.7.0"          # proposal 0007: the OTel mapping
 V_GENAI = "0.17.0"        # proposal 0024: GenAI request / response attributes, opt-out flags
-V_LANGFUSE = "0.23.0"     # proposal 0031: the Langfuse mapping (§8) and fixtures 022–024, 031–033
+V_LANGFUSE = "0.23.0"     # proposal 0031: the Langfuse mapping (§8)
 V_METADATA = "0.25.0"     # proposal 0034: caller-supplied invocation metadata (§3.4)
 V_LINEAGE = "0.37.0"      # proposal 0045: nested-lineage augmentation
 V_CACHE = "0.39.0"        # proposal 0047: OA-namespaced cache attributes (§5.5.3.1)
@@ -99,7 +99,7 @@ FAMILIES: list[Family] = [
     Family("obs_token_budget", "ObsTokenBudget", "A prompt's token budget (prompt-management §3, observability §5.5.15)."),
     Family("obs_llm_provider", "ObsLlmProvider", "The LLM provider instance `calls_llm` uses, when not the default mock.", required=("type",)),
     Family("sequential_invocations", "SequentialInvocations",
-           "Run the fixture's graph once per listed invocation, with the same observers attached (fixture 049).",
+           "Run the fixture's graph once per listed invocation, with the same observers attached.",
            required=("invocations",)),
     Family("direct_call", "DirectCall", "Call an observability API directly, outside any invocation (no graph).", required=("operation",)),
 
@@ -111,7 +111,7 @@ FAMILIES: list[Family] = [
     Family("value_bounds", "ValueBounds", "Inclusive bounds on a numeric value."),
 ]
 
-# The operations `update_pure_from_state` maps a state field through (documented in fixture 006's header).
+# The operations `update_pure_from_state` maps a state field through (documented in the observability header notes).
 STATE_OPERATIONS = Enum(("input_times_two",))
 # The §11.2 instruments the §6.9 metric capture records.
 INSTRUMENTS = Enum((
@@ -131,14 +131,14 @@ DIRECTIVES: list[Directive] = [
     Directive("model", ("obs_llm_call",), STR, HEADER, OBS, None, "The model the call names."),
     Directive("config", ("obs_llm_call",), Section("llm_runtime_config"), HEADER, OBS, V_GENAI, "The call's RuntimeConfig (llm-provider §6)."),
     Directive("response_schema", ("obs_llm_call",), Data(("map",)), HEADER, OBS, "0.77.0",
-              "The JSON Schema passed to `complete()`; unparseable content raises `structured_output_invalid` (fixture 120)."),
+              "The JSON Schema passed to `complete()`; unparseable content raises `structured_output_invalid`."),
     Directive("tools", ("obs_llm_call",), Data(("list",)), HEADER, OBS, None, "The llm-provider §4 tools offered to the model."),
     Directive("stream", ("obs_llm_call",), BOOL, HEADER, OBS, "0.71.0",
-              "Call `complete(..., stream=True)`: the mock replays `mock_llm_stream` and token events fire (fixture 111)."),
+              "Call `complete(..., stream=True)`: the mock replays `mock_llm_stream` and token events fire."),
     Directive("retry", ("obs_llm_call",), Section("llm_call_retry"), HEADER, OBS, None,
-              "Call-level retry (llm-provider §7.1); its `mock_llm_stream` entry is `{wire_attempts}` (fixture 116)."),
+              "Call-level retry (llm-provider §7.1); its `mock_llm_stream` entry is `{wire_attempts}`."),
     Directive("response", ("obs_llm_call",), STR, HEADER, OBS, None,
-              "Inline canned response content, in place of a `mock_llm` entry (fixture 038)."),
+              "Inline canned response content, in place of a `mock_llm` entry."),
 
     Directive("calls_llm_from_wrapper", NODE, Section("obs_llm_wrapper_call"), "§5.1", OBS, V_ORPHAN,
               "A middleware around the node issues one `complete()` before / after `next()`, orphaned from the node span."),
@@ -163,7 +163,7 @@ DIRECTIVES: list[Directive] = [
     Directive("renders_prompt", NODE, STR, HEADER, OBS, V_LANGFUSE,
               "Render this `prompt_backend` prompt with `render_variables` and make it the active prompt for the node's calls."),
     Directive("renders_prompt_group", NODE, Section("prompt_group_render"), HEADER, OBS, V_TYPED,
-              "Make a PromptGroup and its `active_prompt` member the active contexts for the node's calls (fixture 066)."),
+              "Make a PromptGroup and its `active_prompt` member the active contexts for the node's calls."),
     Directive("group_name", ("prompt_group_render",), STR, HEADER, OBS, V_TYPED, "The group's name."),
     Directive("members", ("prompt_group_render",), ListOf(STR), HEADER, OBS, V_TYPED,
               "The member prompts (two or more `prompt_backend` prompts), in order."),
@@ -211,9 +211,9 @@ DIRECTIVES: list[Directive] = [
               "The harness also emits a span through the global TracerProvider (the §6 isolation case)."),
     Directive("span_name", ("global_tracer_span",), STR, HEADER, OBS, V_OTEL, "The external span's name."),
     Directive("per_attempt_behavior", NODE, ListOf(Section("attempt_behavior")), HEADER, OBS, V_QUERY,
-              "What the node does on each attempt under retry (fixture 045)."),
+              "What the node does on each attempt under retry."),
     Directive("subgraph_call", NODE, Section("subgraph_call"), HEADER, OBS, V_LINEAGE,
-              "Run a declared subgraph as this node, with an explicit output mapping (fixture 039)."),
+              "Run a declared subgraph as this node, with an explicit output mapping."),
     Directive("inner_subgraph", ("fan_out",), STR, HEADER, OBS, V_METADATA,
               "The `inner_subgraphs` entry each fan-out instance runs (its items project in whole)."),
     Directive("inner_subgraphs", GRAPH, MapOf(Section("graph"), "subgraph name"), HEADER, OBS, V_METADATA,
@@ -228,7 +228,7 @@ DIRECTIVES: list[Directive] = [
     _general("inputs", ("subgraph_call",), Data(("map",)), V_LINEAGE, "Parent field → subgraph field."),
     _general("outputs", ("subgraph_call",), Data(("map",)), V_LINEAGE, "Parent field ← subgraph field."),
     _local("branches", ("parallel_branches",), OneOf((MapOf(Section("branch"), "branch name"), ListOf(STR))), V_QUERY,
-           "The branches, by name; or a list of names, each running the same-named `inner_subgraphs` entry (fixture 048)."),
+           "The branches, by name; or a list of names, each running the same-named `inner_subgraphs` entry."),
 
     # ---- observer configuration (§5.5; §3.2 header) --------------------------------------------
     Directive("caller_global_otel_active", CASE, BOOL, "§5.5", OBS, V_OTEL,
@@ -244,7 +244,7 @@ DIRECTIVES: list[Directive] = [
     Directive("langfuse_observer", CASE, Section("langfuse_observer_config"), HEADER, OBS, V_LANGFUSE,
               "Attach the bundled Langfuse observer, with these flags."),
     Directive("langfuse_observer_config", CASE, Section("langfuse_observer_config"), HEADER, OBS, V_ATTRIBUTION,
-              "Same as `langfuse_observer` (fixture 059's spelling)."),
+              "Same as `langfuse_observer` (an alternative spelling one fixture uses)."),
     Directive("payload_byte_cap", ("langfuse_observer_config",), INT, HEADER, OBS, V_LANGFUSE, "The §5.5.5 per-payload truncation cap."),
     Directive("disable_state_payload", ("langfuse_observer_config",), BOOL, HEADER, OBS, "0.35.0",
               "The §8.4.1 trace input/output privacy knob (default true)."),

@@ -73,7 +73,7 @@ DIRECTIVES = [
     Directive("model", ("embed_call", "rerank_call"), STR, "§5.15", RP, "0.102.0", "The model the call names (model-binding errors)."),
     Directive("stores_response_in", ("embed_call", "rerank_call"), STR, "§5.15", RP, "0.102.0", "The state field receiving the response."),
     Directive("input_from_rendered_prompt", ("embed_call",), BOOL, "§3.2 header", OBS, None,
-              "Embed the most recently rendered prompt's text as a one-element input (fixture 081).", scope="directory"),
+              "Embed the most recently rendered prompt's text as a one-element input.", scope="directory"),
     Directive("dimensions", ("embed_config",), INT, "§5.15", RP, "0.102.0", "Requested vector dimensionality."),
     Directive("input_type", ("embed_config",), STR, "§5.15", RP, "0.102.0", "The OA input type (`query`, `document`, …)."),
     Directive("extras", ("embed_config", "rerank_config"), Data(("map",)), "§5.15", RP, "0.102.0",
@@ -86,7 +86,7 @@ DIRECTIVES = [
     Directive("top_k", ("rerank_call",), INT, "§5.15", RP, "0.102.0", "Return at most this many results."),
     Directive("config", ("rerank_call",), Section("rerank_config"), "§5.15", RP, "0.102.0", "The call's RerankRuntimeConfig."),
     Directive("query_from_rendered_prompt", ("rerank_call",), BOOL, "§3.2 header", OBS, None,
-              "Use the most recently rendered prompt's text as the query (fixture 106).", scope="directory"),
+              "Use the most recently rendered prompt's text as the query.", scope="directory"),
     Directive("return_documents", ("rerank_config",), BOOL, "§5.15", RP, "0.102.0", "Ask the provider to echo each document."),
 
     # ---- response mocks (§5.15) ----------------------------------------------------------------
