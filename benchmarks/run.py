@@ -2,6 +2,7 @@
 
     ./dev bench                      all benchmarks
     ./dev bench parse                reading the shared corpus vs plain libyaml composing
+    ./dev bench lint                 oa-lint over the shared corpus, as one process
 
 ``parse``: loads and checks (load → schema check → AST build → version check) every fixture of the
 shared corpus in one process and prints the best of several rounds next to ``yaml.compose`` with
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import gc
 import os
+import subprocess
 import sys
 import time
 
@@ -64,7 +66,31 @@ def bench_parse() -> None:
     print(f"  problems found: {len(problems)}")
 
 
-BENCHMARKS = {"parse": bench_parse}
+def bench_lint() -> None:
+    """``lint``: ``oa-lint`` over the whole shared corpus as one fresh process (start-up, imports,
+    static passes, every rule, JSON output), best of several runs; and the same lint in-process.
+    Target: the process under 1 s."""
+    root = shared_root()
+    command = [sys.executable, "-m", "oa_conformance.cli.oa_lint", root, "--format", "json", "--exit-zero"]
+
+    def one_process():
+        done = subprocess.run(command, capture_output=True, check=False)
+        if done.returncode != 0:
+            sys.exit(f"bench: oa-lint failed ({done.returncode}): {done.stderr.decode()[-500:]}")
+        return done
+
+    summary = one_process().stderr.decode().strip().splitlines()[-1]
+    wall = best_of(one_process, rounds=5)
+
+    from oa_conformance.lint import lint_paths
+
+    in_process = best_of(lambda: lint_paths([root]))
+    print(f"lint: {summary}")
+    print(f"  oa-lint, one process (wall, best of 5)  {wall * 1000:8.1f} ms   (target < 1000 ms)")
+    print(f"  lint_paths in-process (best of {ROUNDS})      {in_process * 1000:8.1f} ms")
+
+
+BENCHMARKS = {"parse": bench_parse, "lint": bench_lint}
 
 
 def main(argv: list[str]) -> int:

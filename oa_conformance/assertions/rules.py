@@ -11,6 +11,7 @@ trace selector) and register it in :data:`SHAPES`.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
@@ -49,6 +50,9 @@ class Context:
 
     trace: CaseTrace
     invocation: InvocationTrace | None
+    # The event list a scoped predicate block reads instead of an observer's recording (an
+    # accumulator snapshot, for `node_accumulator_snapshot_invariants`); None: the observers'.
+    events: Any = None
 
 
 class Rule:
@@ -82,6 +86,34 @@ class ValueRule(Rule):
             return (Check(self.name, FAILED, self.span, f"nothing to compare: {missing}"),), bindings
         result = match(self.expected, actual, bindings, self.name.split(".", 1)[-1], self.mode)
         return (verdict(self.name, self.span, result),), result.bindings
+
+
+@dataclass(frozen=True)
+class StateRule(ValueRule):
+    """An outer-graph state: exact, except that the records of a ``record_fields`` field (an
+    errors_field, whose record shape the spec leaves to the implementation) match by the keys named."""
+
+    def check(self, ctx: Context, bindings: Any):
+        record_fields = ctx.trace.record_fields
+        if not record_fields or not isinstance(self.expected, Mapping):
+            return super().check(ctx, bindings)
+        try:
+            actual = self.select(ctx)
+        except LookupError as missing:
+            return (Check(self.name, FAILED, self.span, f"nothing to compare: {missing}"),), bindings
+        path = self.name.split(".", 1)[-1]
+        problems: list[Mismatch] = []
+        extra = sorted(str(key) for key in actual.keys() if key not in self.expected)
+        if extra:
+            problems.append(Mismatch(path, f"exactly the keys {list(self.expected.keys)}", f"also {extra}", self.span))
+        for key, want in self.expected.items():
+            if key not in actual:
+                problems.append(Mismatch(f"{path}.{key}", "present", "absent", self.expected.key_span(key)))
+                continue
+            result = match(want, actual[key], bindings, f"{path}.{key}", "subset" if key in record_fields else "exact")
+            bindings = result.bindings
+            problems.extend(result.mismatches)
+        return (verdict(self.name, self.span, Match(not problems, bindings, tuple(problems))),), bindings
 
 
 @dataclass(frozen=True)
@@ -221,6 +253,16 @@ class ErrorRule(Rule):
                 actual = error.message
             elif key == "execution_order":
                 actual = _invocation(ctx).execution_order
+            elif key in ("carries", "cause"):  # §5.13 fields the error exposes / its cause link
+                found, bindings = (_carries if key == "carries" else _cause)(want, error, bindings, name)
+                checks.extend(found)
+                continue
+            elif key in DERIVED_ERROR_FIELDS:
+                try:
+                    actual = DERIVED_ERROR_FIELDS[key](ctx, error)
+                except LookupError as missing:
+                    checks.append(Check(name, FAILED, span, f"nothing to compare: {missing}"))
+                    continue
             elif key in error.attributes:
                 actual = error.attributes[key]
             else:
@@ -228,8 +270,77 @@ class ErrorRule(Rule):
                 continue
             result = match(want, actual, bindings, name, "exact")
             bindings = result.bindings
-            checks.append(verdict(name, span, result))
+            check = verdict(name, span, result)
+            if key == "category" and not result.ok:  # say what was raised instead
+                check = dataclasses.replace(check, detail=f"{check.detail} (raised {error.type_name}: {error.message})")
+            checks.append(check)
         return tuple(checks), bindings
+
+
+def _carries(expected: Mapping, error: Any, bindings: Any, path: str) -> tuple[list[Check], Any]:
+    """`carries` (conformance-adapter §5.13): each key names a field the error exposes — bare
+    (exact; a mapping by the keys named), ``_present`` (present / absent) or ``_mentions`` (substring)."""
+    checks = []
+    for key, want in expected.items():
+        name, span = f"{path}.{key}", expected.key_span(key)
+        stem, flavor = key, "exact"
+        for suffix in ("_present", "_mentions"):
+            if key.endswith(suffix):
+                stem, flavor = key[: -len(suffix)], suffix[1:]
+        actual = error.attributes.get(stem)
+        if flavor == "present":
+            ok = (actual is not None) == bool(want.value)
+            checks.append(Check(name, VERIFIED if ok else FAILED, span, "" if ok else f"{stem} is {show(actual)}"))
+        elif stem not in error.attributes:
+            checks.append(Check(name, FAILED, span, f"the {error.type_name} exposes no field {stem!r}"))
+        elif flavor == "mentions":
+            ok = isinstance(actual, str) and str(want.value) in actual
+            checks.append(Check(name, VERIFIED if ok else FAILED, span, "" if ok else f"{show(actual)} does not mention {want.value!r}"))
+        else:
+            result = match(want, actual, bindings, name, "subset")
+            bindings = result.bindings
+            checks.append(verdict(name, span, result))
+    return checks, bindings
+
+
+CAUSE_FIELDS = {"exception_type": "type", "message": "message", "category": "category"}
+
+
+def _cause(expected: Mapping, error: Any, bindings: Any, path: str) -> tuple[list[Check], Any]:
+    """`cause`: the error's direct cause (the next link of its chain) — exception_type, message, category."""
+    checks = []
+    link = error.chain[1] if len(error.chain) > 1 else None
+    for key, want in expected.items():
+        name, span = f"{path}.{key}", expected.key_span(key)
+        if link is None:
+            checks.append(Check(name, FAILED, span, f"the {error.type_name} has no cause"))
+        elif key not in CAUSE_FIELDS:
+            checks.append(Check(name, UNVERIFIED, span, f"not implemented: cause field {key!r}"))
+        else:
+            result = match(want, link.get(CAUSE_FIELDS[key]), bindings, name, "exact")
+            bindings = result.bindings
+            checks.append(verdict(name, span, result))
+    return checks, bindings
+
+
+def cause_message(ctx: Context, error: Any) -> Any:
+    """The message of the outermost non-carrier link below the raised error (what it wraps)."""
+    below = [link for link in error.chain[1:] if not link.get("carrier")]
+    if not below:
+        raise LookupError(f"the {error.type_name} has no non-carrier cause")
+    return below[0].get("message")
+
+
+def flaky_call_count(ctx: Context, error: Any) -> Any:
+    """How many times the `flaky` failure mock of the node the error surfaced from was called."""
+    return sum(n for key, n in ctx.trace.mock_calls.items() if key[0] == "flaky" and key[1] == error.node)
+
+
+# Error fields an expectation may name that are read off the trace rather than the error object.
+DERIVED_ERROR_FIELDS: dict[str, Callable[[Context, Any], Any]] = {
+    "cause_message": cause_message,
+    "flaky_call_count": flaky_call_count,
+}
 
 
 def invocation_error(ctx: Context) -> Any:
@@ -357,7 +468,7 @@ def _final_accumulators(node: Mapping, span: Span | None) -> Rule:
 def _delivery_order(node: Sequence, span: Span | None) -> Rule:
     def select(ctx: Context) -> Any:
         deliveries = _invocation(ctx).deliveries
-        rows = [pmap({"observer": name, **{k: v for k, v in event.items()}}) for name, event in deliveries if event.get("type") == "NodeEvent"]
+        rows = [pmap({"observer": name, **{k: v for k, v in event.items()}}) for name, _, event in deliveries if event.get("type") == "NodeEvent"]
         return rows[: len(node.items)]
 
     return EventsRule("expected.delivery_order", span, node, select)
@@ -388,14 +499,83 @@ class _AllOf(Rule):
         return tuple(checks), bindings
 
 
+# Event fields that identify one invocation (minted afresh per run), not what the run did.
+PER_RUN_IDENTITIES = frozenset(("invocation_id", "correlation_id"))
+
+
+def run_summary(trace: CaseTrace) -> Any:
+    """What a run observably did, without its per-run identities: what repeated runs must agree on."""
+    def event(e: Any) -> Any:
+        return {k: v for k, v in e.items() if k not in PER_RUN_IDENTITIES}
+
+    def error(e: Any) -> Any:
+        return None if e is None else {"category": e.category, "message": e.message, "type": e.type_name, "node": e.node}
+
+    return {
+        "compile_error": error(trace.compile_error),
+        "invocations": [{
+            "outcome": inv.outcome,
+            "final_state": inv.final_state,
+            "error": error(inv.error),
+            "execution_order": inv.execution_order,
+            "events": {name: [event(e) for e in events] for name, events in inv.events.items()},
+        } for inv in trace.invocations],
+    }
+
+
+def first_difference(a: Any, b: Any, path: str = "") -> tuple[str, Any, Any] | None:
+    """The first place two plain values differ, as (path, a's value, b's value), or None."""
+    def sequence(value: Any) -> bool:
+        return isinstance(value, (list, tuple)) or type(value).__name__ == "PVector"
+
+    if hasattr(a, "keys") and hasattr(b, "keys"):
+        for key in list(a.keys()) + [k for k in b.keys() if k not in a]:
+            if key not in a or key not in b:
+                return f"{path}.{key}", a.get(key, "<absent>"), b.get(key, "<absent>")
+            found = first_difference(a[key], b[key], f"{path}.{key}")
+            if found:
+                return found
+        return None
+    if sequence(a) and sequence(b):
+        if len(a) != len(b):
+            return f"{path} (length)", len(a), len(b)
+        for index, (x, y) in enumerate(zip(a, b)):
+            found = first_difference(x, y, f"{path}[{index}]")
+            if found:
+                return found
+        return None
+    return None if a == b else (path, a, b)
+
+
+@dataclass(frozen=True)
+class RunsAgree(Rule):
+    """`run_count: N` (determinism): every repeated run did exactly what the first run did."""
+
+    name: str
+    span: Span | None
+
+    def check(self, ctx: Context, bindings: Any):
+        runs = (ctx.trace,) + tuple(ctx.trace.repeats)
+        if len(runs) < 2:
+            return (Check(self.name, FAILED, self.span, "the case ran once; there is nothing to compare"),), bindings
+        reference = run_summary(runs[0])
+        for number, repeat in enumerate(runs[1:], start=2):
+            found = first_difference(reference, run_summary(repeat))
+            if found:
+                path, first, other = found
+                detail = f"run {number} differs from run 1 at {path.lstrip('.')}: run 1 {show(first)}, run {number} {show(other)}"
+                return (Check(self.name, FAILED, self.span, detail),), bindings
+        return (Check(self.name, VERIFIED, self.span),), bindings
+
+
 def _outcome(node: Scalar, span: Span | None) -> Rule:
     return ValueRule("expected.outcome", span, node, lambda ctx: _invocation(ctx).outcome)
 
 
 SHAPES: dict[str, Callable[[Any, Span | None], Rule]] = {
-    "final_state": _value("expected.final_state", final_state),
-    "final_state_at_error": _value("expected.final_state_at_error", state_at_error),
-    "recoverable_state": _value("expected.recoverable_state", state_at_error),
+    "final_state": lambda node, span: StateRule("expected.final_state", span, node, final_state),
+    "final_state_at_error": lambda node, span: StateRule("expected.final_state_at_error", span, node, state_at_error),
+    "recoverable_state": lambda node, span: StateRule("expected.recoverable_state", span, node, state_at_error),
     "execution_order": _value("expected.execution_order", lambda ctx: _invocation(ctx).execution_order),
     "outcome": _outcome,
     "error": lambda node, span: ErrorRule("expected.error", span, node, invocation_error),

@@ -9,10 +9,12 @@ fixture did not expect is a ``failed`` one.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from pyrsistent import pmap
 
+from ..assertions.checkpoint_shapes import record_rules
 from ..assertions.predicates import predicate_rule
 from ..assertions.rules import (
     FAILED,
@@ -23,19 +25,21 @@ from ..assertions.rules import (
     Context,
     ErrorRule,
     Rule,
+    RunsAgree,
     Unverified,
     invocation_error,
     shape_rule,
 )
 from ..ast.nodes import PredicateBlock, Section
 from ..ast.scenarios import Scenario
+from .resume import FIRST_RUN, RESUMED, is_multi_run
 from .trace import CaseTrace
 
 PREDICATE_BLOCKS = ("invariants", "observer_event_invariants")
 
 
-def assert_case(scenario: Scenario, trace: CaseTrace, capability: str | None = None) -> tuple[Check, ...]:
-    """All checks of one scenario against its trace."""
+def assert_case(scenario: Scenario, trace: CaseTrace, capability: str | None = None, repeated: bool = True) -> tuple[Check, ...]:
+    """All checks of one scenario against its trace (``repeated=False``: this run only, not its repeats)."""
     checks: list[Check] = []
     bindings: Any = pmap()
 
@@ -58,14 +62,18 @@ def assert_case(scenario: Scenario, trace: CaseTrace, capability: str | None = N
 
     listed = scenario.get("invocations")
     sources = list(listed.items) if listed is not None and hasattr(listed, "items") and not hasattr(listed, "value") else [None]
-    for source, invocation in zip(sources, trace.invocations):
+    runs = list(zip(sources, trace.invocations))
+    if is_multi_run(scenario):  # checkpoint resume: the case is the first run, `resume:` the resumed run
+        runs = [(scenario.get("resume") if invocation.role == RESUMED else None, invocation) for invocation in trace.invocations]
+    for source, invocation in runs:
         context = Context(trace, invocation)
         owner = source if source is not None else scenario
         expects_error = False
+        error_key = "first_run_expected_error" if invocation.role == FIRST_RUN else "expected_error"
         for holder in ((source,) if source is not None else ()) + (scenario,):
-            expected_error = holder.get("expected_error")
+            expected_error = holder.get(error_key)
             if expected_error is not None:
-                run(ErrorRule("expected_error", holder.key_span("expected_error") if isinstance(holder, Section) else _span(scenario, "expected_error"),
+                run(ErrorRule(error_key, holder.key_span(error_key) if isinstance(holder, Section) else _span(scenario, error_key),
                               expected_error, invocation_error))
                 expects_error = True
                 break
@@ -84,11 +92,40 @@ def assert_case(scenario: Scenario, trace: CaseTrace, capability: str | None = N
         if invariants is not None:
             for rule in predicate_rules(invariants, "invariants", capability):
                 run(rule)
+        for rule in record_rules(owner):  # saved_record_assertions / every_save_assertions
+            run(rule)
         if invocation.outcome == "errored" and not expects_error:
             error = invocation.error
             checks.append(Check("outcome", FAILED, owner.span if isinstance(owner, Section) else scenario.section.span,
                                 f"the invocation failed unexpectedly: {error.category}: {error.message}"))
+    if sources != [None]:  # `invocations:` — the case-level blocks are about the run as a whole
+        context = Context(trace, None)
+        invariants = scenario.get("invariants")
+        if invariants is not None:
+            for rule in predicate_rules(invariants, "invariants", capability):
+                run(rule)
+        if scenario.get("expected") is not None:
+            checks.append(Check("expected", UNVERIFIED, _span(scenario, "expected"),
+                                "not implemented: a case-level expected: beside invocations:"))
+    run_count = scenario.get("run_count")
+    if run_count is not None and repeated:
+        checks.extend(_repeated_runs(scenario, trace, run_count, capability))
     return tuple(checks)
+
+
+def _repeated_runs(scenario: Scenario, trace: CaseTrace, run_count: Any, capability: str | None) -> list[Check]:
+    """`run_count: N`: every run is checked against the expectations, and all runs must agree."""
+    span = _span(scenario, "run_count")
+    runs = (trace,) + tuple(trace.repeats)
+    checks = []
+    if len(runs) != run_count.value:
+        checks.append(Check("run_count", FAILED, span, f"expected {run_count.value} runs, the trace has {len(runs)}"))
+    for number, repeat in enumerate(runs[1:], start=2):
+        for check in assert_case(scenario, repeat, capability, repeated=False):
+            checks.append(dataclasses.replace(check, name=f"run {number}: {check.name}"))
+    found, _ = RunsAgree("run_count", span).check(Context(trace, trace.main), pmap())
+    checks.extend(found)
+    return checks
 
 
 def predicate_rules(block: PredicateBlock, name: str, capability: str | None) -> list[Rule]:

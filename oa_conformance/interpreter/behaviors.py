@@ -14,14 +14,16 @@ fail as "not implemented: <directive>".
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import itertools
+import re
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
 from openarmature import graph as oa
 
 from ..ast.nodes import Mapping, Scalar, Section
-from .harness import Harness, HarnessPrimitiveMissing, HarnessRaised
+from .harness import Harness, HarnessPrimitiveMissing, HarnessRaised, timed_drain
 from .values import literal
 
 
@@ -74,13 +76,32 @@ def node_body(name: str, decl: Section, harness: Harness) -> Callable[[Any], Awa
         steps.append((handler, spec))
 
     async def body(state: Any) -> dict:
+        if harness.crash is not None and harness.crash.fired:  # an injected crash: the process is gone
+            raise asyncio.CancelledError()
         ctx = NodeContext(name, decl, state, {}, harness)
-        for handler, spec in steps:
-            await handler(ctx, spec)
+        harness.node_log.append(_body_event("entered", name))
+        try:
+            for handler, spec in steps:
+                await handler(ctx, spec)
+        except BaseException:
+            harness.node_log.append(_body_event("raised", name))
+            raise
+        harness.node_log.append(_body_event("returned", name))
         return ctx.partial
 
     body.__name__ = body.__qualname__ = f"fixture_node_{name}"
     return body
+
+
+def _body_event(event: str, name: str) -> dict[str, Any]:
+    """A node-body log row: where the runtime says the body runs (its context, read in the body;
+    the namespace is the runtime's, ending with the node itself)."""
+    from openarmature import observability as obs
+    from openarmature.observability.correlation import current_fan_out_index_chain
+
+    return {"event": event, "node": name, "namespace": obs.current_namespace_prefix(), "fan_out_index": obs.current_fan_out_index(),
+            "fan_out_index_chain": current_fan_out_index_chain(), "attempt_index": obs.current_attempt_index(),
+            "invocation_id": obs.current_invocation_id(), "correlation_id": obs.current_correlation_id()}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -129,6 +150,11 @@ def raised_error(spec: Section) -> HarnessRaised:
         category.value if isinstance(category, Scalar) else None,
         transient.value if isinstance(transient, Scalar) else None,
     )
+    return with_cause(error, spec)
+
+
+def with_cause(error: HarnessRaised, spec: Section) -> HarnessRaised:
+    """``error`` chained to the originating cause the spec's `cause` describes, if any (§5.1)."""
     cause = spec.get("cause")
     if cause is not None:
         error.__cause__ = raised_error(cause)
@@ -159,13 +185,89 @@ def success_update(ctx: NodeContext, spec: Any) -> dict:
     return {key: ctx.field(value) if isinstance(value, str) and value in fields else value for key, value in update.items()}
 
 
+# The fan-out failure mocks (§5.1). An instance is identified by the runtime's fan-out index chain
+# (read inside the body), so nested instances and retried instances are told apart.
+
+
+def _instance() -> tuple[int | None, ...]:
+    from openarmature.observability.correlation import current_fan_out_index_chain
+
+    return tuple(current_fan_out_index_chain())
+
+
+def _mock_failure(ctx: NodeContext, spec: Section, why: str, default_category: str | None = None) -> HarnessRaised:
+    category = spec.get("category")
+    return with_cause(HarnessRaised(f"{ctx.name} {why}", category.value if category is not None else default_category), spec)
+
+
+@node_directive("flaky_by_index")
+async def _flaky_by_index(ctx: NodeContext, spec: Section) -> None:
+    """`fail_when_idx`: the instance whose item value equals it fails, every attempt;
+    `fail_count_per_idx`: every instance fails its first N attempts. Category default provider_unavailable."""
+    when = spec.get("fail_when_idx")
+    if when is not None and _item_value(ctx, when) == when.value:
+        raise _mock_failure(ctx, spec, f"fails for item {when.value}", "provider_unavailable")
+    count = spec.get("fail_count_per_idx")
+    if count is not None and ctx.harness.count_attempt(("flaky_by_index", ctx.name, _instance())) < count.value:
+        raise _mock_failure(ctx, spec, "fails this attempt", "provider_unavailable")
+    ctx.partial.update(success_update(ctx, spec.get("success_compute")))
+
+
+def _item_value(ctx: NodeContext, spec: Scalar) -> Any:
+    """The fan-out item of the running instance: its state's item_field, from the nearest fan-out."""
+    from openarmature.observability import current_namespace_prefix
+
+    for node in reversed(current_namespace_prefix()):
+        item_field = ctx.harness.fan_out_item_fields.get(node)
+        if item_field is not None:
+            return getattr(ctx.state, item_field, None)
+    raise HarnessPrimitiveMissing("flaky_by_index.fail_when_idx outside an items_field fan-out instance", spec.span)
+
+
+@node_directive("flaky_per_index")
+async def _flaky_per_index(ctx: NodeContext, spec: Section) -> None:
+    """Invocation-keyed: `fail_first_run_indices` fail on the case's first invocation only,
+    `always_fail_indices` on every invocation (the index is the runtime's fan_out_index)."""
+    from openarmature.observability import current_fan_out_index
+
+    index = current_fan_out_index()
+    first = literal(spec.get("fail_first_run_indices")) or []
+    always = literal(spec.get("always_fail_indices")) or []
+    if index in always or (index in first and ctx.harness.invocation_index == 0):
+        raise _mock_failure(ctx, spec, f"fails for fan-out index {index}")
+    ctx.partial.update(success_update(ctx, spec.get("success_compute")))
+
+
+@node_directive("flaky_instance_only")
+async def _flaky_instance_only(ctx: NodeContext, spec: Section) -> None:
+    """Each fan-out instance fails its first `fail_count_per_instance` runs of this node (one per
+    whole-instance attempt), then succeeds."""
+    attempt = ctx.harness.count_attempt(("flaky_instance_only", ctx.name, _instance()))
+    if attempt < spec.fail_count_per_instance.value:
+        raise _mock_failure(ctx, spec, f"fails instance attempt {attempt}")
+    ctx.partial.update(success_update(ctx, spec.get("success_compute")))
+
+
+@node_directive("flaky_resume_aware")
+async def _flaky_resume_aware(ctx: NodeContext, spec: Section) -> None:
+    """Fails its first `fail_first_invocation_count` attempts in the case's first invocation and
+    its first `fail_resumed_invocation_count` attempts in any later (resumed) invocation."""
+    index = ctx.harness.invocation_index
+    attempt = ctx.harness.count_attempt(("flaky_resume_aware", ctx.name, index, _instance()))
+    limit = spec.get("fail_first_invocation_count" if index == 0 else "fail_resumed_invocation_count")
+    if limit is not None and attempt < limit.value:
+        raise _mock_failure(ctx, spec, f"fails attempt {attempt} of invocation {index}")
+    ctx.partial.update(success_update(ctx, spec.get("on_success")))
+
+
 @node_directive("invoke_drain_events_for")
 async def _drain_events_for(ctx: NodeContext, spec: Section) -> None:
     from openarmature.observability import current_invocation_id
 
     invocation_id = current_invocation_id()
-    summary = await ctx.harness.compiled.drain_events_for(invocation_id, timeout=spec.timeout_seconds.value)
-    ctx.harness.node_drains[ctx.name] = {"timeout_reached": summary.timeout_reached, "undelivered_count": summary.undelivered_count}
+    summary = await timed_drain(ctx.harness.compiled.drain_events_for, spec.timeout_seconds.value, invocation_id)
+    ctx.harness.node_drains[ctx.name] = {**summary, "invocation_id": invocation_id,
+                                         "delivered_at_return": ctx.harness.delivered(invocation_id)}
     observer_name = spec.get("snapshot_observer")
     if observer_name is not None:
         observer = ctx.harness.observers.get(observer_name.value)
@@ -225,6 +327,36 @@ ROUTING_CALLABLES = {"state_field_read": _state_field_read, "edge_raises": _edge
 
 
 # ---------------------------------------------------------------------------------------------
+# Fan-out count / concurrency (`{field}` or `{callable, field, chunk_size}`, resolved by the runtime)
+
+
+def count_function(spec: Section) -> Callable[[Any], int]:
+    """``state -> int`` for a computed fan-out count or concurrency."""
+    callable_name = spec.get("callable")
+    name = callable_name.value if callable_name is not None else "state_field_read"
+    factory = COUNT_CALLABLES.get(name)
+    if factory is None:
+        raise HarnessPrimitiveMissing(f"harness callable {name!r}", callable_name.span)
+    return factory(spec)
+
+
+def _count_from_field(spec: Section) -> Callable[[Any], int]:
+    """`state_field_read`: the value of ``state.<field>``."""
+    return lambda state, f=spec.field.value: getattr(state, f)
+
+
+def _queue_chunk(spec: Section) -> Callable[[Any], int]:
+    """`queue_chunk`: ``max(1, len(state.<field>) // chunk_size)``."""
+    return lambda state, f=spec.field.value, size=spec.chunk_size.value: max(1, len(getattr(state, f)) // size)
+
+
+COUNT_CALLABLES: dict[str, Callable[[Section], Callable[[Any], int]]] = {
+    "state_field_read": _count_from_field,
+    "queue_chunk": _queue_chunk,
+}
+
+
+# ---------------------------------------------------------------------------------------------
 # Middleware
 
 
@@ -232,6 +364,8 @@ def build_middleware(spec: Section, harness: Harness, node_name: str | None) -> 
     """One middleware entry → a runtime middleware (built-in) or a harness test middleware."""
     kind = spec.get("type")
     name = kind.value if kind is not None else (spec.name.value if spec.get("name") is not None else None)
+    if name is None and tuple(spec.order) == ("retry",):  # the keyed form `- retry: {max_attempts: …}`
+        return _retry(spec.retry, harness, node_name)
     factory = MIDDLEWARE.get(name)
     if factory is None:
         raise HarnessPrimitiveMissing(f"middleware type {name!r}", spec.span)
@@ -259,7 +393,19 @@ def _classifier(spec: Any):
 
         return classify
     kind = spec.type.value if isinstance(spec, Section) else spec.value
+    state_aware = re.fullmatch(r"state_aware_(?P<field>\w+)", kind or "")
+    if state_aware is not None:
+        return _state_aware_classifier(state_aware["field"])
     raise HarnessPrimitiveMissing(f"retry classifier {kind!r}", spec.span)
+
+
+def _state_aware_classifier(field_name: str):
+    """The harness classifier `state_aware_<field>`: retry exactly while ``state.<field> > 0``."""
+
+    def classify(exc: BaseException, state: Any) -> bool:
+        return getattr(state, field_name) > 0
+
+    return classify
 
 
 def _chain(exc: BaseException | None):
@@ -292,7 +438,7 @@ def _timing(spec: Section, harness: Harness, node_name: str | None) -> Any:
 def _failure_isolation(spec: Section, harness: Harness, node_name: str | None) -> Any:
     options: dict[str, Any] = {}
     degraded = spec.get("degraded_update")
-    options["degraded_update"] = literal(degraded) if degraded is not None else {}
+    options["degraded_update"] = _degraded_update(degraded, harness) if degraded is not None else {}
     event_name = spec.get("event_name")
     options["event_name"] = event_name.value if event_name is not None else "failure_isolated"
     catch = spec.get("catch")
@@ -302,30 +448,130 @@ def _failure_isolation(spec: Section, harness: Harness, node_name: str | None) -
     if predicate is not None:
         category = predicate.matches_category.value
         options["predicate"] = lambda exc: any(getattr(e, "category", None) == category for e in _chain(exc))
-    if spec.get("on_caught") is not None:
-        raise NotImplementedDirective("failure_isolation.on_caught", spec.key_span("on_caught"))
-    return oa.FailureIsolationMiddleware(**options)
+    on_caught = spec.get("on_caught")
+    harness.wiring["failure_isolation"].append({
+        "node": node_name,
+        "event_name": options["event_name"],
+        "catch": sorted(options["catch"]) if "catch" in options else None,
+        "predicate_category": predicate.matches_category.value if predicate is not None else None,
+        "degraded_update": "callable" if callable(options["degraded_update"]) else dict(options["degraded_update"]),
+        "on_caught": on_caught.kind.value if on_caught is not None and on_caught.get("kind") is not None else None,
+    })
+    if on_caught is None:
+        return oa.FailureIsolationMiddleware(**options)
+    kind = on_caught.get("kind")
+    factory = ON_CAUGHT.get(kind.value if kind is not None else None)
+    if factory is None:
+        raise HarnessPrimitiveMissing(f"on_caught kind {kind.value if kind is not None else None!r}", on_caught.span)
+    return factory(on_caught, harness, options)
+
+
+def _degraded_update(spec: Any, harness: Harness) -> Any:
+    """A static degraded update, or — `{callable: <name>, ...}` — a harness callable ``state -> update``."""
+    name = spec.get("callable") if isinstance(spec, Mapping) else None
+    if not isinstance(name, Scalar) or not isinstance(name.value, str):
+        return literal(spec)
+    factory = DEGRADED_CALLABLES.get(name.value)
+    if factory is None:
+        raise HarnessPrimitiveMissing(f"degraded_update callable {name.value!r}", name.span)
+    return factory(literal(spec), harness, spec.span)
+
+
+_STATE_REF = re.compile(r"\{\{\s*state\.(\w+)\s*\}\}")
+
+
+def _state_derived(config: dict, harness: Harness, span: Any) -> Callable[[Any], dict]:
+    """`state_derived`: ``{<target_field>: <template>}`` with each ``{{ state.<field> }}`` replaced by that field.
+
+    Every call is logged (``degraded_callable``: the state it received, the update it returned).
+    """
+    template, target = config.get("template"), config.get("target_field")
+    if not isinstance(template, str) or not isinstance(target, str) or "{{" in _STATE_REF.sub("", template):
+        raise HarnessPrimitiveMissing("state_derived needs a `template` of {{ state.<field> }} references and a `target_field`", span)
+    log = harness.middleware_log
+
+    def degrade(state: Any) -> dict:
+        update = {target: _STATE_REF.sub(lambda m: str(getattr(state, m[1])), template)}
+        log.append(("degraded_callable", {"state_in": state.model_dump(), "returned": dict(update)}))
+        return update
+
+    return degrade
+
+
+DEGRADED_CALLABLES: dict[str, Callable[[dict, Harness, Any], Callable[[Any], dict]]] = {"state_derived": _state_derived}
+
+
+def _record_to_state_side_channel(spec: Section, harness: Harness, options: dict) -> Any:
+    """`on_caught` that counts its calls and captures the caught message into state fields.
+
+    The callback writes into a per-dispatch side channel (and logs ``on_caught`` with the
+    exception it received); a harness middleware around the runtime's isolation middleware adds
+    the side channel to the partial update it returns, so the fields reach state through the
+    parent reducers like any node update.
+    """
+    counter = spec.get("increment_field")
+    capture = spec.get("capture_message_field")
+    channel: contextvars.ContextVar[dict | None] = contextvars.ContextVar("on_caught_channel", default=None)
+    log = harness.middleware_log
+
+    async def on_caught(exc: Exception) -> None:
+        log.append(("on_caught", {"category": getattr(exc, "category", None), "message": str(exc), "type": type(exc).__name__}))
+        found = channel.get()
+        if found is not None:
+            found["calls"] = found.get("calls", 0) + 1
+            found["message"] = str(exc)
+
+    isolation = oa.FailureIsolationMiddleware(**options, on_caught=on_caught)
+
+    async def side_channel(state: Any, next_: Any) -> Any:
+        found: dict = {}
+        token = channel.set(found)
+        try:
+            partial = await isolation(state, next_)
+        finally:
+            channel.reset(token)
+        if not found:
+            return partial
+        update = dict(partial)
+        if counter is not None:
+            update[counter.value] = getattr(state, counter.value) + found["calls"]
+        if capture is not None:
+            update[capture.value] = found["message"]
+        return update
+
+    return side_channel
+
+
+ON_CAUGHT: dict[str, Callable[[Section, Harness, dict], Any]] = {"record_to_state_side_channel": _record_to_state_side_channel}
 
 
 _markers = itertools.count()
 
 
+# The list field a trace_recorder's markers sandwich: it returns ``{trace: [pre] + <next's trace> + [post]}``.
+TRACE_FIELD = "trace"
+
+
 def _trace_recorder(spec: Section, harness: Harness, node_name: str | None) -> Any:
-    """Records (state_in, partial_update_returned) per dispatch and optional pre/post markers."""
+    """Records (state_in, partial_update_returned, pre_seen, post_seen) per dispatch (``trace_records``);
+    with markers, wraps the inner update's ``trace`` list between its pre and post markers."""
     name = spec.get("name").value if spec.get("name") is not None else f"recorder{next(_markers)}"
     pre = spec.get("pre_marker")
     post = spec.get("post_marker")
     log = harness.middleware_log
 
     async def trace_recorder(state: Any, next_: Any) -> Any:
-        if pre is not None:
-            log.append(("marker", pre.value))
-        state_in = state.model_dump()
-        partial = await next_(state)
-        if post is not None:
-            log.append(("marker", post.value))
-        log.append(("trace", name, {"state_in": state_in, "partial_update_returned": dict(partial)}))
-        return partial
+        record = {"state_in": state.model_dump(), "pre_seen": True, "post_seen": False}
+        try:
+            partial = await next_(state)
+            record["partial_update_returned"] = dict(partial)
+            record["post_seen"] = True
+        finally:  # the record is kept when next() raises: pre ran, post did not
+            log.append(("trace", name, record))
+        if pre is None and post is None:
+            return partial
+        markers = ([pre.value] if pre is not None else []) + list(partial.get(TRACE_FIELD, ())) + ([post.value] if post is not None else [])
+        return {**partial, TRACE_FIELD: markers}
 
     return trace_recorder
 

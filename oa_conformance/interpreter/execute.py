@@ -9,6 +9,7 @@ timed out — a hung runtime fails one case, not the run.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import uuid
 from typing import Any
 
@@ -18,7 +19,8 @@ from ..ast.nodes import Scalar, Section
 from ..ast.scenarios import Scenario
 from .behaviors import NotImplementedDirective
 from .graph_build import build_graph
-from .harness import Harness, HarnessPrimitiveMissing, RecordingObserver
+from .harness import Harness, HarnessPrimitiveMissing, RecordingObserver, timed_drain
+from .resume import RESUMED, Crashed, Run, crashable, planned_runs, recording_checkpointer, saved_record
 from .trace import CaseTrace, ErrorRecord, InvocationTrace, plain
 from .values import literal
 
@@ -30,6 +32,8 @@ CASE_DIRECTIVES = frozenset((
     "subgraph", "subgraphs", "subgraph_with_idx", "initial_state", "observers", "invoke", "invoke_with",
     "invocations", "checkpointer", "clock_stub", "middleware", "caller_correlation_id", "caller_invocation_id",
     "caller_metadata", "expected", "expected_error", "expected_compile_error", "expected_compile_warning", "invariants",
+    "run_count", "first_run_expected_error", "crash_injection", "resume", "seeded_record", "saved_record_assertions",
+    "every_save_assertions", "migrations", "runtime_state_subclass",
 ))
 INVOCATION_DIRECTIVES = frozenset((
     "name", "description", "initial_state", "expected", "expected_error", "invariants", "drain",
@@ -55,8 +59,16 @@ def unsupported(scenario: Scenario) -> tuple[str, Any] | None:
     return None
 
 
+# The recording observer a case that declares none gets (its events are under this name).
+HARNESS_OBSERVER = "(harness)"
+
+
 class CaseTimeout(Exception):
     pass
+
+
+class InitialStateInvalid(Exception):
+    """The fixture's initial_state failed the schema validation the adapter runs before invoking."""
 
 
 def execute_case(scenario: Scenario, timeout: float = 60.0) -> CaseTrace:
@@ -106,22 +118,24 @@ def error_record(error: BaseException) -> ErrorRecord:
     )
 
 
-def _checkpointer(spec: Any) -> Any:
+def _checkpointer(spec: Any, harness: Harness) -> Any:
+    """The runtime checkpointer backend the fixture names, recording its saves (resume.py)."""
     from openarmature.checkpoint import FanOutInternalSaveBatching, InMemoryCheckpointer, SQLiteCheckpointer
 
     if spec is None:
         return None
     kind = spec.value if isinstance(spec, Scalar) else spec.kind.value
     if kind == "in_memory":
-        return InMemoryCheckpointer()
+        return recording_checkpointer(InMemoryCheckpointer, harness)
     if kind == "in_memory_batched" or (isinstance(spec, Section) and spec.get("fan_out_internal_save_batching") is not None):
         flush = spec.fan_out_internal_save_batching.flush_every.value if isinstance(spec, Section) else 0
-        return InMemoryCheckpointer(fan_out_internal_save_batching=FanOutInternalSaveBatching(flush_every=flush))
+        batching = FanOutInternalSaveBatching(flush_every=flush)
+        return recording_checkpointer(InMemoryCheckpointer, harness, fan_out_internal_save_batching=batching)
     if kind == "sqlite":
         import tempfile
 
         directory = tempfile.mkdtemp(prefix="oa-checkpoint-")
-        return SQLiteCheckpointer(f"{directory}/checkpoints.db", serialization="json")
+        return recording_checkpointer(SQLiteCheckpointer, harness, f"{directory}/checkpoints.db", serialization="json")
     raise HarnessPrimitiveMissing(f"checkpointer backend {kind!r}", spec.span)
 
 
@@ -129,6 +143,10 @@ def _observers(scenario: Scenario, harness: Harness, built: Any) -> list[Any]:
     """Create the case's observers; attach graph-level ones, return invocation-level ones."""
     per_invocation = []
     declared = scenario.get("observers")
+    if declared is None:  # the harness still watches the run: events are evidence for the assertions
+        observer = RecordingObserver(HARNESS_OBSERVER, "record", harness)
+        harness.observers[HARNESS_OBSERVER] = observer
+        built.compiled.attach_observer(observer)
     for decl in (declared.items if declared is not None else ()):
         name = decl.name.value
         behavior = decl.get("behavior").value if decl.get("behavior") is not None else "record"
@@ -162,20 +180,22 @@ def _target_graph(decl: Section, built: Any) -> Any:
     raise HarnessPrimitiveMissing(f"observer target {name!r}", target.span)
 
 
-def _invocations(scenario: Scenario) -> list[tuple[str | None, Any]]:
-    """(name, source) for each invocation: the `invocations:` entries, or the scenario itself once."""
-    listed = scenario.get("invocations")
-    if listed is not None and not isinstance(listed, Scalar):
-        return [(inv.name.value if inv.get("name") is not None else None, inv) for inv in listed.items]
-    return [(None, None)]
-
-
 async def _run(scenario: Scenario) -> CaseTrace:
     gap = unsupported(scenario)
     if gap is not None:
         raise NotImplementedDirective(*gap)
+    count = scenario.get("run_count")
+    if count is None:
+        return await _run_once(scenario)
+    # `run_count: N` (determinism): N independent runs — each its own harness and graph build, so no
+    # harness state (attempt counters, observers) carries over; runs 2..N ride along as `repeats`.
+    runs = [await _run_once(scenario) for _ in range(max(1, count.value))]
+    return dataclasses.replace(runs[0], repeats=tuple(runs[1:]))
+
+
+async def _run_once(scenario: Scenario) -> CaseTrace:
     harness = Harness()
-    harness.checkpointer = _checkpointer(scenario.get("checkpointer"))
+    harness.checkpointer = _checkpointer(scenario.get("checkpointer"), harness)
     clock = scenario.get("clock_stub")
     if clock is not None:
         harness.clock_step_ms = float(clock.advance_ms_per_call.value)
@@ -184,14 +204,17 @@ async def _run(scenario: Scenario) -> CaseTrace:
     except oa.CompileError as error:
         return CaseTrace(compile_error=error_record(error))
     invocation_observers = _observers(scenario, harness, built)
-    traces = []
-    for index, (name, source) in enumerate(_invocations(scenario)):
-        harness.invocation_index = index
-        traces.append(await _invoke(scenario, source, name, harness, built, invocation_observers))
+    traces: list[InvocationTrace] = []
+    async for run in planned_runs(scenario, harness, traces):  # one run, `invocations:`, or first run → resume
+        harness.invocation_index = len(traces)
+        traces.append(await _invoke(scenario, run, harness, built, invocation_observers))
     return CaseTrace(
         compile_warnings=built.warnings,
         invocations=tuple(traces),
         middleware_log=plain(harness.middleware_log),
+        checkpoint_saves=plain(harness.saves),
+        mock_calls=plain(harness.attempts),
+        wiring=plain(harness.wiring),
     )
 
 
@@ -201,12 +224,15 @@ def _get(scenario: Scenario, source: Section | None, directive: str) -> Any:
     return scenario.get(directive)
 
 
-async def _invoke(scenario: Scenario, source: Section | None, name: str | None, harness: Harness, built: Any, observers: list) -> InvocationTrace:
-    compiled = built.compiled
+async def _invoke(scenario: Scenario, run: Run, harness: Harness, built: Any, observers: list) -> InvocationTrace:
+    compiled, source = built.compiled, run.source
     initial = _get(scenario, source, "initial_state")
     execution_start = len(harness.execution)
     delivery_start = len(harness.deliveries)
+    ids_start = len(harness.invocation_ids)
+    harness.node_drains, harness.node_snapshots = {}, {}  # this invocation's in-node drains only
     event_start = {n: len(o.events) for n, o in harness.observers.items()}
+    log_start, migrations_start = len(harness.node_log), len(harness.migration_log)
     kwargs: dict[str, Any] = {}
     correlation = _get(scenario, source, "caller_correlation_id") or _get(scenario, source, "correlation_id")
     if correlation is not None:
@@ -217,28 +243,43 @@ async def _invoke(scenario: Scenario, source: Section | None, name: str | None, 
     metadata = _get(scenario, source, "caller_metadata")
     if metadata is not None:
         kwargs["metadata"] = literal(metadata)
-    outcome, final_state, error = "completed", None, None
+    if run.call is not None:  # a resume: only what the resume block supplies
+        kwargs = dict(run.call)
+    outcome, final_state, error, state = "completed", None, None, None
     try:
-        state = built.state_cls(**(literal(initial) if initial is not None else {}))
-        result = await compiled.invoke(state, observers=observers or None, **kwargs)
+        try:  # the adapter validates the initial state against the schema before invoking (§5.2)
+            # A resume's state comes from the loaded record (§10.4); the one passed is a placeholder.
+            make_state = built.input_cls.model_construct if run.role == RESUMED else built.input_cls
+            state = make_state(**(literal(initial) if initial is not None else {}))
+        except Exception as invalid:
+            raise InitialStateInvalid(f"initial_state does not validate against the state schema: {invalid}") from invalid
+        result = await crashable(compiled.invoke(state, observers=observers or None, **kwargs), harness, run.crash)
         final_state = plain(result)
+    except Crashed:  # abandoned by an injected crash: no outcome of its own
+        outcome = "crashed"
     except (oa.GraphError, Exception) as raised:  # any failure is the outcome under test
         if isinstance(raised, HarnessPrimitiveMissing):
             raise
         outcome, error = "errored", error_record(raised)
+    new_ids = harness.invocation_ids[ids_start:]
+    if new_ids:
+        invocation_id, correlation_id = new_ids[-1]
+    elif harness.invocation_ids and len(harness.execution) > execution_start:  # same ids as the previous run
+        invocation_id, correlation_id = harness.invocation_ids[-1]
+    else:  # no node ran: the ids were never observable
+        invocation_id, correlation_id = None, None
     drain = None
     invoke_block = (source if source is not None else None) or scenario.get("invoke") or scenario.get("invoke_with")
     drain_spec = invoke_block.get("drain") if invoke_block is not None else None
     if drain_spec is not None:
         timeout = drain_spec.get("timeout_seconds")
-        summary = await compiled.drain(timeout=timeout.value if timeout is not None else None)
-        drain = plain({"timeout_reached": summary.timeout_reached, "undelivered_count": summary.undelivered_count})
+        drain = await timed_drain(compiled.drain, timeout.value if timeout is not None else None)
+        drain["delivered_at_return"] = harness.delivered(invocation_id)
     # Collect everything still queued so the recorded events are complete (the fixture's own drain,
-    # if any, has already been measured above).
-    await compiled.drain()
-    invocation_id, correlation_id = harness.invocation_ids[-1] if harness.invocation_ids else (None, None)
+    # if any, has already been measured above); how this drain returned is recorded too.
+    settle = await timed_drain(compiled.drain, None)
     return InvocationTrace(
-        name=name,
+        name=run.name,
         outcome=outcome,
         final_state=final_state,
         error=error,
@@ -248,9 +289,16 @@ async def _invoke(scenario: Scenario, source: Section | None, name: str | None, 
         events=plain({n: o.events[event_start.get(n, 0):] for n, o in harness.observers.items()}),
         deliveries=plain(harness.deliveries[delivery_start:]),
         accumulators=plain({n: o.buckets for n, o in harness.observers.items() if o.behavior == "accumulate"}),
-        drain=drain,
+        drain=plain(drain),
+        settle_drain=plain(settle),
         node_drains=plain(harness.node_drains),
         node_snapshots=plain(harness.node_snapshots),
+        role=run.role,
+        call=plain(kwargs),
+        initial_state=plain(state),
+        node_log=plain(harness.node_log[log_start:]),
+        checkpoint=plain({"saved_record": await saved_record(harness, invocation_id), "resumed_from": run.resumed_from,
+                          "migrations_run": harness.migration_log[migrations_start:]}),
     )
 
 

@@ -25,8 +25,9 @@ from openarmature.observability import current_correlation_id, current_invocatio
 
 from ..ast.nodes import Mapping, Scalar, Section, Sequence, TypeRef
 from ..ast.scenarios import Scenario
-from .behaviors import build_middleware, condition_function, node_body
+from .behaviors import build_middleware, condition_function, count_function, node_body
 from .harness import Harness, HarnessPrimitiveMissing
+from .resume import abort_point, migration_function
 from .values import literal
 
 REDUCERS = {
@@ -64,6 +65,7 @@ class BuiltGraph:
     state_cls: type
     warnings: tuple[str, ...] = ()
     subgraphs: dict[str, Any] = field(default_factory=dict)
+    input_cls: Any = None  # the class of the state passed to invoke(): state_cls or a `runtime_state_subclass`
 
 
 def state_class(name: str, state: Section | None) -> type:
@@ -140,7 +142,11 @@ class _GraphCompiler:
             if inline is not None:
                 middleware.extend(build_middleware(m, self.harness, node_name) for m in inline.items)
             if outermost:
-                middleware.insert(0, self.harness_recorder(node_name))
+                dispatched, reached = self.harness_recorder(node_name)
+                middleware = [dispatched, *middleware, reached]
+                wiring = _wiring(decl)
+                if wiring is not None:
+                    self.harness.wiring["nodes"][node_name] = wiring
             self.add_node(builder, node_name, decl, middleware)
         for mw in per_graph_middleware:
             builder.add_middleware(mw)
@@ -154,6 +160,10 @@ class _GraphCompiler:
             checkpointer = self.harness.checkpointer
             if checkpointer is not None:
                 builder.with_checkpointer(checkpointer)
+            migrations = get("migrations")
+            for decl in (migrations.items if migrations is not None else ()):
+                steps = decl.from_version.value, decl.to_version.value
+                builder.with_state_migration(*steps, migration_function(decl.migrate.value, *steps, self.harness, get("state"), decl.migrate.span))
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             compiled = builder.compile()
@@ -163,19 +173,31 @@ class _GraphCompiler:
         return compiled
 
     def harness_recorder(self, node_name: str):
-        """Outermost per-node middleware recording that the node ran (``execution_order``)."""
+        """The outermost and innermost per-node middleware that record ``execution_order``.
+
+        A node counts as run once per engine dispatch, when the dispatch reaches the node itself
+        (the innermost position): a middleware that short-circuits means the node did not run; a
+        retry that reaches it several times is still one dispatch. Outermost nodes run one at a
+        time, so one flag per node is enough.
+        """
         execution = self.harness.execution
-
         seen = self.harness.invocation_ids
+        dispatch = {"reached": True}
 
-        async def record_execution(state, next_):
-            execution.append(node_name)
+        async def record_dispatch(state, next_):
             ids = (current_invocation_id(), current_correlation_id())
             if not seen or seen[-1] != ids:
                 seen.append(ids)
+            dispatch["reached"] = False
             return await next_(state)
 
-        return record_execution
+        async def record_execution(state, next_):
+            if not dispatch["reached"]:
+                dispatch["reached"] = True
+                execution.append(node_name)
+            return await next_(state)
+
+        return record_dispatch, record_execution
 
     def middleware_config(self, config: Section | None) -> tuple[dict[str, list], list]:
         if config is None:
@@ -227,10 +249,10 @@ class _GraphCompiler:
                 options[key] = value.value
         count = spec.get("count")
         if count is not None:
-            options["count"] = count.value if isinstance(count, Scalar) else _computed(count)
+            options["count"] = count.value if isinstance(count, Scalar) else count_function(count)
         concurrency = spec.get("concurrency")
         if concurrency is not None:
-            options["concurrency"] = concurrency.value if isinstance(concurrency, Scalar) else _computed(concurrency)
+            options["concurrency"] = concurrency.value if isinstance(concurrency, Scalar) else count_function(concurrency)
         mode = spec.get("concurrent_mode")
         if mode is not None and mode.value == "serial":
             options["concurrency"] = 1
@@ -241,9 +263,15 @@ class _GraphCompiler:
         instance = spec.get("instance_middleware")
         if instance is not None:
             options["instance_middleware"] = [build_middleware(m, self.harness, name) for m in instance.items]
-        for unsupported in ("mapping", "abort_after_instance", "augment_metadata_from_field", "inner_subgraph"):
+        for unsupported in ("mapping", "augment_metadata_from_field", "inner_subgraph"):
             if spec.get(unsupported) is not None:
                 raise HarnessPrimitiveMissing(f"fan_out.{unsupported}", spec.key_span(unsupported))
+        if "item_field" in options:
+            self.harness.fan_out_item_fields[name] = options["item_field"]
+        abort = spec.get("abort_after_instance")
+        if abort is not None:  # a harness crash after that instance's completion save (resume.py)
+            self.harness.abort_points[name] = abort.value
+            kwargs = {**kwargs, "middleware": [*kwargs.get("middleware", ()), abort_point(self.harness, name)]}
         builder.add_fan_out_node(name, subgraph=child, **options, **kwargs)
 
     def add_parallel_branches(self, builder: Any, name: str, spec: Section, kwargs: dict) -> None:
@@ -294,14 +322,6 @@ class _BothForms(oa.ExplicitMapping):
         self.out_fields = set(out_fields)
 
 
-def _computed(spec: Section):
-    field_name = spec.get("field")
-    callable_name = spec.get("callable")
-    if callable_name is not None:
-        raise HarnessPrimitiveMissing(f"harness callable {callable_name.value!r}", callable_name.span)
-    return lambda state, f=field_name.value: getattr(state, f)
-
-
 def build_graph(scenario: Scenario, harness: Harness) -> BuiltGraph:
     """Compile the scenario's outermost graph (and every subgraph it uses) with the real runtime.
 
@@ -310,7 +330,31 @@ def build_graph(scenario: Scenario, harness: Harness) -> BuiltGraph:
     compiler = _GraphCompiler(scenario, harness)
     compiled = compiler.graph(scenario, "Case", outermost=True)
     harness.compiled = compiled
-    return BuiltGraph(compiled, compiled.state_cls, tuple(compiler.warnings), compiler.compiled)
+    input_cls = compiled.state_cls
+    subclass = scenario.get("runtime_state_subclass")
+    if subclass is not None:  # the caller passes an instance of a subclass overriding class attributes
+        input_cls = type(f"Runtime{input_cls.__name__}", (input_cls,), literal(subclass))
+    return BuiltGraph(compiled, compiled.state_cls, tuple(compiler.warnings), compiler.compiled, input_cls)
+
+
+def _wiring(decl: Section) -> dict | None:
+    """What an outer fan-out / parallel-branches node was built with (the trace's ``wiring``)."""
+    def value(spec: Section, key: str) -> Any:
+        found = spec.get(key)
+        return literal(found) if found is not None else None
+
+    fan_out = decl.get("fan_out")
+    if fan_out is not None:
+        return {"kind": "fan_out", **{key: value(fan_out, key) for key in ("collect_field", "target_field", "extra_outputs", "errors_field")}}
+    parallel = decl.get("parallel_branches")
+    if parallel is None:
+        return None
+    declared = parallel.get("branches")
+    entries = declared.items() if isinstance(declared, Mapping) else ((b.name.value, b) for b in declared.items)
+    branches = {name: {"form": "call" if branch.get("call") is not None else "subgraph", "outputs": value(branch, "outputs"),
+                       "when": branch.when.field.value if branch.get("when") is not None else None}
+                for name, branch in entries}
+    return {"kind": "parallel_branches", "errors_field": value(parallel, "errors_field"), "branches": branches}
 
 
 __all__ = ["BuiltGraph", "FactoryReducerMissing", "build_graph", "python_type", "state_class", "Sequence"]

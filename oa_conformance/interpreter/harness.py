@@ -64,7 +64,26 @@ def event_record(event: Any) -> Any:
 
 
 def error_data(error: BaseException) -> dict[str, Any]:
-    return {"category": getattr(error, "category", None), "message": str(error), "type": type(error).__name__}
+    """An event's error as data; ``cause_chain`` is the runtime's own classification of its cause
+    chain (``classify_cause_chain``: the derived category / message and the carrier-flagged links)."""
+    from openarmature.graph import classify_cause_chain
+
+    data = {"category": getattr(error, "category", None), "message": str(error), "type": type(error).__name__}
+    if isinstance(error, Exception):
+        data["cause_chain"] = classify_cause_chain(error)
+    return data
+
+
+async def timed_drain(drain: Any, timeout: float | None, *args: Any) -> dict[str, Any]:
+    """Call a runtime drain (``drain`` or ``drain_events_for``) and return its summary as data, with
+    the timeout it was given and the wall time the call took (``elapsed_s``, monotonic clock)."""
+    import time
+
+    started = time.monotonic()
+    summary = await drain(*args, timeout=timeout)
+    elapsed = time.monotonic() - started
+    return {"timeout_reached": summary.timeout_reached, "undelivered_count": summary.undelivered_count,
+            "timeout_s": timeout, "elapsed_s": elapsed}
 
 
 @dataclass
@@ -89,7 +108,8 @@ class RecordingObserver:
         if delay:
             await asyncio.sleep(delay)
         record = event_record(event)
-        self.harness.deliveries.append((self.name, record))
+        # The invocation whose context delivered the event (the runtime's contextvar tagging, §6).
+        self.harness.deliveries.append((self.name, _current_invocation(), record))
         if self.behavior == "raise":
             self.events.append(record)
             raise ObserverRaised(f"observer {self.name!r} raises on every event")
@@ -108,7 +128,7 @@ class Harness:
     """Everything one case's run may touch besides the runtime itself."""
 
     observers: dict[str, RecordingObserver] = field(default_factory=dict)
-    deliveries: list[tuple[str, Any]] = field(default_factory=list)
+    deliveries: list[tuple[str, str | None, Any]] = field(default_factory=list)  # (observer, invocation, event)
     middleware_log: list[Any] = field(default_factory=list)
     execution: list[str] = field(default_factory=list)
     attempts: dict[tuple, int] = field(default_factory=dict)
@@ -121,6 +141,14 @@ class Harness:
     clock_step_ms: float | None = None  # a deterministic clock stub, when the case declares one
     clock_ms: float = 0.0
     invocation_ids: list[tuple[str | None, str | None]] = field(default_factory=list)
+    wiring: dict[str, Any] = field(default_factory=lambda: {"nodes": {}, "failure_isolation": []})  # see trace.CaseTrace
+    # Node bodies and checkpoints (see trace.py and resume.py)
+    node_log: list[dict[str, Any]] = field(default_factory=list)  # entered / returned / raised, per node body
+    saves: list[dict[str, Any]] = field(default_factory=list)  # every save the checkpointer received
+    migration_log: list[str] = field(default_factory=list)  # "from->to", per harness migration call
+    crash: Any = None  # the crash armed for the running invocation (resume.Crash)
+    abort_points: dict[str, int] = field(default_factory=dict)  # fan-out node -> abort_after_instance
+    fan_out_item_fields: dict[str, str] = field(default_factory=dict)  # fan-out node -> its item_field
 
     def clock(self) -> float:
         """Seconds: the deterministic stub (advancing a fixed step per read) or the real monotonic clock."""
@@ -130,6 +158,14 @@ class Harness:
             return time.monotonic()
         self.clock_ms += self.clock_step_ms
         return self.clock_ms / 1000.0
+
+    def delivered(self, invocation_id: str | None) -> dict[str, int]:
+        """Deliveries so far, per observer, of events delivered in ``invocation_id``'s context."""
+        counts = dict.fromkeys(self.observers, 0)
+        for observer, invocation, _ in self.deliveries:
+            if invocation == invocation_id:
+                counts[observer] = counts.get(observer, 0) + 1
+        return counts
 
     def count_attempt(self, key: tuple) -> int:
         """How many times ``key`` was attempted before this one (0 on the first)."""

@@ -8,22 +8,64 @@ vectors), so a rule can neither change the trace nor depend on runtime object id
       compile_error        ErrorRecord | None     compilation failed (expected_compile_error)
       compile_warnings     (category, ...)        warnings emitted while compiling
       invocations          (InvocationTrace, ...) one per invoke(), in order
-      middleware_log       (entry, ...)           pre/post markers, trace records, timing records
+      middleware_log       (entry, ...)           trace records, timing records, and what harness
+                                                  callbacks received: ("on_caught", {category,
+                                                  message, type}), ("degraded_callable",
+                                                  {state_in, returned})
       checkpoint_saves     (save, ...)            every record the checkpointer saved, in order
       notes                (str, ...)             what the harness did that a reader may want to know
+      repeats              (CaseTrace, ...)       runs 2..N of a `run_count: N` case (this trace is run 1)
+      mock_calls           {(mock, node): calls}  how often each failure mock ran (e.g. ("flaky", "target"))
+      wiring               {nodes: {node: {...}}, failure_isolation: [...]} what the harness built:
+                           outer fan-out nodes {kind, collect_field, target_field, extra_outputs,
+                           errors_field}, outer parallel-branches nodes {kind, errors_field,
+                           branches: {name: {form: call|subgraph, outputs, when}}}, and each
+                           failure-isolation middleware {node, event_name, catch,
+                           predicate_category, degraded_update (a mapping, or "callable"), on_caught}
 
     InvocationTrace
       name, invocation_id, correlation_id
-      outcome              completed | errored | suspended
+      outcome              completed | errored | suspended | crashed (an injected crash, resume.py)
       final_state          the returned state (completed) — plain data
       error                ErrorRecord (errored)
       execution_order      outermost nodes that ran, in order
-      events               {observer name: (event, ...)} as each observer received them
-      deliveries           ((observer, event index), ...) in global delivery order
+      events               {observer name: (event, ...)} as each observer received them, every
+                           event type (NodeEvent, FailureIsolatedEvent, …); a case declaring no
+                           observer gets the harness's own recording observer, "(harness)"
+      deliveries           ((observer, invocation_id, event), ...) in global delivery order; the
+                           invocation is the one whose context delivered the event (§6 tagging)
       accumulators         {observer: {invocation_id: (event, ...)}} at the end
-      drain                the process-wide drain summary, when the case drains
-      node_drains          {node: summary} from invoke_drain_events_for
+      drain                the fixture's process-wide drain: {timeout_reached, undelivered_count,
+                           timeout_s, elapsed_s, delivered_at_return} (elapsed: measured around the
+                           call; delivered_at_return: {observer: deliveries in this invocation's
+                           context when the call returned})
+      settle_drain         the adapter's own untimed drain after the invocation (same shape): it
+                           collects what is still queued; whether it returned clean is evidence
+                           about the graph's delivery state after a timed-out drain
+      node_drains          {node: summary} from invoke_drain_events_for (this invocation's only),
+                           shaped like ``drain`` plus the invocation_id the drain was given
       node_snapshots       {node: {observer: (event, ...)}} taken at those drains
+      role                 None (an ordinary invocation) | first_run | resumed — the checkpoint
+                           multi-run flow (interpreter/resume.py): the first run, which may end in a
+                           failure or an injected crash (outcome ``crashed``: no asserted outcome),
+                           then the run resuming it, each its own InvocationTrace
+      call                 the keyword arguments the harness passed to invoke() (invocation_id,
+                           correlation_id, resume_invocation, metadata)
+      initial_state        the state the harness passed to invoke() — plain data
+      node_log             ({event: entered | returned | raised, node, namespace, fan_out_index,
+                           fan_out_index_chain, attempt_index, invocation_id, correlation_id}, ...)
+                           every harness node body at any depth, as the runtime's context reported
+                           it inside the body, in the order it happened
+      checkpoint           {saved_record, resumed_from, migrations_run}: the record the checkpointer
+                           held for this invocation's id when it ended; for a resumed run, the
+                           {invocation_id, record} it resumed from; the harness migrations run
+                           during it ("from->to", in call order)
+
+    checkpoint_saves entries (CaseTrace)
+      {run, route, invocation_id, record, lost} — ``run`` indexes ``invocations``; ``route`` is the
+      checkpointer entry point the runtime called (save | fan_out_internal | in_flight_failure);
+      ``record`` is the CheckpointRecord as plain data (frozen at the save); ``lost`` marks saves
+      after an injected crash, which never persisted
 """
 
 from __future__ import annotations
@@ -59,9 +101,15 @@ class InvocationTrace:
     deliveries: Any = field(default_factory=pvector)
     accumulators: Any = field(default_factory=pmap)
     drain: Any = None
+    settle_drain: Any = None
     node_drains: Any = field(default_factory=pmap)
     node_snapshots: Any = field(default_factory=pmap)
     extra: Any = field(default_factory=pmap)
+    role: str | None = None
+    call: Any = field(default_factory=pmap)
+    initial_state: Any = None
+    node_log: Any = field(default_factory=pvector)
+    checkpoint: Any = field(default_factory=pmap)
 
 
 @dataclass(frozen=True)
@@ -72,6 +120,14 @@ class CaseTrace:
     middleware_log: Any = field(default_factory=pvector)
     checkpoint_saves: Any = field(default_factory=pvector)
     notes: tuple[str, ...] = ()
+    repeats: tuple["CaseTrace", ...] = ()
+    mock_calls: Any = field(default_factory=pmap)
+    wiring: Any = field(default_factory=lambda: pmap({"nodes": pmap(), "failure_isolation": pvector()}))
+
+    @property
+    def record_fields(self) -> frozenset[str]:
+        """Outer state fields receiving records of implementation-defined shape (errors_fields, §9.5 / §11.1)."""
+        return frozenset(n["errors_field"] for n in self.wiring["nodes"].values() if n.get("errors_field"))
 
     @property
     def main(self) -> InvocationTrace | None:

@@ -1,8 +1,810 @@
-"""Predicates named by the pipeline-utilities fixtures and described in their `.md` sidecars."""
+"""Predicates named by the pipeline-utilities fixtures and described in their `.md` sidecars.
+
+They read the trace only: the recorded observer events (NodeEvents and the framework-emitted
+FailureIsolatedEvents, §6.3), the invocation's outcome and states, the middleware log (what the
+harness callbacks received) and the wiring (what the harness built: fan-out / parallel-branches
+configuration of the outer nodes and each failure-isolation middleware's configuration).
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterable
 
-from . import Verdict, as_set, events_of, expected_set, flag, inner, of_node, pattern, predicate, unique, values_of  # noqa: F401
+from . import PREDICATES, Verdict, as_set, events_of, expected_set, flag, inner, of_node, pattern, predicate, unique, values_of  # noqa: F401
+from ...interpreter.values import literal
+from ..matchers import show
+from ..pipeline_shapes import isolation_events, observed
 from ..rules import Context  # noqa: F401
+
+# ---------------------------------------------------------------------------------------------
+# Building blocks
+
+
+def _invocation(ctx: Context) -> Any:
+    if ctx.invocation is None:
+        raise LookupError("the case never invoked the graph")
+    return ctx.invocation
+
+
+def completed(ctx: Context) -> bool:
+    return _invocation(ctx).outcome == "completed"
+
+
+def errored(ctx: Context, category: str | None = None) -> bool:
+    inv = _invocation(ctx)
+    return inv.outcome == "errored" and (category is None or inv.error.category == category)
+
+
+def outcome_text(ctx: Context) -> str:
+    inv = _invocation(ctx)
+    return f"{inv.outcome}: {inv.error.category}: {inv.error.message}" if inv.error is not None else inv.outcome
+
+
+def final_state(ctx: Context) -> Any:
+    inv = _invocation(ctx)
+    if inv.outcome != "completed":
+        raise LookupError(f"the invocation did not complete ({outcome_text(ctx)})")
+    return inv.final_state
+
+
+def initial_state(ctx: Context) -> Any:
+    """The state the invocation started from (its InvocationStartedEvent)."""
+    for event in observed(ctx, "InvocationStartedEvent"):
+        return event.get("initial_state")
+    raise LookupError("no InvocationStartedEvent was observed")
+
+
+def outer_event(ctx: Context, node: str, phase: str) -> Any:
+    """The outer node's NodeEvent of ``phase`` (its first), or None."""
+    for event in observed(ctx, "NodeEvent"):
+        if event.get("node_name") == node and tuple(event.get("namespace") or ()) == (node,) and event.get("phase") == phase:
+            return event
+    return None
+
+
+def wired(ctx: Context, kind: str) -> dict[str, Any]:
+    """The outer nodes of one kind (``fan_out`` / ``parallel_branches``) with their configuration."""
+    return {name: config for name, config in ctx.trace.wiring["nodes"].items() if config["kind"] == kind}
+
+
+def isolation_configs(ctx: Context) -> list[Any]:
+    return list(ctx.trace.wiring["failure_isolation"])
+
+
+def logged(ctx: Context, kind: str) -> list[Any]:
+    """The data of the middleware-log entries of one kind (e.g. ``on_caught``, ``degraded_callable``)."""
+    return [entry[1] for entry in ctx.trace.middleware_log if entry[0] == kind]
+
+
+def derive(chain: Iterable[Any]) -> tuple[Any, Any]:
+    """§6.3's derivation over a cause chain: the outermost non-carrier link with a category (its
+    category and message), else (None, the outermost non-carrier link's message)."""
+    links = [link for link in chain if not link.get("carrier")]
+    for link in links:
+        if link.get("category"):
+            return link.get("category"), link.get("message")
+    return None, links[0].get("message") if links else None
+
+
+def caught(event: Any) -> Any:
+    return event.get("caught_exception") or {}
+
+
+def lineage(event: Any) -> tuple:
+    return tuple(event.get("namespace") or ()), event.get("fan_out_index"), event.get("branch_name")
+
+
+def needs(found: Any, what: str) -> None:
+    """A predicate about something the run must have produced fails (cannot evaluate) without it."""
+    if not found:
+        raise LookupError(f"no {what} to check")
+
+
+def holds_in(state: Any, update: Any) -> list[str]:
+    """The fields of ``update`` whose value ``state`` does not hold."""
+    return [key for key, value in update.items() if state.get(key) != value]
+
+
+def degraded_instances(ctx: Context) -> list[tuple[str, Any, Any, int]]:
+    """(fan-out node, its wiring, the isolation event, the instance's slot offset) for every
+    instance of an outer fan-out node that failure isolation degraded."""
+    found = []
+    for node, config in wired(ctx, "fan_out").items():
+        started = outer_event(ctx, node, "started")
+        if started is None:
+            continue
+        for event in isolation_events(ctx):
+            namespace = tuple(event.get("namespace") or ())
+            if namespace[:1] == (node,) and event.get("fan_out_index") is not None:
+                found.append((node, config, event, event.get("fan_out_index")))
+    return found
+
+
+def slot(ctx: Context, node: str, field: str, index: int) -> tuple[bool, Any]:
+    """(present, value) of the fan-out's contribution to ``field`` for instance ``index``: the
+    element after the field's value at the node's entry (its started event's pre_state)."""
+    before = outer_event(ctx, node, "started").get("pre_state").get(field) or ()
+    after = final_state(ctx).get(field) or ()
+    position = len(before) + index
+    return (position < len(after), after[position] if position < len(after) else None)
+
+
+# ---------------------------------------------------------------------------------------------
+# Scoped inner events (parallel branches, fan-out)
+
+
+def kinds(events: list[Any]) -> dict[str, str]:
+    """Node name → ``fan_out`` / ``parallel_branches`` for the composite nodes seen in the events."""
+    found = {}
+    for event in events:
+        if event.get("fan_out_config") is not None:
+            found[event.get("node_name")] = "fan_out"
+        if event.get("parallel_branches_config") is not None:
+            found[event.get("node_name")] = "parallel_branches"
+    return found
+
+
+def branch_names(events: list[Any]) -> set[str]:
+    names = set()
+    for event in events:
+        config = event.get("parallel_branches_config")
+        if config is not None:
+            names.update(config.get("branch_names") or ())
+    return names
+
+
+def scoped(ctx: Context, scope: str) -> list[Any]:
+    """Inner events in a scope: a branch name (events in that branch's lineage), a node kind
+    (``fan_out`` / ``parallel_branches``: events nested under any node of that kind) or a node name
+    (events nested under that node)."""
+    events = events_of(ctx)
+    kind_of = kinds(events)
+
+    def nested_under(event: Any, test) -> bool:
+        namespace = tuple(event.get("namespace") or ())
+        return any(test(name) for name in namespace[:-1])
+
+    if scope in branch_names(events):
+        return [e for e in inner(events) if scope in (e.get("branch_name_chain") or ()) or e.get("branch_name") == scope]
+    if scope in kind_of.values():
+        return [e for e in events if nested_under(e, lambda name: kind_of.get(name) == scope)]
+    if any(scope in (e.get("namespace") or ()) for e in events):
+        return [e for e in events if nested_under(e, lambda name: name == scope)]
+    raise LookupError(f"{scope!r} names no branch, node kind or node in the observed events")
+
+
+def _seen(ctx: Context, expected: Any, scope: str, field: str) -> Verdict:
+    events = scoped(ctx, scope)
+    seen = as_set(v for v in values_of(events, field) if v is not None)
+    wanted = literal(expected)
+    want = as_set(wanted if isinstance(wanted, list) else [wanted])
+    return Verdict(seen == want, f"expected the set {want} on {scope!r} inner events, saw {seen}")
+
+
+@pattern(r"(?P<scope>.+)_inner_attempt_indices_seen")
+def _scoped_attempt_indices(ctx: Context, expected: Any, scope: str) -> Verdict:
+    """The set of ``attempt_index`` values on the inner events of a branch / node kind / node."""
+    return _seen(ctx, expected, scope, "attempt_index")
+
+
+@pattern(r"(?P<scope>.+)_inner_fan_out_indices_seen")
+def _scoped_fan_out_indices(ctx: Context, expected: Any, scope: str) -> Verdict:
+    """The set of ``fan_out_index`` values on the inner events of a branch / node kind / node."""
+    return _seen(ctx, expected, scope, "fan_out_index")
+
+
+@pattern(r"(?P<scope>.+)_inner_branch_names?_seen")
+def _scoped_branch_names(ctx: Context, expected: Any, scope: str) -> Verdict:
+    """The set of ``branch_name`` values on the inner events of a branch / node kind / node (a
+    scalar expectation is a one-element set)."""
+    return _seen(ctx, expected, scope, "branch_name")
+
+
+@pattern(r"(?P<scope>.+)_inner_events_carry_both_branch_name_and_fan_out_index")
+def _scoped_both(ctx: Context, expected: Any, scope: str) -> Verdict:
+    """Every inner event of the scope carries both a ``branch_name`` and a ``fan_out_index`` (and there are some)."""
+    events = scoped(ctx, scope)
+    lacking = [(e.get("node_name"), e.get("branch_name"), e.get("fan_out_index")) for e in events
+               if e.get("branch_name") is None or e.get("fan_out_index") is None]
+    return flag(expected, bool(events) and not lacking, f"{len(events)} {scope!r} inner events; lacking one: {show(lacking)}")
+
+
+@pattern(r"(?P<scope>.+)_inner_events_carry_branch_name_but_no_fan_out_index")
+def _scoped_branch_only(ctx: Context, expected: Any, scope: str) -> Verdict:
+    """Every inner event of the scope carries a ``branch_name`` and no ``fan_out_index`` (and there are some)."""
+    events = scoped(ctx, scope)
+    wrong = [(e.get("node_name"), e.get("branch_name"), e.get("fan_out_index")) for e in events
+             if e.get("branch_name") is None or e.get("fan_out_index") is not None]
+    return flag(expected, bool(events) and not wrong, f"{len(events)} {scope!r} inner events; wrong: {show(wrong)}")
+
+
+# ---------------------------------------------------------------------------------------------
+# Parallel branches: callable branches, `when`
+
+
+def branch_events(ctx: Context, branch: str) -> list[Any]:
+    """Every NodeEvent in a branch's lineage (its callable pair, or its subgraph's inner events)."""
+    return [e for e in observed(ctx, "NodeEvent") if e.get("branch_name") == branch or branch in (e.get("branch_name_chain") or ())]
+
+
+def contribution(event: Any) -> dict[str, Any]:
+    """What a callable branch contributed: the fields its completed event's post_state changed."""
+    pre, post = event.get("pre_state") or {}, event.get("post_state") or {}
+    return {key: value for key, value in post.items() if pre.get(key) != value}
+
+
+def call_branches(ctx: Context) -> list[tuple[str, str, Any]]:
+    """(parallel node, branch, branch wiring) for every outer callable (`call`) branch."""
+    return [(node, name, branch) for node, config in wired(ctx, "parallel_branches").items()
+            for name, branch in config["branches"].items() if branch["form"] == "call"]
+
+
+@predicate("callable_branches_run_without_subgraph")
+def _callable_branches_run_without_subgraph(ctx: Context, expected: Any) -> Verdict:
+    """Each callable branch ran as one started/completed pair named after the branch at its parallel
+    node's namespace, with nothing nested beneath it (no subgraph ran)."""
+    branches = call_branches(ctx)
+    needs(branches, "callable branch")
+    wrong = []
+    for node, name, _ in branches:
+        events = branch_events(ctx, name)
+        shape = sorted((e.get("node_name"), tuple(e.get("namespace") or ()), e.get("phase")) for e in events)
+        if shape != [(name, (node,), "completed"), (name, (node,), "started")]:
+            wrong.append((name, shape))
+    return flag(expected, not wrong, f"callable branches with other events: {show(wrong)}")
+
+
+@predicate("contributions_merge_via_parent_reducer")
+def _contributions_merge(ctx: Context, expected: Any) -> Verdict:
+    """Every field a callable branch changed (its completed event, post_state vs pre_state) holds that
+    value after the parallel node's merge (its completed event's post_state)."""
+    branches = call_branches(ctx)
+    needs(branches, "callable branch")
+    missing = []
+    for node, name, _ in branches:
+        merged = (outer_event(ctx, node, "completed") or {}).get("post_state") or {}
+        for event in branch_events(ctx, name):
+            if event.get("phase") == "completed":
+                missing += [(name, key) for key in holds_in(merged, contribution(event))]
+    return flag(expected, not missing, f"branch contributions missing after the merge: {show(missing)}")
+
+
+def conditional_branches(ctx: Context) -> list[tuple[str, str, bool]]:
+    """(parallel node, branch, whether its `when` field was truthy at dispatch) for every outer branch with a `when`."""
+    found = []
+    for node, config in wired(ctx, "parallel_branches").items():
+        started = outer_event(ctx, node, "started")
+        if started is None:
+            continue
+        for name, branch in config["branches"].items():
+            if branch["when"] is not None:
+                found.append((node, name, bool(started.get("pre_state").get(branch["when"]))))
+    return found
+
+
+def dispatched_count(ctx: Context, node: str) -> int:
+    return ((outer_event(ctx, node, "started") or {}).get("parallel_branches_config") or {}).get("branch_count")
+
+
+@predicate("when_false_branch_skipped")
+def _when_false_skipped(ctx: Context, expected: Any) -> Verdict:
+    """Each branch whose `when` field was falsy at dispatch was not dispatched: no events in its
+    lineage, and the parallel node's dispatched branch_count leaves it out."""
+    skipped = [(node, name) for node, name, truthy in conditional_branches(ctx) if not truthy]
+    needs(skipped, "branch with a falsy `when`")
+    wrong = []
+    for node, name in skipped:
+        configured = len(wired(ctx, "parallel_branches")[node]["branches"])
+        falsy = sum(1 for n, _, truthy in conditional_branches(ctx) if n == node and not truthy)
+        if branch_events(ctx, name) or dispatched_count(ctx, node) != configured - falsy:
+            wrong.append((name, len(branch_events(ctx, name)), dispatched_count(ctx, node)))
+    return flag(expected, not wrong, f"(branch, its events, branch_count) for branches not skipped: {show(wrong)}")
+
+
+@predicate("skipped_branch_emits_no_event")
+def _skipped_no_event(ctx: Context, expected: Any) -> Verdict:
+    """No observed event of any type belongs to a branch whose `when` was falsy at dispatch."""
+    skipped = {name for _, name, truthy in conditional_branches(ctx) if not truthy}
+    needs(skipped, "branch with a falsy `when`")
+    seen = [e.get("type") for e in observed(ctx)
+            if e.get("branch_name") in skipped or skipped & set(e.get("branch_name_chain") or ())]
+    return flag(expected, not seen, f"events from skipped branches: {show(seen)}")
+
+
+@predicate("skipped_branch_no_contribution")
+def _skipped_no_contribution(ctx: Context, expected: Any) -> Verdict:
+    """The parallel node changed only fields its dispatched branches contributed (callable branches'
+    changes, subgraph branches' `outputs`): a skipped branch contributed nothing."""
+    nodes = {node for node, _, truthy in conditional_branches(ctx) if not truthy}
+    needs(nodes, "parallel node with a skipped branch")
+    stray = []
+    for node in nodes:
+        started, done = outer_event(ctx, node, "started"), outer_event(ctx, node, "completed")
+        if started is None or done is None:
+            raise LookupError(f"the parallel node {node!r} did not complete")
+        allowed: set[str] = set()
+        for name, branch in wired(ctx, "parallel_branches")[node]["branches"].items():
+            if branch["form"] == "subgraph" and branch_events(ctx, name):
+                allowed.update((branch["outputs"] or {}).keys())
+            for event in branch_events(ctx, name):
+                if event.get("phase") == "completed" and branch["form"] == "call":
+                    allowed.update(contribution(event).keys())
+        changed = contribution({"pre_state": started.get("pre_state"), "post_state": done.get("post_state")})
+        stray += [(node, key) for key in changed if key not in allowed]
+    return flag(expected, not stray, f"fields changed by no dispatched branch: {show(stray)}")
+
+
+@predicate("when_true_branch_dispatches")
+def _when_true_dispatches(ctx: Context, expected: Any) -> Verdict:
+    """Each branch whose `when` field was truthy at dispatch ran to a completed event without error,
+    and its parallel node dispatched all its branches."""
+    running = [(node, name) for node, name, truthy in conditional_branches(ctx) if truthy]
+    needs(running, "branch with a truthy `when`")
+    wrong = []
+    for node, name in running:
+        done = [e for e in branch_events(ctx, name) if e.get("phase") == "completed" and e.get("error") is None]
+        if not done or dispatched_count(ctx, node) != len(wired(ctx, "parallel_branches")[node]["branches"]):
+            wrong.append((name, len(done), dispatched_count(ctx, node)))
+    return flag(expected, not wrong, f"(branch, clean completions, branch_count) not dispatched: {show(wrong)}")
+
+
+@predicate("callable_branch_failure_isolated_and_degraded")
+def _callable_branch_isolated(ctx: Context, expected: Any) -> Verdict:
+    """A callable branch's failure was caught by its branch failure isolation (an isolation event
+    carrying the branch's name) and the parallel node's merge holds the degraded update."""
+    calls = {name: node for node, name, _ in call_branches(ctx)}
+    events = [e for e in isolation_events(ctx) if e.get("branch_name") in calls]
+    needs(events, "failure-isolation event from a callable branch")
+    missing = []
+    for event in events:
+        merged = (outer_event(ctx, calls[event.get("branch_name")], "completed") or {}).get("post_state") or {}
+        missing += holds_in(merged, event.get("post_state") or {})
+    return flag(expected, completed(ctx) and not missing, f"{outcome_text(ctx)}; degraded fields not merged: {missing}")
+
+
+@predicate("sibling_branch_completed")
+def _sibling_completed(ctx: Context, expected: Any) -> Verdict:
+    """Every outer branch no failure isolation degraded completed without error (it was not cancelled)."""
+    degraded = {e.get("branch_name") for e in isolation_events(ctx)}
+    siblings = [(node, name) for node, config in wired(ctx, "parallel_branches").items() for name in config["branches"] if name not in degraded]
+    needs(siblings, "sibling branch")
+    wrong = [name for _, name in siblings
+             if not [e for e in branch_events(ctx, name) if e.get("phase") == "completed" and e.get("error") is None]]
+    return flag(expected, completed(ctx) and not wrong, f"{outcome_text(ctx)}; siblings without a clean completion: {wrong}")
+
+
+# ---------------------------------------------------------------------------------------------
+# Failure isolation: catching, the event, on_caught, the degraded callable
+
+
+@predicate("engine_does_not_see_exception")
+@predicate("degrade_path_does_not_raise")
+def _engine_does_not_see(ctx: Context, expected: Any) -> Verdict:
+    """A failure was caught and degraded (a failure-isolation event fired) and the invocation still completed."""
+    events = isolation_events(ctx)
+    return flag(expected, bool(events) and completed(ctx), f"{len(events)} isolation events; {outcome_text(ctx)}")
+
+
+@predicate("matching_exception_caught")
+def _matching_caught(ctx: Context, expected: Any) -> Verdict:
+    """The failure the isolation predicate matches (a cause-chain link of the configured category)
+    was caught — an isolation event reports it — and the invocation completed."""
+    categories = {c["predicate_category"] for c in isolation_configs(ctx) if c["predicate_category"]}
+    needs(categories, "isolation predicate")
+    events = [e for e in isolation_events(ctx) if {link.get("category") for link in caught(e).get("chain") or ()} & categories]
+    return flag(expected, bool(events) and completed(ctx), f"{len(events)} matching isolation events; {outcome_text(ctx)}")
+
+
+@predicate("non_matching_exception_propagates")
+def _non_matching_propagates(ctx: Context, expected: Any) -> Verdict:
+    """A failure the isolation predicate does not match (no cause-chain link of the configured
+    category) reached the caller: the invocation errored and nothing was isolated."""
+    categories = {c["predicate_category"] for c in isolation_configs(ctx) if c["predicate_category"]}
+    needs(categories, "isolation predicate")
+    error = _invocation(ctx).error
+    matching = error is not None and bool({link.get("category") for link in error.chain} & categories)
+    events = isolation_events(ctx)
+    return flag(expected, error is not None and not matching and not events,
+                f"{outcome_text(ctx)}; matches the predicate: {matching}; {len(events)} isolation events")
+
+
+def rejected(ctx: Context, expected: Any, gate: str) -> Verdict:
+    """With an isolation gate configured (``predicate_category`` / ``catch``), the invocation errored
+    and no isolation event fired: the gate let the failure through."""
+    needs([c for c in isolation_configs(ctx) if c[gate]], f"isolation middleware with a {gate!r} gate")
+    events = isolation_events(ctx)
+    return flag(expected, errored(ctx) and not events, f"{outcome_text(ctx)}; {len(events)} isolation events")
+
+
+@predicate("no_event_when_predicate_does_not_match")
+def _no_event_predicate(ctx: Context, expected: Any) -> Verdict:
+    """With an isolation predicate configured, the invocation errored and no isolation event fired."""
+    return rejected(ctx, expected, "predicate_category")
+
+
+@predicate("event_is_distinct_from_node_event")
+def _distinct_event(ctx: Context, expected: Any) -> Verdict:
+    """The catch is reported by its own FailureIsolatedEvent (event_name, caught_exception) and no
+    NodeEvent stands for it: NodeEvents still come in started/completed pairs per lineage and attempt."""
+    events = isolation_events(ctx)
+    needs(events, "failure-isolation event")
+    counts: dict[tuple, list[int]] = {}
+    for event in observed(ctx, "NodeEvent"):
+        key = (*lineage(event), event.get("attempt_index"))
+        pair = counts.setdefault(key, [0, 0])
+        pair[0 if event.get("phase") == "started" else 1] += event.get("phase") in ("started", "completed")
+    unpaired = [key for key, (s, c) in counts.items() if s != c]
+    fields_ok = all(e.get("event_name") and e.get("caught_exception") is not None for e in events)
+    return flag(expected, fields_ok and not unpaired, f"unpaired NodeEvents: {show(unpaired)}; event fields present: {fields_ok}")
+
+
+@predicate("event_name_is_caller_supplied")
+def _event_name_supplied(ctx: Context, expected: Any) -> Verdict:
+    """Every isolation event carries the event_name its middleware was configured with."""
+    events = isolation_events(ctx)
+    needs(events, "failure-isolation event")
+    configured = {c["event_name"] for c in isolation_configs(ctx)}
+    stray = [e.get("event_name") for e in events if e.get("event_name") not in configured]
+    return flag(expected, not stray, f"event names {stray} are not among the configured {sorted(configured)}")
+
+
+@predicate("callable_receives_pre_merge_state")
+def _callable_pre_merge(ctx: Context, expected: Any) -> Verdict:
+    """The callable degraded_update was called with the state the isolation middleware received (the
+    event's pre_state), not a merged or placeholder state."""
+    calls = logged(ctx, "degraded_callable")
+    needs(calls, "degraded_update callable call")
+    received = [e.get("pre_state") for e in isolation_events(ctx)]
+    wrong = [call["state_in"] for call in calls if call["state_in"] not in received]
+    return flag(expected, not wrong, f"callable states {show(wrong)} are not the isolation pre_states {show(received)}")
+
+
+@predicate("callable_return_merges_via_reducer")
+def _callable_return_merges(ctx: Context, expected: Any) -> Verdict:
+    """What the callable degraded_update returned is the event's post_state and reaches the final
+    state through the reducers (each returned field holds the returned value)."""
+    calls = logged(ctx, "degraded_callable")
+    needs(calls, "degraded_update callable call")
+    posts = [e.get("post_state") for e in isolation_events(ctx)]
+    state = final_state(ctx)
+    wrong = [call["returned"] for call in calls if call["returned"] not in posts or holds_in(state, call["returned"])]
+    return flag(expected, not wrong, f"returned updates not reported or not merged: {show(wrong)}; final {show(state)}")
+
+
+def _attempts_before(ctx: Context, event: Any) -> list[Any]:
+    """The NodeEvents of the node an isolation event wrapped (same lineage), recorded before it."""
+    recorded = observed(ctx)
+    position = next(i for i, e in enumerate(recorded) if e is event)
+    namespace, fan_out_index, branch = lineage(event)
+    return [e for e in recorded[:position] if e.get("type") == "NodeEvent" and tuple(e.get("namespace") or ()) == namespace
+            and e.get("fan_out_index") == fan_out_index and e.get("branch_name") == branch]
+
+
+@predicate("retry_exhausts_before_isolation_catches")
+def _retry_exhausts_first(ctx: Context, expected: Any) -> Verdict:
+    """Each isolation event follows several failed attempts of the wrapped node (every completed
+    attempt carries an error) and reports the last of them as its attempt_index."""
+    events = isolation_events(ctx)
+    needs(events, "failure-isolation event")
+    wrong = []
+    for event in events:
+        attempts = [e for e in _attempts_before(ctx, event) if e.get("phase") == "completed"]
+        indices = sorted(e.get("attempt_index") for e in attempts)
+        if len(indices) < 2 or any(e.get("error") is None for e in attempts) or event.get("attempt_index") != indices[-1]:
+            wrong.append((event.get("event_name"), event.get("attempt_index"), indices))
+    return flag(expected, not wrong, f"(event, its attempt_index, failed attempts before it): {show(wrong)}")
+
+
+@predicate("outer_to_inner_ordering_load_bearing")
+def _ordering_load_bearing(ctx: Context, expected: Any) -> Verdict:
+    """Isolation sits outside retry: exactly one isolation event, fired only after the wrapped node
+    had been attempted more than once (an inner isolation would have caught the first failure)."""
+    events = isolation_events(ctx)
+    attempts = [e for e in _attempts_before(ctx, events[0]) if e.get("phase") == "started"] if len(events) == 1 else []
+    return flag(expected, len(events) == 1 and len(attempts) > 1, f"{len(events)} isolation events; {len(attempts)} attempts before it")
+
+
+@predicate("on_caught_fires_exactly_once")
+def _on_caught_once(ctx: Context, expected: Any) -> Verdict:
+    """The on_caught callback was called exactly once, for the one catch."""
+    calls, events = logged(ctx, "on_caught"), isolation_events(ctx)
+    return flag(expected, len(calls) == 1 and len(events) == 1, f"{len(calls)} on_caught calls for {len(events)} isolation events")
+
+
+@predicate("on_caught_receives_original_exception")
+def _on_caught_original(ctx: Context, expected: Any) -> Verdict:
+    """on_caught received the caught exception itself: its category and message are those of the
+    surface link of an isolation event's caught_exception chain."""
+    calls = logged(ctx, "on_caught")
+    needs(calls, "on_caught call")
+    surfaces = [(link.get("category"), link.get("message")) for e in isolation_events(ctx) for link in (caught(e).get("chain") or ())[:1]]
+    wrong = [(c["category"], c["message"]) for c in calls if (c["category"], c["message"]) not in surfaces]
+    return flag(expected, not wrong, f"on_caught received {wrong}; the caught exceptions were {surfaces}")
+
+
+@predicate("framework_event_still_emits_with_on_caught")
+def _event_with_on_caught(ctx: Context, expected: Any) -> Verdict:
+    """With on_caught configured and called, each catch still emitted its isolation event."""
+    calls, events = logged(ctx, "on_caught"), isolation_events(ctx)
+    return flag(expected, bool(calls) and len(events) == len(calls), f"{len(calls)} on_caught calls, {len(events)} isolation events")
+
+
+@predicate("degraded_return_reaches_engine_with_on_caught")
+def _degraded_with_on_caught(ctx: Context, expected: Any) -> Verdict:
+    """With on_caught called, the invocation completed and the final state holds each outer
+    isolation event's degraded update."""
+    calls = logged(ctx, "on_caught")
+    needs(calls, "on_caught call")
+    state = final_state(ctx)
+    missing = [key for e in isolation_events(ctx) if len(e.get("namespace") or ()) == 1 for key in holds_in(state, e.get("post_state") or {})]
+    outer = [e for e in isolation_events(ctx) if len(e.get("namespace") or ()) == 1]
+    return flag(expected, bool(outer) and not missing, f"degraded fields not in the final state: {missing}; final {show(state)}")
+
+
+# ---------------------------------------------------------------------------------------------
+# Failure isolation: the caught_exception chain (§6.3, §6.4)
+
+
+@predicate("category_resolves_through_node_exception_wrapper")
+def _resolves_through_wrapper(ctx: Context, expected: Any) -> Verdict:
+    """An isolation event caught a node_exception carrier, and its caught_exception.category is the
+    category derived through the carrier (the outermost non-carrier link's), not the carrier's."""
+    events = [e for e in isolation_events(ctx) if (caught(e).get("chain") or [{}])[0].get("carrier")]
+    needs(events, "isolation event that caught a carrier")
+    wrong = [(caught(e).get("category"), derive(caught(e).get("chain"))[0]) for e in events
+             if caught(e).get("category") != derive(caught(e).get("chain"))[0] or caught(e).get("category") == "node_exception"]
+    return flag(expected, not wrong, f"(reported, derived) categories: {wrong}")
+
+
+@predicate("category_not_masked_as_node_exception")
+def _not_masked(ctx: Context, expected: Any) -> Verdict:
+    """No isolation event reports the carrier category node_exception as its caught category."""
+    events = isolation_events(ctx)
+    needs(events, "failure-isolation event")
+    masked = [e.get("event_name") for e in events if caught(e).get("category") == "node_exception"]
+    return flag(expected, not masked, f"isolation events reporting node_exception: {masked}")
+
+
+@predicate("derived_category_is_outermost_non_carrier_with_category")
+def _derived_outermost(ctx: Context, expected: Any) -> Verdict:
+    """Each isolation event's caught category / message are the outermost non-carrier link's with a
+    category (else null and the outermost non-carrier link's message), derived from its own chain."""
+    events = isolation_events(ctx)
+    needs(events, "failure-isolation event")
+    wrong = [((caught(e).get("category"), caught(e).get("message")), derive(caught(e).get("chain") or ())) for e in events
+             if (caught(e).get("category"), caught(e).get("message")) != derive(caught(e).get("chain") or ())]
+    return flag(expected, not wrong, f"(reported, derived): {show(wrong)}")
+
+
+@predicate("chain_includes_carrier_and_originating")
+def _chain_carrier_and_origin(ctx: Context, expected: Any) -> Verdict:
+    """Each isolation event's chain holds at least one carrier link and ends at a non-carrier (originating) link."""
+    events = isolation_events(ctx)
+    needs(events, "failure-isolation event")
+    wrong = [caught(e).get("chain") for e in events
+             if not any(link.get("carrier") for link in caught(e).get("chain") or ()) or not caught(e).get("chain") or caught(e).get("chain")[-1].get("carrier")]
+    return flag(expected, not wrong, f"chains lacking a carrier or an originating link: {show(wrong)}")
+
+
+@predicate("node_level_chain_is_single_non_carrier_link")
+def _node_level_single(ctx: Context, expected: Any) -> Verdict:
+    """An isolation event at an outer node (no fan-out index, no branch) has a chain of exactly one
+    non-carrier link: the raw error, no engine carrier."""
+    events = [e for e in isolation_events(ctx) if len(e.get("namespace") or ()) == 1 and e.get("fan_out_index") is None and e.get("branch_name") is None]
+    needs(events, "node-level isolation event")
+    wrong = [caught(e).get("chain") for e in events if len(caught(e).get("chain") or ()) != 1 or caught(e).get("chain")[0].get("carrier")]
+    return flag(expected, not wrong, f"node-level chains: {show(wrong)}")
+
+
+@predicate("uncategorized_cause_yields_null_derived_category")
+def _uncategorized_null(ctx: Context, expected: Any) -> Verdict:
+    """An isolation event whose non-carrier links carry no category reports category null and the
+    outermost non-carrier link's message."""
+    events = [e for e in isolation_events(ctx) if not any(l.get("category") for l in caught(e).get("chain") or () if not l.get("carrier"))]
+    needs(events, "isolation event with an uncategorized cause")
+    wrong = [(caught(e).get("category"), caught(e).get("message")) for e in events
+             if (caught(e).get("category"), caught(e).get("message")) != derive(caught(e).get("chain") or ())]
+    return flag(expected, not wrong, f"(category, message) reported: {wrong}")
+
+
+def catch_sets(ctx: Context) -> set[str]:
+    found = set()
+    for config in isolation_configs(ctx):
+        found.update(config["catch"] or ())
+    return found
+
+
+@predicate("catch_matches_through_node_exception_carrier")
+def _catch_through_carrier(ctx: Context, expected: Any) -> Verdict:
+    """An isolation event caught a node_exception carrier whose derived category is in the configured
+    `catch` set (a surface check would have seen only node_exception)."""
+    catch = catch_sets(ctx)
+    needs(catch, "`catch` set")
+    events = [e for e in isolation_events(ctx) if (caught(e).get("chain") or [{}])[0].get("carrier")
+              and (caught(e).get("chain") or [{}])[0].get("category") == "node_exception" and caught(e).get("category") in catch]
+    return flag(expected, bool(events) and completed(ctx), f"{len(events)} carrier catches within {sorted(catch)}; {outcome_text(ctx)}")
+
+
+@predicate("catch_non_matching_propagates")
+def _catch_non_matching(ctx: Context, expected: Any) -> Verdict:
+    """A failure whose derived category is outside every configured `catch` set reached the caller:
+    the invocation errored and nothing was isolated."""
+    catch = catch_sets(ctx)
+    needs(catch, "`catch` set")
+    error = _invocation(ctx).error
+    category = derive(error.chain)[0] if error is not None else None
+    events = isolation_events(ctx)
+    return flag(expected, error is not None and category not in catch and not events,
+                f"{outcome_text(ctx)}; derived category {category!r} vs catch {sorted(catch)}; {len(events)} isolation events")
+
+
+@predicate("no_event_when_catch_does_not_match")
+def _no_event_catch(ctx: Context, expected: Any) -> Verdict:
+    """With a `catch` set configured, the invocation errored and no isolation event fired."""
+    return rejected(ctx, expected, "catch")
+
+
+# ---------------------------------------------------------------------------------------------
+# Failure isolation in fan-out / branches: what a degraded unit contributes (§9.3, §11.7)
+
+
+@predicate("fan_in_does_not_raise")
+def _fan_in_no_raise(ctx: Context, expected: Any) -> Verdict:
+    """With a degraded instance, every outer fan-out node completed without error and so did the invocation."""
+    instances = degraded_instances(ctx)
+    needs(instances, "degraded fan-out instance")
+    clean = [node for node in wired(ctx, "fan_out") if (outer_event(ctx, node, "completed") or {}).get("phase") and outer_event(ctx, node, "completed").get("error") is None]
+    failing = [node for node in wired(ctx, "fan_out") if node not in clean]
+    return flag(expected, completed(ctx) and not failing, f"{outcome_text(ctx)}; fan-out nodes without a clean completion: {failing}")
+
+
+@predicate("contribution_is_the_degraded_update")
+def _contribution_is_degraded(ctx: Context, expected: Any) -> Verdict:
+    """A degraded instance's slot in target_field and in each extra_outputs field is read from its
+    degraded update (the isolation event's post_state) by subgraph field name — null where absent."""
+    instances = degraded_instances(ctx)
+    needs(instances, "degraded fan-out instance")
+    wrong = []
+    for node, config, event, index in instances:
+        post = event.get("post_state") or {}
+        pairs = [(config["target_field"], config["collect_field"]), *(config["extra_outputs"] or {}).items()]
+        for parent, child in pairs:
+            present, value = slot(ctx, node, parent, index)
+            if not present or value != post.get(child):
+                wrong.append((parent, index, value if present else "<no slot>", post.get(child)))
+    return flag(expected, not wrong, f"(field, instance, slot, degraded value): {show(wrong)}")
+
+
+@predicate("extra_outputs_read_by_subgraph_field_name")
+def _extra_outputs_by_child_name(ctx: Context, expected: Any) -> Verdict:
+    """Each extra_outputs field the degraded update supplies (by its subgraph field name) lands in the
+    parent field's slot for that instance."""
+    checked, wrong = 0, []
+    for node, config, event, index in degraded_instances(ctx):
+        post = event.get("post_state") or {}
+        for parent, child in (config["extra_outputs"] or {}).items():
+            if child in post:
+                checked += 1
+                present, value = slot(ctx, node, parent, index)
+                if not present or value != post[child]:
+                    wrong.append((parent, child, value if present else "<no slot>", post[child]))
+    needs(checked, "extra_outputs field supplied by a degraded update")
+    return flag(expected, not wrong, f"(parent, subgraph field, slot, degraded value): {show(wrong)}")
+
+
+def _null_slots(ctx: Context, which: str) -> tuple[int, list]:
+    checked, wrong = 0, []
+    for node, config, event, index in degraded_instances(ctx):
+        post = event.get("post_state") or {}
+        pairs = [(config["target_field"], config["collect_field"])] if which == "collect" else list((config["extra_outputs"] or {}).items())
+        for parent, child in pairs:
+            if child not in post:
+                checked += 1
+                present, value = slot(ctx, node, parent, index)
+                if not present or value is not None:
+                    wrong.append((parent, index, value if present else "<no slot>"))
+    return checked, wrong
+
+
+@predicate("omitted_collect_field_yields_null_slot")
+@predicate("absent_collect_field_yields_null_slot")
+def _absent_collect_null(ctx: Context, expected: Any) -> Verdict:
+    """A degraded update without the collect_field leaves a null in that instance's target_field slot
+    (the slot is kept, not dropped) and the fan-in does not raise (the invocation completed)."""
+    checked, wrong = _null_slots(ctx, "collect")
+    needs(checked, "degraded update omitting the collect_field")
+    return flag(expected, completed(ctx) and not wrong, f"{outcome_text(ctx)}; (field, instance, slot) not null: {show(wrong)}")
+
+
+@predicate("extra_outputs_omission_is_null_slot")
+def _extra_outputs_null(ctx: Context, expected: Any) -> Verdict:
+    """A degraded update without an extra_outputs subgraph field leaves a null at that instance's slot
+    of the parent field, index-aligned with target_field."""
+    checked, wrong = _null_slots(ctx, "extra")
+    needs(checked, "degraded update omitting an extra_outputs field")
+    return flag(expected, not wrong, f"(field, instance, slot) not null: {show(wrong)}")
+
+
+@predicate("strict_reducer_null_slot_raises")
+def _strict_reducer_raises(ctx: Context, expected: Any) -> Verdict:
+    """A degraded instance omitted the collect_field (a null slot) and the fan-out node then failed with
+    reducer_error: the strict reducer rejected the null."""
+    fan_outs = wired(ctx, "fan_out")
+    omitted = [e for e in isolation_events(ctx) if (e.get("namespace") or [None])[0] in fan_outs
+               and fan_outs[e.get("namespace")[0]]["collect_field"] not in (e.get("post_state") or {})]
+    error = _invocation(ctx).error
+    raised = error is not None and error.category == "reducer_error" and error.node in fan_outs
+    return flag(expected, bool(omitted) and raised, f"{len(omitted)} null-slot degrades; {outcome_text(ctx)} from {error.node if error else None!r}")
+
+
+@predicate("degrade_does_not_suppress_reducer_error")
+def _degrade_keeps_reducer_error(ctx: Context, expected: Any) -> Verdict:
+    """A degrade happened (an isolation event) and the invocation still failed with reducer_error."""
+    events = isolation_events(ctx)
+    return flag(expected, bool(events) and errored(ctx, "reducer_error"), f"{len(events)} isolation events; {outcome_text(ctx)}")
+
+
+def _uncovered_outputs(ctx: Context) -> list[tuple[str, str, str]]:
+    """(parallel node, branch, parent field) for each `outputs` field a degraded branch's update does not cover."""
+    found = []
+    for node, config in wired(ctx, "parallel_branches").items():
+        for event in isolation_events(ctx):
+            branch = config["branches"].get(event.get("branch_name"))
+            if branch is None:
+                continue
+            post = event.get("post_state") or {}
+            found += [(node, event.get("branch_name"), parent) for parent, child in (branch["outputs"] or {}).items() if child not in post]
+    return found
+
+
+@predicate("uncovered_projected_field_skipped")
+def _uncovered_skipped(ctx: Context, expected: Any) -> Verdict:
+    """An `outputs` field a degraded branch's update does not cover is not contributed: the parallel
+    node leaves it as it was at the node's entry."""
+    uncovered = _uncovered_outputs(ctx)
+    needs(uncovered, "uncovered projected field")
+    wrong = []
+    for node, branch, parent in uncovered:
+        before = (outer_event(ctx, node, "started") or {}).get("pre_state") or {}
+        after = (outer_event(ctx, node, "completed") or {}).get("post_state")
+        if after is None or after.get(parent) != before.get(parent):
+            wrong.append((branch, parent, before.get(parent), after.get(parent) if after is not None else "<no completion>"))
+    return flag(expected, not wrong, f"(branch, field, before, after): {show(wrong)}")
+
+
+@predicate("parent_keeps_prior_value")
+def _parent_keeps_prior(ctx: Context, expected: Any) -> Verdict:
+    """Each parent field an uncovered `outputs` projection targets ends the invocation with the value it started with."""
+    uncovered = _uncovered_outputs(ctx)
+    needs(uncovered, "uncovered projected field")
+    start, state = initial_state(ctx), final_state(ctx)
+    wrong = [(parent, start.get(parent), state.get(parent)) for _, _, parent in uncovered if state.get(parent) != start.get(parent)]
+    return flag(expected, not wrong, f"(field, initial, final): {show(wrong)}")
+
+
+# ---------------------------------------------------------------------------------------------
+# Fan-out instances' inner events
+
+
+@predicate("inner_events_have_fan_out_index")
+def _inner_have_index(ctx: Context, expected: Any) -> Verdict:
+    """Every inner event (namespace deeper than the outer node) carries a ``fan_out_index`` (and there are some)."""
+    events = inner(events_of(ctx))
+    lacking = [(e.get("node_name"), e.get("phase"), e.get("attempt_index")) for e in events if e.get("fan_out_index") is None]
+    return flag(expected, bool(events) and not lacking, f"{len(events)} inner events; without a fan_out_index: {show(lacking)}")
+
+
+# Other names fixtures use for the §5.9 canonical "seen" sets (same rule, same docstring).
+predicate("inner_events_attempt_indices_seen")(PREDICATES["inner_attempt_indices_seen"])
+predicate("fan_out_indices_seen")(PREDICATES["inner_fan_out_indices_seen"])
+
+
+@predicate("inner_event_pair_count_per_instance")
+def _pairs_per_instance(ctx: Context, expected: Any) -> Verdict:
+    """Every fan-out instance (by ``fan_out_index``) produced exactly this many inner events."""
+    counts: dict[Any, int] = {}
+    for event in inner(events_of(ctx)):
+        if event.get("fan_out_index") is not None:
+            counts[event.get("fan_out_index")] = counts.get(event.get("fan_out_index"), 0) + 1
+    want = literal(expected)
+    return Verdict(bool(counts) and set(counts.values()) == {want}, f"inner events per instance: {dict(sorted(counts.items()))}, expected {want} each")

@@ -1,0 +1,80 @@
+"""Expected-outcome shapes specific to graph-engine fixtures (observer isolation, drain snapshots)."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+from ..diagnostics import Span
+from .predicates import predicate_rule
+from .rules import FAILED, VERIFIED, Check, Context, Rule, Unverified, _AllOf, _invocation, node_events, shape
+
+
+@dataclass(frozen=True)
+class NoPropagatedError(Rule):
+    """`no_propagated_error: true` — invoke() returned normally: nothing reached the caller."""
+
+    name: str
+    span: Span | None
+    expected: Any
+
+    def check(self, ctx: Context, bindings: Any):
+        try:
+            inv = _invocation(ctx)
+        except LookupError as missing:
+            return (Check(self.name, FAILED, self.span, str(missing)),), bindings
+        propagated = inv.error is not None
+        if propagated == bool(self.expected.value):
+            detail = (f"invoke() raised {inv.error.type_name} ({inv.error.category}): {inv.error.message}" if propagated
+                      else "invoke() returned normally")
+            return (Check(self.name, FAILED, self.span, detail),), bindings
+        return (Check(self.name, VERIFIED, self.span),), bindings
+
+
+@shape("no_propagated_error")
+def _no_propagated_error(node: Any, span: Span | None) -> Rule:
+    return NoPropagatedError("expected.no_propagated_error", span, node)
+
+
+@dataclass(frozen=True)
+class SnapshotScope(Rule):
+    """Predicates evaluated over one accumulator snapshot taken at a node's in-body drain."""
+
+    name: str
+    span: Span | None
+    node: str
+    observer: str
+    rules: tuple[Rule, ...]
+
+    def check(self, ctx: Context, bindings: Any):
+        try:
+            snapshots = _invocation(ctx).node_snapshots
+        except LookupError as missing:
+            return (Check(self.name, FAILED, self.span, str(missing)),), bindings
+        if self.node not in snapshots or self.observer not in snapshots[self.node]:
+            return (Check(self.name, FAILED, self.span, f"no snapshot of {self.observer!r} at node {self.node!r}"),), bindings
+        scoped = dataclasses.replace(ctx, events=node_events(snapshots[self.node][self.observer]))
+        checks: list[Check] = []
+        for rule in self.rules:
+            found, bindings = rule.check(scoped, bindings)
+            checks.extend(found)
+        return tuple(checks), bindings
+
+
+@shape("node_accumulator_snapshot_invariants")
+def _snapshot_invariants(node: Any, span: Span | None) -> Rule:
+    """`{<node>: {<observer>: {<predicate>: <value>}}}` — each predicate over that snapshot's events."""
+    scopes = []
+    for node_name, per_observer in node.items():
+        for observer, block in per_observer.items():
+            name = f"expected.node_accumulator_snapshot_invariants.{node_name}.{observer}"
+            rules = []
+            for ref in block.predicates:
+                rule = predicate_rule(ref.name, ref.value, ref.span, name, None)
+                rules.append(rule if rule is not None else Unverified(f"{name}.{ref.name}", ref.span, f"not implemented: predicate {ref.name!r}"))
+            scopes.append(SnapshotScope(name, per_observer.key_span(observer), node_name, observer, tuple(rules)))
+    return _AllOf(tuple(scopes))
+
+
+__all__ = ["NoPropagatedError", "SnapshotScope"]

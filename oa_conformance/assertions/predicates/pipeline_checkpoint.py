@@ -1,0 +1,465 @@
+"""Predicates named by the checkpoint / resume / migration fixtures (pipeline-utilities §10).
+
+They read the trace the multi-run flow records (interpreter/resume.py): the runs by role (the first
+run and the resumed run), each run's saves, its saved record and the record a resume loaded, the
+harness migrations it ran, and its node log (every harness node body with the runtime's
+namespace, fan-out index chain, attempt index, invocation and correlation ids as read inside the
+body). Sets are compared where the runtime may interleave (§7).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...interpreter.resume import FIRST_RUN, RESUMED
+from ...interpreter.values import literal
+from ..checkpoint_shapes import entered, run_with_role, saves_of
+from ..matchers import format_ok, show
+from ..rules import Context
+from . import Verdict, flag, pattern, predicate, unique
+
+# ---------------------------------------------------------------------------------------------
+# Building blocks
+
+
+def first_run(ctx: Context) -> Any:
+    return run_with_role(ctx, FIRST_RUN)
+
+
+def resumed_run(ctx: Context) -> Any:
+    return run_with_role(ctx, RESUMED)
+
+
+def invocation_id(run: Any) -> str:
+    if run.invocation_id is None:
+        raise LookupError(f"the {run.role or 'invocation'}'s invocation id was never observed (no node ran)")
+    return run.invocation_id
+
+
+def correlation_ids_seen(ctx: Context, run: Any) -> list[Any]:
+    """Every correlation id one run showed: in its nodes' context, on its saves, on the run."""
+    seen = [row["correlation_id"] for row in run.node_log]
+    seen += [save["record"]["correlation_id"] for save in saves_of(ctx, run)]
+    return seen + ([run.correlation_id] if run.correlation_id is not None else [])
+
+
+def loaded_record(ctx: Context) -> Any:
+    """The record the resumed run loaded (as the checkpointer held it just before the resume)."""
+    resumed = resumed_run(ctx)
+    record = (resumed.checkpoint.get("resumed_from") or {}).get("record")
+    if record is None:
+        raise LookupError("the resume loaded no record")
+    return record
+
+
+def final_state(ctx: Context) -> Any:
+    run = ctx.invocation
+    if run is None or run.outcome != "completed":
+        raise LookupError(f"the run {run.outcome if run is not None else 'never happened'}: no final state")
+    return run.final_state
+
+
+def fan_out_fields(ctx: Context, key: str) -> list[str]:
+    """A configuration field (target_field, errors_field) of every outer fan-out node."""
+    return [node[key] for node in ctx.trace.wiring["nodes"].values() if node.get("kind") == "fan_out" and node.get(key)]
+
+
+def migrations_run(ctx: Context) -> list[str]:
+    return list(resumed_run(ctx).checkpoint["migrations_run"])
+
+
+# ---------------------------------------------------------------------------------------------
+# Saves and records
+
+
+@predicate("save_count")
+def _save_count(ctx: Context, expected: Any) -> int:
+    """How many saves the runtime made during the invocation."""
+    return len(saves_of(ctx))
+
+
+@predicate("save_order_matches_completed_event_order")
+def _save_order(ctx: Context, expected: Any) -> Verdict:
+    """The node each save recorded (its newest completed position), in save order, is the order of
+    the successful ``completed`` events the harness observer received."""
+    from . import events_of
+
+    saved = [tuple(p["namespace"]) + (p["node_name"],) for p in (s["record"]["completed_positions"][-1] for s in saves_of(ctx)
+                                                                if s["record"]["completed_positions"])]
+    completed = [tuple(e["namespace"]) for e in events_of(ctx) if e.get("phase") == "completed" and e.get("error") is None]
+    return flag(expected, saved == completed, f"saves recorded {saved}; completed events {completed}")
+
+
+@predicate("invocation_id_is_uuidv4")
+def _invocation_id_uuid(ctx: Context, expected: Any) -> Verdict:
+    """The invocation's framework-minted id is a canonical UUIDv4."""
+    found = invocation_id(ctx.invocation)
+    return flag(expected, format_ok("uuid", found), f"invocation id {found!r}")
+
+
+@predicate("last_saved_at_monotonic_across_saves")
+def _last_saved_at_monotonic(ctx: Context, expected: Any) -> Verdict:
+    """``last_saved_at`` never decreases from one save of the invocation to the next."""
+    stamps = [s["record"]["last_saved_at"] for s in saves_of(ctx)]
+    holds = bool(stamps) and all(a <= b for a, b in zip(stamps, stamps[1:]))
+    return flag(expected, holds, f"last_saved_at across saves: {stamps}")
+
+
+@predicate("completed_positions_step_monotonic")
+def _steps_monotonic(ctx: Context, expected: Any) -> Verdict:
+    """In every save of the invocation, completed positions are in non-decreasing step order."""
+    bad = [[p["step"] for p in s["record"]["completed_positions"]] for s in saves_of(ctx)]
+    bad = [steps for steps in bad if any(a > b for a, b in zip(steps, steps[1:]))]
+    return flag(expected, not bad and bool(saves_of(ctx)), f"steps per save: {[[p['step'] for p in s['record']['completed_positions']] for s in saves_of(ctx)]}")
+
+
+@predicate("saved_record_correlation_id")
+def _saved_record_correlation(ctx: Context, expected: Any) -> Any:
+    """The correlation id on the record the first run left saved."""
+    record = first_run(ctx).checkpoint.get("saved_record")
+    if record is None:
+        raise LookupError("the first run left no saved record")
+    return record["correlation_id"]
+
+
+def fan_out_in_progress(record: Any) -> bool:
+    """The record was saved while a fan-out ran: it has progress for a fan-out node not yet completed."""
+    completed = {p["node_name"] for p in record["completed_positions"]}
+    return any(p["fan_out_node_name"] not in completed for p in record["fan_out_progress"])
+
+
+@predicate("batching_scoped_to_fan_out_internal_saves_only")
+def _batching_scope(ctx: Context, expected: Any) -> Verdict:
+    """Every save made while no fan-out was in progress (outer-node, subgraph and fan-out-node
+    completion saves) went through the synchronous ``save``, not a fan-out batching seam."""
+    outside = [s for s in ctx.trace.checkpoint_saves if not fan_out_in_progress(s["record"])]
+    routed = sorted({s["route"] for s in outside if s["route"] != "save"})
+    return flag(expected, bool(outside) and not routed, f"routes of the saves made with no fan-out in progress: {sorted({s['route'] for s in outside})}")
+
+
+# ---------------------------------------------------------------------------------------------
+# Identities across the first and the resumed run
+
+
+@predicate("resumed_invocation_id_differs_from_original")
+@predicate("first_and_resumed_invocation_ids_differ")
+def _ids_differ(ctx: Context, expected: Any) -> Verdict:
+    """The resumed run's invocation id is not the first run's."""
+    first, resumed = invocation_id(first_run(ctx)), invocation_id(resumed_run(ctx))
+    return flag(expected, first != resumed, f"first run {first!r}, resumed run {resumed!r}")
+
+
+@predicate("resumed_correlation_id_matches_original")
+@predicate("resumed_run_correlation_id_matches_first")
+def _correlation_matches(ctx: Context, expected: Any) -> Verdict:
+    """The resumed run's correlation id is the first run's."""
+    first, resumed = first_run(ctx).correlation_id, resumed_run(ctx).correlation_id
+    return flag(expected, first is not None and first == resumed, f"first run {first!r}, resumed run {resumed!r}")
+
+
+@predicate("first_run_correlation_id")
+def _first_correlation(ctx: Context, expected: Any) -> Any:
+    """The first run's correlation id."""
+    return first_run(ctx).correlation_id
+
+
+@predicate("resumed_run_correlation_id")
+def _resumed_correlation(ctx: Context, expected: Any) -> Any:
+    """The resumed run's correlation id."""
+    return resumed_run(ctx).correlation_id
+
+
+@predicate("first_run_correlation_id_is_uuidv4")
+def _first_correlation_uuid(ctx: Context, expected: Any) -> Verdict:
+    """The first run's (framework-generated) correlation id is a canonical UUIDv4."""
+    found = first_run(ctx).correlation_id
+    return flag(expected, format_ok("uuid", found), f"correlation id {found!r}")
+
+
+@predicate("correlation_id_uniform_across_both_runs")
+def _correlation_uniform(ctx: Context, expected: Any) -> Verdict:
+    """One correlation id everywhere both runs showed one (node contexts, saves, the runs)."""
+    seen = set(correlation_ids_seen(ctx, first_run(ctx)) + correlation_ids_seen(ctx, resumed_run(ctx)))
+    return flag(expected, len(seen) == 1 and None not in seen, f"correlation ids seen: {sorted(map(str, seen))}")
+
+
+@predicate("no_new_correlation_id_generated_on_resume")
+def _no_new_correlation(ctx: Context, expected: Any) -> Verdict:
+    """Everything the resumed run showed carries the first run's correlation id."""
+    first = first_run(ctx).correlation_id
+    new = sorted({str(c) for c in correlation_ids_seen(ctx, resumed_run(ctx)) if c != first})
+    return flag(expected, first is not None and not new, f"the resumed run showed {new} (first run {first!r})")
+
+
+@predicate("first_run_invocation_id")
+def _first_invocation_id(ctx: Context, expected: Any) -> Any:
+    """The first run's invocation id."""
+    return invocation_id(first_run(ctx))
+
+
+@predicate("resumed_run_invocation_id_is_fresh_uuidv4")
+def _resumed_id_fresh(ctx: Context, expected: Any) -> Verdict:
+    """The resumed run's invocation id is a canonical UUIDv4 minted for it (not the first run's)."""
+    first, resumed = invocation_id(first_run(ctx)), invocation_id(resumed_run(ctx))
+    return flag(expected, format_ok("uuid", resumed) and resumed != first, f"resumed {resumed!r}, first {first!r}")
+
+
+@predicate("resumed_run_invocation_id_not_caller_supplied")
+def _resumed_id_not_callers(ctx: Context, expected: Any) -> Verdict:
+    """The resumed run did not adopt the invocation id the resume call supplied."""
+    resumed = resumed_run(ctx)
+    supplied = resumed.call.get("invocation_id")
+    if supplied is None:
+        raise LookupError("the resume call supplied no invocation_id")
+    return flag(expected, invocation_id(resumed) != supplied, f"the resumed run's id {invocation_id(resumed)!r}, the resume call supplied {supplied!r}")
+
+
+# ---------------------------------------------------------------------------------------------
+# What the resume re-ran
+
+
+@predicate("inner_first_node_not_re_run")
+def _inner_not_rerun(ctx: Context, expected: Any) -> Verdict:
+    """No node the loaded record shows completed inside a subgraph ran again during the resume."""
+    done = {tuple(p["namespace"]) + (p["node_name"],) for p in loaded_record(ctx)["completed_positions"] if p["namespace"]}
+    again = sorted({tuple(row["namespace"]) for row in entered(resumed_run(ctx))} & done)
+    return flag(expected, bool(done) and not again, f"completed inner positions {sorted(done)}, re-ran {again}")
+
+
+@predicate("subgraph_re_entry_uses_parent_states")
+def _reentry_uses_parent_states(ctx: Context, expected: Any) -> Verdict:
+    """The loaded record carries parent_states, and the resume's first node body is the first
+    not-completed node inside that subgraph (it re-entered the subgraph instead of restarting it)."""
+    record = loaded_record(ctx)
+    positions = record["completed_positions"]
+    ran = entered(resumed_run(ctx))
+    if not record["parent_states"] or not positions or not ran:
+        return flag(expected, False, f"parent_states {show(record['parent_states'])}, {len(ran)} node bodies ran")
+    deepest = tuple(positions[-1]["namespace"])
+    done = {tuple(p["namespace"]) + (p["node_name"],) for p in positions}
+    first = tuple(ran[0]["namespace"])
+    holds = first[:-1] == deepest and first not in done
+    return flag(expected, holds, f"the resume started at {first}; the record's deepest completed position is in {deepest}")
+
+
+def _instance_rows(ctx: Context, index: str) -> list[Any]:
+    return [row for row in entered(resumed_run(ctx)) if row["fan_out_index"] == int(index)]
+
+
+@pattern(r"instance_(?P<index>\d+)_executes_(?P<node>\w+)_on_resume")
+def _instance_executes(ctx: Context, expected: Any, index: str, node: str) -> Verdict:
+    """Fan-out instance <index> ran node <node> during the resume."""
+    ran = [row["node"] for row in _instance_rows(ctx, index)]
+    return flag(expected, node in ran, f"instance {index} ran {ran} during the resume")
+
+
+@pattern(r"instance_(?P<index>\d+)_attempt_index_on_resume")
+def _instance_attempt_index(ctx: Context, expected: Any, index: str) -> Any:
+    """The attempt index (the runtime's) of fan-out instance <index>'s first node body on resume."""
+    rows = _instance_rows(ctx, index)
+    if not rows:
+        raise LookupError(f"instance {index} did not run during the resume")
+    return rows[0]["attempt_index"]
+
+
+@pattern(r"instance_(?P<index>\d+)_resume_attempt_count")
+def _instance_attempts(ctx: Context, expected: Any, index: str) -> int:
+    """How many times fan-out instance <index> was attempted on resume (its entry node's dispatches)."""
+    rows = _instance_rows(ctx, index)
+    return sum(row["node"] == rows[0]["node"] for row in rows) if rows else 0
+
+
+# ---------------------------------------------------------------------------------------------
+# The collected results after a resume
+
+
+@pattern(r"(?P<field>\w+)_list_length")
+def _list_length(ctx: Context, expected: Any, field: str) -> int:
+    """The length of list field <field> in the final state."""
+    state = final_state(ctx)
+    if field not in state:
+        raise LookupError(f"the final state has no field {field!r}")
+    return len(state[field])
+
+
+@predicate("no_duplicate_results")
+def _no_duplicate_results(ctx: Context, expected: Any) -> Verdict:
+    """Every outer fan-out's collected target_field list holds no value twice (exactly-once merge)."""
+    state = final_state(ctx)
+    fields = fan_out_fields(ctx, "target_field")
+    repeated = {f: list(state[f]) for f in fields if not unique(state[f])}
+    return flag(expected, bool(fields) and not repeated, f"target fields {({f: list(state[f]) for f in fields})}")
+
+
+@predicate("no_duplicate_error_entries")
+def _no_duplicate_errors(ctx: Context, expected: Any) -> Verdict:
+    """Every outer fan-out's errors_field holds at most one entry per fan_out_index."""
+    state = final_state(ctx)
+    fields = fan_out_fields(ctx, "errors_field")
+    repeated = {f: list(state[f]) for f in fields if not unique(e.get("fan_out_index") for e in state[f])}
+    return flag(expected, bool(fields) and not repeated, f"errors fields {({f: list(state[f]) for f in fields})}")
+
+
+@predicate("degrade_slot_rolled_forward_unchanged")
+def _degrade_rolled_forward(ctx: Context, expected: Any) -> Verdict:
+    """Each instance the loaded record shows completed did not run on resume, and its saved result
+    sits unchanged at its slot of the fan-out's collected target_field list."""
+    state = final_state(ctx)
+    ran = {row["fan_out_index"] for row in entered(resumed_run(ctx))}
+    problems = []
+    for progress in loaded_record(ctx)["fan_out_progress"]:
+        target = ctx.trace.wiring["nodes"].get(progress["fan_out_node_name"], {}).get("target_field")
+        for index, instance in enumerate(progress["instances"]):
+            if instance["state"] != "completed":
+                continue
+            if index in ran:
+                problems.append(f"instance {index} re-ran")
+            slots = state.get(target) if target else None
+            if slots is None or index >= len(slots) or slots[index] != instance["result"]:
+                problems.append(f"slot {index} of {target!r} is {show(slots)}, saved result {show(instance['result'])}")
+    return flag(expected, not problems, "; ".join(problems) or "every completed instance rolled forward unchanged")
+
+
+# ---------------------------------------------------------------------------------------------
+# Nested fan-out resume (enclosing lineage, §10.11)
+
+
+def nested_entries(ctx: Context) -> list[Any]:
+    """The loaded record's fan-out entries nested inside another fan-out (non-empty namespace)."""
+    return [p for p in loaded_record(ctx)["fan_out_progress"] if p["namespace"]]
+
+
+def enclosing_name(entry: Any) -> str:
+    lineage = entry.get("enclosing_fan_out_lineage") or ()
+    return lineage[-1]["fan_out_node_name"] if lineage else entry["namespace"][-1]
+
+
+def inner_runs(ctx: Context, entry: Any) -> dict[int, set[int]]:
+    """For a nested entry: enclosing instance index -> inner instance indices that ran on resume
+    (read off each node body's namespace and fan-out index chain)."""
+    outer, inner = enclosing_name(entry), entry["fan_out_node_name"]
+    found: dict[int, set[int]] = {}
+    for row in entered(resumed_run(ctx)):
+        path, chain = list(row["namespace"][:-1]), list(row["fan_out_index_chain"])
+        if outer in path and inner in path:
+            found.setdefault(chain[path.index(outer)], set()).add(chain[path.index(inner)])
+    return found
+
+
+def outer_instances(ctx: Context, name: str) -> list[int]:
+    entries = [p for p in loaded_record(ctx)["fan_out_progress"] if p["fan_out_node_name"] == name and not p["namespace"]]
+    if len(entries) != 1:
+        raise LookupError(f"the loaded record has no top-level entry for {name!r}")
+    return list(range(entries[0]["instance_count"]))
+
+
+def completed_indices(entry: Any) -> set[int]:
+    return {i for i, instance in enumerate(entry["instances"]) if instance["state"] == "completed"}
+
+
+def lineage_skips(ctx: Context) -> list[tuple[int, set[int], set[int]]]:
+    """Per lineage-qualified nested entry: (enclosing index, inner indices skipped, own completed)."""
+    found = []
+    for entry in nested_entries(ctx):
+        lineage = entry.get("enclosing_fan_out_lineage") or ()
+        if not lineage:
+            continue
+        outer = lineage[-1]["fan_out_index"]
+        ran = inner_runs(ctx, entry).get(outer, set())
+        found.append((outer, set(range(entry["instance_count"])) - ran, completed_indices(entry)))
+    if not found:
+        raise LookupError("the loaded record has no lineage-qualified nested fan-out entry")
+    return found
+
+
+@predicate("each_outer_instance_skips_only_its_own_completed_inner_instances")
+@predicate("inner_fan_out_progress_matched_per_enclosing_lineage")
+def _skips_match_lineage(ctx: Context, expected: Any) -> Verdict:
+    """Each enclosing instance skipped exactly the inner instances its own lineage entry marks completed."""
+    wrong = [(outer, sorted(skipped), sorted(own)) for outer, skipped, own in lineage_skips(ctx) if skipped != own]
+    found = [(outer, sorted(skipped), sorted(own)) for outer, skipped, own in lineage_skips(ctx)]
+    return flag(expected, not wrong, f"(enclosing index, skipped, own completed): {found}")
+
+
+@predicate("no_inner_instance_skipped_across_enclosing_instances")
+def _no_cross_skip(ctx: Context, expected: Any) -> Verdict:
+    """No enclosing instance skipped an inner instance its own lineage entry does not mark completed."""
+    wrong = [(outer, sorted(skipped - own)) for outer, skipped, own in lineage_skips(ctx) if skipped - own]
+    return flag(expected, not wrong, f"(enclosing index, skipped without its own completion): {wrong or 'none'}")
+
+
+def _unlineaged(ctx: Context) -> list[Any]:
+    found = [p for p in nested_entries(ctx) if not p.get("enclosing_fan_out_lineage")]
+    if not found:
+        raise LookupError("the loaded record has no nested entry without a lineage")
+    return found
+
+
+def _per_enclosing_instance(ctx: Context, expected: Any, missing: Any, what: str, fine: str) -> Verdict:
+    """For every lineage-less nested entry and every enclosing instance: the inner instances
+    ``missing(entry)`` names that did not run in it during the resume."""
+    problems = []
+    for entry in _unlineaged(ctx):
+        runs = inner_runs(ctx, entry)
+        for outer in outer_instances(ctx, enclosing_name(entry)):
+            left = missing(entry) - runs.get(outer, set())
+            if left:
+                problems.append(f"enclosing instance {outer} {what} {sorted(left)}")
+    return flag(expected, not problems, "; ".join(problems) or fine)
+
+
+@predicate("legacy_unlineaged_entry_not_applied_to_nested_fan_out")
+def _legacy_not_applied(ctx: Context, expected: Any) -> Verdict:
+    """Every enclosing instance re-ran the inner instances a lineage-less nested entry marks completed."""
+    return _per_enclosing_instance(ctx, expected, completed_indices, "skipped", "every enclosing instance re-ran them")
+
+
+@predicate("all_inner_instances_re_run_in_every_outer_instance")
+def _all_inner_rerun(ctx: Context, expected: Any) -> Verdict:
+    """Every enclosing instance ran every inner instance during the resume."""
+    return _per_enclosing_instance(ctx, expected, lambda entry: set(range(entry["instance_count"])), "did not run",
+                                   "every enclosing instance ran every inner instance")
+
+
+# ---------------------------------------------------------------------------------------------
+# Migrations and resume errors
+
+
+@predicate("single_migration_invocation")
+def _single_migration(ctx: Context, expected: Any) -> Verdict:
+    """Exactly one harness migration ran during the resume."""
+    found = migrations_run(ctx)
+    return flag(expected, len(found) == 1, f"migrations run: {found}")
+
+
+@predicate("migration_count")
+def _migration_count(ctx: Context, expected: Any) -> int:
+    """How many harness migrations ran during the resume."""
+    return len(migrations_run(ctx))
+
+
+@predicate("migration_order_matches_chain")
+def _migration_chain(ctx: Context, expected: Any) -> Verdict:
+    """The migrations ran as one chain: from the loaded record's schema_version, each step starting
+    where the previous one ended."""
+    steps = [step.split("->") for step in migrations_run(ctx)]
+    start = loaded_record(ctx)["schema_version"]
+    holds = bool(steps) and steps[0][0] == start and all(a[1] == b[0] for a, b in zip(steps, steps[1:]))
+    return flag(expected, holds, f"migrations {migrations_run(ctx)} from schema_version {start!r}")
+
+
+@predicate("migration_registry_not_consulted")
+def _registry_not_consulted(ctx: Context, expected: Any) -> Verdict:
+    """No registered migration ran during the resume."""
+    found = migrations_run(ctx)
+    return flag(expected, not found, f"migrations run: {found}")
+
+
+@predicate("error_category_not")
+def _error_category_not(ctx: Context, expected: Any) -> Verdict:
+    """The run failed, with a category outside the listed ones."""
+    error = ctx.invocation.error if ctx.invocation is not None else None
+    if error is None:
+        return Verdict(False, "the run did not fail")
+    excluded = literal(expected)
+    return Verdict(error.category not in excluded, f"the error category is {error.category!r}")

@@ -1,0 +1,89 @@
+"""``oa-lint``: lint conformance fixtures statically (no runtime).
+
+    oa-lint PATH...                          spec repositories, spec/ or conformance/ folders, fixture files
+    oa-lint PATH --format json|github|sarif  machine-readable output (text is the default; github
+                                             under GitHub Actions)
+    oa-lint PATH --select G,S --ignore S002  only some rules, by code prefix (the longer prefix wins)
+    oa-lint PATH --exit-zero                 report, but exit 0 when there are findings
+    oa-lint --list-rules                     every rule: code, severity, name, summary
+    oa-lint --explain G003                   one rule's documentation
+
+Exit status: 0 clean, 1 findings, 2 usage error or internal error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from ..lint import BY_CODE, RULES, Selection, UsageError, lint_paths
+from ..lint.formatters import FORMATS, render
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="oa-lint",
+        description="Statically lint OpenArmature conformance fixtures: the adapter's load, schema and version checks, then lint rules.",
+        epilog="Exit status: 0 clean, 1 findings, 2 usage error or internal error.",
+    )
+    parser.add_argument("paths", nargs="*", metavar="PATH", help="a spec repository, its spec/ folder, a conformance/ folder or fixture files")
+    parser.add_argument("--format", choices=tuple(FORMATS), help="output format (default: text; github when GITHUB_ACTIONS is set)")
+    parser.add_argument("--select", action="append", default=[], metavar="CODES", help="only these rules: comma-separated code prefixes (e.g. G,S001)")
+    parser.add_argument("--ignore", action="append", default=[], metavar="CODES", help="not these rules: comma-separated code prefixes")
+    parser.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
+    parser.add_argument("--list-rules", action="store_true", help="list every rule and exit")
+    parser.add_argument("--explain", metavar="CODE", help="print a rule's documentation and exit")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.explain is not None:
+        return _explain(args.explain)
+    if args.list_rules:
+        return _list_rules()
+    if not args.paths:
+        parser.print_usage(sys.stderr)
+        print("oa-lint: error: no PATH given (a spec repository, a spec/ or conformance/ folder, or fixture files)", file=sys.stderr)
+        return 2
+    try:
+        selection = Selection.parse(args.select, args.ignore)
+        result = lint_paths(args.paths, selection)
+    except UsageError as exc:
+        print(f"oa-lint: error: {exc}", file=sys.stderr)
+        return 2
+    output_format = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
+    sys.stdout.write(render(output_format, result.diagnostics, selection.rules()))
+    counts = result.counts()
+    print(f"oa-lint: {_count(result.files, 'fixture')}, {_count(counts['error'], 'error')}, {_count(counts['warning'], 'warning')}", file=sys.stderr)
+    if result.internal_errors:
+        print(f"oa-lint: {result.internal_errors} internal errors (X001): this is a bug in oa-lint", file=sys.stderr)
+        return 2
+    return 1 if result.diagnostics and not args.exit_zero else 0
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
+def _explain(code: str) -> int:
+    rule = BY_CODE.get(code.strip().upper())
+    if rule is None:
+        print(f"oa-lint: error: no rule {code!r} (see oa-lint --list-rules)", file=sys.stderr)
+        return 2
+    print(f"{rule.code} {rule.name} ({rule.severity}; category {rule.category})\n")
+    print(rule.doc)
+    return 0
+
+
+def _list_rules() -> int:
+    width = max(len(rule.name) for rule in RULES)
+    for rule in RULES:
+        print(f"{rule.code}  {rule.severity:<7}  {rule.name:<{width}}  {rule.summary}")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,231 @@
+"""The lint engine: the static passes, then the rules, over fixture files.
+
+For each file, in discovery order:
+
+1. the ``file`` rules (layout: its name among its siblings);
+2. the static passes of :func:`oa_conformance.interpreter.read_fixture` — load, schema check, build,
+   version check — whose diagnostics are re-coded to the lint rule that claims them (keeping their
+   §9 category);
+3. when those passed, the ``fixture`` rules once, then for each scenario (case) the ``scenario``
+   rules and the ``outcome`` rules. A finding that stands for an error category the scenario itself
+   expects (``expected_compile_error: unreachable_node`` …) is dropped: that case is correct.
+
+A rule that raises becomes an ``X001`` finding for that file; the other rules and files go on.
+Findings are deduplicated (cases report what they inherit once) and sorted by position; selection
+(``--select`` / ``--ignore``) applies last, to the finished list.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import re
+from collections import Counter
+from typing import Callable, Iterable, Iterator, NamedTuple
+
+from ..diagnostics import Diagnostic, Span
+from ..discovery import DiscoveryError, FixtureRef, discover
+from ..interpreter import capability_of, read_fixture
+from .context import FileContext, Finding, FixtureContext
+from .rules import BY_CODE, DETECTABLE, RULES, Rule
+
+INTERNAL = BY_CODE["X001"]
+_BY_KIND: dict[str, tuple[Rule, ...]] = {kind: tuple(r for r in RULES if r.kind == kind) for kind in ("file", "fixture", "scenario", "outcome")}
+_CLAIMED: dict[tuple[str, str | None], Rule] = {claim: rule for rule in RULES for claim in rule.claims}
+_FALLBACK = BY_CODE["V002"]  # a static code no rule claims yet is a schema problem
+
+# How the schema check words a mini-language error (oa_conformance.grammar's GrammarError), so the
+# type-string and value-token rules can claim theirs.
+_GRAMMAR_WORDING = (
+    ("type", re.compile(r"(malformed type string |type '.*': (list|dict) takes )")),
+    ("token", re.compile(r"(malformed|unknown) value token ")),
+)
+
+
+class UsageError(Exception):
+    """A path that names no fixtures, or a selection that names no rule."""
+
+
+# --------------------------------------------------------------------------------------------
+# Selection
+
+
+class Selection(NamedTuple):
+    """``--select`` / ``--ignore`` by code prefix; the longer matching prefix wins (as flake8)."""
+
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+
+    @classmethod
+    def parse(cls, select: Iterable[str] = (), ignore: Iterable[str] = ()) -> Selection:
+        chosen = cls(_prefixes(select), _prefixes(ignore))
+        for prefix in chosen.select + chosen.ignore:
+            if not any(rule.code.startswith(prefix) for rule in RULES):
+                raise UsageError(f"{prefix!r} selects no rule (codes: {', '.join(r.code for r in RULES)})")
+        return chosen
+
+    def allows(self, code: str) -> bool:
+        selected = _longest(self.select, code) if self.select else 0  # nothing selected: everything is
+        return selected >= 0 and selected > _longest(self.ignore, code)
+
+    def rules(self) -> list[Rule]:
+        return [rule for rule in RULES if self.allows(rule.code)]
+
+
+def _longest(prefixes: tuple[str, ...], code: str) -> int:
+    """The length of the longest prefix matching ``code`` (-1 when none does)."""
+    return max((len(p) for p in prefixes if code.startswith(p)), default=-1)
+
+
+def _prefixes(values: Iterable[str]) -> tuple[str, ...]:
+    return tuple(part.strip().upper() for value in values for part in value.split(",") if part.strip())
+
+
+# --------------------------------------------------------------------------------------------
+# Running
+
+
+class LintResult(NamedTuple):
+    diagnostics: tuple[Diagnostic, ...]
+    files: int
+
+    @property
+    def internal_errors(self) -> int:
+        return sum(1 for d in self.diagnostics if d.code == INTERNAL.code)
+
+    def counts(self) -> Counter:
+        return Counter(d.severity for d in self.diagnostics)
+
+
+def fixture_refs(paths: Iterable[str]) -> list[FixtureRef]:
+    """The fixtures under each path, in order, each once; a path with none is a usage error."""
+    found: list[list[FixtureRef]] = []
+    for path in paths:
+        try:
+            refs = discover([path])
+        except DiscoveryError as exc:
+            raise UsageError(str(exc)) from None
+        if not refs:
+            raise UsageError(f"{path}: no fixtures (*.yaml) found")
+        found.append(refs)
+    if len(found) == 1:
+        return found[0]  # discover() already lists each file once
+    seen: set[str] = set()
+    unique = []
+    for ref in (ref for refs in found for ref in refs):
+        key = os.path.realpath(ref.path)
+        if key not in seen:
+            seen.add(key)
+            unique.append(ref)
+    return unique
+
+
+def lint_paths(paths: Iterable[str], selection: Selection = Selection()) -> LintResult:
+    """Lint every fixture under ``paths`` (raises :class:`UsageError` for a path with none)."""
+    refs = fixture_refs(paths)
+    listings: dict[str, tuple[str, ...]] = {}
+    found: list[Diagnostic] = []
+    # Like read_fixture: the passes and rules make many small immutable objects and no cycles, so
+    # the cyclic collector is paused for the run instead of rescanning them.
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        for ref in refs:
+            found.extend(d for d in lint_file(ref.path, capability=ref.capability, listings=listings)
+                         if d.code == INTERNAL.code or selection.allows(d.code))
+    finally:
+        if paused:
+            gc.enable()
+    return LintResult(tuple(found), len(refs))
+
+
+def lint_file(path: str, data: bytes | str | None = None, capability: str | None = None,
+              listings: dict[str, tuple[str, ...]] | None = None) -> list[Diagnostic]:
+    """Every finding for one fixture file (or ``data`` read from elsewhere, reported as ``path``), sorted."""
+    if capability is None:
+        capability = capability_of(path)
+    found: list[Diagnostic] = []
+    file = _file_context(path, listings if listings is not None else {})
+    for rule in _BY_KIND["file"]:
+        found.extend(_run(rule, path, lambda: rule.check(file)))
+    try:
+        result = read_fixture(path, data, capability=capability)
+    except Exception as exc:  # a bug in a static pass: report it, go on with the other files
+        found.append(_internal(path, f"internal error in the static passes: {type(exc).__name__}: {exc}"))
+        return _finished(found)
+    found.extend(_claimed(d) for d in result.diagnostics)
+    if result.fixture is not None:
+        found.extend(_rules(FixtureContext(path, capability, result.fixture)))
+    return _finished(found)
+
+
+def _rules(fixture: FixtureContext) -> Iterator[Diagnostic]:
+    for rule in _BY_KIND["fixture"]:
+        yield from _run(rule, fixture.path, lambda: rule.check(fixture))
+    try:
+        scenarios = fixture.scenarios
+    except Exception as exc:
+        yield _internal(fixture.path, f"internal error reading the scenarios: {type(exc).__name__}: {exc}")
+        return
+    for scenario in scenarios:
+        raised: set[str] = set()
+        for rule in _BY_KIND["scenario"]:
+            for item in _run(rule, fixture.path, lambda: rule.check(scenario), keep=True):
+                if isinstance(item, Diagnostic):
+                    yield item  # an internal error
+                    continue
+                if rule.expected_as is not None:
+                    raised.add(rule.expected_as)
+                    if rule.expected_as in scenario.expected_errors:
+                        continue  # the case expects exactly this error
+                yield _diagnostic(rule, item)
+        for rule in _BY_KIND["outcome"]:
+            yield from _run(rule, fixture.path, lambda: rule.check(scenario, frozenset(raised), DETECTABLE))
+
+
+def _run(rule: Rule, path: str, produce: Callable[[], Iterable[Finding]], keep: bool = False) -> list:
+    """A rule's findings as diagnostics (or, ``keep``, as findings), or one X001 if it raised."""
+    try:
+        findings = list(produce())
+    except Exception as exc:
+        return [_internal(path, f"internal error in {rule.code} ({rule.name}): {type(exc).__name__}: {exc}")]
+    return findings if keep else [_diagnostic(rule, finding) for finding in findings]
+
+
+def _diagnostic(rule: Rule, finding: Finding) -> Diagnostic:
+    return Diagnostic.at(finding.span, rule.category, rule.code, finding.message, rule.severity)
+
+
+def _internal(path: str, message: str) -> Diagnostic:
+    return Diagnostic.at(Span(path, 1, 1), INTERNAL.category, INTERNAL.code, message, INTERNAL.severity)
+
+
+def _claimed(diagnostic: Diagnostic) -> Diagnostic:
+    """A static pass's diagnostic under the code of the rule that claims it (its category kept)."""
+    language = None
+    if diagnostic.code == "schema":
+        detail = diagnostic.message.split(": ", 1)[-1]
+        language = next((name for name, wording in _GRAMMAR_WORDING if wording.match(detail)), None)
+    rule = _CLAIMED.get((diagnostic.code, language)) or _CLAIMED.get((diagnostic.code, None)) or _FALLBACK
+    return diagnostic._replace(code=rule.code, severity=rule.severity)
+
+
+def _file_context(path: str, listings: dict[str, tuple[str, ...]]) -> FileContext:
+    directory = os.path.dirname(os.path.abspath(path))
+    siblings = listings.get(directory)
+    if siblings is None:
+        try:
+            siblings = tuple(sorted(os.listdir(directory)))
+        except OSError:
+            siblings = ()
+        listings[directory] = siblings
+    return FileContext(path, os.path.basename(path), os.path.basename(directory) == "conformance", siblings)
+
+
+def _finished(found: list[Diagnostic]) -> list[Diagnostic]:
+    unique = list(dict.fromkeys(found))
+    unique.sort(key=lambda d: (d.line, d.column, d.code, d.message))
+    return unique
+
+
+__all__ = ["LintResult", "Selection", "UsageError", "fixture_refs", "lint_file", "lint_paths"]

@@ -1,0 +1,53 @@
+"""An invariant predicate is not implemented by this adapter.
+
+## What it does
+Reports each predicate named in an `invariants:`-like block (`invariants`,
+`observer_event_invariants`, `node_accumulator_snapshot_invariants` …) for which the adapter's
+assertion layer has no rule (`oa_conformance.assertions.predicates.resolve`).
+
+## Why is this bad?
+conformance-adapter §5.9: predicate names are declarative, and the adapter MUST ship logic for
+each. Until it does, a case using the name cannot pass here and is reported "not implemented"
+rather than passed. For a spec author, a name reported here that is not documented in the fixture's
+sidecar or in §5.9 is often a misspelling.
+
+A warning with its own code so that it can be selected (`--select P001`, to list what is left to
+implement) or ignored (`--ignore P`) on its own.
+
+## Example
+Bad (not documented anywhere, and a typo of `inner_event_count`):
+```yaml
+observer_event_invariants:
+  inner_events_count: 6
+```
+Good:
+```yaml
+observer_event_invariants:
+  inner_event_count: 6
+```
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Callable, Iterator
+
+from ...assertions import predicates
+from ..context import Finding, FixtureContext
+
+CODE = "P001"
+NAME = "predicate-not-implemented"
+SEVERITY = "warning"
+KIND = "fixture"
+
+
+def check(ctx: FixtureContext) -> Iterator[Finding]:
+    for predicate in ctx.predicates:
+        if not _resolves(predicates.resolve, predicate.name, ctx.capability):
+            yield Finding(predicate.span, f"invariant predicate {predicate.name!r} is not implemented by this adapter; it is not checked")
+
+
+@lru_cache(maxsize=4096)
+def _resolves(resolve: Callable, name: str, capability: str | None) -> bool:
+    """Whether the assertion layer's ``resolve`` knows ``name`` (fixtures repeat a few hundred names)."""
+    return resolve(name, capability) is not None
