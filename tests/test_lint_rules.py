@@ -85,9 +85,17 @@ def findings(site: Site, code: str) -> list[tuple[str, int, int]]:
     return [(d.code, d.line, d.column) for d in diagnostics if d.code == code]
 
 
+def need_corpus(enough: bool, what: str) -> None:
+    """Fail when the corpus offers too few sites; skip instead when only the bundled spec is here."""
+    if not enough:
+        if shared_spec_root() is None:
+            pytest.skip(f"{what}: the bundled spec offers none; set OA_SHARED_SPEC for the shared corpus")
+        raise AssertionError(what)
+
+
 def check_rule(code: str, make) -> None:
     found = sites(code, make)
-    assert found, f"no fault site for {code} in the corpus"
+    need_corpus(bool(found), f"no fault site for {code} in the corpus")
     for site in found:
         assert findings(site, code) == [(code, *site.expected)], site.id
 
@@ -428,12 +436,16 @@ def test_e003_execution_order_names_no_node():
 
 def _final_values(read):
     for ctx in clean_scenarios(read):
-        for expected in ctx.sections("expected"):
-            final = expected.get("final_state")
-            if type(final) is Mapping:
-                for value in final.values:
-                    if type(value) is Scalar and isinstance(value.value, (int, str)) and not isinstance(value.value, bool):
-                        yield value
+        yield from _final_values_of(ctx)
+
+
+def _final_values_of(ctx):
+    for expected in ctx.sections("expected"):
+        final = expected.get("final_state")
+        if type(final) is Mapping:
+            for value in final.values:
+                if type(value) is Scalar and isinstance(value.value, (int, str)) and not isinstance(value.value, bool):
+                    yield value
 
 
 @pytest.mark.parametrize("token,offset", [('"<uuuid>"', 2), ('"<uuid"', 6), ('"<uuid-3>"', 1)])
@@ -454,10 +466,16 @@ def test_e005_binding_token_used_once():
 
 
 def test_e005_binding_token_used_twice_binds_and_is_fine():
-    for read in READS:
-        values = list(itertools.islice(_final_values(read), 2))
-        if len(values) == 2 and values[0].span.line != values[1].span.line:
-            break
+    def pairs():
+        for read in READS:
+            for ctx in clean_scenarios(read):  # two values of ONE case: a binding is per case
+                values = list(itertools.islice(_final_values_of(ctx), 2))
+                if len(values) == 2 and values[0].span.line != values[1].span.line:
+                    yield read, values
+
+    found = next(pairs(), None)
+    need_corpus(found is not None, "no case with two final_state scalars on different lines")
+    read, values = found
     text = read.text
     for value in sorted(values, key=lambda v: v.span, reverse=True):
         text = replace_scalar(text, value, '"<trace_id_shared>"')
@@ -495,7 +513,7 @@ def test_compile_error_cases_suppress_exactly_their_category():
             after = lint_file(read.ref.path, text, read.ref.capability)
             assert {d.code for d in after} & {r.code for r in rules}, (read.ref.display, declared.value)
             checked += 1
-    assert checked >= 5
+    need_corpus(checked >= 5, f"only {checked} compile-error cases checked")
 
 
 # --------------------------------------------------------------------------------------------
@@ -509,7 +527,8 @@ def test_p001_reports_exactly_the_predicates_the_assertion_layer_cannot_resolve(
         found = FixtureContext(read.ref.path, read.ref.capability, read.fixture).predicates
         return [p for p in found if vocabulary.resolve(p.name, read.ref.capability) is None]
 
-    read = next(r for r in READS if unresolved(r))
+    read = next((r for r in READS if unresolved(r)), None)
+    need_corpus(read is not None, "no fixture names a predicate the assertion layer cannot resolve")
     reported = {(d.line, d.column) for d in read.baseline if d.code == "P001"}
     assert reported == {(p.span.line, p.span.column) for p in unresolved(read)}
 

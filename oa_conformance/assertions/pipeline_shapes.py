@@ -11,6 +11,7 @@ from typing import Any
 
 from ..ast.nodes import Mapping, Scalar, Sequence
 from ..diagnostics import Span
+from ..interpreter.trace import primary_observer
 from .matchers import Match, Mismatch, match, show
 from .rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, ValueRule, shape, verdict  # noqa: F401
 
@@ -24,13 +25,10 @@ STATES = ("pre_state", "post_state")
 
 
 def observed(ctx: Context, type_name: str | None = None) -> list[Any]:
-    """Every event (of one type, if given) the case's first observer recorded in this invocation."""
+    """Every event (of one type, if given) the case's primary observer recorded in this invocation."""
     if ctx.invocation is None:
         raise LookupError("the case never invoked the graph")
-    recorded = ctx.invocation.events
-    if not recorded:
-        raise LookupError("no observer recorded this invocation")
-    events = next(iter(recorded.values()))
+    events = ctx.invocation.events[primary_observer(ctx.invocation)]
     return [e for e in events if type_name is None or e.get("type") == type_name]
 
 

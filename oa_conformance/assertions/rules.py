@@ -19,7 +19,7 @@ from pyrsistent import pmap
 
 from ..ast.nodes import Mapping, Node, Scalar, Sequence
 from ..diagnostics import Span
-from ..interpreter.trace import CaseTrace, InvocationTrace
+from ..interpreter.trace import CaseTrace, InvocationTrace, primary_observer
 from .matchers import Match, Mismatch, match, show
 
 VERIFIED, FAILED, UNVERIFIED = "verified", "failed", "unverified"
@@ -424,7 +424,7 @@ def _value(name: str, select: Callable, mode: str = "exact"):
 
 def _observer_events(node: Any, span: Span | None) -> Rule:
     if isinstance(node, Sequence):  # the one-observer list form
-        return EventsRule("expected.observer_events", span, node, lambda ctx: node_events(next(iter(_invocation(ctx).events.values()), ())))
+        return EventsRule("expected.observer_events", span, node, lambda ctx: node_events(_invocation(ctx).events[primary_observer(_invocation(ctx))]))
     return _AllOf(tuple(EventsRule(f"expected.observer_events.{name}", node.key_span(name), events, observer_events(name)) for name, events in node.items()))
 
 

@@ -287,6 +287,7 @@ async def _invoke(scenario: Scenario, run: Run, harness: Harness, built: Any, ob
         correlation_id=correlation_id,
         execution_order=plain(harness.execution[execution_start:]),
         events=plain({n: o.events[event_start.get(n, 0):] for n, o in harness.observers.items()}),
+        observers=tuple((n, o.behavior) for n, o in harness.observers.items()),
         deliveries=plain(harness.deliveries[delivery_start:]),
         accumulators=plain({n: o.buckets for n, o in harness.observers.items() if o.behavior == "accumulate"}),
         drain=plain(drain),

@@ -98,6 +98,7 @@ class InvocationTrace:
     correlation_id: str | None = None
     execution_order: Any = field(default_factory=pvector)
     events: Any = field(default_factory=pmap)
+    observers: tuple[tuple[str, str], ...] = ()  # (name, behaviour) in declaration order
     deliveries: Any = field(default_factory=pvector)
     accumulators: Any = field(default_factory=pmap)
     drain: Any = None
@@ -110,6 +111,17 @@ class InvocationTrace:
     initial_state: Any = None
     node_log: Any = field(default_factory=pvector)
     checkpoint: Any = field(default_factory=pmap)
+
+
+def primary_observer(invocation: InvocationTrace) -> str:
+    """The observer an unnamed assertion is about: the first declared ``record`` observer (else the
+    first declared one). ``events`` is a map, so its own order must never decide this."""
+    if not invocation.observers:
+        raise LookupError("no observer recorded this invocation")
+    for name, behavior in invocation.observers:
+        if behavior == "record":
+            return name
+    return invocation.observers[0][0]
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from typing import Any, Callable, Iterable
 
 from ...diagnostics import Span
 from ..matchers import match, show
+from ...interpreter.trace import primary_observer
 from ..rules import FAILED, VERIFIED, Check, Context, Rule, node_events
 
 Compute = Callable[..., Any]
@@ -102,7 +103,7 @@ def predicate_rule(name: str, value: Any, span: Span | None, block: str, capabil
 
 
 def events_of(ctx: Context, observer: str | None = None) -> list[Any]:
-    """The NodeEvents one observer recorded in this invocation (the first observer by default), or
+    """The NodeEvents one observer recorded in this invocation (the primary observer by default), or
     those of the event list the block is scoped to (``ctx.events``: an accumulator snapshot)."""
     if ctx.events is not None:
         return node_events(ctx.events)
@@ -112,7 +113,7 @@ def events_of(ctx: Context, observer: str | None = None) -> list[Any]:
     if not recorded:
         raise LookupError("the case declares no observer")
     if observer is None:
-        observer = next(iter(recorded))
+        observer = primary_observer(ctx.invocation)
     if observer not in recorded:
         raise LookupError(f"no observer named {observer!r}")
     return node_events(recorded[observer])
