@@ -2,6 +2,8 @@
 
     ./dev bench                      all benchmarks
     ./dev bench parse                reading the shared corpus vs plain libyaml composing
+    ./dev bench lint                 oa-lint over the shared corpus as one process
+    ./dev bench run                  the graph-engine and pipeline-utilities cases against the runtime
     ./dev bench lint                 oa-lint over the shared corpus, as one process
 
 ``parse``: loads and checks (load → schema check → AST build → version check) every fixture of the
@@ -90,7 +92,29 @@ def bench_lint() -> None:
     print(f"  lint_paths in-process (best of {ROUNDS})      {in_process * 1000:8.1f} ms")
 
 
-BENCHMARKS = {"parse": bench_parse, "lint": bench_lint}
+def bench_run() -> None:
+    """``run``: every case of the shared corpus's graph-engine and pipeline-utilities directories
+    against the runtime, side by side (the default) and one at a time, so the overlap of the
+    fixtures' deliberate sleeps shows. Guide: well under 10 s side by side."""
+    import collections
+
+    from oa_conformance.runner import cases_of, run_all
+
+    refs = [case for fixture in discover([shared_root()], ["graph-engine", "pipeline-utilities"]) for case in cases_of(fixture)]
+
+    def timed(workers: int):
+        started = time.perf_counter()
+        results = list(run_all(refs, workers=workers))
+        return time.perf_counter() - started, collections.Counter(r.outcome for r in results)
+
+    overlapped, outcomes = timed(16)
+    serial, _ = timed(1)
+    print(f"run: graph-engine + pipeline-utilities, {len(refs)} cases: {dict(outcomes)}")
+    print(f"  side by side (16 threads, one event loop each)  {overlapped:6.2f} s   (guide: well under 10 s)")
+    print(f"  one at a time                                   {serial:6.2f} s")
+
+
+BENCHMARKS = {"parse": bench_parse, "lint": bench_lint, "run": bench_run}
 
 
 def main(argv: list[str]) -> int:

@@ -18,9 +18,15 @@ from .nodes import Mapping, Node, PredicateBlock, PredicateRef, Scalar, Sequence
 from .shape_match import choose
 
 
-def build_fixture(tree: Mapping, capability: str | None = None, vocabulary: Vocabulary = VOCABULARY) -> Section:
-    """The typed ``Fixture`` node for a schema-checked value tree."""
-    return _Builder(vocabulary, capability).build(tree, sh.Section("fixture"))
+def build_fixture(tree: Mapping, capability: str | None = None, vocabulary: Vocabulary = VOCABULARY, tokens: bool = True) -> Section:
+    """The typed ``Fixture`` node for a schema-checked value tree.
+
+    ``tokens=False`` (no string of the document can be a value token) keeps expected values as
+    they are instead of scanning them for tokens.
+    """
+    builder = _Builder(vocabulary, capability)
+    builder.scan_tokens = tokens
+    return builder.build(tree, sh.Section("fixture"))
 
 
 class _Builder:
@@ -54,8 +60,10 @@ class _Builder:
     def _list_of(self, node: Sequence, shape: sh.ListOf) -> Node:
         return Sequence.make(items=pvector([self.build(v, shape.item) for v in node.items]), span=node.span)
 
+    scan_tokens = True
+
     def _expect(self, node: Node, shape: sh.Expect) -> Node:
-        return with_tokens(node)
+        return with_tokens(node) if self.scan_tokens else node
 
     def _predicates(self, node: Mapping, shape: sh.Predicates) -> Node:
         refs = [PredicateRef.make(name=k, value=v, span=s) for k, v, s in zip(node.keys, node.values, node.key_spans)]

@@ -63,16 +63,19 @@ class _Composer(_Loader):
     the safe loader registers no path resolvers.
     """
 
+    # implicit (a pair of flags) → {value → tag}: four small maps, no key tuple per call
     _resolved: dict = {}
 
     def resolve(self, kind, value, implicit):
         if kind is yaml.ScalarNode:
-            cache_key = (value, implicit)
-            tag = self._resolved.get(cache_key)
+            by_value = self._resolved.get(implicit)
+            if by_value is None:
+                by_value = self._resolved[implicit] = {}
+            tag = by_value.get(value)
             if tag is None:
                 tag = super().resolve(kind, value, implicit)
-                if len(self._resolved) < 100_000:
-                    self._resolved[cache_key] = tag
+                if len(by_value) < 100_000:
+                    by_value[value] = tag
             return tag
         return super().resolve(kind, value, implicit)
 
@@ -125,10 +128,25 @@ def _make_sequence(items, span):
 
 
 class LoadResult(NamedTuple):
-    """The value tree of one file (``None`` when nothing usable was read) and the problems found."""
+    """The value tree of one file (``None`` when nothing usable was read) and the problems found.
+
+    ``may_hold_tokens`` is False when no string of the document can be a §5.10 value token (no
+    ``<`` starting a scalar anywhere in the text): the passes then skip scanning expected values.
+    """
 
     tree: Mapping | None
     diagnostics: tuple[Diagnostic, ...]
+    may_hold_tokens: bool = True
+
+
+# A value token is a whole scalar starting with ``<``: in the text it follows a quote, a space, a
+# flow indicator or a line start, never a word character (``list<int>`` is a type, not a token).
+# Escapes in double-quoted strings could spell ``<`` without writing it, so they count too.
+_TOKEN_START = re.compile(r"(?<![\w<])<[\w>-]|\\(?:x3[cC]|u003[cC]|U0000003[cC])")
+
+
+def _may_hold_tokens(text: str) -> bool:
+    return ("<" in text or "\\" in text) and _TOKEN_START.search(text) is not None
 
 
 class _Problem(Exception):
@@ -184,7 +202,7 @@ def load_bytes(data: bytes | str, path: str = "<string>") -> LoadResult:
             raise _Problem(span, f"aliases expand this fixture beyond {MAX_EXPANDED_NODES} nodes; refusing to expand (billion-laughs guard)")
     except _Problem as problem:
         return LoadResult(None, tuple(converter.diagnostics) + (Diagnostic.at(problem.span, FIXTURE_SCHEMA_INVALID, "yaml", problem.message),))
-    return LoadResult(tree, tuple(converter.diagnostics))
+    return LoadResult(tree, tuple(converter.diagnostics), _may_hold_tokens(text))
 
 
 def _yaml_error(exc: yaml.MarkedYAMLError, path: str) -> Diagnostic:

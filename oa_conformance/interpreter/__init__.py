@@ -64,14 +64,14 @@ def _read(path: str, data: bytes | str | None, stop_after: str, capability: str 
     loaded = load_path(path) if data is None else load_bytes(data, path)
     if loaded.diagnostics or loaded.tree is None or stop_after == "load":
         return ReadResult(None, loaded.diagnostics)
-    problems = check_schema(loaded.tree, capability)
+    problems = check_schema(loaded.tree, capability, tokens=loaded.may_hold_tokens)
     if problems:
         if stop_after != "schema":
             # A too-new fixture is expected to use directives this adapter lacks: say so first.
             too_new = tuple(d for d in check_version(loaded.tree) if d.category == FIXTURE_VERSION_UNSUPPORTED)
             problems = too_new + problems
         return ReadResult(None, problems)
-    fixture = build_fixture(loaded.tree, capability)
+    fixture = build_fixture(loaded.tree, capability, tokens=loaded.may_hold_tokens)
     if stop_after == "schema":
         return ReadResult(fixture, ())
     return ReadResult(fixture, check_version(fixture))

@@ -32,14 +32,16 @@ VERSION_PATTERN = re.compile(r"\d+\.\d+\.\d+\Z")
 _KIND_WORDS = {"map": "a mapping", "list": "a list", "scalar": "a scalar"}
 
 
-def check_schema(tree: Mapping, capability: str | None = None, vocabulary: Vocabulary = VOCABULARY) -> tuple[Diagnostic, ...]:
+def check_schema(tree: Mapping, capability: str | None = None, vocabulary: Vocabulary = VOCABULARY, tokens: bool = True) -> tuple[Diagnostic, ...]:
     """All schema problems of one fixture's value tree, in document order.
 
     ``capability`` is the fixture's directory (``graph-engine`` …): it selects that directory's
-    §3.2 vocabulary on top of the general one.
+    §3.2 vocabulary on top of the general one. ``tokens=False`` (the loader found no string that
+    could be a value token) skips scanning expected values for them.
     """
     checker = _SchemaChecker(vocabulary, capability)
-    checker.visit(tree, sh.Section("fixture"), "")
+    checker.scan_tokens = tokens
+    checker.visit(tree, sh.Section("fixture"), None)
     return tuple(sorted(checker.diagnostics, key=lambda d: (d.line, d.column)))
 
 
@@ -48,8 +50,21 @@ def _inside(node: Scalar, offset: int) -> Span:
     return node.span.shifted(offset + (1 if node.quoted else 0))
 
 
-def _join(path: str, key: object) -> str:
-    return f"{path}.{key}" if path else str(key)
+# Paths are built lazily: a linked pair (parent, key) per level, formatted only when a problem is
+# reported — most of a fixture has none, and formatting every path cost more than checking it.
+Path = tuple | None
+
+
+def _text(path: Path) -> str:
+    parts = []
+    while path is not None:
+        path, key = path
+        parts.append(f"[{key}]" if type(key) is int else f".{key}")
+    return "".join(reversed(parts)).lstrip(".")
+
+
+_NODE_KINDS = {Mapping: "map", Sequence: "list", Scalar: "scalar"}
+_FREE = (sh.Nullable, sh.OneOf)  # shapes whose option depends on the value, not only its kind
 
 
 class _SchemaChecker(Visitor):
@@ -61,12 +76,17 @@ class _SchemaChecker(Visitor):
     def report(self, span: Span, message: str, category: str = FIXTURE_SCHEMA_INVALID, code: str = "schema") -> None:
         self.diagnostics.append(Diagnostic.at(span, category, code, message))
 
-    def wrong_kind(self, node: Node, shape: sh.Shape, path: str) -> None:
+    def wrong_kind(self, node: Node, shape: sh.Shape, path: Path) -> None:
         expected = " or ".join(_KIND_WORDS[k] for k in sorted(sh.kind_of(shape)))
-        self.report(node.span, f"{path or 'fixture'}: expected {expected} ({shape.describe()}), found {_KIND_WORDS[node_kind(node)]}")
+        self.report(node.span, f"{_text(path) or 'fixture'}: expected {expected} ({shape.describe()}), found {_KIND_WORDS[node_kind(node)]}")
 
     # The shapes a node can meet are resolved here; the node class picks the method.
-    def resolve(self, node: Node, shape: sh.Shape, path: str) -> sh.Shape | None:
+    def resolve(self, node: Node, shape: sh.Shape, path: Path) -> sh.Shape | None:
+        if type(shape) not in _FREE:  # the common case: the YAML kind alone decides
+            if _NODE_KINDS[type(node)] in sh.kind_of(shape):
+                return shape
+            self.wrong_kind(node, shape, path)
+            return None
         if isinstance(shape, sh.Nullable):
             if type(node) is Scalar and node.value is None:
                 return None
@@ -81,7 +101,7 @@ class _SchemaChecker(Visitor):
             return None
         return shape
 
-    def visit_Mapping(self, node: Mapping, shape: sh.Shape, path: str) -> None:
+    def visit_Mapping(self, node: Mapping, shape: sh.Shape, path: Path) -> None:
         shape = self.resolve(node, shape, path)
         if shape is None:
             return
@@ -90,74 +110,78 @@ class _SchemaChecker(Visitor):
         elif isinstance(shape, sh.MapOf):
             for key, key_span, value in zip(node.keys, node.key_spans, node.values):
                 if not isinstance(key, str):
-                    self.report(key_span, f"{path}: a {shape.key} must be a string, found {describe_value(key)}")
-                self.visit(value, shape.value, _join(path, key))
+                    self.report(key_span, f"{_text(path)}: a {shape.key} must be a string, found {describe_value(key)}")
+                self.visit(value, shape.value, (path, key))
         elif isinstance(shape, sh.Predicates):
             for key, key_span in zip(node.keys, node.key_spans):
                 if not isinstance(key, str) or not key:
-                    self.report(key_span, f"{path}: a predicate name must be a non-empty string, found {describe_value(key)}")
+                    self.report(key_span, f"{_text(path)}: a predicate name must be a non-empty string, found {describe_value(key)}")
         elif isinstance(shape, sh.Expect):
             self.tokens(node, path)
 
-    def visit_Sequence(self, node: Sequence, shape: sh.Shape, path: str) -> None:
+    def visit_Sequence(self, node: Sequence, shape: sh.Shape, path: Path) -> None:
         shape = self.resolve(node, shape, path)
         if shape is None:
             return
         if isinstance(shape, sh.ListOf):
             for index, item in enumerate(node.items):
-                self.visit(item, shape.item, f"{path}[{index}]")
+                self.visit(item, shape.item, (path, index))
         elif isinstance(shape, sh.Expect):
             self.tokens(node, path)
 
-    def visit_Scalar(self, node: Scalar, shape: sh.Shape, path: str) -> None:
+    def visit_Scalar(self, node: Scalar, shape: sh.Shape, path: Path) -> None:
         shape = self.resolve(node, shape, path)
         if shape is None:
             return
         problem = scalar_problem(node, shape)
         if problem:
-            self.report(node.span, f"{path}: {problem}")
+            self.report(node.span, f"{_text(path)}: {problem}")
             return
         value = node.value
-        error = None
+        error = code = None
         if isinstance(shape, sh.TypeString):
-            error = grammar_check("type", value)
+            error, code = grammar_check("type", value), "type-string"
         elif isinstance(shape, sh.Version):
             if not VERSION_PATTERN.match(value):
-                self.report(node.span, f"{path}: {value!r} is not a version (expected X.Y.Z)")
+                self.report(node.span, f"{_text(path)}: {value!r} is not a version (expected X.Y.Z)", code="version-string")
         elif isinstance(shape, sh.Reference):
             if looks_like_placeholder(value):
-                error = grammar_check("placeholder", value)
+                error, code = grammar_check("placeholder", value), "placeholder"
         elif isinstance(shape, sh.Expect):
             self.tokens(node, path)
         if error is not None:
-            self.report(_inside(node, error.offset), f"{path}: {error.message}")
+            self.report(_inside(node, error.offset), f"{_text(path)}: {error.message}", code=code)
 
-    def section(self, node: Mapping, family: str, path: str) -> None:
+    def section(self, node: Mapping, family: str, path: Path) -> None:
         vocabulary = self.vocabulary
         for key, key_span, value in zip(node.keys, node.key_spans, node.values):
             directive = vocabulary.lookup(family, key, self.capability)
             if directive is None:
                 self.unknown(key, key_span, family, path)
                 continue
-            self.visit(value, directive.shape, _join(path, key))
+            self.visit(value, directive.shape, (path, key))
         spec = vocabulary.families[family]  # required / exclusive are the family's own rules
         for name in spec.required:
             if name not in node.keys:
-                self.report(node.span, f"{path or 'fixture'}: {family} is missing required directive {name!r}")
+                self.report(node.span, f"{_text(path) or 'fixture'}: {family} is missing required directive {name!r}")
         for group in spec.exclusive:
             present = [name for name in group if name in node.keys]
             if len(present) > 1:
-                self.report(node.key_span(present[1]), f"{path or 'fixture'}: {' and '.join(repr(p) for p in present)} cannot both appear in one {family}")
+                self.report(node.key_span(present[1]), f"{_text(path) or 'fixture'}: {' and '.join(repr(p) for p in present)} cannot both appear in one {family}")
 
-    def unknown(self, key: object, span: Span, family: str, path: str) -> None:
+    def unknown(self, key: object, span: Span, family: str, path: Path) -> None:
         known = [d.name for d in self.vocabulary.directives_of(family, self.capability)]
         hint = difflib.get_close_matches(str(key), known, n=1)
         suggestion = f" (did you mean {hint[0]!r}?)" if hint else ""
-        where = f" at {path}" if path else " at the top level"
+        where = f" at {_text(path)}" if path is not None else " at the top level"
         self.report(span, f"unknown directive {key!r} in {family}{where}{suggestion}", FIXTURE_DIRECTIVE_UNKNOWN, "unknown-directive")
 
-    def tokens(self, node: Node, path: str) -> None:
+    scan_tokens = True
+
+    def tokens(self, node: Node, path: Path) -> None:
         """Check the value tokens inside an expected-value region."""
+        if not self.scan_tokens:
+            return
         stack = [(node, path)]
         while stack:
             current, where = stack.pop()
@@ -167,8 +191,8 @@ class _SchemaChecker(Visitor):
                 if isinstance(value, str) and looks_like_token(value):
                     error = grammar_check("token", value)
                     if error is not None:
-                        self.report(_inside(current, error.offset), f"{where}: {error.message}")
+                        self.report(_inside(current, error.offset), f"{_text(where)}: {error.message}", code="value-token")
             elif kind is Mapping:
-                stack.extend((v, _join(where, k)) for k, v in zip(current.keys, current.values))
+                stack.extend((v, (where, k)) for k, v in zip(current.keys, current.values))
             elif kind is Sequence:
-                stack.extend((v, f"{where}[{i}]") for i, v in enumerate(current.items))
+                stack.extend((v, (where, i)) for i, v in enumerate(current.items))

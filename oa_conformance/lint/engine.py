@@ -31,15 +31,8 @@ from .rules import BY_CODE, DETECTABLE, RULES, Rule
 
 INTERNAL = BY_CODE["X001"]
 _BY_KIND: dict[str, tuple[Rule, ...]] = {kind: tuple(r for r in RULES if r.kind == kind) for kind in ("file", "fixture", "scenario", "outcome")}
-_CLAIMED: dict[tuple[str, str | None], Rule] = {claim: rule for rule in RULES for claim in rule.claims}
+_CLAIMED: dict[str, Rule] = {claim: rule for rule in RULES for claim in rule.claims}
 _FALLBACK = BY_CODE["V002"]  # a static code no rule claims yet is a schema problem
-
-# How the schema check words a mini-language error (oa_conformance.grammar's GrammarError), so the
-# type-string and value-token rules can claim theirs.
-_GRAMMAR_WORDING = (
-    ("type", re.compile(r"(malformed type string |type '.*': (list|dict) takes )")),
-    ("token", re.compile(r"(malformed|unknown) value token ")),
-)
 
 
 class UsageError(Exception):
@@ -202,11 +195,7 @@ def _internal(path: str, message: str) -> Diagnostic:
 
 def _claimed(diagnostic: Diagnostic) -> Diagnostic:
     """A static pass's diagnostic under the code of the rule that claims it (its category kept)."""
-    language = None
-    if diagnostic.code == "schema":
-        detail = diagnostic.message.split(": ", 1)[-1]
-        language = next((name for name, wording in _GRAMMAR_WORDING if wording.match(detail)), None)
-    rule = _CLAIMED.get((diagnostic.code, language)) or _CLAIMED.get((diagnostic.code, None)) or _FALLBACK
+    rule = _CLAIMED.get(diagnostic.code, _FALLBACK)
     return diagnostic._replace(code=rule.code, severity=rule.severity)
 
 

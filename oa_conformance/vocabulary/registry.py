@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import keyword
 from functools import lru_cache
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Iterable
 
@@ -44,11 +44,11 @@ class Directive:
     doc: str = ""
     # "general" (conformance-adapter §5) or "directory" (a §3.2 fixture-header vocabulary).
     scope: str = "general"
+    attr: str = field(default="", init=False, compare=False)  # the Python attribute on its family's AST class
 
-    @property
-    def attr(self) -> str:
-        """The Python attribute name of this directive on its family's AST class."""
-        return _attr_names(self.name)
+    def __post_init__(self) -> None:
+        # The AST attribute name, computed once (the builder reads it for every directive).
+        object.__setattr__(self, "attr", _attr_names(self.name))
 
 
 def attr_name(directive: str) -> str:

@@ -125,7 +125,7 @@ class Rule(NamedTuple):
     kind: str
     category: str
     expected_as: str | None
-    claims: tuple[tuple[str, str | None], ...]  # static rules: (pass code, mini-language or None)
+    claims: tuple[str, ...]  # static rules: the static-pass diagnostic codes this rule reports
     summary: str
     doc: str
     check: Callable | None

@@ -30,4 +30,4 @@ NAME = "unknown-directive"
 SEVERITY = "error"
 KIND = "static"
 CATEGORY = FIXTURE_DIRECTIVE_UNKNOWN
-CLAIMS = (("unknown-directive", None),)
+CLAIMS = ("unknown-directive",)

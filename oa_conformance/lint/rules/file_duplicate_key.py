@@ -31,4 +31,4 @@ NAME = "duplicate-key"
 SEVERITY = "error"
 KIND = "static"
 CATEGORY = FIXTURE_SCHEMA_INVALID
-CLAIMS = (("duplicate-key", None),)
+CLAIMS = ("duplicate-key",)

@@ -33,4 +33,4 @@ NAME = "empty-file"
 SEVERITY = "error"
 KIND = "static"
 CATEGORY = FIXTURE_SCHEMA_INVALID
-CLAIMS = (("empty", None),)
+CLAIMS = ("empty",)

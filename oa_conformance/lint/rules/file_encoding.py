@@ -21,4 +21,4 @@ NAME = "not-utf8"
 SEVERITY = "error"
 KIND = "static"
 CATEGORY = FIXTURE_SCHEMA_INVALID
-CLAIMS = (("encoding", None),)
+CLAIMS = ("encoding",)

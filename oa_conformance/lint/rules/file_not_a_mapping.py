@@ -29,4 +29,4 @@ NAME = "not-a-mapping"
 SEVERITY = "error"
 KIND = "static"
 CATEGORY = FIXTURE_SCHEMA_INVALID
-CLAIMS = (("top-level", None),)
+CLAIMS = ("top-level",)

@@ -23,4 +23,4 @@ NAME = "unreadable"
 SEVERITY = "error"
 KIND = "static"
 CATEGORY = FIXTURE_SCHEMA_INVALID
-CLAIMS = (("io", None),)
+CLAIMS = ("io",)

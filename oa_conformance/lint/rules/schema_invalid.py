@@ -31,4 +31,4 @@ NAME = "schema-invalid"
 SEVERITY = "error"
 KIND = "static"
 CATEGORY = FIXTURE_SCHEMA_INVALID
-CLAIMS = (("schema", None),)
+CLAIMS = ("schema",)

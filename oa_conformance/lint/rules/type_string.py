@@ -36,7 +36,7 @@ CODE = "S001"
 NAME = "type-string"
 SEVERITY = "error"
 KIND = "scenario"
-CLAIMS = (("schema", "type"),)
+CLAIMS = ("type-string",)
 
 
 def check(ctx: ScenarioContext) -> Iterator[Finding]:

@@ -35,7 +35,7 @@ CODE = "E004"
 NAME = "value-token"
 SEVERITY = "error"
 KIND = "fixture"
-CLAIMS = (("schema", "token"),)
+CLAIMS = ("value-token",)
 
 
 def check(ctx: FixtureContext) -> Iterator[Finding]:

@@ -27,4 +27,4 @@ NAME = "version-unsupported"
 SEVERITY = "error"
 KIND = "static"
 CATEGORY = FIXTURE_VERSION_UNSUPPORTED
-CLAIMS = (("version", None),)
+CLAIMS = ("version",)
