@@ -221,11 +221,8 @@ class RecordRule(Rule):
     expected: Mapping
     select: Callable[[Context], Any]
 
-    def check(self, ctx: Context, bindings: Any):
-        try:
-            record = self.select(ctx)
-        except LookupError as missing:
-            return (Check(self.name, FAILED, self.span, str(missing)),), bindings
+    def evaluate(self, ctx: Context, bindings: Any):
+        record = self.select(ctx)
         results, bindings = match_record(self.expected, record, ctx, bindings, self.name)
         return tuple(_checks(results)), bindings
 
@@ -240,11 +237,8 @@ class EverySaveRule(Rule):
     expected: Mapping | Sequence
     every: bool = True
 
-    def check(self, ctx: Context, bindings: Any):
-        try:
-            saves = saves_of(ctx)
-        except LookupError as missing:
-            return (Check(self.name, FAILED, self.span, str(missing)),), bindings
+    def evaluate(self, ctx: Context, bindings: Any):
+        saves = saves_of(ctx)
         if self.every:
             return self.each(saves, ctx, bindings), bindings
         if len(saves) != len(self.expected.items):
@@ -280,11 +274,8 @@ class SetRule(Rule):
     expected: Sequence
     select: Callable[[Context], Iterable[Any]]
 
-    def check(self, ctx: Context, bindings: Any):
-        try:
-            actual = sorted(set(self.select(ctx)), key=repr)
-        except LookupError as missing:
-            return (Check(self.name, FAILED, self.span, str(missing)),), bindings
+    def evaluate(self, ctx: Context, bindings: Any):
+        actual = sorted(set(self.select(ctx)), key=repr)
         wanted = sorted({item.value for item in self.expected.items}, key=repr)
         if actual == wanted:
             return (Check(self.name, VERIFIED, self.span),), bindings

@@ -19,11 +19,8 @@ class NoPropagatedError(Rule):
     span: Span | None
     expected: Any
 
-    def check(self, ctx: Context, bindings: Any):
-        try:
-            inv = _invocation(ctx)
-        except LookupError as missing:
-            return (Check(self.name, FAILED, self.span, str(missing)),), bindings
+    def evaluate(self, ctx: Context, bindings: Any):
+        inv = _invocation(ctx)
         propagated = inv.error is not None
         if propagated == bool(self.expected.value):
             detail = (f"invoke() raised {inv.error.type_name} ({inv.error.category}): {inv.error.message}" if propagated
@@ -47,11 +44,8 @@ class SnapshotScope(Rule):
     observer: str
     rules: tuple[Rule, ...]
 
-    def check(self, ctx: Context, bindings: Any):
-        try:
-            snapshots = _invocation(ctx).node_snapshots
-        except LookupError as missing:
-            return (Check(self.name, FAILED, self.span, str(missing)),), bindings
+    def evaluate(self, ctx: Context, bindings: Any):
+        snapshots = _invocation(ctx).node_snapshots
         if self.node not in snapshots or self.observer not in snapshots[self.node]:
             return (Check(self.name, FAILED, self.span, f"no snapshot of {self.observer!r} at node {self.node!r}"),), bindings
         scoped = dataclasses.replace(ctx, events=node_events(snapshots[self.node][self.observer]))

@@ -88,11 +88,8 @@ class EventsJudged(Rule):
     def judge(self, events: list[Any], bindings: Any) -> tuple[Check, Any]:  # pragma: no cover
         raise NotImplementedError
 
-    def check(self, ctx: Context, bindings: Any):
-        try:
-            events = self.events(ctx)
-        except LookupError as missing:
-            return (Check(self.name, FAILED, self.span, str(missing)),), bindings
+    def evaluate(self, ctx: Context, bindings: Any):
+        events = self.events(ctx)
         found, bindings = self.judge(events, bindings)
         return (found,), bindings
 

@@ -56,9 +56,19 @@ class Context:
 
 
 class Rule:
-    """A check over the trace. Subclasses are frozen dataclasses with at least ``name`` and ``span``."""
+    """A check over the trace. Subclasses are frozen dataclasses with at least ``name`` and ``span``.
 
-    def check(self, ctx: Context, bindings: Any) -> tuple[tuple[Check, ...], Any]:  # pragma: no cover
+    A subclass implements :meth:`evaluate`; whatever it needs and the trace does not hold (its
+    selector raises ``LookupError``) fails the check with the reason, in one place.
+    """
+
+    def check(self, ctx: Context, bindings: Any) -> tuple[tuple[Check, ...], Any]:
+        try:
+            return self.evaluate(ctx, bindings)
+        except LookupError as missing:
+            return (Check(self.name, FAILED, self.span, f"nothing to compare: {missing}"),), bindings
+
+    def evaluate(self, ctx: Context, bindings: Any) -> tuple[tuple[Check, ...], Any]:  # pragma: no cover
         raise NotImplementedError
 
 
@@ -79,11 +89,8 @@ class ValueRule(Rule):
     mode: str = "exact"
     needs: str = ""  # why the selected value can be missing, for the message
 
-    def check(self, ctx: Context, bindings: Any):
-        try:
-            actual = self.select(ctx)
-        except LookupError as missing:
-            return (Check(self.name, FAILED, self.span, f"nothing to compare: {missing}"),), bindings
+    def evaluate(self, ctx: Context, bindings: Any):
+        actual = self.select(ctx)
         result = match(self.expected, actual, bindings, self.name.split(".", 1)[-1], self.mode)
         return (verdict(self.name, self.span, result),), result.bindings
 
@@ -93,14 +100,11 @@ class StateRule(ValueRule):
     """An outer-graph state: exact, except that the records of a ``record_fields`` field (an
     errors_field, whose record shape the spec leaves to the implementation) match by the keys named."""
 
-    def check(self, ctx: Context, bindings: Any):
+    def evaluate(self, ctx: Context, bindings: Any):
         record_fields = ctx.trace.record_fields
         if not record_fields or not isinstance(self.expected, Mapping):
-            return super().check(ctx, bindings)
-        try:
-            actual = self.select(ctx)
-        except LookupError as missing:
-            return (Check(self.name, FAILED, self.span, f"nothing to compare: {missing}"),), bindings
+            return super().evaluate(ctx, bindings)
+        actual = self.select(ctx)
         path = self.name.split(".", 1)[-1]
         problems: list[Mismatch] = []
         extra = sorted(str(key) for key in actual.keys() if key not in self.expected)
@@ -184,11 +188,8 @@ class EventsRule(Rule):
     expected: Sequence
     select: Callable[[Context], Any]
 
-    def check(self, ctx: Context, bindings: Any):
-        try:
-            actual = self.select(ctx)
-        except LookupError as missing:
-            return (Check(self.name, FAILED, self.span, str(missing)),), bindings
+    def evaluate(self, ctx: Context, bindings: Any):
+        actual = self.select(ctx)
         problems: list[Mismatch] = []
         if len(actual) != len(self.expected.items):
             summary = [(e.get("node_name"), e.get("phase"), e.get("attempt_index")) for e in actual]
@@ -236,11 +237,8 @@ class ErrorRule(Rule):
     expected: Any  # the ErrorExpectation section
     select: Callable[[Context], Any]
 
-    def check(self, ctx: Context, bindings: Any):
-        try:
-            error = self.select(ctx)
-        except LookupError as missing:
-            return (Check(self.name, FAILED, self.span, str(missing)),), bindings
+    def evaluate(self, ctx: Context, bindings: Any):
+        error = self.select(ctx)
         checks = []
         for key, want in self.expected.items():
             name = f"{self.name}.{key}"
@@ -394,11 +392,8 @@ class DrainSummaryRule(Rule):
     expected: Mapping
     select: Callable[[Context], Any]
 
-    def check(self, ctx: Context, bindings: Any):
-        try:
-            summary = self.select(ctx)
-        except LookupError as missing:
-            return (Check(self.name, FAILED, self.span, str(missing)),), bindings
+    def evaluate(self, ctx: Context, bindings: Any):
+        summary = self.select(ctx)
         if summary is None:
             return (Check(self.name, FAILED, self.span, "no drain summary was recorded"),), bindings
         problems = []
