@@ -14,11 +14,11 @@ from typing import Iterable, NamedTuple
 class FixtureRef(NamedTuple):
     path: str  # as given / found (absolute when the root was)
     capability: str | None
-    name: str  # the file name, e.g. 001-linear-static-flow.yaml
+    name: str  # the file name: NNN-kebab-slug.yaml
 
     @property
     def display(self) -> str:
-        """``graph-engine/conformance/001-linear-static-flow.yaml``, the id reports use."""
+        """``<capability>/conformance/<file name>``, the id reports use."""
         return f"{self.capability}/conformance/{self.name}" if self.capability else self.name
 
 

@@ -39,7 +39,7 @@ class FileContext(NamedTuple):
     """A fixture file as a name in its directory (nothing read)."""
 
     path: str
-    name: str  # the file name, e.g. 001-linear-static-flow.yaml
+    name: str  # the file name: NNN-kebab-slug.yaml
     in_conformance_dir: bool
     siblings: tuple[str, ...]  # every file name in the same directory, sorted
 

@@ -10,7 +10,7 @@ Adapters discover fixtures by walking `spec/<capability>/conformance/` for `*.ya
 `fixture_schema_invalid` (§9).
 
 ## Example
-Bad: `conformance/012-observer-firing.yaml -> ../drafts/012.yaml` (a symlink to a file not in the
+Bad: `conformance/9xx-example.yaml -> ../drafts/9xx.yaml` (a symlink to a file not in the
 repository).
 
 Good: the fixture itself, committed in `conformance/`.

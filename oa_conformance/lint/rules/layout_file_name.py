@@ -17,7 +17,7 @@ spec/graph-engine/conformance/7-Compile_Errors.yaml
 ```
 Good:
 ```text
-spec/graph-engine/conformance/007-compile-errors.yaml
+spec/graph-engine/conformance/9xx-example.yaml
 ```
 """
 

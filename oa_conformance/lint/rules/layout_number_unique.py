@@ -13,13 +13,13 @@ in parallel.
 ## Example
 Bad:
 ```text
-spec/graph-engine/conformance/043-drain-ordering.yaml
-spec/graph-engine/conformance/043-reducer-defaults.yaml
+spec/graph-engine/conformance/9x1-example-a.yaml
+spec/graph-engine/conformance/9x1-example-b.yaml
 ```
 Good:
 ```text
-spec/graph-engine/conformance/043-drain-ordering.yaml
-spec/graph-engine/conformance/044-reducer-defaults.yaml
+spec/graph-engine/conformance/9x1-example-a.yaml
+spec/graph-engine/conformance/9x2-example-b.yaml
 ```
 """
 

@@ -12,12 +12,12 @@ the implementation is wrong.
 ## Example
 Bad:
 ```text
-conformance/044-reducer-defaults.yaml
+conformance/9x2-example-b.yaml
 ```
 Good:
 ```text
-conformance/044-reducer-defaults.yaml
-conformance/044-reducer-defaults.md
+conformance/9x2-example-b.yaml
+conformance/9x2-example-b.md
 ```
 """
 
