@@ -32,7 +32,7 @@ from ..assertions.rules import (
 )
 from ..ast.nodes import PredicateBlock, Section
 from ..ast.scenarios import Scenario
-from .resume import FIRST_RUN, RESUMED, is_multi_run
+from .resume import FIRST_RUN, POPULATE, RESUMED, is_multi_run
 from .trace import CaseTrace
 
 PREDICATE_BLOCKS = ("invariants", "observer_event_invariants")
@@ -62,9 +62,10 @@ def assert_case(scenario: Scenario, trace: CaseTrace, capability: str | None = N
 
     listed = scenario.get("invocations")
     sources = list(listed.items) if listed is not None and hasattr(listed, "items") and not hasattr(listed, "value") else [None]
-    runs = list(zip(sources, trace.invocations))
+    invocations = [i for i in trace.invocations if i.role != POPULATE]  # seeding runs assert nothing
+    runs = list(zip(sources, invocations))
     if is_multi_run(scenario):  # checkpoint resume: the case is the first run, `resume:` the resumed run
-        runs = [(scenario.get("resume") if invocation.role == RESUMED else None, invocation) for invocation in trace.invocations]
+        runs = [(scenario.get("resume") if invocation.role == RESUMED else None, invocation) for invocation in invocations]
     for source, invocation in runs:
         context = Context(trace, invocation)
         owner = source if source is not None else scenario

@@ -20,7 +20,7 @@ from ..ast.scenarios import Scenario
 from .behaviors import NotImplementedDirective
 from .graph_build import build_graph
 from .harness import Harness, HarnessPrimitiveMissing, RecordingObserver, timed_drain
-from .resume import RESUMED, Crashed, Run, crashable, planned_runs, recording_checkpointer, saved_record
+from .resume import POPULATE, RESUMED, Crashed, Run, crashable, planned_runs, recording_checkpointer, saved_record
 from .trace import CaseTrace, ErrorRecord, InvocationTrace, plain
 from .values import literal
 
@@ -33,12 +33,13 @@ CASE_DIRECTIVES = frozenset((
     "invocations", "checkpointer", "clock_stub", "middleware", "caller_correlation_id", "caller_invocation_id",
     "caller_metadata", "expected", "expected_error", "expected_compile_error", "expected_compile_warning", "invariants",
     "run_count", "first_run_expected_error", "crash_injection", "resume", "seeded_record", "saved_record_assertions",
-    "every_save_assertions", "migrations", "runtime_state_subclass",
+    "every_save_assertions", "migrations", "runtime_state_subclass", "populate_checkpointer_via_runs",
 ))
 INVOCATION_DIRECTIVES = frozenset((
     "name", "description", "initial_state", "expected", "expected_error", "invariants", "drain",
-    "caller_invocation_id", "caller_metadata", "correlation_id",
+    "caller_invocation_id", "caller_metadata", "correlation_id", "resume_invocation", "populate_checkpointer_via_runs",
 ))
+INVOKE_DIRECTIVES = frozenset(("drain", "resume_invocation"))  # inside `invoke:` / `invoke_with:`
 
 
 def unsupported(scenario: Scenario) -> tuple[str, Any] | None:
@@ -48,6 +49,10 @@ def unsupported(scenario: Scenario) -> tuple[str, Any] | None:
         for name in source.order:
             if name not in allowed:
                 return name, source.key_span(name)
+        for block in (source.get("invoke"), source.get("invoke_with")):
+            for name in (block.order if block is not None else ()):
+                if name not in INVOKE_DIRECTIVES:
+                    return f"invoke.{name}", block.key_span(name)
     invocations = scenario.get("invocations")
     if invocations is not None and not isinstance(invocations, Scalar):
         for invocation in invocations.items:
@@ -207,7 +212,7 @@ async def _run_once(scenario: Scenario) -> CaseTrace:
     traces: list[InvocationTrace] = []
     async for run in planned_runs(scenario, harness, traces):  # one run, `invocations:`, or first run → resume
         harness.invocation_index = len(traces)
-        traces.append(await _invoke(scenario, run, harness, built, invocation_observers))
+        traces.append(await _invoke(scenario, run, harness, built, invocation_observers, traces))
     return CaseTrace(
         compile_warnings=built.warnings,
         invocations=tuple(traces),
@@ -224,7 +229,29 @@ def _get(scenario: Scenario, source: Section | None, directive: str) -> Any:
     return scenario.get(directive)
 
 
-async def _invoke(scenario: Scenario, run: Run, harness: Harness, built: Any, observers: list) -> InvocationTrace:
+def resume_target(reference: Any, previous: list[InvocationTrace]) -> str:
+    """The invocation id a `resume_invocation` names: a literal id, or a placeholder resolved from
+    the outcomes of the invocations that already ran (§5.7)."""
+    if isinstance(reference, Scalar):
+        return reference.value
+    if reference.source == "previous":
+        candidates = previous[-1:]
+    elif reference.source == "initial":
+        candidates = previous[:1]
+    else:
+        candidates = [t for t in previous if t.name == reference.source]
+    if not candidates:
+        raise HarnessPrimitiveMissing(f"{reference.text}: no earlier invocation {reference.source!r} to resolve it from", reference.span)
+    target = candidates[-1]
+    if reference.outcome is not None and target.outcome != reference.outcome:
+        raise HarnessPrimitiveMissing(f"{reference.text}: that invocation {target.outcome}, not {reference.outcome}", reference.span)
+    if target.invocation_id is None:
+        raise HarnessPrimitiveMissing(f"{reference.text}: the invocation's id was never observable", reference.span)
+    return target.invocation_id
+
+
+async def _invoke(scenario: Scenario, run: Run, harness: Harness, built: Any, observers: list,
+                  previous: list[InvocationTrace]) -> InvocationTrace:
     compiled, source = built.compiled, run.source
     initial = _get(scenario, source, "initial_state")
     execution_start = len(harness.execution)
@@ -243,6 +270,11 @@ async def _invoke(scenario: Scenario, run: Run, harness: Harness, built: Any, ob
     metadata = _get(scenario, source, "caller_metadata")
     if metadata is not None:
         kwargs["metadata"] = literal(metadata)
+    invoke_block = scenario.get("invoke") or scenario.get("invoke_with")
+    resume = (source.get("resume_invocation") if source is not None else None) or (
+        invoke_block.get("resume_invocation") if invoke_block is not None and source is None else None)
+    if resume is not None and run.role != POPULATE:
+        kwargs["resume_invocation"] = resume_target(resume, previous)
     if run.call is not None:  # a resume: only what the resume block supplies
         kwargs = dict(run.call)
     outcome, final_state, error, state = "completed", None, None, None
@@ -269,8 +301,8 @@ async def _invoke(scenario: Scenario, run: Run, harness: Harness, built: Any, ob
     else:  # no node ran: the ids were never observable
         invocation_id, correlation_id = None, None
     drain = None
-    invoke_block = (source if source is not None else None) or scenario.get("invoke") or scenario.get("invoke_with")
-    drain_spec = invoke_block.get("drain") if invoke_block is not None else None
+    drain_block = source if source is not None else invoke_block
+    drain_spec = drain_block.get("drain") if drain_block is not None else None
     if drain_spec is not None:
         timeout = drain_spec.get("timeout_seconds")
         drain = await timed_drain(compiled.drain, timeout.value if timeout is not None else None)

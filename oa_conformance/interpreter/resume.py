@@ -40,6 +40,7 @@ from .trace import plain
 from .values import literal
 
 FIRST_RUN, RESUMED = "first_run", "resumed"
+POPULATE = "populate"  # a run made only to seed the checkpointer (`populate_checkpointer_via_runs`)
 # Scenario directives that make a case a multi-run (checkpoint resume) case.
 MULTI_RUN = ("first_run_expected_error", "crash_injection", "resume", "seeded_record")
 
@@ -107,6 +108,8 @@ async def planned_runs(scenario: Scenario, harness: Harness, traces: list) -> As
     """The runs of a case, in order; ``traces`` holds the finished runs' traces as they complete."""
     if not is_multi_run(scenario):
         for index, (name, source) in enumerate(_invocations(scenario)):
+            for _ in range(_populating_runs(scenario, source, harness)):
+                yield Run(name, source, POPULATE)
             yield Run(name, source, crash=_first_run_boundary(scenario, harness) if index == 0 else None)
         return
     checkpointer = harness.checkpointer
@@ -133,6 +136,17 @@ async def planned_runs(scenario: Scenario, harness: Harness, traces: list) -> As
     if caller is not None:
         call["invocation_id"] = caller.value
     yield Run("resume", resume, RESUMED, call=call, resumed_from=plain({"invocation_id": origin, "record": record}))
+
+
+def _populating_runs(scenario: Scenario, source: Section | None, harness: Harness) -> int:
+    """How many completed runs seed the checkpointer before this invocation (§5.6)."""
+    count = source.get("populate_checkpointer_via_runs") if source is not None else None
+    count = count if count is not None else scenario.get("populate_checkpointer_via_runs")
+    if count is None:
+        return 0
+    if harness.checkpointer is None:
+        raise HarnessPrimitiveMissing("`populate_checkpointer_via_runs` needs a `checkpointer:`", count.span)
+    return count.value
 
 
 def _invocations(scenario: Scenario) -> list[tuple[str | None, Any]]:
