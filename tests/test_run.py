@@ -133,3 +133,24 @@ def test_pytest_plugin_markers_select_by_capability(pytester, tmp_path):
     result = pytester.runpytest("-p", "no:cacheprovider", "--oa-spec-root", str(tmp_path / "spec"), "-m", "pipeline_utilities")
     result.assert_outcomes()
     assert "1 deselected" in result.stdout.str()
+
+
+def test_wrap_with_middleware_logs_markers_around_the_node(tmp_path):
+    from oa_conformance.ast.scenarios import scenarios
+    from oa_conformance.interpreter import read_fixture
+    from oa_conformance.interpreter.execute import execute_case
+
+    text = LINEAR.read_text().replace(
+        "  second:\n", "  second:\n    wrap_with_middleware:\n      - {name: outer, pre_log: outer.pre, post_log: outer.post}\n"
+        "      - {name: inner, pre_log: inner.pre, post_log: inner.post}\n", 1)
+    ref = write_fixture(tmp_path, text)
+    assert only_result(ref).outcome == "passed"
+    trace = execute_case(scenarios(read_fixture(ref.path).fixture)[0])
+    markers = [entry[1] for entry in trace.middleware_log if entry[0] == "marker"]
+    assert markers == ["outer.pre", "inner.pre", "inner.post", "outer.post"]
+
+
+def test_a_projection_on_a_plain_node_is_not_silently_ignored(tmp_path):
+    text = LINEAR.read_text().replace("  third:\n", "  third:\n    projects_in: [count]\n", 1)
+    result = only_result(write_fixture(tmp_path, text))
+    assert result.outcome == "failed" and "not implemented: projects_in on a node that runs no subgraph" in result.reason

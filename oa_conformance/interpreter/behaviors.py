@@ -52,8 +52,10 @@ class NodeContext:
 
 Handler = Callable[[NodeContext, Any], Awaitable[None]]
 NODE_DIRECTIVES: dict[str, Handler] = {}
-# Directives read by a sibling's handler rather than run on their own.
-MODIFIERS = frozenset(("error_category", "middleware", "wrap_with_middleware", "inputs", "outputs", "mapping", "projects_in", "projects_out"))
+# Directives the graph build applies around the body (middleware) or a sibling handler reads.
+MODIFIERS = frozenset(("error_category", "middleware", "wrap_with_middleware"))
+# Subgraph boundary directives: they mean something only on a node that runs a subgraph.
+PROJECTIONS = frozenset(("inputs", "outputs", "mapping", "projects_in", "projects_out"))
 
 
 def node_directive(name: str) -> Callable[[Handler], Handler]:
@@ -70,6 +72,8 @@ def node_body(name: str, decl: Section, harness: Harness) -> Callable[[Any], Awa
     for directive, spec in decl.items():
         if directive in MODIFIERS:
             continue
+        if directive in PROJECTIONS:
+            raise NotImplementedDirective(f"{directive} on a node that runs no subgraph", decl.key_span(directive))
         handler = NODE_DIRECTIVES.get(directive)
         if handler is None:
             raise NotImplementedDirective(directive, decl.key_span(directive))
@@ -595,6 +599,27 @@ def _error_recovery(spec: Section, harness: Harness, node_name: str | None) -> A
             return dict(update)
 
     return error_recovery
+
+
+def wrap_middleware(spec: Section, harness: Harness) -> Any:
+    """A `wrap_with_middleware` entry (§6.7): a named middleware logging its pre / post markers into
+    the case's middleware log around ``next()``."""
+    if spec.get("pre_next_calls_suspend_with_descriptor") is not None:  # suspension §8.4 (not shipped)
+        raise NotImplementedDirective("wrap_with_middleware.pre_next_calls_suspend_with_descriptor", spec.key_span("pre_next_calls_suspend_with_descriptor"))
+    name = spec.name.value
+    pre, post = spec.get("pre_log"), spec.get("post_log")
+    log = harness.middleware_log
+
+    async def wrapped(state: Any, next_: Any) -> Any:
+        if pre is not None:
+            log.append(("marker", pre.value, name))
+        partial = await next_(state)
+        if post is not None:
+            log.append(("marker", post.value, name))
+        return partial
+
+    wrapped.__name__ = f"wrap_{name}"
+    return wrapped
 
 
 MIDDLEWARE: dict[str, Callable[[Section, Harness, str | None], Any]] = {

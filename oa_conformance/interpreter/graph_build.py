@@ -25,7 +25,7 @@ from openarmature.observability import current_correlation_id, current_invocatio
 
 from ..ast.nodes import Mapping, Scalar, Section, Sequence, TypeRef
 from ..ast.scenarios import Scenario
-from .behaviors import build_middleware, condition_function, count_function, node_body
+from .behaviors import build_middleware, wrap_middleware, condition_function, count_function, node_body
 from .harness import Harness, HarnessPrimitiveMissing
 from .resume import abort_point, migration_function
 from .values import literal
@@ -141,6 +141,9 @@ class _GraphCompiler:
             inline = decl.get("middleware")
             if inline is not None:
                 middleware.extend(build_middleware(m, self.harness, node_name) for m in inline.items)
+            wrapping = decl.get("wrap_with_middleware")
+            if wrapping is not None:
+                middleware.extend(wrap_middleware(m, self.harness) for m in wrapping.items)
             if outermost:
                 dispatched, reached = self.harness_recorder(node_name)
                 middleware = [dispatched, *middleware, reached]
