@@ -27,6 +27,7 @@ from .interpreter.graph_build import FactoryReducerMissing
 from .interpreter.harness import HarnessPrimitiveMissing
 
 PASSED, SKIPPED, ERROR = "passed", "skipped", "error"
+ADAPTER_ERROR = "adapter_internal_error"  # an adapter-layer category (§9 allows them) for our own bugs
 
 # The runtime reports an observer that raises (graph-engine §6 isolation) as a UserWarning; cases
 # exercise exactly that on purpose, so the warning is expected output, not a problem to show.
@@ -112,6 +113,8 @@ def run_case(ref: CaseRef, timeout: float = DEFAULT_TIMEOUT) -> CaseResult:
         return done("failed", reason=str(exc), location=str(exc.span) if exc.span else None)
     except CaseTimeout as exc:
         return done("failed", reason=str(exc), location=str(scenario.section.span))
+    except Exception as exc:  # an adapter bug: one case errors, the run goes on, the user sees what and where
+        return done(ERROR, category=ADAPTER_ERROR, reason=f"adapter error {type(exc).__name__}: {exc}", location=str(scenario.section.span))
     checks = assert_case(scenario, trace, ref.fixture.capability)
     failed = [c for c in checks if c.status != VERIFIED]
     if not checks:

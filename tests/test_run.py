@@ -154,3 +154,15 @@ def test_a_projection_on_a_plain_node_is_not_silently_ignored(tmp_path):
     text = LINEAR.read_text().replace("  third:\n", "  third:\n    projects_in: [count]\n", 1)
     result = only_result(write_fixture(tmp_path, text))
     assert result.outcome == "failed" and "not implemented: projects_in on a node that runs no subgraph" in result.reason
+
+
+def test_an_adapter_bug_errors_one_case_and_names_itself(tmp_path, monkeypatch):
+    import oa_conformance.runner as runner
+
+    def broken(scenario, timeout):
+        raise RuntimeError("simulated adapter bug")
+
+    monkeypatch.setattr(runner, "execute_case", broken)
+    result = only_result(write_fixture(tmp_path, LINEAR.read_text()))
+    assert (result.outcome, result.category) == ("error", "adapter_internal_error")
+    assert "RuntimeError: simulated adapter bug" in result.reason and result.location.endswith(":4:1")

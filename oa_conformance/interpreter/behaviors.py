@@ -430,6 +430,9 @@ def _retry(spec: Section, harness: Harness, node_name: str | None) -> Any:
 
 def _timing(spec: Section, harness: Harness, node_name: str | None) -> Any:
     log = harness.middleware_log
+    capture = spec.get("on_complete").get("capture_to") if spec.get("on_complete") is not None else None
+    if capture is not None and capture.value != "timing_records":  # the one capture the trace keeps
+        raise NotImplementedDirective(f"timing on_complete capture_to {capture.value!r}", capture.span)
 
     async def on_complete(record: Any) -> None:
         log.append(("timing", {"node_name": record.node_name, "duration_ms": record.duration_ms,

@@ -25,7 +25,7 @@ from openarmature.observability import current_correlation_id, current_invocatio
 
 from ..ast.nodes import Mapping, Scalar, Section, Sequence, TypeRef
 from ..ast.scenarios import Scenario
-from .behaviors import build_middleware, wrap_middleware, condition_function, count_function, node_body
+from .behaviors import NotImplementedDirective, build_middleware, wrap_middleware, condition_function, count_function, node_body
 from .harness import Harness, HarnessPrimitiveMissing
 from .resume import abort_point, migration_function
 from .values import literal
@@ -282,6 +282,11 @@ class _GraphCompiler:
         declared = spec.get("branches")
         entries = declared.items() if isinstance(declared, Mapping) else ((b.name.value, b) for b in declared.items)
         for branch_name, branch in entries:
+            if not isinstance(branch, Section):  # a bare branch name (the observability list form)
+                raise NotImplementedDirective("parallel_branches.branches as a list of names", branch.span)
+            for unsupported in ("augment_metadata", "augment_metadata_from_outer_item"):
+                if branch.get(unsupported) is not None:
+                    raise NotImplementedDirective(f"branch.{unsupported}", branch.key_span(unsupported))
             options: dict[str, Any] = {}
             if branch.get("subgraph") is not None:
                 options["subgraph"] = self.subgraph(branch.subgraph.value, branch.subgraph.span)
