@@ -45,7 +45,10 @@ vectors), so a rule can neither change the trace nor depend on runtime object id
       node_drains          {node: summary} from invoke_drain_events_for (this invocation's only),
                            shaped like ``drain`` plus the invocation_id the drain was given
       node_snapshots       {node: {observer: (event, ...)}} taken at those drains
-      role                 None (an ordinary invocation) | first_run | resumed — the checkpoint
+      observers            ((name, behaviour), ...) in declaration order (``events`` is a map: its
+                           order decides nothing; ``primary_observer`` picks from this)
+      role                 None (an ordinary invocation) | populate (a run seeding the checkpointer,
+                           asserts nothing) | first_run | resumed — the checkpoint
                            multi-run flow (interpreter/resume.py): the first run, which may end in a
                            failure or an injected crash (outcome ``crashed``: no asserted outcome),
                            then the run resuming it, each its own InvocationTrace
