@@ -50,15 +50,16 @@ class _Builder:
 
     def _map_of(self, node: Mapping, shape: sh.MapOf) -> Node:
         value_shape = shape.value
-        return Mapping.make(
-            keys=node.keys,
-            values=pvector([self.build(v, value_shape) for v in node.values]),
-            key_spans=node.key_spans,
-            span=node.span,
-        )
+        values = [self.build(v, value_shape) for v in node.values]
+        if all(a is b for a, b in zip(values, node.values)):
+            return node  # nothing inside changed: share the value node
+        return Mapping.make(keys=node.keys, values=pvector(values), key_spans=node.key_spans, span=node.span)
 
     def _list_of(self, node: Sequence, shape: sh.ListOf) -> Node:
-        return Sequence.make(items=pvector([self.build(v, shape.item) for v in node.items]), span=node.span)
+        items = [self.build(v, shape.item) for v in node.items]
+        if all(a is b for a, b in zip(items, node.items)):
+            return node
+        return Sequence.make(items=pvector(items), span=node.span)
 
     scan_tokens = True
 
@@ -100,8 +101,13 @@ class _Builder:
         values = {}
         for key, value in zip(node.keys, node.values):
             directive = lookup(family, key, capability)
-            values[directive.attr] = self.build(value, directive.shape)
+            shape = directive.shape
+            # Leaves kept as they are (most directives) skip the dispatch.
+            values[directive.attr] = value if type(shape) in _AS_IS else self.build(value, shape)
         return BY_FAMILY[family].make(order=node.keys, key_spans=node.key_spans, span=node.span, **values)
+
+
+_AS_IS = frozenset((sh.Scalar, sh.Enum, sh.Data, sh.Version))
 
 
 def content_span(node: Scalar):

@@ -290,27 +290,33 @@ class _Converter:
         return _make_scalar(value, node.style in _QUOTES, _tuple_new(Span, (self.path, mark.line + 1, mark.column + 1)))
 
     def mapping(self, node: yaml.MappingNode, depth: int) -> Mapping:
+        # The hot loop of loading: locals for everything, string scalars built inline.
         if node.tag != _MAP:
             self.bad_tag(node)
-        keys = []
-        key_spans = []
-        values = []
+        keys: list = []
+        key_spans: list = []
+        values: list = []
+        add_key, add_key_span, add_value = keys.append, key_spans.append, values.append
         convert = self.convert
         path = self.path
         depth += 1
         for key_node, value_node in node.value:
             if type(key_node) is _ScalarNode and key_node.tag == _STR:
-                keys.append(key_node.value)
+                add_key(key_node.value)
             else:
-                keys.append(self.key(key_node))
+                add_key(self.key(key_node))
             mark = key_node.start_mark
-            key_spans.append(_tuple_new(Span, (path, mark.line + 1, mark.column + 1)))
-            if type(value_node) is _ScalarNode and value_node.tag == _STR:  # the common case, inlined
+            add_key_span(_tuple_new(Span, (path, mark.line + 1, mark.column + 1)))
+            if type(value_node) is _ScalarNode and value_node.tag == _STR:
                 mark = value_node.start_mark
-                span = _tuple_new(Span, (path, mark.line + 1, mark.column + 1))
-                values.append(_make_scalar(value_node.value, value_node.style in _QUOTES, span))
+                scalar = _new(Scalar)
+                _set(scalar, "value", value_node.value)
+                _set(scalar, "quoted", value_node.style in _QUOTES)
+                _set(scalar, "span", _tuple_new(Span, (path, mark.line + 1, mark.column + 1)))
+                _set(scalar, "_pclass_frozen", True)
+                add_value(scalar)
             else:
-                values.append(convert(value_node, depth))
+                add_value(convert(value_node, depth))
         if len(set(keys)) != len(keys):
             keys, key_spans, values = self.without_duplicates(keys, key_spans, values)
         return _make_mapping(tuple(keys), pvector(values), tuple(key_spans), self.span(node))

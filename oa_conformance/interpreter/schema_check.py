@@ -64,6 +64,7 @@ def _text(path: Path) -> str:
 
 
 _NODE_KINDS = {Mapping: "map", Sequence: "list", Scalar: "scalar"}
+_PY_TYPE_NAMES = {str: "str", int: "int", float: "float", bool: "bool", type(None): "null"}
 _FREE = (sh.Nullable, sh.OneOf)  # shapes whose option depends on the value, not only its kind
 
 
@@ -159,7 +160,13 @@ class _SchemaChecker(Visitor):
             if directive is None:
                 self.unknown(key, key_span, family, path)
                 continue
-            self.visit(value, directive.shape, (path, key))
+            shape = directive.shape
+            kind = type(shape)
+            if kind is sh.Data and not shape.kinds:
+                continue  # any value at all: nothing to check
+            if kind is sh.Scalar and type(value) is Scalar and _PY_TYPE_NAMES.get(type(value.value)) in shape.types:
+                continue  # the most common directive: a scalar of the right type
+            self.visit(value, shape, (path, key))
         spec = vocabulary.families[family]  # required / exclusive are the family's own rules
         for name in spec.required:
             if name not in node.keys:
