@@ -18,6 +18,7 @@ whether to go on.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import NamedTuple
 
 import yaml
@@ -54,30 +55,20 @@ def _may_alias(text: str) -> bool:
 
 _QUOTES = frozenset(("'", '"'))
 
+_plain_resolver = yaml.resolver.Resolver()
+
+
 class _Composer(_Loader):
     """libyaml's composer with a memoized tag resolver.
 
     PyYAML resolves every plain scalar's implicit tag with a list of regular expressions, in
-    Python; fixtures repeat the same few hundred scalars (keys, small numbers) thousands of times,
-    so the result is cached by (value, implicit) — the only inputs it depends on for scalars, since
-    the safe loader registers no path resolvers.
+    Python; fixtures repeat the same few hundred scalars (keys, small numbers) thousands of times.
+    The result depends only on (kind, value, implicit) — the safe loader registers no path
+    resolvers — so it is cached by them with ``functools.lru_cache``, whose hits run no Python code:
+    libyaml's composer calls it once per node.
     """
 
-    # implicit (a pair of flags) → {value → tag}: four small maps, no key tuple per call
-    _resolved: dict = {}
-
-    def resolve(self, kind, value, implicit):
-        if kind is yaml.ScalarNode:
-            by_value = self._resolved.get(implicit)
-            if by_value is None:
-                by_value = self._resolved[implicit] = {}
-            tag = by_value.get(value)
-            if tag is None:
-                tag = super().resolve(kind, value, implicit)
-                if len(by_value) < 100_000:
-                    by_value[value] = tag
-            return tag
-        return super().resolve(kind, value, implicit)
+    resolve = staticmethod(lru_cache(maxsize=1 << 16)(_plain_resolver.resolve))
 
 
 def _compose(text: str):
@@ -140,13 +131,17 @@ class LoadResult(NamedTuple):
 
 
 # A value token is a whole scalar starting with ``<``: in the text it follows a quote, a space, a
-# flow indicator or a line start, never a word character (``list<int>`` is a type, not a token).
-# Escapes in double-quoted strings could spell ``<`` without writing it, so they count too.
-_TOKEN_START = re.compile(r"(?<![\w<])<[\w>-]|\\(?:x3[cC]|u003[cC]|U0000003[cC])")
+# flow indicator or a line start (``list<int>`` is a type, not a token). Escapes in double-quoted
+# strings could spell ``<`` without writing it, so they count too. (Cheap enough to pay for itself:
+# most fixtures hold no token, and their expected values then need no scan.)
+_TOKEN_START = re.compile(r"""[\s"'\[{,:]<[\w>-]""")
+_ESCAPED_LT = re.compile(r"\\(?:x3[cC]|u003[cC]|U0000003[cC])")
 
 
 def _may_hold_tokens(text: str) -> bool:
-    return ("<" in text or "\\" in text) and _TOKEN_START.search(text) is not None
+    if "<" in text and (text.startswith("<") or _TOKEN_START.search(text) is not None):
+        return True
+    return "\\" in text and _ESCAPED_LT.search(text) is not None
 
 
 class _Problem(Exception):
