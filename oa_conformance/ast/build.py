@@ -15,7 +15,7 @@ from ..vocabulary import VOCABULARY, Vocabulary
 from ..vocabulary import shapes as sh
 from .families import BY_FAMILY
 from .nodes import Mapping, Node, PredicateBlock, PredicateRef, Scalar, Sequence, Section
-from .shape_match import choose
+from .shape_match import choose, token_sites
 
 
 def build_fixture(tree: Mapping, capability: str | None = None, vocabulary: Vocabulary = VOCABULARY, tokens: bool = True) -> Section:
@@ -96,18 +96,23 @@ class _Builder:
     }
 
     def section(self, node: Mapping, family: str) -> Section:
-        lookup = self.vocabulary.lookup
-        capability = self.capability
-        values = {}
+        directives = self.vocabulary.table(family, self.capability)
+        section = _new(BY_FAMILY[family])  # Section.make, inlined: one node per directive mapping
+        _set(section, "order", node.keys)
+        _set(section, "key_spans", node.key_spans)
+        _set(section, "span", node.span)
         for key, value in zip(node.keys, node.values):
-            directive = lookup(family, key, capability)
+            directive = directives[key]
             shape = directive.shape
             # Leaves kept as they are (most directives) skip the dispatch.
-            values[directive.attr] = value if type(shape) in _AS_IS else self.build(value, shape)
-        return BY_FAMILY[family].make(order=node.keys, key_spans=node.key_spans, span=node.span, **values)
+            _set(section, directive.attr, value if type(shape) in _AS_IS else self.build(value, shape))
+        _set(section, "_pclass_frozen", True)
+        return section
 
 
 _AS_IS = frozenset((sh.Scalar, sh.Enum, sh.Data, sh.Version))
+_new = object.__new__
+_set = object.__setattr__
 
 
 def content_span(node: Scalar):
@@ -116,21 +121,21 @@ def content_span(node: Scalar):
 
 
 def with_tokens(node: Node) -> Node:
-    """``node`` with every value-token string replaced by its token node (shared where unchanged)."""
-    kind = type(node)
-    if kind is Scalar:
-        value = node.value
-        if isinstance(value, str) and looks_like_token(value):
-            return parse_token(value, content_span(node))
-        return node
-    if kind is Mapping:
-        values = [with_tokens(v) for v in node.values]
-        if all(a is b for a, b in zip(values, node.values)):
-            return node
-        return Mapping.make(keys=node.keys, values=pvector(values), key_spans=node.key_spans, span=node.span)
-    if kind is Sequence:
-        items = [with_tokens(v) for v in node.items]
-        if all(a is b for a, b in zip(items, node.items)):
-            return node
-        return Sequence.make(items=pvector(items), span=node.span)
+    """``node`` with every value-token string replaced by its token node.
+
+    Only the paths to the tokens are rebuilt; every other subtree is shared with the value tree.
+    """
+    for path, scalar in token_sites(node):
+        node = _replace(node, path, parse_token(scalar.value, content_span(scalar)))
     return node
+
+
+def _replace(node: Node, path: tuple[int, ...], new: Node) -> Node:
+    if not path:
+        return new
+    index, rest = path[0], path[1:]
+    if type(node) is Mapping:
+        values = node.values.set(index, _replace(node.values[index], rest, new))
+        return Mapping.make(keys=node.keys, values=values, key_spans=node.key_spans, span=node.span)
+    items = node.items.set(index, _replace(node.items[index], rest, new))
+    return Sequence.make(items=items, span=node.span)

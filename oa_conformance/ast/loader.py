@@ -100,14 +100,15 @@ def _make_scalar(value, quoted, span):
     return node
 
 
-def _make_mapping(keys, values, key_spans, span):
-    node = _new(Mapping)
-    _set(node, "keys", keys)
-    _set(node, "values", values)
-    _set(node, "key_spans", key_spans)
-    _set(node, "span", span)
-    _set(node, "_pclass_frozen", True)
-    return node
+def _string_scalar(node, path):
+    """A string scalar node (the bulk of every fixture), built with the trusted constructor."""
+    mark = node.start_mark
+    scalar = _new(Scalar)
+    _set(scalar, "value", node.value)
+    _set(scalar, "quoted", node.style in _QUOTES)
+    _set(scalar, "span", _tuple_new(Span, (path, mark.line + 1, mark.column + 1)))
+    _set(scalar, "_pclass_frozen", True)
+    return scalar
 
 
 def _make_sequence(items, span):
@@ -250,16 +251,24 @@ class _Converter:
             raise _Problem(self.span(node), f"nesting deeper than {MAX_DEPTH} levels")
         kind = type(node)
         if kind is _ScalarNode:
-            if node.tag == _STR:  # the common case, inlined
-                mark = node.start_mark
-                return _make_scalar(node.value, node.style in _QUOTES, _tuple_new(Span, (self.path, mark.line + 1, mark.column + 1)))
+            if node.tag == _STR:
+                return _string_scalar(node, self.path)
             return self.scalar(node)
         if kind is _MappingNode:
             return self.mapping(node, depth)
         if node.tag != _SEQ:
             self.bad_tag(node)
         convert = self.convert
-        return _make_sequence(pvector([convert(item, depth + 1) for item in node.value]), self.span(node))
+        path = self.path
+        items = []
+        add = items.append
+        depth += 1
+        for item in node.value:
+            if type(item) is _ScalarNode and item.tag == _STR:  # the common case, without convert()
+                add(_string_scalar(item, path))
+            else:
+                add(convert(item, depth))
+        return _make_sequence(pvector(items), self.span(node))
 
     def scalar(self, node: yaml.ScalarNode) -> Scalar:
         tag = node.tag
@@ -302,19 +311,20 @@ class _Converter:
                 add_key(self.key(key_node))
             mark = key_node.start_mark
             add_key_span(_tuple_new(Span, (path, mark.line + 1, mark.column + 1)))
-            if type(value_node) is _ScalarNode and value_node.tag == _STR:
-                mark = value_node.start_mark
-                scalar = _new(Scalar)
-                _set(scalar, "value", value_node.value)
-                _set(scalar, "quoted", value_node.style in _QUOTES)
-                _set(scalar, "span", _tuple_new(Span, (path, mark.line + 1, mark.column + 1)))
-                _set(scalar, "_pclass_frozen", True)
-                add_value(scalar)
+            if type(value_node) is _ScalarNode and value_node.tag == _STR:  # the common case, without convert()
+                add_value(_string_scalar(value_node, path))
             else:
                 add_value(convert(value_node, depth))
         if len(set(keys)) != len(keys):
             keys, key_spans, values = self.without_duplicates(keys, key_spans, values)
-        return _make_mapping(tuple(keys), pvector(values), tuple(key_spans), self.span(node))
+        mark = node.start_mark
+        mapping = _new(Mapping)
+        _set(mapping, "keys", tuple(keys))
+        _set(mapping, "values", pvector(values))
+        _set(mapping, "key_spans", tuple(key_spans))
+        _set(mapping, "span", _tuple_new(Span, (path, mark.line + 1, mark.column + 1)))
+        _set(mapping, "_pclass_frozen", True)
+        return mapping
 
     def key(self, key_node: yaml.Node):
         """A key that is not a plain string: a typed scalar, or an error."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..grammar import looks_like_token
 from ..vocabulary import shapes as sh
 from .nodes import Mapping, Node, Scalar, Sequence
 
@@ -54,3 +55,46 @@ def describe_value(value: object) -> str:
     if isinstance(value, (int, float)):
         return f"number {value!r}"
     return f"string {value!r}"
+
+
+def token_sites(node: Node) -> list[tuple[tuple[int, ...], Scalar]]:
+    """Where an expected value holds strings meant as §5.10 tokens: (child indices, scalar) pairs.
+
+    Shared by the schema check (which parses them) and the builder (which replaces them); both then
+    touch only these paths instead of walking the whole value again. Scalars, the bulk of any
+    value, are tested inline without a call.
+    """
+    found: list[tuple[tuple[int, ...], Scalar]] = []
+
+    def candidate(scalar: Scalar) -> bool:
+        value = scalar.value
+        return type(value) is str and value[:1] == "<" and looks_like_token(value)
+
+    def walk(current: Node, path: tuple[int, ...]) -> None:
+        children = current.values if type(current) is Mapping else current.items
+        for index, child in enumerate(children):
+            kind = type(child)
+            if kind is Scalar:
+                if candidate(child):
+                    found.append((path + (index,), child))
+            elif kind is Mapping or kind is Sequence:
+                walk(child, path + (index,))
+
+    if type(node) is Scalar:
+        return [((), node)] if candidate(node) else []
+    if type(node) is Mapping or type(node) is Sequence:
+        walk(node, ())
+    return found
+
+
+def site_keys(node: Node, path: tuple[int, ...]) -> list:
+    """The keys / indices a path of child indices takes through a value (for messages)."""
+    keys = []
+    for index in path:
+        if type(node) is Mapping:
+            keys.append(node.keys[index])
+            node = node.values[index]
+        else:
+            keys.append(index)
+            node = node.items[index]
+    return keys

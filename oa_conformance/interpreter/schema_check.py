@@ -19,7 +19,7 @@ import difflib
 import re
 
 from ..ast.nodes import Mapping, Node, Scalar, Sequence
-from ..ast.shape_match import choose, describe_value, node_kind, scalar_problem
+from ..ast.shape_match import choose, describe_value, node_kind, scalar_problem, site_keys, token_sites
 from ..ast.visitor import Visitor
 from ..diagnostics import FIXTURE_DIRECTIVE_UNKNOWN, FIXTURE_SCHEMA_INVALID, Diagnostic, Span
 from ..grammar import check as grammar_check
@@ -155,8 +155,9 @@ class _SchemaChecker(Visitor):
 
     def section(self, node: Mapping, family: str, path: Path) -> None:
         vocabulary = self.vocabulary
+        directives = vocabulary.table(family, self.capability)
         for key, key_span, value in zip(node.keys, node.key_spans, node.values):
-            directive = vocabulary.lookup(family, key, self.capability)
+            directive = directives.get(key) if isinstance(key, str) else None
             if directive is None:
                 self.unknown(key, key_span, family, path)
                 continue
@@ -189,17 +190,10 @@ class _SchemaChecker(Visitor):
         """Check the value tokens inside an expected-value region."""
         if not self.scan_tokens:
             return
-        stack = [(node, path)]
-        while stack:
-            current, where = stack.pop()
-            kind = type(current)
-            if kind is Scalar:
-                value = current.value
-                if isinstance(value, str) and looks_like_token(value):
-                    error = grammar_check("token", value)
-                    if error is not None:
-                        self.report(_inside(current, error.offset), f"{_text(where)}: {error.message}", code="value-token")
-            elif kind is Mapping:
-                stack.extend((v, (where, k)) for k, v in zip(current.keys, current.values))
-            elif kind is Sequence:
-                stack.extend((v, (where, i)) for i, v in enumerate(current.items))
+        for site, scalar in token_sites(node):
+            error = grammar_check("token", scalar.value)
+            if error is not None:
+                where = path
+                for key in site_keys(node, site):
+                    where = (where, key)
+                self.report(_inside(scalar, error.offset), f"{_text(where)}: {error.message}", code="value-token")

@@ -105,6 +105,7 @@ class Vocabulary:
         self._local_any = MappingProxyType({(f, n): d for (f, n, _c), d in reversed(list(local.items()))})
         self._by_family = MappingProxyType({k: tuple(v) for k, v in by_family.items()})
         self._cache: dict[tuple, Directive | None] = {}
+        self._tables: dict[tuple, dict] = {}
 
     def lookup(self, family: str, name: object, capability: str | None = None) -> Directive | None:
         key = (family, name, capability)
@@ -131,6 +132,18 @@ class Vocabulary:
             return self._table.get((family, name))  # type: ignore[arg-type]
         found = self._table.get((family, name))  # type: ignore[arg-type]
         return found if found is not None else self._local_any.get((family, name))  # type: ignore[arg-type]
+
+    def table(self, family: str, capability: str | None = None) -> dict:
+        """Directive name → Directive for ``family`` as ``capability``'s fixtures see it (a plain dict,
+        built once: the passes look a key up with ``dict.get``, no Python frame per key)."""
+        key = (family, capability)
+        found = self._tables.get(key)
+        if found is None:
+            names = {d.name for d in self._by_family[family]}
+            found = self._tables[key] = {name: self.lookup(family, name, capability) for name in names}
+            found = {name: d for name, d in found.items() if d is not None}
+            self._tables[key] = found
+        return found
 
     def directives_of(self, family: str, capability: str | None = None) -> tuple[Directive, ...]:
         """The directives a family allows (for ``capability``'s directory, when given)."""
