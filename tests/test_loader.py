@@ -143,3 +143,17 @@ def test_value_tree_classes():
     tree = load_bytes("a: {b: [1]}\n", "f.yaml").tree
     assert isinstance(tree, Mapping)
     assert isinstance(tree.get("a").get("b"), Sequence)
+
+
+def test_the_no_op_resolver_hooks_are_really_no_ops():
+    # The loader replaces libyaml's per-node path-resolver hooks with C no-ops; that is only right
+    # while the safe loader registers no path resolvers.
+    import yaml
+
+    from oa_conformance.ast import loader
+
+    assert not yaml.CSafeLoader.yaml_path_resolvers
+    assert not loader._Composer.yaml_path_resolvers
+    text = "a: [1, {b: c, d: [true, null, 2.5]}]\nk: 'x'\n"
+    assert loader.load_bytes(text, "f.yaml").tree == loader.load_bytes(text.replace("'x'", '"x"'), "g.yaml").tree
+    assert yaml.compose(text, Loader=yaml.CSafeLoader).value[0][1].tag == loader._compose(text).value[0][1].tag

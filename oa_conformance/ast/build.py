@@ -35,7 +35,12 @@ class _Builder:
         self.capability = capability
 
     def build(self, node: Node, shape: sh.Shape) -> Node:
-        return self._by_shape[type(shape)](self, node, shape)
+        kind = type(shape)
+        if kind is sh.Section:
+            return self.section(node, shape.family)  # the most common container, without dispatch
+        if kind in _AS_IS:
+            return node
+        return self._by_shape[kind](self, node, shape)
 
     def _nullable(self, node: Node, shape: sh.Nullable) -> Node:
         if type(node) is Scalar and node.value is None:
@@ -105,7 +110,7 @@ class _Builder:
             directive = directives[key]
             shape = directive.shape
             # Leaves kept as they are (most directives) skip the dispatch.
-            _set(section, directive.attr, value if type(shape) in _AS_IS else self.build(value, shape))
+            _set(section, directive.attr, self.build(value, shape))
         _set(section, "_pclass_frozen", True)
         return section
 

@@ -70,6 +70,12 @@ class _Composer(_Loader):
 
     resolve = staticmethod(lru_cache(maxsize=1 << 16)(_plain_resolver.resolve))
 
+    # libyaml's composer calls these two hooks around every node for *path* resolvers; the safe
+    # loader registers none, so they do nothing — but as Python methods they cost a frame each,
+    # twice per node. C built-ins taking the same arguments do nothing observable at no frame cost.
+    descend_resolver = staticmethod(slice)  # (current_node, current_index) -> an unused slice
+    ascend_resolver = staticmethod(tuple)  # () -> an unused empty tuple
+
 
 def _compose(text: str):
     loader = _Composer(text)

@@ -112,7 +112,7 @@ class _SchemaChecker(Visitor):
             for key, key_span, value in zip(node.keys, node.key_spans, node.values):
                 if not isinstance(key, str):
                     self.report(key_span, f"{_text(path)}: a {shape.key} must be a string, found {describe_value(key)}")
-                self.visit(value, shape.value, (path, key))
+                self.child(value, shape.value, (path, key))
         elif isinstance(shape, sh.Predicates):
             for key, key_span in zip(node.keys, node.key_spans):
                 if not isinstance(key, str) or not key:
@@ -126,7 +126,7 @@ class _SchemaChecker(Visitor):
             return
         if isinstance(shape, sh.ListOf):
             for index, item in enumerate(node.items):
-                self.visit(item, shape.item, (path, index))
+                self.child(item, shape.item, (path, index))
         elif isinstance(shape, sh.Expect):
             self.tokens(node, path)
 
@@ -153,6 +153,12 @@ class _SchemaChecker(Visitor):
         if error is not None:
             self.report(_inside(node, error.offset), f"{_text(path)}: {error.message}", code=code)
 
+    def child(self, node: Node, shape: sh.Shape, path: Path) -> None:
+        if type(shape) is sh.Section and type(node) is Mapping:
+            self.section(node, shape.family, path)  # a nested directive mapping, without dispatch
+        else:
+            self.visit(node, shape, path)
+
     def section(self, node: Mapping, family: str, path: Path) -> None:
         vocabulary = self.vocabulary
         directives = vocabulary.table(family, self.capability)
@@ -167,7 +173,7 @@ class _SchemaChecker(Visitor):
                 continue  # any value at all: nothing to check
             if kind is sh.Scalar and type(value) is Scalar and _PY_TYPE_NAMES.get(type(value.value)) in shape.types:
                 continue  # the most common directive: a scalar of the right type
-            self.visit(value, shape, (path, key))
+            self.child(value, shape, (path, key))
         spec = vocabulary.families[family]  # required / exclusive are the family's own rules
         for name in spec.required:
             if name not in node.keys:
