@@ -36,7 +36,7 @@ from ..ast.nodes import Mapping, Node, Scalar, Section, Sequence
 from ..diagnostics import Span
 from ..interpreter.trace import InvocationTrace
 from .matchers import Match, Mismatch, match, show
-from .rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, ValueRule, shape
+from .rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, SelectingRule, ValueRule, shape
 
 RECORD_FIELDS = ("state", "parent_states", "schema_version", "invocation_id", "correlation_id", "last_saved_at")
 
@@ -213,13 +213,8 @@ def _checks(results: Iterable[tuple[str, Span | None, Match | str]]) -> list[Che
 
 
 @dataclass(frozen=True)
-class RecordRule(Rule):
+class RecordRule(SelectingRule):
     """A record assertion against one record (the saved one, the latest one)."""
-
-    name: str
-    span: Span | None
-    expected: Mapping
-    select: Callable[[Context], Any]
 
     def evaluate(self, ctx: Context, bindings: Any):
         record = self.select(ctx)

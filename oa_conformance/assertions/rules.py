@@ -79,13 +79,18 @@ def verdict(name: str, span: Span | None, result: Match) -> Check:
 
 
 @dataclass(frozen=True)
-class ValueRule(Rule):
-    """Match an expected value against what ``select`` reads from the context."""
+class SelectingRule(Rule):
+    """A rule about one value ``select`` reads from the context, judged against ``expected``."""
 
     name: str
     span: Span | None
-    expected: Any
+    expected: Any  # the AST the fixture wrote
     select: Callable[[Context], Any]
+
+
+@dataclass(frozen=True)
+class ValueRule(SelectingRule):
+    """Match an expected value against what ``select`` reads from the context."""
     mode: str = "exact"
     needs: str = ""  # why the selected value can be missing, for the message
 
@@ -177,16 +182,11 @@ def observer_events(name: str) -> Callable[[Context], Any]:
 
 
 @dataclass(frozen=True)
-class EventsRule(Rule):
+class EventsRule(SelectingRule):
     """An exact ordered list of events; each expected event is a subset match of its fields.
 
     An event's ``error: <category>`` scalar is shorthand for ``error: {category: <category>}``.
     """
-
-    name: str
-    span: Span | None
-    expected: Sequence
-    select: Callable[[Context], Any]
 
     def evaluate(self, ctx: Context, bindings: Any):
         actual = self.select(ctx)
@@ -229,13 +229,8 @@ def match_event(expected: Mapping, actual: Any, bindings: Any, path: str) -> Mat
 
 
 @dataclass(frozen=True)
-class ErrorRule(Rule):
+class ErrorRule(SelectingRule):
     """An expected error (`expected_error`, `error`, `first_run_expected_error`)."""
-
-    name: str
-    span: Span | None
-    expected: Any  # the ErrorExpectation section
-    select: Callable[[Context], Any]
 
     def evaluate(self, ctx: Context, bindings: Any):
         error = self.select(ctx)
@@ -384,13 +379,8 @@ class CompileWarningRule(Rule):
 
 
 @dataclass(frozen=True)
-class DrainSummaryRule(Rule):
+class DrainSummaryRule(SelectingRule):
     """`{timeout_reached, undelivered_count | undelivered_count_min}` against a drain summary."""
-
-    name: str
-    span: Span | None
-    expected: Mapping
-    select: Callable[[Context], Any]
 
     def evaluate(self, ctx: Context, bindings: Any):
         summary = self.select(ctx)
