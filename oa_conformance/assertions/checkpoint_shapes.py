@@ -36,7 +36,7 @@ from ..ast.nodes import Mapping, Node, Scalar, Section, Sequence
 from ..diagnostics import Span
 from ..interpreter.trace import InvocationTrace
 from .matchers import Match, Mismatch, match, show
-from .rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, SelectingRule, ValueRule, shape
+from .rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, SelectingRule, ValueRule, invocation_of, shape
 
 RECORD_FIELDS = ("state", "parent_states", "schema_version", "invocation_id", "correlation_id", "last_saved_at")
 
@@ -61,9 +61,7 @@ def saves_of(ctx: Context, invocation: InvocationTrace | None = None) -> list[An
 
 def saved_record(ctx: Context) -> Any:
     """The record the checkpointer held for this invocation's id when the invocation ended."""
-    if ctx.invocation is None:
-        raise LookupError("the case never invoked the graph")
-    record = ctx.invocation.checkpoint.get("saved_record")
+    record = invocation_of(ctx).checkpoint.get("saved_record")
     if record is None:
         raise LookupError(f"no checkpoint record was saved for invocation {ctx.invocation.invocation_id!r}")
     return record

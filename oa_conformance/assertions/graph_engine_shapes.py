@@ -8,7 +8,7 @@ from typing import Any
 
 from ..diagnostics import Span
 from .predicates import predicate_rule
-from .rules import FAILED, VERIFIED, Check, Context, Rule, Unverified, _AllOf, _invocation, node_events, shape
+from .rules import FAILED, VERIFIED, Check, Context, Rule, Unverified, _AllOf, invocation_of, node_events, shape
 
 
 @dataclass(frozen=True)
@@ -20,7 +20,7 @@ class NoPropagatedError(Rule):
     expected: Any
 
     def evaluate(self, ctx: Context, bindings: Any):
-        inv = _invocation(ctx)
+        inv = invocation_of(ctx)
         propagated = inv.error is not None
         if propagated == bool(self.expected.value):
             detail = (f"invoke() raised {inv.error.type_name} ({inv.error.category}): {inv.error.message}" if propagated
@@ -45,7 +45,7 @@ class SnapshotScope(Rule):
     rules: tuple[Rule, ...]
 
     def evaluate(self, ctx: Context, bindings: Any):
-        snapshots = _invocation(ctx).node_snapshots
+        snapshots = invocation_of(ctx).node_snapshots
         if self.node not in snapshots or self.observer not in snapshots[self.node]:
             return (Check(self.name, FAILED, self.span, f"no snapshot of {self.observer!r} at node {self.node!r}"),), bindings
         scoped = dataclasses.replace(ctx, events=node_events(snapshots[self.node][self.observer]))

@@ -13,7 +13,7 @@ from ..ast.nodes import Mapping, Scalar, Sequence
 from ..diagnostics import Span
 from ..interpreter.trace import primary_observer
 from .matchers import Match, Mismatch, match, show
-from .rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, ValueRule, shape, verdict  # noqa: F401
+from .rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, ValueRule, invocation_of, shape, verdict  # noqa: F401
 
 ISOLATED = "FailureIsolatedEvent"
 LINEAGE = ("namespace", "attempt_index", "fan_out_index", "branch_name")
@@ -26,9 +26,8 @@ STATES = ("pre_state", "post_state")
 
 def observed(ctx: Context, type_name: str | None = None) -> list[Any]:
     """Every event (of one type, if given) the case's primary observer recorded in this invocation."""
-    if ctx.invocation is None:
-        raise LookupError("the case never invoked the graph")
-    events = ctx.invocation.events[primary_observer(ctx.invocation)]
+    invocation = invocation_of(ctx)
+    events = invocation.events[primary_observer(invocation)]
     return [e for e in events if type_name is None or e.get("type") == type_name]
 
 

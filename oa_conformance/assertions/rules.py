@@ -139,21 +139,22 @@ class Unverified(Rule):
 # Selectors over the trace
 
 
-def _invocation(ctx: Context) -> InvocationTrace:
+def invocation_of(ctx: Context) -> InvocationTrace:
+    """The invocation a rule is about; a case that never invoked the graph has none to judge."""
     if ctx.invocation is None:
         raise LookupError("the case never invoked the graph (compilation failed)")
     return ctx.invocation
 
 
 def final_state(ctx: Context) -> Any:
-    inv = _invocation(ctx)
+    inv = invocation_of(ctx)
     if inv.outcome != "completed":
         raise LookupError(f"the invocation {inv.outcome}: {inv.error.category if inv.error else ''} {inv.error.message if inv.error else ''}".strip())
     return inv.final_state
 
 
 def state_at_error(ctx: Context) -> Any:
-    inv = _invocation(ctx)
+    inv = invocation_of(ctx)
     if inv.error is None:
         raise LookupError("the invocation did not fail")
     state = inv.error.attributes.get("recoverable_state")
@@ -169,7 +170,7 @@ def node_events(events: Iterable[Any]) -> list[Any]:
 
 def observer_events(name: str) -> Callable[[Context], Any]:
     def select(ctx: Context) -> Any:
-        events = _invocation(ctx).events
+        events = invocation_of(ctx).events
         if name not in events:
             raise LookupError(f"no observer named {name!r}")
         return node_events(events[name])
@@ -245,7 +246,7 @@ class ErrorRule(SelectingRule):
             elif key == "message":
                 actual = error.message
             elif key == "execution_order":
-                actual = _invocation(ctx).execution_order
+                actual = invocation_of(ctx).execution_order
             elif key in ("carries", "cause"):  # §5.13 fields the error exposes / its cause link
                 found, bindings = (_carries if key == "carries" else _cause)(want, error, bindings, name)
                 checks.extend(found)
@@ -337,7 +338,7 @@ DERIVED_ERROR_FIELDS: dict[str, Callable[[Context, Any], Any]] = {
 
 
 def invocation_error(ctx: Context) -> Any:
-    inv = _invocation(ctx)
+    inv = invocation_of(ctx)
     if inv.error is None:
         raise LookupError(f"the invocation {inv.outcome} without an error (final state {show(inv.final_state)})")
     return inv.error
@@ -409,14 +410,14 @@ def _value(name: str, select: Callable, mode: str = "exact"):
 
 def _observer_events(node: Any, span: Span | None) -> Rule:
     if isinstance(node, Sequence):  # the one-observer list form
-        return EventsRule("expected.observer_events", span, node, lambda ctx: node_events(_invocation(ctx).events[primary_observer(_invocation(ctx))]))
+        return EventsRule("expected.observer_events", span, node, lambda ctx: node_events(invocation_of(ctx).events[primary_observer(invocation_of(ctx))]))
     return _AllOf(tuple(EventsRule(f"expected.observer_events.{name}", node.key_span(name), events, observer_events(name)) for name, events in node.items()))
 
 
 def _node_drains(node: Mapping, span: Span | None) -> Rule:
     def select_for(name: str):
         def select(ctx: Context) -> Any:
-            drains = _invocation(ctx).node_drains
+            drains = invocation_of(ctx).node_drains
             if name not in drains:
                 raise LookupError(f"node {name!r} did not drain")
             return drains[name]
@@ -430,7 +431,7 @@ def _snapshots(node: Mapping, span: Span | None) -> Rule:
     for node_name, per_observer in node.items():
         for observer, events in per_observer.items():
             def select(ctx: Context, n=node_name, o=observer) -> Any:
-                snapshots = _invocation(ctx).node_snapshots
+                snapshots = invocation_of(ctx).node_snapshots
                 if n not in snapshots or o not in snapshots[n]:
                     raise LookupError(f"no snapshot of {o!r} at node {n!r}")
                 return node_events(snapshots[n][o])
@@ -442,7 +443,7 @@ def _final_accumulators(node: Mapping, span: Span | None) -> Rule:
     rules = []
     for observer, events in node.items():
         def select(ctx: Context, o=observer) -> Any:
-            buckets = _invocation(ctx).accumulators.get(o)
+            buckets = invocation_of(ctx).accumulators.get(o)
             if buckets is None:
                 raise LookupError(f"no accumulate observer named {o!r}")
             return node_events([e for bucket in buckets.values() for e in bucket])
@@ -452,7 +453,7 @@ def _final_accumulators(node: Mapping, span: Span | None) -> Rule:
 
 def _delivery_order(node: Sequence, span: Span | None) -> Rule:
     def select(ctx: Context) -> Any:
-        deliveries = _invocation(ctx).deliveries
+        deliveries = invocation_of(ctx).deliveries
         rows = [pmap({"observer": name, **{k: v for k, v in event.items()}}) for name, _, event in deliveries if event.get("type") == "NodeEvent"]
         return rows[: len(node.items)]
 
@@ -554,19 +555,19 @@ class RunsAgree(Rule):
 
 
 def _outcome(node: Scalar, span: Span | None) -> Rule:
-    return ValueRule("expected.outcome", span, node, lambda ctx: _invocation(ctx).outcome)
+    return ValueRule("expected.outcome", span, node, lambda ctx: invocation_of(ctx).outcome)
 
 
 SHAPES: dict[str, Callable[[Any, Span | None], Rule]] = {
     "final_state": lambda node, span: StateRule("expected.final_state", span, node, final_state),
     "final_state_at_error": lambda node, span: StateRule("expected.final_state_at_error", span, node, state_at_error),
     "recoverable_state": lambda node, span: StateRule("expected.recoverable_state", span, node, state_at_error),
-    "execution_order": _value("expected.execution_order", lambda ctx: _invocation(ctx).execution_order),
+    "execution_order": _value("expected.execution_order", lambda ctx: invocation_of(ctx).execution_order),
     "outcome": _outcome,
     "error": lambda node, span: ErrorRule("expected.error", span, node, invocation_error),
     "expected_error": lambda node, span: ErrorRule("expected_error", span, node, invocation_error),
     "observer_events": _observer_events,
-    "drain_summary": lambda node, span: DrainSummaryRule("expected.drain_summary", span, node, lambda ctx: _invocation(ctx).drain),
+    "drain_summary": lambda node, span: DrainSummaryRule("expected.drain_summary", span, node, lambda ctx: invocation_of(ctx).drain),
     "node_drain_summaries": _node_drains,
     "node_accumulator_snapshots": _snapshots,
     "final_accumulator_state": _final_accumulators,

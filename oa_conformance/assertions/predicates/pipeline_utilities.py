@@ -14,34 +14,28 @@ from . import PREDICATES, Verdict, as_set, events_of, expected_set, flag, inner,
 from ...interpreter.values import literal
 from ..matchers import show
 from ..pipeline_shapes import isolation_events, observed
-from ..rules import Context  # noqa: F401
+from ..rules import Context, invocation_of  # noqa: F401
 
 # ---------------------------------------------------------------------------------------------
 # Building blocks
 
 
-def _invocation(ctx: Context) -> Any:
-    if ctx.invocation is None:
-        raise LookupError("the case never invoked the graph")
-    return ctx.invocation
-
-
 def completed(ctx: Context) -> bool:
-    return _invocation(ctx).outcome == "completed"
+    return invocation_of(ctx).outcome == "completed"
 
 
 def errored(ctx: Context, category: str | None = None) -> bool:
-    inv = _invocation(ctx)
+    inv = invocation_of(ctx)
     return inv.outcome == "errored" and (category is None or inv.error.category == category)
 
 
 def outcome_text(ctx: Context) -> str:
-    inv = _invocation(ctx)
+    inv = invocation_of(ctx)
     return f"{inv.outcome}: {inv.error.category}: {inv.error.message}" if inv.error is not None else inv.outcome
 
 
 def final_state(ctx: Context) -> Any:
-    inv = _invocation(ctx)
+    inv = invocation_of(ctx)
     if inv.outcome != "completed":
         raise LookupError(f"the invocation did not complete ({outcome_text(ctx)})")
     return inv.final_state
@@ -401,7 +395,7 @@ def _non_matching_propagates(ctx: Context, expected: Any) -> Verdict:
     category) reached the caller: the invocation errored and nothing was isolated."""
     categories = {c["predicate_category"] for c in isolation_configs(ctx) if c["predicate_category"]}
     needs(categories, "isolation predicate")
-    error = _invocation(ctx).error
+    error = invocation_of(ctx).error
     matching = error is not None and bool({link.get("category") for link in error.chain} & categories)
     events = isolation_events(ctx)
     return flag(expected, error is not None and not matching and not events,
@@ -631,7 +625,7 @@ def _catch_non_matching(ctx: Context, expected: Any) -> Verdict:
     the invocation errored and nothing was isolated."""
     catch = catch_sets(ctx)
     needs(catch, "`catch` set")
-    error = _invocation(ctx).error
+    error = invocation_of(ctx).error
     category = derive(error.chain)[0] if error is not None else None
     events = isolation_events(ctx)
     return flag(expected, error is not None and category not in catch and not events,
@@ -732,7 +726,7 @@ def _strict_reducer_raises(ctx: Context, expected: Any) -> Verdict:
     fan_outs = wired(ctx, "fan_out")
     omitted = [e for e in isolation_events(ctx) if (e.get("namespace") or [None])[0] in fan_outs
                and fan_outs[e.get("namespace")[0]]["collect_field"] not in (e.get("post_state") or {})]
-    error = _invocation(ctx).error
+    error = invocation_of(ctx).error
     raised = error is not None and error.category == "reducer_error" and error.node in fan_outs
     return flag(expected, bool(omitted) and raised, f"{len(omitted)} null-slot degrades; {outcome_text(ctx)} from {error.node if error else None!r}")
 
