@@ -12,6 +12,8 @@ Mapping modes: ``exact`` (the actual mapping has exactly the expected keys) for 
 
 from __future__ import annotations
 
+from ..kinds import is_sequence
+
 import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping as TMapping
@@ -49,7 +51,7 @@ def show(value: Any) -> str:
     """A short rendering of an actual value for a mismatch message."""
     if hasattr(value, "items") and not isinstance(value, (str, bytes)):
         value = {k: v for k, v in value.items()}
-    elif isinstance(value, (list, tuple)) or type(value).__name__ == "PVector":
+    elif is_sequence(value):
         value = list(value)
     text = repr(_thaw(value))
     return text if len(text) <= 200 else text[:197] + "..."
@@ -58,7 +60,7 @@ def show(value: Any) -> str:
 def _thaw(value: Any) -> Any:
     if hasattr(value, "items") and not isinstance(value, (str, bytes)):
         return {k: _thaw(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)) or type(value).__name__ == "PVector":
+    if is_sequence(value):
         return [_thaw(v) for v in value]
     return value
 
@@ -107,7 +109,7 @@ def _is_mapping(value: Any) -> bool:
 
 
 def _is_sequence(value: Any) -> bool:
-    return isinstance(value, (list, tuple)) or type(value).__name__ == "PVector"
+    return is_sequence(value)
 
 
 def match(expected: Any, actual: Any, bindings: TMapping = pmap(), path: str = "", mode: str = "exact") -> Match:

@@ -11,6 +11,8 @@ trace selector) and register it in :data:`SHAPES`.
 
 from __future__ import annotations
 
+from ..kinds import is_sequence
+
 import dataclasses
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
@@ -512,7 +514,7 @@ def run_summary(trace: CaseTrace) -> Any:
 def first_difference(a: Any, b: Any, path: str = "") -> tuple[str, Any, Any] | None:
     """The first place two plain values differ, as (path, a's value, b's value), or None."""
     def sequence(value: Any) -> bool:
-        return isinstance(value, (list, tuple)) or type(value).__name__ == "PVector"
+        return is_sequence(value)
 
     if hasattr(a, "keys") and hasattr(b, "keys"):
         for key in list(a.keys()) + [k for k in b.keys() if k not in a]:

@@ -9,6 +9,8 @@ All three are generic over the classes' declared ``_fields``: no per-class code.
 
 from __future__ import annotations
 
+from ..kinds import is_sequence
+
 import json
 from typing import Any
 
@@ -41,7 +43,7 @@ def to_data(node: Any, spans: bool = False) -> Any:
                 continue
             out[name] = to_data(value, spans)
         return out
-    if isinstance(node, (tuple, list)) or type(node).__name__ == "PVector":
+    if is_sequence(node):
         return [to_data(item, spans) for item in node]
     return node
 

@@ -21,6 +21,8 @@ Rewrites return new nodes (``node.set(...)``); nothing is mutated in place.
 
 from __future__ import annotations
 
+from ..kinds import is_sequence
+
 from typing import Any, ClassVar, Iterator
 
 from pyrsistent import PClass, field, pvector
@@ -81,7 +83,7 @@ class Node(PClass):
 def _nodes_in(value: Any) -> Iterator[Node]:
     if isinstance(value, Node):
         yield value
-    elif isinstance(value, (tuple, list)) or type(value).__name__ == "PVector":
+    elif is_sequence(value):
         for item in value:
             if isinstance(item, Node):
                 yield item

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator, NamedTuple
 
-from .nodes import Node, Scalar, Section
+from .nodes import Mapping, Node, Scalar, Section
 
 # Directives that belong to the file, not to a scenario: never inherited by a case.
 FILE_ONLY = frozenset(("cases", "conformance_version", "name", "description"))
@@ -83,7 +83,7 @@ def _named_graphs(value: Node) -> Iterator[tuple[str, Section]]:
         name = value.get("name")
         if isinstance(name, Scalar) and isinstance(name.value, str):
             yield name.value, value
-    elif type(value).__name__ == "Mapping":
+    elif isinstance(value, Mapping):
         for key, item in value.items():
             if isinstance(item, Section) and item.family == "graph":
                 yield str(key), item

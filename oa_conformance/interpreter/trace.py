@@ -73,6 +73,8 @@ vectors), so a rule can neither change the trace nor depend on runtime object id
 
 from __future__ import annotations
 
+from ..kinds import is_sequence
+
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -158,7 +160,7 @@ def plain(value: Any) -> Any:
         value = {name: getattr(value, name) for name in value.__dataclass_fields__}
     if isinstance(value, dict) or hasattr(value, "items") and not isinstance(value, (str, bytes)):
         return pmap({key: plain(item) for key, item in value.items()})
-    if isinstance(value, (list, tuple, set, frozenset)) or type(value).__name__ == "PVector":
+    if isinstance(value, (set, frozenset)) or is_sequence(value):
         items = sorted(value, key=repr) if isinstance(value, (set, frozenset)) else value
         return pvector([plain(item) for item in items])
     return value

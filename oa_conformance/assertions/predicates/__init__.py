@@ -18,6 +18,8 @@ live in the module of the capability whose fixtures name them (``graph_engine.py
 
 from __future__ import annotations
 
+from ...kinds import is_sequence
+
 import re
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
@@ -164,7 +166,7 @@ def unique(items: Iterable[Any]) -> bool:
 
 
 def _hashable(value: Any) -> Any:
-    if isinstance(value, (list, tuple)) or type(value).__name__ == "PVector":
+    if is_sequence(value):
         return tuple(_hashable(v) for v in value)
     return value
 

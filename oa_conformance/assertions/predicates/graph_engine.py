@@ -15,6 +15,8 @@ node with no events fails the check instead of passing it vacuously.
 
 from __future__ import annotations
 
+from ...kinds import is_sequence
+
 from typing import Any
 
 from ...interpreter.values import literal
@@ -61,7 +63,7 @@ def innermost(chain: Any) -> Any:
 
 def identity(event: Any, *fields: str) -> tuple:
     """An event's identity tuple over ``fields`` (sequences made hashable)."""
-    return tuple(tuple(v) if isinstance(v, (list, tuple)) or type(v).__name__ == "PVector" else v
+    return tuple(tuple(v) if is_sequence(v) else v
                  for v in (event.get(f) for f in fields))
 
 
