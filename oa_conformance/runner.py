@@ -104,7 +104,7 @@ def run_case(ref: CaseRef, timeout: float = DEFAULT_TIMEOUT) -> CaseResult:
     if missing:
         return done(SKIPPED, reason="; ".join(map(str, missing)), location=str(scenario.section.span))
     try:
-        trace = execute_case(scenario, timeout)
+        trace = execute_case(scenario, timeout, ref.fixture.capability)
     except FactoryReducerMissing as exc:
         return done(SKIPPED, reason=f"the runtime does not ship proposal 0023: {exc}", location=str(scenario.section.span))
     except HarnessPrimitiveMissing as exc:

@@ -49,7 +49,7 @@ def test_pyproject_declares_the_target_spec_version_and_the_pinned_runtime():
     data = tomllib.loads((REPO / "pyproject.toml").read_text())
     assert data["tool"]["openarmature"]["spec_version"] == TARGET_SPEC_VERSION == "0.109.0"
     dependencies = data["project"]["dependencies"]
-    assert "openarmature==0.17.0" in dependencies
+    assert "openarmature[otel,langfuse]==0.17.0" in dependencies
     for name in ("lark", "pyrsistent", "PyYAML", "opentelemetry-sdk", "pytest"):
         assert any(dep.startswith(name) for dep in dependencies), name
     assert data["project"]["requires-python"] == ">=3.12"

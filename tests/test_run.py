@@ -159,7 +159,7 @@ def test_a_projection_on_a_plain_node_is_not_silently_ignored(tmp_path):
 def test_an_adapter_bug_errors_one_case_and_names_itself(tmp_path, monkeypatch):
     import oa_conformance.runner as runner
 
-    def broken(scenario, timeout):
+    def broken(scenario, timeout, capability=None):
         raise RuntimeError("simulated adapter bug")
 
     monkeypatch.setattr(runner, "execute_case", broken)

@@ -34,7 +34,7 @@ from pyrsistent import pmap
 
 from ..ast.nodes import Mapping, Node, Scalar, Section, Sequence
 from ..diagnostics import Span
-from ..interpreter.trace import InvocationTrace
+from ..trace import InvocationTrace
 from .matchers import Match, Mismatch, match, show
 from .rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, SelectingRule, ValueRule, invocation_of, shape
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from ..ast.nodes import Mapping, Scalar, Sequence
 from ..diagnostics import Span
-from ..interpreter.trace import primary_observer
+from ..trace import primary_observer
 from .matchers import Match, Mismatch, match, show
 from .rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, ValueRule, invocation_of, shape, verdict  # noqa: F401
 

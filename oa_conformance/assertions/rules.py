@@ -21,7 +21,7 @@ from pyrsistent import pmap
 
 from ..ast.nodes import Mapping, Node, Scalar, Sequence
 from ..diagnostics import Span
-from ..interpreter.trace import CaseTrace, InvocationTrace, primary_observer
+from ..trace import CaseTrace, InvocationTrace, primary_observer
 from .matchers import Match, Mismatch, match, show
 
 VERIFIED, FAILED, UNVERIFIED = "verified", "failed", "unverified"
@@ -560,7 +560,8 @@ def _outcome(node: Scalar, span: Span | None) -> Rule:
     return ValueRule("expected.outcome", span, node, lambda ctx: invocation_of(ctx).outcome)
 
 
-SHAPES: dict[str, Callable[[Any, Span | None], Rule]] = {
+# directive -> factory (general) or (capability, directive) -> factory (directory-scoped, §3.2)
+SHAPES: dict[Any, Callable[[Any, Span | None], Rule]] = {
     "final_state": lambda node, span: StateRule("expected.final_state", span, node, final_state),
     "final_state_at_error": lambda node, span: StateRule("expected.final_state_at_error", span, node, state_at_error),
     "recoverable_state": lambda node, span: StateRule("expected.recoverable_state", span, node, state_at_error),
@@ -579,18 +580,24 @@ SHAPES: dict[str, Callable[[Any, Span | None], Rule]] = {
 }
 
 
-def shape(name: str) -> Callable:
-    """Register a rule factory ``(node, span) -> Rule`` for the ``expected:`` directive ``name``."""
+def shape(name: str, capability: str | None = None) -> Callable:
+    """Register a rule factory ``(node, span) -> Rule`` for the ``expected:`` directive ``name``.
+
+    With ``capability`` the shape belongs to that directory's vocabulary (§3.2) and wins there over
+    a general shape of the same name (``response`` means one thing in llm-provider and another
+    elsewhere); without it, the shape is general.
+    """
 
     def register(factory: Callable) -> Callable:
-        SHAPES[name] = factory
+        SHAPES[(capability, name) if capability else name] = factory
         return factory
 
     return register
 
 
-def shape_rule(directive: str, node: Any, span: Span | None) -> Rule:
-    factory = SHAPES.get(directive)
+def shape_rule(directive: str, node: Any, span: Span | None, capability: str | None = None) -> Rule:
+    factory = SHAPES.get((capability, directive)) if capability else None
+    factory = factory or SHAPES.get(directive)
     if factory is None:
         return Unverified(f"expected.{directive}", span, f"not implemented: expected shape {directive!r}")
     return factory(node, span)

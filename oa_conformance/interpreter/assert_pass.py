@@ -33,7 +33,7 @@ from ..assertions.rules import (
 from ..ast.nodes import PredicateBlock, Section
 from ..ast.scenarios import Scenario
 from .resume import FIRST_RUN, POPULATE, RESUMED, is_multi_run
-from .trace import CaseTrace
+from ..trace import CaseTrace
 
 PREDICATE_BLOCKS = ("invariants", "observer_event_invariants")
 
@@ -88,7 +88,7 @@ def assert_case(scenario: Scenario, trace: CaseTrace, capability: str | None = N
                 else:
                     if directive in ("error", "expected_error", "outcome", "final_state_at_error"):
                         expects_error = expects_error or directive != "outcome" or getattr(node, "value", None) == "errored"
-                    run(shape_rule(directive, node, span))
+                    run(shape_rule(directive, node, span, capability))
         invariants = owner.get("invariants")  # the run-level block, beside `expected:`
         if invariants is not None:
             for rule in predicate_rules(invariants, "invariants", capability):

@@ -18,10 +18,11 @@ from openarmature import graph as oa
 from ..ast.nodes import Scalar, Section
 from ..ast.scenarios import Scenario
 from .behaviors import NotImplementedDirective
+from .capabilities import CapabilityHarness, harness_for
 from .graph_build import build_graph
 from .harness import Harness, HarnessPrimitiveMissing, RecordingObserver, timed_drain
 from .resume import POPULATE, RESUMED, Crashed, Run, crashable, planned_runs, recording_checkpointer, saved_record
-from .trace import CaseTrace, ErrorRecord, InvocationTrace, plain
+from ..trace import CaseTrace, ErrorRecord, InvocationTrace, plain
 from .values import literal
 
 # The scenario- and invocation-level directives this pass acts on (or the assert pass checks).
@@ -42,10 +43,12 @@ INVOCATION_DIRECTIVES = frozenset((
 INVOKE_DIRECTIVES = frozenset(("drain", "resume_invocation"))  # inside `invoke:` / `invoke_with:`
 
 
-def unsupported(scenario: Scenario) -> tuple[str, Any] | None:
-    """The first directive of the scenario this pass cannot execute, with its span."""
+def unsupported(scenario: Scenario, contract: CapabilityHarness | None = None) -> tuple[str, Any] | None:
+    """The first directive of the scenario this pass cannot execute, with its span (the general
+    surface plus what the capability directory's harness contract adds)."""
+    allowed = CASE_DIRECTIVES | contract.case_directives if contract is not None else CASE_DIRECTIVES
+    allowed_in_invocation = INVOCATION_DIRECTIVES | contract.invocation_directives if contract is not None else INVOCATION_DIRECTIVES
     for source in scenario.sources():
-        allowed = CASE_DIRECTIVES
         for name in source.order:
             if name not in allowed:
                 return name, source.key_span(name)
@@ -57,7 +60,7 @@ def unsupported(scenario: Scenario) -> tuple[str, Any] | None:
     if invocations is not None and not isinstance(invocations, Scalar):
         for invocation in invocations.items:
             for name in invocation.order:
-                if name not in INVOCATION_DIRECTIVES:
+                if name not in allowed_in_invocation:
                     return f"invocations[].{name}", invocation.key_span(name)
     elif isinstance(invocations, Scalar):
         return "invocations (count form)", scenario.where("invocations").key_span("invocations")
@@ -76,14 +79,14 @@ class InitialStateInvalid(Exception):
     """The fixture's initial_state failed the schema validation the adapter runs before invoking."""
 
 
-def execute_case(scenario: Scenario, timeout: float = 60.0) -> CaseTrace:
+def execute_case(scenario: Scenario, timeout: float = 60.0, capability: str | None = None) -> CaseTrace:
     """Run ``scenario`` in a fresh event loop and return its trace (compile errors included)."""
-    return asyncio.run(_with_limit(scenario, timeout))
+    return asyncio.run(_with_limit(scenario, timeout, harness_for(capability)))
 
 
-async def _with_limit(scenario: Scenario, timeout: float) -> CaseTrace:
+async def _with_limit(scenario: Scenario, timeout: float, contract: CapabilityHarness | None) -> CaseTrace:
     try:
-        return await asyncio.wait_for(_run(scenario), timeout)
+        return await asyncio.wait_for(_run(scenario, contract), timeout)
     except (asyncio.TimeoutError, TimeoutError):
         raise CaseTimeout(f"the case did not finish within {timeout:g} s") from None
 
@@ -185,21 +188,31 @@ def _target_graph(decl: Section, built: Any) -> Any:
     raise HarnessPrimitiveMissing(f"observer target {name!r}", target.span)
 
 
-async def _run(scenario: Scenario) -> CaseTrace:
-    gap = unsupported(scenario)
+async def _run(scenario: Scenario, contract: CapabilityHarness | None = None) -> CaseTrace:
+    gap = unsupported(scenario, contract)
     if gap is not None:
         raise NotImplementedDirective(*gap)
     count = scenario.get("run_count")
     if count is None:
-        return await _run_once(scenario)
+        return await _run_once(scenario, contract)
     # `run_count: N` (determinism): N independent runs — each its own harness and graph build, so no
     # harness state (attempt counters, observers) carries over; runs 2..N ride along as `repeats`.
-    runs = [await _run_once(scenario) for _ in range(max(1, count.value))]
+    runs = [await _run_once(scenario, contract) for _ in range(max(1, count.value))]
     return dataclasses.replace(runs[0], repeats=tuple(runs[1:]))
 
 
-async def _run_once(scenario: Scenario) -> CaseTrace:
+async def _run_once(scenario: Scenario, contract: CapabilityHarness | None = None) -> CaseTrace:
+    if contract is not None and contract.run_direct is not None and contract.is_direct(scenario):
+        return await contract.run_direct(scenario)  # not a graph run: the directory's own contract
+    if contract is None or contract.instrument is None:
+        return await _run_graph(scenario, Harness())
     harness = Harness()
+    async with contract.instrument(scenario, harness) as capture:
+        trace = await _run_graph(scenario, harness)
+    return dataclasses.replace(trace, collections=plain(capture.collections()))
+
+
+async def _run_graph(scenario: Scenario, harness: Harness) -> CaseTrace:
     harness.checkpointer = _checkpointer(scenario.get("checkpointer"), harness)
     clock = scenario.get("clock_stub")
     if clock is not None:

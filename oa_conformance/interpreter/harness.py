@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..diagnostics import HARNESS_PRIMITIVE_MISSING
-from .trace import plain
+from ..trace import plain
 
 
 class HarnessPrimitiveMissing(Exception):

@@ -36,7 +36,7 @@ from typing import Any, AsyncIterator, Callable
 from ..ast.nodes import Scalar, Section
 from ..ast.scenarios import Scenario
 from .harness import Harness, HarnessPrimitiveMissing
-from .trace import plain
+from ..trace import plain
 from .values import literal
 
 FIRST_RUN, RESUMED = "first_run", "resumed"

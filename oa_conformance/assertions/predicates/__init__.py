@@ -26,7 +26,7 @@ from typing import Any, Callable, Iterable
 
 from ...diagnostics import Span
 from ..matchers import match, show
-from ...interpreter.trace import primary_observer
+from ...trace import primary_observer
 from ..rules import FAILED, VERIFIED, Check, Context, Rule, node_events
 
 Compute = Callable[..., Any]

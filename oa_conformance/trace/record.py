@@ -16,6 +16,7 @@ vectors), so a rule can neither change the trace nor depend on runtime object id
       notes                (str, ...)             what the harness did that a reader may want to know
       repeats              (CaseTrace, ...)       runs 2..N of a `run_count: N` case (this trace is run 1)
       mock_calls           {(mock, node): calls}  how often each failure mock ran (e.g. ("flaky", "target"))
+      collections          {name: data}           what a capability harness captured (document.py)
       wiring               {nodes: {node: {...}}, failure_isolation: [...]} what the harness built:
                            outer fan-out nodes {kind, collect_field, target_field, extra_outputs,
                            errors_field}, outer parallel-branches nodes {kind, errors_field,
@@ -140,6 +141,10 @@ class CaseTrace:
     repeats: tuple["CaseTrace", ...] = ()
     mock_calls: Any = field(default_factory=pmap)
     wiring: Any = field(default_factory=lambda: pmap({"nodes": pmap(), "failure_isolation": pvector()}))
+    # Named collections a capability harness recorded (wire requests, OTel spans, Langfuse
+    # observations, metrics, provider results, backend state, ...): {name: frozen plain data}.
+    # A collection is present only when the case instrumented it (see trace/document.py).
+    collections: Any = field(default_factory=pmap)
 
     @property
     def record_fields(self) -> frozenset[str]:
