@@ -1,0 +1,131 @@
+"""The captured wire (conformance-adapter §6): the real provider classes talk HTTP to this.
+
+Every openarmature provider takes an ``httpx.AsyncBaseTransport`` (its documented test seam). A
+:class:`CapturedWire` is one: it serves the fixture's canned responses in order and records every
+request the runtime sent — method, URL, path, headers, the parsed JSON body and the raw bytes.
+Nothing leaves the process: there is no socket behind it, and a request for a host the case did
+not configure is refused (recorded, answered with an error the runtime sees as a connection
+failure), so a wrong base URL can never reach a real server.
+
+Each capability turns its own fixture form (``mock_provider.responses``, ``mock_llm``,
+``mock_embedding`` …) into :class:`Canned` values; the wire knows nothing about providers. What it
+recorded becomes the trace document's ``wire`` collection (:meth:`CapturedWire.document`):
+
+    wire
+      requests[]   {index, method, url, host, path, query, headers (lower-cased names), json, body}
+                   ``json`` is absent when the body is not JSON; ``body`` is the text
+      responses[]  {index, status, headers, declared_at ("path:line:col" of the canned entry)}
+      declared     how many canned responses the fixture declared
+      unused       how many of them no request consumed
+      overrun      requests that arrived after the canned responses ran out (each also failed)
+      refused[]    requests to a host the case did not configure
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+import httpx
+
+
+@dataclass(frozen=True)
+class Canned:
+    """One canned HTTP answer, as the fixture declared it."""
+
+    status: int = 200
+    body: Any = None  # JSON-serialisable: sent as JSON (when ``raw`` is None)
+    raw: bytes | None = None  # sent verbatim: malformed bodies, server-sent event streams
+    headers: tuple[tuple[str, str], ...] = ()
+    delay_s: float = 0.0  # slept (on the case's clock) before answering
+    failure: str | None = None  # "connect" | "timeout" | "read": raise the httpx transport error instead
+    declared_at: str | None = None  # "path:line:col" of the fixture entry, for messages
+
+
+class WireExhausted(httpx.TransportError):
+    """The runtime sent more requests than the fixture declared responses for."""
+
+
+class WireRefused(httpx.ConnectError):
+    """A request for a host the case never configured (the wire never reaches a real network)."""
+
+
+_FAILURES = {"connect": httpx.ConnectError, "timeout": httpx.ReadTimeout, "read": httpx.ReadError}
+
+
+@dataclass
+class CapturedWire(httpx.AsyncBaseTransport):
+    """Serves ``responses`` in order to requests for ``hosts`` and records every request."""
+
+    responses: list[Canned]
+    hosts: frozenset[str] = frozenset()  # allowed hosts; empty: any host of a configured provider
+    sleep: Any = asyncio.sleep  # the case's clock (a controlled clock never really sleeps)
+    requests: list[dict[str, Any]] = field(default_factory=list)
+    served: list[dict[str, Any]] = field(default_factory=list)
+    overrun: int = 0
+    refused: list[dict[str, Any]] = field(default_factory=list)
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        content = await request.aread()
+        record = request_record(len(self.requests), request, content)
+        if self.hosts and request.url.host not in self.hosts:
+            self.refused.append(record)
+            raise WireRefused(f"the captured wire refuses host {request.url.host!r} (configured: {sorted(self.hosts)})", request=request)
+        self.requests.append(record)
+        index = len(self.served)
+        if index >= len(self.responses):
+            self.overrun += 1
+            raise WireExhausted(f"request {record['index'] + 1} arrived but the fixture declares only {len(self.responses)} responses",
+                                request=request)
+        canned = self.responses[index]
+        self.served.append({"index": index, "status": canned.status, "headers": dict(canned.headers),
+                            "declared_at": canned.declared_at})
+        if canned.delay_s:
+            await self.sleep(canned.delay_s)
+        if canned.failure is not None:
+            raise _FAILURES[canned.failure](f"canned {canned.failure} failure", request=request)
+        if canned.raw is not None:
+            return httpx.Response(canned.status, headers=list(canned.headers), content=canned.raw, request=request)
+        if canned.body is None:
+            return httpx.Response(canned.status, headers=list(canned.headers), request=request)
+        return httpx.Response(canned.status, headers=list(canned.headers), json=canned.body, request=request)
+
+    def document(self) -> dict[str, Any]:
+        """The ``wire`` collection of the trace document."""
+        return {
+            "requests": list(self.requests),
+            "responses": list(self.served),
+            "declared": len(self.responses),
+            "unused": max(0, len(self.responses) - len(self.served)),
+            "overrun": self.overrun,
+            "refused": list(self.refused),
+        }
+
+
+def request_record(index: int, request: httpx.Request, content: bytes) -> dict[str, Any]:
+    """One request as plain data; header names lower-cased (HTTP names are case-insensitive)."""
+    record: dict[str, Any] = {
+        "index": index,
+        "method": request.method,
+        "url": str(request.url),
+        "host": request.url.host,
+        "path": request.url.path,
+        "query": dict(request.url.params.multi_items()),
+        "headers": {name.lower(): value for name, value in request.headers.multi_items()},
+        "body": content.decode("utf-8", errors="replace"),
+    }
+    try:
+        record["json"] = json.loads(content) if content else None
+    except ValueError:
+        pass  # not JSON: ``json`` stays absent, ``body`` holds the text
+    return record
+
+
+def hosts_of(base_urls: Iterable[str]) -> frozenset[str]:
+    """The hosts a case configured its providers with: the only ones the wire answers."""
+    return frozenset(httpx.URL(url).host for url in base_urls if url)
+
+
+__all__ = ["Canned", "CapturedWire", "WireExhausted", "WireRefused", "hosts_of", "request_record"]
