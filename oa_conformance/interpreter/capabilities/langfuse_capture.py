@@ -93,8 +93,28 @@ def observer_settings(scenario: Scenario) -> dict[str, Any]:
                 raise HarnessPrimitiveMissing(f"langfuse_observer option {name!r}", block.key_span(name))
     for name in ("detached_subgraphs", "detached_fan_outs"):
         if scenario.get(name) is not None:
-            settings[name] = frozenset(literal(scenario.get(name)))
+            settings[name] = detached_nodes(scenario, name)
     return settings
+
+
+def detached_nodes(scenario: Scenario, directive: str) -> frozenset[str]:
+    """The node names a ``detached_subgraphs`` / ``detached_fan_outs`` list means. The header calls
+    them "subgraph/fan-out names"; the runtime's observers take the names of the *nodes* running
+    them. A listed name that is a node of the outer graph is that node; otherwise it names a
+    declared subgraph, meaning every outer node that runs it (``subgraph:`` / ``fan_out.subgraph``)."""
+    nodes = scenario.get("nodes")
+    declared = dict(nodes.items()) if nodes is not None else {}
+    names: set[str] = set()
+    for name in literal(scenario.get(directive)):
+        if name in declared:
+            names.add(name)
+            continue
+        for node_name, decl in declared.items():
+            runner = decl.get("fan_out") if directive == "detached_fan_outs" else decl
+            target = runner.get("subgraph") if runner is not None and hasattr(runner, "get") else None
+            if target is not None and getattr(target, "value", None) == name:
+                names.add(node_name)
+    return frozenset(names)
 
 
 # ---------------------------------------------------------------------------------------------
