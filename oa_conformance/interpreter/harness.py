@@ -12,7 +12,7 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..diagnostics import HARNESS_PRIMITIVE_MISSING
+from ..diagnostics import FIXTURE_SCHEMA_INVALID, HARNESS_PRIMITIVE_MISSING
 from ..trace import plain
 
 
@@ -20,6 +20,18 @@ class HarnessPrimitiveMissing(Exception):
     """A fixture names a backend, callable or behaviour this adapter does not provide (§9)."""
 
     category = HARNESS_PRIMITIVE_MISSING
+
+    def __init__(self, what: str, span=None):
+        super().__init__(what)
+        self.what = what
+        self.span = span
+
+
+class FixtureInvalid(Exception):
+    """A block the schema accepts but the harness cannot build from (a call without the inputs its
+    operation needs, a malformed template segment): ``fixture_schema_invalid`` at its line (§9)."""
+
+    category = FIXTURE_SCHEMA_INVALID
 
     def __init__(self, what: str, span=None):
         super().__init__(what)
