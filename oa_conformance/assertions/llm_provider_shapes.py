@@ -2,14 +2,18 @@
 §5.11 / §5.12 / §5.15), over the ``calls`` and ``wire`` collections the directory's harness records
 (interpreter/capabilities/llm_provider.py; docs/TRACE.md).
 
-A block of a direct case is about one call (``Context.call``: its index in ``calls``) or, for the
-case block of a ``calls:`` list, about every call. Wire assertions compare the outbound request
+The assert pass checks a direct case's case-level directives that have a shape here and each key of
+its ``expected:`` (assert_pass.direct_expectations). The ``call:`` shape checks the one call's
+outcome; the ``calls:`` shape checks each entry's own ``expected:`` and wire directives with
+``Context.call`` set to that entry's index. An expectation outside any entry is about the case's
+only call (``call:`` form) or, for wire assertions, about every request the case sent. Wire assertions compare the outbound request
 body **key by key**: every key the fixture names must be present with that value, and a key it
 does not name must be absent (an unexpected key — even one sent as ``null`` — fails).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,7 +22,8 @@ from ..diagnostics import Span
 from ..trace import ErrorRecord
 from .matchers import Match, Mismatch, match, show
 from .predicates import predicate_rule
-from .rules import FAILED, VERIFIED, Check, Context, ErrorRule, Rule, SelectingRule, Unverified, ValueRule, _AllOf, shape, verdict
+from .rules import (SHAPES, FAILED, VERIFIED, Check, Context, ErrorRule, Rule, SelectingRule, Unverified, ValueRule, _AllOf,
+                    shape, shape_rule, verdict)
 
 LP = "llm-provider"
 
@@ -35,10 +40,12 @@ def calls_of(ctx: Context) -> Any:
 
 
 def call_record(ctx: Context) -> Any:
-    """The `calls` entry the block is about."""
+    """The `calls` entry the block is about (the case's only call outside a `calls:` entry)."""
     calls = calls_of(ctx)
     if ctx.call is None:
-        raise LookupError("this expectation is about one call, but the block is the case as a whole")
+        if len(calls) != 1:
+            raise LookupError(f"this expectation is about one call, but the case made {len(calls)}")
+        return calls[0]
     if ctx.call >= len(calls):
         raise LookupError(f"call {ctx.call} never ran (the case made {len(calls)} calls)")
     return calls[ctx.call]
@@ -48,7 +55,7 @@ def call_result(ctx: Context) -> Any:
     record = call_record(ctx)
     if record.get("error") is not None:
         error = record["error"]
-        raise LookupError(f"call {ctx.call} raised {error['type']} ({error['category']}): {error['message']}")
+        raise LookupError(f"{call_label(ctx)} raised {error['type']} ({error['category']}): {error['message']}")
     return record["result"]
 
 
@@ -56,7 +63,7 @@ def call_error(ctx: Context) -> ErrorRecord:
     record = call_record(ctx)
     error = record.get("error")
     if error is None:
-        raise LookupError(f"call {ctx.call} returned without raising: {show(record.get('result'))}")
+        raise LookupError(f"{call_label(ctx)} returned without raising: {show(record.get('result'))}")
     return ErrorRecord(category=error["category"], message=error["message"], type_name=error["type"],
                        chain=tuple(error["chain"]), attributes=error["attributes"])
 
@@ -74,6 +81,10 @@ def block_requests(ctx: Context) -> list[Any]:
     if ctx.call is None:
         return list(requests)
     return [requests[i] for i in call_record(ctx)["requests"]]
+
+
+def call_label(ctx: Context) -> str:
+    return f"call {ctx.call}" if ctx.call is not None else "the call"
 
 
 def one_request(ctx: Context) -> Any:
@@ -94,8 +105,81 @@ def served_body(ctx: Context) -> Any:
     """The canned body the block's call consumed last (what produced its Response)."""
     served = [r for r in wire_of(ctx)["responses"] if r["request"] in set(call_record(ctx)["requests"])]
     if not served:
-        raise LookupError(f"call {ctx.call} consumed no canned response")
+        raise LookupError(f"{call_label(ctx)} consumed no canned response")
     return served[-1]["body"]
+
+
+# ---------------------------------------------------------------------------------------------
+# The calls: `call:` / `calls:` and the blocks inside them
+
+
+@dataclass(frozen=True)
+class InCall(Rule):
+    """Rules about one `calls:` entry: they see ``Context.call`` set to its index."""
+
+    name: str
+    span: Span | None
+    index: int
+    rules: tuple[Rule, ...]
+
+    def check(self, ctx: Context, bindings: Any):
+        scoped = dataclasses.replace(ctx, call=self.index)
+        checks: list[Check] = []
+        for rule in self.rules:
+            found, bindings = rule.check(scoped, bindings)
+            checks.extend(found)
+        return tuple(checks), bindings
+
+
+@dataclass(frozen=True)
+class CallOutcome(Rule):
+    """A call whose block expects no error must not have raised (nothing fails silently)."""
+
+    name: str
+    span: Span | None
+
+    def evaluate(self, ctx: Context, bindings: Any):
+        error = call_record(ctx).get("error")
+        if error is not None:
+            detail = f"{call_label(ctx)} raised unexpectedly: {error['type']} ({error['category']}): {error['message']}"
+            return (Check(self.name, FAILED, self.span, detail),), bindings
+        return (Check(self.name, VERIFIED, self.span),), bindings
+
+
+def _expects_error(expected: Any) -> bool:
+    return expected is not None and expected.get("raises") is not None
+
+
+@shape("expected", capability=LP)
+def _expected(node: Any, span: Span | None) -> Rule:
+    """A call's `expected:` (the case's, for its one `call:`; an entry's, under `calls:`): each key
+    through its shape, and — unless it expects `raises` — the call must not have raised."""
+    rules: list[Rule] = [] if _expects_error(node) else [CallOutcome("expected", span)]
+    rules.extend(shape_rule(key, value, node.key_span(key), LP) for key, value in node.items())
+    return _AllOf(tuple(rules))
+
+
+@shape("calls", capability=LP)
+def _calls(node: Any, span: Span | None) -> Rule:
+    """Each entry's own `expected:` keys and wire directives, about that call."""
+    rules: list[Rule] = []
+    for index, step in enumerate(node.items):
+        inner: list[Rule] = [] if step.get("expected") is not None else [CallOutcome(f"calls[{index}]", step.span)]
+        for directive in step.order:
+            if (LP, directive) in SHAPES:  # `expected` and the wire directives
+                inner.append(shape_rule(directive, step.get(directive), step.key_span(directive), LP))
+        rules.append(InCall(f"calls[{index}]", step.span, index, tuple(inner)))
+    return _AllOf(tuple(rules))
+
+
+@shape("invariants", capability=LP)
+def _invariants(node: Any, span: Span | None) -> Rule:
+    """An `invariants:` block under a call's `expected:`: catalogue predicates about the call."""
+    rules = []
+    for ref in node.predicates:
+        rule = predicate_rule(ref.name, ref.value, ref.span, "expected.invariants", LP)
+        rules.append(rule or Unverified(f"expected.invariants.{ref.name}", ref.span, f"not implemented: predicate {ref.name!r}"))
+    return _AllOf(tuple(rules))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -168,7 +252,7 @@ def _provider_call_count(node: Any, span: Span | None) -> Rule:
 def _messages_unmodified(ctx: Context) -> Any:
     record = call_record(ctx)
     if "messages_unmodified" not in record:
-        raise LookupError(f"call {ctx.call} did not return, so its messages were not compared after it")
+        raise LookupError(f"{call_label(ctx)} did not return, so its messages were not compared after it")
     return record["messages_unmodified"]
 
 

@@ -26,12 +26,14 @@ from ..assertions.rules import (
     ErrorRule,
     Rule,
     RunsAgree,
+    SHAPES,
     Unverified,
     invocation_error,
     shape_rule,
 )
 from ..ast.nodes import PredicateBlock, Section
-from ..ast.scenarios import Scenario
+from ..ast.scenarios import FILE_ONLY, Scenario
+from .capabilities import harness_for
 from .resume import FIRST_RUN, POPULATE, RESUMED, is_multi_run
 from ..trace import CaseTrace
 
@@ -56,17 +58,14 @@ def assert_case(scenario: Scenario, trace: CaseTrace, capability: str | None = N
     if trace.compile_error is not None:
         error = trace.compile_error
         return (Check("compile", FAILED, scenario.section.span, f"compilation failed unexpectedly: {error.category}: {error.message}"),)
-    contract = _contract(capability)
-    if not trace.invocations and contract is not None and contract.direct_blocks is not None and contract.is_direct(scenario):
-        for owner, call in contract.direct_blocks(scenario):
-            for rule in _direct_block_rules(scenario, owner, call, contract, capability):
-                found, bindings = rule.check(Context(trace, None, call=call), bindings)
-                checks.extend(found)
-            checks.extend(_unexpected_call_error(scenario, owner, call, trace, contract))
-        return tuple(checks)
     warning = scenario.get("expected_compile_warning")
     if warning is not None:
         run(CompileWarningRule("expected_compile_warning", _span(scenario, "expected_compile_warning"), warning))
+    contract = harness_for(capability)
+    if contract is not None and contract.is_direct(scenario):  # no graph run: the directory's own expectations
+        for directive, node, span in direct_expectations(scenario, capability):
+            run(shape_rule(directive, node, span, capability))
+        return tuple(checks)
 
     listed = scenario.get("invocations")
     sources = list(listed.items) if listed is not None and hasattr(listed, "items") and not hasattr(listed, "value") else [None]
@@ -137,60 +136,31 @@ def _repeated_runs(scenario: Scenario, trace: CaseTrace, run_count: Any, capabil
     return checks
 
 
-def _contract(capability: str | None):
-    from .capabilities import harness_for  # the capability modules import this package's rules
-
-    return harness_for(capability)
-
-
-def _direct_block_rules(scenario: Scenario, owner: Any, call: int | None, contract: Any, capability: str | None) -> list[Rule]:
-    """The rules of one block of a direct case: its `expected:`, `invariants:` and the
-    capability's expectation directives beside `expected:`."""
-    rules: list[Rule] = []
-    for directive in owner.order if isinstance(owner, Section) else _scenario_order(scenario):
-        node = owner.get(directive)
-        span = owner.key_span(directive) if isinstance(owner, Section) else _span(scenario, directive)
-        if directive == "expected":
-            for name, value in node.items():
-                if name in PREDICATE_BLOCKS:
-                    rules.extend(predicate_rules(value, f"expected.{name}", capability))
-                else:
-                    rules.append(shape_rule(name, value, node.key_span(name), capability))
-        elif directive == "invariants":
-            rules.extend(predicate_rules(node, "invariants", capability))
-        elif directive in contract.expectation_directives:
-            rules.append(shape_rule(directive, node, span, capability))
-    return rules
-
-
-def _scenario_order(scenario: Scenario) -> list[str]:
-    """The directives a scenario holds (its own and inherited), each once, in document order."""
-    seen: dict[str, None] = {}
-    for source in scenario.sources():
-        for name in source.order:
-            seen.setdefault(name, None)
-    return list(seen)
-
-
-def _unexpected_call_error(scenario: Scenario, owner: Any, call: int | None, trace: CaseTrace, contract: Any) -> list[Check]:
-    """A direct call that raised although its block expects no error is a failure of its own."""
-    calls = trace.collections.get("calls") or ()
-    if call is None or call >= len(calls) or calls[call].get("error") is None:
-        return []
-    expected = owner.get("expected")
-    if expected is not None and any(name in expected.order for name in contract.error_expectations):
-        return []
-    error = calls[call]["error"]
-    span = owner.span if isinstance(owner, Section) else scenario.section.span
-    return [Check("outcome", FAILED, span, f"call {call} raised unexpectedly: {error.get('category')}: {error.get('message')}")]
-
-
 def predicate_rules(block: PredicateBlock, name: str, capability: str | None) -> list[Rule]:
     rules = []
     for ref in block.predicates:
         rule = predicate_rule(ref.name, ref.value, ref.span, name, capability)
         rules.append(rule if rule is not None else Unverified(f"{name}.{ref.name}", ref.span, f"not implemented: predicate {ref.name!r}"))
     return rules
+
+
+def direct_expectations(scenario: Scenario, capability: str | None):
+    """What a direct case (a capability's ``calls:``, no graph) asserts, in document order: every
+    case-level directive its directory registers a shape for (``calls`` checks each call's own
+    ``expected``; ``expected_backend_state`` …), and each key of ``expected:`` — through a shape for
+    the whole block when the directory registers one (its keys are then the directory's to read)."""
+    seen = set()
+    for source in scenario.sources():
+        for name in source.order:
+            if name in seen or (source is scenario.fixture and scenario.case is not None and name in FILE_ONLY):
+                continue
+            seen.add(name)
+            node, span = source.get(name), source.key_span(name)
+            if (capability, name) in SHAPES:
+                yield name, node, span
+            elif name == "expected":
+                for directive, value in node.items():
+                    yield directive, value, node.key_span(directive)
 
 
 def _span(scenario: Scenario, directive: str):

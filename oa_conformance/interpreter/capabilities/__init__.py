@@ -9,13 +9,6 @@ prompt backend — registers one :class:`CapabilityHarness` here, in the explici
   the executor's supported surface; any other directive still fails as "not implemented".
 - ``is_direct`` / ``run_direct``: a case that is not a graph run (``calls:`` against a provider, a
   prompt fetch) is executed by ``run_direct`` instead of the graph flow and returns its own trace.
-- ``direct_blocks`` / ``expectation_directives`` / ``error_expectations``: how the assert pass
-  checks a direct case (one with no graph invocation). ``direct_blocks(scenario)`` lists the blocks
-  holding expectations, each with the ``calls`` collection entry it is about (an index, or None for
-  the case as a whole); in each block the assert pass checks ``expected:`` (shapes and predicate
-  blocks), ``invariants:`` and the block's own ``expectation_directives`` (directives beside
-  ``expected:`` that are expectations, e.g. ``expected_wire_request``, checked as shapes). A call
-  that raised fails its block unless the block's ``expected:`` names one of ``error_expectations``.
 - ``instrument``: an async context manager factory wrapped around a graph run (install an OTel
   capture, a mocked wire …). It yields an object with ``collections() -> dict`` called after the run;
   what it returns becomes ``CaseTrace.collections`` (the trace document's top-level collections).
@@ -24,7 +17,7 @@ prompt backend — registers one :class:`CapabilityHarness` here, in the explici
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, AsyncContextManager, Awaitable, Callable, Sequence
+from typing import Any, AsyncContextManager, Awaitable, Callable
 
 from ...ast.scenarios import Scenario
 from ...trace import CaseTrace
@@ -38,9 +31,6 @@ class CapabilityHarness:
     is_direct: Callable[[Scenario], bool] = staticmethod(lambda scenario: False)
     run_direct: Callable[[Scenario], Awaitable[CaseTrace]] | None = None
     instrument: Callable[[Scenario, Any], AsyncContextManager[Any]] | None = None
-    direct_blocks: Callable[[Scenario], Sequence[tuple[Any, int | None]]] | None = None
-    expectation_directives: frozenset[str] = frozenset()
-    error_expectations: frozenset[str] = frozenset(("raises",))
 
 
 HARNESSES: dict[str, CapabilityHarness] = {}
@@ -59,3 +49,4 @@ def harness_for(capability: str | None) -> CapabilityHarness | None:
 # (Modules are added here as each directory's executor lands.)
 from . import observability  # noqa: E402,F401
 from . import llm_provider  # noqa: E402,F401
+from . import prompt_management  # noqa: E402,F401

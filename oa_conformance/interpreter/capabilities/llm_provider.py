@@ -92,14 +92,6 @@ def call_steps(scenario: Scenario) -> list[Section]:
     return [single] if single is not None else list(scenario.get("calls").items)
 
 
-def direct_blocks(scenario: Scenario) -> list[tuple[Any, int | None]]:
-    """`call:` — the case's expectations are about call 0; `calls:` — the case block (about all
-    calls: byte identity, case-level wire checks) and each entry's own block."""
-    if scenario.get("call") is not None:
-        return [(scenario, 0)]
-    return [(scenario, None)] + [(step, index) for index, step in enumerate(call_steps(scenario))]
-
-
 async def run_direct(scenario: Scenario) -> CaseTrace:
     mapping = scenario.get("mapping")
     if mapping is not None and mapping.value != "openai":  # anthropic / gemini are recognized skips (features.py)
@@ -265,6 +257,4 @@ HARNESS = register(CapabilityHarness(
     case_directives=CASE_DIRECTIVES,
     is_direct=is_direct,
     run_direct=run_direct,
-    direct_blocks=direct_blocks,
-    expectation_directives=WIRE_EXPECTATIONS,
 ))
