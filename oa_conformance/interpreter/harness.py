@@ -140,6 +140,8 @@ class Harness:
     # Runtime observers a capability harness's instruments (OTel, Langfuse, typed-event collectors)
     # put here before the graph is built; attached to the outermost graph in this order.
     runtime_observers: list[Any] = field(default_factory=list)
+    # Runtime objects a capability harness builds for node bodies (e.g. "llm": the mock providers).
+    services: dict[str, Any] = field(default_factory=dict)
     checkpointer: Any = None
     clock_step_ms: float | None = None  # a deterministic clock stub, when the case declares one
     clock_ms: float = 0.0

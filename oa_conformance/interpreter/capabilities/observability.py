@@ -24,7 +24,9 @@ from typing import Any, AsyncContextManager, Callable
 
 from ...ast.scenarios import Scenario
 from . import CapabilityHarness, register
+from .. import observability_nodes  # noqa: F401 - registers the directory's node directives
 from .otel_capture import OTEL_DIRECTIVES, open_otel
+from .provider_capture import PROVIDER_DIRECTIVES, open_providers
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,7 @@ class Capture:
 # in reverse). Add a capture with one line here.
 CAPTURES: list[Capture] = [
     Capture("otel", open_otel, OTEL_DIRECTIVES),
+    Capture("providers", open_providers, PROVIDER_DIRECTIVES),
 ]
 
 # Case-level directives the directory's general graph directives add (executed in execute.py /

@@ -35,10 +35,6 @@ from ..values import literal
 # The case whose context is running: where routed log records and global-provider spans go.
 _ROUTE: contextvars.ContextVar["OtelCapture | None"] = contextvars.ContextVar("oa_otel_capture", default=None)
 
-# The logger node bodies emit their `emits_log` records through (its own level, so the root
-# logger's default WARNING threshold does not swallow INFO records).
-NODE_LOGGER = logging.getLogger("oa_conformance.node")
-NODE_LOGGER.setLevel(logging.DEBUG)
 
 
 class _SharedSlot:
