@@ -2,7 +2,7 @@
 
 Each is a node directive (``behaviors.NODE_DIRECTIVES``) run in document order with the node's
 other directives (§8.3). What they call is the runtime's own API: ``complete()`` on the real
-``OpenAIProvider`` over the case's captured wire (``harness.services["llm"]``),
+``OpenAIProvider`` over the case's captured wire (``harness.instruments.services["llm"]``),
 ``set_invocation_metadata`` / ``get_invocation_metadata``, ``with_tool_call``, the stdlib
 ``logging`` bridged to OTel by the runtime's ``install_log_bridge``, and — for the isolation case —
 the OTel *global* tracer.
@@ -76,7 +76,7 @@ def _set_metadata(ctx: NodeContext, entries: dict[str, Any]) -> None:
     try:
         set_invocation_metadata(**entries)
     except Exception as rejected:
-        ctx.harness.middleware_log.append(("call_site_rejected", {
+        ctx.harness.log.middleware_log.append(("call_site_rejected", {
             "call": "set_invocation_metadata", "node": ctx.name, "type": type(rejected).__name__, "message": str(rejected)}))
         raise
 
@@ -144,7 +144,7 @@ async def call_llm(ctx: NodeContext, spec: Section, directive: str) -> Any:
     for key in spec.order:
         if key not in LLM_CALL_KEYS and key != "phase":
             raise NotImplementedDirective(f"{directive}.{key}", spec.key_span(key))
-    providers = ctx.harness.services.get("llm")
+    providers = ctx.harness.instruments.services.get("llm")
     if providers is None:
         raise HarnessPrimitiveMissing(f"{directive}: no mock LLM provider in this directory's harness", spec.span)
     model = spec.get("model")

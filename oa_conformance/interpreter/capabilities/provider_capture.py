@@ -4,7 +4,7 @@ the case-level ``provider`` block).
 
 One :class:`~..wire.CapturedWire` per case serves the canned responses in the order requests
 arrive; the providers are the runtime's real ``OpenAIProvider`` over it (``llm_mock.py``), one per
-model a node names. Node bodies find them on ``harness.services["llm"]``. What the wire saw becomes
+model a node names. Node bodies find them on ``harness.instruments.services["llm"]``. What the wire saw becomes
 the ``wire`` collection.
 """
 
@@ -48,7 +48,7 @@ class LlmProviders:
 @contextlib.asynccontextmanager
 async def open_providers(scenario: Scenario, harness: Any):
     providers = LlmProviders(scenario)
-    harness.services["llm"] = providers
+    harness.instruments.services["llm"] = providers
     yield providers
 
 
