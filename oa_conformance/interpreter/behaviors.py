@@ -397,6 +397,8 @@ def _classifier(spec: Any):
 
         return classify
     kind = spec.type.value if isinstance(spec, Section) else spec.value
+    if kind == "default":  # the runtime's own (transient categories, cause-walking)
+        return None
     state_aware = re.fullmatch(r"state_aware_(?P<field>\w+)", kind or "")
     if state_aware is not None:
         return _state_aware_classifier(state_aware["field"])
