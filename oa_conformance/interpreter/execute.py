@@ -220,7 +220,7 @@ async def _run_graph(scenario: Scenario, harness: Harness) -> CaseTrace:
     try:
         built = build_graph(scenario, harness)
     except oa.CompileError as error:
-        return CaseTrace(compile_error=error_record(error))
+        return CaseTrace(compile_error=error_record(error), parameters=plain(case_parameters(scenario)))
     invocation_observers = _observers(scenario, harness, built)
     traces: list[InvocationTrace] = []
     async for run in planned_runs(scenario, harness, traces):  # one run, `invocations:`, or first run → resume
@@ -233,7 +233,24 @@ async def _run_graph(scenario: Scenario, harness: Harness) -> CaseTrace:
         checkpoint_saves=plain(harness.saves),
         mock_calls=plain(harness.attempts),
         wiring=plain(harness.wiring),
+        parameters=plain(case_parameters(scenario)),
     )
+
+
+def case_parameters(scenario: Scenario) -> dict[str, Any]:
+    """The names the case itself declares, for rules that refer to them (the trace's ``parameters``)."""
+    def node_names(graph: Any) -> list[str]:
+        nodes = graph.get("nodes") if graph is not None else None
+        return [str(name) for name, _ in nodes.items()] if nodes is not None else []
+
+    graph = scenario.get("graph")
+    outer = node_names(graph if isinstance(graph, Section) else scenario)
+    observers = scenario.get("observers")
+    return {
+        "nodes": outer,
+        "graphs": {name: node_names(decl) for name, decl in scenario.graph_declarations().items()},
+        "observers": [decl.name.value for decl in (observers.items if observers is not None else ())],
+    }
 
 
 def _get(scenario: Scenario, source: Section | None, directive: str) -> Any:
