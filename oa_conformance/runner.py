@@ -18,6 +18,7 @@ from .ast.scenarios import Scenario, scenarios
 from .assertions.rules import FAILED, UNVERIFIED, VERIFIED, Check
 from .diagnostics import Diagnostic
 from .discovery import FixtureRef
+from .expectations import NO_EXPECTATIONS, XFAIL, XPASS, Expectation, Expectations
 from .interpreter import read_fixture
 from .interpreter.assert_pass import assert_case
 from .interpreter.behaviors import NotImplementedDirective
@@ -26,7 +27,9 @@ from .interpreter.features import missing_features
 from .interpreter.graph_build import FactoryReducerMissing
 from .interpreter.harness import HarnessPrimitiveMissing
 
-PASSED, SKIPPED, ERROR = "passed", "skipped", "error"
+PASSED, FAILED, SKIPPED, ERROR = "passed", "failed", "skipped", "error"
+OUTCOMES = (PASSED, FAILED, SKIPPED, ERROR, XFAIL, XPASS)
+RUN_FAILING = frozenset((FAILED, ERROR, XPASS))  # the outcomes that make a run fail (xpass: strict)
 ADAPTER_ERROR = "adapter_internal_error"  # an adapter-layer category (§9 allows them) for our own bugs
 
 # The runtime reports an observer that raises (graph-engine §6 isolation) as a UserWarning; cases
@@ -56,13 +59,18 @@ class CaseRef:
 @dataclass(frozen=True)
 class CaseResult:
     ref: CaseRef
-    outcome: str  # passed | failed | skipped | error
+    outcome: str  # passed | failed | skipped | error | xfail | xpass (the last two: expectations file)
     category: str | None = None
     reason: str | None = None
     checks: tuple[Check, ...] = ()
     duration_s: float = 0.0
     location: str | None = None
     notes: tuple[str, ...] = field(default_factory=tuple)
+    expectation: Expectation | None = None  # the expectations-file entry applied to this case
+
+    @property
+    def fails_run(self) -> bool:
+        return self.outcome in RUN_FAILING
 
     def counts(self) -> dict[str, int]:
         return {
@@ -126,8 +134,14 @@ def run_case(ref: CaseRef, timeout: float = DEFAULT_TIMEOUT) -> CaseResult:
     return done(PASSED, checks=checks)
 
 
-def run_all(refs: Iterable[CaseRef], workers: int = 16, timeout: float = DEFAULT_TIMEOUT) -> Iterator[CaseResult]:
-    """Run cases concurrently (threads, one event loop each); results come back in input order."""
+def run_all(refs: Iterable[CaseRef], workers: int = 16, timeout: float = DEFAULT_TIMEOUT,
+            expectations: Expectations = NO_EXPECTATIONS) -> Iterator[CaseResult]:
+    """Run cases concurrently (threads, one event loop each); results come back in input order,
+    seen through the expectations file (a case listed ``skip`` is not run)."""
     refs = list(refs)
+
+    def one(ref: CaseRef) -> CaseResult:
+        return expectations.skip(ref) or expectations.apply(run_case(ref, timeout))
+
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-        yield from pool.map(lambda r: run_case(r, timeout), refs)
+        yield from pool.map(one, refs)

@@ -150,6 +150,8 @@ def _checkpointer(spec: Any, harness: Harness) -> Any:
 def _observers(scenario: Scenario, harness: Harness, built: Any) -> list[Any]:
     """Create the case's observers; attach graph-level ones, return invocation-level ones."""
     per_invocation = []
+    for observer in harness.runtime_observers:  # a capability harness's instruments (capabilities/)
+        built.compiled.attach_observer(observer)
     declared = scenario.get("observers")
     if declared is None:  # the harness still watches the run: events are evidence for the assertions
         observer = RecordingObserver(HARNESS_OBSERVER, "record", harness)

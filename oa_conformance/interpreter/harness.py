@@ -137,6 +137,9 @@ class Harness:
     invocation_index: int = 0
     current_invocation_id: str | None = None
     compiled: Any = None  # the outermost compiled graph, once built
+    # Runtime observers a capability harness's instruments (OTel, Langfuse, typed-event collectors)
+    # put here before the graph is built; attached to the outermost graph in this order.
+    runtime_observers: list[Any] = field(default_factory=list)
     checkpointer: Any = None
     clock_step_ms: float | None = None  # a deterministic clock stub, when the case declares one
     clock_ms: float = 0.0

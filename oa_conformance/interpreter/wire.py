@@ -123,9 +123,16 @@ def request_record(index: int, request: httpx.Request, content: bytes) -> dict[s
     return record
 
 
+def sse_body(chunks: Iterable[Any]) -> bytes:
+    """A server-sent-event stream body: one ``data:`` event per chunk (a mapping is sent as JSON,
+    a string such as the ``[DONE]`` sentinel verbatim), each ended by a blank line."""
+    events = [f"data: {chunk if isinstance(chunk, str) else json.dumps(chunk)}\n\n" for chunk in chunks]
+    return "".join(events).encode("utf-8")
+
+
 def hosts_of(base_urls: Iterable[str]) -> frozenset[str]:
     """The hosts a case configured its providers with: the only ones the wire answers."""
     return frozenset(httpx.URL(url).host for url in base_urls if url)
 
 
-__all__ = ["Canned", "CapturedWire", "WireExhausted", "WireRefused", "hosts_of", "request_record"]
+__all__ = ["Canned", "CapturedWire", "WireExhausted", "WireRefused", "hosts_of", "request_record", "sse_body"]

@@ -47,3 +47,4 @@ def harness_for(capability: str | None) -> CapabilityHarness | None:
 
 # The explicit registry: one module per capability directory registers its harness on import.
 # (Modules are added here as each directory's executor lands.)
+from . import observability  # noqa: E402,F401
