@@ -25,7 +25,7 @@ from .interpreter.behaviors import NotImplementedDirective
 from .interpreter.execute import CaseTimeout, execute_case
 from .interpreter.features import missing_features
 from .interpreter.graph_build import FactoryReducerMissing
-from .interpreter.harness import HarnessPrimitiveMissing
+from .interpreter.harness import FixtureInvalid, HarnessPrimitiveMissing
 
 PASSED, FAILED, SKIPPED, ERROR = "passed", "failed", "skipped", "error"
 OUTCOMES = (PASSED, FAILED, SKIPPED, ERROR, XFAIL, XPASS)
@@ -98,7 +98,14 @@ def _own_sections(scenario: Scenario) -> list[Section]:
 
 
 def run_case(ref: CaseRef, timeout: float = DEFAULT_TIMEOUT) -> CaseResult:
-    """Run one case end to end; never raises for a fixture, harness or runtime problem."""
+    """One case through the whole pass chain; never raises for a fixture, harness or runtime problem.
+
+        load → schema check → build → version check   interpreter.read_fixture  } cases_of(), once per
+        scenarios (one per case, inherited decls)      ast.scenarios.scenarios   } fixture → CaseRef
+        features (runtime ships what the case needs?)  features.missing_features → recognized skip
+        harness primitives → graph build → execute     execute.execute_case (its _run_once, one screen)
+        assert (every expectation a rule)              assert_pass.assert_case   → checks → verdict
+    """
     started = time.perf_counter()
 
     def done(outcome: str, **kwargs) -> CaseResult:
@@ -108,22 +115,24 @@ def run_case(ref: CaseRef, timeout: float = DEFAULT_TIMEOUT) -> CaseResult:
         first = ref.problems[0]
         return done(ERROR, category=first.category, reason="; ".join(str(p) for p in ref.problems), location=first.location)
     scenario = ref.scenario
-    missing = missing_features(ref.fixture.capability, _own_sections(scenario))
+    missing = missing_features(ref.fixture.capability, _own_sections(scenario), scenario)  # features
     if missing:
         return done(SKIPPED, reason="; ".join(map(str, missing)), location=str(scenario.section.span))
     try:
-        trace = execute_case(scenario, timeout, ref.fixture.capability)
+        trace = execute_case(scenario, timeout, ref.fixture.capability)  # harness → graph build → execute
     except FactoryReducerMissing as exc:
         return done(SKIPPED, reason=f"the runtime does not ship proposal 0023: {exc}", location=str(scenario.section.span))
     except HarnessPrimitiveMissing as exc:
         return done(ERROR, category="harness_primitive_missing", reason=f"harness primitive missing: {exc.what}", location=str(exc.span) if exc.span else None)
+    except FixtureInvalid as exc:
+        return done(ERROR, category=exc.category, reason=f"fixture invalid: {exc.what}", location=str(exc.span) if exc.span else None)
     except NotImplementedDirective as exc:
         return done("failed", reason=str(exc), location=str(exc.span) if exc.span else None)
     except CaseTimeout as exc:
         return done("failed", reason=str(exc), location=str(scenario.section.span))
     except Exception as exc:  # an adapter bug: one case errors, the run goes on, the user sees what and where
         return done(ERROR, category=ADAPTER_ERROR, reason=f"adapter error {type(exc).__name__}: {exc}", location=str(scenario.section.span))
-    checks = assert_case(scenario, trace, ref.fixture.capability)
+    checks = assert_case(scenario, trace, ref.fixture.capability)  # assert
     failed = [c for c in checks if c.status != VERIFIED]
     if not checks:
         return done("failed", reason="the case asserts nothing the adapter could check", location=str(scenario.section.span))

@@ -149,7 +149,7 @@ class _GraphCompiler:
                 middleware = [dispatched, *middleware, reached]
                 wiring = _wiring(decl)
                 if wiring is not None:
-                    self.harness.wiring["nodes"][node_name] = wiring
+                    self.harness.graph.wiring["nodes"][node_name] = wiring
             self.add_node(builder, node_name, decl, middleware)
         for mw in per_graph_middleware:
             builder.add_middleware(mw)
@@ -160,7 +160,7 @@ class _GraphCompiler:
         for edge in (edges.items if edges is not None else ()):
             self.add_edge(builder, edge)
         if outermost:
-            checkpointer = self.harness.checkpointer
+            checkpointer = self.harness.instruments.checkpointer
             if checkpointer is not None:
                 builder.with_checkpointer(checkpointer)
             migrations = get("migrations")
@@ -183,8 +183,8 @@ class _GraphCompiler:
         retry that reaches it several times is still one dispatch. Outermost nodes run one at a
         time, so one flag per node is enough.
         """
-        execution = self.harness.execution
-        seen = self.harness.invocation_ids
+        execution = self.harness.log.execution
+        seen = self.harness.log.invocation_ids
         dispatch = {"reached": True}
 
         async def record_dispatch(state, next_):
@@ -218,6 +218,7 @@ class _GraphCompiler:
         if decl.get("subgraph") is not None:
             child = self.subgraph(decl.subgraph.value, decl.subgraph.span)
             builder.add_subgraph_node(name, child, self.projection(decl), **kwargs)
+            with_subgraph_identity(builder, name, decl.subgraph.value)
         elif decl.get("fan_out") is not None:
             self.add_fan_out(builder, name, decl.fan_out, kwargs)
         elif decl.get("parallel_branches") is not None:
@@ -270,12 +271,13 @@ class _GraphCompiler:
             if spec.get(unsupported) is not None:
                 raise HarnessPrimitiveMissing(f"fan_out.{unsupported}", spec.key_span(unsupported))
         if "item_field" in options:
-            self.harness.fan_out_item_fields[name] = options["item_field"]
+            self.harness.graph.fan_out_item_fields[name] = options["item_field"]
         abort = spec.get("abort_after_instance")
         if abort is not None:  # a harness crash after that instance's completion save (resume.py)
-            self.harness.abort_points[name] = abort.value
+            self.harness.graph.abort_points[name] = abort.value
             kwargs = {**kwargs, "middleware": [*kwargs.get("middleware", ()), abort_point(self.harness, name)]}
-        builder.add_fan_out_node(name, subgraph=child, **options, **kwargs)
+        # The compiled subgraph's identity (its declared name): observers report it as `subgraph_name`.
+        builder.add_fan_out_node(name, subgraph=child, subgraph_identity=subgraph_name.value, **options, **kwargs)
 
     def add_parallel_branches(self, builder: Any, name: str, spec: Section, kwargs: dict) -> None:
         branches = {}
@@ -337,7 +339,7 @@ def build_graph(scenario: Scenario, harness: Harness) -> BuiltGraph:
     """
     compiler = _GraphCompiler(scenario, harness)
     compiled = compiler.graph(scenario, "Case", outermost=True)
-    harness.compiled = compiled
+    harness.graph.compiled = compiled
     input_cls = compiled.state_cls
     subclass = scenario.get("runtime_state_subclass")
     if subclass is not None:  # the caller passes an instance of a subclass overriding class attributes
@@ -366,3 +368,15 @@ def _wiring(decl: Section) -> dict | None:
 
 
 __all__ = ["BuiltGraph", "FactoryReducerMissing", "build_graph", "python_type", "state_class", "Sequence"]
+
+
+def with_subgraph_identity(builder: Any, node_name: str, identity: str) -> None:
+    """Give a subgraph node its compiled subgraph's identity (the name it is declared under), which
+    observers report as `subgraph_name` (observability §5.3 / §8.4.2). The runtime's
+    ``SubgraphNode`` carries the field, but ``add_subgraph_node`` takes no argument for it (its
+    fan-out sibling ``add_fan_out_node(subgraph_identity=)`` does), so the registered node is
+    replaced by a copy carrying it."""
+    import dataclasses
+
+    nodes = builder._nodes
+    nodes[node_name] = dataclasses.replace(nodes[node_name], subgraph_identity=identity)
