@@ -239,3 +239,51 @@ def test_an_absence_without_a_langfuse_client_is_not_evidence(tmp_path):
     result, = results(write(tmp_path, text.replace("  invariants:", "  no_langfuse_observations_on_global: true\n  invariants:", 1)))
     failed = check(result, "expected.no_langfuse_observations_on_global")
     assert failed.status == "failed" and "nothing to compare" in failed.detail
+
+
+# ---- prompts in observability graphs ------------------------------------------------------------
+
+ACTIVE_PROMPT = "observability/conformance/064-llm-completion-event-active-prompt-populated.yaml"
+PROMPT_GROUP = "observability/conformance/066-llm-completion-event-active-prompt-group-populated.yaml"
+
+
+def node_spec(relative: str, tmp_path: Path, directive: str):
+    ref = write(tmp_path, shared_fixture(relative).read_text(encoding="utf-8"), Path(relative).name)
+    scenario = cases_of(ref)[0].scenario
+    node = next(decl for _, decl in scenario.get("nodes").items() if decl.get(directive) is not None)
+    return scenario, node.get(directive)
+
+
+def render_in_node(scenario, directive: str, spec):
+    """Run one prompt directive inside a node body's scope; what was active inside and after."""
+    import asyncio
+
+    from openarmature.prompts.context import current_prompt_group, current_prompt_result
+
+    from oa_conformance.interpreter.behaviors import NODE_DIRECTIVES, NodeContext
+    from oa_conformance.interpreter.capabilities.observability_prompts import open_prompts
+
+    async def run():
+        async with open_prompts(scenario, None):
+            ctx = NodeContext("node", None, None, {}, None)
+            with ctx.scope:
+                await NODE_DIRECTIVES[directive](ctx, spec)
+                inside = (current_prompt_result(), current_prompt_group(), ctx.prompt)
+        return inside, (current_prompt_result(), current_prompt_group())
+
+    return asyncio.run(run())
+
+
+def test_renders_prompt_binds_the_rendered_prompt_for_the_rest_of_the_node_only(tmp_path):
+    scenario, spec = node_spec(ACTIVE_PROMPT, tmp_path, "renders_prompt")
+    (active, group, rendered), after = render_in_node(scenario, "renders_prompt", spec)
+    assert (active.name, active.version, active.template_hash) == ("classify", "v7", "abc123")
+    assert rendered is active and group is None and "weather" in active.messages[0].content
+    assert after == (None, None)
+
+
+def test_renders_prompt_group_binds_the_group_and_its_active_member(tmp_path):
+    scenario, spec = node_spec(PROMPT_GROUP, tmp_path, "renders_prompt_group")
+    (active, group, _), after = render_in_node(scenario, "renders_prompt_group", spec)
+    assert active.name == "classify" and group.group_name == "classification_pipeline" and len(group.members) == 2
+    assert after == (None, None)
