@@ -33,8 +33,9 @@ CASE_DIRECTIVES = frozenset((
     "name", "description", "cases", "conformance_version", "graph", "state", "entry", "nodes", "edges",
     "subgraph", "subgraphs", "subgraph_with_idx", "initial_state", "observers", "invoke", "invoke_with",
     "invocations", "checkpointer", "clock_stub", "middleware", "caller_correlation_id", "caller_invocation_id",
-    "caller_metadata", "expected", "expected_error", "expected_compile_error", "expected_chain_ambiguity_error", "expected_compile_warning", "invariants",
-    "run_count", "first_run_expected_error", "crash_injection", "resume", "seeded_record", "saved_record_assertions",
+    "caller_metadata", "expected", "expected_error", "expected_compile_error", "expected_chain_ambiguity_error",
+    "expected_compile_warning", "invariants", "run_count", "first_run_expected_error", "first_run_expected",
+    "crash_injection", "resume", "seeded_record", "saved_record_assertions",
     "every_save_assertions", "migrations", "runtime_state_subclass", "populate_checkpointer_via_runs",
 ))
 INVOCATION_DIRECTIVES = frozenset((

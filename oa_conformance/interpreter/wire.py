@@ -14,7 +14,9 @@ recorded becomes the trace document's ``wire`` collection (:meth:`CapturedWire.d
     wire
       requests[]   {index, method, url, host, path, query, headers (lower-cased names), json, body}
                    ``json`` is absent when the body is not JSON; ``body`` is the text
-      responses[]  {index, status, headers, declared_at ("path:line:col" of the canned entry)}
+      responses[]  {index, request (the index of the request it answered), status, headers, body (the
+                   JSON value, or the text of a raw body), failure (connect | timeout | read, or
+                   null), declared_at ("path:line:col" of the canned entry)}
       declared     how many canned responses the fixture declared
       unused       how many of them no request consumed
       overrun      requests that arrived after the canned responses ran out (each also failed)
@@ -80,7 +82,9 @@ class CapturedWire(httpx.AsyncBaseTransport):
             raise WireExhausted(f"request {record['index'] + 1} arrived but the fixture declares only {len(self.responses)} responses",
                                 request=request)
         canned = self.responses[index]
-        self.served.append({"index": index, "status": canned.status, "headers": dict(canned.headers),
+        self.served.append({"index": index, "request": record["index"], "status": canned.status,
+                            "headers": dict(canned.headers), "body": canned.body if canned.raw is None else
+                            canned.raw.decode("utf-8", errors="replace"), "failure": canned.failure,
                             "declared_at": canned.declared_at})
         if canned.delay_s:
             await self.sleep(canned.delay_s)
