@@ -24,7 +24,7 @@ from .interpreter.behaviors import NotImplementedDirective
 from .interpreter.execute import CaseTimeout, execute_case
 from .interpreter.features import missing_features
 from .interpreter.graph_build import FactoryReducerMissing
-from .interpreter.harness import HarnessPrimitiveMissing
+from .interpreter.harness import FixtureSchemaInvalid, HarnessPrimitiveMissing
 
 PASSED, SKIPPED, ERROR = "passed", "skipped", "error"
 ADAPTER_ERROR = "adapter_internal_error"  # an adapter-layer category (§9 allows them) for our own bugs
@@ -109,6 +109,8 @@ def run_case(ref: CaseRef, timeout: float = DEFAULT_TIMEOUT) -> CaseResult:
         return done(SKIPPED, reason=f"the runtime does not ship proposal 0023: {exc}", location=str(scenario.section.span))
     except HarnessPrimitiveMissing as exc:
         return done(ERROR, category="harness_primitive_missing", reason=f"harness primitive missing: {exc.what}", location=str(exc.span) if exc.span else None)
+    except FixtureSchemaInvalid as exc:
+        return done(ERROR, category=exc.category, reason=str(exc), location=str(exc.span) if exc.span else None)
     except NotImplementedDirective as exc:
         return done("failed", reason=str(exc), location=str(exc.span) if exc.span else None)
     except CaseTimeout as exc:

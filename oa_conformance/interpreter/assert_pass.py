@@ -32,6 +32,7 @@ from ..assertions.rules import (
 )
 from ..ast.nodes import PredicateBlock, Section
 from ..ast.scenarios import Scenario
+from .capabilities import harness_for
 from .resume import FIRST_RUN, POPULATE, RESUMED, is_multi_run
 from ..trace import CaseTrace
 
@@ -74,10 +75,17 @@ def assert_case(scenario: Scenario, trace: CaseTrace, capability: str | None = N
         for holder in ((source,) if source is not None else ()) + (scenario,):
             expected_error = holder.get(error_key)
             if expected_error is not None:
-                run(ErrorRule(error_key, holder.key_span(error_key) if isinstance(holder, Section) else _span(scenario, error_key),
-                              expected_error, invocation_error))
+                span = holder.key_span(error_key) if isinstance(holder, Section) else _span(scenario, error_key)
+                # `expected_error` may mean more in a directory (its own shape); the others are the general rule
+                run(shape_rule(error_key, expected_error, span, capability) if error_key == "expected_error"
+                    else ErrorRule(error_key, span, expected_error, invocation_error))
                 expects_error = True
                 break
+        contract = harness_for(capability)
+        for directive in sorted(contract.case_expectations) if contract is not None else ():
+            node = scenario.get(directive)  # the directory's case-level expectations (expected_wire_request …)
+            if node is not None:
+                run(shape_rule(directive, node, _span(scenario, directive), capability))
         expected = owner.get("expected")
         if expected is not None:
             for directive, node in expected.items():

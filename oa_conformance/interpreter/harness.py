@@ -12,7 +12,7 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..diagnostics import HARNESS_PRIMITIVE_MISSING
+from ..diagnostics import FIXTURE_SCHEMA_INVALID, HARNESS_PRIMITIVE_MISSING
 from ..trace import plain
 
 
@@ -20,6 +20,18 @@ class HarnessPrimitiveMissing(Exception):
     """A fixture names a backend, callable or behaviour this adapter does not provide (§9)."""
 
     category = HARNESS_PRIMITIVE_MISSING
+
+    def __init__(self, what: str, span=None):
+        super().__init__(what)
+        self.what = what
+        self.span = span
+
+
+class FixtureSchemaInvalid(Exception):
+    """A fixture value the schema check cannot judge (it needs the harness's knowledge: an HTTP
+    status, a mock entry's combination of fields) and the harness cannot use (§9)."""
+
+    category = FIXTURE_SCHEMA_INVALID
 
     def __init__(self, what: str, span=None):
         super().__init__(what)
@@ -149,6 +161,9 @@ class Harness:
     crash: Any = None  # the crash armed for the running invocation (resume.Crash)
     abort_points: dict[str, int] = field(default_factory=dict)  # fan-out node -> abort_after_instance
     fan_out_item_fields: dict[str, str] = field(default_factory=dict)  # fan-out node -> its item_field
+    # What a capability harness installs for the run and its node directives read, by name
+    # (e.g. "retrieval": the captured wire and providers of retrieval_mock.py).
+    mocks: dict[str, Any] = field(default_factory=dict)
 
     def clock(self) -> float:
         """Seconds: the deterministic stub (advancing a fixed step per read) or the real monotonic clock."""
