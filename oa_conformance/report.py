@@ -7,10 +7,9 @@ import platform
 from importlib.metadata import PackageNotFoundError, version
 from typing import Iterable
 
-from .runner import CaseResult
+from .expectations import Expectation
+from .runner import OUTCOMES, CaseResult
 from .version import ADAPTER_NAME, ADAPTER_VERSION, TARGET_SPEC_VERSION
-
-OUTCOMES = ("passed", "failed", "skipped", "error")
 
 
 def host() -> dict:
@@ -21,8 +20,9 @@ def host() -> dict:
     return {"name": "openarmature", "version": runtime_version, "python": platform.python_version()}
 
 
-def json_report(results: Iterable[CaseResult]) -> dict:
-    """The machine-readable report: adapter, host, and one entry per case."""
+def json_report(results: Iterable[CaseResult], unmatched: Iterable[Expectation] = ()) -> dict:
+    """The machine-readable report: adapter, host, one entry per case, and the expectations-file
+    entries that matched no case of the run."""
     return {
         "adapter": {"name": ADAPTER_NAME, "version": ADAPTER_VERSION, "spec_version": TARGET_SPEC_VERSION},
         "host": host(),
@@ -36,14 +36,17 @@ def json_report(results: Iterable[CaseResult]) -> dict:
                 "location": r.location,
                 "checks": r.counts(),
                 "duration_s": r.duration_s,
+                "expectation": r.expectation.document() if r.expectation is not None else None,
             }
             for r in results
         ],
+        "unmatched_expectations": [dict(e.document()) for e in unmatched],
     }
 
 
-def summary_table(results: Iterable[CaseResult]) -> str:
-    """Counts per capability, then every case that did not pass with its reason."""
+def summary_table(results: Iterable[CaseResult], unmatched: Iterable[Expectation] = ()) -> str:
+    """Counts per capability, then every case that did not pass with its reason (an xfail with the
+    expectations file's reason, then what actually failed), then entries that matched no case."""
     results = list(results)
     per: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
     for r in results:
@@ -61,5 +64,14 @@ def summary_table(results: Iterable[CaseResult]) -> str:
         for r in details:
             where = f"  ({r.location})" if r.location else ""
             category = f" [{r.category}]" if r.category else ""
-            lines.append(f"{r.outcome.upper():7} {r.ref.id}{category}: {r.reason}{where}")
+            if r.outcome == "xfail" and r.expectation is not None:
+                lines.append(f"{'XFAIL':7} {r.ref.id} [{r.expectation.kind}]: {r.expectation.reason} ({r.expectation.location})")
+                lines.append(f"{'':7}   actual{category}: {r.reason}{where}")
+            else:
+                lines.append(f"{r.outcome.upper():7} {r.ref.id}{category}: {r.reason}{where}")
+            lines.extend(f"{'':7}   note: {note}" for note in r.notes)
+    unmatched = list(unmatched)
+    if unmatched:
+        lines.append("")
+        lines.extend(f"{e.location}: expectation {e.case_id!r} matched no case of this run" for e in unmatched)
     return "\n".join(lines)

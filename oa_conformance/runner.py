@@ -18,15 +18,18 @@ from .ast.scenarios import Scenario, scenarios
 from .assertions.rules import FAILED, UNVERIFIED, VERIFIED, Check
 from .diagnostics import Diagnostic
 from .discovery import FixtureRef
+from .expectations import NO_EXPECTATIONS, XFAIL, XPASS, Expectation, Expectations
 from .interpreter import read_fixture
 from .interpreter.assert_pass import assert_case
 from .interpreter.behaviors import NotImplementedDirective
 from .interpreter.execute import CaseTimeout, execute_case
 from .interpreter.features import missing_features
 from .interpreter.graph_build import FactoryReducerMissing
-from .interpreter.harness import FixtureSchemaInvalid, HarnessPrimitiveMissing
+from .interpreter.harness import FixtureInvalid, HarnessPrimitiveMissing
 
-PASSED, SKIPPED, ERROR = "passed", "skipped", "error"
+PASSED, FAILED, SKIPPED, ERROR = "passed", "failed", "skipped", "error"
+OUTCOMES = (PASSED, FAILED, SKIPPED, ERROR, XFAIL, XPASS)
+RUN_FAILING = frozenset((FAILED, ERROR, XPASS))  # the outcomes that make a run fail (xpass: strict)
 ADAPTER_ERROR = "adapter_internal_error"  # an adapter-layer category (§9 allows them) for our own bugs
 
 # The runtime reports an observer that raises (graph-engine §6 isolation) as a UserWarning; cases
@@ -56,13 +59,18 @@ class CaseRef:
 @dataclass(frozen=True)
 class CaseResult:
     ref: CaseRef
-    outcome: str  # passed | failed | skipped | error
+    outcome: str  # passed | failed | skipped | error | xfail | xpass (the last two: expectations file)
     category: str | None = None
     reason: str | None = None
     checks: tuple[Check, ...] = ()
     duration_s: float = 0.0
     location: str | None = None
     notes: tuple[str, ...] = field(default_factory=tuple)
+    expectation: Expectation | None = None  # the expectations-file entry applied to this case
+
+    @property
+    def fails_run(self) -> bool:
+        return self.outcome in RUN_FAILING
 
     def counts(self) -> dict[str, int]:
         return {
@@ -90,7 +98,14 @@ def _own_sections(scenario: Scenario) -> list[Section]:
 
 
 def run_case(ref: CaseRef, timeout: float = DEFAULT_TIMEOUT) -> CaseResult:
-    """Run one case end to end; never raises for a fixture, harness or runtime problem."""
+    """One case through the whole pass chain; never raises for a fixture, harness or runtime problem.
+
+        load → schema check → build → version check   interpreter.read_fixture  } cases_of(), once per
+        scenarios (one per case, inherited decls)      ast.scenarios.scenarios   } fixture → CaseRef
+        features (runtime ships what the case needs?)  features.missing_features → recognized skip
+        harness primitives → graph build → execute     execute.execute_case (its _run_once, one screen)
+        assert (every expectation a rule)              assert_pass.assert_case   → checks → verdict
+    """
     started = time.perf_counter()
 
     def done(outcome: str, **kwargs) -> CaseResult:
@@ -100,24 +115,24 @@ def run_case(ref: CaseRef, timeout: float = DEFAULT_TIMEOUT) -> CaseResult:
         first = ref.problems[0]
         return done(ERROR, category=first.category, reason="; ".join(str(p) for p in ref.problems), location=first.location)
     scenario = ref.scenario
-    missing = missing_features(ref.fixture.capability, _own_sections(scenario))
+    missing = missing_features(ref.fixture.capability, _own_sections(scenario))  # features
     if missing:
         return done(SKIPPED, reason="; ".join(map(str, missing)), location=str(scenario.section.span))
     try:
-        trace = execute_case(scenario, timeout, ref.fixture.capability)
+        trace = execute_case(scenario, timeout, ref.fixture.capability)  # harness → graph build → execute
     except FactoryReducerMissing as exc:
         return done(SKIPPED, reason=f"the runtime does not ship proposal 0023: {exc}", location=str(scenario.section.span))
     except HarnessPrimitiveMissing as exc:
         return done(ERROR, category="harness_primitive_missing", reason=f"harness primitive missing: {exc.what}", location=str(exc.span) if exc.span else None)
-    except FixtureSchemaInvalid as exc:
-        return done(ERROR, category=exc.category, reason=str(exc), location=str(exc.span) if exc.span else None)
+    except FixtureInvalid as exc:
+        return done(ERROR, category=exc.category, reason=f"fixture invalid: {exc.what}", location=str(exc.span) if exc.span else None)
     except NotImplementedDirective as exc:
         return done("failed", reason=str(exc), location=str(exc.span) if exc.span else None)
     except CaseTimeout as exc:
         return done("failed", reason=str(exc), location=str(scenario.section.span))
     except Exception as exc:  # an adapter bug: one case errors, the run goes on, the user sees what and where
         return done(ERROR, category=ADAPTER_ERROR, reason=f"adapter error {type(exc).__name__}: {exc}", location=str(scenario.section.span))
-    checks = assert_case(scenario, trace, ref.fixture.capability)
+    checks = assert_case(scenario, trace, ref.fixture.capability)  # assert
     failed = [c for c in checks if c.status != VERIFIED]
     if not checks:
         return done("failed", reason="the case asserts nothing the adapter could check", location=str(scenario.section.span))
@@ -128,8 +143,14 @@ def run_case(ref: CaseRef, timeout: float = DEFAULT_TIMEOUT) -> CaseResult:
     return done(PASSED, checks=checks)
 
 
-def run_all(refs: Iterable[CaseRef], workers: int = 16, timeout: float = DEFAULT_TIMEOUT) -> Iterator[CaseResult]:
-    """Run cases concurrently (threads, one event loop each); results come back in input order."""
+def run_all(refs: Iterable[CaseRef], workers: int = 16, timeout: float = DEFAULT_TIMEOUT,
+            expectations: Expectations = NO_EXPECTATIONS) -> Iterator[CaseResult]:
+    """Run cases concurrently (threads, one event loop each); results come back in input order,
+    seen through the expectations file (a case listed ``skip`` is not run)."""
     refs = list(refs)
+
+    def one(ref: CaseRef) -> CaseResult:
+        return expectations.skip(ref) or expectations.apply(run_case(ref, timeout))
+
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-        yield from pool.map(lambda r: run_case(r, timeout), refs)
+        yield from pool.map(one, refs)

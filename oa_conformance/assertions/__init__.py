@@ -5,4 +5,4 @@ Importing the package registers every shape and predicate (the capability module
 explicit registry).
 """
 
-from . import checkpoint_shapes, graph_engine_shapes, matchers, pipeline_shapes, predicates, retrieval_provider_shapes, rules  # noqa: F401
+from . import checkpoint_shapes, graph_engine_shapes, matchers, pipeline_shapes, predicates, prompt_management_shapes, retrieval_provider_shapes, rules  # noqa: F401

@@ -1,10 +1,12 @@
 """``oa-conformance``: the adapter's command line.
 
-    oa-conformance run [SPEC_ROOT...] [--capability NAME] [-k EXPR] [--json FILE]
+    oa-conformance run [SPEC_ROOT...] [--capability NAME] [-k EXPR] [--json FILE] [--expectations FILE]
                                           run every case against openarmature; summary table + JSON report
     oa-conformance check [SPEC_ROOT...]   read every fixture (load, schema, version) and report problems
 
-Exit status: 0 when nothing failed or errored, 1 otherwise, 2 on a usage error.
+Exit status: 0 when nothing failed or errored (an expected failure listed in the expectations file is
+``xfail``; a listed case that passes is ``xpass`` and fails the run), 1 otherwise, 2 on a usage error
+or a malformed expectations file.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--capability", action="append", help="only this capability (repeatable)")
     run.add_argument("-k", dest="keyword", metavar="EXPR", help="only cases whose id matches (pytest-style: words, and, or, not, parentheses)")
     run.add_argument("--json", dest="json_path", metavar="FILE", help="write the JSON report here")
+    run.add_argument("--expectations", metavar="FILE", help="known deviations (TOML): listed failures are xfail, listed passes xpass (strict)")
     run.add_argument("--workers", type=int, default=16, help="cases run side by side (default 16; each has its own event loop)")
     run.add_argument("--timeout", type=float, default=60.0, help="per-case time limit in seconds (default 60)")
     check = commands.add_parser("check", help="load and statically check fixtures (no runtime)")
@@ -51,9 +54,18 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(fixtures, args) -> int:
+    from ..expectations import NO_EXPECTATIONS, ExpectationsError, load_expectations
     from ..grammar import GrammarError, parse_keyword_expression
     from ..report import json_report, summary_table
     from ..runner import cases_of, run_all
+
+    expectations = NO_EXPECTATIONS
+    if args.expectations:
+        try:
+            expectations = load_expectations(args.expectations)
+        except ExpectationsError as exc:
+            print(f"oa-conformance: {exc}", file=sys.stderr)
+            return 2
 
     selected = None
     if args.keyword:
@@ -67,15 +79,16 @@ def _run(fixtures, args) -> int:
         print("oa-conformance: no case matches", file=sys.stderr)
         return 2
     started = time.perf_counter()
-    results = list(run_all(cases, workers=args.workers, timeout=args.timeout))
+    results = list(run_all(cases, workers=args.workers, timeout=args.timeout, expectations=expectations))
     elapsed = time.perf_counter() - started
-    print(summary_table(results))
+    unmatched = expectations.unmatched(case.id for case in cases)
+    print(summary_table(results, unmatched))
     print(f"\n{len(results)} cases in {elapsed:.1f} s")
     if args.json_path:
         with open(args.json_path, "w", encoding="utf-8") as handle:
-            json.dump(json_report(results), handle, indent=2)
+            json.dump(json_report(results, unmatched), handle, indent=2)
             handle.write("\n")
-    return 1 if any(r.outcome in ("failed", "error") for r in results) else 0
+    return 1 if any(r.fails_run for r in results) else 0
 
 
 def _check(fixtures) -> int:

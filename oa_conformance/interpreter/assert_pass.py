@@ -26,12 +26,13 @@ from ..assertions.rules import (
     ErrorRule,
     Rule,
     RunsAgree,
+    SHAPES,
     Unverified,
     invocation_error,
     shape_rule,
 )
 from ..ast.nodes import PredicateBlock, Section
-from ..ast.scenarios import Scenario
+from ..ast.scenarios import FILE_ONLY, Scenario
 from .capabilities import harness_for
 from .resume import FIRST_RUN, POPULATE, RESUMED, is_multi_run
 from ..trace import CaseTrace
@@ -60,6 +61,11 @@ def assert_case(scenario: Scenario, trace: CaseTrace, capability: str | None = N
     warning = scenario.get("expected_compile_warning")
     if warning is not None:
         run(CompileWarningRule("expected_compile_warning", _span(scenario, "expected_compile_warning"), warning))
+    contract = harness_for(capability)
+    if contract is not None and contract.is_direct(scenario):  # no graph run: the directory's own expectations
+        for directive, node, span in direct_expectations(scenario, capability):
+            run(shape_rule(directive, node, span, capability))
+        return tuple(checks)
 
     listed = scenario.get("invocations")
     sources = list(listed.items) if listed is not None and hasattr(listed, "items") and not hasattr(listed, "value") else [None]
@@ -81,7 +87,6 @@ def assert_case(scenario: Scenario, trace: CaseTrace, capability: str | None = N
                     else ErrorRule(error_key, span, expected_error, invocation_error))
                 expects_error = True
                 break
-        contract = harness_for(capability)
         for directive in sorted(contract.case_expectations) if contract is not None else ():
             node = scenario.get(directive)  # the directory's case-level expectations (expected_wire_request …)
             if node is not None:
@@ -143,6 +148,25 @@ def predicate_rules(block: PredicateBlock, name: str, capability: str | None) ->
         rule = predicate_rule(ref.name, ref.value, ref.span, name, capability)
         rules.append(rule if rule is not None else Unverified(f"{name}.{ref.name}", ref.span, f"not implemented: predicate {ref.name!r}"))
     return rules
+
+
+def direct_expectations(scenario: Scenario, capability: str | None):
+    """What a direct case (a capability's ``calls:``, no graph) asserts, in document order: every
+    case-level directive its directory registers a shape for (``calls`` checks each call's own
+    ``expected``; ``expected_backend_state`` …), and each key of ``expected:`` — through a shape for
+    the whole block when the directory registers one (its keys are then the directory's to read)."""
+    seen = set()
+    for source in scenario.sources():
+        for name in source.order:
+            if name in seen or (source is scenario.fixture and scenario.case is not None and name in FILE_ONLY):
+                continue
+            seen.add(name)
+            node, span = source.get(name), source.key_span(name)
+            if (capability, name) in SHAPES:
+                yield name, node, span
+            elif name == "expected":
+                for directive, value in node.items():
+                    yield directive, value, node.key_span(directive)
 
 
 def _span(scenario: Scenario, directive: str):

@@ -80,17 +80,17 @@ def node_body(name: str, decl: Section, harness: Harness) -> Callable[[Any], Awa
         steps.append((handler, spec))
 
     async def body(state: Any) -> dict:
-        if harness.crash is not None and harness.crash.fired:  # an injected crash: the process is gone
+        if harness.invocation.crash is not None and harness.invocation.crash.fired:  # an injected crash: the process is gone
             raise asyncio.CancelledError()
         ctx = NodeContext(name, decl, state, {}, harness)
-        harness.node_log.append(_body_event("entered", name))
+        harness.log.node_log.append(_body_event("entered", name))
         try:
             for handler, spec in steps:
                 await handler(ctx, spec)
         except BaseException:
-            harness.node_log.append(_body_event("raised", name))
+            harness.log.node_log.append(_body_event("raised", name))
             raise
-        harness.node_log.append(_body_event("returned", name))
+        harness.log.node_log.append(_body_event("returned", name))
         return ctx.partial
 
     body.__name__ = body.__qualname__ = f"fixture_node_{name}"
@@ -168,12 +168,12 @@ def with_cause(error: HarnessRaised, spec: Section) -> HarnessRaised:
 @node_directive("flaky")
 async def _flaky(ctx: NodeContext, spec: Section) -> None:
     if spec.get("fail_first_invocation_only") is not None:
-        if spec.fail_first_invocation_only.value and ctx.harness.invocation_index == 0:
+        if spec.fail_first_invocation_only.value and ctx.harness.invocation.index == 0:
             raise HarnessRaised(f"{ctx.name} fails its first invocation", "node_exception")
         ctx.partial.update(success_update(ctx, spec.get("on_success")))
         return
     sequence = spec.get("failure_sequence")
-    attempt = ctx.harness.count_attempt(("flaky", ctx.name))
+    attempt = ctx.harness.log.count_attempt(("flaky", ctx.name))
     entries = sequence.items if sequence is not None else ()
     if attempt < len(entries):
         entry = entries[attempt]
@@ -212,7 +212,7 @@ async def _flaky_by_index(ctx: NodeContext, spec: Section) -> None:
     if when is not None and _item_value(ctx, when) == when.value:
         raise _mock_failure(ctx, spec, f"fails for item {when.value}", "provider_unavailable")
     count = spec.get("fail_count_per_idx")
-    if count is not None and ctx.harness.count_attempt(("flaky_by_index", ctx.name, _instance())) < count.value:
+    if count is not None and ctx.harness.log.count_attempt(("flaky_by_index", ctx.name, _instance())) < count.value:
         raise _mock_failure(ctx, spec, "fails this attempt", "provider_unavailable")
     ctx.partial.update(success_update(ctx, spec.get("success_compute")))
 
@@ -222,7 +222,7 @@ def _item_value(ctx: NodeContext, spec: Scalar) -> Any:
     from openarmature.observability import current_namespace_prefix
 
     for node in reversed(current_namespace_prefix()):
-        item_field = ctx.harness.fan_out_item_fields.get(node)
+        item_field = ctx.harness.graph.fan_out_item_fields.get(node)
         if item_field is not None:
             return getattr(ctx.state, item_field, None)
     raise HarnessPrimitiveMissing("flaky_by_index.fail_when_idx outside an items_field fan-out instance", spec.span)
@@ -237,7 +237,7 @@ async def _flaky_per_index(ctx: NodeContext, spec: Section) -> None:
     index = current_fan_out_index()
     first = literal(spec.get("fail_first_run_indices")) or []
     always = literal(spec.get("always_fail_indices")) or []
-    if index in always or (index in first and ctx.harness.invocation_index == 0):
+    if index in always or (index in first and ctx.harness.invocation.index == 0):
         raise _mock_failure(ctx, spec, f"fails for fan-out index {index}")
     ctx.partial.update(success_update(ctx, spec.get("success_compute")))
 
@@ -246,7 +246,7 @@ async def _flaky_per_index(ctx: NodeContext, spec: Section) -> None:
 async def _flaky_instance_only(ctx: NodeContext, spec: Section) -> None:
     """Each fan-out instance fails its first `fail_count_per_instance` runs of this node (one per
     whole-instance attempt), then succeeds."""
-    attempt = ctx.harness.count_attempt(("flaky_instance_only", ctx.name, _instance()))
+    attempt = ctx.harness.log.count_attempt(("flaky_instance_only", ctx.name, _instance()))
     if attempt < spec.fail_count_per_instance.value:
         raise _mock_failure(ctx, spec, f"fails instance attempt {attempt}")
     ctx.partial.update(success_update(ctx, spec.get("success_compute")))
@@ -256,8 +256,8 @@ async def _flaky_instance_only(ctx: NodeContext, spec: Section) -> None:
 async def _flaky_resume_aware(ctx: NodeContext, spec: Section) -> None:
     """Fails its first `fail_first_invocation_count` attempts in the case's first invocation and
     its first `fail_resumed_invocation_count` attempts in any later (resumed) invocation."""
-    index = ctx.harness.invocation_index
-    attempt = ctx.harness.count_attempt(("flaky_resume_aware", ctx.name, index, _instance()))
+    index = ctx.harness.invocation.index
+    attempt = ctx.harness.log.count_attempt(("flaky_resume_aware", ctx.name, index, _instance()))
     limit = spec.get("fail_first_invocation_count" if index == 0 else "fail_resumed_invocation_count")
     if limit is not None and attempt < limit.value:
         raise _mock_failure(ctx, spec, f"fails attempt {attempt} of invocation {index}")
@@ -269,15 +269,15 @@ async def _drain_events_for(ctx: NodeContext, spec: Section) -> None:
     from openarmature.observability import current_invocation_id
 
     invocation_id = current_invocation_id()
-    summary = await timed_drain(ctx.harness.compiled.drain_events_for, spec.timeout_seconds.value, invocation_id)
-    ctx.harness.node_drains[ctx.name] = {**summary, "invocation_id": invocation_id,
+    summary = await timed_drain(ctx.harness.graph.compiled.drain_events_for, spec.timeout_seconds.value, invocation_id)
+    ctx.harness.invocation.node_drains[ctx.name] = {**summary, "invocation_id": invocation_id,
                                          "delivered_at_return": ctx.harness.delivered(invocation_id)}
     observer_name = spec.get("snapshot_observer")
     if observer_name is not None:
-        observer = ctx.harness.observers.get(observer_name.value)
+        observer = ctx.harness.instruments.observers.get(observer_name.value)
         if observer is None:
             raise HarnessPrimitiveMissing(f"observer {observer_name.value!r} to snapshot", observer_name.span)
-        ctx.harness.node_snapshots[ctx.name] = {observer_name.value: observer.snapshot(invocation_id)}
+        ctx.harness.invocation.node_snapshots[ctx.name] = {observer_name.value: observer.snapshot(invocation_id)}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -429,7 +429,7 @@ def _retry(spec: Section, harness: Harness, node_name: str | None) -> Any:
 
 
 def _timing(spec: Section, harness: Harness, node_name: str | None) -> Any:
-    log = harness.middleware_log
+    log = harness.log.middleware_log
     capture = spec.get("on_complete").get("capture_to") if spec.get("on_complete") is not None else None
     if capture is not None and capture.value != "timing_records":  # the one capture the trace keeps
         raise NotImplementedDirective(f"timing on_complete capture_to {capture.value!r}", capture.span)
@@ -439,7 +439,7 @@ def _timing(spec: Section, harness: Harness, node_name: str | None) -> Any:
                                "outcome": record.outcome, "exception_category": record.exception_category}))
 
     name = spec.get("node_name")
-    return oa.TimingMiddleware(node_name=name.value if name is not None else node_name, on_complete=on_complete, clock=harness.clock)
+    return oa.TimingMiddleware(node_name=name.value if name is not None else node_name, on_complete=on_complete, clock=harness.instruments.clock)
 
 
 def _failure_isolation(spec: Section, harness: Harness, node_name: str | None) -> Any:
@@ -456,7 +456,7 @@ def _failure_isolation(spec: Section, harness: Harness, node_name: str | None) -
         category = predicate.matches_category.value
         options["predicate"] = lambda exc: any(getattr(e, "category", None) == category for e in _chain(exc))
     on_caught = spec.get("on_caught")
-    harness.wiring["failure_isolation"].append({
+    harness.graph.wiring["failure_isolation"].append({
         "node": node_name,
         "event_name": options["event_name"],
         "catch": sorted(options["catch"]) if "catch" in options else None,
@@ -495,7 +495,7 @@ def _state_derived(config: dict, harness: Harness, span: Any) -> Callable[[Any],
     template, target = config.get("template"), config.get("target_field")
     if not isinstance(template, str) or not isinstance(target, str) or "{{" in _STATE_REF.sub("", template):
         raise HarnessPrimitiveMissing("state_derived needs a `template` of {{ state.<field> }} references and a `target_field`", span)
-    log = harness.middleware_log
+    log = harness.log.middleware_log
 
     def degrade(state: Any) -> dict:
         update = {target: _STATE_REF.sub(lambda m: str(getattr(state, m[1])), template)}
@@ -519,7 +519,7 @@ def _record_to_state_side_channel(spec: Section, harness: Harness, options: dict
     counter = spec.get("increment_field")
     capture = spec.get("capture_message_field")
     channel: contextvars.ContextVar[dict | None] = contextvars.ContextVar("on_caught_channel", default=None)
-    log = harness.middleware_log
+    log = harness.log.middleware_log
 
     async def on_caught(exc: Exception) -> None:
         log.append(("on_caught", {"category": getattr(exc, "category", None), "message": str(exc), "type": type(exc).__name__}))
@@ -565,7 +565,7 @@ def _trace_recorder(spec: Section, harness: Harness, node_name: str | None) -> A
     name = spec.get("name").value if spec.get("name") is not None else f"recorder{next(_markers)}"
     pre = spec.get("pre_marker")
     post = spec.get("post_marker")
-    log = harness.middleware_log
+    log = harness.log.middleware_log
 
     async def trace_recorder(state: Any, next_: Any) -> Any:
         record = {"state_in": state.model_dump(), "pre_seen": True, "post_seen": False}
@@ -611,7 +611,7 @@ def wrap_middleware(spec: Section, harness: Harness) -> Any:
         raise NotImplementedDirective("wrap_with_middleware.pre_next_calls_suspend_with_descriptor", spec.key_span("pre_next_calls_suspend_with_descriptor"))
     name = spec.name.value
     pre, post = spec.get("pre_log"), spec.get("post_log")
-    log = harness.middleware_log
+    log = harness.log.middleware_log
 
     async def wrapped(state: Any, next_: Any) -> Any:
         if pre is not None:

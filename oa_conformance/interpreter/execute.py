@@ -9,6 +9,7 @@ timed out — a hung runtime fails one case, not the run.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import uuid
 from typing import Any
@@ -19,8 +20,8 @@ from ..ast.nodes import Scalar, Section
 from ..ast.scenarios import Scenario
 from .behaviors import NotImplementedDirective
 from .capabilities import CapabilityHarness, harness_for
-from .graph_build import build_graph
-from .harness import Harness, HarnessPrimitiveMissing, RecordingObserver, timed_drain
+from .graph_build import BuiltGraph, build_graph
+from .harness import Harness, HarnessPrimitiveMissing, Instruments, RecordingObserver, timed_drain
 from .resume import POPULATE, RESUMED, Crashed, Run, crashable, planned_runs, recording_checkpointer, saved_record
 from ..trace import CaseTrace, ErrorRecord, InvocationTrace, plain
 from .values import literal
@@ -150,10 +151,12 @@ def _checkpointer(spec: Any, harness: Harness) -> Any:
 def _observers(scenario: Scenario, harness: Harness, built: Any) -> list[Any]:
     """Create the case's observers; attach graph-level ones, return invocation-level ones."""
     per_invocation = []
+    for observer in harness.runtime_observers:  # a capability harness's instruments (capabilities/)
+        built.compiled.attach_observer(observer)
     declared = scenario.get("observers")
     if declared is None:  # the harness still watches the run: events are evidence for the assertions
         observer = RecordingObserver(HARNESS_OBSERVER, "record", harness)
-        harness.observers[HARNESS_OBSERVER] = observer
+        harness.instruments.observers[HARNESS_OBSERVER] = observer
         built.compiled.attach_observer(observer)
     for decl in (declared.items if declared is not None else ()):
         name = decl.name.value
@@ -162,7 +165,7 @@ def _observers(scenario: Scenario, harness: Harness, built: Any) -> list[Any]:
             raise HarnessPrimitiveMissing(f"observer behavior {behavior!r}", decl.behavior.span)
         pacing = decl.get("sleep_ms_per_event")
         observer = RecordingObserver(name, behavior, harness, literal(pacing) if pacing is not None else 0)
-        harness.observers[name] = observer
+        harness.instruments.observers[name] = observer
         phases = decl.get("phases")
         phase_set = frozenset(literal(phases)) if phases is not None else None
         attach = decl.get("attach").value if decl.get("attach") is not None else "graph"
@@ -202,37 +205,55 @@ async def _run(scenario: Scenario, contract: CapabilityHarness | None = None) ->
 
 
 async def _run_once(scenario: Scenario, contract: CapabilityHarness | None = None) -> CaseTrace:
+    """One run of a case: harness primitives → capture → graph build → execute (→ the trace)."""
     if contract is not None and contract.run_direct is not None and contract.is_direct(scenario):
         return await contract.run_direct(scenario)  # not a graph run: the directory's own contract
-    if contract is None or contract.instrument is None:
-        return await _run_graph(scenario, Harness())
     harness = Harness()
-    async with contract.instrument(scenario, harness) as capture:
-        trace = await _run_graph(scenario, harness)
-    return dataclasses.replace(trace, collections=plain(capture.collections()))
+    harness.instruments = instruments(scenario, harness)                  # §6 harness primitives
+    async with _captured(scenario, harness, contract) as capture:         # the directory's captures (OTel …)
+        try:
+            built = build_graph(scenario, harness)                          # graph build
+        except oa.CompileError as error:
+            trace = CaseTrace(compile_error=error_record(error))
+        else:
+            trace = await execute_graph(scenario, built, harness)           # execute
+    return trace if capture is None else dataclasses.replace(trace, collections=plain(capture.collections()))
 
 
-async def _run_graph(scenario: Scenario, harness: Harness) -> CaseTrace:
-    harness.checkpointer = _checkpointer(scenario.get("checkpointer"), harness)
+def _captured(scenario: Scenario, harness: Harness, contract: CapabilityHarness | None) -> Any:
+    """The capability harness's capture around a graph run (``instrument``), or none."""
+    if contract is None or contract.instrument is None:
+        return contextlib.nullcontext(None)
+    return contract.instrument(scenario, harness)
+
+
+def instruments(scenario: Scenario, harness: Harness) -> Instruments:
+    """The harness primitives the scenario declares, before the graph is built: the checkpointer
+    backend (recording its saves into ``harness.log``) and the clock. Observers are created once the
+    graph exists (``_observers``: they attach to it)."""
     clock = scenario.get("clock_stub")
-    if clock is not None:
-        harness.clock_step_ms = float(clock.advance_ms_per_call.value)
-    try:
-        built = build_graph(scenario, harness)
-    except oa.CompileError as error:
-        return CaseTrace(compile_error=error_record(error))
+    return Instruments(
+        runtime_observers=harness.instruments.runtime_observers,
+        checkpointer=_checkpointer(scenario.get("checkpointer"), harness),
+        clock_step_ms=float(clock.advance_ms_per_call.value) if clock is not None else None,
+    )
+
+
+async def execute_graph(scenario: Scenario, built: BuiltGraph, harness: Harness) -> CaseTrace:
+    """The execute pass over a built graph: attach observers, run every planned invocation (one run,
+    ``invocations:``, or first run → resume), freeze what the harness recorded into the trace."""
     invocation_observers = _observers(scenario, harness, built)
     traces: list[InvocationTrace] = []
-    async for run in planned_runs(scenario, harness, traces):  # one run, `invocations:`, or first run → resume
-        harness.invocation_index = len(traces)
+    async for run in planned_runs(scenario, harness, traces):
+        harness.invocation.index = len(traces)
         traces.append(await _invoke(scenario, run, harness, built, invocation_observers, traces))
     return CaseTrace(
         compile_warnings=built.warnings,
         invocations=tuple(traces),
-        middleware_log=plain(harness.middleware_log),
-        checkpoint_saves=plain(harness.saves),
-        mock_calls=plain(harness.attempts),
-        wiring=plain(harness.wiring),
+        middleware_log=plain(harness.log.middleware_log),
+        checkpoint_saves=plain(harness.log.saves),
+        mock_calls=plain(harness.log.attempts),
+        wiring=plain(harness.graph.wiring),
     )
 
 
@@ -267,12 +288,12 @@ async def _invoke(scenario: Scenario, run: Run, harness: Harness, built: Any, ob
                   previous: list[InvocationTrace]) -> InvocationTrace:
     compiled, source = built.compiled, run.source
     initial = _get(scenario, source, "initial_state")
-    execution_start = len(harness.execution)
-    delivery_start = len(harness.deliveries)
-    ids_start = len(harness.invocation_ids)
-    harness.node_drains, harness.node_snapshots = {}, {}  # this invocation's in-node drains only
-    event_start = {n: len(o.events) for n, o in harness.observers.items()}
-    log_start, migrations_start = len(harness.node_log), len(harness.migration_log)
+    execution_start = len(harness.log.execution)
+    delivery_start = len(harness.log.deliveries)
+    ids_start = len(harness.log.invocation_ids)
+    harness.invocation.node_drains, harness.invocation.node_snapshots = {}, {}  # this invocation's in-node drains only
+    event_start = {n: len(o.events) for n, o in harness.instruments.observers.items()}
+    log_start, migrations_start = len(harness.log.node_log), len(harness.log.migration_log)
     kwargs: dict[str, Any] = {}
     correlation = _get(scenario, source, "caller_correlation_id") or _get(scenario, source, "correlation_id")
     if correlation is not None:
@@ -306,11 +327,11 @@ async def _invoke(scenario: Scenario, run: Run, harness: Harness, built: Any, ob
         if isinstance(raised, HarnessPrimitiveMissing):
             raise
         outcome, error = "errored", error_record(raised)
-    new_ids = harness.invocation_ids[ids_start:]
+    new_ids = harness.log.invocation_ids[ids_start:]
     if new_ids:
         invocation_id, correlation_id = new_ids[-1]
-    elif harness.invocation_ids and len(harness.execution) > execution_start:  # same ids as the previous run
-        invocation_id, correlation_id = harness.invocation_ids[-1]
+    elif harness.log.invocation_ids and len(harness.log.execution) > execution_start:  # same ids as the previous run
+        invocation_id, correlation_id = harness.log.invocation_ids[-1]
     else:  # no node ran: the ids were never observable
         invocation_id, correlation_id = None, None
     drain = None
@@ -330,21 +351,21 @@ async def _invoke(scenario: Scenario, run: Run, harness: Harness, built: Any, ob
         error=error,
         invocation_id=invocation_id,
         correlation_id=correlation_id,
-        execution_order=plain(harness.execution[execution_start:]),
-        events=plain({n: o.events[event_start.get(n, 0):] for n, o in harness.observers.items()}),
-        observers=tuple((n, o.behavior) for n, o in harness.observers.items()),
-        deliveries=plain(harness.deliveries[delivery_start:]),
-        accumulators=plain({n: o.buckets for n, o in harness.observers.items() if o.behavior == "accumulate"}),
+        execution_order=plain(harness.log.execution[execution_start:]),
+        events=plain({n: o.events[event_start.get(n, 0):] for n, o in harness.instruments.observers.items()}),
+        observers=tuple((n, o.behavior) for n, o in harness.instruments.observers.items()),
+        deliveries=plain(harness.log.deliveries[delivery_start:]),
+        accumulators=plain({n: o.buckets for n, o in harness.instruments.observers.items() if o.behavior == "accumulate"}),
         drain=plain(drain),
         settle_drain=plain(settle),
-        node_drains=plain(harness.node_drains),
-        node_snapshots=plain(harness.node_snapshots),
+        node_drains=plain(harness.invocation.node_drains),
+        node_snapshots=plain(harness.invocation.node_snapshots),
         role=run.role,
         call=plain(kwargs),
         initial_state=plain(state),
-        node_log=plain(harness.node_log[log_start:]),
+        node_log=plain(harness.log.node_log[log_start:]),
         checkpoint=plain({"saved_record": await saved_record(harness, invocation_id), "resumed_from": run.resumed_from,
-                          "migrations_run": harness.migration_log[migrations_start:]}),
+                          "migrations_run": harness.log.migration_log[migrations_start:]}),
     )
 
 

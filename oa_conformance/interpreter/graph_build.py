@@ -149,7 +149,7 @@ class _GraphCompiler:
                 middleware = [dispatched, *middleware, reached]
                 wiring = _wiring(decl)
                 if wiring is not None:
-                    self.harness.wiring["nodes"][node_name] = wiring
+                    self.harness.graph.wiring["nodes"][node_name] = wiring
             self.add_node(builder, node_name, decl, middleware)
         for mw in per_graph_middleware:
             builder.add_middleware(mw)
@@ -160,7 +160,7 @@ class _GraphCompiler:
         for edge in (edges.items if edges is not None else ()):
             self.add_edge(builder, edge)
         if outermost:
-            checkpointer = self.harness.checkpointer
+            checkpointer = self.harness.instruments.checkpointer
             if checkpointer is not None:
                 builder.with_checkpointer(checkpointer)
             migrations = get("migrations")
@@ -183,8 +183,8 @@ class _GraphCompiler:
         retry that reaches it several times is still one dispatch. Outermost nodes run one at a
         time, so one flag per node is enough.
         """
-        execution = self.harness.execution
-        seen = self.harness.invocation_ids
+        execution = self.harness.log.execution
+        seen = self.harness.log.invocation_ids
         dispatch = {"reached": True}
 
         async def record_dispatch(state, next_):
@@ -270,10 +270,10 @@ class _GraphCompiler:
             if spec.get(unsupported) is not None:
                 raise HarnessPrimitiveMissing(f"fan_out.{unsupported}", spec.key_span(unsupported))
         if "item_field" in options:
-            self.harness.fan_out_item_fields[name] = options["item_field"]
+            self.harness.graph.fan_out_item_fields[name] = options["item_field"]
         abort = spec.get("abort_after_instance")
         if abort is not None:  # a harness crash after that instance's completion save (resume.py)
-            self.harness.abort_points[name] = abort.value
+            self.harness.graph.abort_points[name] = abort.value
             kwargs = {**kwargs, "middleware": [*kwargs.get("middleware", ()), abort_point(self.harness, name)]}
         builder.add_fan_out_node(name, subgraph=child, **options, **kwargs)
 
@@ -337,7 +337,7 @@ def build_graph(scenario: Scenario, harness: Harness) -> BuiltGraph:
     """
     compiler = _GraphCompiler(scenario, harness)
     compiled = compiler.graph(scenario, "Case", outermost=True)
-    harness.compiled = compiled
+    harness.graph.compiled = compiled
     input_cls = compiled.state_cls
     subclass = scenario.get("runtime_state_subclass")
     if subclass is not None:  # the caller passes an instance of a subclass overriding class attributes

@@ -27,9 +27,9 @@ class HarnessPrimitiveMissing(Exception):
         self.span = span
 
 
-class FixtureSchemaInvalid(Exception):
-    """A fixture value the schema check cannot judge (it needs the harness's knowledge: an HTTP
-    status, a mock entry's combination of fields) and the harness cannot use (§9)."""
+class FixtureInvalid(Exception):
+    """A block the schema accepts but the harness cannot build from (a call without the inputs its
+    operation needs, a malformed template segment): ``fixture_schema_invalid`` at its line (§9)."""
 
     category = FIXTURE_SCHEMA_INVALID
 
@@ -111,7 +111,7 @@ class RecordingObserver:
 
     def pace(self) -> float:
         if isinstance(self.sleep_ms, dict):
-            key = "first_invocation" if self.harness.invocation_index == 0 else "subsequent_invocations"
+            key = "first_invocation" if self.harness.invocation.index == 0 else "subsequent_invocations"
             return self.sleep_ms.get(key, 0) / 1000.0
         return (self.sleep_ms or 0) / 1000.0
 
@@ -121,7 +121,7 @@ class RecordingObserver:
             await asyncio.sleep(delay)
         record = event_record(event)
         # The invocation whose context delivered the event (the runtime's contextvar tagging, §6).
-        self.harness.deliveries.append((self.name, _current_invocation(), record))
+        self.harness.log.deliveries.append((self.name, _current_invocation(), record))
         if self.behavior == "raise":
             self.events.append(record)
             raise ObserverRaised(f"observer {self.name!r} raises on every event")
@@ -136,32 +136,17 @@ class RecordingObserver:
 
 
 @dataclass
-class Harness:
-    """Everything one case's run may touch besides the runtime itself."""
+class Instruments:
+    """The §6 primitives set up before the graph is built — graph build's input besides the scenario."""
 
-    observers: dict[str, RecordingObserver] = field(default_factory=dict)
-    deliveries: list[tuple[str, str | None, Any]] = field(default_factory=list)  # (observer, invocation, event)
-    middleware_log: list[Any] = field(default_factory=list)
-    execution: list[str] = field(default_factory=list)
-    attempts: dict[tuple, int] = field(default_factory=dict)
-    node_drains: dict[str, Any] = field(default_factory=dict)
-    node_snapshots: dict[str, Any] = field(default_factory=dict)
-    invocation_index: int = 0
-    current_invocation_id: str | None = None
-    compiled: Any = None  # the outermost compiled graph, once built
-    checkpointer: Any = None
+    observers: dict[str, RecordingObserver] = field(default_factory=dict)  # the fixture's in-memory observers
+    # Runtime observers a capability harness's instruments (OTel, Langfuse, typed-event collectors)
+    # put here before the graph is built; attached to the outermost graph in this order.
+    runtime_observers: list[Any] = field(default_factory=list)
+    checkpointer: Any = None  # the runtime checkpointer backend, wrapped to record its saves (resume.py)
     clock_step_ms: float | None = None  # a deterministic clock stub, when the case declares one
     clock_ms: float = 0.0
-    invocation_ids: list[tuple[str | None, str | None]] = field(default_factory=list)
-    wiring: dict[str, Any] = field(default_factory=lambda: {"nodes": {}, "failure_isolation": []})  # see trace.CaseTrace
-    # Node bodies and checkpoints (see trace.py and resume.py)
-    node_log: list[dict[str, Any]] = field(default_factory=list)  # entered / returned / raised, per node body
-    saves: list[dict[str, Any]] = field(default_factory=list)  # every save the checkpointer received
-    migration_log: list[str] = field(default_factory=list)  # "from->to", per harness migration call
-    crash: Any = None  # the crash armed for the running invocation (resume.Crash)
-    abort_points: dict[str, int] = field(default_factory=dict)  # fan-out node -> abort_after_instance
-    fan_out_item_fields: dict[str, str] = field(default_factory=dict)  # fan-out node -> its item_field
-    # What a capability harness installs for the run and its node directives read, by name
+    # Mocks a capability harness installs for the run, by name, read by its node directives
     # (e.g. "retrieval": the captured wire and providers of retrieval_mock.py).
     mocks: dict[str, Any] = field(default_factory=dict)
 
@@ -174,16 +159,71 @@ class Harness:
         self.clock_ms += self.clock_step_ms
         return self.clock_ms / 1000.0
 
-    def delivered(self, invocation_id: str | None) -> dict[str, int]:
-        """Deliveries so far, per observer, of events delivered in ``invocation_id``'s context."""
-        counts = dict.fromkeys(self.observers, 0)
-        for observer, invocation, _ in self.deliveries:
-            if invocation == invocation_id:
-                counts[observer] = counts.get(observer, 0) + 1
-        return counts
+
+@dataclass
+class GraphWiring:
+    """Graph build's output besides the compiled graph itself (``BuiltGraph``): what it wired where,
+    read by node bodies and the resume pass while the graph runs."""
+
+    compiled: Any = None  # the outermost compiled graph, once built
+    wiring: dict[str, Any] = field(default_factory=lambda: {"nodes": {}, "failure_isolation": []})  # see trace.CaseTrace
+    fan_out_item_fields: dict[str, str] = field(default_factory=dict)  # fan-out node -> its item_field
+    abort_points: dict[str, int] = field(default_factory=dict)  # fan-out node -> abort_after_instance
+
+
+@dataclass
+class RunLog:
+    """What the execute pass records while the runtime runs, in order — the trace's raw material
+    (execute.py slices it per invocation and freezes it into the ``CaseTrace``)."""
+
+    deliveries: list[tuple[str, str | None, Any]] = field(default_factory=list)  # (observer, invocation, event)
+    middleware_log: list[Any] = field(default_factory=list)
+    execution: list[str] = field(default_factory=list)  # outermost nodes dispatched
+    invocation_ids: list[tuple[str | None, str | None]] = field(default_factory=list)  # (invocation, correlation) per dispatch
+    node_log: list[dict[str, Any]] = field(default_factory=list)  # entered / returned / raised, per node body
+    saves: list[dict[str, Any]] = field(default_factory=list)  # every save the checkpointer received
+    migration_log: list[str] = field(default_factory=list)  # "from->to", per harness migration call
+    attempts: dict[tuple, int] = field(default_factory=dict)  # failure-mock attempts per key
 
     def count_attempt(self, key: tuple) -> int:
         """How many times ``key`` was attempted before this one (0 on the first)."""
         seen = self.attempts.get(key, 0)
         self.attempts[key] = seen + 1
         return seen
+
+
+@dataclass
+class InvocationCursor:
+    """The invocation under way: set by the execute and resume passes before each run, read by node
+    bodies and observers during it."""
+
+    index: int = 0  # 0 for the first invocation of the case
+    node_drains: dict[str, Any] = field(default_factory=dict)  # this invocation's in-node drains
+    node_snapshots: dict[str, Any] = field(default_factory=dict)
+    crash: Any = None  # the crash armed for the running invocation (resume.Crash)
+
+
+@dataclass
+class Harness:
+    """Everything one case's run may touch besides the runtime itself, in four parts with one owner
+    each: ``instruments`` (built before graph build), ``graph`` (graph build's wiring), ``log``
+    (appended while the runtime runs), ``invocation`` (the run under way)."""
+
+    instruments: Instruments = field(default_factory=Instruments)
+    graph: GraphWiring = field(default_factory=GraphWiring)
+    log: RunLog = field(default_factory=RunLog)
+    invocation: InvocationCursor = field(default_factory=InvocationCursor)
+
+    @property
+    def runtime_observers(self) -> list[Any]:
+        """The capability harness contract's seam (capabilities/__init__.py): runtime observers a
+        capture attaches before the graph is built."""
+        return self.instruments.runtime_observers
+
+    def delivered(self, invocation_id: str | None) -> dict[str, int]:
+        """Deliveries so far, per observer, of events delivered in ``invocation_id``'s context."""
+        counts = dict.fromkeys(self.instruments.observers, 0)
+        for observer, invocation, _ in self.log.deliveries:
+            if invocation == invocation_id:
+                counts[observer] = counts.get(observer, 0) + 1
+        return counts

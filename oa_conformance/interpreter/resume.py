@@ -112,12 +112,12 @@ async def planned_runs(scenario: Scenario, harness: Harness, traces: list) -> As
                 yield Run(name, source, POPULATE)
             yield Run(name, source, crash=_first_run_boundary(scenario, harness) if index == 0 else None)
         return
-    checkpointer = harness.checkpointer
+    checkpointer = harness.instruments.checkpointer
     if checkpointer is None:
         raise HarnessPrimitiveMissing("a resume case needs a `checkpointer:`", scenario.section.span)
     seeded = scenario.get("seeded_record")
     if seeded is not None:
-        origin = await seed_record(checkpointer, seeded, harness.compiled.state_cls)
+        origin = await seed_record(checkpointer, seeded, harness.graph.compiled.state_cls)
     else:
         yield Run(None, None, FIRST_RUN, crash=_first_run_boundary(scenario, harness))
         origin = _first_run_id(traces[-1], harness)
@@ -144,7 +144,7 @@ def _populating_runs(scenario: Scenario, source: Section | None, harness: Harnes
     count = count if count is not None else scenario.get("populate_checkpointer_via_runs")
     if count is None:
         return 0
-    if harness.checkpointer is None:
+    if harness.instruments.checkpointer is None:
         raise HarnessPrimitiveMissing("`populate_checkpointer_via_runs` needs a `checkpointer:`", count.span)
     return count.value
 
@@ -164,7 +164,7 @@ def _first_run_boundary(scenario: Scenario, harness: Harness) -> Boundary | None
             return Boundary(injected.after_node.value)
         instance = injected.after_fan_out_instance
         return Boundary(instance.node.value, instance.index.value)
-    for node, index in harness.abort_points.items():
+    for node, index in harness.graph.abort_points.items():
         return Boundary(node, index)
     return None
 
@@ -173,7 +173,7 @@ def _first_run_id(trace: Any, harness: Harness) -> str | None:
     """The runtime's invocation id of the first run (seen by its nodes, the caller's, else on its saves)."""
     if trace.invocation_id is not None or trace.call.get("invocation_id") is not None:
         return trace.invocation_id or trace.call["invocation_id"]
-    saves = [s for s in harness.saves if s["run"] == harness.invocation_index]
+    saves = [s for s in harness.log.saves if s["run"] == harness.invocation.index]
     return saves[0]["invocation_id"] if saves else None
 
 
@@ -197,17 +197,17 @@ async def crashable(invocation: Any, harness: Harness, boundary: Boundary | None
     save of this run is dropped (see :func:`recording_checkpointer`).
     """
     task = asyncio.ensure_future(invocation)
-    harness.crash = Crash(boundary, task) if boundary is not None else None
+    harness.invocation.crash = Crash(boundary, task) if boundary is not None else None
     try:
         return await task
     except asyncio.CancelledError:
-        crash = harness.crash
+        crash = harness.invocation.crash
         current = asyncio.current_task()
         if crash is not None and crash.fired and task.cancelled() and not (current and current.cancelling()):
             raise Crashed(f"crash injected {crash.boundary}") from None
         raise
     finally:
-        harness.crash = None
+        harness.invocation.crash = None
 
 
 def abort_point(harness: Harness, node_name: str) -> Callable:
@@ -219,7 +219,7 @@ def abort_point(harness: Harness, node_name: str) -> Callable:
     """
 
     async def abort_after_instance(state: Any, next_: Any) -> Any:
-        crash = harness.crash
+        crash = harness.invocation.crash
         if crash is None or crash.boundary.node != node_name:
             return await next_(state)
         crash.target = asyncio.current_task()
@@ -244,7 +244,7 @@ SAVE_ROUTES = {"save": "save", "save_fan_out_internal": "fan_out_internal",
 
 def recording_checkpointer(backend: type, harness: Harness, *args: Any, **kwargs: Any) -> Any:
     """An instance of ``backend`` (a runtime checkpointer class) whose save entry points record each
-    save into ``harness.saves`` — {run, route, invocation_id, record, lost} — before
+    save into ``harness.log.saves`` — {run, route, invocation_id, record, lost} — before
     the backend's own method persists it. Only the seams the backend has are wrapped."""
     namespace = {}
     for method, route in SAVE_ROUTES.items():
@@ -261,17 +261,17 @@ def _recorded(method: Callable, route: str) -> Callable:
         if _inside_save.get():  # a seam delegating to save(): one save, recorded once
             return await method(self, invocation_id, record)
         harness = self.harness
-        crash = harness.crash
-        entry = {"run": harness.invocation_index, "route": route, "invocation_id": invocation_id, "record": plain(record), "lost": False}
+        crash = harness.invocation.crash
+        entry = {"run": harness.invocation.index, "route": route, "invocation_id": invocation_id, "record": plain(record), "lost": False}
         if crash is not None and crash.fired:  # the process is gone: nothing more persists
-            harness.saves.append({**entry, "lost": True})
+            harness.log.saves.append({**entry, "lost": True})
             return None
         token = _inside_save.set(True)
         try:
             await method(self, invocation_id, record)
         finally:
             _inside_save.reset(token)
-        harness.saves.append(entry)
+        harness.log.saves.append(entry)
         if crash is not None and crash.boundary.reached(record):
             crash.fire()
         return None
@@ -282,9 +282,9 @@ def _recorded(method: Callable, route: str) -> Callable:
 
 async def saved_record(harness: Harness, invocation_id: str | None) -> Any:
     """The record the checkpointer holds for ``invocation_id`` now (frozen), or None."""
-    if harness.checkpointer is None or invocation_id is None:
+    if harness.instruments.checkpointer is None or invocation_id is None:
         return None
-    return plain(await harness.checkpointer.load(invocation_id))
+    return plain(await harness.instruments.checkpointer.load(invocation_id))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -369,7 +369,7 @@ def migration_function(name: str, from_version: str, to_version: str, harness: H
         step = lambda data, f=field_name, d=default: {**data, f: d}  # noqa: E731
 
     def migrate(data: dict) -> dict:
-        harness.migration_log.append(f"{from_version}->{to_version}")
+        harness.log.migration_log.append(f"{from_version}->{to_version}")
         return step(dict(data))
 
     migrate.__name__ = name

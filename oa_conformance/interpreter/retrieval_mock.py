@@ -25,14 +25,15 @@ call (optionally re-bound to another model — the model-binding error fixtures)
 
 from __future__ import annotations
 
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, AsyncIterator, Callable
 
 from ..ast.nodes import Scalar, Section
 from ..ast.scenarios import Scenario
 from ..diagnostics import Span
 from .behaviors import NotImplementedDirective, node_directive
-from .harness import FixtureSchemaInvalid, HarnessPrimitiveMissing
+from .harness import FixtureInvalid, HarnessPrimitiveMissing
 from .values import literal
 from .wire import Canned, CapturedWire, hosts_of
 
@@ -85,17 +86,17 @@ def canned(entry: Section, vendor: str) -> Canned:
     """One mock entry as the HTTP answer the provider reads."""
     status = entry.status.value
     if not 100 <= status <= 599:
-        raise FixtureSchemaInvalid(f"mock status {status} is not an HTTP status", entry.key_span("status"))
+        raise FixtureInvalid(f"mock status {status} is not an HTTP status", entry.key_span("status"))
     raises = entry.get("raises")
     body = literal(entry.body) if entry.get("body") is not None else None
     if raises is not None:
         if status < 300:
-            raise FixtureSchemaInvalid("`raises` belongs on a non-2xx mock entry (conformance-adapter §5.15)", entry.key_span("raises"))
+            raise FixtureInvalid("`raises` belongs on a non-2xx mock entry (conformance-adapter §5.15)", entry.key_span("raises"))
         if body is not None:
-            raise FixtureSchemaInvalid("a mock entry gives either `body` or `raises`, not both", entry.key_span("raises"))
+            raise FixtureInvalid("a mock entry gives either `body` or `raises`, not both", entry.key_span("raises"))
         body = _error_body(vendor, raises.error_type.value, raises.message.value)
     if status < 300 and body is None:
-        raise FixtureSchemaInvalid("a 2xx mock entry needs a `body` (the response the provider parses)", entry.span)
+        raise FixtureInvalid("a 2xx mock entry needs a `body` (the response the provider parses)", entry.span)
     return Canned(status=status, body=body, declared_at=str(entry.span) if entry.span else None)
 
 
@@ -123,7 +124,7 @@ def provider_spec(scenario: Scenario, kind: str) -> ProviderSpec | None:
         if block is None or block_kind != kind:
             continue
         if vendor is not None and vendor != block_vendor:
-            raise FixtureSchemaInvalid(f"`{block_name}` binds a {block_vendor} provider under `mapping: {vendor}`",
+            raise FixtureInvalid(f"`{block_name}` binds a {block_vendor} provider under `mapping: {vendor}`",
                                        scenario.where(block_name).key_span(block_name))
         return ProviderSpec(kind, block_vendor, literal(block), block.span)
     if vendor is None:
@@ -226,16 +227,31 @@ def model_override(call: Section) -> str | None:
 
 
 def install(scenario: Scenario, harness: Any) -> RetrievalWire:
-    """Put the case's retrieval wire on the harness (``harness.mocks["retrieval"]``), where the
+    """Put the case's retrieval wire on the harness (``harness.instruments.mocks["retrieval"]``), where the
     ``calls_embed`` / ``calls_rerank`` node directives find it. A capability harness calls this in
     its ``instrument`` and reports :meth:`RetrievalWire.collections` afterwards."""
     mock = retrieval_wire(scenario)
-    harness.mocks["retrieval"] = mock
+    harness.instruments.mocks["retrieval"] = mock
     return mock
 
 
+# The case-level directives the mock reads (a capability that installs it accepts these).
+DIRECTIVES = frozenset(("mapping", *BLOCKS, *MOCKS.values()))
+
+
+@asynccontextmanager
+async def open_retrieval(scenario: Scenario, harness: Any) -> AsyncIterator[RetrievalWire]:
+    """The mock as a capture around a graph run: installed before, its providers closed after; the
+    yielded object's ``collections()`` are the ``wire`` and ``calls`` collections."""
+    mock = install(scenario, harness)
+    try:
+        yield mock
+    finally:
+        await mock.aclose()
+
+
 def _mock_of(ctx: Any, directive: str, span: Span | None) -> RetrievalWire:
-    mock = ctx.harness.mocks.get("retrieval")
+    mock = ctx.harness.instruments.mocks.get("retrieval")
     if mock is None:  # the directory's harness never installed the wire: nothing to call over
         raise HarnessPrimitiveMissing(f"{directive}: no mock retrieval provider is installed for this directory", span)
     return mock
@@ -286,5 +302,5 @@ async def calls_rerank(ctx: Any, spec: Section) -> None:
                 lambda provider: provider.rerank(query, documents, top_k=top_k, config=runtime_config))
 
 
-__all__ = ["EMBEDDING", "RERANK", "ProviderSpec", "RetrievalWire", "calls_embed", "calls_rerank", "canned", "install",
+__all__ = ["DIRECTIVES", "EMBEDDING", "RERANK", "open_retrieval", "ProviderSpec", "RetrievalWire", "calls_embed", "calls_rerank", "canned", "install",
            "provider_spec", "retrieval_wire"]

@@ -18,8 +18,10 @@ responses in order, recording into the same wire. What it recorded becomes the t
       requests[]   {index, method, url, host, path, query, headers (lower-cased names), json, body,
                    lane (only for a lane's request)}
                    ``json`` is absent when the body is not JSON; ``body`` is the text
-      responses[]  {index, status, headers, declared_at ("path:line:col" of the canned entry),
-                   lane (only for a lane's response; ``index`` then counts within the lane)}
+      responses[]  {index, request (the index of the request it answered), status, headers, body (the
+                   JSON value, or the text of a raw body), failure (connect | timeout | read, or
+                   null), declared_at ("path:line:col" of the canned entry), lane (only for a
+                   lane's response; ``index`` then counts within the lane)}
       declared     how many canned responses the fixture declared
       unused       how many of them no request consumed
       overrun      requests that arrived after the canned responses ran out (each also failed)
@@ -97,7 +99,9 @@ class CapturedWire(httpx.AsyncBaseTransport):
             declared = f"only {len(queue)} responses" + (f" for the {lane} lane" if lane is not None else "")
             raise WireExhausted(f"request {record['index'] + 1} arrived but the fixture declares {declared}", request=request)
         canned = queue[index]
-        served = {"index": index, "status": canned.status, "headers": dict(canned.headers), "declared_at": canned.declared_at}
+        served = {"index": index, "request": record["index"], "status": canned.status, "headers": dict(canned.headers),
+                  "body": canned.body if canned.raw is None else canned.raw.decode("utf-8", errors="replace"),
+                  "failure": canned.failure, "declared_at": canned.declared_at}
         if lane is not None:
             served["lane"] = lane
         self.served.append(served)
@@ -154,9 +158,16 @@ def request_record(index: int, request: httpx.Request, content: bytes) -> dict[s
     return record
 
 
+def sse_body(chunks: Iterable[Any]) -> bytes:
+    """A server-sent-event stream body: one ``data:`` event per chunk (a mapping is sent as JSON,
+    a string such as the ``[DONE]`` sentinel verbatim), each ended by a blank line."""
+    events = [f"data: {chunk if isinstance(chunk, str) else json.dumps(chunk)}\n\n" for chunk in chunks]
+    return "".join(events).encode("utf-8")
+
+
 def hosts_of(base_urls: Iterable[str]) -> frozenset[str]:
     """The hosts a case configured its providers with: the only ones the wire answers."""
     return frozenset(httpx.URL(url).host for url in base_urls if url)
 
 
-__all__ = ["Canned", "CapturedWire", "WireExhausted", "WireRefused", "hosts_of", "request_record"]
+__all__ = ["Canned", "CapturedWire", "WireExhausted", "WireRefused", "hosts_of", "request_record", "sse_body"]

@@ -117,6 +117,10 @@ DIRECTIVES: list[Directive] = [
            "The rendered PromptResult (with `rendered_hash_present` / `rendered_hash_non_empty_string` matchers)."),
     _local("raises", ("prompt_call_expected",), Section("error_expectation"), "prompt-management §11", "0.15.0",
            "The call raises an error of this category, carrying these fields."),
+    _local("backend_call_counts", ("prompt_call_expected",), MapOf(INT, "backend name"), "prompt-management §9", "0.15.0",
+           "How many times each named backend's `fetch` was invoked (the §9 fallback walk; a catalogue predicate)."),
+    _local("secondary_backend_call_count", ("prompt_call_expected",), INT, "prompt-management §9", "0.15.0",
+           "How many times the backend named `secondary` was fetched from (`<backend>_backend_call_count`, a catalogue predicate)."),
 
     # ---- fixture-level expectations ------------------------------------------------------------
     _local("expected", CASE, MapOf(Expect(), "capture name"), "§3.2 header", "0.15.0",

@@ -10,11 +10,7 @@ one for the case's construction block or ``mapping:``, talking to a captured wir
 
 from __future__ import annotations
 
-from contextlib import asynccontextmanager
-from typing import Any, AsyncIterator
-
-from ...ast.scenarios import Scenario
-from ..retrieval_mock import BLOCKS, MOCKS, install
+from ..retrieval_mock import DIRECTIVES, open_retrieval
 from . import CapabilityHarness, register
 
 # Case-level expectations (not under `expected:`): each is checked by the shape registered under its
@@ -23,21 +19,10 @@ EXPECTATIONS = frozenset((
     "expected_wire_request", "expected_wire_request_count", "expected_wire_request_absent_keys", "expected_wire_headers",
     "expected_wire_url",
 ))
-SETUP = frozenset(("mapping", *BLOCKS, *MOCKS.values()))
-
-
-@asynccontextmanager
-async def instrument(scenario: Scenario, harness: Any) -> AsyncIterator[Any]:
-    mock = install(scenario, harness)
-    try:
-        yield mock
-    finally:
-        await mock.aclose()
-
 
 HARNESS = register(CapabilityHarness(
     capability="retrieval-provider",
-    case_directives=SETUP | EXPECTATIONS,
+    case_directives=DIRECTIVES | EXPECTATIONS,
     case_expectations=EXPECTATIONS,
-    instrument=instrument,
+    instrument=open_retrieval,
 ))

@@ -1,0 +1,211 @@
+"""Known deviations: the expectations file (like web-platform-tests metadata or test262's
+expectation files).
+
+A user keeps a TOML file of cases that are known not to pass against a given runtime × spec pair,
+each with the outcome expected, the reason and whose deviation it is::
+
+    ["pipeline-utilities/006-middleware-error-recovery"]          # a fixture id covers all its cases
+    outcome = "fail"                                              # fail | skip
+    kind = "runtime"                                              # runtime | fixture | adapter
+    reason = "node events are emitted inside the middleware chain, so ..."
+
+    ["graph-engine/020-observer-edge-error-events[routing_error_lands_on_preceding_node_completed]"]
+    outcome = "fail"
+    kind = "fixture"
+    reason = "..."
+
+Ids are the ones ``oa-conformance run`` prints (:attr:`runner.CaseRef.id`). A case-level entry wins
+over its fixture's entry.
+
+Outcomes, applied by :meth:`Expectations.apply` (and :meth:`Expectations.skip` before running):
+
+* ``fail`` — a listed case that fails or errors is ``xfail`` (not a failure of the run; the entry's
+  reason is shown). A listed case that passes is ``xpass``, which *fails* the run (strict), so a
+  stale entry is noticed. A listed case that is a recognized skip stays ``skipped``, with a note.
+* ``skip`` — the case is not run at all (e.g. it hangs the runtime); it is reported ``skipped`` with
+  the entry's reason.
+
+Entries that match no case of a run are reported (:meth:`Expectations.unmatched`) — a typo or a
+renamed fixture. A malformed file raises :class:`ExpectationsError` whose message is
+``path:line: what is wrong``; the command line exits 2 on it.
+
+The stable API other front ends use: :func:`load_expectations`, :meth:`Expectations.lookup`,
+:meth:`Expectations.apply`, :meth:`Expectations.skip`, :meth:`Expectations.unmatched`,
+:class:`Expectation` (``case_id``, ``outcome``, ``kind``, ``reason``, ``path``, ``line``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import tomllib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Iterable
+
+if TYPE_CHECKING:  # pragma: no cover - the runner imports this module
+    from .runner import CaseRef, CaseResult
+
+XFAIL, XPASS = "xfail", "xpass"
+EXPECTED_OUTCOMES = ("fail", "skip")
+KINDS = ("runtime", "fixture", "adapter")
+KEYS = ("outcome", "kind", "reason")
+
+# capability/NNN-name, optionally [case]: what runner.CaseRef.id prints.
+_CASE_ID = re.compile(r"^[a-z0-9][a-z0-9-]*/[^/\[\]\s]+(?:\[[^\[\]]+\])?$")
+_TOML_LINE = re.compile(r"at line (\d+)")
+
+
+class ExpectationsError(Exception):
+    """A malformed expectations file; ``str()`` is ``path:line: message``."""
+
+    def __init__(self, path: str, line: int | None, message: str) -> None:
+        self.path, self.line, self.message = path, line, message
+        super().__init__(f"{path}:{line}: {message}" if line else f"{path}: {message}")
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """One entry: the case (or fixture) id, the expected outcome, whose deviation, and why."""
+
+    case_id: str
+    outcome: str  # fail | skip
+    kind: str  # runtime | fixture | adapter
+    reason: str
+    path: str = ""
+    line: int = 0
+
+    @property
+    def location(self) -> str:
+        return f"{self.path}:{self.line}"
+
+    def describe(self) -> str:
+        return f"expected to {self.outcome} ({self.kind}): {self.reason}"
+
+    def document(self) -> dict:
+        """The entry as JSON-able data (the JSON report's ``expectation``)."""
+        return {"outcome": self.outcome, "kind": self.kind, "reason": self.reason, "entry": self.case_id,
+                "location": self.location}
+
+
+def fixture_id(case_id: str) -> str:
+    """The fixture part of a case id: ``graph-engine/020-x[case]`` → ``graph-engine/020-x``."""
+    return case_id.split("[", 1)[0]
+
+
+@dataclass(frozen=True)
+class Expectations:
+    """The entries of one expectations file, looked up by case id."""
+
+    path: str = ""
+    entries: tuple[Expectation, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_by_id", {e.case_id: e for e in self.entries})
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def lookup(self, case_id: str) -> Expectation | None:
+        """The entry for this case: its own, else its fixture's, else ``None``."""
+        return self._by_id.get(case_id) or self._by_id.get(fixture_id(case_id))  # type: ignore[attr-defined]
+
+    def skip(self, ref: "CaseRef") -> "CaseResult | None":
+        """The ``skipped`` result of a case listed ``outcome = "skip"`` (it is not run), else ``None``."""
+        from .runner import SKIPPED, CaseResult
+
+        entry = self.lookup(ref.id)
+        if entry is None or entry.outcome != "skip":
+            return None
+        return CaseResult(ref, SKIPPED, reason=f"listed in the expectations file: {entry.describe()}",
+                          location=entry.location, expectation=entry)
+
+    def apply(self, result: "CaseResult") -> "CaseResult":
+        """The result as the expectations file sees it: failed/error → xfail, passed → xpass (strict)."""
+        entry = self.lookup(result.ref.id)
+        if entry is None or entry.outcome != "fail" or result.expectation is not None:
+            return result
+        if result.outcome in ("failed", "error"):
+            return dataclasses.replace(result, outcome=XFAIL, expectation=entry)
+        if result.outcome == "passed":
+            return dataclasses.replace(
+                result, outcome=XPASS, expectation=entry, location=entry.location,
+                reason=f"passed, but the expectations file lists it {entry.describe()} — remove the entry")
+        note = f"listed as an expected failure ({entry.location}) but skipped"
+        return dataclasses.replace(result, expectation=entry, notes=result.notes + (note,))
+
+    def unmatched(self, case_ids: Iterable[str]) -> tuple[Expectation, ...]:
+        """The entries that match none of these case ids (by case id or fixture id)."""
+        seen: set[str] = set()
+        for case_id in case_ids:
+            seen.add(case_id)
+            seen.add(fixture_id(case_id))
+        return tuple(e for e in self.entries if e.case_id not in seen)
+
+
+NO_EXPECTATIONS = Expectations()
+
+
+def load_expectations(path: str) -> Expectations:
+    """Read and check an expectations file; raises :class:`ExpectationsError` (``path:line: …``)."""
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read()
+    except OSError as exc:
+        raise ExpectationsError(path, None, f"cannot read: {exc.strerror or exc}") from None
+    try:
+        text = raw.decode("utf-8")
+        data = tomllib.loads(text)
+    except UnicodeDecodeError as exc:
+        raise ExpectationsError(path, None, f"not UTF-8: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        found = _TOML_LINE.search(str(exc))
+        raise ExpectationsError(path, int(found.group(1)) if found else None, f"invalid TOML: {exc}") from None
+    return parse_expectations(data, _header_lines(text), path)
+
+
+def parse_expectations(data: dict, lines: dict[str, int], path: str) -> Expectations:
+    """Check the decoded TOML table: one table per case id with exactly ``outcome``, ``kind``, ``reason``."""
+    entries = []
+    for case_id, body in data.items():
+        line = lines.get(case_id)
+        if not isinstance(body, dict):
+            raise ExpectationsError(path, line, f"{case_id!r}: expected a table "
+                                    f'["<capability>/<NNN-name>[<case>]"] with outcome, kind and reason')
+        if not _CASE_ID.match(case_id):
+            raise ExpectationsError(path, line, f"{case_id!r} is not a case id: write <capability>/<NNN-name> "
+                                    "or <capability>/<NNN-name>[<case>] as oa-conformance run prints it")
+        unknown = sorted(set(body) - set(KEYS))
+        if unknown:
+            raise ExpectationsError(path, line, f"{case_id!r}: unknown key {unknown[0]!r} (allowed: {', '.join(KEYS)})")
+        for key in KEYS:
+            if key not in body:
+                raise ExpectationsError(path, line, f"{case_id!r}: missing required key {key!r}")
+            if not isinstance(body[key], str) or not body[key].strip():
+                raise ExpectationsError(path, line, f"{case_id!r}: {key} must be a non-empty string")
+        if body["outcome"] not in EXPECTED_OUTCOMES:
+            raise ExpectationsError(path, line, f"{case_id!r}: outcome {body['outcome']!r} is not one of "
+                                    f"{', '.join(EXPECTED_OUTCOMES)}")
+        if body["kind"] not in KINDS:
+            raise ExpectationsError(path, line, f"{case_id!r}: kind {body['kind']!r} is not one of {', '.join(KINDS)}")
+        entries.append(Expectation(case_id, body["outcome"], body["kind"], " ".join(body["reason"].split()), path, line or 0))
+    return Expectations(path, tuple(entries))
+
+
+def _header_lines(text: str) -> dict[str, int]:
+    """The 1-based line of each top-level table header, or of a top-level ``key = value`` written
+    before the first header (tomllib keeps no positions; each such line is a TOML document itself)."""
+    lines: dict[str, int] = {}
+    in_table = False
+    for number, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        is_header = stripped.startswith("[")
+        if not stripped or stripped.startswith("#") or (in_table and not is_header):
+            continue
+        in_table = in_table or is_header
+        try:
+            parsed = tomllib.loads(stripped)
+        except tomllib.TOMLDecodeError:
+            continue
+        if len(parsed) == 1:
+            lines.setdefault(next(iter(parsed)), number)
+    return lines

@@ -1,0 +1,79 @@
+"""The observability directory's harness contract (header comment of the directory's first fixture,
+§3.2; conformance-adapter §6.3 OTel collector capture, §6.4 Langfuse mock, §6.9 metric capture).
+
+A graph run in this directory is wrapped by a list of **captures**. Each capture is a factory
+``(scenario, harness) -> async context manager`` yielding an object with ``collections() -> dict``:
+it is entered before the graph is built (it may attach runtime observers through
+``harness.runtime_observers``, which the executor attaches to the outermost graph in list order),
+and after the run its ``collections()`` become top-level collections of the trace document
+(docs/TRACE.md). A capture also names the case-level directives it honours, so the executor's
+supported surface stays explicit.
+
+The seam is :data:`CAPTURES` below: one line per capture module. The OTel capture
+(``otel_capture.py``: spans, log records, metrics, the global-provider leak check) is first; a
+Langfuse capture and a typed-event capture are added as their own modules with one line each.
+Directives a capture does not claim, and no general executor handler serves, still fail the case
+as "not implemented".
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+from typing import Any, AsyncContextManager, Callable
+
+from ...ast.scenarios import Scenario
+from . import CapabilityHarness, register
+from .otel_capture import OTEL_DIRECTIVES, open_otel
+
+
+@dataclass(frozen=True)
+class Capture:
+    """One instrument of the observability harness."""
+
+    name: str
+    open: Callable[[Scenario, Any], AsyncContextManager[Any]]  # yields an object with collections()
+    case_directives: frozenset[str] = frozenset()
+    invocation_directives: frozenset[str] = frozenset()
+
+
+# The captures wrapped around every graph run of the directory, entered in this order (and exited
+# in reverse). Add a capture with one line here.
+CAPTURES: list[Capture] = [
+    Capture("otel", open_otel, OTEL_DIRECTIVES),
+]
+
+# Case-level directives the directory's general graph directives add (executed in execute.py /
+# the node directives); listed here so the executor accepts them in this directory.
+GRAPH_DIRECTIVES: frozenset[str] = frozenset()
+
+
+class _Collected:
+    def __init__(self, captures: list[Any]):
+        self._captures = captures
+
+    def collections(self) -> dict[str, Any]:
+        merged: dict[str, Any] = {}
+        for capture in self._captures:
+            merged.update(capture.collections())
+        return merged
+
+
+@contextlib.asynccontextmanager
+async def instrument(scenario: Scenario, harness: Any):
+    """Enter every capture around the graph run; their collections merge into the trace."""
+    async with contextlib.AsyncExitStack() as stack:
+        opened = [await stack.enter_async_context(capture.open(scenario, harness)) for capture in CAPTURES]
+        yield _Collected(opened)
+
+
+def _union(attribute: str) -> frozenset[str]:
+    return frozenset().union(*(getattr(capture, attribute) for capture in CAPTURES))
+
+
+HARNESS = register(CapabilityHarness(
+    capability="observability",
+    case_directives=_union("case_directives") | GRAPH_DIRECTIVES,
+    invocation_directives=_union("invocation_directives"),
+    instrument=instrument,
+))

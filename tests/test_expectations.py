@@ -1,0 +1,137 @@
+"""The expectations file: known deviations become xfail, a listed case that passes is xpass and
+fails the run (strict), unmatched entries are reported, a malformed file points at its line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from oa_conformance.cli.oa_conformance import main as cli
+from oa_conformance.discovery import discover
+from oa_conformance.expectations import ExpectationsError, Expectations, load_expectations, parse_expectations
+from oa_conformance.runner import cases_of, run_all
+
+from .conftest import BUNDLED_SPEC, REPO
+from .test_run import LINEAR, write_fixture
+
+SHIPPED = REPO / "oa-expectations.toml"
+ENTRY = '["{id}"]\noutcome = "{outcome}"\nkind = "{kind}"\nreason = "{reason}"\n'
+
+
+def expectations_file(tmp_path: Path, *entries: dict, name: str = "exp.toml") -> Path:
+    path = tmp_path / name
+    path.write_text("\n".join(ENTRY.format(**{"outcome": "fail", "kind": "fixture", "reason": "because", **e}) for e in entries))
+    return path
+
+
+def wrong_fixture(tmp_path: Path):
+    return write_fixture(tmp_path, LINEAR.read_text().replace("count: 2\n", "count: 3\n"), name="001-wrong.yaml")
+
+
+def test_a_listed_failing_case_is_xfail_with_the_reason(tmp_path, capsys):
+    wrong_fixture(tmp_path)
+    path = expectations_file(tmp_path, {"id": "graph-engine/001-wrong", "reason": "the fixture says 3"})
+    report = tmp_path / "report.json"
+    assert cli(["run", str(tmp_path / "spec"), "--expectations", str(path), "--json", str(report)]) == 0
+    out = capsys.readouterr().out
+    assert "XFAIL   graph-engine/001-wrong [fixture]: the fixture says 3" in out
+    assert "final_state.count: expected 3, got 2" in out  # what actually failed is still shown
+    assert out.splitlines()[0].split()[-2:] == ["xfail", "xpass"]
+    case = json.loads(report.read_text())["cases"][0]
+    assert case["outcome"] == "xfail"
+    assert case["expectation"]["reason"] == "the fixture says 3" and case["expectation"]["kind"] == "fixture"
+    assert case["expectation"]["location"] == f"{path}:1"
+
+
+def test_a_listed_case_that_passes_is_xpass_and_fails_the_run(tmp_path, capsys):
+    write_fixture(tmp_path, LINEAR.read_text(), name="001-good.yaml")
+    path = expectations_file(tmp_path, {"id": "graph-engine/001-good"})
+    assert cli(["run", str(tmp_path / "spec"), "--expectations", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "XPASS   graph-engine/001-good: passed, but the expectations file lists it" in out
+    assert f"({path}:1)" in out
+
+
+def test_without_the_entry_the_failing_case_fails_the_run(tmp_path):
+    wrong_fixture(tmp_path)
+    path = expectations_file(tmp_path, {"id": "graph-engine/999-other"})
+    assert cli(["run", str(tmp_path / "spec"), "--expectations", str(path)]) == 1
+
+
+def test_a_case_level_entry_wins_over_the_fixture_entry_and_unmatched_entries_are_reported(tmp_path, capsys):
+    entries = Expectations(entries=parse_expectations({
+        "graph-engine/001-x": {"outcome": "fail", "kind": "runtime", "reason": "fixture-wide"},
+        "graph-engine/001-x[one]": {"outcome": "skip", "kind": "adapter", "reason": "this case"},
+        "graph-engine/002-typo": {"outcome": "fail", "kind": "fixture", "reason": "nowhere"},
+    }, {}, "e.toml").entries)
+    assert entries.lookup("graph-engine/001-x[one]").reason == "this case"
+    assert entries.lookup("graph-engine/001-x[two]").reason == "fixture-wide"
+    assert entries.lookup("graph-engine/003-y") is None
+    assert [e.case_id for e in entries.unmatched(["graph-engine/001-x[two]"])] == ["graph-engine/001-x[one]", "graph-engine/002-typo"]
+    wrong_fixture(tmp_path)
+    path = expectations_file(tmp_path, {"id": "graph-engine/001-wrong"}, {"id": "graph-engine/002-typo"})
+    assert cli(["run", str(tmp_path / "spec"), "--expectations", str(path)]) == 0
+    assert f"{path}:6: expectation 'graph-engine/002-typo' matched no case of this run" in capsys.readouterr().out
+
+
+def test_a_skip_entry_does_not_run_the_case(tmp_path, capsys):
+    wrong_fixture(tmp_path)
+    path = expectations_file(tmp_path, {"id": "graph-engine/001-wrong", "outcome": "skip", "kind": "runtime", "reason": "hangs"})
+    assert cli(["run", str(tmp_path / "spec"), "--expectations", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "SKIPPED graph-engine/001-wrong: listed in the expectations file: expected to skip (runtime): hangs" in out
+
+
+@pytest.mark.parametrize(("text", "line", "message"), [
+    ('["graph-engine/001-x"]\noutcome = "fail"\nkind = "fixture"\n', 1, "missing required key 'reason'"),
+    ('# c\n\n["graph-engine/001-x"]\noutcome = "flaky"\nkind = "fixture"\nreason = "r"\n', 3, "outcome 'flaky' is not one of fail, skip"),
+    ('["graph-engine/001-x"]\noutcome = "fail"\nkind = "nobody"\nreason = "r"\n', 1, "kind 'nobody' is not one of runtime, fixture, adapter"),
+    ('["graph-engine/001-x"]\noutcome = "fail"\nkind = "fixture"\nreason = "  "\n', 1, "reason must be a non-empty string"),
+    ('["graph-engine/001-x"]\noutcome = "fail"\nkind = "fixture"\nreason = "r"\nwhy = "w"\n', 1, "unknown key 'why'"),
+    ('["001-x"]\noutcome = "fail"\nkind = "fixture"\nreason = "r"\n', 1, "is not a case id"),
+    ('outcome = "fail"\n', 1, "expected a table"),
+    ('["graph-engine/001-x"]\noutcome = fail\n', 2, "invalid TOML"),
+])
+def test_a_malformed_file_names_its_line_and_exits_2(tmp_path, capsys, text, line, message):
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    with pytest.raises(ExpectationsError) as raised:
+        load_expectations(str(path))
+    assert str(raised.value).startswith(f"{path}:{line}: ") and message in str(raised.value)
+    assert cli(["run", str(BUNDLED_SPEC), "--expectations", str(path)]) == 2
+    assert f"{path}:{line}: " in capsys.readouterr().err
+
+
+def test_a_missing_file_exits_2(tmp_path, capsys):
+    assert cli(["run", str(BUNDLED_SPEC), "--expectations", str(tmp_path / "none.toml")]) == 2
+    assert "cannot read" in capsys.readouterr().err
+
+
+def test_the_shipped_file_reads_and_every_entry_has_evidence():
+    shipped = load_expectations(str(SHIPPED))
+    assert len(shipped) >= 6
+    assert {e.kind for e in shipped.entries} >= {"fixture", "runtime"}
+    assert all(len(e.reason) > 40 for e in shipped.entries if e.kind != "adapter")
+
+
+CAPABILITIES = ("graph-engine", "pipeline-utilities")
+
+
+def test_the_shipped_file_makes_the_shared_corpus_run_exit_0(shared_spec, capsys):
+    args = ["run", str(shared_spec), "--expectations", str(SHIPPED), "--workers", "8"]
+    assert cli(args + [f"--capability={c}" for c in CAPABILITIES]) == 0
+    assert "XPASS" not in capsys.readouterr().out
+
+
+def test_removing_any_shipped_entry_makes_the_run_fail(shared_spec):
+    """Each entry is load-bearing: without it, some case of the run fails (and each one matches)."""
+    refs = [c for f in discover([str(shared_spec)], list(CAPABILITIES)) for c in cases_of(f)]
+    raw = list(run_all(refs, workers=8))
+    shipped = load_expectations(str(SHIPPED))
+    assert not shipped.unmatched(r.ref.id for r in raw)
+    for entry in shipped.entries:
+        without = Expectations(shipped.path, tuple(e for e in shipped.entries if e is not entry))
+        assert any(without.apply(r).fails_run for r in raw), f"{entry.case_id} is not needed"
+    assert not any(shipped.apply(r).fails_run for r in raw)
