@@ -115,7 +115,7 @@ def run_case(ref: CaseRef, timeout: float = DEFAULT_TIMEOUT) -> CaseResult:
         first = ref.problems[0]
         return done(ERROR, category=first.category, reason="; ".join(str(p) for p in ref.problems), location=first.location)
     scenario = ref.scenario
-    missing = missing_features(ref.fixture.capability, _own_sections(scenario))  # features
+    missing = missing_features(ref.fixture.capability, _own_sections(scenario), scenario)  # features
     if missing:
         return done(SKIPPED, reason="; ".join(map(str, missing)), location=str(scenario.section.span))
     try:

@@ -84,6 +84,44 @@ FORMAT_WORDS = {
 }
 
 
+# §5.10 assertion sub-keys: a mapping made only of these keys is a set of assertions about one value,
+# not an expected record.
+ASSERTION_SUBKEYS = frozenset(("non_empty_string", "harness_parameterized"))
+
+
+def harness_parameter(name: str) -> Any:
+    """The harness-injected value ``harness_parameterized: <name>`` compares against (§5.10): the
+    runtime's own identity, as it declares it."""
+    import openarmature
+
+    parameters = {"implementation_name": openarmature.__implementation_name__,
+                  "implementation_version": openarmature.__version__,
+                  "spec_version": openarmature.__spec_version__}
+    if name not in parameters:
+        raise LookupError(f"no harness parameter named {name!r}")
+    return parameters[name]
+
+
+def _is_assertion_mapping(expected: Mapping) -> bool:
+    return bool(expected.keys) and all(key in ASSERTION_SUBKEYS for key in expected.keys)
+
+
+def _match_assertions(expected: Mapping, actual: Any, path: str, problems: list) -> None:
+    for key, want in expected.items():
+        span = expected.key_span(key)
+        if key == "non_empty_string":
+            if (isinstance(actual, str) and actual != "") != bool(want.value):
+                problems.append(Mismatch(path, f"non_empty_string: {want.value}", show(actual), span))
+        else:  # harness_parameterized
+            try:
+                injected = harness_parameter(want.value)
+            except LookupError as missing:
+                problems.append(Mismatch(path, f"harness_parameterized: {want.value}", str(missing), span))
+                continue
+            if actual != injected:
+                problems.append(Mismatch(path, f"{show(injected)} (harness parameter {want.value})", show(actual), span))
+
+
 def format_ok(kind: str, actual: Any) -> bool:
     if kind == "uuid":
         return isinstance(actual, str) and _UUID4.match(actual) is not None
@@ -141,6 +179,9 @@ def _match(expected: Any, actual: Any, bindings: TMapping, path: str, mode: str,
     if isinstance(expected, Scalar):
         if not _scalar_equal(expected.value, actual):
             _fail(problems, path, expected, actual, span)
+        return bindings
+    if isinstance(expected, Mapping) and _is_assertion_mapping(expected):
+        _match_assertions(expected, actual, path, problems)
         return bindings
     if isinstance(expected, Mapping):
         if not _is_mapping(actual):

@@ -55,6 +55,9 @@ class Context:
     # The event list a scoped predicate block reads instead of an observer's recording (an
     # accumulator snapshot, for `node_accumulator_snapshot_invariants`); None: the observers'.
     events: Any = None
+    # A direct case (no graph run, e.g. llm-provider `calls:`): the index of the `calls` collection
+    # entry the block is about; None for the case as a whole.
+    call: int | None = None
 
 
 class Rule:

@@ -14,9 +14,11 @@ fail as "not implemented: <directive>".
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import itertools
 import re
+import dataclasses
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
@@ -45,6 +47,9 @@ class NodeContext:
     state: Any
     partial: dict
     harness: Harness
+    # Contexts a directive opens for the rest of the node body (an active prompt), closed when it ends.
+    scope: contextlib.ExitStack = dataclasses.field(default_factory=contextlib.ExitStack)
+    prompt: Any = None  # the PromptResult a `renders_prompt` rendered, for a later call without messages
 
     def field(self, name: str) -> Any:
         return getattr(self.state, name)
@@ -85,8 +90,9 @@ def node_body(name: str, decl: Section, harness: Harness) -> Callable[[Any], Awa
         ctx = NodeContext(name, decl, state, {}, harness)
         harness.log.node_log.append(_body_event("entered", name))
         try:
-            for handler, spec in steps:
-                await handler(ctx, spec)
+            with ctx.scope:
+                for handler, spec in steps:
+                    await handler(ctx, spec)
         except BaseException:
             harness.log.node_log.append(_body_event("raised", name))
             raise
@@ -397,6 +403,8 @@ def _classifier(spec: Any):
 
         return classify
     kind = spec.type.value if isinstance(spec, Section) else spec.value
+    if kind == "default":  # the runtime's own (transient categories, cause-walking)
+        return None
     state_aware = re.fullmatch(r"state_aware_(?P<field>\w+)", kind or "")
     if state_aware is not None:
         return _state_aware_classifier(state_aware["field"])

@@ -34,7 +34,7 @@ CASE_DIRECTIVES = frozenset((
     "subgraph", "subgraphs", "subgraph_with_idx", "initial_state", "observers", "invoke", "invoke_with",
     "invocations", "checkpointer", "clock_stub", "middleware", "caller_correlation_id", "caller_invocation_id",
     "caller_metadata", "expected", "expected_error", "expected_compile_error", "expected_compile_warning", "invariants",
-    "run_count", "first_run_expected_error", "crash_injection", "resume", "seeded_record", "saved_record_assertions",
+    "run_count", "first_run_expected_error", "first_run_expected", "crash_injection", "resume", "seeded_record", "saved_record_assertions",
     "every_save_assertions", "migrations", "runtime_state_subclass", "populate_checkpointer_via_runs",
 ))
 INVOCATION_DIRECTIVES = frozenset((
@@ -214,7 +214,7 @@ async def _run_once(scenario: Scenario, contract: CapabilityHarness | None = Non
         try:
             built = build_graph(scenario, harness)                          # graph build
         except oa.CompileError as error:
-            trace = CaseTrace(compile_error=error_record(error))
+            trace = CaseTrace(compile_error=error_record(error), parameters=plain(case_parameters(scenario)))
         else:
             trace = await execute_graph(scenario, built, harness)           # execute
     return trace if capture is None else dataclasses.replace(trace, collections=plain(capture.collections()))
@@ -254,7 +254,24 @@ async def execute_graph(scenario: Scenario, built: BuiltGraph, harness: Harness)
         checkpoint_saves=plain(harness.log.saves),
         mock_calls=plain(harness.log.attempts),
         wiring=plain(harness.graph.wiring),
+        parameters=plain(case_parameters(scenario)),
     )
+
+
+def case_parameters(scenario: Scenario) -> dict[str, Any]:
+    """The names the case itself declares, for rules that refer to them (the trace's ``parameters``)."""
+    def node_names(graph: Any) -> list[str]:
+        nodes = graph.get("nodes") if graph is not None else None
+        return [str(name) for name, _ in nodes.items()] if nodes is not None else []
+
+    graph = scenario.get("graph")
+    outer = node_names(graph if isinstance(graph, Section) else scenario)
+    observers = scenario.get("observers")
+    return {
+        "nodes": outer,
+        "graphs": {name: node_names(decl) for name, decl in scenario.graph_declarations().items()},
+        "observers": [decl.name.value for decl in (observers.items if observers is not None else ())],
+    }
 
 
 def _get(scenario: Scenario, source: Section | None, directive: str) -> Any:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import tomllib
 from functools import cache
 from importlib.resources import files
-from typing import Iterable, NamedTuple
+from typing import Any, Iterable, NamedTuple
 
 from ..ast.nodes import Mapping, Scalar, Section
 from ..ast.visitor import walk
@@ -36,6 +36,22 @@ DIRECTIVE_PROPOSALS = {
     "harness": ("0022", "harness"),
     "chat_turns": ("0056", "harness-chat"),
     "mock_llm_stream": ("0062", "LLM completion streaming"),
+}
+
+# Directive values that select a not-shipped proposal: (directive, value) -> proposal.
+VALUE_PROPOSALS = {
+    ("mapping", "anthropic"): ("0037", "llm-provider Anthropic Messages mapping"),
+    ("mapping", "gemini"): ("0038", "llm-provider Google Gemini mapping"),
+    ("mapping", "streaming_unsupported_stub"): ("0062", "LLM completion streaming"),
+    ("stream", True): ("0062", "LLM completion streaming"),
+    ("stream_body", None): ("0062", "LLM completion streaming"),  # None: any value
+}
+
+# Message content-block types (llm-provider §3.1) a proposal introduced: a fixture whose messages
+# or canned responses carry one needs that proposal's message types.
+CONTENT_BLOCK_PROPOSALS = {
+    "thinking": ("0037", "llm-provider ThinkingBlock content (Anthropic Messages mapping)"),
+    "redacted_thinking": ("0037", "llm-provider RedactedThinkingBlock content (Anthropic Messages mapping)"),
 }
 
 
@@ -70,9 +86,19 @@ def _missing(proposal: str, title: str) -> Missing | None:
     return None
 
 
-def missing_features(capability: str | None, sections: Iterable[Section]) -> list[Missing]:
-    """The not-shipped proposals a scenario needs (empty when the runtime has them all)."""
+def missing_features(capability: str | None, sections: Iterable[Section], scenario: Any = None) -> list[Missing]:
+    """The not-shipped proposals a scenario needs (empty when the runtime has them all).
+
+    ``scenario`` (when given) also resolves inherited scalar directives such as a fixture-level
+    ``mapping:`` that its cases inherit.
+    """
     found: dict[str, Missing] = {}
+    for (name, wanted), needs in VALUE_PROPOSALS.items():
+        value = scenario.get(name) if scenario is not None else None
+        if isinstance(value, Scalar) and wanted is not None and value.value == wanted:
+            miss = _missing(*needs)
+            if miss:
+                found[miss.proposal] = miss
     if capability in CAPABILITY_PROPOSALS:
         miss = _missing(*CAPABILITY_PROPOSALS[capability])
         if miss:
@@ -81,10 +107,21 @@ def missing_features(capability: str | None, sections: Iterable[Section]) -> lis
         for node in walk(section):
             if isinstance(node, Section):
                 for name in node.order:
-                    if name in DIRECTIVE_PROPOSALS:
-                        miss = _missing(*DIRECTIVE_PROPOSALS[name])
+                    value = node.get(name)
+                    needs = DIRECTIVE_PROPOSALS.get(name) or VALUE_PROPOSALS.get((name, None))
+                    if needs is None and isinstance(value, Scalar):
+                        needs = VALUE_PROPOSALS.get((name, value.value))
+                    if needs:
+                        miss = _missing(*needs)
                         if miss:
                             found[miss.proposal] = miss
+            elif isinstance(node, Mapping) and "type" in node.keys:
+                kind = node.get("type")
+                needs = CONTENT_BLOCK_PROPOSALS.get(kind.value) if isinstance(kind, Scalar) and isinstance(kind.value, str) else None
+                miss = _missing(*needs) if needs else None
+                if miss:
+                    found[miss.proposal] = miss
+            if isinstance(node, Section):
                 if node.family == "field":
                     reducer = node.get("reducer")
                     if isinstance(reducer, Mapping) and not isinstance(reducer, Scalar):

@@ -218,6 +218,7 @@ class _GraphCompiler:
         if decl.get("subgraph") is not None:
             child = self.subgraph(decl.subgraph.value, decl.subgraph.span)
             builder.add_subgraph_node(name, child, self.projection(decl), **kwargs)
+            with_subgraph_identity(builder, name, decl.subgraph.value)
         elif decl.get("fan_out") is not None:
             self.add_fan_out(builder, name, decl.fan_out, kwargs)
         elif decl.get("parallel_branches") is not None:
@@ -275,7 +276,8 @@ class _GraphCompiler:
         if abort is not None:  # a harness crash after that instance's completion save (resume.py)
             self.harness.graph.abort_points[name] = abort.value
             kwargs = {**kwargs, "middleware": [*kwargs.get("middleware", ()), abort_point(self.harness, name)]}
-        builder.add_fan_out_node(name, subgraph=child, **options, **kwargs)
+        # The compiled subgraph's identity (its declared name): observers report it as `subgraph_name`.
+        builder.add_fan_out_node(name, subgraph=child, subgraph_identity=subgraph_name.value, **options, **kwargs)
 
     def add_parallel_branches(self, builder: Any, name: str, spec: Section, kwargs: dict) -> None:
         branches = {}
@@ -366,3 +368,15 @@ def _wiring(decl: Section) -> dict | None:
 
 
 __all__ = ["BuiltGraph", "FactoryReducerMissing", "build_graph", "python_type", "state_class", "Sequence"]
+
+
+def with_subgraph_identity(builder: Any, node_name: str, identity: str) -> None:
+    """Give a subgraph node its compiled subgraph's identity (the name it is declared under), which
+    observers report as `subgraph_name` (observability §5.3 / §8.4.2). The runtime's
+    ``SubgraphNode`` carries the field, but ``add_subgraph_node`` takes no argument for it (its
+    fan-out sibling ``add_fan_out_node(subgraph_identity=)`` does), so the registered node is
+    replaced by a copy carrying it."""
+    import dataclasses
+
+    nodes = builder._nodes
+    nodes[node_name] = dataclasses.replace(nodes[node_name], subgraph_identity=identity)

@@ -113,6 +113,9 @@ FAMILIES: list[Family] = [
 
 # The operations `update_pure_from_state` maps a state field through (documented in the observability header notes).
 STATE_OPERATIONS = Enum(("input_times_two",))
+# The caller hooks a `langfuse_observer` names for §8.4.1 Trace input/output sourcing: a domain
+# summary, the language's null (falls through the decision tree), the state itself.
+TRACE_HOOKS = Enum(("returns_job_input_summary", "returns_job_output_summary", "returns_null", "returns_state_snapshot"))
 # The §11.2 instruments the §6.9 metric capture records.
 INSTRUMENTS = Enum((
     "openarmature.gen_ai.client.token.usage",
@@ -246,6 +249,14 @@ DIRECTIVES: list[Directive] = [
     Directive("langfuse_observer_config", CASE, Section("langfuse_observer_config"), HEADER, OBS, V_ATTRIBUTION,
               "Same as `langfuse_observer` (an alternative spelling one fixture uses)."),
     Directive("payload_byte_cap", ("langfuse_observer_config",), INT, HEADER, OBS, V_LANGFUSE, "The §5.5.5 per-payload truncation cap."),
+    Directive("trace_input_from_state", ("langfuse_observer_config",), TRACE_HOOKS, HEADER, OBS, "0.35.0",
+              "The §8.4.1 caller hook (lever 1) sourcing `trace.input`, by harness name."),
+    Directive("trace_output_from_state", ("langfuse_observer_config",), TRACE_HOOKS, HEADER, OBS, "0.35.0",
+              "The §8.4.1 caller hook (lever 1) sourcing `trace.output`, by harness name."),
+    _local("first_run_expected", CASE, Section("expected"), "0.35.0",
+           "What the first run of a resume case must produce (beside `first_run_expected_error`)."),
+    _local("first_trace_unchanged", EXPECTED, BOOL, "0.35.0",
+           "The first run's Langfuse Trace is still as the first run left it after the resume."),
     Directive("disable_state_payload", ("langfuse_observer_config",), BOOL, HEADER, OBS, "0.35.0",
               "The §8.4.1 trace input/output privacy knob (default true)."),
     Directive("langfuse_client", CASE, Section("langfuse_client"), "§5.5", OBS, V_ISOLATION,

@@ -52,5 +52,6 @@ def harness_for(capability: str | None) -> CapabilityHarness | None:
 # The explicit registry: one module per capability directory registers its harness on import.
 # (Modules are added here as each directory's executor lands.)
 from . import observability  # noqa: E402,F401
+from . import llm_provider  # noqa: E402,F401
 from . import prompt_management  # noqa: E402,F401
 from . import retrieval_provider  # noqa: E402,F401

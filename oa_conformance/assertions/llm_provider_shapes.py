@@ -1,0 +1,427 @@
+"""Expected-outcome shapes of the llm-provider directory (its §3.2 header contract, conformance-adapter
+§5.11 / §5.12 / §5.15), over the ``calls`` and ``wire`` collections the directory's harness records
+(interpreter/capabilities/llm_provider.py; docs/TRACE.md).
+
+The assert pass checks a direct case's case-level directives that have a shape here and each key of
+its ``expected:`` (assert_pass.direct_expectations). The ``call:`` shape checks the one call's
+outcome; the ``calls:`` shape checks each entry's own ``expected:`` and wire directives with
+``Context.call`` set to that entry's index. An expectation outside any entry is about the case's
+only call (``call:`` form) or, for wire assertions, about every request the case sent. Wire assertions compare the outbound request
+body **key by key**: every key the fixture names must be present with that value, and a key it
+does not name must be absent (an unexpected key — even one sent as ``null`` — fails).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+from pyrsistent import pvector
+
+from ..ast.nodes import FormatToken, Mapping, Scalar, Sequence
+from ..diagnostics import Span
+from ..trace import ErrorRecord
+from .matchers import Match, Mismatch, match, show
+from .predicates import predicate_rule
+from .rules import (SHAPES, FAILED, VERIFIED, Check, Context, ErrorRule, Rule, SelectingRule, Unverified, ValueRule, _AllOf,
+                    shape, shape_rule, verdict)
+
+LP = "llm-provider"
+
+
+# ---------------------------------------------------------------------------------------------
+# Selectors over the `calls` and `wire` collections
+
+
+def calls_of(ctx: Context) -> Any:
+    calls = ctx.trace.collections.get("calls")
+    if calls is None:
+        raise LookupError("the case made no direct provider calls")
+    return calls
+
+
+def call_record(ctx: Context) -> Any:
+    """The `calls` entry the block is about (the case's only call outside a `calls:` entry)."""
+    calls = calls_of(ctx)
+    if ctx.call is None:
+        if len(calls) != 1:
+            raise LookupError(f"this expectation is about one call, but the case made {len(calls)}")
+        return calls[0]
+    if ctx.call >= len(calls):
+        raise LookupError(f"call {ctx.call} never ran (the case made {len(calls)} calls)")
+    return calls[ctx.call]
+
+
+def call_result(ctx: Context) -> Any:
+    record = call_record(ctx)
+    if record.get("error") is not None:
+        error = record["error"]
+        raise LookupError(f"{call_label(ctx)} raised {error['type']} ({error['category']}): {error['message']}")
+    return record["result"]
+
+
+def call_error(ctx: Context) -> ErrorRecord:
+    record = call_record(ctx)
+    error = record.get("error")
+    if error is None:
+        raise LookupError(f"{call_label(ctx)} returned without raising: {show(record.get('result'))}")
+    return ErrorRecord(category=error["category"], message=error["message"], type_name=error["type"],
+                       chain=tuple(error["chain"]), attributes=error["attributes"])
+
+
+def wire_of(ctx: Context) -> Any:
+    wire = ctx.trace.collections.get("wire")
+    if wire is None:
+        raise LookupError("the case captured no wire")
+    return wire
+
+
+def block_requests(ctx: Context) -> list[Any]:
+    """The outbound requests of the block's call (every call's, for the case as a whole)."""
+    requests = wire_of(ctx)["requests"]
+    if ctx.call is None:
+        return list(requests)
+    return [requests[i] for i in call_record(ctx)["requests"]]
+
+
+def call_label(ctx: Context) -> str:
+    return f"call {ctx.call}" if ctx.call is not None else "the call"
+
+
+def one_request(ctx: Context) -> Any:
+    """The single request the block's call sent (a wire assertion in mapping form is about one)."""
+    requests = block_requests(ctx)
+    if len(requests) != 1:
+        raise LookupError(f"expected the call to send exactly one request; it sent {len(requests)}")
+    return request_body(requests[0])
+
+
+def request_body(request: Any) -> Any:
+    if "json" not in request:
+        raise LookupError(f"request {request['index']} has no JSON body: {request['body'][:200]!r}")
+    return request["json"]
+
+
+def served_body(ctx: Context) -> Any:
+    """The canned body the block's call consumed last (what produced its Response)."""
+    served = [r for r in wire_of(ctx)["responses"] if r["request"] in set(call_record(ctx)["requests"])]
+    if not served:
+        raise LookupError(f"{call_label(ctx)} consumed no canned response")
+    return served[-1]["body"]
+
+
+# ---------------------------------------------------------------------------------------------
+# The calls: `call:` / `calls:` and the blocks inside them
+
+
+@dataclass(frozen=True)
+class InCall(Rule):
+    """Rules about one `calls:` entry: they see ``Context.call`` set to its index."""
+
+    name: str
+    span: Span | None
+    index: int
+    rules: tuple[Rule, ...]
+
+    def check(self, ctx: Context, bindings: Any):
+        scoped = dataclasses.replace(ctx, call=self.index)
+        checks: list[Check] = []
+        for rule in self.rules:
+            found, bindings = rule.check(scoped, bindings)
+            checks.extend(found)
+        return tuple(checks), bindings
+
+
+@dataclass(frozen=True)
+class CallOutcome(Rule):
+    """A call whose block expects no error must not have raised (nothing fails silently)."""
+
+    name: str
+    span: Span | None
+
+    def evaluate(self, ctx: Context, bindings: Any):
+        error = call_record(ctx).get("error")
+        if error is not None:
+            detail = f"{call_label(ctx)} raised unexpectedly: {error['type']} ({error['category']}): {error['message']}"
+            return (Check(self.name, FAILED, self.span, detail),), bindings
+        return (Check(self.name, VERIFIED, self.span),), bindings
+
+
+def _expects_error(expected: Any) -> bool:
+    return expected is not None and expected.get("raises") is not None
+
+
+@shape("expected", capability=LP)
+def _expected(node: Any, span: Span | None) -> Rule:
+    """A call's `expected:` (the case's, for its one `call:`; an entry's, under `calls:`): each key
+    through its shape, and — unless it expects `raises` — the call must not have raised."""
+    rules: list[Rule] = [] if _expects_error(node) else [CallOutcome("expected", span)]
+    rules.extend(shape_rule(key, value, node.key_span(key), LP) for key, value in node.items())
+    return _AllOf(tuple(rules))
+
+
+@shape("calls", capability=LP)
+def _calls(node: Any, span: Span | None) -> Rule:
+    """Each entry's own `expected:` keys and wire directives, about that call."""
+    rules: list[Rule] = []
+    for index, step in enumerate(node.items):
+        inner: list[Rule] = [] if step.get("expected") is not None else [CallOutcome(f"calls[{index}]", step.span)]
+        for directive in step.order:
+            if (LP, directive) in SHAPES:  # `expected` and the wire directives
+                inner.append(shape_rule(directive, step.get(directive), step.key_span(directive), LP))
+        rules.append(InCall(f"calls[{index}]", step.span, index, tuple(inner)))
+    return _AllOf(tuple(rules))
+
+
+@shape("invariants", capability=LP)
+def _invariants(node: Any, span: Span | None) -> Rule:
+    """An `invariants:` block under a call's `expected:`: catalogue predicates about the call."""
+    rules = []
+    for ref in node.predicates:
+        rule = predicate_rule(ref.name, ref.value, ref.span, "expected.invariants", LP)
+        rules.append(rule or Unverified(f"expected.invariants.{ref.name}", ref.span, f"not implemented: predicate {ref.name!r}"))
+    return _AllOf(tuple(rules))
+
+
+# ---------------------------------------------------------------------------------------------
+# The call's outcome
+
+
+# Response fields compared by the keys the fixture names (records the runtime may extend with
+# optional fields, §5.13); any other field is compared exactly.
+SUBSET_FIELDS = frozenset(("message", "usage"))
+
+
+@dataclass(frozen=True)
+class ResponseRule(SelectingRule):
+    """`response:` — the returned Response: each named field, and `raw_check.required_keys` (each
+    key present in ``raw`` with the value of the canned body the call consumed)."""
+
+    def evaluate(self, ctx: Context, bindings: Any):
+        response = self.select(ctx)
+        problems: list[Mismatch] = []
+        for key, want in self.expected.items():
+            path = f"{self.name}.{key}"
+            if key == "raw_check":
+                problems.extend(_raw_check(want, response.get("raw"), served_body(ctx), path))
+                continue
+            if key not in response:
+                problems.append(Mismatch(path, "present", "absent", self.expected.key_span(key)))
+                continue
+            result = match(want, response[key], bindings, path, "subset" if key in SUBSET_FIELDS else "exact")
+            bindings = result.bindings
+            problems.extend(result.mismatches)
+        return (verdict(self.name, self.span, Match(not problems, bindings, tuple(problems))),), bindings
+
+
+def _raw_check(spec: Mapping, raw: Any, canned: Any, path: str) -> list[Mismatch]:
+    problems = []
+    for key, value in spec.items():
+        if key != "required_keys":
+            problems.append(Mismatch(f"{path}.{key}", "a raw_check the adapter knows (required_keys)", "unknown", spec.key_span(key)))
+            continue
+        for item in value.items:
+            name = item.value
+            if raw is None or name not in raw:
+                problems.append(Mismatch(f"{path}.raw.{name}", "present", "absent", item.span))
+            elif not hasattr(canned, "get") or raw[name] != canned.get(name):
+                problems.append(Mismatch(f"{path}.raw.{name}", f"the canned body's {show(canned.get(name) if hasattr(canned, 'get') else None)}",
+                                         show(raw[name]), item.span))
+    return problems
+
+
+@shape("response", capability=LP)
+def _response(node: Any, span: Span | None) -> Rule:
+    return ResponseRule("expected.response", span, node, call_result)
+
+
+@shape("raises", capability=LP)
+def _raises(node: Any, span: Span | None) -> Rule:
+    return ErrorRule("expected.raises", span, node, call_error)
+
+
+@shape("success", capability=LP)
+def _success(node: Any, span: Span | None) -> Rule:
+    return ValueRule("expected.success", span, node, lambda ctx: call_record(ctx).get("error") is None)
+
+
+@shape("provider_call_count", capability=LP)
+def _provider_call_count(node: Any, span: Span | None) -> Rule:
+    return ValueRule("expected.provider_call_count", span, node, lambda ctx: len(call_record(ctx)["requests"]))
+
+
+def _messages_unmodified(ctx: Context) -> Any:
+    record = call_record(ctx)
+    if "messages_unmodified" not in record:
+        raise LookupError(f"{call_label(ctx)} did not return, so its messages were not compared after it")
+    return record["messages_unmodified"]
+
+
+@shape("caller_messages_unmodified", capability=LP)
+def _caller_messages_unmodified(node: Any, span: Span | None) -> Rule:
+    return ValueRule("expected.caller_messages_unmodified", span, node, _messages_unmodified)
+
+
+# ---------------------------------------------------------------------------------------------
+# The wire
+
+
+# The directory's wire wildcard (headers of 021 / 026 / 027 / 041 / 051): the literal string "*" in
+# an expected wire request means "present, a non-empty string, value exempt from comparison".
+WIRE_WILDCARD = "*"
+
+
+def with_wildcards(node: Any) -> Any:
+    """The expectation with each ``"*"`` scalar rewritten to the §5.10 ``<any-string>`` matcher."""
+    if isinstance(node, Scalar) and node.value == WIRE_WILDCARD:
+        return FormatToken.make(kind="any-string", label=None, text='"*" (any non-empty string)', span=node.span)
+    if isinstance(node, Mapping):
+        return node.set(values=pvector(with_wildcards(value) for value in node.values))
+    if isinstance(node, Sequence):
+        return node.set(items=pvector(with_wildcards(item) for item in node.items))
+    return node
+
+
+@shape("expected_wire_request", capability=LP)
+def _expected_wire_request(node: Any, span: Span | None) -> Rule:
+    node = with_wildcards(node)
+    if isinstance(node, Sequence):  # one body per request, in order
+        return ValueRule("expected_wire_request", span, node, lambda ctx: [request_body(r) for r in block_requests(ctx)])
+    return ValueRule("expected_wire_request", span, node, one_request)
+
+
+@dataclass(frozen=True)
+class AbsentKeysRule(SelectingRule):
+    """Keys that must be absent from every request body of the block (`true`) — or, for the
+    `<key>_absent: false` form, present."""
+
+    def evaluate(self, ctx: Context, bindings: Any):
+        requests = self.select(ctx)
+        if not requests:
+            return (Check(self.name, FAILED, self.span, "no request was sent"),), bindings
+        problems = []
+        for key, absent, span in self.expected:
+            for request in requests:
+                body = request_body(request)
+                if (key in body) == absent:
+                    state = f"present ({show(body[key])})" if key in body else "absent"
+                    problems.append(Mismatch(f"{self.name}.{key}", "absent" if absent else "present",
+                                             f"{state} in request {request['index']}", span))
+        return (verdict(self.name, self.span, Match(not problems, bindings, tuple(problems))),), bindings
+
+
+@shape("expected_wire_request_absent_keys", capability=LP)
+def _absent_keys(node: Any, span: Span | None) -> Rule:
+    keys = tuple((item.value, True, item.span) for item in node.items)
+    return AbsentKeysRule("expected_wire_request_absent_keys", span, keys, block_requests)
+
+
+ABSENT = "_absent"
+
+
+@shape("expected_wire_request_checks", capability=LP)
+def _wire_checks(node: Any, span: Span | None) -> Rule:
+    """`<key>_absent: <bool>` is a key check on the body; any other name is a catalogue predicate."""
+    rules: list[Rule] = []
+    for ref in node.predicates:
+        if ref.name.endswith(ABSENT) and isinstance(ref.value, Scalar):
+            key = ref.name[: -len(ABSENT)]
+            rules.append(AbsentKeysRule(f"expected_wire_request_checks.{ref.name}", ref.span,
+                                        ((key, bool(ref.value.value), ref.span),), block_requests))
+            continue
+        rule = predicate_rule(ref.name, ref.value, ref.span, "expected_wire_request_checks", LP)
+        rules.append(rule or Unverified(f"expected_wire_request_checks.{ref.name}", ref.span, f"not implemented: predicate {ref.name!r}"))
+    return _AllOf(tuple(rules))
+
+
+@dataclass(frozen=True)
+class BytesIdenticalRule(Rule):
+    """`expected_wire_bytes_identical: {calls: [i, j, ...]}` — those calls sent byte-identical bodies."""
+
+    name: str
+    span: Span | None
+    expected: Any
+
+    def evaluate(self, ctx: Context, bindings: Any):
+        calls, requests = calls_of(ctx), wire_of(ctx)["requests"]
+        bodies = []
+        for item in self.expected.calls.items:
+            index = item.value
+            if index >= len(calls) or len(calls[index]["requests"]) != 1:
+                sent = len(calls[index]["requests"]) if index < len(calls) else "no"
+                return (Check(self.name, FAILED, item.span, f"call {index} sent {sent} requests, not one"),), bindings
+            bodies.append((index, requests[calls[index]["requests"][0]]["body"]))
+        first_index, first = bodies[0]
+        for index, body in bodies[1:]:
+            if body != first:
+                at = next(i for i, (a, b) in enumerate(zip(first + "\0", body + "\0")) if a != b)
+                detail = (f"call {index}'s body differs from call {first_index}'s at byte {at}: "
+                          f"{first[max(0, at - 20):at + 40]!r} vs {body[max(0, at - 20):at + 40]!r}")
+                return (Check(self.name, FAILED, self.span, detail),), bindings
+        return (Check(self.name, VERIFIED, self.span),), bindings
+
+
+@shape("expected_wire_bytes_identical", capability=LP)
+def _bytes_identical(node: Any, span: Span | None) -> Rule:
+    return BytesIdenticalRule("expected_wire_bytes_identical", span, node)
+
+
+# ---------------------------------------------------------------------------------------------
+# Per-attempt requests of a retry loop (conformance-adapter §5.11)
+
+
+@dataclass(frozen=True)
+class WireRequestsRule(SelectingRule):
+    """`wire_requests: [...]` — one entry per attempt the loop issued (length-exact): `sampling`
+    (the named fields of that request body) and `appended_messages` (the messages after the
+    caller's — those of attempt 0 — exact `content` or `content_contains` substrings)."""
+
+    def evaluate(self, ctx: Context, bindings: Any):
+        requests = [request_body(r) for r in self.select(ctx)]
+        problems: list[Mismatch] = []
+        if len(requests) != len(self.expected.items):
+            problems.append(Mismatch(self.name, f"{len(self.expected.items)} attempts", f"{len(requests)} requests", self.span))
+        caller_count = len(requests[0].get("messages", ())) if requests else 0
+        for index, (entry, body) in enumerate(zip(self.expected.items, requests)):
+            path = f"{self.name}[{index}]"
+            for key, want in entry.items():
+                if key == "sampling":
+                    result = match(want, body, bindings, f"{path}.sampling", "subset")
+                elif key == "appended_messages":
+                    result = _appended(want, list(body.get("messages", ()))[caller_count:], bindings, f"{path}.appended_messages")
+                else:
+                    problems.append(Mismatch(f"{path}.{key}", "a per-attempt field the adapter knows", "unknown", entry.key_span(key)))
+                    continue
+                bindings = result.bindings
+                problems.extend(result.mismatches)
+        return (verdict(self.name, self.span, Match(not problems, bindings, tuple(problems))),), bindings
+
+
+def _appended(expected: Sequence, actual: list[Any], bindings: Any, path: str) -> Match:
+    problems: list[Mismatch] = []
+    if len(actual) != len(expected.items):
+        roles = [m.get("role") for m in actual]
+        return Match(False, bindings, (Mismatch(path, f"{len(expected.items)} appended messages", f"{len(actual)}: roles {roles}", expected.span),))
+    for index, (want, got) in enumerate(zip(expected.items, actual)):
+        for key, value in want.items():
+            child = f"{path}[{index}].{key}"
+            if key == "content_contains":
+                content = got.get("content")
+                for needle in value.items:
+                    if not isinstance(content, str) or str(needle.value) not in content:
+                        problems.append(Mismatch(child, f"content containing {needle.value!r}", show(content), needle.span))
+                continue
+            result = match(value, got.get(key), bindings, child, "exact")
+            bindings = result.bindings
+            problems.extend(result.mismatches)
+    return Match(not problems, bindings, tuple(problems))
+
+
+@shape("wire_requests", capability=LP)
+def _wire_requests(node: Any, span: Span | None) -> Rule:
+    return WireRequestsRule("expected.wire_requests", span, node, block_requests)
+
+
+__all__ = ["block_requests", "call_error", "call_record", "call_result", "calls_of", "one_request", "request_body",
+           "served_body", "wire_of"]

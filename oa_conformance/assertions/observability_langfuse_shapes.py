@@ -1,0 +1,520 @@
+"""Expected-outcome shapes over the ``langfuse`` and ``typed_events`` collections (observability §8
+Langfuse mapping; conformance-adapter §5.5 typed-event collectors, §6.4 Langfuse mock).
+
+**Langfuse.** ``langfuse_trace`` is the Trace of the invocation the block is about; ``langfuse_traces``
+every Trace the case produced, in creation order. A Trace matches on ``id``, ``name``, ``metadata``
+(subset), ``input`` / ``output`` / ``sessionId`` / ``userId`` (exact) and its ``observations`` tree.
+An observation matches on ``type``, ``name``, ``metadata`` and ``modelParameters`` (subset), the
+other Langfuse fields exactly (``usage`` / ``usageDetails`` name exactly the counters reported),
+three derived assertions (``input_parses_as_messages``, ``input_is_raw_string_with_marker``,
+``prompt_entity_link`` / ``prompt_entity_link_absent``) and its ``children``.
+
+Sibling order is asserted only where the spec determines it (conformance-adapter §7): siblings are
+taken in creation order, except that an expected child naming a concurrent-instance identity
+(``metadata.fan_out_index`` or ``metadata.branch_name``) is matched against whichever remaining
+sibling carries it — fan-out instances and parallel branches start in no specified order.
+
+**Leak checks** (proposal 0115) read the spans OTel exporters received (the ``otel`` collection):
+a *Langfuse observation span* is one with a ``langfuse.observation.*`` attribute (§6.4).
+
+**Typed events** (``expected.observers.<collector>``): ``contains_event`` (an event of the family
+whose ``fields`` match — a literal null is present-and-null, a mapping a present record, an
+omitted key unasserted), counts, order and cover assertions, over the collector's storage in
+arrival order.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ..ast.nodes import Mapping, Scalar, Sequence
+from ..diagnostics import Span
+from .matchers import Match, Mismatch, match, show
+from .rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, SelectingRule, Unverified, ValueRule, _AllOf, shape, verdict
+
+OBS = "observability"
+
+# ---------------------------------------------------------------------------------------------
+# Selectors over the langfuse collection
+
+
+def langfuse_collection(ctx: Context) -> Any:
+    collection = ctx.trace.collections.get("langfuse")
+    if collection is None:
+        raise LookupError("the case recorded no Langfuse collection (no Langfuse observer was attached)")
+    return collection
+
+
+def _detached(trace: Any) -> bool:
+    return "detached_from_invocation_id" in trace["metadata"]
+
+
+def langfuse_traces(ctx: Context) -> Any:
+    return langfuse_collection(ctx)["traces"]
+
+
+def invocation_trace(ctx: Context) -> Any:
+    """The Trace of the invocation a block is about: by its invocation id; when the id was never
+    observable, the i-th non-detached Trace for the i-th invocation."""
+    traces = langfuse_traces(ctx)
+    invocation = ctx.invocation
+    if invocation is not None and invocation.invocation_id is not None:
+        found = [t for t in traces if t["invocationId"] == invocation.invocation_id]
+        if found:
+            return found[0]
+        raise LookupError(f"no Langfuse Trace for invocation {invocation.invocation_id!r} ({len(traces)} recorded)")
+    roots = [t for t in traces if not _detached(t)]
+    invocations = ctx.trace.invocations
+    if invocation is not None and len(roots) == len(invocations):
+        return roots[invocations.index(invocation)]
+    if len(roots) == 1:
+        return roots[0]
+    raise LookupError(f"{len(roots)} Langfuse Traces, and the invocation's id was never observable")
+
+
+def children_index(collection: Any) -> dict[Any, list[Any]]:
+    """Observations by parent (``(traceId, parentObservationId)``), each list in creation order."""
+    index: dict[Any, list[Any]] = {}
+    for observation in collection["observations"]:
+        index.setdefault((observation["traceId"], observation["parentObservationId"]), []).append(observation)
+    return index
+
+
+# ---------------------------------------------------------------------------------------------
+# Trace and observation matching
+
+TRACE_EXACT = ("id", "name", "input", "output", "sessionId", "userId")
+OBSERVATION_SUBSET = ("metadata", "modelParameters")
+OBSERVATION_EXACT = ("type", "name", "level", "statusMessage", "model", "input", "output", "usage", "usageDetails", "id")
+# Concurrent-instance identities: siblings carrying them start in no specified order (§7).
+INSTANCE_IDENTITIES = ("fan_out_index", "branch_name")
+# §5.5.5 / §8.7: a truncated payload keeps this marker, so the JSON no longer parses.
+TRUNCATION_MARKER = "…[truncated"
+
+
+def _merge(into: list, result: Match) -> Any:
+    into.extend(result.mismatches)
+    return result.bindings
+
+
+def match_trace(expected: Mapping, trace: Any, index: dict, bindings: Any, path: str,
+                unknown: list) -> Match:
+    problems: list[Mismatch] = []
+    for key, want in expected.items():
+        child = f"{path}.{key}"
+        if key in TRACE_EXACT:
+            bindings = _merge(problems, match(want, trace[key], bindings, child, "exact"))
+        elif key == "metadata":
+            bindings = _merge(problems, match(want, trace["metadata"], bindings, child, "subset"))
+        elif key == "observations":
+            roots = index.get((trace["id"], None), [])
+            bindings = _merge(problems, match_children(want, roots, index, bindings, child, unknown))
+        else:
+            unknown.append((child, expected.key_span(key)))
+    return Match(not problems, bindings, tuple(problems))
+
+
+def match_observation(expected: Mapping, observation: Any, index: dict, bindings: Any, path: str,
+                      unknown: list) -> Match:
+    problems: list[Mismatch] = []
+    for key, want in expected.items():
+        child = f"{path}.{key}"
+        span = expected.key_span(key)
+        if key in OBSERVATION_EXACT:
+            bindings = _merge(problems, match(want, observation[key], bindings, child, "exact"))
+        elif key in OBSERVATION_SUBSET:
+            bindings = _merge(problems, match(want, observation[key], bindings, child, "subset"))
+        elif key == "children":
+            kids = index.get((observation["traceId"], observation["id"]), [])
+            bindings = _merge(problems, match_children(want, kids, index, bindings, child, unknown))
+        elif key == "prompt_entity_link":
+            bindings = _merge(problems, match(want, observation["promptEntityLink"], bindings, child, "exact"))
+        elif key == "prompt_entity_link_absent":
+            absent = observation["promptEntityLink"] is None
+            if absent != bool(want.value):
+                problems.append(Mismatch(child, f"prompt entity link {'absent' if want.value else 'present'}",
+                                         show(observation["promptEntityLink"]), span))
+        elif key == "input_parses_as_messages":
+            parsed, error = _parsed(observation["input"])
+            if error:
+                problems.append(Mismatch(child, "an input that parses as a message list", error, span))
+            else:
+                bindings = _merge(problems, match(want, parsed, bindings, child, "exact"))
+        elif key == "input_is_raw_string_with_marker":
+            value = observation["input"]
+            raw = isinstance(value, str) and TRUNCATION_MARKER in value and _parsed(value)[1] is not None
+            if raw != bool(want.value):
+                problems.append(Mismatch(child, f"input is{'' if want.value else ' not'} a raw truncated string "
+                                         f"(with {TRUNCATION_MARKER!r}, not parseable)", show(value), span))
+        else:
+            unknown.append((child, span))
+    return Match(not problems, bindings, tuple(problems))
+
+
+def _parsed(value: Any) -> tuple[Any, str | None]:
+    """A payload as structure: a JSON string parsed, an already-structured value as it is."""
+    if not isinstance(value, str):
+        return value, None if value is not None else "no input recorded"
+    try:
+        return json.loads(value), None
+    except ValueError as error:
+        return None, f"{show(value)} does not parse as JSON ({error})"
+
+
+def _names_identity(expected: Any) -> bool:
+    metadata = expected.get("metadata") if isinstance(expected, Mapping) else None
+    return isinstance(metadata, Mapping) and any(key in metadata for key in INSTANCE_IDENTITIES)
+
+
+def match_children(expected: Any, actual: list, index: dict, bindings: Any, path: str, unknown: list) -> Match:
+    """An expected list of observations against actual siblings (creation order; see the module doc)."""
+    if not isinstance(expected, Sequence):
+        return Match(False, bindings, (Mismatch(path, "a list of observations", show(actual), expected.span),))
+    summary = [(o["type"], o["name"]) for o in actual]
+    if len(expected.items) != len(actual):
+        return Match(False, bindings, (Mismatch(path, f"{len(expected.items)} observations", f"{len(actual)}: {show(summary)}", expected.span),))
+    remaining = list(actual)
+    problems: list[Mismatch] = []
+    for position, want in enumerate(expected.items):
+        child = f"{path}[{position}]"
+        if not isinstance(want, Mapping):
+            problems.append(Mismatch(child, "an observation mapping", show(remaining[0]), getattr(want, "span", None)))
+            remaining.pop(0)
+            continue
+        candidates = remaining if _names_identity(want) else remaining[:1]
+        tried = [(candidate, match_observation(want, candidate, index, bindings, child, [])) for candidate in candidates]
+        chosen = next(((c, r) for c, r in tried if r.ok), None)
+        if chosen is None:  # report against the closest candidate
+            chosen = min(tried, key=lambda pair: len(pair[1].mismatches))
+        candidate, _ = chosen
+        result = match_observation(want, candidate, index, bindings, child, unknown)  # again, to collect unknown keys
+        bindings = _merge(problems, result)
+        remaining.remove(candidate)
+    return Match(not problems, bindings, tuple(problems))
+
+
+@dataclass(frozen=True)
+class LangfuseTraceRule(SelectingRule):
+    """One expected Trace (``expected`` a Mapping) or the list of all Traces (a Sequence)."""
+
+    def evaluate(self, ctx: Context, bindings: Any):
+        collection = langfuse_collection(ctx)
+        index = children_index(collection)
+        unknown: list = []
+        path = self.name.split(".", 1)[-1]
+        if isinstance(self.expected, Sequence):
+            traces = self.select(ctx)
+            if len(traces) != len(self.expected.items):
+                ids = [t["id"] for t in traces]
+                return (Check(self.name, FAILED, self.span, f"expected {len(self.expected.items)} Langfuse Traces, got {len(traces)}: {ids}"),), bindings
+            problems: list[Mismatch] = []
+            for position, (want, trace) in enumerate(zip(self.expected.items, traces)):
+                bindings = _merge(problems, match_trace(want, trace, index, bindings, f"{path}[{position}]", unknown))
+            result = Match(not problems, bindings, tuple(problems))
+        else:
+            result = match_trace(self.expected, self.select(ctx), index, bindings, path, unknown)
+        checks = [verdict(self.name, self.span, result)]
+        checks += [Check(f"expected.{where}", UNVERIFIED, span, f"not implemented: Langfuse field {where.rsplit('.', 1)[-1]!r}")
+                   for where, span in unknown]
+        return tuple(checks), result.bindings
+
+
+@shape("langfuse_trace", capability=OBS)
+def _langfuse_trace(node: Mapping, span: Span | None) -> Rule:
+    return LangfuseTraceRule("expected.langfuse_trace", span, node, invocation_trace)
+
+
+@shape("langfuse_traces", capability=OBS)
+def _langfuse_traces(node: Sequence, span: Span | None) -> Rule:
+    return LangfuseTraceRule("expected.langfuse_traces", span, node, langfuse_traces)
+
+
+@dataclass(frozen=True)
+class FlagRule(SelectingRule):
+    """A boolean expectation: ``select`` returns (holds, what was seen); ``anchor`` (optional)
+    returns why the check would be vacuous, or None — an absence is only counted when something
+    could have been present."""
+
+    anchor: Callable[[Context], str | None] | None = None
+
+    def evaluate(self, ctx: Context, bindings: Any):
+        if self.anchor is not None:
+            vacuous = self.anchor(ctx)
+            if vacuous:
+                return (Check(self.name, FAILED, self.span, f"nothing to compare: {vacuous}"),), bindings
+        holds, seen = self.select(ctx)
+        ok = holds == bool(self.expected.value)
+        return (Check(self.name, VERIFIED if ok else FAILED, self.span, "" if ok else seen),), bindings
+
+
+def _no_observations(ctx: Context) -> tuple[bool, str]:
+    collection = langfuse_collection(ctx)
+    observations = collection["observations"]
+    return not observations and not collection["traces"], f"{len(collection['traces'])} traces, {len(observations)} observations: {show([(o['type'], o['name']) for o in observations])}"
+
+
+@shape("no_langfuse_observations_emitted", capability=OBS)
+def _no_langfuse_observations(node: Scalar, span: Span | None) -> Rule:
+    return FlagRule("expected.no_langfuse_observations_emitted", span, node, _no_observations)
+
+
+def _detached_count(ctx: Context) -> int:
+    return sum(1 for trace in langfuse_traces(ctx) if _detached(trace))
+
+
+@shape("detached_trace_count", capability=OBS)
+def _detached_trace_count(node: Scalar, span: Span | None) -> Rule:
+    return ValueRule("expected.detached_trace_count", span, node, _detached_count)
+
+
+def _first_trace_unchanged(ctx: Context) -> tuple[bool, str]:
+    """The first run's Trace after the resume: a Trace of its own (not the resumed run's), holding
+    no observation created after the resumed Trace's first one, and not carrying the resumed
+    Trace's output — a resume that reopened the first Trace would do one of these."""
+    from ..interpreter.resume import FIRST_RUN, RESUMED
+
+    runs = {invocation.role: invocation for invocation in ctx.trace.invocations}
+    if FIRST_RUN not in runs or RESUMED not in runs:
+        raise LookupError("the case has no first run and resumed run")
+    first, resumed = (invocation_trace(Context(ctx.trace, runs[role])) for role in (FIRST_RUN, RESUMED))
+    if first["id"] == resumed["id"]:
+        return False, f"the resumed run wrote into the first run's Trace {first['id']}"
+    observations = langfuse_collection(ctx)["observations"]
+    order = {id(o): position for position, o in enumerate(observations)}
+    resumed_start = min((order[id(o)] for o in observations if o["traceId"] == resumed["id"]), default=len(observations))
+    late = [o["name"] for o in observations if o["traceId"] == first["id"] and order[id(o)] > resumed_start]
+    if late:
+        return False, f"observations added to the first Trace during the resume: {show(late)}"
+    if first["output"] is not None and first["output"] == resumed["output"]:
+        return False, f"the first Trace carries the resumed run's output {show(first['output'])}"
+    return True, ""
+
+
+@shape("first_trace_unchanged", capability=OBS)
+def _first_trace_unchanged_shape(node: Scalar, span: Span | None) -> Rule:
+    return FlagRule("expected.first_trace_unchanged", span, node, _first_trace_unchanged)
+
+
+# ---- provider-isolation leak checks (proposal 0115) -----------------------------------------
+
+
+def is_langfuse_span(span: Any) -> bool:
+    return any(str(key).startswith("langfuse.observation.") for key in span["attributes"])
+
+
+def _otel_spans(ctx: Context, key: str, what: str) -> Any:
+    otel = ctx.trace.collections.get("otel")
+    if otel is None or key not in otel:
+        raise LookupError(f"no {what} exporter captured spans in this case")
+    return otel[key]
+
+
+def _langfuse_on(key: str, what: str) -> Callable[[Context], tuple[bool, str]]:
+    def select(ctx: Context) -> tuple[bool, str]:
+        leaked = [s["name"] for s in _otel_spans(ctx, key, what) if is_langfuse_span(s)]
+        return bool(leaked), f"Langfuse observation spans on the {what} exporter: {show(leaked)}"
+    return select
+
+
+def _sdk_exported(ctx: Context) -> str | None:
+    """An absence is meaningful only when the Langfuse client did emit observation spans."""
+    exported = langfuse_collection(ctx).get("exported")
+    if exported is None:
+        return "the case's Langfuse client emits no OTel spans (no langfuse_client)"
+    if not any(is_langfuse_span(span) for span in exported):
+        return "the Langfuse client exported no observation span, so no leak could be seen"
+    return None
+
+
+def _leak_shape(directive: str, key: str, what: str, present: bool) -> None:
+    select = _langfuse_on(key, what)
+
+    def factory(node: Scalar, span: Span | None) -> Rule:
+        if present:
+            return FlagRule(f"expected.{directive}", span, node, select)
+        negated = lambda ctx: (lambda held: (not held[0], held[1]))(select(ctx))  # noqa: E731
+        return FlagRule(f"expected.{directive}", span, node, negated, _sdk_exported)
+
+    shape(directive, capability=OBS)(factory)
+
+
+_leak_shape("no_langfuse_observations_on_global", "global_spans", "global TracerProvider's", present=False)
+_leak_shape("no_langfuse_observations_on_private", "spans", "openarmature private TracerProvider's", present=False)
+_leak_shape("langfuse_observations_on_global", "global_spans", "global TracerProvider's", present=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# Typed-event collectors (expected.observers.<collector>)
+
+
+def collector_events(name: str) -> Callable[[Context], Any]:
+    def select(ctx: Context) -> Any:
+        collection = ctx.trace.collections.get("typed_events")
+        if collection is None or name not in collection:
+            raise LookupError(f"no typed-event collector named {name!r}")
+        return collection[name]
+    return select
+
+
+def of_type(events: Any, family: str) -> list[Any]:
+    return [event for event in events if event["type"] == family]
+
+
+@dataclass(frozen=True)
+class ContainsEvent(SelectingRule):
+    """``contains_event``: some event of ``event_type`` whose ``fields`` match (subset)."""
+
+    def evaluate(self, ctx: Context, bindings: Any):
+        family = self.expected.event_type.value
+        candidates = of_type(self.select(ctx), family)
+        fields = self.expected.get("fields")
+        if not candidates:
+            return (Check(self.name, FAILED, self.span, f"no {family} among {show([e['type'] for e in self.select(ctx)])}"),), bindings
+        if fields is None:
+            return (Check(self.name, VERIFIED, self.span),), bindings
+        results = [match(fields, event, bindings, f"{self.name.split('.', 1)[-1]}.fields", "subset") for event in candidates]
+        best = next((r for r in results if r.ok), None) or min(results, key=lambda r: len(r.mismatches))
+        check = verdict(self.name, self.span, best)
+        if not best.ok and len(candidates) > 1:
+            check = Check(check.name, check.status, check.span, f"none of {len(candidates)} {family} events matches; closest: {check.detail}", check.at)
+        return (check,), best.bindings
+
+
+@dataclass(frozen=True)
+class EventCount(SelectingRule):
+    """How many events of one family the collector holds: ``compare`` is ``eq`` or ``ge``."""
+
+    family: str = ""
+    count: int = 0
+    compare: str = "eq"
+
+    def evaluate(self, ctx: Context, bindings: Any):
+        seen = len(of_type(self.select(ctx), self.family))
+        ok = seen == self.count if self.compare == "eq" else seen >= self.count
+        want = f"{'' if self.compare == 'eq' else 'at least '}{self.count}"
+        return (Check(self.name, VERIFIED if ok else FAILED, self.span, "" if ok else f"expected {want} {self.family}, got {seen}"),), bindings
+
+
+@dataclass(frozen=True)
+class EventsInOrder(SelectingRule):
+    """``contains_events_in_order``: the family's events in arrival order, matched positionally."""
+
+    def evaluate(self, ctx: Context, bindings: Any):
+        family = self.expected.event_type.value
+        events = of_type(self.select(ctx), family)
+        wanted = self.expected.events
+        path = self.name.split(".", 1)[-1]
+        if len(events) != len(wanted.items):
+            return (Check(self.name, FAILED, self.span, f"expected {len(wanted.items)} {family} events, got {len(events)}"),), bindings
+        problems: list[Mismatch] = []
+        for position, (want, event) in enumerate(zip(wanted.items, events)):
+            bindings = _merge(problems, match(want, event, bindings, f"{path}.events[{position}]", "subset"))
+        return (verdict(self.name, self.span, Match(not problems, bindings, tuple(problems))),), bindings
+
+
+@dataclass(frozen=True)
+class EveryEventHas(SelectingRule):
+    """``every_captured_event_has``: each captured event carries these values (none captured fails)."""
+
+    def evaluate(self, ctx: Context, bindings: Any):
+        events = self.select(ctx)
+        if not events:
+            return (Check(self.name, FAILED, self.span, "the collector captured no event"),), bindings
+        problems: list[Mismatch] = []
+        for position, event in enumerate(events):
+            bindings = _merge(problems, match(self.expected, event, bindings, f"{self.name.split('.', 1)[-1]}[{position}]", "subset"))
+        return (verdict(self.name, self.span, Match(not problems, bindings, tuple(problems))),), bindings
+
+
+@dataclass(frozen=True)
+class ValuesCover(SelectingRule):
+    """``captured_event_field_values_cover``: across the captured events, ``field`` takes every value listed."""
+
+    def evaluate(self, ctx: Context, bindings: Any):
+        from ..interpreter.values import literal
+
+        field = self.expected.field.value
+        seen = [event.get(field) for event in self.select(ctx) if field in event]
+        missing = [value for value in literal(self.expected.values) if value not in seen]
+        ok = not missing
+        return (Check(self.name, VERIFIED if ok else FAILED, self.span, "" if ok else f"{field} never took {show(missing)}; seen {show(seen)}",
+                      None if ok else self.expected.key_span("values")),), bindings
+
+
+@dataclass(frozen=True)
+class RelativeOrder(SelectingRule):
+    """``relative_order_of_events_matching``: the events matching ``filter``, in arrival order, are
+    exactly ``expected_order`` (each entry: ``event_type`` and optional event fields such as ``phase``)."""
+
+    def evaluate(self, ctx: Context, bindings: Any):
+        events = [e for e in self.select(ctx) if match(self.expected.filter, e, bindings, "", "subset").ok]
+        order = self.expected.expected_order
+        path = self.name.split(".", 1)[-1]
+        seen = [(e["type"], e.get("phase")) for e in events]
+        if len(events) != len(order.items):
+            return (Check(self.name, FAILED, self.span, f"expected {len(order.items)} matching events, got {len(events)}: {show(seen)}",
+                          order.span),), bindings
+        problems: list[Mismatch] = []
+        for position, (want, event) in enumerate(zip(order.items, events)):
+            for key, value in want.items():
+                got = event["type"] if key == "event_type" else event.get(key)
+                bindings = _merge(problems, match(value, got, bindings, f"{path}.expected_order[{position}].{key}", "exact"))
+        return (verdict(self.name, self.span, Match(not problems, bindings, tuple(problems))),), bindings
+
+
+@dataclass(frozen=True)
+class Documents(Rule):
+    """A key that documents an implementation-defined latitude and asserts nothing about the run:
+    verified when it states the latitude (``true``), failed otherwise."""
+
+    name: str
+    span: Span | None
+    expected: Any
+
+    def evaluate(self, ctx: Context, bindings: Any):
+        ok = isinstance(self.expected, Scalar) and self.expected.value is True
+        return (Check(self.name, VERIFIED if ok else FAILED, self.span, "" if ok else "expected the documentation flag true"),), bindings
+
+
+def _collector_rules(collector: str, assertions: Mapping) -> list[Rule]:
+    select = collector_events(collector)
+    rules: list[Rule] = []
+    for key, value in assertions.items():
+        name, span = f"expected.observers.{collector}.{key}", assertions.key_span(key)
+        if key == "contains_event":
+            rules.append(ContainsEvent(name, span, value, select))
+        elif key == "contains_event_of_type":
+            rules.append(EventCount(name, span, value, select, value.value, 1, "ge"))
+        elif key == "contains_exactly_one_event_of_type":
+            rules.append(EventCount(name, span, value, select, value.value, 1))
+        elif key == "does_not_contain_event_of_type":
+            rules.append(EventCount(name, span, value, select, value.value, 0))
+        elif key in ("event_count", "contains_exactly_n_events_of_type"):
+            rules.append(EventCount(name, span, value, select, value.event_type.value, value.count.value))
+        elif key == "event_counts":
+            for position, entry in enumerate(value.items):
+                rules.append(EventCount(f"{name}[{position}]", entry.span, entry, select, entry.event_type.value, entry.count.value))
+        elif key == "contains_events_in_order":
+            rules.append(EventsInOrder(name, span, value, select))
+        elif key == "every_captured_event_has":
+            rules.append(EveryEventHas(name, span, value, select))
+        elif key == "captured_event_field_values_cover":
+            rules.append(ValuesCover(name, span, value, select))
+        elif key == "relative_order_of_events_matching":
+            rules.append(RelativeOrder(name, span, value, select))
+        elif key == "sentinel_node_event_emission_is_impl_defined":
+            rules.append(Documents(name, span, value))
+        else:
+            rules.append(Unverified(name, span, f"not implemented: typed-event assertion {key!r}"))
+    return rules
+
+
+@shape("observers")
+def _observers(node: Mapping, span: Span | None) -> Rule:
+    """``expected.observers``: per typed-event collector, its assertions (conformance-adapter §5.5)."""
+    return _AllOf(tuple(rule for collector, assertions in node.items() for rule in _collector_rules(collector, assertions)))
+
+
+__all__ = ["invocation_trace", "is_langfuse_span", "langfuse_collection", "match_trace", "of_type"]
