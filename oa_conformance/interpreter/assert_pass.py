@@ -97,7 +97,11 @@ def assert_case(scenario: Scenario, trace: CaseTrace, capability: str | None = N
                 else:
                     if directive in ("error", "expected_error", "outcome", "final_state_at_error"):
                         expects_error = expects_error or directive != "outcome" or getattr(node, "value", None) == "errored"
-                    run(shape_rule(directive, node, span, capability))
+                    rule = shape_rule(directive, node, span, capability)
+                    # A shape whose expectation describes the failed run (an ERROR invocation span,
+                    # an invoke() rejected at its boundary) accounts for the error like expected_error.
+                    expects_error = expects_error or getattr(rule, "expects_failure", False)
+                    run(rule)
         invariants = owner.get("invariants")  # the run-level block, beside `expected:`
         if invariants is not None:
             for rule in predicate_rules(invariants, "invariants", capability):

@@ -24,9 +24,11 @@ from typing import Any, AsyncContextManager, Callable
 
 from ...ast.scenarios import Scenario
 from . import CapabilityHarness, register
+from .. import observability_nodes  # noqa: F401 - registers the directory's node directives
 from .langfuse_capture import LANGFUSE_DIRECTIVES, open_langfuse
 from .observability_prompts import PROMPT_DIRECTIVES, open_prompts
 from .otel_capture import OTEL_DIRECTIVES, open_otel
+from .provider_capture import PROVIDER_DIRECTIVES, open_providers
 from .typed_events import TYPED_EVENT_DIRECTIVES, open_typed_events
 
 
@@ -44,6 +46,7 @@ class Capture:
 # in reverse). Add a capture with one line here.
 CAPTURES: list[Capture] = [
     Capture("otel", open_otel, OTEL_DIRECTIVES),
+    Capture("providers", open_providers, PROVIDER_DIRECTIVES),
     Capture("langfuse", open_langfuse, LANGFUSE_DIRECTIVES),  # after otel: a supplied client binds to its global provider
     Capture("typed_events", open_typed_events, TYPED_EVENT_DIRECTIVES),
     Capture("prompts", open_prompts, PROMPT_DIRECTIVES),

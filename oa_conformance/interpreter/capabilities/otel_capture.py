@@ -35,10 +35,6 @@ from ..values import literal
 # The case whose context is running: where routed log records and global-provider spans go.
 _ROUTE: contextvars.ContextVar["OtelCapture | None"] = contextvars.ContextVar("oa_otel_capture", default=None)
 
-# The logger node bodies emit their `emits_log` records through (its own level, so the root
-# logger's default WARNING threshold does not swallow INFO records).
-NODE_LOGGER = logging.getLogger("oa_conformance.node")
-NODE_LOGGER.setLevel(logging.DEBUG)
 
 
 class _SharedSlot:
@@ -237,10 +233,13 @@ def _attributes(attributes: Any) -> dict[str, Any]:
 
 
 def span_records(spans: Any) -> list[dict[str, Any]]:
-    """Finished spans in export (end) order, with their start order as ``start_sequence``."""
+    """Finished spans in export order. ``start_sequence`` / ``end_sequence`` are positions on one
+    timeline of every span's start and end, so two spans overlapped in time exactly when each
+    started before the other ended."""
     spans = list(spans)
-    start_order = sorted(range(len(spans)), key=lambda i: (spans[i].start_time or 0, i))
-    start_sequence = {index: position for position, index in enumerate(start_order)}
+    moments = sorted([(span.start_time or 0, 0, index) for index, span in enumerate(spans)]
+                     + [(span.end_time or 0, 1, index) for index, span in enumerate(spans)])
+    sequence: dict[tuple[int, int], int] = {(edge, index): position for position, (_, edge, index) in enumerate(moments)}
     records = []
     for index, span in enumerate(spans):
         context = span.get_span_context()
@@ -257,8 +256,9 @@ def span_records(spans: Any) -> list[dict[str, Any]]:
             "links": [{"trace_id": _hex_trace(link.context.trace_id), "span_id": _hex_span(link.context.span_id),
                        "attributes": _attributes(link.attributes)} for link in span.links],
             "scope": span.instrumentation_scope.name if span.instrumentation_scope is not None else None,
-            "start_sequence": start_sequence[index],
-            "end_sequence": index,
+            "start_sequence": sequence[(0, index)],
+            "end_sequence": sequence[(1, index)],
+            "export_sequence": index,
         })
     return records
 

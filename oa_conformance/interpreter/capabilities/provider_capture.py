@@ -1,0 +1,57 @@
+"""The mock providers node bodies call in observability graphs (the directory header: ``mock_llm`` —
+"canned responses for an OpenAI-compatible mock provider (per llm-provider §8 wire format)" — and
+the case-level ``provider`` block).
+
+One :class:`~..wire.CapturedWire` per case serves the canned responses in the order requests
+arrive; the providers are the runtime's real ``OpenAIProvider`` over it (``llm_mock.py``), one per
+model a node names. Node bodies find them on ``harness.instruments.services["llm"]``. What the wire saw becomes
+the ``wire`` collection.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+from ...ast.scenarios import Scenario
+from ..harness import HarnessPrimitiveMissing
+from ..llm_mock import bound_model, mock_wire, openai_provider
+
+
+class LlmProviders:
+    """The case's mock LLM providers, built on first use (one per model, all on one wire)."""
+
+    def __init__(self, scenario: Scenario):
+        self.scenario = scenario
+        self.wire = mock_wire(scenario)
+        self.default_model = bound_model(scenario)
+        self._providers: dict[str, Any] = {}
+        declared = scenario.get("provider")
+        self.options: dict[str, Any] = {}
+        if declared is not None:
+            system = declared.get("genai_system")
+            if system is not None:
+                self.options["genai_system"] = system.value
+
+    def provider(self, model: str | None, span: Any = None) -> Any:
+        if self.wire is None:
+            raise HarnessPrimitiveMissing("a node calls the LLM but the case declares no `mock_llm` responses", span)
+        model = model or self.default_model
+        if model not in self._providers:
+            self._providers[model] = openai_provider(self.wire, model=model, **self.options)
+        return self._providers[model]
+
+    def collections(self) -> dict[str, Any]:
+        return {"wire": self.wire.document()} if self.wire is not None else {}
+
+
+@contextlib.asynccontextmanager
+async def open_providers(scenario: Scenario, harness: Any):
+    providers = LlmProviders(scenario)
+    harness.instruments.services["llm"] = providers
+    yield providers
+
+
+PROVIDER_DIRECTIVES = frozenset(("mock_llm", "provider"))
+
+__all__ = ["LlmProviders", "PROVIDER_DIRECTIVES", "open_providers"]

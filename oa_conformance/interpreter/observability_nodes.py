@@ -1,0 +1,193 @@
+"""Node behaviours of the observability fixtures (conformance-adapter §5.1; the directory header).
+
+Each is a node directive (``behaviors.NODE_DIRECTIVES``) run in document order with the node's
+other directives (§8.3). What they call is the runtime's own API: ``complete()`` on the real
+``OpenAIProvider`` over the case's captured wire (``harness.instruments.services["llm"]``),
+``set_invocation_metadata`` / ``get_invocation_metadata``, ``with_tool_call``, the stdlib
+``logging`` bridged to OTel by the runtime's ``install_log_bridge``, and — for the isolation case —
+the OTel *global* tracer.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from ..ast.nodes import Mapping, Scalar, Section
+from .behaviors import NodeContext, NotImplementedDirective, node_directive
+from .harness import HarnessPrimitiveMissing
+from .synthetic import synthetic_base64
+from .values import literal
+
+# The logger `emits_log` records go through (capabilities/otel_capture.py routes them per case);
+# its own level, so the root logger's default WARNING threshold does not swallow INFO records.
+NODE_LOGGER = logging.getLogger("oa_conformance.node")
+NODE_LOGGER.setLevel(logging.DEBUG)
+
+
+# ---------------------------------------------------------------------------------------------
+# State and logging
+
+
+# `update_pure_from_state: {<output>: <operation>}` — the named operations the directory header
+# defines over the node's input state (e.g. `doubled: input_times_two` — "doubled = input * 2").
+STATE_OPERATIONS = {
+    "input_times_two": lambda ctx: ctx.field("input") * 2,
+}
+
+
+@node_directive("update_pure_from_state")
+async def _update_pure_from_state(ctx: NodeContext, spec: Mapping) -> None:
+    for output, operation in spec.items():
+        compute = STATE_OPERATIONS.get(operation.value)
+        if compute is None:
+            raise HarnessPrimitiveMissing(f"state operation {operation.value!r}", operation.span)
+        ctx.partial[output] = compute(ctx)
+
+
+@node_directive("emits_log")
+async def _emits_log(ctx: NodeContext, spec: Section) -> None:
+    level = spec.get("level")
+    name = level.value.upper() if level is not None else "INFO"
+    number = logging.getLevelName(name)
+    if not isinstance(number, int):
+        raise HarnessPrimitiveMissing(f"log level {name!r}", level.span)
+    NODE_LOGGER.log(number, spec.message.value)
+
+
+@node_directive("also_emits_via_global_tracer")
+async def _global_span(ctx: NodeContext, spec: Section) -> None:
+    """A span through the OTel global TracerProvider, as application code beside openarmature would."""
+    from opentelemetry import trace
+
+    with trace.get_tracer("oa_conformance.application").start_as_current_span(spec.span_name.value):
+        pass
+
+
+# ---------------------------------------------------------------------------------------------
+# Invocation metadata (observability §3.4)
+
+
+def _set_metadata(ctx: NodeContext, entries: dict[str, Any]) -> None:
+    """``set_invocation_metadata`` at the call site; a rejection is recorded (the call-site check)
+    and propagates out of the node like any error a node body raises."""
+    from openarmature.observability import set_invocation_metadata
+
+    try:
+        set_invocation_metadata(**entries)
+    except Exception as rejected:
+        ctx.harness.log.middleware_log.append(("call_site_rejected", {
+            "call": "set_invocation_metadata", "node": ctx.name, "type": type(rejected).__name__, "message": str(rejected)}))
+        raise
+
+
+@node_directive("augment_metadata")
+async def _augment_metadata(ctx: NodeContext, spec: Mapping) -> None:
+    _set_metadata(ctx, literal(spec))
+
+
+@node_directive("augment_metadata_from_field")
+async def _augment_metadata_from_field(ctx: NodeContext, spec: Mapping) -> None:
+    _set_metadata(ctx, {key: ctx.field(field.value) for key, field in spec.items()})
+
+
+@node_directive("capture_invocation_metadata_into")
+async def _capture_metadata(ctx: NodeContext, spec: Scalar) -> None:
+    from openarmature.observability import get_invocation_metadata
+
+    ctx.partial[spec.value] = dict(get_invocation_metadata())
+
+
+# ---------------------------------------------------------------------------------------------
+# LLM calls
+
+
+def expand_message(message: Any) -> Any:
+    """A fixture message with its harness primitives expanded: ``content_repeat: {char, bytes}``
+    (a long text content) and an image source's ``base64_data_synthetic: {bytes}``."""
+    if isinstance(message, dict):
+        message = dict(message)
+        repeat = message.pop("content_repeat", None)
+        if repeat is not None:
+            char = repeat["char"]
+            message["content"] = char * (repeat["bytes"] // len(char.encode("utf-8")))
+        synthetic = message.pop("base64_data_synthetic", None)
+        if synthetic is not None:
+            message["base64_data"] = synthetic_base64(synthetic["bytes"])
+        return {key: expand_message(value) for key, value in message.items()}
+    if isinstance(message, list):
+        return [expand_message(item) for item in message]
+    return message
+
+
+def llm_arguments(spec: Section) -> dict[str, Any]:
+    """The ``complete()`` arguments a call block describes, as the runtime's own types."""
+    from pydantic import TypeAdapter
+    from openarmature.llm import Message, RuntimeConfig, Tool
+
+    messages = expand_message(literal(spec.messages)) if spec.get("messages") is not None else []
+    arguments: dict[str, Any] = {"messages": TypeAdapter(list[Message]).validate_python(messages)}
+    if spec.get("tools") is not None:
+        arguments["tools"] = [Tool(**tool) for tool in literal(spec.tools)]
+    if spec.get("config") is not None:
+        arguments["config"] = RuntimeConfig(**literal(spec.config))
+    if spec.get("response_schema") is not None:
+        arguments["response_schema"] = literal(spec.response_schema)
+    return arguments
+
+
+# calls_llm keys the node executes; any other one fails the case as not implemented.
+LLM_CALL_KEYS = frozenset(("messages", "stores_response_in", "model", "config", "response_schema", "tools"))
+
+
+async def call_llm(ctx: NodeContext, spec: Section, directive: str) -> Any:
+    for key in spec.order:
+        if key not in LLM_CALL_KEYS and key != "phase":
+            raise NotImplementedDirective(f"{directive}.{key}", spec.key_span(key))
+    providers = ctx.harness.instruments.services.get("llm")
+    if providers is None:
+        raise HarnessPrimitiveMissing(f"{directive}: no mock LLM provider in this directory's harness", spec.span)
+    model = spec.get("model")
+    provider = providers.provider(model.value if model is not None else None, spec.span)
+    return await provider.complete(**llm_arguments(spec))
+
+
+@node_directive("calls_llm")
+async def _calls_llm(ctx: NodeContext, spec: Section) -> None:
+    response = await call_llm(ctx, spec, "calls_llm")
+    target = spec.get("stores_response_in")
+    if target is not None:
+        ctx.partial[target.value] = response.message.content
+
+
+# ---------------------------------------------------------------------------------------------
+# Tool calls (observability §5.5.11)
+
+
+class HarnessToolError(Exception):
+    """What a mock tool raises; its type name is the fixture's ``error_type``."""
+
+
+def tool_error(error_type: str, message: str) -> Exception:
+    """An exception whose class name is the fixture's ``error_type`` (the events carry the name)."""
+    return type(error_type, (HarnessToolError,), {})(message)
+
+
+@node_directive("calls_tool")
+async def _calls_tool(ctx: NodeContext, spec: Section) -> None:
+    from openarmature.observability import with_tool_call
+
+    arguments = literal(spec.arguments) if spec.get("arguments") is not None else {}
+    call_id = spec.get("tool_call_id")
+    mock = spec.mock_tool
+    with with_tool_call(spec.tool_name.value, arguments, tool_call_id=call_id.value if call_id is not None else None) as scope:
+        if mock.get("raises") is not None:
+            raise tool_error(mock.raises.error_type.value, mock.raises.message.value)
+        result = literal(mock.returns)
+        scope.set_result(result)
+    target = spec.get("stores_result_in")
+    if target is not None:
+        ctx.partial[target.value] = result
+
+
+__all__ = ["NODE_LOGGER", "STATE_OPERATIONS", "call_llm", "expand_message", "llm_arguments"]
