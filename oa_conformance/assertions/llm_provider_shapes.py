@@ -17,7 +17,9 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from ..ast.nodes import Mapping, Scalar, Sequence
+from pyrsistent import pvector
+
+from ..ast.nodes import FormatToken, Mapping, Scalar, Sequence
 from ..diagnostics import Span
 from ..trace import ErrorRecord
 from .matchers import Match, Mismatch, match, show
@@ -265,8 +267,25 @@ def _caller_messages_unmodified(node: Any, span: Span | None) -> Rule:
 # The wire
 
 
+# The directory's wire wildcard (headers of 021 / 026 / 027 / 041 / 051): the literal string "*" in
+# an expected wire request means "present, a non-empty string, value exempt from comparison".
+WIRE_WILDCARD = "*"
+
+
+def with_wildcards(node: Any) -> Any:
+    """The expectation with each ``"*"`` scalar rewritten to the §5.10 ``<any-string>`` matcher."""
+    if isinstance(node, Scalar) and node.value == WIRE_WILDCARD:
+        return FormatToken.make(kind="any-string", label=None, text='"*" (any non-empty string)', span=node.span)
+    if isinstance(node, Mapping):
+        return node.set(values=pvector(with_wildcards(value) for value in node.values))
+    if isinstance(node, Sequence):
+        return node.set(items=pvector(with_wildcards(item) for item in node.items))
+    return node
+
+
 @shape("expected_wire_request", capability=LP)
 def _expected_wire_request(node: Any, span: Span | None) -> Rule:
+    node = with_wildcards(node)
     if isinstance(node, Sequence):  # one body per request, in order
         return ValueRule("expected_wire_request", span, node, lambda ctx: [request_body(r) for r in block_requests(ctx)])
     return ValueRule("expected_wire_request", span, node, one_request)

@@ -15,7 +15,8 @@ from typing import Any
 from pyrsistent import pmap
 
 from ..assertions.checkpoint_shapes import record_rules
-from ..assertions.predicates import predicate_rule
+from ..assertions import predicates as legacy_predicates
+from ..assertions.catalogue.engine import RestatesRule, predicate_rule
 from ..assertions.rules import (
     FAILED,
     UNVERIFIED,
@@ -44,9 +45,18 @@ def assert_case(scenario: Scenario, trace: CaseTrace, capability: str | None = N
     """All checks of one scenario against its trace (``repeated=False``: this run only, not its repeats)."""
     checks: list[Check] = []
     bindings: Any = pmap()
+    # Restating predicates are judged last, against the checks of their own run: (rule, owner, run
+    # number — None for a case-level block, which reads every check of the case).
+    restating: list[tuple[RestatesRule, Any, int | None]] = []
+    run_starts: list[int] = []  # where each run's checks begin in ``checks``
+    owner: Any = scenario
+    run_number: int | None = None
 
     def run(rule: Rule) -> None:
         nonlocal bindings
+        if isinstance(rule, RestatesRule):
+            restating.append((rule, owner, run_number))
+            return
         found, bindings = rule.check(context, bindings)
         checks.extend(found)
 
@@ -76,6 +86,8 @@ def assert_case(scenario: Scenario, trace: CaseTrace, capability: str | None = N
     for source, invocation in runs:
         context = Context(trace, invocation)
         owner = source if source is not None else scenario
+        run_number = len(run_starts)
+        run_starts.append(len(checks))
         expects_error = False
         error_key = "first_run_expected_error" if invocation.role == FIRST_RUN else "expected_error"
         for holder in ((source,) if source is not None else ()) + (scenario,):
@@ -112,8 +124,10 @@ def assert_case(scenario: Scenario, trace: CaseTrace, capability: str | None = N
             error = invocation.error
             checks.append(Check("outcome", FAILED, owner.span if isinstance(owner, Section) else scenario.section.span,
                                 f"the invocation failed unexpectedly: {error.category}: {error.message}"))
+    runs_end = len(checks)
     if sources != [None]:  # `invocations:` — the case-level blocks are about the run as a whole
         context = Context(trace, None)
+        owner, run_number = scenario, None
         invariants = scenario.get("invariants")
         if invariants is not None:
             for rule in predicate_rules(invariants, "invariants", capability):
@@ -121,6 +135,11 @@ def assert_case(scenario: Scenario, trace: CaseTrace, capability: str | None = N
         if scenario.get("expected") is not None:
             checks.append(Check("expected", UNVERIFIED, _span(scenario, "expected"),
                                 "not implemented: a case-level expected: beside invocations:"))
+    case_checks = list(checks)
+    bounds = run_starts + [runs_end]
+    for rule, holder, number in restating:  # after every other check: a restatement reads their verdicts
+        own = case_checks if number is None else case_checks[bounds[number]:bounds[number + 1]]
+        checks.append(rule.judge(holder, own))
     run_count = scenario.get("run_count")
     if run_count is not None and repeated:
         checks.extend(_repeated_runs(scenario, trace, run_count, capability))
@@ -145,7 +164,9 @@ def _repeated_runs(scenario: Scenario, trace: CaseTrace, run_count: Any, capabil
 def predicate_rules(block: PredicateBlock, name: str, capability: str | None) -> list[Rule]:
     rules = []
     for ref in block.predicates:
-        rule = predicate_rule(ref.name, ref.value, ref.span, name, capability)
+        rule = predicate_rule(capability, ref.name, ref.value, ref.span, name)
+        if rule is None:  # not yet migrated into the catalogue
+            rule = legacy_predicates.predicate_rule(ref.name, ref.value, ref.span, name, capability)
         rules.append(rule if rule is not None else Unverified(f"{name}.{ref.name}", ref.span, f"not implemented: predicate {ref.name!r}"))
     return rules
 

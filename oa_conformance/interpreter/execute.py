@@ -216,7 +216,7 @@ async def _run_once(scenario: Scenario, contract: CapabilityHarness | None = Non
         try:
             built = build_graph(scenario, harness)                          # graph build
         except oa.CompileError as error:
-            trace = CaseTrace(compile_error=error_record(error))
+            trace = CaseTrace(compile_error=error_record(error), parameters=plain(case_parameters(scenario)))
         else:
             trace = await execute_graph(scenario, built, harness)           # execute
     return trace if capture is None else dataclasses.replace(trace, collections=plain(capture.collections()))
@@ -256,7 +256,24 @@ async def execute_graph(scenario: Scenario, built: BuiltGraph, harness: Harness)
         checkpoint_saves=plain(harness.log.saves),
         mock_calls=plain(harness.log.attempts),
         wiring=plain(harness.graph.wiring),
+        parameters=plain(case_parameters(scenario)),
     )
+
+
+def case_parameters(scenario: Scenario) -> dict[str, Any]:
+    """The names the case itself declares, for rules that refer to them (the trace's ``parameters``)."""
+    def node_names(graph: Any) -> list[str]:
+        nodes = graph.get("nodes") if graph is not None else None
+        return [str(name) for name, _ in nodes.items()] if nodes is not None else []
+
+    graph = scenario.get("graph")
+    outer = node_names(graph if isinstance(graph, Section) else scenario)
+    observers = scenario.get("observers")
+    return {
+        "nodes": outer,
+        "graphs": {name: node_names(decl) for name, decl in scenario.graph_declarations().items()},
+        "observers": [decl.name.value for decl in (observers.items if observers is not None else ())],
+    }
 
 
 def _get(scenario: Scenario, source: Section | None, directive: str) -> Any:

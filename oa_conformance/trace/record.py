@@ -17,6 +17,7 @@ vectors), so a rule can neither change the trace nor depend on runtime object id
       repeats              (CaseTrace, ...)       runs 2..N of a `run_count: N` case (this trace is run 1)
       mock_calls           {(mock, node): calls}  how often each failure mock ran (e.g. ("flaky", "target"))
       collections          {name: data}           what a capability harness captured (document.py)
+      parameters           {nodes, graphs, observers} the case's own names, for rules to refer to
       wiring               {nodes: {node: {...}}, failure_isolation: [...]} what the harness built:
                            outer fan-out nodes {kind, collect_field, target_field, extra_outputs,
                            errors_field}, outer parallel-branches nodes {kind, errors_field,
@@ -145,6 +146,9 @@ class CaseTrace:
     # observations, metrics, provider results, backend state, ...): {name: frozen plain data}.
     # A collection is present only when the case instrumented it (see trace/document.py).
     collections: Any = field(default_factory=pmap)
+    # The case's own parameters a rule may refer to: {nodes: [outer node names in declaration
+    # order], graphs: {name: [node names]}, observers: [declared observer names]} (execute.py).
+    parameters: Any = field(default_factory=pmap)
 
     @property
     def record_fields(self) -> frozenset[str]:

@@ -2,34 +2,66 @@
 
 Rows are keyed by ``(capability, name)`` — an observability name is never resolved by a
 pipeline-utilities row. A name may be a pattern: ``<node>_node_events_count`` matches any name
-of that shape and binds ``node``. Three kinds of row:
+of that shape and binds ``node``; ``<field:branch_name|fan_out_index>`` binds one of the words
+listed; ``[...]`` marks an optional literal part
+(``<node>[_node]_fan_out_index_chain_empty`` matches both ``leaf_fan_out_index_chain_empty`` and
+``outer_node_fan_out_index_chain_empty``, binding ``leaf`` / ``outer``). Placeholders bind the
+shortest text that makes the whole name match. Three kinds of row:
 
 - :class:`Restates` — the predicate says no more than another expectation of the same case, named
   by its directive path relative to the block's owner (``expected.final_state.vectors``). Verified
   when the fixture gives the value the row covers (``value``, normally ``true``) and that
   expectation is present in the case and verified; otherwise failed or unverified, with why.
-- :class:`Query` — a JMESPath expression over the trace document (docs/TRACE.md) and a
-  comparison: ``equals`` (the result matches the fixture's value with the §5.10 matchers), ``set``
-  (as sets), ``count`` (the result's length equals the value), ``flag`` (the result's truthiness
-  equals the boolean value), ``absent`` (the result is empty — only counted when ``anchor``, a
-  second query, is non-empty, so an empty collection never passes an absence check). Pattern
-  bindings are substituted into the query text as ``{node}`` (quoted as JMESPath raw strings).
-- :class:`Compute` — a Python function ``(scope, expected, **bindings) -> actual | Verdict`` for the
-  few predicates that need joins, timing or two runs; ``why`` says why it cannot be a query.
+  Restating rows are judged after every other check of the case.
+- :class:`Query` — a JMESPath expression over the query scope (the trace document of
+  docs/TRACE.md plus the views listed there: ``invocation``, ``node_events``, ``inner_events``,
+  ``runs``) and a comparison: ``equals`` (the result matches the fixture's value with the §5.10
+  matchers), ``set`` (as sets), ``count`` (the result's length equals the value), ``flag`` (the
+  result's JMESPath truthiness equals the boolean value), ``absent`` (the result is empty; a
+  ``false`` value asks for the opposite). ``anchor``, a second query, must select something
+  before the comparison counts — required for ``absent`` and for "none of" flags, so an empty
+  collection never passes. A query naming a top-level key the scope lacks (a collection the case
+  did not instrument, ``invocation`` at case level) fails "cannot evaluate", never passes. In the
+  query text, ``{node}`` (a pattern binding) is replaced by a JMESPath raw string ``'...'`` and
+  ``{value}`` by the fixture's value as a JSON literal (a parameter: ``no_events_for_node: [a]``).
+- :class:`Compute` — a Python function ``(scope, expected, **bindings) -> actual | Verdict`` over
+  the same scope (``expected`` is the fixture's value as plain data) for the few predicates that
+  need joins, timing or two runs; ``why`` says why it cannot be a query or a restatement.
 
-Each capability has one data module here exporting ``ROWS``; :data:`MODULES` is the registry.
+Each row may carry ``holds=`` and ``fails=`` :class:`Example` s — a hand-built trace document on
+which the predicate holds and one on which it fails; ``tests/test_catalogue.py`` runs every row's
+pair (a Query or Compute row without both fails that test; a Restates row's pair is derived).
+
+Each capability has one data module here exporting ``ROWS``; :data:`MODULES` is the registry
+(capability → module name); :data:`GENERAL` holds the §5.9 canonical rows every capability
+shares. Modules are imported on first use, so a lookup costs one capability's table.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable
+import importlib
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Callable, Iterator
+
+
+@dataclass(frozen=True)
+class Example:
+    """A hand-built trace document and the value a fixture gives the predicate over it."""
+
+    document: dict  # a trace document (docs/TRACE.md); only what the row reads is needed
+    value: Any = True  # the predicate's value in the fixture (plain data)
+    invocation: int | None = 0  # the invocation the block is about; None: a case-level block
+    name: str | None = None  # for a pattern row: a concrete name (default: placeholders → "x")
 
 
 @dataclass(frozen=True)
 class Row:
     name: str  # the predicate name, or a pattern with <placeholders>
     doc: str  # one line: what it checks, quoting or paraphrasing the fixture prose that defines it
+    holds: Example | None = field(default=None, kw_only=True)
+    fails: Example | None = field(default=None, kw_only=True)
 
 
 @dataclass(frozen=True)
@@ -49,3 +81,100 @@ class Query(Row):
 class Compute(Row):
     function: Callable[..., Any]
     why: str  # why this cannot be a query or a restatement
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A compute row's own verdict, when its value is a flag rather than a quantity."""
+
+    ok: bool
+    detail: str = ""
+
+
+COMPARES = ("equals", "set", "count", "flag", "absent")
+
+# capability → module of this package holding its ROWS (the explicit registry; add one line)
+MODULES: dict[str, str] = {
+    "graph-engine": "graph_engine",
+    "pipeline-utilities": "pipeline_utilities",
+}
+GENERAL = "canonical"  # the §5.9 canonical rows, shared by every capability
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """A row found for a concrete name, with the pattern's bindings."""
+
+    capability: str | None
+    row: Row
+    bindings: tuple[tuple[str, str], ...] = ()
+
+
+def pattern_regex(name: str) -> re.Pattern | None:
+    """The regex of a pattern name (``<x>`` binds, ``[...]`` is optional), or None for a plain name."""
+    if "<" not in name and "[" not in name:
+        return None
+    parts = []
+    for token in re.split(r"(<[^>]+>|\[[^\]]*\])", name):
+        if token.startswith("<"):
+            placeholder, _, choices = token[1:-1].partition(":")
+            alternatives = "|".join(map(re.escape, choices.split("|"))) if choices else ".+?"
+            parts.append(f"(?P<{placeholder}>{alternatives})")
+        elif token.startswith("["):
+            parts.append(f"(?:{re.escape(token[1:-1])})?")
+        else:
+            parts.append(re.escape(token))
+    return re.compile("".join(parts) + r"\Z")
+
+
+def rows_of(capability: str | None) -> tuple[Row, ...]:
+    """The rows of one capability's module (``None``: the general §5.9 rows); () when it has none."""
+    module = MODULES.get(capability) if capability is not None else GENERAL
+    if module is None:
+        return ()
+    return tuple(importlib.import_module(f"{__name__}.{module}").ROWS)
+
+
+@lru_cache(maxsize=None)
+def _table(capability: str | None) -> tuple[dict[str, Row], tuple[tuple[re.Pattern, Row], ...]]:
+    exact, patterns = {}, []
+    for row in rows_of(capability):
+        regex = pattern_regex(row.name)
+        if regex is None:
+            exact[row.name] = row
+        else:
+            patterns.append((regex, row))
+    return exact, tuple(patterns)
+
+
+def _lookup(capability: str | None, name: str) -> Resolved | None:
+    exact, patterns = _table(capability)
+    if name in exact:
+        return Resolved(capability, exact[name])
+    for regex, row in patterns:
+        found = regex.match(name)
+        if found:
+            return Resolved(capability, row, tuple(found.groupdict().items()))
+    return None
+
+
+@lru_cache(maxsize=4096)
+def resolve(capability: str | None, name: str) -> Resolved | None:
+    """The row for predicate ``name`` in ``capability``'s fixtures: its own table first, then the
+    general §5.9 rows. Never another capability's rows."""
+    if capability is not None:
+        found = _lookup(capability, name)
+        if found is not None:
+            return found
+    return _lookup(None, name)
+
+
+def all_rows() -> Iterator[tuple[str | None, Row]]:
+    """Every row of every registered module, as (capability, row); the general rows first."""
+    for capability in (None, *MODULES):
+        for row in rows_of(capability):
+            yield capability, row
+
+
+__all__ = ["COMPARES", "Compute", "Example", "GENERAL", "MODULES", "Query", "Resolved", "Restates", "Row", "Verdict",
+           "all_rows", "pattern_regex", "resolve", "rows_of"]

@@ -3,7 +3,9 @@
 ## What it does
 Reports each predicate named in an `invariants:`-like block (`invariants`,
 `observer_event_invariants`, `node_accumulator_snapshot_invariants` …) for which the adapter's
-assertion layer has no rule (`oa_conformance.assertions.predicates.resolve`).
+assertion layer has no catalogue row, looked up by (capability, name) — the capability's own
+rows, then the §5.9 canonical ones (`oa_conformance.assertions.catalogue.resolve`); another
+capability's rows never answer.
 
 ## Why is this bad?
 conformance-adapter §5.9: predicate names are declarative, and the adapter MUST ship logic for
@@ -29,10 +31,9 @@ observer_event_invariants:
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Callable, Iterator
+from typing import Iterator
 
-from ...assertions import predicates
+from ...assertions import catalogue
 from ..context import Finding, FixtureContext
 
 CODE = "P001"
@@ -43,11 +44,14 @@ KIND = "fixture"
 
 def check(ctx: FixtureContext) -> Iterator[Finding]:
     for predicate in ctx.predicates:
-        if not _resolves(predicates.resolve, predicate.name, ctx.capability):
+        if not _resolves(ctx.capability, predicate.name):
             yield Finding(predicate.span, f"invariant predicate {predicate.name!r} is not implemented by this adapter; it is not checked")
 
 
-@lru_cache(maxsize=4096)
-def _resolves(resolve: Callable, name: str, capability: str | None) -> bool:
-    """Whether the assertion layer's ``resolve`` knows ``name`` (fixtures repeat a few hundred names)."""
-    return resolve(name, capability) is not None
+def _resolves(capability: str | None, name: str) -> bool:
+    """Whether the catalogue has a row for ``name`` in ``capability`` (or a not yet migrated predicate)."""
+    if catalogue.resolve(capability, name) is not None:
+        return True
+    from ...assertions import predicates  # the registry being migrated into the catalogue
+
+    return predicates.resolve(name, capability) is not None

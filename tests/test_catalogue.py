@@ -1,0 +1,151 @@
+"""The predicate catalogue: every row holds on its holding example and fails on its failing one;
+the engine's guarantees (scoping by capability, absence needs an anchor, missing collections are
+errors, restatements read their directive's verdicts) hold."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from pyrsistent import pmap
+
+from oa_conformance.assertions import catalogue
+from oa_conformance.assertions.catalogue import Compute, Example, Query, Resolved, Restates, all_rows, pattern_regex, resolve
+from oa_conformance.assertions.catalogue.engine import (
+    QueryRule,
+    RestatesRule,
+    row_problems,
+    rule_for,
+    scope_from,
+)
+from oa_conformance.assertions.catalogue.examples import node_event, one_run
+from oa_conformance.assertions.rules import FAILED, UNVERIFIED, VERIFIED, Check
+from oa_conformance.ast.loader import load_bytes
+
+ROWS = list(all_rows())
+
+
+def row_id(entry) -> str:
+    capability, row = entry
+    return f"{capability or 'canonical'}:{row.name}"
+
+
+def ast_value(value):
+    """A plain value as the fixture AST gives it to a rule."""
+    return load_bytes(json.dumps({"v": value})).tree.get("v")
+
+
+def concrete_name(row, example: Example) -> str:
+    if example.name is not None:
+        return example.name
+    return re.sub(r"<([^>:]+)(:([^|>]+)[^>]*)?>", lambda m: m.group(3) or "x", re.sub(r"\[([^\]]*)\]", "", row.name))
+
+
+def judge(capability, row, example: Example):
+    name = concrete_name(row, example)
+    found = pattern_regex(row.name).match(name) if pattern_regex(row.name) else None
+    assert pattern_regex(row.name) is None or found, f"example name {name!r} does not match the pattern {row.name!r}"
+    bindings = tuple(found.groupdict().items()) if found else ()
+    rule = rule_for(Resolved(capability, row, bindings), name, ast_value(example.value), None)
+    checks, _ = rule.judge(scope_from(example.document, example.invocation), pmap())
+    return checks[0]
+
+
+@pytest.mark.parametrize("entry", ROWS, ids=row_id)
+def test_row_is_well_formed(entry):
+    _, row = entry
+    assert row_problems(row) == []
+
+
+@pytest.mark.parametrize("entry", [e for e in ROWS if not isinstance(e[1], Restates)], ids=row_id)
+def test_row_holds_and_fails_on_its_examples(entry):
+    capability, row = entry
+    assert row.holds is not None and row.fails is not None, "give the row holds= and fails= examples"
+    held = judge(capability, row, row.holds)
+    assert held.status == VERIFIED, held.detail
+    failed = judge(capability, row, row.fails)
+    assert failed.status == FAILED, f"the failing example verified: {failed}"
+    assert failed.detail
+
+
+def owner_with(directive: str):
+    """A fixture section asserting ``directive`` (a dotted path) with some value."""
+    data: dict = {}
+    node = data
+    parts = directive.split(".")
+    for part in parts[:-1]:
+        node = node.setdefault(part, {})
+    node[parts[-1]] = 1
+    return load_bytes(json.dumps(data)).tree
+
+
+@pytest.mark.parametrize("entry", [e for e in ROWS if isinstance(e[1], Restates)], ids=row_id)
+def test_restating_row_follows_its_directive(entry):
+    capability, row = entry
+    rule = RestatesRule(row.name, None, ast_value(row.value), row)
+    owner = owner_with(row.directive)
+    assert rule.judge(owner, [Check(row.directive, VERIFIED, None)]).status == VERIFIED
+    assert rule.judge(owner, [Check(row.directive, FAILED, None, "expected 1, got 2")]).status == FAILED
+    assert rule.judge(owner, []).status == UNVERIFIED  # present in the fixture, but nothing checked it
+    assert rule.judge(owner_with("expected.something_else"), [Check(row.directive, VERIFIED, None)]).status == UNVERIFIED
+    other = RestatesRule(row.name, None, ast_value("not the covered value"), row)
+    assert other.judge(owner, [Check(row.directive, VERIFIED, None)]).status == UNVERIFIED
+
+
+def test_query_and_restates_rows_outnumber_compute_rows_three_to_one():
+    computed = sum(isinstance(row, Compute) for _, row in ROWS)
+    declarative = sum(isinstance(row, (Query, Restates)) for _, row in ROWS)
+    assert declarative >= 3 * computed, f"{declarative} query/restates rows, {computed} compute rows"
+
+
+ABSENT = Query("none_from_x", "no events from node x", "node_events[?node_name == 'x']", "absent", anchor="node_events")
+
+
+def test_absence_over_an_empty_collection_fails():
+    checks, _ = QueryRule("none_from_x", None, ast_value(True), ABSENT).judge(scope_from(one_run([]), 0), pmap())
+    assert checks[0].status == FAILED and "anchor" in checks[0].detail
+    checks, _ = QueryRule("none_from_x", None, ast_value(True), ABSENT).judge(scope_from(one_run([node_event("y", "started")]), 0), pmap())
+    assert checks[0].status == VERIFIED
+
+
+def test_a_failed_absence_shows_the_offending_items():
+    document = one_run([node_event("y", "started"), node_event("x", "completed")])
+    checks, _ = QueryRule("none_from_x", None, ast_value(True), ABSENT).judge(scope_from(document, 0), pmap())
+    assert checks[0].status == FAILED and "'node_name': 'x'" in checks[0].detail
+
+
+def test_a_query_on_a_collection_the_case_did_not_record_cannot_pass():
+    row = Query("no_wire_requests", "no request reached the wire", "wire.requests", "absent", anchor="wire")
+    checks, _ = QueryRule(row.name, None, ast_value(True), row).judge(scope_from(one_run([]), 0), pmap())
+    assert checks[0].status == FAILED and "cannot evaluate" in checks[0].detail and "'wire'" in checks[0].detail
+
+
+def test_invocation_is_absent_in_a_case_level_block():
+    row = Query("completed", "the run completed", "invocation.outcome", "equals")
+    checks, _ = QueryRule(row.name, None, ast_value("completed"), row).judge(scope_from(one_run([]), None), pmap())
+    assert checks[0].status == FAILED and "'invocation'" in checks[0].detail
+
+
+def test_absent_rows_require_an_anchor():
+    assert row_problems(Query("n", "d", "node_events", "absent")) == ["an absent comparison needs an anchor"]
+
+
+def test_patterns_are_scoped_to_their_capability():
+    # A pipeline-utilities pattern must not answer an observability fixture's predicate.
+    name = "input_count_matches_input_list_length"
+    assert resolve("observability", name) is None or resolve("observability", name).capability != "pipeline-utilities"
+    assert resolve("graph-engine", "outer_node_events_count").capability is None  # §5.9 canonical: shared
+    assert resolve("graph-engine", "outer_node_events_count").bindings == (("node", "outer"),)
+
+
+def test_pattern_syntax():
+    regex = pattern_regex("<node>[_node]_<field:fan_out_index|branch_name>_chains_seen")
+    assert regex.match("inner_fan_out_node_fan_out_index_chains_seen").groupdict() == {"node": "inner_fan_out", "field": "fan_out_index"}
+    assert regex.match("leaf_branch_name_chains_seen").groupdict() == {"node": "leaf", "field": "branch_name"}
+    assert pattern_regex("plain_name") is None
+
+
+def test_every_registered_module_exports_rows():
+    for capability in catalogue.MODULES:
+        assert isinstance(catalogue.rows_of(capability), tuple)

@@ -1,0 +1,159 @@
+"""The prompt-management directory: mock backends under the runtime's PromptManager, and
+fault-injected copies of real fixtures that fail at the right line."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from oa_conformance.interpreter.capabilities.prompt_management import CachingPromptBackend, prompt_from_record
+from oa_conformance.runner import cases_of, run_case
+
+from .conftest import shared_fixture
+from .test_run import write_fixture
+
+CAPABILITY = "prompt-management"
+
+
+def fixture_text(name: str) -> str:
+    return shared_fixture(f"{CAPABILITY}/conformance/{name}").read_text(encoding="utf-8")
+
+
+def run_text(tmp_path, text: str, name: str = "001-case.yaml"):
+    return [run_case(case, timeout=20) for case in cases_of(write_fixture(tmp_path, text, CAPABILITY, name))]
+
+
+def line_of(text: str, needle: str, after: str | None = None) -> int:
+    """1-based line of the first ``needle`` (after the first ``after``, when given)."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if after in line) if after else 0
+    return next(i for i in range(start, len(lines)) if needle in lines[i]) + 1
+
+
+def failed_at(result, line: int) -> None:
+    assert result.outcome == "failed", (result.outcome, result.reason)
+    assert result.location is not None and f".yaml:{line}:" in result.location, (result.location, result.reason)
+
+
+def test_the_real_fixtures_pass_unchanged(tmp_path):
+    for name in ("004-render-success.yaml", "015-label-resolver-fallback-chain.yaml", "036-prompt-manager-default-cache-ttl.yaml"):
+        results = run_text(tmp_path, fixture_text(name), name)
+        assert all(r.outcome == "passed" for r in results), [(r.ref.id, r.reason) for r in results]
+
+
+def test_a_wrong_rendered_text_fails_at_its_line(tmp_path):
+    text = fixture_text("004-render-success.yaml")
+    faulty = text.replace('{role: user, content: "Hello, Alice!"}', '{role: user, content: "Hello, Bob!"}')
+    (result,) = run_text(tmp_path, faulty)
+    failed_at(result, line_of(faulty, '"Hello, Bob!"'))
+    assert "'Hello, Alice!'" in result.reason
+
+
+def test_a_wrong_error_category_fails_at_its_line_and_says_what_was_raised(tmp_path):
+    faulty = fixture_text("002-fetch-not-found.yaml").replace("category: prompt_not_found", "category: prompt_render_error")
+    (result,) = run_text(tmp_path, faulty)
+    failed_at(result, line_of(faulty, "category: prompt_render_error"))
+    assert "PromptNotFound" in result.reason
+
+
+def test_a_render_error_field_the_error_does_not_carry_fails(tmp_path):
+    faulty = fixture_text("005-render-undefined-variable.yaml").replace('description_mentions: "day"', 'description_mentions: "night"')
+    (result,) = run_text(tmp_path, faulty)
+    failed_at(result, line_of(faulty, 'description_mentions: "night"'))
+
+
+def test_a_wrong_source_read_count_fails_at_its_line(tmp_path):
+    faulty = fixture_text("034-prompt-backend-cache-ttl-max-age.yaml").replace("{source_read_count: 2}", "{source_read_count: 1}")
+    (result,) = run_text(tmp_path, faulty)
+    failed_at(result, line_of(faulty, "{source_read_count: 1}"))
+    assert "expected 1, got 2" in result.reason
+
+
+def test_an_extra_key_in_a_nested_record_fails(tmp_path):
+    # The backend serves all seven sampling fields; an expectation naming six is missing one.
+    text = fixture_text("013-prompt-sampling-from-backend.yaml")
+    lines = text.splitlines(keepends=True)
+    seed = line_of(text, "seed: 42", after="expected:")
+    faulty = "".join(lines[: seed - 1] + lines[seed:])
+    (result,) = run_text(tmp_path, faulty)
+    assert result.outcome == "failed" and "also ['seed']" in result.reason
+    assert f".yaml:{line_of(faulty, 'temperature: 0.0', after='expected:')}:" in result.location
+
+
+def test_a_dropped_key_reappearing_would_fail(tmp_path):
+    # 037: the backend drops the unrecognized token_budget key; expecting it back fails.
+    text = fixture_text("037-token-budget-unrecognized-key-ignored.yaml")
+    assert text.endswith("      input_max_tokens: 10\n")  # the expected budget closes the file
+    faulty = text + "      unknown: 5\n"
+    (result,) = run_text(tmp_path, faulty)
+    failed_at(result, len(faulty.splitlines()))
+    assert "prompt.token_budget.unknown" in result.reason
+
+
+def test_a_call_that_raises_unexpectedly_fails_at_the_call(tmp_path):
+    faulty = fixture_text("001-fetch-success.yaml").replace("    name: greeting\n    label: production\n", "    name: missing\n    label: production\n")
+    (result,) = run_text(tmp_path, faulty)
+    failed_at(result, line_of(faulty, "- target: {backend: local}"))
+    assert "raised unexpectedly: prompt_not_found" in result.reason
+
+
+def test_hash_equivalence_assertions_can_fail(tmp_path):
+    faulty = fixture_text("012-prompt-result-rendered-hash-stability.yaml").replace("- [r_alice_1, r_bob]", "- [r_alice_1, r_alice_2]")
+    (result,) = run_text(tmp_path, faulty)
+    failed_at(result, line_of(faulty, "- [r_alice_1, r_alice_2]", after="rendered_hash_different"))
+
+
+def test_a_wrong_group_member_order_fails(tmp_path):
+    faulty = fixture_text("011-prompt-group-shape.yaml").replace("members_refs: [m1, m2, m3]", "members_refs: [m2, m1, m3]")
+    (result,) = run_text(tmp_path, faulty)
+    assert result.outcome == "failed"
+    assert "member_order_preserved" not in result.reason  # the order is the one the call gave ...
+    assert "member_names" in result.reason  # ... but not the names the fixture expects
+
+
+def test_an_undeclared_backend_is_harness_primitive_missing(tmp_path):
+    faulty = fixture_text("004-render-success.yaml").replace("backends: [local]", "backends: [nowhere]")
+    (result,) = run_text(tmp_path, faulty)
+    assert result.outcome == "error" and result.category == "harness_primitive_missing"
+    assert f".yaml:{line_of(faulty, 'backends: [nowhere]')}:" in result.location
+
+
+def test_a_malformed_call_is_fixture_schema_invalid_at_its_line(tmp_path):
+    faulty = fixture_text("004-render-success.yaml").replace("    fetched_prompt: {name: greeting, label: production}\n", "")
+    (result,) = run_text(tmp_path, faulty)
+    assert result.outcome == "error" and result.category == "fixture_schema_invalid"
+    assert f".yaml:{line_of(faulty, '- target: manager')}:" in result.location
+
+
+def test_a_malformed_chat_segment_is_fixture_schema_invalid_at_its_backend(tmp_path):
+    faulty = fixture_text("017-chat-prompt-per-segment-render.yaml").replace(
+        '- {role: system, content: "You classify {{ topic }} requests."}', '- {speaker: system, content: "x"}')
+    (result,) = run_text(tmp_path, faulty)
+    assert result.outcome == "error" and result.category == "fixture_schema_invalid"
+    assert "chat_template[0]" in result.reason and f".yaml:{line_of(faulty, '- name: local')}:" in result.location
+
+
+RECORD = {"name": "greeting", "label": "production", "version": "v1", "template": "Hi", "template_hash": "sha256:x"}
+
+
+def test_the_caching_backend_honours_cache_ttl_on_its_clock():
+    backend = CachingPromptBackend("cached", [RECORD])
+
+    async def fetches():
+        first = await backend.fetch("greeting")
+        assert await backend.fetch("greeting") is first  # None: served from the cache
+        backend.clock.advance(30)
+        assert await backend.fetch("greeting", cache_ttl_seconds=30) is not first  # not younger than 30 s
+        await backend.fetch("greeting", cache_ttl_seconds=0)
+        with pytest.raises(ValueError):
+            await backend.fetch("greeting", cache_ttl_seconds=-1)
+
+    asyncio.run(fetches())
+    assert backend.state()["source_read_count"] == 3 and backend.state()["fetch_count"] == 5
+
+
+def test_invalid_chat_templates_reach_render_unvalidated():
+    prompt = prompt_from_record({**{k: v for k, v in RECORD.items() if k != "template"},
+                                 "chat_template": [{"placeholder": "1bad"}, {"placeholder": "1bad"}]})
+    assert [segment.placeholder for segment in prompt.chat_template] == ["1bad", "1bad"]
