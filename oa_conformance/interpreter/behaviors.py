@@ -147,7 +147,21 @@ async def _raises(ctx: NodeContext, spec: Any) -> None:
     if isinstance(spec, Scalar):
         category = ctx.decl.get("error_category")
         raise HarnessRaised(spec.value, category.value if category is not None else None)
+    kind = spec.get("exception_kind")
+    if kind is not None:  # a bare host exception, no category (e.g. `exception_kind: ValueError`)
+        message = spec.get("message")
+        raise builtin_exception(kind)(message.value if message is not None else "harness failure")
     raise raised_error(spec)
+
+
+def builtin_exception(kind: Scalar) -> type[Exception]:
+    """The built-in exception class an `exception_kind` names (Python's spelling of the kind)."""
+    import builtins
+
+    found = getattr(builtins, str(kind.value), None)
+    if not (isinstance(found, type) and issubclass(found, Exception)):
+        raise HarnessPrimitiveMissing(f"exception_kind {kind.value!r} (not a built-in exception type)", kind.span)
+    return found
 
 
 def raised_error(spec: Section) -> HarnessRaised:
