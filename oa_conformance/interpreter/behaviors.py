@@ -195,6 +195,10 @@ async def _flaky(ctx: NodeContext, spec: Section) -> None:
     sequence = spec.get("failure_sequence")
     attempt = ctx.harness.log.count_attempt(("flaky", ctx.name))
     entries = sequence.items if sequence is not None else ()
+    fail_count = spec.get("fail_count")  # the compact count form: fail the first N attempts
+    if fail_count is not None and attempt < fail_count.value:
+        category = spec.get("category")
+        raise HarnessRaised(f"{ctx.name} fails attempt {attempt}", category.value if category is not None else "node_exception")
     if attempt < len(entries):
         entry = entries[attempt]
         if isinstance(entry, Section):
