@@ -21,6 +21,7 @@ from ..assertions.rules import (
     FAILED,
     UNVERIFIED,
     Check,
+    BuildOrRunErrorRule,
     CompileErrorRule,
     CompileWarningRule,
     Context,
@@ -39,6 +40,7 @@ from .resume import FIRST_RUN, POPULATE, RESUMED, is_multi_run
 from ..trace import CaseTrace
 
 PREDICATE_BLOCKS = ("invariants", "observer_event_invariants")
+BUILD_OR_RUN_ERROR = "expected_chain_ambiguity_error"
 
 
 def assert_case(scenario: Scenario, trace: CaseTrace, capability: str | None = None, repeated: bool = True) -> tuple[Check, ...]:
@@ -65,6 +67,13 @@ def assert_case(scenario: Scenario, trace: CaseTrace, capability: str | None = N
     if compile_error is not None:
         run(CompileErrorRule("expected_compile_error", _span(scenario, "expected_compile_error"), compile_error))
         return tuple(checks)
+    for holder in (scenario, scenario.get("resume")):  # an error allowed at build or at run time
+        either = holder.get(BUILD_OR_RUN_ERROR) if holder is not None else None
+        if either is not None:
+            judged = trace.invocations[-1] if trace.invocations else None
+            span = holder.key_span(BUILD_OR_RUN_ERROR) if holder is not scenario else _span(scenario, BUILD_OR_RUN_ERROR)
+            found, _ = BuildOrRunErrorRule(BUILD_OR_RUN_ERROR, span, either).check(Context(trace, judged), bindings)
+            return tuple(found)
     if trace.compile_error is not None:
         error = trace.compile_error
         return (Check("compile", FAILED, scenario.section.span, f"compilation failed unexpectedly: {error.category}: {error.message}"),)
@@ -93,10 +102,16 @@ def assert_case(scenario: Scenario, trace: CaseTrace, capability: str | None = N
         for holder in ((source,) if source is not None else ()) + (scenario,):
             expected_error = holder.get(error_key)
             if expected_error is not None:
-                run(ErrorRule(error_key, holder.key_span(error_key) if isinstance(holder, Section) else _span(scenario, error_key),
-                              expected_error, invocation_error))
+                span = holder.key_span(error_key) if isinstance(holder, Section) else _span(scenario, error_key)
+                # `expected_error` may mean more in a directory (its own shape); the others are the general rule
+                run(shape_rule(error_key, expected_error, span, capability) if error_key == "expected_error"
+                    else ErrorRule(error_key, span, expected_error, invocation_error))
                 expects_error = True
                 break
+        for directive in sorted(contract.case_expectations) if contract is not None else ():
+            node = scenario.get(directive)  # the directory's case-level expectations (expected_wire_request …)
+            if node is not None:
+                run(shape_rule(directive, node, _span(scenario, directive), capability))
         # A resume case's first run may carry its own expectations beside its expected error.
         first_run = invocation.role == FIRST_RUN and owner.get("first_run_expected") is not None
         expected = owner.get("first_run_expected" if first_run else "expected")

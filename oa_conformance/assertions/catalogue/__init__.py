@@ -97,6 +97,9 @@ COMPARES = ("equals", "set", "count", "flag", "absent")
 MODULES: dict[str, str] = {
     "graph-engine": "graph_engine",
     "pipeline-utilities": "pipeline_utilities",
+    "observability": "observability",
+    "prompt-management": "prompt_management",
+    "retrieval-provider": "retrieval_provider",
 }
 GENERAL = "canonical"  # the §5.9 canonical rows, shared by every capability
 
