@@ -9,32 +9,18 @@ import httpx
 import pytest
 
 from oa_conformance.interpreter.wire import Canned, CapturedWire, WireExhausted, WireRefused
-from oa_conformance.runner import cases_of, run_case
-
-from .conftest import shared_fixture
-from .test_run import write_fixture
+from . import faults
+from .faults import failed_at, line_of
 
 CAPABILITY = "retrieval-provider"
 
 
 def fixture_text(name: str) -> str:
-    return shared_fixture(f"{CAPABILITY}/conformance/{name}").read_text(encoding="utf-8")
+    return faults.shared_text(CAPABILITY, name)
 
 
 def run_text(tmp_path, text: str, name: str = "001-case.yaml"):
-    return [run_case(case, timeout=20) for case in cases_of(write_fixture(tmp_path, text, CAPABILITY, name))]
-
-
-def line_of(text: str, needle: str, after: str | None = None) -> int:
-    """1-based line of the first ``needle`` (after the first ``after``, when given)."""
-    lines = text.splitlines()
-    start = next(i for i, line in enumerate(lines) if after in line) if after else 0
-    return next(i for i in range(start, len(lines)) if needle in lines[i]) + 1
-
-
-def failed_at(result, line: int) -> None:
-    assert result.outcome == "failed", (result.outcome, result.reason)
-    assert result.location is not None and f".yaml:{line}:" in result.location, (result.location, result.reason)
+    return faults.run_text(tmp_path, text, CAPABILITY, name)
 
 
 def replace_once(text: str, old: str, new: str, after: str | None = None) -> str:
@@ -124,20 +110,15 @@ def test_a_pre_send_predicate_fails_when_a_request_went_out(tmp_path):
     assert "expected.invariants.no_embed_request_issued" in failing
 
 
-def test_a_malformed_mock_status_is_fixture_schema_invalid_at_its_line(tmp_path):
-    text = fixture_text("001-embed-positive-control.yaml")
-    faulty = text.replace("      - status: 200", "      - status: 999")
+@pytest.mark.parametrize("old, new, marker", [
+    ("      - status: 200\n", "      - status: 999\n", "status: 999"),  # not an HTTP status
+    ("      - status: 200\n", "      - status: 200\n        raises: {error_type: E, message: m}\n", "raises:"),  # raises on a 2xx
+])
+def test_a_malformed_mock_is_fixture_schema_invalid_at_its_line(tmp_path, old, new, marker):
+    faulty = fixture_text("001-embed-positive-control.yaml").replace(old, new)
     (result,) = run_text(tmp_path, faulty)
     assert result.outcome == "error" and result.category == "fixture_schema_invalid", (result.outcome, result.reason)
-    assert f".yaml:{line_of(faulty, 'status: 999')}:" in result.location
-
-
-def test_raises_on_a_2xx_mock_is_fixture_schema_invalid(tmp_path):
-    text = fixture_text("001-embed-positive-control.yaml")
-    faulty = text.replace("      - status: 200\n", "      - status: 200\n        raises: {error_type: E, message: m}\n")
-    (result,) = run_text(tmp_path, faulty)
-    assert result.outcome == "error" and result.category == "fixture_schema_invalid", (result.outcome, result.reason)
-    assert f".yaml:{line_of(faulty, 'raises:')}:" in result.location
+    assert f".yaml:{line_of(faulty, marker)}:" in result.location
 
 
 def test_a_provider_the_adapter_does_not_know_is_harness_primitive_missing(tmp_path):
