@@ -149,3 +149,92 @@ def test_pattern_syntax():
 def test_every_registered_module_exports_rows():
     for capability in catalogue.MODULES:
         assert isinstance(catalogue.rows_of(capability), tuple)
+
+
+def test_a_pipeline_utilities_pattern_never_answers_an_observability_name():
+    from oa_conformance.assertions.catalogue.engine import predicate_rule
+    from oa_conformance.assertions import predicates as legacy
+
+    name = "input_count_matches_input_list_length"
+    assert predicate_rule("observability", name, ast_value(True), None, "invariants") is None
+    assert legacy.resolve(name, "observability") is None
+    assert legacy.resolve(name, "pipeline-utilities") is not None
+
+
+def test_the_reference_page_is_current():
+    from pathlib import Path
+
+    from oa_conformance.assertions.catalogue.reference import markdown
+
+    page = Path(__file__).resolve().parent.parent / "docs" / "PREDICATES.md"
+    assert page.read_text() == markdown(), "regenerate it: .venv/bin/oa-lint --list-predicates > docs/PREDICATES.md"
+
+
+RESTATED = Restates("log_holds_every_node", "the final log names every node", "expected.final_state.log")
+FIXTURE = """\
+state:
+  fields:
+    log: {type: list<string>, reducer: append, default: []}
+entry: a
+nodes:
+  a: {update: {log: ["a"]}}
+  b: {update: {log: ["b"]}}
+edges:
+  - {from: a, to: b}
+  - {from: b, to: END}
+initial_state: {}
+expected:
+  %s
+  invariants:
+    log_holds_every_node: true
+"""
+
+
+def restating(monkeypatch):
+    """The graph-engine table answers one extra name with a restating row."""
+    from oa_conformance.assertions.catalogue import engine
+
+    real = engine.resolve
+
+    def resolve_with(capability, name):
+        return Resolved(capability, RESTATED) if name == RESTATED.name else real(capability, name)
+
+    monkeypatch.setattr(engine, "resolve", resolve_with)
+    monkeypatch.setattr(catalogue, "resolve", resolve_with)
+
+
+def run_fixture(tmp_path, final_state: str):
+    from oa_conformance.discovery import discover
+    from oa_conformance.runner import cases_of, run_case
+
+    path = tmp_path / "spec" / "graph-engine" / "conformance" / "901-restated.yaml"
+    path.parent.mkdir(parents=True)
+    path.write_text(FIXTURE % final_state)
+    (ref,) = cases_of(discover([str(tmp_path)])[0])
+    return run_case(ref)
+
+
+@pytest.mark.parametrize("final_state, outcome, status", [
+    ("final_state: {log: [a, b]}", "passed", VERIFIED),
+    ("final_state: {log: [a, c]}", "failed", FAILED),  # the restated expectation fails: so does the predicate
+    ("execution_order: [a, b]", "failed", UNVERIFIED),  # the case does not assert the restated directive
+])
+def test_a_restating_row_in_a_real_case(monkeypatch, tmp_path, final_state, outcome, status):
+    restating(monkeypatch)
+    result = run_fixture(tmp_path, final_state)
+    assert result.outcome == outcome
+    (check,) = [c for c in result.checks if c.name.endswith(RESTATED.name)]
+    assert check.status == status
+
+
+def test_p002_reports_a_restating_predicate_without_its_directive(monkeypatch, tmp_path):
+    from oa_conformance.lint import lint_paths, Selection
+
+    restating(monkeypatch)
+    path = tmp_path / "spec" / "graph-engine" / "conformance" / "901-restated.yaml"
+    path.parent.mkdir(parents=True)
+    path.write_text(FIXTURE % "execution_order: [a, b]")
+    found = [d for d in lint_paths([str(path.parent)], Selection.parse(["P002"], [])).diagnostics]
+    assert [d.code for d in found] == ["P002"] and "expected.final_state.log" in found[0].message
+    path.write_text(FIXTURE % "final_state: {log: [a, b]}")
+    assert not lint_paths([str(path.parent)], Selection.parse(["P002"], [])).diagnostics

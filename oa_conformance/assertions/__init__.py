@@ -5,5 +5,5 @@ Importing the package registers every shape and predicate (the capability module
 explicit registry).
 """
 
-from . import checkpoint_shapes, graph_engine_shapes, llm_provider_shapes, matchers, observability_shapes, pipeline_shapes, predicates, prompt_management_shapes, rules  # noqa: F401
+from . import checkpoint_shapes, graph_engine_shapes, llm_provider_shapes, matchers, observability_shapes, pipeline_shapes, predicates, prompt_management_shapes, retrieval_provider_shapes, rules  # noqa: F401
 from . import observability_langfuse_shapes  # noqa: F401,E402

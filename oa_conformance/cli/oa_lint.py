@@ -7,6 +7,7 @@
     oa-lint PATH --exit-zero                 report, but exit 0 when there are findings
     oa-lint --list-rules                     every rule: code, severity, name, summary
     oa-lint --explain G003                   one rule's documentation
+    oa-lint --list-predicates                the predicate catalogue as Markdown (docs/PREDICATES.md)
 
 Exit status: 0 clean, 1 findings, 2 usage error or internal error.
 """
@@ -34,6 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     parser.add_argument("--list-rules", action="store_true", help="list every rule and exit")
     parser.add_argument("--explain", metavar="CODE", help="print a rule's documentation and exit")
+    parser.add_argument("--list-predicates", action="store_true", help="print the predicate catalogue (Markdown) and exit")
     return parser
 
 
@@ -44,6 +46,11 @@ def main(argv: list[str] | None = None) -> int:
         return _explain(args.explain)
     if args.list_rules:
         return _list_rules()
+    if args.list_predicates:
+        from ..assertions.catalogue.reference import markdown
+
+        sys.stdout.write(markdown())
+        return 0
     if not args.paths:
         parser.print_usage(sys.stderr)
         print("oa-lint: error: no PATH given (a spec repository, a spec/ or conformance/ folder, or fixture files)", file=sys.stderr)

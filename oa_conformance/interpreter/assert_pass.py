@@ -98,10 +98,16 @@ def assert_case(scenario: Scenario, trace: CaseTrace, capability: str | None = N
         for holder in ((source,) if source is not None else ()) + (scenario,):
             expected_error = holder.get(error_key)
             if expected_error is not None:
-                run(ErrorRule(error_key, holder.key_span(error_key) if isinstance(holder, Section) else _span(scenario, error_key),
-                              expected_error, invocation_error))
+                span = holder.key_span(error_key) if isinstance(holder, Section) else _span(scenario, error_key)
+                # `expected_error` may mean more in a directory (its own shape); the others are the general rule
+                run(shape_rule(error_key, expected_error, span, capability) if error_key == "expected_error"
+                    else ErrorRule(error_key, span, expected_error, invocation_error))
                 expects_error = True
                 break
+        for directive in sorted(contract.case_expectations) if contract is not None else ():
+            node = scenario.get(directive)  # the directory's case-level expectations (expected_wire_request …)
+            if node is not None:
+                run(shape_rule(directive, node, _span(scenario, directive), capability))
         # A resume case's first run may carry its own expectations beside its expected error.
         first_run = invocation.role == FIRST_RUN and owner.get("first_run_expected") is not None
         expected = owner.get("first_run_expected" if first_run else "expected")

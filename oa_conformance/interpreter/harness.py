@@ -148,6 +148,9 @@ class Instruments:
     checkpointer: Any = None  # the runtime checkpointer backend, wrapped to record its saves (resume.py)
     clock_step_ms: float | None = None  # a deterministic clock stub, when the case declares one
     clock_ms: float = 0.0
+    # Mocks a capability harness installs for the run, by name, read by its node directives
+    # (e.g. "retrieval": the captured wire and providers of retrieval_mock.py).
+    mocks: dict[str, Any] = field(default_factory=dict)
 
     def clock(self) -> float:
         """Seconds: the deterministic stub (advancing a fixed step per read) or the real monotonic clock."""

@@ -8,15 +8,20 @@ not configure is refused (recorded, answered with an error the runtime sees as a
 failure), so a wrong base URL can never reach a real server.
 
 Each capability turns its own fixture form (``mock_provider.responses``, ``mock_llm``,
-``mock_embedding`` …) into :class:`Canned` values; the wire knows nothing about providers. What it
-recorded becomes the trace document's ``wire`` collection (:meth:`CapturedWire.document`):
+``mock_embedding`` …) into :class:`Canned` values; the wire knows nothing about providers. A case
+with several mocked providers (an embedding and a rerank provider, each with its own mock list)
+gives each its own *lane* (:meth:`CapturedWire.lane`): a transport view serving that lane's
+responses in order, recording into the same wire. What it recorded becomes the trace document's
+``wire`` collection (:meth:`CapturedWire.document`):
 
     wire
-      requests[]   {index, method, url, host, path, query, headers (lower-cased names), json, body}
+      requests[]   {index, method, url, host, path, query, headers (lower-cased names), json, body,
+                   lane (only for a lane's request)}
                    ``json`` is absent when the body is not JSON; ``body`` is the text
       responses[]  {index, request (the index of the request it answered), status, headers, body (the
                    JSON value, or the text of a raw body), failure (connect | timeout | read, or
-                   null), declared_at ("path:line:col" of the canned entry)}
+                   null), declared_at ("path:line:col" of the canned entry), lane (only for a
+                   lane's response; ``index`` then counts within the lane)}
       declared     how many canned responses the fixture declared
       unused       how many of them no request consumed
       overrun      requests that arrived after the canned responses ran out (each also failed)
@@ -68,24 +73,38 @@ class CapturedWire(httpx.AsyncBaseTransport):
     served: list[dict[str, Any]] = field(default_factory=list)
     overrun: int = 0
     refused: list[dict[str, Any]] = field(default_factory=list)
+    lanes: dict[str, list[Canned]] = field(default_factory=dict)  # lane name -> its own canned responses
+
+    def lane(self, name: str, responses: Iterable[Canned]) -> httpx.AsyncBaseTransport:
+        """A transport for one provider of the case, serving ``responses`` in order on its own."""
+        self.lanes[name] = list(responses)
+        return _Lane(self, name)
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        return await self.serve(request, None)
+
+    async def serve(self, request: httpx.Request, lane: str | None) -> httpx.Response:
         content = await request.aread()
         record = request_record(len(self.requests), request, content)
+        if lane is not None:
+            record["lane"] = lane
         if self.hosts and request.url.host not in self.hosts:
             self.refused.append(record)
             raise WireRefused(f"the captured wire refuses host {request.url.host!r} (configured: {sorted(self.hosts)})", request=request)
         self.requests.append(record)
-        index = len(self.served)
-        if index >= len(self.responses):
+        queue = self.responses if lane is None else self.lanes[lane]
+        index = sum(1 for served in self.served if served.get("lane") == lane)
+        if index >= len(queue):
             self.overrun += 1
-            raise WireExhausted(f"request {record['index'] + 1} arrived but the fixture declares only {len(self.responses)} responses",
-                                request=request)
-        canned = self.responses[index]
-        self.served.append({"index": index, "request": record["index"], "status": canned.status,
-                            "headers": dict(canned.headers), "body": canned.body if canned.raw is None else
-                            canned.raw.decode("utf-8", errors="replace"), "failure": canned.failure,
-                            "declared_at": canned.declared_at})
+            declared = f"only {len(queue)} responses" + (f" for the {lane} lane" if lane is not None else "")
+            raise WireExhausted(f"request {record['index'] + 1} arrived but the fixture declares {declared}", request=request)
+        canned = queue[index]
+        served = {"index": index, "request": record["index"], "status": canned.status, "headers": dict(canned.headers),
+                  "body": canned.body if canned.raw is None else canned.raw.decode("utf-8", errors="replace"),
+                  "failure": canned.failure, "declared_at": canned.declared_at}
+        if lane is not None:
+            served["lane"] = lane
+        self.served.append(served)
         if canned.delay_s:
             await self.sleep(canned.delay_s)
         if canned.failure is not None:
@@ -98,14 +117,26 @@ class CapturedWire(httpx.AsyncBaseTransport):
 
     def document(self) -> dict[str, Any]:
         """The ``wire`` collection of the trace document."""
+        declared = len(self.responses) + sum(len(queue) for queue in self.lanes.values())
         return {
             "requests": list(self.requests),
             "responses": list(self.served),
-            "declared": len(self.responses),
-            "unused": max(0, len(self.responses) - len(self.served)),
+            "declared": declared,
+            "unused": max(0, declared - len(self.served)),
             "overrun": self.overrun,
             "refused": list(self.refused),
         }
+
+
+@dataclass
+class _Lane(httpx.AsyncBaseTransport):
+    """One lane of a :class:`CapturedWire` (what a provider of the case is given as its transport)."""
+
+    wire: CapturedWire
+    name: str
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        return await self.wire.serve(request, self.name)
 
 
 def request_record(index: int, request: httpx.Request, content: bytes) -> dict[str, Any]:

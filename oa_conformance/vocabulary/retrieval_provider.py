@@ -104,6 +104,8 @@ DIRECTIVES = [
 
     # ---- wire assertions (§5.15) ---------------------------------------------------------------
     Directive("expected_wire_request_count", CASE, INT, "§5.15", RP, "0.102.0", "How many outbound requests the call issues."),
+    Directive("expected_wire_url", CASE, Expect(("scalar",)), "§3.2 header", RP, None,
+              "The fully resolved URL the outbound request goes to (base_url origin + the mapping's route), exactly."),
     Directive("expected_wire_headers", CASE, MapOf(Expect(("scalar",)), "HTTP header name"), "§5.15", RP, "0.102.0",
               "Request headers that must be present with these values (subset, names case-insensitive)."),
 ]

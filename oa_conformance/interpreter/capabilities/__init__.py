@@ -9,6 +9,9 @@ prompt backend — registers one :class:`CapabilityHarness` here, in the explici
   the executor's supported surface; any other directive still fails as "not implemented".
 - ``is_direct`` / ``run_direct``: a case that is not a graph run (``calls:`` against a provider, a
   prompt fetch) is executed by ``run_direct`` instead of the graph flow and returns its own trace.
+- ``case_expectations``: case-level directives that are expectations (beside ``expected:``, e.g.
+  ``expected_wire_request``); the assert pass checks each with the shape registered under its name
+  for the capability (``@shape(name, capability=...)``).
 - ``instrument``: an async context manager factory wrapped around a graph run (install an OTel
   capture, a mocked wire …). It yields an object with ``collections() -> dict`` called after the run;
   what it returns becomes ``CaseTrace.collections`` (the trace document's top-level collections).
@@ -28,6 +31,7 @@ class CapabilityHarness:
     capability: str
     case_directives: frozenset[str] = frozenset()
     invocation_directives: frozenset[str] = frozenset()
+    case_expectations: frozenset[str] = frozenset()
     is_direct: Callable[[Scenario], bool] = staticmethod(lambda scenario: False)
     run_direct: Callable[[Scenario], Awaitable[CaseTrace]] | None = None
     instrument: Callable[[Scenario, Any], AsyncContextManager[Any]] | None = None
@@ -50,3 +54,4 @@ def harness_for(capability: str | None) -> CapabilityHarness | None:
 from . import observability  # noqa: E402,F401
 from . import llm_provider  # noqa: E402,F401
 from . import prompt_management  # noqa: E402,F401
+from . import retrieval_provider  # noqa: E402,F401

@@ -58,6 +58,7 @@ from . import (
     multiple_outgoing_edges,
     node_unreachable,
     predicate_not_implemented,
+    predicate_restated_directive_missing,
     reducer_arguments,
     reducer_unknown,
     schema_invalid,
@@ -113,6 +114,7 @@ MODULES: tuple[ModuleType, ...] = (
     compile_error_not_exercised,
     # P — invariant predicates (conformance-adapter §5.9)
     predicate_not_implemented,
+    predicate_restated_directive_missing,
     # X — the linter itself
     internal_error,
 )
