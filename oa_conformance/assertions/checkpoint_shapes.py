@@ -337,6 +337,19 @@ for _name, _select in (("nodes_executed_during_resume", nodes_executed), ("nodes
     shape(_name)(_set_shape(_name, _select))
 
 
+def successful_attempt_index(ctx: Context) -> int | None:
+    """The attempt_index of this run's latest successful attempt: the highest ``attempt_index`` of a
+    ``completed`` event without an error (graph-engine §6: retries number their attempts 0..N-1)."""
+    events = next((e for e in ctx.invocation.events.values() if e), ())
+    succeeded = [e.get("attempt_index") for e in events if e.get("phase") == "completed" and e.get("error") is None]
+    return max(succeeded) if succeeded else None
+
+
+@shape("successful_attempt_index_during_resume")
+def _successful_attempt_index(node: Scalar, span: Span | None) -> Rule:
+    return ValueRule("expected.successful_attempt_index_during_resume", span, node, successful_attempt_index)
+
+
 @shape("migrations_run")
 def _migrations_run(node: Sequence, span: Span | None) -> Rule:
     """The harness migrations the run applied, in order (``from->to``)."""

@@ -9,7 +9,7 @@ from typing import Any
 from ..diagnostics import Span
 from . import predicates as legacy_predicates
 from .catalogue.engine import predicate_rule
-from .rules import FAILED, VERIFIED, Check, Context, Rule, Unverified, _AllOf, invocation_of, node_events, shape
+from .rules import FAILED, VERIFIED, Check, Context, Rule, Unverified, ValueRule, _AllOf, invocation_of, node_events, shape
 
 
 @dataclass(frozen=True)
@@ -75,3 +75,14 @@ def _snapshot_invariants(node: Any, span: Span | None) -> Rule:
 
 
 __all__ = ["NoPropagatedError", "SnapshotScope"]
+
+
+def _empty_phases_raised(ctx: Context) -> Any:
+    """Whether registering an observer with an empty phase set raised (the execute pass's probe)."""
+    return ((ctx.trace.wiring or {}).get("registration_probes") or {}).get("empty_phases", {}).get("raised")
+
+
+@shape("empty_phases_raises_at_registration")
+def _empty_phases(node: Any, span: Span | None) -> Rule:
+    """§6: an empty phases set is a configuration error, raised at registration time."""
+    return ValueRule("expected.empty_phases_raises_at_registration", span, node, _empty_phases_raised)

@@ -681,3 +681,50 @@ def _metrics(node: Any, span: Span | None) -> Rule:
 
 
 __all__ = ["Forest", "SpanMatcher", "assign", "forest", "llm_span", "metrics", "otel"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Rejections (observability §3.4: reserved metadata keys)
+
+
+@dataclass(frozen=True)
+class RejectionRule(Rule):
+    """`invoke_rejects_at_api_boundary` / `augment_rejects_at_call_site`: the run failed, and where.
+    ``true`` accounts for the failure (the case expects it)."""
+
+    name: str
+    span: Span | None
+    expected: Any
+    where: str  # "api_boundary" | "call_site"
+
+    @property
+    def expects_failure(self) -> bool:
+        return bool(self.expected.value)
+
+    def evaluate(self, ctx: Context, bindings: Any):
+        from .rules import invocation_of
+
+        invocation = invocation_of(ctx)
+        if self.where == "api_boundary":
+            ran = [entry["node"] for entry in invocation.node_log]
+            holds = invocation.outcome == "errored" and not ran and not invocation.execution_order
+            detail = (f"invoke() {invocation.outcome}" if invocation.outcome != "errored"
+                      else f"invoke() raised only after work began: nodes ran {show(ran or list(invocation.execution_order))}")
+        else:
+            rejected = [entry for kind, entry in ctx.trace.middleware_log if kind == "call_site_rejected"]
+            holds = invocation.outcome == "errored" and bool(rejected)
+            detail = (f"invoke() {invocation.outcome}" if invocation.outcome != "errored"
+                      else "the run failed, but no set_invocation_metadata call raised at its call site")
+        if holds == bool(self.expected.value):
+            return (Check(self.name, VERIFIED, self.span),), bindings
+        return (Check(self.name, FAILED, self.span, detail if not holds else "the rejection happened"),), bindings
+
+
+@shape("invoke_rejects_at_api_boundary", capability=OBS)
+def _invoke_rejects(node: Any, span: Span | None) -> Rule:
+    return RejectionRule("expected.invoke_rejects_at_api_boundary", span, node, "api_boundary")
+
+
+@shape("augment_rejects_at_call_site", capability=OBS)
+def _augment_rejects(node: Any, span: Span | None) -> Rule:
+    return RejectionRule("expected.augment_rejects_at_call_site", span, node, "call_site")

@@ -365,6 +365,28 @@ class CompileErrorRule(Rule):
 
 
 @dataclass(frozen=True)
+class BuildOrRunErrorRule(Rule):
+    """An error category the spec lets surface either while the graph is built or when it runs
+    (`expected_chain_ambiguity_error`: compile-time SHOULD, load-time acceptable, §10.12.2)."""
+
+    name: str
+    span: Span | None
+    expected: Scalar
+
+    def check(self, ctx: Context, bindings: Any):
+        want = self.expected.value
+        error = ctx.trace.compile_error
+        when = "at graph build"
+        if error is None and ctx.invocation is not None:
+            error, when = ctx.invocation.error, "when the run resumed"
+        if error is None:
+            return (Check(self.name, FAILED, self.span, f"expected {want!r} at graph build or at run time; nothing was raised"),), bindings
+        if error.category != want:
+            return (Check(self.name, FAILED, self.span, f"expected {want!r}, got {error.category!r} {when} ({error.message})"),), bindings
+        return (Check(self.name, VERIFIED, self.span),), bindings
+
+
+@dataclass(frozen=True)
 class CompileWarningRule(Rule):
     name: str
     span: Span | None

@@ -21,6 +21,7 @@ from ..assertions.rules import (
     FAILED,
     UNVERIFIED,
     Check,
+    BuildOrRunErrorRule,
     CompileErrorRule,
     CompileWarningRule,
     Context,
@@ -40,6 +41,7 @@ from .resume import FIRST_RUN, POPULATE, RESUMED, is_multi_run
 from ..trace import CaseTrace
 
 PREDICATE_BLOCKS = ("invariants", "observer_event_invariants")
+BUILD_OR_RUN_ERROR = "expected_chain_ambiguity_error"
 
 
 def assert_case(scenario: Scenario, trace: CaseTrace, capability: str | None = None, repeated: bool = True) -> tuple[Check, ...]:
@@ -66,6 +68,13 @@ def assert_case(scenario: Scenario, trace: CaseTrace, capability: str | None = N
     if compile_error is not None:
         run(CompileErrorRule("expected_compile_error", _span(scenario, "expected_compile_error"), compile_error))
         return tuple(checks)
+    for holder in (scenario, scenario.get("resume")):  # an error allowed at build or at run time
+        either = holder.get(BUILD_OR_RUN_ERROR) if holder is not None else None
+        if either is not None:
+            judged = trace.invocations[-1] if trace.invocations else None
+            span = holder.key_span(BUILD_OR_RUN_ERROR) if holder is not scenario else _span(scenario, BUILD_OR_RUN_ERROR)
+            found, _ = BuildOrRunErrorRule(BUILD_OR_RUN_ERROR, span, either).check(Context(trace, judged), bindings)
+            return tuple(found)
     if trace.compile_error is not None:
         error = trace.compile_error
         return (Check("compile", FAILED, scenario.section.span, f"compilation failed unexpectedly: {error.category}: {error.message}"),)

@@ -147,7 +147,21 @@ async def _raises(ctx: NodeContext, spec: Any) -> None:
     if isinstance(spec, Scalar):
         category = ctx.decl.get("error_category")
         raise HarnessRaised(spec.value, category.value if category is not None else None)
+    kind = spec.get("exception_kind")
+    if kind is not None:  # a bare host exception, no category (e.g. `exception_kind: ValueError`)
+        message = spec.get("message")
+        raise builtin_exception(kind)(message.value if message is not None else "harness failure")
     raise raised_error(spec)
+
+
+def builtin_exception(kind: Scalar) -> type[Exception]:
+    """The built-in exception class an `exception_kind` names (Python's spelling of the kind)."""
+    import builtins
+
+    found = getattr(builtins, str(kind.value), None)
+    if not (isinstance(found, type) and issubclass(found, Exception)):
+        raise HarnessPrimitiveMissing(f"exception_kind {kind.value!r} (not a built-in exception type)", kind.span)
+    return found
 
 
 def raised_error(spec: Section) -> HarnessRaised:
@@ -181,6 +195,10 @@ async def _flaky(ctx: NodeContext, spec: Section) -> None:
     sequence = spec.get("failure_sequence")
     attempt = ctx.harness.log.count_attempt(("flaky", ctx.name))
     entries = sequence.items if sequence is not None else ()
+    fail_count = spec.get("fail_count")  # the compact count form: fail the first N attempts
+    if fail_count is not None and attempt < fail_count.value:
+        category = spec.get("category")
+        raise HarnessRaised(f"{ctx.name} fails attempt {attempt}", category.value if category is not None else "node_exception")
     if attempt < len(entries):
         entry = entries[attempt]
         if isinstance(entry, Section):

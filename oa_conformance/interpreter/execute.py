@@ -33,8 +33,9 @@ CASE_DIRECTIVES = frozenset((
     "name", "description", "cases", "conformance_version", "graph", "state", "entry", "nodes", "edges",
     "subgraph", "subgraphs", "subgraph_with_idx", "initial_state", "observers", "invoke", "invoke_with",
     "invocations", "checkpointer", "clock_stub", "middleware", "caller_correlation_id", "caller_invocation_id",
-    "caller_metadata", "expected", "expected_error", "expected_compile_error", "expected_compile_warning", "invariants",
-    "run_count", "first_run_expected_error", "first_run_expected", "crash_injection", "resume", "seeded_record", "saved_record_assertions",
+    "caller_metadata", "expected", "expected_error", "expected_compile_error", "expected_chain_ambiguity_error",
+    "expected_compile_warning", "invariants", "run_count", "first_run_expected_error", "first_run_expected",
+    "crash_injection", "resume", "seeded_record", "saved_record_assertions",
     "every_save_assertions", "migrations", "runtime_state_subclass", "populate_checkpointer_via_runs",
 ))
 INVOCATION_DIRECTIVES = frozenset((
@@ -66,6 +67,17 @@ def unsupported(scenario: Scenario, contract: CapabilityHarness | None = None) -
     elif isinstance(invocations, Scalar):
         return "invocations (count form)", scenario.where("invocations").key_span("invocations")
     return None
+
+
+def _build_errors() -> tuple[type[BaseException], ...]:
+    from openarmature.checkpoint.errors import CheckpointError
+
+    # A checkpoint configuration error (a duplicate migration pair, pipeline-utilities §10.12.1) is
+    # raised by the builder while the graph is built: it is a build-time outcome like a compile error.
+    return (oa.CompileError, CheckpointError)
+
+
+BUILD_ERRORS = _build_errors()
 
 
 # The recording observer a case that declares none gets (its events are under this name).
@@ -117,6 +129,10 @@ def error_record(error: BaseException) -> ErrorRecord:
     except Exception:  # a non-graph error (e.g. state validation before invoke) has no chain to read
         derived = str(error)
     attributes["raw_message"] = str(error)
+    if isinstance(error, Exception):  # the runtime's own default retry classification (§6.1)
+        from openarmature.graph.middleware import default_classifier
+
+        attributes["transient"] = bool(default_classifier(error, None))
     return ErrorRecord(
         category=getattr(error, "category", None),
         message=derived,
@@ -177,6 +193,47 @@ def _observers(scenario: Scenario, harness: Harness, built: Any) -> list[Any]:
     return per_invocation
 
 
+# What a case may declare about a run; a case with none of them beside `expected_compile_warning`
+# asserts compilation only (§5.8: "asserts that compilation succeeds while emitting warnings") and
+# is not invoked.
+RUN_DIRECTIVES = ("initial_state", "expected", "expected_error", "invariants", "invocations", "invoke", "invoke_with",
+                  "resume", "first_run_expected_error", "saved_record_assertions", "every_save_assertions", "run_count")
+
+
+def compile_only(scenario: Scenario) -> bool:
+    return scenario.get("expected_compile_warning") is not None and all(scenario.get(d) is None for d in RUN_DIRECTIVES)
+
+
+async def _no_runs() -> Any:
+    return
+    yield
+
+
+def _probe_empty_phases(built: Any) -> dict[str, Any]:
+    """Register an observer with an empty phase set (graph-engine §6: a configuration error the
+    runtime SHOULD raise at registration) and record whether it did."""
+    async def probe(event: Any) -> None:  # never delivered to: it subscribes to no phase
+        return None
+
+    try:
+        built.compiled.attach_observer(probe, phases=frozenset())
+    except Exception as raised:
+        return {"raised": True, "type": type(raised).__name__, "message": str(raised)}
+    return {"raised": False}
+
+
+# Registration checks a fixture asks for beside the event sequence, keyed by the `expected:`
+# directive that asserts them; each result lands in the trace's wiring under `registration_probes`.
+REGISTRATION_PROBES = {"empty_phases_raises_at_registration": ("empty_phases", _probe_empty_phases)}
+
+
+def _probe_registration(scenario: Scenario, harness: Harness, built: Any) -> None:
+    expected = scenario.get("expected")
+    for directive, (name, probe) in REGISTRATION_PROBES.items():
+        if expected is not None and expected.get(directive) is not None:
+            harness.graph.wiring.setdefault("registration_probes", {})[name] = probe(built)
+
+
 def _target_graph(decl: Section, built: Any) -> Any:
     target = decl.get("target")
     name = target.value if target is not None else "outer"
@@ -213,7 +270,7 @@ async def _run_once(scenario: Scenario, contract: CapabilityHarness | None = Non
     async with _captured(scenario, harness, contract) as capture:         # the directory's captures (OTel …)
         try:
             built = build_graph(scenario, harness)                          # graph build
-        except oa.CompileError as error:
+        except BUILD_ERRORS as error:  # compile and registration-time configuration errors
             trace = CaseTrace(compile_error=error_record(error), parameters=plain(case_parameters(scenario)))
         else:
             trace = await execute_graph(scenario, built, harness)           # execute
@@ -243,8 +300,9 @@ async def execute_graph(scenario: Scenario, built: BuiltGraph, harness: Harness)
     """The execute pass over a built graph: attach observers, run every planned invocation (one run,
     ``invocations:``, or first run → resume), freeze what the harness recorded into the trace."""
     invocation_observers = _observers(scenario, harness, built)
+    _probe_registration(scenario, harness, built)
     traces: list[InvocationTrace] = []
-    async for run in planned_runs(scenario, harness, traces):
+    async for run in (planned_runs(scenario, harness, traces) if not compile_only(scenario) else _no_runs()):
         harness.invocation.index = len(traces)
         traces.append(await _invoke(scenario, run, harness, built, invocation_observers, traces))
     return CaseTrace(

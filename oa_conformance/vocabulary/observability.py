@@ -104,7 +104,7 @@ FAMILIES: list[Family] = [
     Family("direct_call", "DirectCall", "Call an observability API directly, outside any invocation (no graph).", required=("operation",)),
 
     # ---- expected outcome (§5.8; §3.2 header) --------------------------------------------------
-    Family("otel_trace_expectation", "OtelTraceExpectation", "One OTel trace: its id and its span tree (detached trace mode).",
+    Family("otel_trace_expectation", "OtelTraceExpectation", "One OTel trace: its id (optional) and its span tree (detached trace mode).",
            required=("span_tree",)),
     Family("metric_observation", "MetricObservation", "One recorded metric observation (§5.8 `metrics`, §6.9).",
            required=("instrument", "dimensions")),
@@ -310,6 +310,12 @@ DIRECTIVES: list[Directive] = [
 
     _general("span_tree_private", EXPECTED, Expect(("list",)), V_OTEL, "The spans on openarmature's private exporter."),
     _general("span_tree_global", EXPECTED, Expect(("list",)), V_OTEL, "The spans on the global TracerProvider's exporter."),
+    _local("parent_trace", EXPECTED, Section("otel_trace_expectation"), V_OTEL,
+           "The trace the invocation started in (detached mode): its span tree."),
+    _local("determinism_check", EXPECTED, Expect(("map",)), V_OTEL,
+           "Compare the span trees of two runs (`compare_runs`, `ignore_attributes`, `compare`, `require_equal`)."),
+    _general("fail_count", ("flaky",), INT, V_OTEL, "Compact count form: the first N attempts fail."),
+    _general("category", ("flaky",), STR, V_OTEL, "The category the failing attempts raise (compact count form)."),
     _local("traces", EXPECTED, ListOf(Section("otel_trace_expectation")), V_ATTRIBUTION, "Several OTel traces (detached mode), each with its tree."),
     _local("trace_id", ("otel_trace_expectation",), Expect(("scalar",)), V_ATTRIBUTION, "The trace's id (a `<trace_id_X>` binding)."),
     _local("no_edge_spans", EXPECTED, BOOL, V_OTEL, "No span was emitted for an edge."),

@@ -153,6 +153,19 @@ def _names(scenario: Scenario, name: str) -> frozenset[str]:
     return frozenset(literal(value)) if value is not None else frozenset()
 
 
+def _dispatching_nodes(scenario: Scenario, subgraphs: frozenset[str]) -> frozenset[str]:
+    """The fixture names detached *subgraphs*; the runtime's observer keys detachment by the node
+    that runs one (its "subgraph wrapper node"). Both spellings are honoured: a listed name that is
+    a node stays, and every outer node running a listed subgraph is added."""
+    nodes = scenario.get("nodes")
+    wrappers = set(subgraphs)
+    for node_name, decl in (nodes.items() if nodes is not None else ()):
+        runs = decl.get("subgraph") if hasattr(decl, "get") else None
+        if isinstance(runs, Scalar) and runs.value in subgraphs:
+            wrappers.add(node_name)
+    return frozenset(wrappers)
+
+
 class OtelCapture:
     """One case's OTel instruments and what they recorded."""
 
@@ -176,7 +189,7 @@ class OtelCapture:
             meter_provider = MeterProvider(metric_readers=[self.reader])
         self.observer = OTelObserver(
             span_processor=SimpleSpanProcessor(self.exporter),
-            detached_subgraphs=_names(scenario, "detached_subgraphs"),
+            detached_subgraphs=_dispatching_nodes(scenario, _names(scenario, "detached_subgraphs")),
             detached_fan_outs=_names(scenario, "detached_fan_outs"),
             disable_llm_spans=_flag(scenario, "disable_llm_spans", False),
             disable_provider_payload=_flag(scenario, "disable_provider_payload", True),

@@ -1,0 +1,100 @@
+"""The graph-engine / pipeline-utilities mechanisms of issue 8: each holds on the real fixture and
+fails on a fault-injected copy (written under tmp_path in the spec's layout)."""
+
+from __future__ import annotations
+
+import pytest
+
+from oa_conformance.assertions.matchers import match
+from oa_conformance.ast.nodes import Scalar
+from oa_conformance.runner import cases_of, run_case
+
+from .conftest import shared_fixture
+from .test_run import write_fixture
+
+
+def results(tmp_path, relative: str, old: str | None = None, new: str | None = None, count: int = 1) -> dict:
+    """Every case of a shared fixture (optionally with ``old`` replaced by ``new``) → {case name: result}."""
+    source = shared_fixture(relative)
+    text = source.read_text()
+    if old is not None:
+        assert text.count(old) >= count, old
+        text = text.replace(old, new, count)
+    capability = relative.split("/", 1)[0]
+    ref = write_fixture(tmp_path, text, capability=capability, name=source.name)
+    return {case.name: run_case(case, timeout=30) for case in cases_of(ref)}
+
+
+def outcomes(found: dict) -> set[str]:
+    return {r.outcome for r in found.values()}
+
+
+PU = "pipeline-utilities/conformance/"
+GE = "graph-engine/conformance/"
+
+
+def test_expected_error_transient_uses_the_runtime_classifier(tmp_path):
+    assert outcomes(results(tmp_path, PU + "030-checkpoint-not-found.yaml")) == {"passed"}
+    wrong = results(tmp_path, PU + "030-checkpoint-not-found.yaml", "transient: false", "transient: true")
+    failed = wrong["resume_against_empty_checkpointer"]
+    assert failed.outcome == "failed" and "expected_error.transient" in failed.reason
+
+
+def test_chain_ambiguity_error_at_build_or_at_resume(tmp_path):
+    assert outcomes(results(tmp_path, PU + "047-state-migration-chain-ambiguous.yaml")) == {"passed"}
+    wrong = results(tmp_path, PU + "047-state-migration-chain-ambiguous.yaml",
+                    "expected_chain_ambiguity_error: checkpoint_state_migration_chain_ambiguous",
+                    "expected_chain_ambiguity_error: checkpoint_not_found", count=2)
+    assert outcomes(wrong) == {"failed"}
+    assert "got 'checkpoint_state_migration_chain_ambiguous' at graph build" in wrong["duplicate_pair_at_registration"].reason
+    assert "when the run resumed" in wrong["ambiguous_shortest_paths_at_resolution"].reason
+
+
+def test_raises_exception_kind_is_a_bare_builtin_exception(tmp_path):
+    found = results(tmp_path, PU + "063-failure-isolation-default-predicate-bare-exception.yaml",
+                    "exception_kind: ValueError", "exception_kind: NoSuchError")
+    (result,) = found.values()  # the node body raises harness_primitive_missing (failure isolation sees it)
+    assert result.outcome != "passed"
+    # With ValueError the event's caught_exception has no category (expected_failure_isolation_event holds).
+    (real,) = results(tmp_path, PU + "063-failure-isolation-default-predicate-bare-exception.yaml").values()
+    assert "expected_failure_isolation_event" not in (real.reason or "")
+
+
+def test_empty_phases_probe(tmp_path):
+    assert outcomes(results(tmp_path, GE + "018-observer-phase-subscription.yaml")) == {"passed"}
+    wrong = results(tmp_path, GE + "018-observer-phase-subscription.yaml",
+                    "empty_phases_raises_at_registration: true", "empty_phases_raises_at_registration: false")
+    (result,) = wrong.values()
+    assert result.outcome == "failed" and "empty_phases_raises_at_registration: expected False, got True" in result.reason
+
+
+def test_compile_only_case_asserts_the_warnings_without_running(tmp_path):
+    assert outcomes(results(tmp_path, PU + "077-fan-out-round-trip-warning.yaml")) == {"passed"}
+    wrong = results(tmp_path, PU + "077-fan-out-round-trip-warning.yaml",
+                    "expected_compile_warning: [projection_reducer_round_trip]", "expected_compile_warning: []")
+    assert outcomes(wrong) == {"failed"}
+
+
+def test_successful_attempt_index(tmp_path):
+    marker = "      final_state: {v: 1, trace: [\"target\"]}\n"
+    held = results(tmp_path, PU + "014-timing-and-retry-composition.yaml", marker,
+                   marker + "      successful_attempt_index_during_resume: 2\n")
+    assert held["timing_wraps_retry"].outcome == "passed", held["timing_wraps_retry"].reason
+    wrong = results(tmp_path, PU + "014-timing-and-retry-composition.yaml", marker,
+                    marker + "      successful_attempt_index_during_resume: 1\n")
+    assert "successful_attempt_index_during_resume: expected 1, got 2" in wrong["timing_wraps_retry"].reason
+
+
+def test_integer_expectations_tolerate_float_rounding_only():
+    five = Scalar(value=5)
+    assert match(five, 5.000000000000001).ok and match(five, 4.999999999999997).ok
+    assert not match(five, 5.0001).ok and not match(five, 6).ok
+    assert not match(Scalar(value=0), 1e-6).ok
+
+
+@pytest.mark.parametrize("relative", [PU + "014-timing-and-retry-composition.yaml"])
+def test_durations_from_the_stub_clock_compare_up_to_rounding(tmp_path, relative):
+    assert outcomes(results(tmp_path, relative)) == {"passed"}
+    wrong = results(tmp_path, relative, "- {node_name: target, duration_ms: 5, outcome: \"exception\"",
+                    "- {node_name: target, duration_ms: 6, outcome: \"exception\"")
+    assert wrong["retry_wraps_timing"].outcome == "failed"
