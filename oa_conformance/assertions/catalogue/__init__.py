@@ -98,6 +98,8 @@ MODULES: dict[str, str] = {
     "graph-engine": "graph_engine",
     "llm-provider": "llm_provider",
     "pipeline-utilities": "pipeline_utilities",
+    "observability": "observability",
+    "retrieval-provider": "retrieval_provider",
 }
 GENERAL = "canonical"  # the §5.9 canonical rows, shared by every capability
 
