@@ -99,6 +99,7 @@ MODULES: dict[str, str] = {
     "llm-provider": "llm_provider",
     "pipeline-utilities": "pipeline_utilities",
     "observability": "observability",
+    "prompt-management": "prompt_management",
     "retrieval-provider": "retrieval_provider",
 }
 GENERAL = "canonical"  # the §5.9 canonical rows, shared by every capability
