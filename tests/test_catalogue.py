@@ -156,7 +156,8 @@ def test_a_pipeline_utilities_pattern_never_answers_an_observability_name():
     from oa_conformance.assertions import predicates as legacy
 
     name = "input_count_matches_input_list_length"
-    assert predicate_rule("observability", name, ast_value(True), None, "invariants") is None
+    rule = predicate_rule("observability", name, ast_value(True), None, "invariants")
+    assert rule is not None and rule.row in catalogue.rows_of("observability")  # observability's own row
     assert legacy.resolve(name, "observability") is None
     assert legacy.resolve(name, "pipeline-utilities") is not None
 
