@@ -9,6 +9,7 @@ import importlib
 
 PARTS = (
     "observability_otel",  # OTel spans, log records, metric observations
+    "observability_langfuse",  # Langfuse traces, typed events
 )
 
 ROWS = tuple(row for part in PARTS for row in importlib.import_module(f"{__package__}.{part}").ROWS)
