@@ -193,3 +193,13 @@ def test_member_order_is_judged_against_the_constructing_call():
         return CaseTrace(collections=plain({"calls": calls, "prompts": {"captures": {"m1": m1, "m2": m2, "g": {"members": members}}}}))
     assert _order_preserved("g")(Context(trace([m1, m2]), None)) is True
     assert _order_preserved("g")(Context(trace([m2, m1]), None)) is False
+
+
+@pytest.mark.parametrize("name, old, new", [
+    ("008-manager-fetch-fallback-not-found-no-fallback.yaml", "secondary_backend_call_count: 0", "secondary_backend_call_count: 1"),
+    ("009-manager-fetch-all-backends-unavailable.yaml", "        secondary: 1", "        secondary: 2"),
+])
+def test_wrong_fetch_counts_fail_at_their_line(tmp_path, name, old, new):
+    faulty = fixture_text(name).replace(old, new)
+    (result,) = run_text(tmp_path, faulty, name)
+    failed_at(result, line_of(faulty, new.strip().split(":")[0] if "secondary_" in new else "backend_call_counts"))

@@ -98,6 +98,7 @@ MODULES: dict[str, str] = {
     "graph-engine": "graph_engine",
     "pipeline-utilities": "pipeline_utilities",
     "observability": "observability",
+    "prompt-management": "prompt_management",
     "retrieval-provider": "retrieval_provider",
 }
 GENERAL = "canonical"  # the §5.9 canonical rows, shared by every capability

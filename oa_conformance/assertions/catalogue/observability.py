@@ -1,15 +1,9 @@
-"""The `observability` table: the directory's rows, one module per backend family.
-
-``PARTS`` lists the modules, in order; a module joins the table with one line here.
-"""
+"""The observability table: one capability, two data modules (the OTel-side rows and the Langfuse /
+typed-event rows), concatenated here so the registry stays one module per capability."""
 
 from __future__ import annotations
 
-import importlib
+from .observability_langfuse import ROWS as LANGFUSE_ROWS
+from .observability_otel import ROWS as OTEL_ROWS
 
-PARTS = (
-    "observability_otel",  # OTel spans, log records, metric observations
-    "observability_langfuse",  # Langfuse traces, typed events
-)
-
-ROWS = tuple(row for part in PARTS for row in importlib.import_module(f"{__package__}.{part}").ROWS)
+ROWS = (*OTEL_ROWS, *LANGFUSE_ROWS)
