@@ -8,32 +8,19 @@ import asyncio
 import pytest
 
 from oa_conformance.interpreter.capabilities.prompt_management import CachingPromptBackend, prompt_from_record
-from oa_conformance.runner import cases_of, run_case
 
-from .conftest import shared_fixture
-from .test_run import write_fixture
+from . import faults
+from .faults import failed_at, line_of
 
 CAPABILITY = "prompt-management"
 
 
 def fixture_text(name: str) -> str:
-    return shared_fixture(f"{CAPABILITY}/conformance/{name}").read_text(encoding="utf-8")
+    return faults.shared_text(CAPABILITY, name)
 
 
 def run_text(tmp_path, text: str, name: str = "001-case.yaml"):
-    return [run_case(case, timeout=20) for case in cases_of(write_fixture(tmp_path, text, CAPABILITY, name))]
-
-
-def line_of(text: str, needle: str, after: str | None = None) -> int:
-    """1-based line of the first ``needle`` (after the first ``after``, when given)."""
-    lines = text.splitlines()
-    start = next(i for i, line in enumerate(lines) if after in line) if after else 0
-    return next(i for i in range(start, len(lines)) if needle in lines[i]) + 1
-
-
-def failed_at(result, line: int) -> None:
-    assert result.outcome == "failed", (result.outcome, result.reason)
-    assert result.location is not None and f".yaml:{line}:" in result.location, (result.location, result.reason)
+    return faults.run_text(tmp_path, text, CAPABILITY, name)
 
 
 def test_the_real_fixtures_pass_unchanged(tmp_path):

@@ -4,5 +4,6 @@ typed-event rows), concatenated here so the registry stays one module per capabi
 from __future__ import annotations
 
 from .observability_langfuse import ROWS as LANGFUSE_ROWS
+from .observability_otel import ROWS as OTEL_ROWS
 
-ROWS = (*LANGFUSE_ROWS,)
+ROWS = (*OTEL_ROWS, *LANGFUSE_ROWS)

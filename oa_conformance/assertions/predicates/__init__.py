@@ -303,4 +303,4 @@ def _no_completed_for_suspending(ctx: Context, expected: Any) -> Verdict:  # pra
 
 
 # The capability modules register their predicates on import (explicit registry, in order).
-from . import graph_engine, observability, pipeline_checkpoint, pipeline_utilities  # noqa: E402,F401
+from . import graph_engine, pipeline_checkpoint, pipeline_utilities  # noqa: E402,F401
