@@ -91,10 +91,22 @@ def test_a_wrong_error_category_fails_at_its_line_and_says_what_was_raised(tmp_p
     assert second.outcome == "passed", second.reason
 
 
-def test_a_wrong_response_record_view_fails_at_its_line(tmp_path):
-    faulty = fixture_text("001-embed-positive-control.yaml").replace("vectors_length: 3", "vectors_length: 4")
+@pytest.mark.parametrize("old, new", [
+    ("vectors_length: 3", "vectors_length: 4"),
+    ("inner_vector_lengths_all_equal: 4", "inner_vector_lengths_all_equal: 5"),
+    ("response_id: emb-001-id", "response_id: other-id"),
+])
+def test_a_wrong_response_record_field_or_view_fails_at_its_line(tmp_path, old, new):
+    faulty = fixture_text("001-embed-positive-control.yaml").replace(old, new)
     (result,) = run_text(tmp_path, faulty)
-    failed_at(result, line_of(faulty, "vectors_length: 4"))
+    failed_at(result, line_of(faulty, new))
+
+
+def test_a_wrong_url_fails_at_its_line(tmp_path):
+    text = fixture_text("025-embed-openai-compatible-base-url.yaml")
+    faulty = text.replace('expected_wire_url: "http://vllm.invalid/v1/embeddings"', 'expected_wire_url: "http://vllm.invalid/embeddings"')
+    (result,) = run_text(tmp_path, faulty)
+    failed_at(result, line_of(faulty, "expected_wire_url:"))
 
 
 def test_a_pre_send_predicate_fails_when_a_request_went_out(tmp_path):
