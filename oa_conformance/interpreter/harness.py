@@ -143,14 +143,12 @@ class Instruments:
     # Runtime observers a capability harness's instruments (OTel, Langfuse, typed-event collectors)
     # put here before the graph is built; attached to the outermost graph in this order.
     runtime_observers: list[Any] = field(default_factory=list)
-    # Runtime objects a capability harness builds for node bodies (e.g. "llm": the mock providers).
+    # Runtime objects a capability harness builds for node bodies (e.g. "llm": the mock providers;
+    # "retrieval": the captured wire and providers of retrieval_mock.py).
     services: dict[str, Any] = field(default_factory=dict)
     checkpointer: Any = None  # the runtime checkpointer backend, wrapped to record its saves (resume.py)
     clock_step_ms: float | None = None  # a deterministic clock stub, when the case declares one
     clock_ms: float = 0.0
-    # Mocks a capability harness installs for the run, by name, read by its node directives
-    # (e.g. "retrieval": the captured wire and providers of retrieval_mock.py).
-    mocks: dict[str, Any] = field(default_factory=dict)
 
     def clock(self) -> float:
         """Seconds: the deterministic stub (advancing a fixed step per read) or the real monotonic clock."""

@@ -142,6 +142,7 @@ class RetrievalWire:
     specs: dict[str, ProviderSpec | None]
     mapping: str | None
     transports: dict[str, Any]
+    populate_caller_metadata: bool = True  # the fixture's typed-collector opt-in (typed_events.py)
     made: list[Any] = field(default_factory=list)
     calls: list[dict[str, Any]] = field(default_factory=list)  # the `calls` collection (one entry per provider call)
 
@@ -167,7 +168,7 @@ class RetrievalWire:
         unknown = sorted(set(options) - accepted)
         if unknown:  # a construction parameter this runtime's provider does not take
             raise HarnessPrimitiveMissing(f"{cls.__name__} construction parameter(s) {unknown}", spec.span or span)
-        provider = cls(transport=self.transports[kind], **options)
+        provider = cls(transport=self.transports[kind], populate_caller_metadata=self.populate_caller_metadata, **options)
         self.made.append(provider)
         return provider
 
@@ -201,7 +202,10 @@ def retrieval_wire(scenario: Scenario, sleep: Callable[[float], Any] | None = No
         responses = [canned(entry, specs[kind].vendor) for entry in (entries.items if entries is not None else ())]
         transports[kind] = wire.lane(kind, responses)
     mapping = scenario.get("mapping")
-    return RetrievalWire(wire, specs, mapping.value if mapping is not None else None, transports)
+    from .capabilities.typed_events import populates_caller_metadata  # (the capabilities package imports this module)
+
+    return RetrievalWire(wire, specs, mapping.value if mapping is not None else None, transports,
+                         populate_caller_metadata=populates_caller_metadata(scenario))
 
 
 def _default_base_url(spec: ProviderSpec) -> str:
@@ -227,11 +231,11 @@ def model_override(call: Section) -> str | None:
 
 
 def install(scenario: Scenario, harness: Any) -> RetrievalWire:
-    """Put the case's retrieval wire on the harness (``harness.instruments.mocks["retrieval"]``), where the
+    """Put the case's retrieval wire on the harness (``harness.instruments.services["retrieval"]``), where the
     ``calls_embed`` / ``calls_rerank`` node directives find it. A capability harness calls this in
     its ``instrument`` and reports :meth:`RetrievalWire.collections` afterwards."""
     mock = retrieval_wire(scenario)
-    harness.instruments.mocks["retrieval"] = mock
+    harness.instruments.services["retrieval"] = mock
     return mock
 
 
@@ -251,7 +255,7 @@ async def open_retrieval(scenario: Scenario, harness: Any) -> AsyncIterator[Retr
 
 
 def _mock_of(ctx: Any, directive: str, span: Span | None) -> RetrievalWire:
-    mock = ctx.harness.instruments.mocks.get("retrieval")
+    mock = ctx.harness.instruments.services.get("retrieval")
     if mock is None:  # the directory's harness never installed the wire: nothing to call over
         raise HarnessPrimitiveMissing(f"{directive}: no mock retrieval provider is installed for this directory", span)
     return mock

@@ -19,6 +19,7 @@ prompt backend — registers one :class:`CapabilityHarness` here, in the explici
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from typing import Any, AsyncContextManager, Awaitable, Callable
 
@@ -38,6 +39,31 @@ class CapabilityHarness:
 
 
 HARNESSES: dict[str, CapabilityHarness] = {}
+
+
+class _Captured:
+    """The captures entered around one run; their collections merge into the trace."""
+
+    def __init__(self, captures: list[Any]):
+        self._captures = captures
+
+    def collections(self) -> dict[str, Any]:
+        merged: dict[str, Any] = {}
+        for capture in self._captures:
+            merged.update(capture.collections())
+        return merged
+
+
+def captures(*openers: Callable[[Scenario, Any], AsyncContextManager[Any]]) -> Callable[[Scenario, Any], AsyncContextManager[Any]]:
+    """An ``instrument`` entering each capture factory in order (exiting in reverse): each yields an
+    object with ``collections()``, and the instrument's collections are theirs merged."""
+
+    @contextlib.asynccontextmanager
+    async def instrument(scenario: Scenario, harness: Any):
+        async with contextlib.AsyncExitStack() as stack:
+            yield _Captured([await stack.enter_async_context(opener(scenario, harness)) for opener in openers])
+
+    return instrument
 
 
 def register(harness: CapabilityHarness) -> CapabilityHarness:

@@ -5,13 +5,15 @@ Every case is a graph whose nodes call the bound embedding / rerank provider (``
 one for the case's construction block or ``mapping:``, talking to a captured wire that serves the
 ``mock_embedding`` / ``mock_rerank`` entries; the wire-request expectations beside ``expected:``
 (``expected_wire_request`` …) are checked by this directory's shapes
-(``assertions/retrieval_provider_shapes.py``) over the ``wire`` collection.
+(``assertions/retrieval_provider_shapes.py``) over the ``wire`` collection. Typed-event collectors
+(``typed_observers``, fixture 013's header) are the shared capture of :mod:`.typed_events`.
 """
 
 from __future__ import annotations
 
 from ..retrieval_mock import DIRECTIVES, open_retrieval
-from . import CapabilityHarness, register
+from . import CapabilityHarness, captures, register
+from .typed_events import TYPED_EVENT_DIRECTIVES, open_typed_events
 
 # Case-level expectations (not under `expected:`): each is checked by the shape registered under its
 # name for this directory.
@@ -22,7 +24,7 @@ EXPECTATIONS = frozenset((
 
 HARNESS = register(CapabilityHarness(
     capability="retrieval-provider",
-    case_directives=DIRECTIVES | EXPECTATIONS,
+    case_directives=DIRECTIVES | EXPECTATIONS | TYPED_EVENT_DIRECTIVES,
     case_expectations=EXPECTATIONS,
-    instrument=open_retrieval,
+    instrument=captures(open_retrieval, open_typed_events),
 ))
