@@ -157,3 +157,39 @@ def test_invalid_chat_templates_reach_render_unvalidated():
     prompt = prompt_from_record({**{k: v for k, v in RECORD.items() if k != "template"},
                                  "chat_template": [{"placeholder": "1bad"}, {"placeholder": "1bad"}]})
     assert [segment.placeholder for segment in prompt.chat_template] == ["1bad", "1bad"]
+
+
+@pytest.mark.parametrize("name, old, new, needle", [
+    # determinism: the second render with other variables no longer matches the first
+    ("006-render-determinism.yaml", '    variables: {user: "Alice"}\n    capture_as: result2', '    variables: {user: "Bob"}\n    capture_as: result2',
+     "fields_must_match: [messages"),
+    ("032-cross-variable-substring-stability.yaml", 'prefix: "You are a precise', 'prefix: "You are a sloppy', 'prefix: "You are a sloppy'),
+    ("032-cross-variable-substring-stability.yaml", "message_indices: [0]", "message_indices: [1]", "message_indices: [1]"),
+    ("014-prompt-sampling-absent.yaml", "sampling_absent: true", "sampling_absent: false", "sampling_absent: false"),
+    ("011-prompt-group-shape.yaml", "member_count: 3", "member_count: 2", "member_count: 2"),
+    ("010-manager-get-fetch-and-render.yaml", "fields_may_differ: [fetched_at, rendered_at]", "fields_may_differ: [fetched_at, cached_at]",
+     "fields_may_differ: [fetched_at, cached_at]"),
+])
+def test_case_level_assertions_fail_at_their_line(tmp_path, name, old, new, needle):
+    text = fixture_text(name)
+    assert old in text
+    faulty = text.replace(old, new)
+    results = run_text(tmp_path, faulty, name)
+    failed = [r for r in results if r.outcome != "passed"]
+    assert len(failed) == 1, [(r.ref.id, r.outcome, r.reason) for r in results]
+    failed_at(failed[0], line_of(faulty, needle))
+
+
+def test_member_order_is_judged_against_the_constructing_call():
+    from pyrsistent import pmap
+
+    from oa_conformance.assertions.prompt_management_shapes import _order_preserved
+    from oa_conformance.assertions.rules import Context
+    from oa_conformance.trace import CaseTrace, plain
+
+    m1, m2 = {"name": "a", "rendered_hash": "h1"}, {"name": "b", "rendered_hash": "h2"}
+    def trace(members):
+        calls = [{"block": "calls", "index": 0, "operation": "construct_prompt_group", "capture_as": "g", "members_refs": ["m1", "m2"]}]
+        return CaseTrace(collections=plain({"calls": calls, "prompts": {"captures": {"m1": m1, "m2": m2, "g": {"members": members}}}}))
+    assert _order_preserved("g")(Context(trace([m1, m2]), None)) is True
+    assert _order_preserved("g")(Context(trace([m2, m1]), None)) is False

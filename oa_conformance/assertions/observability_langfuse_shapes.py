@@ -195,6 +195,25 @@ def match_children(expected: Any, actual: list, index: dict, bindings: Any, path
     return Match(not problems, bindings, tuple(problems))
 
 
+def match_traces_in_order(expected: Sequence, traces: list, index: dict, bindings: Any, path: str, unknown: list) -> Match:
+    """``langfuse_traces``: each expected Trace is a distinct recorded Trace, in creation order (an
+    ordered subsequence — a fixture lists the Traces it describes and counts the others, e.g. with
+    ``detached_trace_count``). An expected Trace no later recorded Trace matches is reported against
+    the closest one."""
+    problems: list[Mismatch] = []
+    start = 0
+    for position, want in enumerate(expected.items):
+        where = f"{path}[{position}]"
+        tried = [(offset, match_trace(want, trace, index, bindings, where, [])) for offset, trace in enumerate(traces) if offset >= start]
+        if not tried:
+            problems.append(Mismatch(where, "a Langfuse Trace", f"none left ({len(traces)} recorded)", want.span))
+            continue
+        offset, result = next(((o, r) for o, r in tried if r.ok), min(tried, key=lambda pair: len(pair[1].mismatches)))
+        bindings = _merge(problems, match_trace(want, traces[offset], index, bindings, where, unknown))
+        start = offset + 1
+    return Match(not problems, bindings, tuple(problems))
+
+
 @dataclass(frozen=True)
 class LangfuseTraceRule(SelectingRule):
     """One expected Trace (``expected`` a Mapping) or the list of all Traces (a Sequence)."""
@@ -205,14 +224,7 @@ class LangfuseTraceRule(SelectingRule):
         unknown: list = []
         path = self.name.split(".", 1)[-1]
         if isinstance(self.expected, Sequence):
-            traces = self.select(ctx)
-            if len(traces) != len(self.expected.items):
-                ids = [t["id"] for t in traces]
-                return (Check(self.name, FAILED, self.span, f"expected {len(self.expected.items)} Langfuse Traces, got {len(traces)}: {ids}"),), bindings
-            problems: list[Mismatch] = []
-            for position, (want, trace) in enumerate(zip(self.expected.items, traces)):
-                bindings = _merge(problems, match_trace(want, trace, index, bindings, f"{path}[{position}]", unknown))
-            result = Match(not problems, bindings, tuple(problems))
+            result = match_traces_in_order(self.expected, self.select(ctx), index, bindings, path, unknown)
         else:
             result = match_trace(self.expected, self.select(ctx), index, bindings, path, unknown)
         checks = [verdict(self.name, self.span, result)]
@@ -372,14 +384,38 @@ class ContainsEvent(SelectingRule):
         fields = self.expected.get("fields")
         if not candidates:
             return (Check(self.name, FAILED, self.span, f"no {family} among {show([e['type'] for e in self.select(ctx)])}"),), bindings
-        if fields is None:
+        if fields is None and self.expected.get("fields_absent_keys") is None:
             return (Check(self.name, VERIFIED, self.span),), bindings
-        results = [match(fields, event, bindings, f"{self.name.split('.', 1)[-1]}.fields", "subset") for event in candidates]
+        absent = self.expected.get("fields_absent_keys")
+        path = self.name.split(".", 1)[-1]
+
+        def judged(event: Any) -> Match:
+            fielded = match(fields, event, bindings, f"{path}.fields", "subset") if fields is not None else Match(True, bindings)
+            return _with_absent_keys(absent, event, fielded, f"{path}.fields_absent_keys")
+
+        results = [judged(event) for event in candidates]
         best = next((r for r in results if r.ok), None) or min(results, key=lambda r: len(r.mismatches))
         check = verdict(self.name, self.span, best)
         if not best.ok and len(candidates) > 1:
             check = Check(check.name, check.status, check.span, f"none of {len(candidates)} {family} events matches; closest: {check.detail}", check.at)
         return (check,), best.bindings
+
+
+def _with_absent_keys(absent: Any, event: Any, result: Match, path: str) -> Match:
+    """``fields_absent_keys: {field: [key, ...]}``: the field is a mapping holding none of the keys."""
+    if absent is None:
+        return result
+    problems = list(result.mismatches)
+    for field, keys in absent.items():
+        value = event.get(field)
+        span = absent.key_span(field)
+        if not hasattr(value, "keys"):
+            problems.append(Mismatch(f"{path}.{field}", "a mapping", show(value), span))
+            continue
+        present = [key.value for key in keys.items if key.value in value]
+        if present:
+            problems.append(Mismatch(f"{path}.{field}", f"none of {[k.value for k in keys.items]}", f"present: {present}", span))
+    return Match(not problems, result.bindings, tuple(problems))
 
 
 @dataclass(frozen=True)

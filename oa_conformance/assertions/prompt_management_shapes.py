@@ -96,6 +96,12 @@ def captured(name: str) -> Callable[[Context], Any]:
 # Rules
 
 
+def judged(rule: Rule, problems: list[str], bindings: Any):
+    """A rule's one check: failed with its problems, or verified when there are none."""
+    check = Check(rule.name, FAILED, rule.span, "; ".join(problems)) if problems else Check(rule.name, VERIFIED, rule.span)
+    return (check,), bindings
+
+
 # The §3.2 header's field matchers: `<field><suffix>: true|false`.
 FIELD_MATCHERS: dict[str, Callable[[bool, Any], bool]] = {
     "_absent": lambda present, value: present is False or value is None,
@@ -140,11 +146,9 @@ class CallSucceeded(Rule):
 
     def evaluate(self, ctx: Context, bindings: Any):
         entry = self.select(ctx)
-        if "error" in entry:
-            error = entry["error"]
-            detail = f"the call raised unexpectedly: {error['category'] or error['type']}: {error['message']}"
-            return (Check(self.name, FAILED, self.span, detail),), bindings
-        return (Check(self.name, VERIFIED, self.span),), bindings
+        error = entry.get("error")
+        problems = [f"the call raised unexpectedly: {error['category'] or error['type']}: {error['message']}"] if error else []
+        return judged(self, problems, bindings)
 
 
 @dataclass(frozen=True)
@@ -170,9 +174,7 @@ class CapturesCompare(Rule):
             if equal != self.same:
                 problems.append(f"{field}: expected {'equal' if self.same else 'different'} values, got "
                                 + ", ".join(f"{name}={show(value)}" for name, value in zip(self.captures, values)))
-        if problems:
-            return (Check(self.name, FAILED, self.span, "; ".join(problems)),), bindings
-        return (Check(self.name, VERIFIED, self.span),), bindings
+        return judged(self, problems, bindings)
 
 
 def _names(node: Any) -> tuple[str, ...]:
@@ -252,9 +254,7 @@ class _Present(Rule):
 
     def evaluate(self, ctx: Context, bindings: Any):
         missing = [f"{name}.{field}" for name in self.captures for field in self.fields if field not in captured(name)(ctx)]
-        if missing:
-            return (Check(self.name, FAILED, self.span, f"absent: {missing}"),), bindings
-        return (Check(self.name, VERIFIED, self.span),), bindings
+        return judged(self, [f"absent: {missing}"] if missing else [], bindings)
 
 
 def _hash_pairs(same: bool):
@@ -345,14 +345,12 @@ class SharedPrefix(Rule):
             content = _messages_of(name, self.index)(ctx).get("content")
             if not (isinstance(content, str) and content.startswith(self.prefix)):
                 problems.append(f"{name}.messages[{self.index}].content {show(content)} does not start with {self.prefix!r}")
-        if problems:
-            return (Check(self.name, FAILED, self.span, "; ".join(problems)),), bindings
-        return (Check(self.name, VERIFIED, self.span),), bindings
+        return judged(self, problems, bindings)
 
 
 @shape("expected_shared_prefix", capability=PM)
 def _shared_prefix(node: Section, span: Span | None) -> Rule:
-    return SharedPrefix("expected_shared_prefix", span, _names(node.between), node.message_index.value, node.prefix.value)
+    return SharedPrefix("expected_shared_prefix", node.key_span("prefix"), _names(node.between), node.message_index.value, node.prefix.value)
 
 
 @shape("expected_message_equal", capability=PM)
@@ -373,7 +371,7 @@ class _MessagesEqual(Rule):
 
     def evaluate(self, ctx: Context, bindings: Any):
         messages = [_messages_of(name, self.index)(ctx) for name in self.captures]
+        problems = []
         if any(message != messages[0] for message in messages[1:]):
-            detail = ", ".join(f"{n}={show(m)}" for n, m in zip(self.captures, messages))
-            return (Check(self.name, FAILED, self.span, f"messages[{self.index}] differ: {detail}"),), bindings
-        return (Check(self.name, VERIFIED, self.span),), bindings
+            problems.append(f"messages[{self.index}] differ: " + ", ".join(f"{n}={show(m)}" for n, m in zip(self.captures, messages)))
+        return judged(self, problems, bindings)

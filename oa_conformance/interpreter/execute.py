@@ -125,7 +125,9 @@ def error_record(error: BaseException) -> ErrorRecord:
         if hasattr(error, name):
             attributes[name] = getattr(error, name)
     try:  # the runtime's own reading of the chain: the originating, non-carrier message
-        derived = oa.classify_cause_chain(error).message or str(error)
+        classified = oa.classify_cause_chain(error)
+        derived = classified.message or str(error)
+        attributes["derived_category"] = classified.category
     except Exception:  # a non-graph error (e.g. state validation before invoke) has no chain to read
         derived = str(error)
     attributes["raw_message"] = str(error)

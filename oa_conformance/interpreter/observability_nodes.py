@@ -149,7 +149,10 @@ async def call_llm(ctx: NodeContext, spec: Section, directive: str) -> Any:
         raise HarnessPrimitiveMissing(f"{directive}: no mock LLM provider in this directory's harness", spec.span)
     model = spec.get("model")
     provider = providers.provider(model.value if model is not None else None, spec.span)
-    return await provider.complete(**llm_arguments(spec))
+    arguments = llm_arguments(spec)
+    if spec.get("messages") is None and ctx.prompt is not None:  # a `renders_prompt` earlier in the body
+        arguments["messages"] = ctx.prompt.messages
+    return await provider.complete(**arguments)
 
 
 @node_directive("calls_llm")

@@ -97,6 +97,7 @@ COMPARES = ("equals", "set", "count", "flag", "absent")
 MODULES: dict[str, str] = {
     "graph-engine": "graph_engine",
     "pipeline-utilities": "pipeline_utilities",
+    "retrieval-provider": "retrieval_provider",
 }
 GENERAL = "canonical"  # the §5.9 canonical rows, shared by every capability
 

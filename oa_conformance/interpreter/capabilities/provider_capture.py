@@ -16,6 +16,7 @@ from typing import Any
 from ...ast.scenarios import Scenario
 from ..harness import HarnessPrimitiveMissing
 from ..llm_mock import bound_model, mock_wire, openai_provider
+from .typed_events import populates_caller_metadata
 
 
 class LlmProviders:
@@ -27,7 +28,8 @@ class LlmProviders:
         self.default_model = bound_model(scenario)
         self._providers: dict[str, Any] = {}
         declared = scenario.get("provider")
-        self.options: dict[str, Any] = {}
+        # Whether the typed events snapshot caller metadata: the typed-event collectors' opt-in.
+        self.options: dict[str, Any] = {"populate_caller_metadata": populates_caller_metadata(scenario)}
         if declared is not None:
             system = declared.get("genai_system")
             if system is not None:

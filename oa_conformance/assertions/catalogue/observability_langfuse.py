@@ -1,0 +1,407 @@
+"""The observability predicates about Langfuse traces and typed events (the `langfuse` and
+`typed_events` collections of docs/TRACE.md), named by the directory's fixtures and defined in their
+prose. The OTel-side rows are in :mod:`.observability_otel`; both are the `observability` table.
+
+Most rows restate an expectation of the same case (the fixture's `langfuse_trace` / `observers`
+block already asserts exactly what the name says). The rest read the collections: per-family event
+counts (the family is spelled snake_case in the name and CamelCase in the trace — a mapping JMESPath
+cannot make), and trace-level derivations joining a Trace with its invocation.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from . import Compute, Example, Restates, Verdict
+from .examples import case, invocation
+
+LANGFUSE = "expected.langfuse_trace"
+LANGFUSE_ALL = "expected.langfuse_traces"
+OBSERVERS = "expected.observers"
+
+# The typed event families as the predicate names spell them.
+FAMILIES = {
+    "llm_completion": "LlmCompletionEvent", "llm_failed": "LlmFailedEvent", "token": "LlmTokenEvent",
+    "embedding": "EmbeddingEvent", "embedding_failed": "EmbeddingFailedEvent",
+    "rerank": "RerankEvent", "rerank_success": "RerankEvent", "rerank_failed": "RerankFailedEvent",
+    "tool_call": "ToolCallEvent", "tool_call_failed": "ToolCallFailedEvent",
+}
+FAMILY_CHOICES = "|".join(sorted(FAMILIES, key=len, reverse=True))
+
+
+# ---- helpers over the scope ---------------------------------------------------------------------
+
+
+def _collectors(scope: dict) -> dict:
+    if "typed_events" not in scope:
+        raise LookupError("the case declares no typed-event collector")
+    return scope["typed_events"]
+
+
+def family_count(scope: dict, family: str) -> int:
+    """How many events of the family a collector holds (the largest count over the case's
+    collectors: a collector filtered to another family holds none)."""
+    event_type = FAMILIES[family]
+    return max((sum(1 for e in events if e["type"] == event_type) for events in _collectors(scope).values()), default=0)
+
+
+def _count_is(expected_count: int):
+    def judge(scope: dict, expected: Any, family: str, **_: str) -> Verdict:
+        seen = family_count(scope, family)
+        wanted = expected_count if expected is True else None
+        if wanted is None:
+            raise LookupError(f"the catalogue covers this predicate = true; the fixture gives {expected!r}")
+        return Verdict(seen == wanted, f"{seen} {FAMILIES[family]} events, expected {wanted}")
+    return judge
+
+
+def _traces(scope: dict) -> list:
+    if "langfuse" not in scope:
+        raise LookupError("the case recorded no Langfuse collection")
+    return scope["langfuse"]["traces"]
+
+
+def invocation_trace(scope: dict) -> dict:
+    """The Trace of the block's invocation (by invocation id; else the only non-detached Trace)."""
+    traces = _traces(scope)
+    wanted = scope.get("invocation", {}).get("id")
+    found = [t for t in traces if wanted is not None and t["invocationId"] == wanted]
+    if not found:
+        found = [t for t in traces if "detached_from_invocation_id" not in t["metadata"]]
+    if len(found) != 1:
+        raise LookupError(f"{len(found)} candidate Langfuse Traces for the invocation")
+    return found[0]
+
+
+def _trace_id_is_uuid_hex(scope: dict, expected: Any, **_: str) -> Verdict:
+    trace = invocation_trace(scope)
+    wanted = trace["invocationId"].replace("-", "").lower()
+    return Verdict(trace["id"] == wanted, f"trace.id {trace['id']!r}, invocation id {trace['invocationId']!r} without dashes is {wanted!r}")
+
+
+def _trace_id_is_sha256(scope: dict, expected: Any, **_: str) -> Verdict:
+    trace = invocation_trace(scope)
+    wanted = hashlib.sha256(trace["invocationId"].encode("utf-8")).digest()[:16].hex()
+    return Verdict(trace["id"] == wanted, f"trace.id {trace['id']!r}, SHA-256(invocation id)[:16] is {wanted!r}")
+
+
+def _raw_id_in_metadata(scope: dict, expected: Any, **_: str) -> Verdict:
+    trace = invocation_trace(scope)
+    return Verdict(trace["metadata"].get("invocation_id") == trace["invocationId"],
+                   f"metadata.invocation_id {trace['metadata'].get('invocation_id')!r}, invocation id {trace['invocationId']!r}")
+
+
+def _correlation_ids(scope: dict) -> list:
+    """Every correlation id the case's backends rendered: Langfuse Trace and observation metadata,
+    and OTel spans' `openarmature.correlation_id`."""
+    found = []
+    if "langfuse" in scope:
+        found += [t["metadata"].get("correlation_id") for t in scope["langfuse"]["traces"]]
+        found += [o["metadata"].get("correlation_id") for o in scope["langfuse"]["observations"]]
+    if "otel" in scope:
+        found += [s["attributes"].get("openarmature.correlation_id") for s in scope["otel"]["spans"]]
+    return found
+
+
+def _correlation_consistent(scope: dict, expected: Any, **_: str) -> Verdict:
+    found = _correlation_ids(scope)
+    if not found:
+        raise LookupError("no Langfuse or OTel entity was recorded")
+    distinct = sorted({repr(v) for v in found})
+    return Verdict(None not in found and len(distinct) == 1, f"correlation ids seen: {distinct} over {len(found)} entities")
+
+
+def _correlation_across_traces(scope: dict, expected: Any, **_: str) -> Verdict:
+    traces = _traces(scope)
+    values = {t["metadata"].get("correlation_id") for t in traces}
+    return Verdict(len(traces) > 1 and len(values) == 1 and None not in values,
+                   f"{len(traces)} traces with correlation ids {sorted(map(repr, values))}")
+
+
+def _distinct_trace_ids(scope: dict, expected: Any, **_: str) -> Verdict:
+    ids = [t["id"] for t in _traces(scope)]
+    return Verdict(len(ids) > 1 and len(set(ids)) == len(ids), f"trace ids {ids}")
+
+
+def _detached(scope: dict) -> list:
+    return [t for t in _traces(scope) if "detached_from_invocation_id" in t["metadata"]]
+
+
+def _instance_trace_ids_distinct(scope: dict, expected: Any, **_: str) -> Verdict:
+    ids = [t["id"] for t in _detached(scope)]
+    return Verdict(len(ids) > 1 and len(set(ids)) == len(ids), f"detached trace ids {ids}")
+
+
+def _detached_from(scope: dict, expected: Any, **_: str) -> Any:
+    """The one parent invocation id every detached Trace points back to (the list when they differ)."""
+    values = [t["metadata"]["detached_from_invocation_id"] for t in _detached(scope)]
+    if not values:
+        raise LookupError("no detached Langfuse Trace")
+    return values[0] if len(set(values)) == 1 else values
+
+
+def _child_trace_id_count(scope: dict, expected: Any, **_: str) -> int:
+    dispatching = [o for o in scope.get("langfuse", {}).get("observations", ()) if o["metadata"].get("detached")]
+    if not dispatching:
+        raise LookupError("no dispatching observation carries metadata.detached")
+    return sum(len(o["metadata"].get("detached_child_trace_ids") or ()) for o in dispatching)
+
+
+def _no_instances_in_parent(scope: dict, expected: Any, **_: str) -> Verdict:
+    parent = invocation_trace(scope)
+    inside = [o["name"] for o in scope["langfuse"]["observations"]
+              if o["traceId"] == parent["id"] and o["metadata"].get("fan_out_index") is not None]
+    if not _detached(scope):
+        raise LookupError("no detached Langfuse Trace: nothing was moved out of the parent")
+    return Verdict(not inside, f"fan-out instance observations in the parent Trace: {inside}")
+
+
+def _instance_indices(scope: dict, parent: str | None = None) -> list:
+    return [o["metadata"]["fan_out_index"] for o in scope.get("langfuse", {}).get("observations", ())
+            if o["metadata"].get("fan_out_parent_node_name") is not None
+            and (parent is None or o["metadata"]["fan_out_parent_node_name"] == parent)]
+
+
+def _unique_indices_under(scope: dict, expected: Any, **_: str) -> Verdict:
+    indices = _instance_indices(scope, expected)
+    return Verdict(bool(indices) and len(set(indices)) == len(indices), f"fan_out_index under {expected!r}: {indices}")
+
+
+def _index_range(scope: dict, expected: Any, **_: str) -> Any:
+    indices = _instance_indices(scope)
+    if not indices:
+        raise LookupError("no fan-out instance observation")
+    return [min(indices), max(indices)]
+
+
+def _generation_count(scope: dict, expected: Any, **_: str) -> int:
+    return sum(1 for o in scope.get("langfuse", {}).get("observations", ()) if o["type"] == "generation")
+
+
+# ---- example documents ---------------------------------------------------------------------------
+
+
+def events(*types: str, collector: str = "collector") -> dict:
+    return case(invocation(), typed_events={collector: [{"type": t} for t in types]})
+
+
+def langfuse(traces: list, observations: list | None = None, invocation_id: str = "inv-1", otel: list | None = None) -> dict:
+    fields: dict[str, Any] = {"langfuse": {"traces": traces, "observations": observations or []}}
+    if otel is not None:
+        fields["otel"] = {"spans": otel}
+    return case(invocation(id=invocation_id), **fields)
+
+
+def trace(raw: str, trace_id: str, **metadata: Any) -> dict:
+    return {"id": trace_id, "invocationId": raw, "name": "a", "metadata": metadata}
+
+
+def observation(trace_id: str, name: str = "a", type: str = "span", **metadata: Any) -> dict:
+    return {"traceId": trace_id, "name": name, "type": type, "metadata": metadata}
+
+
+UUID = "550e8400-e29b-41d4-a716-446655440000"
+HEX = "550e8400e29b41d4a716446655440000"
+SHA = hashlib.sha256(b"run_abc123").digest()[:16].hex()
+PARENT = trace(UUID, HEX, correlation_id="c")
+CHILD_A = trace("d1", "aa" * 16, correlation_id="c", detached_from_invocation_id=UUID)
+CHILD_B = trace("d2", "bb" * 16, correlation_id="c", detached_from_invocation_id=UUID)
+
+
+def _count_examples(family: str, count: int, name: str) -> dict:
+    other = FAMILIES["llm_failed" if family != "llm_failed" else "llm_completion"]
+    wanted = [FAMILIES[family]] * count
+    return {"holds": Example(events(*wanted, other), name=name),
+            "fails": Example(events(*([FAMILIES[family]] * (count + 1)), other), name=name)}
+
+
+# ---- the rows ------------------------------------------------------------------------------------
+
+COUNTS = (
+    Compute(f"exactly_one_[terminal_]<family:{FAMILY_CHOICES}>_event[_observed][_per_failed_call]",
+            "Exactly one event of the family named reached the collector (per the case's single call).",
+            _count_is(1), "the family is snake_case in the name and CamelCase in the trace",
+            **_count_examples("llm_completion", 1, "exactly_one_llm_completion_event_observed")),
+    Compute(f"zero_<family:{FAMILY_CHOICES}>_events<when:|_observed|_on_failed_call|_on_failed_stream|_per_failed_call"
+            "|_on_failure|_on_success|_on_non_streamed_call>",
+            "No event of the family named reached the collector (the mutual-exclusion / absence side).",
+            _count_is(0), "the family is snake_case in the name and CamelCase in the trace",
+            **_count_examples("embedding", 0, "zero_embedding_events_on_failed_call")),
+)
+
+TRACE_LEVEL = (
+    Compute("trace_id_equals_invocation_id_dashes_stripped", "The Trace's id is the invocation_id, dashes stripped (§8.4.1).",
+            _trace_id_is_uuid_hex, "joins the Trace with its invocation and strips the dashes",
+            holds=Example(langfuse([PARENT], invocation_id=UUID)), fails=Example(langfuse([trace(UUID, "0" * 32)], invocation_id=UUID))),
+    Compute("langfuse_trace_id_is_uuid_hex_dashes_stripped", "A caller UUID invocation id becomes trace.id as its 32-hex form.",
+            _trace_id_is_uuid_hex, "joins the Trace with its invocation and strips the dashes",
+            holds=Example(langfuse([PARENT], invocation_id=UUID)), fails=Example(langfuse([trace(UUID, UUID)], invocation_id=UUID))),
+    Compute("langfuse_trace_id_is_sha256_first16_hex", "A non-UUID invocation id becomes trace.id = first 16 bytes of its SHA-256, as hex.",
+            _trace_id_is_sha256, "a hash JMESPath cannot compute",
+            holds=Example(langfuse([trace("run_abc123", SHA)], invocation_id="run_abc123")),
+            fails=Example(langfuse([trace("run_abc123", HEX)], invocation_id="run_abc123"))),
+    Compute("raw_invocation_id_in_trace_metadata", "The raw (non-UUID) invocation id is kept in trace.metadata.invocation_id.",
+            _raw_id_in_metadata, "joins the Trace's metadata with its own invocation id",
+            holds=Example(langfuse([trace("run_abc123", SHA, invocation_id="run_abc123")], invocation_id="run_abc123")),
+            fails=Example(langfuse([trace("run_abc123", SHA)], invocation_id="run_abc123"))),
+    Compute("correlation_id_consistency", "Every Trace, observation and span carries one and the same correlation_id (§8.5, §3).",
+            _correlation_consistent, "one value across two backends' collections",
+            holds=Example(langfuse([PARENT], [observation(HEX, correlation_id="c")], UUID, otel=[{"attributes": {"openarmature.correlation_id": "c"}}])),
+            fails=Example(langfuse([PARENT], [observation(HEX, correlation_id="d")], UUID))),
+    Compute("correlation_id_consistent_across_traces", "The parent and detached Traces share one correlation_id.",
+            _correlation_across_traces, "one value across several Traces, at least two",
+            holds=Example(langfuse([PARENT, CHILD_A], invocation_id=UUID)),
+            fails=Example(langfuse([PARENT, trace("d1", "aa" * 16, correlation_id="other")], invocation_id=UUID))),
+    Compute("distinct_trace_ids", "Every Trace of the case has its own id.", _distinct_trace_ids, "pairwise distinctness over at least two",
+            holds=Example(langfuse([PARENT, CHILD_A], invocation_id=UUID)), fails=Example(langfuse([PARENT, PARENT], invocation_id=UUID))),
+    Compute("all_instance_trace_ids_distinct", "Each detached fan-out instance got its own Trace id.", _instance_trace_ids_distinct,
+            "pairwise distinctness over the detached Traces",
+            holds=Example(langfuse([PARENT, CHILD_A, CHILD_B], invocation_id=UUID)),
+            fails=Example(langfuse([PARENT, CHILD_A, CHILD_A], invocation_id=UUID))),
+    Compute("all_instance_traces_carry_detached_from_invocation_id", "Every detached Trace points back to the parent invocation id.",
+            _detached_from, "one common value over the detached Traces",
+            holds=Example(langfuse([PARENT, CHILD_A, CHILD_B], invocation_id=UUID), value=UUID),
+            fails=Example(langfuse([PARENT, CHILD_A, trace("d2", "bb" * 16, detached_from_invocation_id="x")], invocation_id=UUID), value=UUID)),
+    Compute("dispatch_detached_child_trace_id_count", "The dispatching observation lists one child trace id per detached child.",
+            _child_trace_id_count, "sums list lengths over the dispatching observations",
+            holds=Example(langfuse([PARENT], [observation(HEX, detached=True, detached_child_trace_ids=["x", "y"])], UUID), value=2),
+            fails=Example(langfuse([PARENT], [observation(HEX, detached=True, detached_child_trace_ids=["x"])], UUID), value=2)),
+    Compute("no_instance_spans_in_parent_trace", "No fan-out instance observation stays in the parent Trace when instances are detached.",
+            _no_instances_in_parent, "joins observations with the invocation's Trace",
+            holds=Example(langfuse([PARENT, CHILD_A], [observation("aa" * 16, fan_out_index=0)], UUID)),
+            fails=Example(langfuse([PARENT, CHILD_A], [observation(HEX, fan_out_index=0)], UUID))),
+    Compute("unique_fan_out_indices_under", "The fan-out instances under the named node carry distinct fan_out_index values.",
+            _unique_indices_under, "pairwise distinctness filtered by a parameter",
+            holds=Example(langfuse([PARENT], [observation(HEX, fan_out_index=i, fan_out_parent_node_name="p") for i in (0, 1)], UUID), value="p"),
+            fails=Example(langfuse([PARENT], [observation(HEX, fan_out_index=0, fan_out_parent_node_name="p") for _ in (0, 1)], UUID), value="p")),
+    Compute("fan_out_index_range", "The instances' fan_out_index values span exactly [min, max].", _index_range, "a min / max over the instances",
+            holds=Example(langfuse([PARENT], [observation(HEX, fan_out_index=i, fan_out_parent_node_name="p") for i in (0, 1, 2)], UUID), value=[0, 2]),
+            fails=Example(langfuse([PARENT], [observation(HEX, fan_out_index=i, fan_out_parent_node_name="p") for i in (1, 2)], UUID), value=[0, 2])),
+    Compute("generation_count", "The number of Generation observations the case recorded.", _generation_count, "counts one type across Traces",
+            holds=Example(langfuse([PARENT], [observation(HEX, type="generation")] * 2, UUID), value=2),
+            fails=Example(langfuse([PARENT], [observation(HEX, type="generation")], UUID), value=2)),
+)
+
+# What the case's `langfuse_trace` expectation already asserts, name by name (the fixture prose
+# says no more than the expected Trace / observation fields it lists).
+RESTATING_LANGFUSE = (
+    ("implementation_name_present_on_trace", "trace.metadata.implementation_name is the runtime's name (§8.4.1)."),
+    ("implementation_version_present_on_trace", "trace.metadata.implementation_version is a non-empty string (§8.4.1)."),
+    ("rows_emit_with_default_privacy_config", "The attribution rows emit under the default privacy posture."),
+    ("rows_emit_with_state_payload_enabled", "The attribution rows emit with disable_state_payload off."),
+    ("always_emit_invariant_inherited_from_spec_5_1", "Attribution rows are not gated by any privacy knob (§5.1)."),
+    ("caller_metadata_top_level_on_trace", "Caller metadata keys sit at the top level of trace.metadata (§8.4.1)."),
+    ("caller_metadata_top_level_on_every_observation", "Caller metadata keys sit at the top level of every observation's metadata."),
+    ("observation_type_is_embedding_not_generation", "The embedding call renders as an Embedding observation, not a Generation."),
+    ("observation_type_is_retriever_not_generation", "The rerank call renders as a Retriever observation, not a Generation."),
+    ("renders_as_embedding_observation_not_generation", "A failed embedding call renders as an Embedding observation."),
+    ("renders_as_retriever_observation_not_generation", "A failed rerank call renders as a Retriever observation."),
+    ("renders_as_dedicated_tool_observation_not_generation", "A tool execution renders as a Tool observation."),
+    ("input_and_output_suppressed_under_default_privacy_posture", "input / output are null under the default payload posture."),
+    ("input_and_output_populated_when_payload_flag_disabled", "input / output carry the payload with disable_provider_payload off."),
+    ("input_output_populated_with_payload_on", "The Tool observation carries input / output with the payload on."),
+    ("tool_name_and_call_id_in_metadata", "tool_name / tool_call_id sit in the Tool observation's metadata."),
+    ("failed_tool_renders_error_level", "A failed tool execution renders at ERROR level."),
+    ("error_type_and_message_in_metadata", "error_type / error_message sit in the failed observation's metadata."),
+    ("embedding_failure_renders_error_level", "A failed embedding call renders at ERROR level."),
+    ("rerank_failure_renders_error_level", "A failed rerank call renders at ERROR level."),
+    ("error_category_is_status_message", "The failure's error category is the observation's statusMessage."),
+    ("failure_observation_carries_no_output", "A failed call's observation has no output."),
+    ("no_output_even_with_payload_flag_off", "No output on failure even with the payload flag off."),
+    ("request_side_input_populated_when_payload_flag_disabled", "The request-side input is kept on failure with the payload on."),
+    ("error_level_and_status_message_unchanged_by_payload_flag", "Level and statusMessage do not depend on the payload flag."),
+    ("error_message_asserted_literally_from_raises", "error_message is the raised message, verbatim."),
+    ("error_type_asserted_literally_from_raises", "error_type is the raised type, verbatim."),
+    ("error_category_still_from_status", "statusMessage still carries the error category."),
+    ("usage_details_empty_when_no_usage_record", "usageDetails is empty when the provider reported no usage."),
+    ("usage_details_input_omitted_when_no_usage_record", "usageDetails has no input when the provider reported no usage."),
+    ("generation_usage_input_omitted_when_prompt_tokens_null", "The Generation's usage has no input when prompt_tokens is null."),
+    ("generation_usage_output_and_total_present_when_sound", "The Generation's usage keeps output / total when they are sound."),
+    ("failed_generation_carries_output_usage_finish_reason", "A failed Generation renders output, usage and finish_reason."),
+    ("failed_generation_renders_error_level_and_category", "A failed Generation renders ERROR level and the category as statusMessage."),
+    ("output_redacted_under_payload_disabled", "The failed Generation's output is null with the payload off."),
+    ("usage_finish_reason_and_error_level_unchanged_under_payload_disabled", "Usage, finish_reason and level survive the payload gate."),
+    ("exceeded_flag_present_and_false_under_budget", "metadata.token_budget_exceeded is present and false under budget."),
+    ("exceeded_flag_survives_error_precedence_on_failed_generation", "token_budget_exceeded stays true on a failed Generation."),
+    ("declared_bounds_present_on_failed_generation", "The declared budget bounds appear on the failed Generation."),
+    ("error_level_and_category_unchanged", "The failed Generation keeps ERROR level and its category."),
+    ("no_warning_level_under_budget", "An under-budget Generation stays at DEFAULT level."),
+    ("generation_output_is_full_assembled_content", "Under streaming the Generation's output is the full assembled content."),
+    ("exactly_one_generation_observation_under_stream", "Streaming renders one Generation, not one per token."),
+    ("no_per_token_child_observations", "The streamed Generation has no per-token children."),
+    ("trace_user_id_equals_metadata_userid", "trace.userId is the caller metadata's userId (§8.4.1)."),
+    ("user_id_promotion_is_additive", "userId also stays in trace.metadata."),
+    ("trace_user_id_unset", "Without a userId key, trace.userId is unset."),
+    ("trace_session_id_unset", "Without a session, trace.sessionId is unset."),
+    ("other_metadata_unaffected", "The other caller metadata keys are rendered as supplied."),
+    ("generation_parents_under_own_lineage_calling_node_observation", "Each Generation nests under its own instance's calling node."),
+    ("orphan_generation_parents_under_inner_fan_out_instance_observation", "An orphan Generation nests under its inner fan-out instance."),
+    ("orphan_generation_sibling_of_calling_node_observation", "The orphan Generation is a sibling of the calling node's observation."),
+    ("orphan_generation_not_under_fan_out_node_or_trace", "The orphan Generation is not under the fan-out node or the Trace root."),
+    ("orphan_generation_not_under_coincidentally_indexed_sibling", "Nor under a sibling instance with the same index."),
+    ("no_inner_observations_dropped_under_concurrent_nesting", "Every inner observation is present under concurrent nesting."),
+)
+
+# What the case's `observers` (typed-event collector) expectations already assert, name by name.
+RESTATING_EVENTS = (
+    ("event_typed_fields_match_provider_response", "The event's typed fields equal the provider response's."),
+    ("identity_scoping_fields_populated", "node_name / namespace / attempt_index / fan_out_index / branch_name are populated."),
+    ("opt_in_disabled_yields_null_caller_metadata", "Without the opt-in, caller_invocation_metadata is null."),
+    ("opt_in_enabled_yields_snapshot_caller_metadata", "With the opt-in, caller_invocation_metadata is the in-scope snapshot."),
+    ("type_discrimination_filter_works", "A type-filtered collector holds exactly the typed events of its family."),
+    ("type_filtered_count_independent_of_sentinel_emission", "The filtered count does not depend on sentinel NodeEvents."),
+    ("per_instance_fan_out_index_populated", "Each fan-out instance's event carries its fan_out_index."),
+    ("sibling_instances_have_distinct_fan_out_index", "Sibling instances' events carry distinct fan_out_index values."),
+    ("branch_name_null_outside_parallel_branches", "branch_name is null outside parallel branches."),
+    ("per_branch_branch_name_populated", "Each branch's event carries its branch_name."),
+    ("sibling_branches_have_distinct_branch_name", "Sibling branches' events carry distinct branch names."),
+    ("fan_out_index_null_outside_fan_out", "fan_out_index is null outside a fan-out."),
+    ("typed_event_arrives_within_calling_node_span", "The typed event arrives between the node's started and completed events."),
+    ("typed_event_arrives_after_node_started", "The typed event arrives after the node's started event."),
+    ("typed_event_arrives_before_node_completed", "The typed event arrives before the node's completed event."),
+    ("input_messages_populated_unconditionally", "input_messages carries the call's messages whatever the payload flags."),
+    ("input_messages_shape_matches_llm_provider_section_3", "input_messages has the llm-provider §3 message shape."),
+    ("output_content_null_when_tool_calls_present_with_empty_content", "output_content is null on a tool-call-only response."),
+    ("request_params_carries_only_caller_supplied_keys", "request_params holds only the keys the caller supplied."),
+    ("absence_distinct_from_zero_value", "An unsupplied parameter is absent, not zero."),
+    ("request_extras_is_native_mapping_not_json_string", "request_extras is a mapping, not a JSON string."),
+    ("active_prompt_snapshot_matches_prompt_management_section_12_identity_attrs", "active_prompt is the PromptResult identity snapshot."),
+    ("active_prompt_null_parallels_prompt_attr_absence_on_span", "active_prompt is null outside a prompt context."),
+    ("active_prompt_and_group_both_populated_inside_group_context", "active_prompt and active_prompt_group are both populated."),
+    ("response_model_distinct_from_request_model", "response_model is the provider's, distinct from the requested model."),
+    ("response_model_null_when_absent_from_response", "response_model is null when the response names none."),
+    ("error_category_matches_raised_exception_category", "The failure event's category is the raised exception's."),
+    ("input_strings_match_input_list_verbatim", "The embedding event's input strings are the call's inputs, verbatim."),
+    ("request_params_empty_when_caller_supplied_none", "request_params is empty when the caller supplied none."),
+    ("request_params_populated_with_caller_supplied_fields", "request_params carries the caller-supplied fields."),
+    ("input_count_matches_input_list_length", "input_count is the number of inputs."),
+    ("dimensions_matches_inner_vector_length", "dimensions is the vectors' length."),
+    ("query_carried_verbatim", "The rerank event's query is the call's, verbatim."),
+    ("documents_carried_verbatim", "The rerank event's documents are the call's, verbatim."),
+    ("top_k_matches_caller_supplied_value", "top_k is the caller's value."),
+    ("top_k_null_when_caller_passed_none", "top_k is null when the caller passed none."),
+    ("document_count_matches_input", "document_count is the number of documents."),
+    ("result_count_matches_response", "result_count is the number of results returned."),
+    ("tool_call_event_carries_full_field_set", "The tool-call event carries its full field set."),
+    ("latency_ms_present", "latency_ms is present."),
+    ("standalone_tool_call_id_is_null", "A standalone instrumented function's tool_call_id is null."),
+    ("no_error_category_field_on_tool_failure_event", "The tool failure event carries error_type / message, no category."),
+    ("finish_reason_is_stop_not_truncation", "A schema mismatch reports finish_reason stop."),
+    ("response_side_surface_null_for_non_structured_output_failure", "Response-side fields are null on a non-body failure."),
+    ("event_usage_is_present_record_of_nulls_not_null_record", "usage is a present record of null counters, not null."),
+    ("event_usage_prompt_tokens_null_not_verbatim_wire_value", "A malformed prompt_tokens surfaces as null, not the wire value."),
+    ("token_budget_null_on_completion_event", "token_budget is null without a budgeted prompt."),
+    ("token_budget_populated_but_not_evaluated_without_usage", "token_budget is populated though nothing could be evaluated."),
+    ("success_emits_one_event_zero_failures", "A successful call emits one success event and no failure event."),
+    ("failure_emits_one_event_zero_successes", "A failed call emits one failure event and no success event."),
+    ("success_one_tool_call_event_zero_failed", "A successful tool call emits one ToolCallEvent and no failure."),
+    ("failure_one_tool_call_failed_event_zero_success", "A failed tool call emits one ToolCallFailedEvent and no success."),
+)
+
+ROWS = (
+    *COUNTS,
+    *TRACE_LEVEL,
+    *(Restates(name, doc, LANGFUSE) for name, doc in RESTATING_LANGFUSE),
+    *(Restates(name, doc, OBSERVERS) for name, doc in RESTATING_EVENTS),
+)
