@@ -50,3 +50,35 @@ def replace_value(text: str, line_no: int, key: str, new_value: str) -> str:
     assert match, lines[line_no - 1]
     lines[line_no - 1] = match.group(1) + new_value + "\n"
     return "".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------
+# Running fault-injected copies of a directory's real fixtures (the capability test modules)
+
+
+def shared_text(capability: str, name: str) -> str:
+    """A shared-corpus fixture's text (``spec/<capability>/conformance/<name>``)."""
+    from .conftest import shared_fixture
+
+    return shared_fixture(f"{capability}/conformance/{name}").read_text(encoding="utf-8")
+
+
+def run_text(tmp_path, text: str, capability: str, name: str = "001-case.yaml"):
+    """Every case of ``text``, written under the capability's layout in ``tmp_path``, run."""
+    from oa_conformance.runner import cases_of, run_case
+
+    from .test_run import write_fixture
+
+    return [run_case(case, timeout=20) for case in cases_of(write_fixture(tmp_path, text, capability, name))]
+
+
+def line_of(text: str, needle: str, after: str | None = None) -> int:
+    """1-based line of the first ``needle`` (after the first ``after``, when given)."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if after in line) if after else 0
+    return next(i for i in range(start, len(lines)) if needle in lines[i]) + 1
+
+
+def failed_at(result, line: int) -> None:
+    assert result.outcome == "failed", (result.outcome, result.reason)
+    assert result.location is not None and f".yaml:{line}:" in result.location, (result.location, result.reason)

@@ -39,6 +39,14 @@ expected:
 """
 
 
+# The same mock without its streamed entry (a stream body makes the case a recognized 0062 skip).
+UNSTREAMED = MOCK_FIXTURE.replace("""    - status: 200
+      stream_body:
+        - {choices: [{index: 0, delta: {content: "a"}, finish_reason: null}]}
+        - "[DONE]"
+""", "")
+
+
 def scenario_of(tmp_path, text: str, capability: str = "llm-provider"):
     directory = tmp_path / "spec" / capability / "conformance"
     directory.mkdir(parents=True, exist_ok=True)
@@ -96,3 +104,122 @@ def test_the_wire_refuses_unknown_hosts_and_never_opens_a_socket(tmp_path, monke
         asyncio.run(elsewhere())
     assert wire.document()["refused"][0]["host"] == "api.openai.com" and not wire.requests
     assert not opened
+
+
+# ---------------------------------------------------------------------------------------------
+# Fault injection into copies of real llm-provider fixtures: the case fails at the right line
+
+
+from .conftest import shared_fixture  # noqa: E402
+from .faults import replace_value  # noqa: E402
+from .test_run import write_fixture  # noqa: E402
+
+from oa_conformance.runner import cases_of, run_case  # noqa: E402
+
+
+def run_copy(tmp_path, name: str, text: str, case: str | None = None):
+    ref = write_fixture(tmp_path, text, capability="llm-provider", name=name)
+    cases = [c for c in cases_of(ref) if case is None or c.scenario.name == case]
+    assert cases, case
+    return run_case(cases[0], timeout=20), ref.path
+
+
+def real(name: str) -> str:
+    return shared_fixture(f"llm-provider/conformance/{name}").read_text(encoding="utf-8")
+
+
+def lines_of(text: str, needle: str) -> list[int]:
+    return [number for number, line in enumerate(text.splitlines(), start=1) if needle in line]
+
+
+def test_the_real_fixtures_pass_before_the_faults(tmp_path):
+    for name, case in (("005-openai-wire-mapping.yaml", "simple_text_completion"), ("004-error-categories.yaml", "rate_limit_429"),
+                       ("056-call-level-retry-transient.yaml", None), ("054-openai-wire-byte-stability.yaml", None)):
+        result, _ = run_copy(tmp_path, name, real(name), case)
+        if name.startswith("056"):  # its llm_spans / invariants need the span capture and the catalogue
+            assert all(c.status == "verified" for c in result.checks if c.name in ("expected", "expected.response"))
+            continue
+        assert result.outcome == "passed", (name, result.reason)
+
+
+def test_a_changed_expected_wire_field_fails_at_its_line(tmp_path):
+    text = real("005-openai-wire-mapping.yaml")
+    line = lines_of(text, "model: test-model")[0]  # the first case's expected_wire_request.model
+    faulty = replace_value(text, line, "model", "other-model")
+    result, path = run_copy(tmp_path, "005-openai-wire-mapping.yaml", faulty, "simple_text_completion")
+    assert result.outcome == "failed"
+    assert result.location.startswith(f"{path}:{line}:")
+    assert "expected_wire_request.model: expected 'other-model', got 'test-model'" in result.reason
+
+
+def test_an_extra_expected_key_and_an_unexpected_wire_key_both_fail(tmp_path):
+    text = real("005-openai-wire-mapping.yaml")
+    line = lines_of(text, "model: test-model")[0]
+    lines = text.splitlines(keepends=True)
+    added = "".join(lines[:line] + ["      temperature: 0.5\n"] + lines[line:])  # asserted, never sent
+    result, path = run_copy(tmp_path, "005-openai-wire-mapping.yaml", added, "simple_text_completion")
+    assert result.outcome == "failed" and result.location.startswith(f"{path}:{line + 1}:")
+    assert "temperature: expected 0.5 (present), got '<absent>'" in result.reason
+    removed = "".join(lines[: line - 1] + lines[line:])  # `model` is sent but no longer named: it must be absent
+    result, path = run_copy(tmp_path, "005-openai-wire-mapping.yaml", removed, "simple_text_completion")
+    assert result.outcome == "failed" and "got also ['model']" in result.reason
+
+
+def test_a_missing_request_fails_the_call(tmp_path):
+    text = real("056-call-level-retry-transient.yaml")
+    lines = text.splitlines(keepends=True)
+    success = lines_of(text, "- status: 200")[0]
+    end = lines_of(text, "usage: {prompt_tokens: 4")[0]
+    faulty = "".join(lines[: success - 1] + lines[end:])  # the retry finds no second response
+    result, path = run_copy(tmp_path, "056-call-level-retry-transient.yaml", faulty)
+    assert result.outcome == "failed"
+    assert "raised" in result.reason and "declares only 1 responses" in result.reason
+
+
+def test_a_wrong_error_category_and_retry_after_fail_at_their_lines(tmp_path):
+    text = real("004-error-categories.yaml")
+    line = lines_of(text, "category: provider_rate_limit")[0]
+    result, path = run_copy(tmp_path, "004-error-categories.yaml", replace_value(text, line, "category", "provider_unavailable"), "rate_limit_429")
+    assert result.outcome == "failed" and result.location.startswith(f"{path}:{line}:")
+    assert "expected 'provider_unavailable', got 'provider_rate_limit'" in result.reason
+    line = lines_of(text, "retry_after_seconds: 30")[0]
+    result, path = run_copy(tmp_path, "004-error-categories.yaml", replace_value(text, line, "retry_after_seconds", "31"), "rate_limit_429")
+    assert result.outcome == "failed" and result.location.startswith(f"{path}:{line}:")
+
+
+def test_different_wire_bytes_fail_the_identity_check(tmp_path):
+    text = real("054-openai-wire-byte-stability.yaml")
+    line = lines_of(text, "max_tokens: 64")[-1]  # call B's config
+    result, _ = run_copy(tmp_path, "054-openai-wire-byte-stability.yaml", replace_value(text, line, "max_tokens", "65"))
+    assert result.outcome == "failed" and "expected_wire_bytes_identical" in result.reason and "differs" in result.reason
+
+
+def test_an_unexpected_error_fails_even_without_a_response_expectation(tmp_path):
+    text = UNSTREAMED.replace("expected:\n  response: {finish_reason: stop}\n", "expected_wire_request: {model: bound-one, messages: [{role: user, content: hi}]}\nexpected: {}\n")
+    result, _ = run_copy(tmp_path, "001-case.yaml", text)
+    assert result.outcome == "failed" and "raised unexpectedly" in result.reason and "provider_rate_limit" in result.reason
+
+
+def test_retry_backoff_runs_on_the_virtual_clock(tmp_path):
+    text = real("056-call-level-retry-transient.yaml").replace("seconds: 0}", "seconds: 30}")
+    ref = write_fixture(tmp_path, text, capability="llm-provider", name="056-call-level-retry-transient.yaml")
+    from oa_conformance.interpreter.execute import execute_case
+
+    import time
+    started = time.perf_counter()
+    trace = execute_case(cases_of(ref)[0].scenario, 20, "llm-provider")
+    assert time.perf_counter() - started < 5
+    assert [dict(s) for s in trace.collections["clock"]["sleeps"]] == [{"attempt": 0, "seconds": 30.0}]
+    assert len(trace.collections["wire"]["requests"]) == 2 and trace.collections["calls"][0]["result"]["finish_reason"] == "stop"
+
+
+def test_an_unknown_provider_mapping_is_harness_primitive_missing(tmp_path):
+    result, path = run_copy(tmp_path, "001-case.yaml", "mapping: tei\n" + UNSTREAMED)
+    assert result.outcome == "error" and result.category == "harness_primitive_missing"
+    assert result.location == f"{path}:1:10"
+
+
+def test_a_malformed_mock_is_fixture_schema_invalid_at_its_line(tmp_path):
+    ref = write_fixture(tmp_path, MOCK_FIXTURE.replace("- status: 429", "- status: often"), capability="llm-provider")
+    read = read_fixture(ref.path)
+    assert [(d.category, d.line) for d in read.diagnostics] == [("fixture_schema_invalid", 3)]

@@ -8,32 +8,19 @@ import asyncio
 import pytest
 
 from oa_conformance.interpreter.capabilities.prompt_management import CachingPromptBackend, prompt_from_record
-from oa_conformance.runner import cases_of, run_case
 
-from .conftest import shared_fixture
-from .test_run import write_fixture
+from . import faults
+from .faults import failed_at, line_of
 
 CAPABILITY = "prompt-management"
 
 
 def fixture_text(name: str) -> str:
-    return shared_fixture(f"{CAPABILITY}/conformance/{name}").read_text(encoding="utf-8")
+    return faults.shared_text(CAPABILITY, name)
 
 
 def run_text(tmp_path, text: str, name: str = "001-case.yaml"):
-    return [run_case(case, timeout=20) for case in cases_of(write_fixture(tmp_path, text, CAPABILITY, name))]
-
-
-def line_of(text: str, needle: str, after: str | None = None) -> int:
-    """1-based line of the first ``needle`` (after the first ``after``, when given)."""
-    lines = text.splitlines()
-    start = next(i for i, line in enumerate(lines) if after in line) if after else 0
-    return next(i for i in range(start, len(lines)) if needle in lines[i]) + 1
-
-
-def failed_at(result, line: int) -> None:
-    assert result.outcome == "failed", (result.outcome, result.reason)
-    assert result.location is not None and f".yaml:{line}:" in result.location, (result.location, result.reason)
+    return faults.run_text(tmp_path, text, CAPABILITY, name)
 
 
 def test_the_real_fixtures_pass_unchanged(tmp_path):
@@ -193,3 +180,13 @@ def test_member_order_is_judged_against_the_constructing_call():
         return CaseTrace(collections=plain({"calls": calls, "prompts": {"captures": {"m1": m1, "m2": m2, "g": {"members": members}}}}))
     assert _order_preserved("g")(Context(trace([m1, m2]), None)) is True
     assert _order_preserved("g")(Context(trace([m2, m1]), None)) is False
+
+
+@pytest.mark.parametrize("name, old, new", [
+    ("008-manager-fetch-fallback-not-found-no-fallback.yaml", "secondary_backend_call_count: 0", "secondary_backend_call_count: 1"),
+    ("009-manager-fetch-all-backends-unavailable.yaml", "        secondary: 1", "        secondary: 2"),
+])
+def test_wrong_fetch_counts_fail_at_their_line(tmp_path, name, old, new):
+    faulty = fixture_text(name).replace(old, new)
+    (result,) = run_text(tmp_path, faulty, name)
+    failed_at(result, line_of(faulty, new.strip().split(":")[0] if "secondary_" in new else "backend_call_counts"))

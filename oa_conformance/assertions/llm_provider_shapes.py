@@ -23,7 +23,7 @@ from ..ast.nodes import FormatToken, Mapping, Scalar, Sequence
 from ..diagnostics import Span
 from ..trace import ErrorRecord
 from .matchers import Match, Mismatch, match, show
-from .predicates import predicate_rule
+from .catalogue.engine import predicate_rule
 from .rules import (SHAPES, FAILED, VERIFIED, Check, Context, ErrorRule, Rule, SelectingRule, Unverified, ValueRule, _AllOf,
                     shape, shape_rule, verdict)
 
@@ -179,7 +179,7 @@ def _invariants(node: Any, span: Span | None) -> Rule:
     """An `invariants:` block under a call's `expected:`: catalogue predicates about the call."""
     rules = []
     for ref in node.predicates:
-        rule = predicate_rule(ref.name, ref.value, ref.span, "expected.invariants", LP)
+        rule = predicate_rule(LP, ref.name, ref.value, ref.span, "expected.invariants")
         rules.append(rule or Unverified(f"expected.invariants.{ref.name}", ref.span, f"not implemented: predicate {ref.name!r}"))
     return _AllOf(tuple(rules))
 
@@ -330,7 +330,7 @@ def _wire_checks(node: Any, span: Span | None) -> Rule:
             rules.append(AbsentKeysRule(f"expected_wire_request_checks.{ref.name}", ref.span,
                                         ((key, bool(ref.value.value), ref.span),), block_requests))
             continue
-        rule = predicate_rule(ref.name, ref.value, ref.span, "expected_wire_request_checks", LP)
+        rule = predicate_rule(LP, ref.name, ref.value, ref.span, "expected_wire_request_checks")
         rules.append(rule or Unverified(f"expected_wire_request_checks.{ref.name}", ref.span, f"not implemented: predicate {ref.name!r}"))
     return _AllOf(tuple(rules))
 

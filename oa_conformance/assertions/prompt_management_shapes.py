@@ -24,7 +24,7 @@ from ..ast.nodes import Mapping, Scalar, Section, Sequence
 from ..diagnostics import Span
 from ..trace import ErrorRecord
 from .matchers import Match, Mismatch, describe, match, show
-from .predicates import predicate_rule
+from .catalogue.engine import predicate_rule
 from .rules import (
     FAILED,
     VERIFIED,
@@ -201,7 +201,7 @@ def _calls(block: str):
                 elif key == "raises":
                     rules.append(ErrorRule(name, key_span, value, call_error(block, index)))
                 else:  # a named predicate over the case's trace (catalogue/prompt_management.py)
-                    rule = predicate_rule(key, value, key_span, f"{where}.expected", PM)
+                    rule = predicate_rule(PM, key, value, key_span, f"{where}.expected")
                     rules.append(rule or Unverified(name, key_span, f"not implemented: predicate {key!r}"))
         return _AllOf(tuple(rules))
     return factory

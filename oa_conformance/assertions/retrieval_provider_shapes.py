@@ -228,8 +228,10 @@ def provider_error(ctx: Context) -> Any:
     engine wraps it in. The directory's error-assertion shape (retrieval-provider 022 header:
     "Asserts the §7 category and the raising node") is about what raised out of the call."""
     error = invocation_error(ctx)
-    raised = next((link.get("category") for link in error.chain if not link.get("carrier") and link.get("category")), None)
-    return dataclasses.replace(error, category=raised) if raised is not None else error
+    raised = next((link for link in error.chain if not link.get("carrier") and link.get("category")), None)
+    if raised is None:
+        return error
+    return dataclasses.replace(error, category=raised.get("category"), type_name=raised.get("type"))
 
 
 @shape("expected_error", capability=CAPABILITY)

@@ -31,6 +31,7 @@ from ..assertions.rules import (
     SHAPES,
     Unverified,
     invocation_error,
+    _AllOf,
     shape_rule,
 )
 from ..ast.nodes import PredicateBlock, Section
@@ -83,7 +84,11 @@ def assert_case(scenario: Scenario, trace: CaseTrace, capability: str | None = N
     contract = harness_for(capability)
     if contract is not None and contract.is_direct(scenario):  # no graph run: the directory's own expectations
         for directive, node, span in direct_expectations(scenario, capability):
-            run(shape_rule(directive, node, span, capability))
+            for rule in _members(shape_rule(directive, node, span, capability)):
+                run(rule)
+        direct_checks = list(checks)
+        for rule, holder, _ in restating:  # a restatement reads the verdicts of the case's other checks
+            checks.append(rule.judge(holder, direct_checks))
         return tuple(checks)
 
     listed = scenario.get("invocations")
@@ -159,6 +164,12 @@ def assert_case(scenario: Scenario, trace: CaseTrace, capability: str | None = N
     if run_count is not None and repeated:
         checks.extend(_repeated_runs(scenario, trace, run_count, capability))
     return tuple(checks)
+
+
+def _members(rule: Rule) -> list[Rule]:
+    """A shape's rules with ``_AllOf`` groups opened, so restating predicates among them are judged
+    last like everywhere else."""
+    return [member for inner in rule.rules for member in _members(inner)] if isinstance(rule, _AllOf) else [rule]
 
 
 def _repeated_runs(scenario: Scenario, trace: CaseTrace, run_count: Any, capability: str | None) -> list[Check]:

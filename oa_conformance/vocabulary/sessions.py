@@ -36,6 +36,10 @@ DIRECTIVES: list[Directive] = [
     _local("behavior", ("session_store_config",), Section("session_store_behavior"), "Failures the harness store injects.",
            "harness-chat", "0.50.0"),
     _local("load_raises", ("session_store_behavior",), STR, "`load()` raises this sessions §10 error category.", "harness-chat", "0.50.0"),
+    # The harness suite injects the same store failure (harness fixture 008's header).
+    _local("behavior", ("session_store_config",), Section("session_store_behavior"), "Failures the harness store injects.",
+           "harness", "0.49.0"),
+    _local("load_raises", ("session_store_behavior",), STR, "`load()` raises this sessions §10 error category.", "harness", "0.49.0"),
     Directive("session_id", RUN, STR, "§5.7", SES, "0.48.0", "The session id passed to invoke() (sessions §3)."),
     _local("auto_save", CASE, BOOL, "The store registration's auto-save at invoke exit (default true; sessions §6.3)."),
     _local("session_state", CASE, Section("session_state_projection"), "A SessionState projection narrower than the invoke state (sessions §4.2)."),
@@ -55,6 +59,7 @@ DIRECTIVES: list[Directive] = [
               "The session record written to the store at invoke exit (or at suspend)."),
     Directive("state", ("session_record_assertions",), Expect(("map",)), "§5.6", SES, "0.48.0", "The saved session state."),
     _local("excludes_fields", ("session_record_assertions",), ListOf(STR), "Fields absent from the saved record (outside the projection)."),
+    _local("schema_version", ("session_record_assertions",), Expect(("scalar",)), "The saved record's schema version (after a session migration, sessions §7)."),
     _local("expected_final_state", ("invocation",), Expect(("map",)), "The invocation's final state (as `expected.final_state`)."),
 
     # ---- expected outcome ----------------------------------------------------------------------

@@ -96,7 +96,10 @@ COMPARES = ("equals", "set", "count", "flag", "absent")
 # capability → module of this package holding its ROWS (the explicit registry; add one line)
 MODULES: dict[str, str] = {
     "graph-engine": "graph_engine",
+    "llm-provider": "llm_provider",
     "pipeline-utilities": "pipeline_utilities",
+    "observability": "observability",
+    "prompt-management": "prompt_management",
     "retrieval-provider": "retrieval_provider",
 }
 GENERAL = "canonical"  # the §5.9 canonical rows, shared by every capability

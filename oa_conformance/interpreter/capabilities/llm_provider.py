@@ -16,9 +16,11 @@ delay it asks for is recorded on the case's virtual clock and the loop waits zer
 The trace's collections (docs/TRACE.md):
 
     wire    the captured wire (wire.py)
-    calls[] {index, operation, requests: [wire request indices this call sent],
+    calls[] {index, operation, requests: [wire request indices this call sent], inputs
+             {response_schema} (when the call requested structured output),
              result (the Response as plain data) | error {category, message, type, chain,
-             attributes}, messages_unmodified (the caller's messages compare equal after the call)}
+             attributes}, messages_unmodified / config_unmodified (the caller's messages / config
+             compare equal after the call, whatever its outcome)}
     clock   {now, sleeps: [{attempt, seconds}]} — the backoff delays the retry loops asked for
 """
 
@@ -139,23 +141,35 @@ async def _call(provider: Any, step: Section, index: int, wire: Any, clock: Virt
     operation = step.operation.value
     first_request = len(wire.requests)
     record: dict[str, Any] = {"index": index, "operation": operation}
+    arguments: dict[str, Any] = {}
+    before: dict[str, Any] = {}
     try:
         if operation == "ready":
             await provider.ready()
             record["result"] = {"ready": True}
         else:
             arguments = _arguments(step, clock)
-            before = [m.model_dump() for m in arguments["messages"]]
+            before = _caller_inputs(arguments)
+            if "response_schema" in arguments:
+                record["inputs"] = {"response_schema": arguments["response_schema"]}
             call = _with_retry_middleware(step, clock, lambda: provider.complete(**arguments))
-            response = await call()
-            record["messages_unmodified"] = [m.model_dump() for m in arguments["messages"]] == before
-            record["result"] = response.model_dump(mode="json")
+            record["result"] = (await call()).model_dump(mode="json")
     except HarnessPrimitiveMissing:
         raise
     except Exception as raised:  # what the runtime raised is the outcome under test
         record["error"] = _error(raised)
+    if before:  # the caller's objects after the call, whatever its outcome (llm-provider §7.1: never mutated)
+        after = _caller_inputs(arguments)
+        record["messages_unmodified"] = after["messages"] == before["messages"]
+        record["config_unmodified"] = after["config"] == before["config"]
     record["requests"] = list(range(first_request, len(wire.requests)))
     return record
+
+
+def _caller_inputs(arguments: dict[str, Any]) -> dict[str, Any]:
+    config = arguments.get("config")
+    return {"messages": [m.model_dump() for m in arguments["messages"]],
+            "config": config.model_dump() if config is not None else None}
 
 
 def _arguments(step: Section, clock: VirtualClock) -> dict[str, Any]:

@@ -1,0 +1,215 @@
+"""The observability predicates about OTel spans, log records and metric observations (the `otel`
+and `metrics` collections of docs/TRACE.md), named by the directory's fixtures and defined in their
+prose. The Langfuse / typed-event rows are in their own module; both are the `observability` table
+(:mod:`.observability`).
+
+Most rows restate an expectation of the same case: the fixture's `span_tree` / `traces` /
+`metrics` block already asserts exactly what the name says (a span's name, an attribute present or
+absent, an exhaustive children list, an exhaustive observation list). Compute rows are the few that
+join spans with each other or with log records, which the tree shape cannot say.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import Compute, Example, Query, Restates, Verdict
+from .examples import case
+
+SPAN_TREE = "expected.span_tree"
+TRACES = "expected.traces"
+PARENT_TRACE = "expected.parent_trace"
+METRICS = "expected.metrics"
+LOGS = "expected.log_records"
+CORRELATION = "openarmature.correlation_id"
+
+
+# ---- helpers over the scope -------------------------------------------------------------------
+
+
+def _spans(scope: dict) -> list[dict]:
+    if "otel" not in scope:
+        raise LookupError("the case captured no OTel spans")
+    spans = list(scope["otel"]["spans"])
+    if not spans:
+        raise LookupError("no span was exported")
+    return spans
+
+
+def _logs(scope: dict) -> list[dict]:
+    if "otel" not in scope:
+        raise LookupError("the case captured no log records")
+    logs = list(scope["otel"]["logs"])
+    if not logs:
+        raise LookupError("no log record was captured")
+    return logs
+
+
+def _openarmature_correlation_ids(scope: dict) -> list[Any]:
+    return [span["attributes"].get(CORRELATION) for span in _spans(scope) if span.get("scope") == "openarmature"]
+
+
+def _flag(expected: Any, holds: bool, detail: str) -> Verdict:
+    return Verdict(holds == bool(expected), "" if holds == bool(expected) else detail)
+
+
+def correlation_consistent(scope: dict, expected: Any) -> Verdict:
+    ids = _openarmature_correlation_ids(scope)
+    return _flag(expected, None not in ids and len(set(ids)) == 1, f"correlation ids {sorted(set(map(str, ids)))}")
+
+
+def correlation_uniform(scope: dict, expected: Any) -> Any:
+    ids = set(_openarmature_correlation_ids(scope))
+    if len(ids) != 1:
+        return Verdict(False, f"the spans carry {len(ids)} correlation ids: {sorted(map(str, ids))}")
+    return ids.pop()
+
+
+def unique_indices_under(scope: dict, expected: Any) -> Verdict:
+    spans = _spans(scope)
+    # The fan-out node span; its instance spans share its name (§4.5) and carry the index.
+    parents = [span for span in spans if span["name"] == expected and "openarmature.node.fan_out_index" not in span["attributes"]]
+    if not parents:
+        return Verdict(False, f"no span named {expected!r}")
+    for parent in parents:
+        indices = [s["attributes"].get("openarmature.node.fan_out_index") for s in spans if s["parent_span_id"] == parent["span_id"]]
+        if not indices or None in indices or len(set(indices)) != len(indices):
+            return Verdict(False, f"instance indices under {expected!r}: {indices}")
+    return Verdict(True)
+
+
+def index_range(scope: dict, expected: Any) -> Any:
+    indices = [s["attributes"]["openarmature.node.fan_out_index"] for s in _spans(scope) if "openarmature.node.fan_out_index" in s["attributes"]]
+    if not indices:
+        return Verdict(False, "no span carries openarmature.node.fan_out_index")
+    return [min(indices), max(indices)]
+
+
+def logs_one_trace(scope: dict, expected: Any) -> Verdict:
+    ids = [record["trace_id"] for record in _logs(scope)]
+    return _flag(expected, None not in ids and len(set(ids)) == 1, f"trace ids {ids}")
+
+
+def logs_traces_differ(scope: dict, expected: Any) -> Verdict:
+    ids = [record["trace_id"] for record in _logs(scope)]
+    return _flag(expected, None not in ids and len(ids) > 1 and len(set(ids)) == len(ids), f"trace ids {ids}")
+
+
+def logs_under_active_span(scope: dict, expected: Any) -> Verdict:
+    by_id = {span["span_id"]: span for span in _spans(scope)}
+    wrong = []
+    for record in _logs(scope):
+        span = by_id.get(record["span_id"])
+        if span is None or span["trace_id"] != record["trace_id"] or span.get("attributes", {}).get("openarmature.node.name") is None:
+            wrong.append((record["body"], span["name"] if span else None))
+    return _flag(expected, not wrong, f"records not under an exported node span of their trace: {wrong}")
+
+
+def logs_correlation(scope: dict, expected: Any) -> Any:
+    ids = {record["attributes"].get(CORRELATION) for record in _logs(scope)}
+    if len(ids) != 1:
+        return Verdict(False, f"the records carry {sorted(map(str, ids))}")
+    return ids.pop()
+
+
+# ---- example documents ------------------------------------------------------------------------
+
+
+def span(name: str, span_id: str, parent: str | None = None, trace: str = "t1", **attributes: Any) -> dict:
+    """An exported span as the `otel` collection records it."""
+    return {"span_id": span_id, "parent_span_id": parent, "trace_id": trace, "name": name, "kind": "INTERNAL",
+            "status": "OK", "status_description": None, "attributes": attributes, "events": [], "links": [],
+            "scope": "openarmature", "start_sequence": 0, "end_sequence": 1, "export_sequence": 0}
+
+
+def record(body: str, span_id: str, trace: str = "t1", **attributes: Any) -> dict:
+    """A captured log record."""
+    return {"body": body, "severity_text": "INFO", "severity_number": 9, "attributes": attributes, "trace_id": trace,
+            "span_id": span_id, "event_name": None, "sequence": 0}
+
+
+def otel(spans: list[dict], logs: list[dict] | None = None) -> Example:
+    return Example(case(otel={"spans": spans, "logs": logs or []}), invocation=None)
+
+
+def _with(example: Example, value: Any) -> Example:
+    return Example(example.document, value, example.invocation)
+
+
+C1 = {CORRELATION: "c1"}
+TREE = [span("openarmature.invocation", "s0", **C1), span("a", "s1", "s0", **{**C1, "openarmature.node.name": "a"})]
+SPLIT = [span("openarmature.invocation", "s0", **C1), span("a", "s1", "s0", **{CORRELATION: "c2"})]
+FAN_OUT = [span("process", "p"), span("process", "i0", "p", **{"openarmature.node.fan_out_index": 0}),
+           span("process", "i1", "p", **{"openarmature.node.fan_out_index": 1})]
+FAN_OUT_CLASH = [span("process", "p"), span("process", "i0", "p", **{"openarmature.node.fan_out_index": 0}),
+                 span("process", "i1", "p", **{"openarmature.node.fan_out_index": 0})]
+
+
+ROWS = (
+    # ---- span hierarchy, names, attributes: what the case's tree already asserts ----------------
+    *(Restates(name, doc, SPAN_TREE) for name, doc in (
+        ("tool_span_name_is_openarmature_tool_call", "The tool execution renders as a span named openarmature.tool.call (the tree names it)."),
+        ("oa_namespace_tool_attributes_emitted", "The tool span carries the openarmature.tool.* attributes (the tree's attributes_present)."),
+        ("gen_ai_tool_attributes_not_emitted_in_v1", "The tool span carries no gen_ai.tool.* attribute (the tree's attributes_absent)."),
+        ("execute_tool_span_name_not_used", "No span is named execute_tool (the tree lists every span exhaustively)."),
+        ("exactly_one_llm_span_when_retry_absent", "One openarmature.llm.complete span under the node (the tree's exhaustive children)."),
+        ("attempt_index_defaults_to_zero", "The LLM span carries openarmature.llm.attempt_index 0 (the tree's attributes)."),
+        ("baseline_attributes_still_emit_alongside_attempt_index", "The LLM span keeps its baseline attributes (the tree's attributes)."),
+        ("implementation_name_non_empty", "openarmature.implementation.name is a non-empty string (the tree's attribute check)."),
+        ("implementation_version_non_empty", "openarmature.implementation.version is a non-empty string (the tree's attribute check)."),
+        ("implementation_name_matches_canonical_value", "openarmature.implementation.name is the implementation's canonical name (the tree's harness_parameterized check)."),
+        ("attributes_on_invocation_span_only", "The attribution attributes sit on the invocation span (the tree's attributes)."),
+        ("attributes_absent_on_inner_spans", "Inner node spans carry no attribution attribute (the tree's attributes_absent)."),
+        ("caller_metadata_cross_cutting", "Every span carries the full openarmature.user.* set (the tree lists it on every span)."),
+        ("callable_branch_renders_one_span_keyed_by_branch_name", "Each callable branch renders one span keyed by its branch name (the tree)."),
+        ("callable_branch_span_has_no_inner_node_spans", "A callable branch's span has no children (the tree's children: [])."),
+        ("when_skipped_branch_emits_no_span", "A branch whose `when` is false emits no span (the tree's exhaustive children)."),
+        ("branch_count_is_dispatched_count_not_declared", "The dispatch span has one child per dispatched branch (the tree's exhaustive children)."),
+        ("no_inner_spans_dropped_under_concurrent_nesting", "Every nested fan-out instance span is present (the tree's exhaustive children)."),
+        ("llm_span_parents_under_own_lineage_calling_node", "Each LLM span parents under its own calling node span (the tree's hierarchy)."),
+        ("embedding_span_name_is_openarmature_embedding_complete", "The embedding call renders as openarmature.embedding.complete (the tree)."),
+        ("rerank_span_name_is_openarmature_rerank_complete", "The rerank call renders as openarmature.rerank.complete (the tree)."),
+        ("operation_name_attribute_not_emitted_in_v1", "No gen_ai.operation.name attribute (the tree's attributes_absent)."),
+        ("sibling_attempt_count_under_invocation", "One span per attempt under the invocation span (the tree's exhaustive children)."),
+        ("all_attempt_spans_error", "Every attempt span has status ERROR (the tree's statuses)."),
+    )),
+    Query("llm_provider_span_count", "How many openarmature.llm.complete spans were exported.",
+          "otel.spans[?name == 'openarmature.llm.complete']", "count",
+          holds=_with(otel([span("openarmature.llm.complete", "l1")]), 1), fails=_with(otel(TREE), 1)),
+    # ---- metrics: the exhaustive observation list already says it ------------------------------
+    *(Restates(name, doc, METRICS) for name, doc in (
+        ("two_token_usage_observations_input_and_output", "Token usage is recorded twice, input and output (the exhaustive metrics list)."),
+        ("one_duration_observation_per_call", "One duration observation per call (the exhaustive metrics list)."),
+        ("duration_value_not_asserted", "Durations are asserted for presence and dimensions only (§11.4; the metrics list gives no value)."),
+        ("no_measurements_recorded_when_metrics_off", "With metrics off nothing is recorded (the metrics list is [])."),
+        ("no_token_usage_observation_on_failure", "No token usage observation for a failed call (the exhaustive metrics list)."),
+        ("errored_call_records_duration_with_error_type", "A failed call records its duration with error.type (the metrics list)."),
+        ("embedding_records_input_token_only", "An embedding records input tokens only (the exhaustive metrics list)."),
+        ("no_output_token_observation_for_embedding", "No output-token observation for an embedding (the exhaustive metrics list)."),
+    )),
+    # ---- joins the tree cannot say ----------------------------------------------------------------
+    Compute("correlation_id_consistency", "All openarmature spans share the same correlation_id (one value, on every span).",
+            correlation_consistent, "the tree matches each span's id against <uuid> on its own; equality across spans is a join",
+            holds=otel(TREE), fails=otel(SPLIT)),
+    Compute("correlation_id_uniform_across_tree", "Every span carries one correlation id, the value the fixture gives.",
+            correlation_uniform, "one value across all spans, then compared: a join over the whole span list",
+            holds=_with(otel(TREE), "c1"), fails=_with(otel(SPLIT), "c1")),
+    Compute("unique_fan_out_indices_under", "Under the named fan-out node's span, instance spans carry pairwise distinct fan_out_index values.",
+            unique_indices_under, "groups spans by their parent span (a join of span_id with parent_span_id)",
+            holds=_with(otel(FAN_OUT), "process"), fails=_with(otel(FAN_OUT_CLASH), "process")),
+    Compute("fan_out_index_range", "The instance spans' fan_out_index values run from the fixture's min to its max.",
+            index_range, "min and max over the spans carrying the attribute (JMESPath has them, but not the absent-key filter)",
+            holds=_with(otel(FAN_OUT), [0, 1]), fails=_with(otel(FAN_OUT), [0, 2])),
+    Compute("all_logs_same_trace_id", "Every log record carries one and the same trace id.", logs_one_trace,
+            "equality across records, requiring at least one",
+            holds=otel(TREE, [record("x", "s1"), record("y", "s1")]), fails=otel(TREE, [record("x", "s1"), record("y", "s1", "t2")])),
+    Compute("log_trace_ids_differ_when_detached", "Each log record carries its own trace id (a detached unit logs under its own trace).",
+            logs_traces_differ, "pairwise distinctness across records",
+            holds=otel(TREE, [record("x", "s1"), record("y", "s1", "t2")]), fails=otel(TREE, [record("x", "s1"), record("y", "s1")])),
+    Compute("log_span_ids_match_active_span_at_emission", "Each record's span id is an exported node span of its own trace (the active span when it was emitted).",
+            logs_under_active_span, "joins each record's span_id with the exported spans",
+            holds=otel(TREE, [record("x", "s1")]), fails=otel(TREE, [record("x", "s9")])),
+    Compute("all_logs_carry_correlation_id", "Every log record carries openarmature.correlation_id, the value the fixture gives.",
+            logs_correlation, "one value across all records, then compared",
+            holds=_with(otel(TREE, [record("x", "s1", **C1)]), "c1"), fails=_with(otel(TREE, [record("x", "s1")]), "c1")),
+)
