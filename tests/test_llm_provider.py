@@ -136,9 +136,6 @@ def test_the_real_fixtures_pass_before_the_faults(tmp_path):
     for name, case in (("005-openai-wire-mapping.yaml", "simple_text_completion"), ("004-error-categories.yaml", "rate_limit_429"),
                        ("056-call-level-retry-transient.yaml", None), ("054-openai-wire-byte-stability.yaml", None)):
         result, _ = run_copy(tmp_path, name, real(name), case)
-        if name.startswith("056"):  # its llm_spans / invariants need the span capture and the catalogue
-            assert all(c.status == "verified" for c in result.checks if c.name in ("expected", "expected.response"))
-            continue
         assert result.outcome == "passed", (name, result.reason)
 
 
@@ -223,3 +220,16 @@ def test_a_malformed_mock_is_fixture_schema_invalid_at_its_line(tmp_path):
     ref = write_fixture(tmp_path, MOCK_FIXTURE.replace("- status: 429", "- status: often"), capability="llm-provider")
     read = read_fixture(ref.path)
     assert [(d.category, d.line) for d in read.diagnostics] == [("fixture_schema_invalid", 3)]
+
+
+def test_a_wrong_attempt_span_fails_at_its_line(tmp_path):
+    text = real("056-call-level-retry-transient.yaml")
+    line = lines_of(text, "error_category: provider_unavailable")[0]
+    result, path = run_copy(tmp_path, "056-call-level-retry-transient.yaml", replace_value(text, line, "error_category", "provider_rate_limit"))
+    assert result.outcome == "failed" and result.location.startswith(f"{path}:{line}:")
+    assert "expected.llm_spans[0].error_category: expected 'provider_rate_limit', got 'provider_unavailable'" in result.reason
+    absent = lines_of(text, "error_category: null")[0]
+    lines = text.splitlines(keepends=True)
+    lines.insert(absent, '      attributes_absent: ["openarmature.llm.retry_reason"]\n')  # attempt 1 carries it
+    result, path = run_copy(tmp_path, "056-call-level-retry-transient.yaml", "".join(lines))
+    assert result.outcome == "failed" and "'openarmature.llm.retry_reason' absent" in result.reason

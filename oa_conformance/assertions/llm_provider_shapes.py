@@ -425,3 +425,55 @@ def _wire_requests(node: Any, span: Span | None) -> Rule:
 
 __all__ = ["block_requests", "call_error", "call_record", "call_result", "calls_of", "one_request", "request_body",
            "served_body", "wire_of"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Per-attempt LLM spans (llm-provider §7.1, conformance-adapter §5.11; observability §5.5)
+
+LLM_SPAN = "openarmature.llm.complete"
+# The span fields an `llm_spans` entry names, as the OTel attributes that carry them.
+SPAN_FIELDS = {"attempt_index": "openarmature.llm.attempt_index", "error_category": "openarmature.error.category"}
+
+
+def llm_spans(ctx: Context) -> list[Any]:
+    """The case's LLM spans (the runtime's OTelObserver around the calls), in start order."""
+    otel = ctx.trace.collections.get("otel")
+    if otel is None:
+        raise LookupError("the case captured no OTel spans")
+    return sorted((s for s in otel["spans"] if s["name"] == LLM_SPAN), key=lambda s: s["start_sequence"])
+
+
+@dataclass(frozen=True)
+class LlmSpansRule(SelectingRule):
+    """`llm_spans: [...]` — one entry per attempt span, in order (length-exact): `attempt_index`,
+    `error_category` (null: the attempt succeeded), `attributes` (the keys named) and
+    `attributes_absent` (keys the span must not carry)."""
+
+    def evaluate(self, ctx: Context, bindings: Any):
+        spans = self.select(ctx)
+        problems: list[Mismatch] = []
+        if len(spans) != len(self.expected.items):
+            problems.append(Mismatch(self.name, f"{len(self.expected.items)} LLM spans", f"{len(spans)}", self.span))
+        for index, (entry, span) in enumerate(zip(self.expected.items, spans)):
+            attributes = span["attributes"]
+            for key, want in entry.items():
+                path = f"{self.name}[{index}].{key}"
+                if key in SPAN_FIELDS:
+                    result = match(want, attributes.get(SPAN_FIELDS[key]), bindings, path)
+                elif key == "attributes":
+                    result = match(want, attributes, bindings, path, "subset")
+                elif key == "attributes_absent":
+                    present = [item for item in want.items if item.value in attributes]
+                    result = Match(not present, bindings, tuple(
+                        Mismatch(path, f"{item.value!r} absent", f"present ({show(attributes[item.value])})", item.span) for item in present))
+                else:
+                    problems.append(Mismatch(path, "a span field the adapter knows", "unknown", entry.key_span(key)))
+                    continue
+                bindings = result.bindings
+                problems.extend(result.mismatches)
+        return (verdict(self.name, self.span, Match(not problems, bindings, tuple(problems))),), bindings
+
+
+@shape("llm_spans", capability=LP)
+def _llm_spans(node: Any, span: Span | None) -> Rule:
+    return LlmSpansRule("expected.llm_spans", span, node, llm_spans)

@@ -353,3 +353,13 @@ DIRECTIVES: list[Directive] = [
     _local("node_completed_event_carries_error", EXPECTED, Expect(("map",)), V_TYPED,
            "The node's completed event carries the error (`node_name`, `error_category`)."),
 ]
+
+# Fixture 011's conditional edge (its own comment: "when counter > 0, go to set_flag; else END"):
+# an edge taken only when a state field compares greater than a number.
+FAMILIES.append(Family("edge_when", "EdgeWhen", "When a conditional edge is taken: a state field compared with a number.",
+                       required=("field", "gt")))
+DIRECTIVES.extend([
+    _local("when", ("edge",), Section("edge_when"), None, "Take this edge only when the condition holds (else END)."),
+    _local("field", ("edge_when",), STR, None, "The state field compared."),
+    _local("gt", ("edge_when",), NUM, None, "Holds when the field is greater than this number."),
+])

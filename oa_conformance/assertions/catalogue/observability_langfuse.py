@@ -133,12 +133,14 @@ def _instance_trace_ids_distinct(scope: dict, expected: Any, **_: str) -> Verdic
     return Verdict(len(ids) > 1 and len(set(ids)) == len(ids), f"detached trace ids {ids}")
 
 
-def _detached_from(scope: dict, expected: Any, **_: str) -> Any:
-    """The one parent invocation id every detached Trace points back to (the list when they differ)."""
+def _detached_from(scope: dict, expected: Any, **_: str) -> Verdict:
+    """Every detached Trace points back to the parent invocation: the fixture's literal id, or (a
+    ``<invocation_id_X>`` token naming it) the block's own invocation id."""
     values = [t["metadata"]["detached_from_invocation_id"] for t in _detached(scope)]
     if not values:
         raise LookupError("no detached Langfuse Trace")
-    return values[0] if len(set(values)) == 1 else values
+    parent = scope.get("invocation", {}).get("id") if isinstance(expected, str) and expected.startswith("<") else expected
+    return Verdict(all(v == parent for v in values), f"detached_from_invocation_id values {values}, parent invocation {parent!r}")
 
 
 def _child_trace_id_count(scope: dict, expected: Any, **_: str) -> int:
@@ -177,6 +179,54 @@ def _index_range(scope: dict, expected: Any, **_: str) -> Any:
 
 def _generation_count(scope: dict, expected: Any, **_: str) -> int:
     return sum(1 for o in scope.get("langfuse", {}).get("observations", ()) if o["type"] == "generation")
+
+
+def _call_ids(scope: dict, families: tuple[str, ...]) -> list:
+    types = {FAMILIES[f] for f in families}
+    found = [e.get("call_id") for events in _collectors(scope).values() for e in events if e["type"] in types]
+    if not found:
+        raise LookupError(f"no {sorted(types)} event was collected")
+    return found
+
+
+def _ids_present(*families: str):
+    def judge(scope: dict, expected: Any, **_: str) -> Verdict:
+        ids = _call_ids(scope, families)
+        return Verdict(all(isinstance(i, str) and i for i in ids), f"call ids {ids}")
+    return judge
+
+
+def _ids_distinct(*families: str):
+    def judge(scope: dict, expected: Any, **_: str) -> Verdict:
+        ids = _call_ids(scope, families)
+        return Verdict(len(ids) > 1 and len(set(ids)) == len(ids) and None not in ids, f"call ids {ids}")
+    return judge
+
+
+FAILED_FAMILIES = ("llm_failed", "embedding_failed", "rerank_failed", "tool_call_failed")
+SUCCESS_FAMILIES = ("llm_completion", "embedding", "rerank", "tool_call")
+
+
+def _exception_alongside_event(scope: dict, expected: Any, **_: str) -> Verdict:
+    """The invocation errored (the exception propagated) and a failure event was collected too."""
+    outcome = scope.get("invocation", {}).get("outcome")
+    failures = sum(family_count(scope, f) for f in FAILED_FAMILIES)
+    return Verdict(outcome == "errored" and failures >= 1, f"invocation {outcome}, {failures} failure events")
+
+
+def _no_success_event_on_failure(scope: dict, expected: Any, **_: str) -> Verdict:
+    """The invocation errored and no success event was collected."""
+    outcome = scope.get("invocation", {}).get("outcome")
+    successes = sum(family_count(scope, f) for f in SUCCESS_FAMILIES)
+    return Verdict(outcome == "errored" and successes == 0, f"invocation {outcome}, {successes} success events")
+
+
+def _with_call_ids(*pairs: tuple[str, Any]) -> dict:
+    return case(invocation(), typed_events={"collector": [{"type": t, "call_id": i} for t, i in pairs]})
+
+
+def _errored(*types: str) -> dict:
+    return case(invocation(outcome="errored"), typed_events={"collector": [{"type": t} for t in types]})
 
 
 # ---- example documents ---------------------------------------------------------------------------
@@ -261,7 +311,7 @@ TRACE_LEVEL = (
             fails=Example(langfuse([PARENT, CHILD_A, CHILD_A], invocation_id=UUID))),
     Compute("all_instance_traces_carry_detached_from_invocation_id", "Every detached Trace points back to the parent invocation id.",
             _detached_from, "one common value over the detached Traces",
-            holds=Example(langfuse([PARENT, CHILD_A, CHILD_B], invocation_id=UUID), value=UUID),
+            holds=Example(langfuse([PARENT, CHILD_A, CHILD_B], invocation_id=UUID), value="<invocation_id_parent>"),
             fails=Example(langfuse([PARENT, CHILD_A, trace("d2", "bb" * 16, detached_from_invocation_id="x")], invocation_id=UUID), value=UUID)),
     Compute("dispatch_detached_child_trace_id_count", "The dispatching observation lists one child trace id per detached child.",
             _child_trace_id_count, "sums list lengths over the dispatching observations",
@@ -281,6 +331,41 @@ TRACE_LEVEL = (
     Compute("generation_count", "The number of Generation observations the case recorded.", _generation_count, "counts one type across Traces",
             holds=Example(langfuse([PARENT], [observation(HEX, type="generation")] * 2, UUID), value=2),
             fails=Example(langfuse([PARENT], [observation(HEX, type="generation")], UUID), value=2)),
+)
+
+COMPLETION, FAILED, EMBED, RERANK = "LlmCompletionEvent", "LlmFailedEvent", "EmbeddingEvent", "RerankEvent"
+
+CALLS = (
+    Compute("<which:all_call_ids_present|all_call_ids_are_non_empty_strings|all_call_ids_non_null>",
+            "Every collected call event carries a non-empty call_id.",
+            _ids_present("llm_completion", "llm_failed", "embedding", "embedding_failed", "rerank", "rerank_failed"),
+            "a predicate over every event of several families",
+            holds=Example(_with_call_ids((COMPLETION, "c1"), (COMPLETION, "c2")), name="all_call_ids_present"),
+            fails=Example(_with_call_ids((COMPLETION, "c1"), (COMPLETION, None)), name="all_call_ids_present")),
+    Compute("<which:call_ids_pairwise_distinct|call_ids_distinct_across_embedding_events|call_ids_distinct_across_rerank_events"
+            "|completion_and_failed_event_call_ids_distinct|two_call_ids_distinct_and_non_null>",
+            "The collected call events carry pairwise distinct call_ids (one per call).",
+            _ids_distinct("llm_completion", "llm_failed", "embedding", "embedding_failed", "rerank", "rerank_failed"),
+            "pairwise distinctness over several families",
+            holds=Example(_with_call_ids((EMBED, "e1"), (EMBED, "e2")), name="call_ids_distinct_across_embedding_events"),
+            fails=Example(_with_call_ids((EMBED, "e1"), (EMBED, "e1")), name="call_ids_distinct_across_embedding_events")),
+    Compute("completion_event_call_id_present_and_non_empty", "The LlmCompletionEvent carries a non-empty call_id.",
+            _ids_present("llm_completion"), "a predicate over one family's events",
+            holds=Example(_with_call_ids((COMPLETION, "c1"))), fails=Example(_with_call_ids((COMPLETION, "")))),
+    Compute("failed_event_call_id_present_and_non_empty", "The LlmFailedEvent carries a non-empty call_id.",
+            _ids_present("llm_failed"), "a predicate over one family's events",
+            holds=Example(_with_call_ids((FAILED, "f1"))), fails=Example(_with_call_ids((FAILED, None)))),
+    Compute("<which:exception_propagates_alongside_typed_event|exception_propagates_out_of_complete"
+            "|exception_propagates_out_of_rerank_call>",
+            "The call's exception still propagates (the invocation errors) while the failure event is delivered.",
+            _exception_alongside_event, "joins the invocation's outcome with the collected events",
+            holds=Example(_errored(FAILED), name="exception_propagates_alongside_typed_event"),
+            fails=Example(case(invocation(), typed_events={"collector": [{"type": FAILED}]}), name="exception_propagates_alongside_typed_event")),
+    Compute("<which:no_typed_event_on_failure|failure_surfaces_via_exception_path>",
+            "A failed call emits no success event; the failure reaches the caller as the exception.",
+            _no_success_event_on_failure, "joins the invocation's outcome with the collected events",
+            holds=Example(_errored("NodeEvent"), name="no_typed_event_on_failure"),
+            fails=Example(_errored(COMPLETION), name="no_typed_event_on_failure")),
 )
 
 # What the case's `langfuse_trace` expectation already asserts, name by name (the fixture prose
@@ -393,6 +478,7 @@ RESTATING_EVENTS = (
     ("event_usage_prompt_tokens_null_not_verbatim_wire_value", "A malformed prompt_tokens surfaces as null, not the wire value."),
     ("token_budget_null_on_completion_event", "token_budget is null without a budgeted prompt."),
     ("token_budget_populated_but_not_evaluated_without_usage", "token_budget is populated though nothing could be evaluated."),
+    ("atomic_path_unchanged_by_streaming_capability", "A non-streamed call emits its completion event as before streaming existed."),
     ("success_emits_one_event_zero_failures", "A successful call emits one success event and no failure event."),
     ("failure_emits_one_event_zero_successes", "A failed call emits one failure event and no success event."),
     ("success_one_tool_call_event_zero_failed", "A successful tool call emits one ToolCallEvent and no failure."),
@@ -401,6 +487,7 @@ RESTATING_EVENTS = (
 
 ROWS = (
     *COUNTS,
+    *CALLS,
     *TRACE_LEVEL,
     *(Restates(name, doc, LANGFUSE) for name, doc in RESTATING_LANGFUSE),
     *(Restates(name, doc, OBSERVERS) for name, doc in RESTATING_EVENTS),

@@ -334,9 +334,10 @@ def _usage(usage: Any) -> dict[str, Any] | None:
 
 
 def _usage_details(usage: Any) -> dict[str, Any] | None:
-    """Langfuse v4 ``usageDetails``: the reported counters, with the §8.4.7 ``searchUnits`` key."""
+    """Langfuse v4 ``usageDetails``: the reported counters, with the §8.4.7 ``searchUnits`` key — an
+    empty map when no usage was reported (an open-shape map Langfuse keeps for every observation)."""
     if usage is None:
-        return None
+        return {}
     details = _usage(usage)
     if usage.search_units is not None:
         details["searchUnits"] = usage.search_units

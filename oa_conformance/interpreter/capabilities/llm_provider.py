@@ -114,12 +114,57 @@ async def run_direct(scenario: Scenario) -> CaseTrace:
     provider = openai_provider(wire, model=bound_model(scenario), readiness_probe=readiness_probe(scenario),
                                force_prompt_augmentation_fallback=_uses_fallback(mock))
     records = []
+    spans = _span_capture(scenario)
     try:
         for index, step in enumerate(steps):
-            records.append(await _call(provider, step, index, wire, clock))
+            call = _call(provider, step, index, wire, clock)
+            records.append(await (_inside_invocation(call, spans.observer) if spans is not None else call))
     finally:
         await provider.aclose()
-    return CaseTrace(collections=plain({"wire": wire.document(), "calls": records, "clock": clock.document()}))
+    collections = {"wire": wire.document(), "calls": records, "clock": clock.document()}
+    if spans is not None:
+        spans.observer.shutdown()
+        collections["otel"] = spans.collections()["otel"]
+    return CaseTrace(collections=plain(collections))
+
+
+# Expectations about the LLM spans (llm-provider §7.1 per-attempt spans, observability §5.5): the
+# runtime emits its provider events only inside a graph invocation, so a case asserting them runs
+# each call in the body of a one-node graph with the runtime's OTelObserver attached.
+SPAN_EXPECTATIONS = frozenset(("llm_spans",))
+
+
+def _span_capture(scenario: Scenario) -> Any:
+    from ...ast.visitor import walk
+    from .otel_capture import OtelCapture
+
+    wanted = any(isinstance(node, Section) and node.family == "expected" and SPAN_EXPECTATIONS & set(node.order)
+                 for source in scenario.sources() for node in walk(source))
+    return OtelCapture(scenario) if wanted else None
+
+
+async def _inside_invocation(call: Any, observer: Any) -> dict[str, Any]:
+    """Run ``call`` (which records its own outcome and never raises) as the body of a one-node graph."""
+    from openarmature import graph as oa
+
+    class CallState(oa.State):
+        pass
+
+    outcome: dict[str, Any] = {}
+
+    async def body(state: Any) -> dict[str, Any]:
+        outcome["record"] = await call
+        return {}
+
+    builder = oa.GraphBuilder(CallState)
+    builder.add_node("llm_call", body)
+    builder.set_entry("llm_call")
+    builder.add_edge("llm_call", oa.END)
+    compiled = builder.compile()
+    compiled.attach_observer(observer)
+    await compiled.invoke(CallState())
+    await compiled.drain()
+    return outcome["record"]
 
 
 def _uses_fallback(mock: Section | None) -> bool:

@@ -8,7 +8,8 @@ graph-engine §2: each node has exactly one outgoing edge; branching is a condit
 static edges. Compilation MUST fail with `multiple_outgoing_edges`. Two static edges from one node
 usually mean a conditional edge was intended.
 
-A case that expects `expected_compile_error: multiple_outgoing_edges` is correct, not a finding.
+A case that expects `expected_compile_error: multiple_outgoing_edges` is correct, not a finding; nor is
+a `when:`-guarded edge (a directory's §3.2 conditional-edge form) beside its unguarded fallback.
 
 ## Example
 Bad:
@@ -45,8 +46,8 @@ def check(ctx: ScenarioContext) -> Iterator[Finding]:
         for edge in graph.edge_items():
             source = edge.get("from")
             name = text_of(source)
-            if name is None:
-                continue
+            if name is None or edge.get("when") is not None:
+                continue  # a guarded edge (`when:`, §3.2) is one arm of a conditional with its fallback edge
             if name in first:
                 yield Finding(source.span, f"node {name!r} of {graph.label} already has an outgoing edge (line {first[name]}); "
                                            "branch with one conditional edge instead")
