@@ -120,7 +120,22 @@ def bench_run() -> None:
     print(f"  one at a time                                   {serial:6.2f} s")
 
 
-BENCHMARKS = {"parse": bench_parse, "lint": bench_lint, "run": bench_run}
+def bench_corpus() -> None:
+    """``corpus``: every case of every directory of the shared corpus, side by side (16 threads, one
+    event loop each: the fixtures' deliberate sleeps overlap). Guide: at most 10 s on 2 cores."""
+    import collections
+
+    from oa_conformance.runner import cases_of, run_all
+
+    refs = [case for fixture in discover([shared_root()]) for case in cases_of(fixture)]
+    started = time.perf_counter()
+    outcomes = collections.Counter(result.outcome for result in run_all(refs, workers=16))
+    elapsed = time.perf_counter() - started
+    print(f"corpus: {len(refs)} cases: {dict(outcomes)}")
+    print(f"  whole-corpus wall time, side by side           {elapsed:6.2f} s   (guide: at most 10 s)")
+
+
+BENCHMARKS = {"parse": bench_parse, "lint": bench_lint, "run": bench_run, "corpus": bench_corpus}
 
 
 def main(argv: list[str]) -> int:

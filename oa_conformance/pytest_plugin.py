@@ -2,16 +2,32 @@
 
 Registered by entry point (``pytest11``), so installing the package is enough:
 
-    pytest spec/                                        the bundled fixtures (also in the default testpaths)
-    pytest --oa-spec-root ../shared/openarmature-spec   a spec repository, or its spec/ folder (repeatable)
-    pytest --oa-spec-root DIR -m graph_engine -k drain  markers per capability, -k over case ids
+    pytest --oa-spec-root=../shared/openarmature-spec   a spec repository, or its spec/ folder (repeatable)
+    pytest --oa-spec-root=DIR -m graph_engine -k drain  markers per capability, -k over case ids
+    pytest spec/graph-engine/conformance/               explicitly given spec, conformance or fixture paths
+    [tool.pytest.ini_options] oa_spec_roots = ["spec"]  roots configured for a project (like testpaths)
 
-A YAML file under ``<capability>/conformance/`` is collected as a fixture; each case becomes an
-item named ``capability/NNN-name[case]``. A fixture that fails to load is one failing item, not a
-collection error. Failures show the fixture's YAML around the failing expectation and the
-mismatch — never the adapter's traceback. Cases run ahead in a thread pool once collection is
-final (each with its own event loop and harness), so fixtures' deliberate sleeps overlap while
-pytest still reports item by item.
+What is collected: a ``*.yaml`` file in a ``<capability>/conformance/`` folder *under a spec root* —
+one given with ``--oa-spec-root``, configured in ``oa_spec_roots``, or a path given explicitly on the
+command line that is itself a spec repository, a spec/ folder, a conformance/ folder or a fixture.
+A foreign project's ``deploy/conformance/*.yaml`` is never picked up by merely installing the
+plugin. Symlinked directories are followed once (by real path); a symlink that loops back to one of
+its ancestors is a collection error naming the link.
+
+Each case becomes an item ``<file>::NNN-name[case]``: the case name is a parametrization id (as
+``test_x[param]`` is), so ``--lf`` / ``--ff`` and pytest-xdist round-trip node ids on pytest 8 and 9.
+A fixture that fails to load is one failing item, not a collection error. Failures show the
+fixture's YAML around the failing expectation and the mismatch — never the adapter's traceback.
+
+Cases run lazily: only the items pytest will run, once selection (``-k``, ``-m``, ``--lf``,
+deselection) is final — from ``pytest_runtestloop`` — and side by side in a thread pool (each case
+with its own event loop and harness), so fixtures' deliberate sleeps overlap while pytest still
+reports item by item. Under pytest-xdist each worker runs its own items in the test itself. Nothing
+runs under ``--collect-only``.
+
+Known deviations: ``--oa-expectations FILE`` (or ini ``oa_expectations``) maps the expectations
+file onto pytest's own markers: ``outcome = "fail"`` → strict ``xfail`` (a pass is a failure: remove
+the entry), ``outcome = "skip"`` → ``skip`` (the case is not run).
 """
 
 from __future__ import annotations
@@ -24,18 +40,27 @@ from typing import Any
 import pytest
 
 from .discovery import FixtureRef, spec_dir
+from .expectations import NO_EXPECTATIONS, Expectations, ExpectationsError, load_expectations
+from .options import positive_seconds, worker_count
 from .runner import DEFAULT_TIMEOUT, CaseRef, CaseResult, cases_of, run_case
 
 _SCHEDULER = pytest.StashKey["_Scheduler"]()
+_ROOTS = pytest.StashKey["tuple[Path, ...]"]()
+_EXPECTATIONS = pytest.StashKey[Expectations]()
+_SEEN = pytest.StashKey["set[Path]"]()
 SNIPPET_CONTEXT = 3
+ROOT_OPTION = "--oa-spec-root"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("oa-conformance", "OpenArmature conformance fixtures")
-    group.addoption("--oa-spec-root", action="append", default=[], metavar="DIR",
-                    help="collect fixtures from this spec repository or spec/ folder (repeatable)")
-    group.addoption("--oa-timeout", type=float, default=DEFAULT_TIMEOUT, help="per-case time limit in seconds")
-    group.addoption("--oa-workers", type=int, default=16, help="cases run ahead side by side (0: run each in its test)")
+    group.addoption(ROOT_OPTION, action="append", default=[], metavar="DIR",
+                    help="collect fixtures from this spec repository or spec/ folder (repeatable; write --oa-spec-root=DIR)")
+    group.addoption("--oa-timeout", type=positive_seconds, default=DEFAULT_TIMEOUT, help="per-case time limit in seconds")
+    group.addoption("--oa-workers", type=worker_count, default=16, help="cases run ahead side by side (0: run each in its test)")
+    group.addoption("--oa-expectations", metavar="FILE", help="known deviations (TOML): 'fail' entries are strict xfail, 'skip' entries skip")
+    parser.addini("oa_spec_roots", type="paths", default=[], help="spec repositories or spec/ folders to collect fixtures from")
+    parser.addini("oa_expectations", type="paths", default=[], help="the expectations file (known deviations) to apply")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -46,19 +71,81 @@ def pytest_configure(config: pytest.Config) -> None:
     for capability in ("graph-engine", "pipeline-utilities", "observability", "llm-provider", "retrieval-provider",
                        "prompt-management", "sessions", "suspension", "harness", "harness-chat"):
         config.addinivalue_line("markers", f"{marker_name(capability)}: conformance fixtures of {capability}")
-    roots = config.getoption("oa_spec_root")
-    if roots:
-        paths = []
-        for root in roots:
-            spec = spec_dir(root)
-            if spec is None:
-                raise pytest.UsageError(f"--oa-spec-root {root}: not a spec repository or a spec/ folder")
-            paths.append(os.path.abspath(spec))
-        if config.args_source != pytest.Config.ArgsSource.ARGS:
-            config.args[:] = paths  # the roots replace the default test paths
-        else:
-            config.args.extend(paths)
+    _refuse_moved_rootdir(config)
+    given = config.getoption("oa_spec_root")
+    configured = [str(p) for p in config.getini("oa_spec_roots")]
+    roots = [_spec_root(r, ROOT_OPTION) for r in given] + [_spec_root(r, "oa_spec_roots") for r in configured]
+    explicit = config.args_source == pytest.Config.ArgsSource.ARGS
+    if explicit:
+        roots.extend(_explicit_root(arg) for arg in config.args)
+        config.args.extend(str(r) for r in roots[: len(given)])
+    elif given:
+        config.args[:] = [str(r) for r in roots]  # the roots replace the default test paths
+    else:
+        config.args.extend(str(r) for r in roots)  # configured roots join the test paths
+    config.stash[_ROOTS] = tuple(Path(os.path.realpath(r)) for r in roots if r is not None)
+    config.stash[_SEEN] = set()
+    config.stash[_EXPECTATIONS] = _expectations(config)
     config.stash[_SCHEDULER] = _Scheduler(config.getoption("oa_workers"), config.getoption("oa_timeout"))
+
+
+def _spec_root(root: str, where: str) -> Path:
+    spec = spec_dir(root)
+    if spec is None:
+        raise pytest.UsageError(f"{where} {root}: not a spec repository or a spec/ folder")
+    return Path(os.path.abspath(spec))
+
+
+def _explicit_root(arg: str) -> Path | None:
+    """A command-line path that is itself a spec root, a conformance/ folder or a fixture file."""
+    path = arg.split("::", 1)[0]
+    if os.path.isfile(path):
+        return Path(os.path.abspath(path)) if path.endswith(".yaml") and Path(path).parent.name == "conformance" else None
+    if os.path.isdir(path):
+        if Path(os.path.abspath(path)).name == "conformance":
+            return Path(os.path.abspath(path))
+        spec = spec_dir(path)
+        return Path(os.path.abspath(spec)) if spec is not None else None
+    return None
+
+
+def _refuse_moved_rootdir(config: pytest.Config) -> None:
+    """``--oa-spec-root DIR`` (with a space) must not move pytest's rootdir.
+
+    pytest picks rootdir and the ini file from the command line *before* plugins add their options,
+    so it takes a spaced ``DIR`` for a test path; a spec root outside the project then makes the
+    rootdir the common ancestor and drops the project's ini file. That cannot be undone afterwards,
+    so it is refused with the fix instead of running with the wrong configuration.
+    """
+    tokens = list(config.invocation_params.args)
+    spaced = [tokens[i + 1] for i, token in enumerate(tokens[:-1]) if token == ROOT_OPTION]
+    if not spaced or config.getoption("rootdir", None) or config.getoption("inifilename", None):
+        return
+    here = config.invocation_params.dir
+    outside = [value for value in spaced if not _is_within(Path(os.path.abspath(value)), here)]
+    ini_governs_here = config.inipath is not None and _is_within(here, config.inipath.parent)
+    if outside and not ini_governs_here and config.rootpath in here.parents:
+        raise pytest.UsageError(
+            f"{ROOT_OPTION} {outside[0]}: pytest took the spec root for a test path and moved rootdir to "
+            f"{config.rootpath}; write {ROOT_OPTION}={outside[0]} (or set oa_spec_roots in the ini file)")
+
+
+def _is_within(path: Path, ancestor: Path) -> bool:
+    return path == ancestor or ancestor in path.parents
+
+
+def _expectations(config: pytest.Config) -> Expectations:
+    given = config.getoption("oa_expectations")
+    configured = config.getini("oa_expectations")
+    if len(configured) > 1:
+        raise pytest.UsageError("oa_expectations: one expectations file, not several")
+    path = given or (str(configured[0]) if configured else None)
+    if path is None:
+        return NO_EXPECTATIONS
+    try:
+        return load_expectations(path)
+    except ExpectationsError as exc:
+        raise pytest.UsageError(f"oa-expectations: {exc}") from None
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -71,15 +158,84 @@ def marker_name(capability: str | None) -> str:
     return (capability or "unknown").replace("-", "_")
 
 
-def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
-    if file_path.suffix == ".yaml" and file_path.parent.name == "conformance":
-        return FixtureFile.from_parent(parent, path=file_path)
+def _under_roots(config: pytest.Config, path: Path) -> bool:
+    """Lexically under a root, or really (after symlinks) under one."""
+    real, given = Path(os.path.realpath(path)), Path(os.path.abspath(path))
+    return any(_is_within(real, root) or _is_within(given, root) for root in config.stash[_ROOTS])
+
+
+def pytest_collect_directory(path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    """Symlinked directories under a spec root: a loop is reported; others are walked once, by real path.
+
+    A link back to one of its own ancestors is a collection error naming it (walking it would never
+    end). A link to a directory inside a spec root is not followed: the directory is collected under
+    its real path. A link to a directory outside every root is followed, once.
+    """
+    config = parent.config
+    if not path.is_symlink() or not _under_roots(config, path):
+        return None
+    real = Path(os.path.realpath(path))
+    if _is_within(Path(os.path.realpath(parent.path)), real):
+        return SymlinkLoop.from_parent(parent, path=path)
+    if any(_is_within(real, root) for root in config.stash[_ROOTS]) or real in config.stash[_SEEN]:
+        return AlreadyCollected.from_parent(parent, path=path)
+    config.stash[_SEEN].add(real)
     return None
 
 
-def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Once the item list is final (after -k / -m), start running the cases ahead."""
-    config.stash[_SCHEDULER].start([item for item in items if isinstance(item, CaseItem)])
+class SymlinkLoop(pytest.Directory):
+    def collect(self):
+        target = os.path.realpath(self.path)
+        raise pytest.Collector.CollectError(f"{self.path}: symbolic link loop (points at its ancestor {target}); not followed")
+
+
+class AlreadyCollected(pytest.Directory):
+    def collect(self):
+        return []
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    if file_path.suffix != ".yaml" or file_path.parent.name != "conformance" or not _under_roots(parent.config, file_path):
+        return None
+    real = Path(os.path.realpath(file_path))
+    if real in parent.config.stash[_SEEN]:
+        return None  # the same fixture reached again through a symlink
+    parent.config.stash[_SEEN].add(real)
+    return FixtureFile.from_parent(parent, path=file_path)
+
+
+def _runs_items_elsewhere(config: pytest.Config) -> bool:
+    """Under pytest-xdist the controller runs nothing and a worker only learns its items one by one."""
+    return hasattr(config, "workerinput") or config.pluginmanager.hasplugin("dsession")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtestloop(session: pytest.Session) -> None:
+    """Selection is final here: start running ahead exactly the items pytest is about to run."""
+    config = session.config
+    if config.option.collectonly or _runs_items_elsewhere(config):
+        return
+    if session.testsfailed and not config.option.continue_on_collection_errors:
+        return  # pytest stops before running anything
+    config.stash[_SCHEDULER].start([item for item in session.items if isinstance(item, CaseItem) and item.runs])
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    session.config.stash[_SCHEDULER].close()  # -x / --maxfail / Ctrl-C: cases not started never start
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    expectations = config.stash.get(_EXPECTATIONS, NO_EXPECTATIONS)
+    collected = {item.case.fixture.name.removesuffix(".yaml") for item in _case_items(terminalreporter)}
+    stale = [e for e in expectations.unmatched(item.case.id for item in _case_items(terminalreporter))
+             if e.case_id.split("/", 1)[-1].split("[", 1)[0] in collected]
+    for entry in stale:
+        terminalreporter.write_line(f"oa-expectations: {entry.location}: {entry.case_id} matches no case of its fixture")
+
+
+def _case_items(terminalreporter: Any) -> list["CaseItem"]:
+    session = getattr(terminalreporter, "_session", None)
+    return [item for item in getattr(session, "items", []) if isinstance(item, CaseItem)]
 
 
 class _Scheduler:
@@ -92,26 +248,40 @@ class _Scheduler:
     def start(self, items: list["CaseItem"]) -> None:
         if self.workers <= 0 or not items:
             return
-        self.pool = ThreadPoolExecutor(max_workers=self.workers)
-        for item in items:
+        self.pool = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="oa-case")
+        for item in items:  # in run order: the pool starts them in this order, `workers` at a time
             self.futures[item.nodeid] = self.pool.submit(run_case, item.case, self.timeout)
 
     def result(self, item: "CaseItem") -> CaseResult:
-        future = self.futures.get(item.nodeid)
+        future = self.futures.pop(item.nodeid, None)
         return future.result() if future is not None else run_case(item.case, self.timeout)
 
     def close(self) -> None:
         if self.pool is not None:
             self.pool.shutdown(wait=False, cancel_futures=True)
+            self.pool = None
 
 
 class FixtureFile(pytest.File):
     def collect(self):
-        parent = self.path.parent
-        fixture = FixtureRef(str(self.path), parent.parent.name, self.path.name)
+        capability = Path(os.path.realpath(self.path)).parent.parent.name  # the real directory names it
+        fixture = FixtureRef(str(self.path), capability, self.path.name)
+        expectations = self.config.stash.get(_EXPECTATIONS, NO_EXPECTATIONS)
+        stem = self.path.name.removesuffix(".yaml")
         for case in cases_of(fixture):
-            item = CaseItem.from_parent(self, name=case.id, case=case)
+            # The case name is the parametrization id: `<file>::NNN-name[case]`, exactly as pytest
+            # writes `test_x[param]`, so node ids read back from --lf's cache or an xdist worker match.
+            name = f"{stem}[{case.name}]" if case.name is not None else stem
+            nodeid = f"{self.nodeid}::{name}"
+            item = CaseItem.from_parent(self, name=name, nodeid=nodeid, case=case)
             item.add_marker(marker_name(fixture.capability))
+            item.extra_keyword_matches.add(case.id)
+            entry = expectations.lookup(case.id)
+            if entry is not None and entry.outcome == "fail":
+                item.add_marker(pytest.mark.xfail(reason=f"{entry.kind}: {entry.reason} ({entry.location})", strict=True))
+            elif entry is not None and entry.outcome == "skip":
+                item.add_marker(pytest.mark.skip(reason=f"{entry.kind}: {entry.reason} ({entry.location})"))
+                item.runs = False
             yield item
 
 
@@ -125,6 +295,7 @@ class CaseItem(pytest.Item):
     def __init__(self, *, case: CaseRef, **kwargs: Any):
         super().__init__(**kwargs)
         self.case = case
+        self.runs = True  # False when the expectations file skips it: never run ahead
 
     def runtest(self) -> None:
         result = self.config.stash[_SCHEDULER].result(self)

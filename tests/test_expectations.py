@@ -136,3 +136,15 @@ def test_removing_any_shipped_entry_makes_the_run_fail(shared_spec):
         without = Expectations(shipped.path, tuple(e for e in shipped.entries if e is not entry))
         assert any(without.apply(r).fails_run for r in raw), f"{entry.case_id} is not needed"
     assert not any(shipped.apply(r).fails_run for r in raw if r.ref.fixture.capability in CAPABILITIES)
+
+
+def test_the_cli_exits_1_when_a_shipped_entry_is_removed(shared_spec, tmp_path):
+    """The command-line form of the removal check, on one listed fixture."""
+    text = SHIPPED.read_text()
+    start = text.index('["pipeline-utilities/006-middleware-error-recovery"]')
+    end = text.index("\n[", start + 1)
+    without = tmp_path / "without-006.toml"
+    without.write_text(text[:start] + text[end + 1:])
+    args = ["run", str(shared_spec), "--capability", "pipeline-utilities", "-k", "006-middleware-error-recovery"]
+    assert cli(args + ["--expectations", str(SHIPPED)]) == 0
+    assert cli(args + ["--expectations", str(without)]) == 1

@@ -118,10 +118,10 @@ def test_pytest_plugin_items_failures_and_load_errors(pytester, tmp_path):
     write_fixture(tmp_path, good, name="001-good.yaml")
     write_fixture(tmp_path, good.replace("count: 2\n", "count: 3\n"), name="002-wrong.yaml")
     write_fixture(tmp_path, "entry: a\nentry: b\n", name="003-broken.yaml")
-    result = pytester.runpytest("-p", "no:cacheprovider", "--oa-spec-root", str(tmp_path / "spec"), "-v")
+    result = pytester.runpytest("-p", "no:cacheprovider", f"--oa-spec-root={tmp_path / 'spec'}", "-v")
     result.assert_outcomes(passed=1, failed=2)
     out = result.stdout.str()
-    assert "graph-engine/001-good PASSED" in out
+    assert "001-good.yaml::001-good PASSED" in out
     assert "final_state.count: expected 3, got 2" in out
     assert re.search(r">\s+\d+ \|\s+count: 3", out)  # the fixture snippet, failing line marked
     assert "duplicate key 'entry'" in out
@@ -130,7 +130,7 @@ def test_pytest_plugin_items_failures_and_load_errors(pytester, tmp_path):
 
 def test_pytest_plugin_markers_select_by_capability(pytester, tmp_path):
     write_fixture(tmp_path, LINEAR.read_text(), name="001-good.yaml")
-    result = pytester.runpytest("-p", "no:cacheprovider", "--oa-spec-root", str(tmp_path / "spec"), "-m", "pipeline_utilities")
+    result = pytester.runpytest("-p", "no:cacheprovider", f"--oa-spec-root={tmp_path / 'spec'}", "-m", "pipeline_utilities")
     result.assert_outcomes()
     assert "1 deselected" in result.stdout.str()
 

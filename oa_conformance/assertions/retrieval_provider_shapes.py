@@ -22,14 +22,13 @@ pre-send rejection is asserted by ``no_embed_request_issued`` instead, a catalog
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..ast.nodes import Mapping, Sequence
 from ..kinds import is_mapping, is_sequence
 from .matchers import Match, Mismatch, match, show
-from .rules import Context, ErrorRule, StateRule, ValueRule, final_state, invocation_error, shape, verdict
+from .rules import Context, ErrorRule, StateRule, ValueRule, final_state, raised_error, shape, verdict
 
 CAPABILITY = "retrieval-provider"
 
@@ -222,18 +221,6 @@ def _final_state(node: Any, span: Any) -> ResponseStateRule:
 # The raised error: the provider call's §7 category
 
 
-def provider_error(ctx: Context) -> Any:
-    """The invocation's error as the provider raised it: the §7 category of the call's exception —
-    the outermost non-carrier link of the chain — rather than the node_exception carrier the
-    engine wraps it in. The directory's error-assertion shape (retrieval-provider 022 header:
-    "Asserts the §7 category and the raising node") is about what raised out of the call."""
-    error = invocation_error(ctx)
-    raised = next((link for link in error.chain if not link.get("carrier") and link.get("category")), None)
-    if raised is None:
-        return error
-    return dataclasses.replace(error, category=raised.get("category"), type_name=raised.get("type"))
-
-
 @shape("expected_error", capability=CAPABILITY)
 def _expected_error(node: Any, span: Any) -> ErrorRule:
-    return ErrorRule("expected_error", span, node, provider_error)
+    return ErrorRule("expected_error", span, node, raised_error)

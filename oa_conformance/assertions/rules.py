@@ -352,6 +352,20 @@ def invocation_error(ctx: Context) -> Any:
     return inv.error
 
 
+def raised_error(ctx: Context) -> Any:
+    """The invocation's error as the code inside the node raised it: the category (and type) of
+    the outermost non-carrier link of the chain that has one — a provider's §7 category raised
+    through the node_exception carrier the engine wraps it in. A chain with no such link (an
+    uncategorized exception) keeps the carrier's own. For directories whose `expected_error` is
+    about what raised out of a provider call (retrieval-provider 022 header: "Asserts the §7
+    category and the raising node")."""
+    error = invocation_error(ctx)
+    raised = next((link for link in error.chain if not link.get("carrier") and link.get("category")), None)
+    if raised is None:
+        return error
+    return dataclasses.replace(error, category=raised.get("category"), type_name=raised.get("type"))
+
+
 @dataclass(frozen=True)
 class CompileErrorRule(Rule):
     name: str

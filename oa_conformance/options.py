@@ -1,0 +1,37 @@
+"""Option values checked where they are parsed (argparse ``type=`` callables), shared by the command
+line and the pytest plugin, so a bad number is a usage error up front rather than a surprise later."""
+
+from __future__ import annotations
+
+import argparse
+import math
+
+
+def positive_seconds(text: str) -> float:
+    """A finite number of seconds greater than zero (``nan``, ``inf``, ``0`` and ``-5`` are refused)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: must be a finite number of seconds greater than 0")
+    return value
+
+
+def worker_count(text: str) -> int:
+    """A whole number of workers, 0 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: must be 0 or more")
+    return value
+
+
+def positive_count(text: str) -> int:
+    """A whole number, 1 or more."""
+    value = worker_count(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: must be 1 or more")
+    return value

@@ -1,0 +1,97 @@
+"""The observability harness's OTel capture: isolation from the OTel globals, determinism, and rules
+that fail at the right line when a real fixture is made wrong."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pytest
+
+from oa_conformance.discovery import FixtureRef, discover
+from oa_conformance.runner import cases_of, run_all
+
+from .conftest import shared_fixture
+
+CONFORMANCE = "spec/observability/conformance"
+
+
+def _globals():
+    from opentelemetry import metrics, trace
+
+    root = logging.getLogger()
+    return (trace._TRACER_PROVIDER, trace._TRACER_PROVIDER_SET_ONCE._done, metrics._internal._METER_PROVIDER,
+            tuple(root.handlers), logging.getLogRecordFactory())
+
+
+def _verdicts(refs):
+    return {result.ref.id: (result.outcome, result.reason) for result in run_all(refs)}
+
+
+def test_a_full_run_leaves_the_otel_globals_untouched_and_repeats_identically(shared_spec):
+    refs = [ref for fixture in discover([str(shared_spec)], ["observability"]) for ref in cases_of(fixture)]
+    before = _globals()
+    first = _verdicts(refs)
+    assert _globals() == before  # tracer, meter provider, root handlers, record factory: as they were
+    second = _verdicts(refs)
+    assert _globals() == before
+    # Cases that sleep or race on purpose may differ in timing text; their outcomes may not.
+    assert {case: outcome for case, (outcome, _) in first.items()} == {case: outcome for case, (outcome, _) in second.items()}
+
+
+def copy_with_fault(tmp_path: Path, name: str, old: str, new: str, occurrence: int = 1) -> tuple[FixtureRef, int]:
+    """A copy of the shared fixture ``name`` with the ``occurrence``-th ``old`` replaced by ``new``;
+    returns it and the 1-based line of the change."""
+    text = shared_fixture(f"observability/conformance/{name}").read_text()
+    at = -1
+    for _ in range(occurrence):
+        at = text.index(old, at + 1)
+    line = text.count("\n", 0, at) + 1
+    directory = tmp_path / CONFORMANCE
+    directory.mkdir(parents=True)
+    (directory / name).write_text(text[:at] + new + text[at + len(old):])
+    return FixtureRef(str(directory / name), "observability", name), line
+
+
+def only_result(ref: FixtureRef, case: str | None = None):
+    refs = [r for r in cases_of(ref) if case is None or r.name == case]
+    (result,) = run_all(refs)
+    return result
+
+
+FAULTS = [
+    # (fixture, old text, new text, occurrence, what the message names)
+    ("001-otel-basic-trace.yaml", '- name: "b"', '- name: "bb"', 1, "name"),  # a wrong span name
+    ("001-otel-basic-trace.yaml", 'openarmature.node.name: "a"', 'openarmature.node.name: "a"\n            openarmature.node.missing: 1', 1,
+     "openarmature.node.missing"),  # a missing attribute (the added line is the next one)
+    ("097-otel-tool-span-attributes.yaml", "- gen_ai.tool.name", "- openarmature.tool.name", 1, "absent"),  # present made absent
+    ("002-otel-subgraph-hierarchy.yaml", "children: []", 'children: [{name: "inner_x"}]', 2, "children"),  # a broken parent link
+    ("088-llm-metrics-token-and-duration.yaml", 'gen_ai.system: "openai"', 'gen_ai.system: "anthropic"', 1, "gen_ai.system"),  # a wrong dimension
+    ("005-otel-llm-provider-span-nested.yaml", 'span_name: "external.llm.call"', 'span_name: "openarmature.leaked"', 1,
+     "no openarmature span"),  # a leaked global span
+]
+
+
+@pytest.mark.parametrize("fixture, old, new, occurrence, named", FAULTS, ids=[f"{f[0][:3]}-{f[4]}" for f in FAULTS])
+def test_a_fault_in_a_real_fixture_fails_the_case_at_its_line(tmp_path, fixture, old, new, occurrence, named):
+    ref, line = copy_with_fault(tmp_path, fixture, old, new, occurrence)
+    cases = cases_of(ref)
+    results = list(run_all(cases))
+    failed = [r for r in results if r.outcome == "failed"]
+    assert failed, [(r.ref.id, r.outcome, r.reason) for r in results]
+    result = failed[0]
+    if "\n" in new and named != "name":
+        line += 1  # the fault is the added line
+    if fixture.startswith("005"):  # the leak is judged where the fixture asserts no leak
+        text = Path(ref.path).read_text()
+        line = text.count("\n", 0, text.index("no_openarmature_spans_on_global")) + 1
+    located = [check for check in result.checks if check.status == "failed" and f":{line}:" in str(check.location)]
+    assert located, (line, [(c.name, str(c.location)) for c in result.checks if c.status != "verified"])
+    assert named in located[0].detail or named in located[0].name
+
+
+def test_the_unmodified_fixtures_pass():
+    for name in sorted({fault[0] for fault in FAULTS}):
+        fixture = FixtureRef(str(shared_fixture(f"observability/conformance/{name}")), "observability", name)
+        for result in run_all(cases_of(fixture)):
+            assert result.outcome == "passed", (result.ref.id, result.reason)

@@ -1,0 +1,180 @@
+"""The pytest front end behaves like pytest: selection before execution, node ids that round-trip
+through --lf / --ff / xdist on pytest 8 and 9, collection only under spec roots, symlinks followed
+once, rootdir left alone, and the expectations file as strict xfail."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import oa_conformance.pytest_plugin as plugin
+
+pytest_plugins = ["pytester"]
+
+# Five cases of one fixture; the ones named in FAILING expect the wrong route and fail.
+CASE = """  - name: {name}
+    state:
+      fields:
+        flag: {{type: string, default: ""}}
+    entry: decide
+    nodes:
+      decide: {{update: {{flag: go}}}}
+    edges:
+      - {{from: decide, to: END}}
+    initial_state: {{}}
+    expected:
+      final_state: {{flag: {flag}}}
+"""
+NAMES = ("c1", "c2", "c3", "c4", "c5")
+FAILING = ("c2", "c4", "c5")
+
+
+def five_cases(root: Path) -> Path:
+    directory = root / "spec" / "graph-engine" / "conformance"
+    directory.mkdir(parents=True, exist_ok=True)
+    text = "cases:\n" + "".join(CASE.format(name=n, flag="stop" if n in FAILING else "go") for n in NAMES)
+    (directory / "001-five.yaml").write_text(text, encoding="utf-8")
+    return root / "spec"
+
+
+@pytest.fixture
+def ran(monkeypatch):
+    """The ids of the cases the plugin actually executed (in this process)."""
+    seen: list[str] = []
+    real = plugin.run_case
+
+    def recording(case, timeout):
+        seen.append(case.id)
+        return real(case, timeout)
+
+    monkeypatch.setattr(plugin, "run_case", recording)
+    return seen
+
+
+def test_deselected_cases_never_run(pytester, ran):
+    spec = five_cases(pytester.path)
+    result = pytester.runpytest(f"--oa-spec-root={spec}", "-p", "no:cacheprovider", "-k", "c3")
+    result.assert_outcomes(passed=1, deselected=4)
+    assert ran == ["graph-engine/001-five[c3]"]
+
+
+def test_collect_only_runs_nothing(pytester, ran):
+    spec = five_cases(pytester.path)
+    result = pytester.runpytest(f"--oa-spec-root={spec}", "-p", "no:cacheprovider", "--collect-only", "-q")
+    assert "001-five.yaml::001-five[c1]" in result.stdout.str()
+    assert ran == []
+
+
+def test_maxfail_stops_starting_cases(pytester, ran):
+    spec = five_cases(pytester.path)
+    result = pytester.runpytest(f"--oa-spec-root={spec}", "-p", "no:cacheprovider", "-x", "--oa-workers=0")
+    result.assert_outcomes(passed=1, failed=1)
+    assert ran == ["graph-engine/001-five[c1]", "graph-engine/001-five[c2]"]
+
+
+def _last_failed_round_trip(run) -> None:
+    first = run("-q")
+    assert "3 failed, 2 passed" in first
+    again = run("-q", "--lf")
+    assert "3 failed, 2 deselected" in again or "3 failed" in again and "passed" not in again, again
+    for name in FAILING:
+        assert f"001-five[{name}]" in again
+    first_failed = run("-v", "--ff")
+    order = [line.split("::")[1].split()[0] for line in first_failed.splitlines() if "001-five.yaml::" in line]
+    assert order[:3] == [f"001-five[{n}]" for n in FAILING], order
+
+
+def test_last_failed_reruns_exactly_the_failures(pytester):
+    spec = five_cases(pytester.path)
+    _last_failed_round_trip(lambda *args: pytester.runpytest_subprocess(f"--oa-spec-root={spec}", *args).stdout.str())
+
+
+def _pytest8_path() -> Path | None:
+    # ./dev setup installs pytest 8 beside each virtual environment (pip --target), for this test.
+    path = Path(sys.prefix) / "pytest8"
+    return path if (path / "pytest").is_dir() else None
+
+
+def test_last_failed_round_trips_on_pytest_8(tmp_path):
+    path = _pytest8_path()
+    if path is None:
+        if os.environ.get("OA_REQUIRE_SHARED_SPEC"):
+            pytest.fail("pytest 8 is not installed beside the venv (./dev setup installs it)")
+        pytest.skip("pytest 8 is not installed beside the venv (./dev setup installs it)")
+    spec = five_cases(tmp_path)
+    env = dict(os.environ, PYTHONPATH=str(path))
+
+    def run(*args: str) -> str:
+        done = subprocess.run([sys.executable, "-m", "pytest", f"--oa-spec-root={spec}", *args], cwd=tmp_path,
+                              env=env, capture_output=True, text=True, timeout=300)
+        return done.stdout + done.stderr
+
+    assert "pytest 8." in run("--version")
+    _last_failed_round_trip(run)
+
+
+def test_xdist_round_trips_node_ids(pytester):
+    pytest.importorskip("xdist")
+    spec = five_cases(pytester.path)
+    result = pytester.runpytest_subprocess(f"--oa-spec-root={spec}", "-n", "2", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=2, failed=3)
+
+
+def test_a_foreign_project_collects_nothing_from_its_conformance_folder(pytester):
+    pytester.makefile(".yaml", **{"deploy/conformance/configmap": "apiVersion: v1\nkind: ConfigMap\n"})
+    pytester.makepyfile(test_ok="def test_ok():\n    pass\n")
+    result = pytester.runpytest("-p", "no:cacheprovider", "-W", "error::pytest.PytestUnknownMarkWarning")
+    result.assert_outcomes(passed=1)
+    assert "configmap" not in result.stdout.str()
+
+
+def test_configured_roots_and_explicit_paths_collect(pytester):
+    spec = five_cases(pytester.path)
+    pytester.makeini("[pytest]\noa_spec_roots = spec\n")
+    assert pytester.runpytest("-p", "no:cacheprovider").ret == 1  # 3 of 5 fail
+    explicit = pytester.runpytest("-p", "no:cacheprovider", str(spec / "graph-engine" / "conformance" / "001-five.yaml"))
+    explicit.assert_outcomes(passed=2, failed=3)
+
+
+def test_symlinked_directories_are_followed_once_and_loops_reported(pytester):
+    spec = five_cases(pytester.path)
+    os.symlink(spec / "graph-engine", spec / "graph-engine" / "conformance" / "loop")
+    os.symlink(spec / "graph-engine", spec / "again")
+    result = pytester.runpytest(f"--oa-spec-root={spec}", "-p", "no:cacheprovider", "--continue-on-collection-errors", "-q")
+    result.assert_outcomes(passed=2, failed=3, errors=1)
+    assert "symbolic link loop" in result.stdout.str()
+
+
+def test_rootdir_stays_the_project(pytester, tmp_path_factory):
+    spec = five_cases(tmp_path_factory.mktemp("elsewhere"))
+    pytester.makeini("[pytest]\n")
+    result = pytester.runpytest(f"--oa-spec-root={spec}", "-p", "no:cacheprovider", "-k", "c1")
+    assert f"rootdir: {pytester.path}" in result.stdout.str()
+    spaced = pytester.runpytest("--oa-spec-root", str(spec), "-p", "no:cacheprovider")
+    assert spaced.ret == pytest.ExitCode.USAGE_ERROR
+    assert f"write --oa-spec-root={spec}" in spaced.stderr.str()
+
+
+def test_expectations_become_strict_xfail(pytester, ran):
+    spec = five_cases(pytester.path)
+    expectations = pytester.path / "oa-expectations.toml"
+    expectations.write_text(
+        '["graph-engine/001-five[c2]"]\noutcome = "fail"\nkind = "fixture"\nreason = "wrong route"\n\n'
+        '["graph-engine/001-five[c1]"]\noutcome = "fail"\nkind = "runtime"\nreason = "stale"\n\n'
+        '["graph-engine/001-five[c4]"]\noutcome = "skip"\nkind = "runtime"\nreason = "hangs"\n', encoding="utf-8")
+    result = pytester.runpytest(f"--oa-spec-root={spec}", "-p", "no:cacheprovider", f"--oa-expectations={expectations}", "-rxXs")
+    result.assert_outcomes(passed=1, failed=2, xfailed=1, skipped=1)
+    out = result.stdout.str()
+    assert "XPASS(strict)" in out and "wrong route" in out and "hangs" in out
+    assert "graph-engine/001-five[c4]" not in ran
+
+
+@pytest.mark.parametrize("option", ["--oa-timeout=nan", "--oa-timeout=-5", "--oa-workers=-3"])
+def test_bad_option_values_are_usage_errors(pytester, option):
+    spec = five_cases(pytester.path)
+    result = pytester.runpytest(f"--oa-spec-root={spec}", option)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
