@@ -1,12 +1,156 @@
-"""The pipeline-utilities predicates: rows named by its fixtures and defined in their prose (.md sidecars)."""
+"""The pipeline-utilities predicates: rows named by its fixtures and defined in their prose (.md sidecars).
+
+They read the recorded observer events (NodeEvents and the framework-emitted FailureIsolatedEvents,
+§6.3 — the scope's ``isolation_events``), the invocation's outcome, error and states, the middleware
+log (what harness callbacks received), the wiring (what the harness built) and the checkpoint
+flow's runs (``first_run`` / ``resumed_run``, their saves and migrations, §10).
+"""
 
 from __future__ import annotations
 
 from . import Example, Query, Restates
-from .examples import node_event, one_run
+from .examples import case, invocation, node_event, one_run
+
+INNER = ["fan", "work"]
+_instances = [node_event("work", "started", INNER, fan_out_index=i, attempt_index=a) for i, a in ((0, 0), (1, 0), (1, 1))]
+
+
+def isolated(category: str = "provider_unavailable", namespace: list | None = None, chain: list | None = None, **fields) -> dict:
+    """A FailureIsolatedEvent as the trace records it."""
+    chain = chain if chain is not None else [{"category": category, "message": "down", "carrier": False}]
+    return {"type": "FailureIsolatedEvent", "event_name": "degraded", "namespace": namespace or ["n"], "fan_out_index": None,
+            "branch_name": None, "attempt_index": 0, "caught_exception": {"category": category, "message": "down", "chain": chain},
+            **fields}
+
+
+def errored(category: str, events: list | None = None, **fields) -> dict:
+    """A case whose one invocation raised an error of ``category`` (``fields`` go on the case)."""
+    run = invocation(events, outcome="errored", error={"category": category, "message": "m", "type": "E", "chain": []})
+    run.pop("final_state")
+    return case(run, **fields)
+
+
+def on_caught(times: int) -> list:
+    return [{"kind": "on_caught", "record": {"category": "provider_unavailable", "message": "down", "type": "E"}}] * times
+
+
+def resume_case(first: dict, resumed: dict, **fields) -> dict:
+    """A checkpoint case: a first run and the run resuming it."""
+    return case(invocation(role="first_run", **first), invocation(role="resumed", **resumed), **fields)
+
+
+SAME = resume_case({"id": "a", "correlation_id": "c"}, {"id": "b", "correlation_id": "c", "call": {"invocation_id": "x"}})
+CLASH = resume_case({"id": "a", "correlation_id": "c"}, {"id": "a", "correlation_id": "d", "call": {"invocation_id": "a"}})
+
+
+def migrated(*steps: str) -> dict:
+    return resume_case({"id": "a"}, {"id": "b", "checkpoint": {"migrations_run": list(steps)}})
+
+
+def saved(*runs: int, lost: bool = False) -> dict:
+    return case(invocation(), checkpoint_saves=[{"run": run, "route": "save", "lost": lost, "record": {}} for run in runs])
+
+
+ISOLATION_GATE = {"nodes": {}, "failure_isolation": [{"node": "n", "event_name": "degraded", "catch": ["timeout"],
+                                                      "predicate_category": "timeout", "degraded_update": {}, "on_caught": None}]}
+CARRIED = [{"category": "node_exception", "message": "wrapped", "carrier": True}, {"category": "timeout", "message": "slow", "carrier": False}]
 
 ROWS = (
-    # fixture 037 (parallel-branches determinism): "Branch dispatch (started events) order on the
+    # Fan-out instances' inner events (other names fixtures use for the §5.9 "seen" sets)
+    Query("inner_events_attempt_indices_seen", "The set of attempt_index values on inner events (§5.9's inner_attempt_indices_seen).",
+          "inner_events[].attempt_index", "set",
+          holds=Example(one_run(_instances), [0, 1]), fails=Example(one_run(_instances), [0])),
+    Query("fan_out_indices_seen", "The set of fan_out_index values on inner events (§5.9's inner_fan_out_indices_seen).",
+          "inner_events[?fan_out_index != null].fan_out_index", "set",
+          holds=Example(one_run(_instances), [0, 1]), fails=Example(one_run(_instances), [0, 1, 2])),
+    Query("inner_events_have_fan_out_index", "Every inner event (namespace deeper than the outer node) carries a fan_out_index.",
+          "inner_events[?fan_out_index == null]", "absent", anchor="inner_events",
+          holds=Example(one_run(_instances)), fails=Example(one_run(_instances + [node_event("work", "started", INNER)]))),
+    # Failure isolation: catching, the event, on_caught
+    Query("engine_does_not_see_exception", "A failure was caught and degraded (a failure-isolation event fired) and the invocation still completed.",
+          "isolation_events && invocation.outcome == 'completed'", "flag",
+          holds=Example(one_run([isolated()])), fails=Example(errored("timeout", [isolated()]))),
+    Query("degrade_path_does_not_raise", "A failure was caught and degraded (a failure-isolation event fired) and the invocation still completed.",
+          "isolation_events && invocation.outcome == 'completed'", "flag",
+          holds=Example(one_run([isolated()])), fails=Example(one_run([]))),
+    Query("degrade_does_not_suppress_reducer_error", "A degrade happened (an isolation event) and the invocation still failed with reducer_error.",
+          "isolation_events && invocation.error.category == 'reducer_error'", "flag",
+          holds=Example(errored("reducer_error", [isolated()])), fails=Example(one_run([isolated()]))),
+    Query("no_event_when_predicate_does_not_match", "With an isolation predicate configured, the invocation errored and no isolation event fired.",
+          "invocation.outcome == 'errored' && !isolation_events", "flag", anchor="wiring.failure_isolation[?predicate_category]",
+          holds=Example(errored("timeout", [], wiring=ISOLATION_GATE)), fails=Example(errored("timeout", [isolated()], wiring=ISOLATION_GATE))),
+    Query("no_event_when_catch_does_not_match", "With a `catch` set configured, the invocation errored and no isolation event fired.",
+          "invocation.outcome == 'errored' && !isolation_events", "flag", anchor="wiring.failure_isolation[?catch]",
+          holds=Example(errored("timeout", [], wiring=ISOLATION_GATE)),
+          fails=Example(case(invocation([isolated()]), wiring=ISOLATION_GATE))),
+    Query("on_caught_fires_exactly_once", "The on_caught callback was called exactly once, for the one catch.",
+          "length(middleware_log[?kind == 'on_caught']) == `1` && length(isolation_events) == `1`", "flag",
+          holds=Example(case(invocation([isolated()]), middleware_log=on_caught(1))),
+          fails=Example(case(invocation([isolated()]), middleware_log=on_caught(2)))),
+    Query("framework_event_still_emits_with_on_caught", "With on_caught configured and called, each catch still emitted its isolation event.",
+          "length(isolation_events) == length(middleware_log[?kind == 'on_caught'])", "flag", anchor="middleware_log[?kind == 'on_caught']",
+          holds=Example(case(invocation([isolated()]), middleware_log=on_caught(1))),
+          fails=Example(case(invocation([]), middleware_log=on_caught(1)))),
+    # Failure isolation: the caught_exception chain (§6.3, §6.4)
+    Query("category_not_masked_as_node_exception", "No isolation event reports the carrier category node_exception as its caught category.",
+          "isolation_events[?caught_exception.category == 'node_exception']", "absent", anchor="isolation_events",
+          holds=Example(one_run([isolated("timeout", chain=CARRIED)])), fails=Example(one_run([isolated("node_exception")]))),
+    Query("chain_includes_carrier_and_originating",
+          "Each isolation event's chain holds at least one carrier link and ends at a non-carrier (originating) link.",
+          "isolation_events[?length(caught_exception.chain[?carrier]) == `0` || caught_exception.chain[-1].carrier]", "absent", anchor="isolation_events",
+          holds=Example(one_run([isolated("timeout", chain=CARRIED)])), fails=Example(one_run([isolated()]))),
+    Query("node_level_chain_is_single_non_carrier_link",
+          "An isolation event at an outer node (no fan-out index, no branch) has a chain of exactly one non-carrier link.",
+          "isolation_events[?length(namespace) == `1` && fan_out_index == null && branch_name == null]"
+          " | [?length(caught_exception.chain) != `1` || caught_exception.chain[0].carrier]", "absent",
+          anchor="isolation_events[?length(namespace) == `1` && fan_out_index == null && branch_name == null]",
+          holds=Example(one_run([isolated()])), fails=Example(one_run([isolated("timeout", chain=CARRIED)]))),
+    # Checkpoints: saves, identities across the first and the resumed run, migrations (§10)
+    Query("save_count", "How many saves the runtime made during the invocation (those that persisted).",
+          "saves", "count", holds=Example(saved(0, 0, 0), 3), fails=Example(saved(0, 0, 0, lost=True), 3)),
+    Query("resumed_invocation_id_differs_from_original", "The resumed run's invocation id is not the first run's.",
+          "first_run.id != resumed_run.id", "flag", anchor="first_run.id && resumed_run.id",
+          holds=Example(SAME, invocation=1), fails=Example(CLASH, invocation=1)),
+    Query("first_and_resumed_invocation_ids_differ", "The resumed run's invocation id is not the first run's.",
+          "first_run.id != resumed_run.id", "flag", anchor="first_run.id && resumed_run.id",
+          holds=Example(SAME, invocation=1), fails=Example(CLASH, invocation=1)),
+    Query("resumed_correlation_id_matches_original", "The resumed run's correlation id is the first run's.",
+          "first_run.correlation_id == resumed_run.correlation_id", "flag", anchor="first_run.correlation_id",
+          holds=Example(SAME, invocation=1), fails=Example(CLASH, invocation=1)),
+    Query("resumed_run_correlation_id_matches_first", "The resumed run's correlation id is the first run's.",
+          "first_run.correlation_id == resumed_run.correlation_id", "flag", anchor="first_run.correlation_id",
+          holds=Example(SAME, invocation=1), fails=Example(CLASH, invocation=1)),
+    Query("first_run_correlation_id", "The first run's correlation id.", "first_run.correlation_id", "equals",
+          holds=Example(SAME, "c", invocation=1), fails=Example(SAME, "d", invocation=1)),
+    Query("resumed_run_correlation_id", "The resumed run's correlation id.", "resumed_run.correlation_id", "equals",
+          holds=Example(SAME, "c", invocation=1), fails=Example(CLASH, "c", invocation=1)),
+    Query("first_run_invocation_id", "The first run's invocation id.", "first_run.id", "equals",
+          holds=Example(SAME, "a", invocation=1), fails=Example(SAME, "b", invocation=1)),
+    Query("saved_record_correlation_id", "The correlation id on the record the first run left saved.",
+          "first_run.checkpoint.saved_record.correlation_id", "equals",
+          holds=Example(resume_case({"checkpoint": {"saved_record": {"correlation_id": "c"}}}, {}), "c", invocation=1),
+          fails=Example(resume_case({"checkpoint": {"saved_record": {"correlation_id": "d"}}}, {}), "c", invocation=1)),
+    Query("resumed_run_invocation_id_not_caller_supplied", "The resumed run did not adopt the invocation id the resume call supplied.",
+          "resumed_run.id != resumed_run.call.invocation_id", "flag", anchor="resumed_run.call.invocation_id",
+          holds=Example(SAME, invocation=1), fails=Example(CLASH, invocation=1)),
+    Query("single_migration_invocation", "Exactly one harness migration ran during the resume.",
+          "length(resumed_run.checkpoint.migrations_run) == `1`", "flag",
+          holds=Example(migrated("1->2"), invocation=1), fails=Example(migrated("1->2", "2->3"), invocation=1)),
+    Query("migration_count", "How many harness migrations ran during the resume.",
+          "resumed_run.checkpoint.migrations_run", "count",
+          holds=Example(migrated("1->2", "2->3"), 2, invocation=1), fails=Example(migrated("1->2"), 2, invocation=1)),
+    Query("migration_registry_not_consulted", "No registered migration ran during the resume.",
+          "resumed_run.checkpoint.migrations_run", "absent", anchor="resumed_run",
+          holds=Example(migrated(), invocation=1), fails=Example(migrated("1->2"), invocation=1)),
+    Query("error_category_not", "The run failed, with a category outside the listed ones.",
+          "!contains(to_array({value}), invocation.error.category)", "flag", anchor="invocation.error",
+          holds=Example(errored("timeout"), ["node_exception"]), fails=Example(errored("node_exception"), ["node_exception"])),
+    Query("<field>_list_length", "The length of list field <field> in the final state.",
+          "invocation.final_state.{field!key}", "count", anchor="invocation.final_state",
+          holds=Example(one_run(final_state={"results": [1, 2]}), 2, name="results_list_length"),
+          fails=Example(one_run(final_state={"results": [1]}), 2, name="results_list_length")),
+    # Rows added for the adapter gaps the expectations work closed
+    # parallel-branches determinism: "Branch dispatch (started events) order on the
     # observer stream is the insertion order of the `branches` mapping".
     Query("branch_started_event_order", "The branches' first started events arrive in the given branch order (the `branches` mapping's insertion order).",
           "distinct(node_events[?phase=='started' && branch_name != null].branch_name)", "equals",
@@ -15,12 +159,12 @@ ROWS = (
                                  node_event("x", "completed", ["d", "x"], branch_name="alpha")]), ["alpha", "beta"]),
           fails=Example(one_run([node_event("y", "started", ["d", "y"], branch_name="beta"),
                                  node_event("x", "started", ["d", "x"], branch_name="alpha")]), ["alpha", "beta"])),
-    # fixture 043: "Migration ran twice: once for the outer record state, once for the single parent_states entry."
+    # "Migration ran twice: once for the outer record state, once for the single parent_states entry."
     Query("migration_invocation_count", "The harness migration function ran exactly this many times during the run (record state plus each parent_states entry).",
           "invocation.checkpoint.migrations_run", "count",
           holds=Example(one_run(checkpoint={"migrations_run": ["v1->v2", "v1->v2"]}), 2),
           fails=Example(one_run(checkpoint={"migrations_run": ["v1->v2"]}), 2)),
-    # fixture 063 (failure isolation, default predicate, bare exception): the event's caught_exception says it.
+    # failure isolation, default predicate, bare exception: the event's caught_exception says it.
     Restates("default_predicate_catches_bare_exception", "The default (always-true) predicate caught the bare exception: the failure-isolation event fired.",
              "expected.expected_failure_isolation_event"),
     Restates("caught_exception_category_null_for_non_categorized", "A caught exception without a category records caught_exception.category null.",
@@ -29,10 +173,10 @@ ROWS = (
              "expected.expected_failure_isolation_event.caught_exception.message"),
     Restates("engine_sees_degraded_return", "The engine merged the degraded update as the node's return: the final state carries it.",
              "expected.final_state"),
-    # fixture 068: the expected caught_exception.chain lists the carrier and two non-carrier links.
+    # the expected caught_exception.chain lists the carrier and two non-carrier links.
     Restates("chain_has_two_non_carrier_links", "The caught exception's cause chain has two non-carrier links (the re-categorized surface and the originating cause).",
              "expected.expected_failure_isolation_event.caught_exception.chain"),
-    # fixture 070: "The after_node crash boundary rolled node_a forward across the resume."
+    # "The after_node crash boundary rolled node_a forward across the resume."
     Restates("after_node_crash_rolls_node_forward", "The node the crash followed is not re-run on resume (it is in completed_positions, rolled forward).",
              "expected.nodes_skipped_during_resume"),
 )

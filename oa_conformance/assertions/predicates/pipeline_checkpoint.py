@@ -72,12 +72,6 @@ def migrations_run(ctx: Context) -> list[str]:
 # Saves and records
 
 
-@predicate("save_count")
-def _save_count(ctx: Context, expected: Any) -> int:
-    """How many saves the runtime made during the invocation."""
-    return len(saves_of(ctx))
-
-
 @predicate("save_order_matches_completed_event_order")
 def _save_order(ctx: Context, expected: Any) -> Verdict:
     """The node each save recorded (its newest completed position), in save order, is the order of
@@ -113,15 +107,6 @@ def _steps_monotonic(ctx: Context, expected: Any) -> Verdict:
     return flag(expected, not bad and bool(saves_of(ctx)), f"steps per save: {[[p['step'] for p in s['record']['completed_positions']] for s in saves_of(ctx)]}")
 
 
-@predicate("saved_record_correlation_id")
-def _saved_record_correlation(ctx: Context, expected: Any) -> Any:
-    """The correlation id on the record the first run left saved."""
-    record = first_run(ctx).checkpoint.get("saved_record")
-    if record is None:
-        raise LookupError("the first run left no saved record")
-    return record["correlation_id"]
-
-
 def fan_out_in_progress(record: Any) -> bool:
     """The record was saved while a fan-out ran: it has progress for a fan-out node not yet completed."""
     completed = {p["node_name"] for p in record["completed_positions"]}
@@ -139,34 +124,6 @@ def _batching_scope(ctx: Context, expected: Any) -> Verdict:
 
 # ---------------------------------------------------------------------------------------------
 # Identities across the first and the resumed run
-
-
-@predicate("resumed_invocation_id_differs_from_original")
-@predicate("first_and_resumed_invocation_ids_differ")
-def _ids_differ(ctx: Context, expected: Any) -> Verdict:
-    """The resumed run's invocation id is not the first run's."""
-    first, resumed = invocation_id(first_run(ctx)), invocation_id(resumed_run(ctx))
-    return flag(expected, first != resumed, f"first run {first!r}, resumed run {resumed!r}")
-
-
-@predicate("resumed_correlation_id_matches_original")
-@predicate("resumed_run_correlation_id_matches_first")
-def _correlation_matches(ctx: Context, expected: Any) -> Verdict:
-    """The resumed run's correlation id is the first run's."""
-    first, resumed = first_run(ctx).correlation_id, resumed_run(ctx).correlation_id
-    return flag(expected, first is not None and first == resumed, f"first run {first!r}, resumed run {resumed!r}")
-
-
-@predicate("first_run_correlation_id")
-def _first_correlation(ctx: Context, expected: Any) -> Any:
-    """The first run's correlation id."""
-    return first_run(ctx).correlation_id
-
-
-@predicate("resumed_run_correlation_id")
-def _resumed_correlation(ctx: Context, expected: Any) -> Any:
-    """The resumed run's correlation id."""
-    return resumed_run(ctx).correlation_id
 
 
 @predicate("first_run_correlation_id_is_uuidv4")
@@ -191,27 +148,11 @@ def _no_new_correlation(ctx: Context, expected: Any) -> Verdict:
     return flag(expected, first is not None and not new, f"the resumed run showed {new} (first run {first!r})")
 
 
-@predicate("first_run_invocation_id")
-def _first_invocation_id(ctx: Context, expected: Any) -> Any:
-    """The first run's invocation id."""
-    return invocation_id(first_run(ctx))
-
-
 @predicate("resumed_run_invocation_id_is_fresh_uuidv4")
 def _resumed_id_fresh(ctx: Context, expected: Any) -> Verdict:
     """The resumed run's invocation id is a canonical UUIDv4 minted for it (not the first run's)."""
     first, resumed = invocation_id(first_run(ctx)), invocation_id(resumed_run(ctx))
     return flag(expected, format_ok("uuid", resumed) and resumed != first, f"resumed {resumed!r}, first {first!r}")
-
-
-@predicate("resumed_run_invocation_id_not_caller_supplied")
-def _resumed_id_not_callers(ctx: Context, expected: Any) -> Verdict:
-    """The resumed run did not adopt the invocation id the resume call supplied."""
-    resumed = resumed_run(ctx)
-    supplied = resumed.call.get("invocation_id")
-    if supplied is None:
-        raise LookupError("the resume call supplied no invocation_id")
-    return flag(expected, invocation_id(resumed) != supplied, f"the resumed run's id {invocation_id(resumed)!r}, the resume call supplied {supplied!r}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -271,15 +212,6 @@ def _instance_attempts(ctx: Context, expected: Any, index: str) -> int:
 
 # ---------------------------------------------------------------------------------------------
 # The collected results after a resume
-
-
-@pattern(r"(?P<field>\w+)_list_length")
-def _list_length(ctx: Context, expected: Any, field: str) -> int:
-    """The length of list field <field> in the final state."""
-    state = final_state(ctx)
-    if field not in state:
-        raise LookupError(f"the final state has no field {field!r}")
-    return len(state[field])
 
 
 @predicate("no_duplicate_results")
@@ -425,19 +357,6 @@ def _all_inner_rerun(ctx: Context, expected: Any) -> Verdict:
 # Migrations and resume errors
 
 
-@predicate("single_migration_invocation")
-def _single_migration(ctx: Context, expected: Any) -> Verdict:
-    """Exactly one harness migration ran during the resume."""
-    found = migrations_run(ctx)
-    return flag(expected, len(found) == 1, f"migrations run: {found}")
-
-
-@predicate("migration_count")
-def _migration_count(ctx: Context, expected: Any) -> int:
-    """How many harness migrations ran during the resume."""
-    return len(migrations_run(ctx))
-
-
 @predicate("migration_order_matches_chain")
 def _migration_chain(ctx: Context, expected: Any) -> Verdict:
     """The migrations ran as one chain: from the loaded record's schema_version, each step starting
@@ -447,19 +366,3 @@ def _migration_chain(ctx: Context, expected: Any) -> Verdict:
     holds = bool(steps) and steps[0][0] == start and all(a[1] == b[0] for a, b in zip(steps, steps[1:]))
     return flag(expected, holds, f"migrations {migrations_run(ctx)} from schema_version {start!r}")
 
-
-@predicate("migration_registry_not_consulted")
-def _registry_not_consulted(ctx: Context, expected: Any) -> Verdict:
-    """No registered migration ran during the resume."""
-    found = migrations_run(ctx)
-    return flag(expected, not found, f"migrations run: {found}")
-
-
-@predicate("error_category_not")
-def _error_category_not(ctx: Context, expected: Any) -> Verdict:
-    """The run failed, with a category outside the listed ones."""
-    error = ctx.invocation.error if ctx.invocation is not None else None
-    if error is None:
-        return Verdict(False, "the run did not fail")
-    excluded = literal(expected)
-    return Verdict(error.category not in excluded, f"the error category is {error.category!r}")
