@@ -81,7 +81,7 @@ def _run(fixtures, args) -> int:
     started = time.perf_counter()
     results = list(run_all(cases, workers=args.workers, timeout=args.timeout, expectations=expectations))
     elapsed = time.perf_counter() - started
-    unmatched = expectations.unmatched(case.id for case in cases)
+    unmatched = expectations.unmatched((case.id for case in cases), {f.capability for f in fixtures})
     print(summary_table(results, unmatched))
     print(f"\n{len(results)} cases in {elapsed:.1f} s")
     if args.json_path:

@@ -63,6 +63,19 @@ MODIFIERS = frozenset(("error_category", "middleware", "wrap_with_middleware"))
 PROJECTIONS = frozenset(("inputs", "outputs", "mapping", "projects_in", "projects_out"))
 
 
+# Node directives that are middleware around the node rather than steps of its body (a call made
+# before / after ``next()``): directive -> factory(spec, harness, node_name) -> middleware.
+NODE_MIDDLEWARE: dict[str, Callable[[Any, Harness, str], Any]] = {}
+
+
+def node_middleware(name: str) -> Callable:
+    def register(factory: Callable) -> Callable:
+        NODE_MIDDLEWARE[name] = factory
+        return factory
+
+    return register
+
+
 def node_directive(name: str) -> Callable[[Handler], Handler]:
     def register(handler: Handler) -> Handler:
         NODE_DIRECTIVES[name] = handler
@@ -75,7 +88,7 @@ def node_body(name: str, decl: Section, harness: Harness) -> Callable[[Any], Awa
     """The async node function for a node declared by behaviour directives."""
     steps = []
     for directive, spec in decl.items():
-        if directive in MODIFIERS:
+        if directive in MODIFIERS or directive in NODE_MIDDLEWARE:
             continue
         if directive in PROJECTIONS:
             raise NotImplementedDirective(f"{directive} on a node that runs no subgraph", decl.key_span(directive))

@@ -11,6 +11,7 @@ the ``wire`` collection.
 from __future__ import annotations
 
 import contextlib
+import re
 from typing import Any
 
 from ...ast.scenarios import Scenario
@@ -19,13 +20,25 @@ from ..llm_mock import bound_model, mock_wire, openai_provider
 from .typed_events import populates_caller_metadata
 
 
+# A dated snapshot suffix: providers answer a request for a model alias with the snapshot that served
+# it (OpenAI: `gpt-4o` is answered as `gpt-4o-2024-08-06`; observability §5.5.3 keeps the two apart
+# as gen_ai.request.model and gen_ai.response.model).
+SNAPSHOT_SUFFIX = re.compile(r"-\d{4}-\d{2}-\d{2}\Z")
+
+
+def requested_model(served: str) -> str:
+    """The model a node's call requests when it names none: the one the canned completion reports
+    having served, without a dated snapshot suffix."""
+    return SNAPSHOT_SUFFIX.sub("", served)
+
+
 class LlmProviders:
     """The case's mock LLM providers, built on first use (one per model, all on one wire)."""
 
     def __init__(self, scenario: Scenario):
         self.scenario = scenario
         self.wire = mock_wire(scenario)
-        self.default_model = bound_model(scenario)
+        self.default_model = requested_model(bound_model(scenario))
         self._providers: dict[str, Any] = {}
         declared = scenario.get("provider")
         # Whether the typed events snapshot caller metadata: the typed-event collectors' opt-in.
