@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from . import Compute, Example, Restates, Verdict
+from . import Compute, Example, Query, Restates, Verdict
 from .examples import case, invocation
 
 LANGFUSE = "expected.langfuse_trace"
@@ -368,6 +368,35 @@ CALLS = (
             fails=Example(_errored(COMPLETION), name="no_typed_event_on_failure")),
 )
 
+def _tool_call_id_from_llm(scope: dict, expected: Any, **_: str) -> Verdict:
+    """The ToolCallEvent's tool_call_id is one the LLM's completion requested (output_tool_calls)."""
+    collectors = _collectors(scope).values()
+    requested = [c.get("id") for events in collectors for e in events if e["type"] == COMPLETION for c in e.get("output_tool_calls") or ()]
+    executed = [e.get("tool_call_id") for events in collectors for e in events if e["type"] == "ToolCallEvent"]
+    if not executed:
+        raise LookupError("no ToolCallEvent was collected")
+    return Verdict(all(i is not None and i in requested for i in executed), f"tool_call_id {executed}, requested {requested}")
+
+
+BUDGET_INSTRUMENTS = "metrics[?starts_with(instrument, 'openarmature.gen_ai.client.token_budget')]"
+_DURATION = {"instrument": "openarmature.gen_ai.client.operation.duration"}
+_EXCEEDED = {"instrument": "openarmature.gen_ai.client.token_budget.exceeded"}
+
+LINKS_AND_METRICS = (
+    Compute("tool_call_id_matches_requesting_llm_output_tool_calls_id",
+            "The tool execution's tool_call_id is the id the LLM's response requested.",
+            _tool_call_id_from_llm, "joins two event families on the tool-call id",
+            holds=Example(case(invocation(), typed_events={"collector": [
+                {"type": COMPLETION, "output_tool_calls": [{"id": "call_1"}]}, {"type": "ToolCallEvent", "tool_call_id": "call_1"}]})),
+            fails=Example(case(invocation(), typed_events={"collector": [
+                {"type": COMPLETION, "output_tool_calls": [{"id": "call_1"}]}, {"type": "ToolCallEvent", "tool_call_id": "call_2"}]}))),
+    Query("<which:no_token_budget_instrument_observations_when_no_budget|no_token_budget_instrument_observations_without_usage>",
+          "No token-budget instrument (exceeded counter, utilization histogram) recorded anything.",
+          BUDGET_INSTRUMENTS, "absent", anchor="metrics",
+          holds=Example(case(invocation(), metrics=[_DURATION]), name="no_token_budget_instrument_observations_when_no_budget"),
+          fails=Example(case(invocation(), metrics=[_DURATION, _EXCEEDED]), name="no_token_budget_instrument_observations_when_no_budget")),
+)
+
 # What the case's `langfuse_trace` expectation already asserts, name by name (the fixture prose
 # says no more than the expected Trace / observation fields it lists).
 RESTATING_LANGFUSE = (
@@ -488,6 +517,7 @@ RESTATING_EVENTS = (
 ROWS = (
     *COUNTS,
     *CALLS,
+    *LINKS_AND_METRICS,
     *TRACE_LEVEL,
     *(Restates(name, doc, LANGFUSE) for name, doc in RESTATING_LANGFUSE),
     *(Restates(name, doc, OBSERVERS) for name, doc in RESTATING_EVENTS),
