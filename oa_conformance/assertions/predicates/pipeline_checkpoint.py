@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...interpreter.resume import FIRST_RUN, RESUMED
+from ...trace.record import FIRST_RUN, RESUMED
 from ...interpreter.values import literal
 from ..checkpoint_shapes import entered, run_with_role, saves_of
 from ..matchers import format_ok, show
