@@ -180,7 +180,6 @@ ROWS = (
         ("embedding_span_name_is_openarmature_embedding_complete", "The embedding call renders as openarmature.embedding.complete (the tree)."),
         ("rerank_span_name_is_openarmature_rerank_complete", "The rerank call renders as openarmature.rerank.complete (the tree)."),
         ("operation_name_attribute_not_emitted_in_v1", "No gen_ai.operation.name attribute (the tree's attributes_absent)."),
-        ("sibling_attempt_count_under_invocation", "One span per attempt under the invocation span (the tree's exhaustive children)."),
         ("all_attempt_spans_error", "Every attempt span has status ERROR (the tree's statuses)."),
     )),
     Query("llm_provider_span_count", "How many openarmature.llm.complete spans were exported.",
