@@ -2,6 +2,7 @@
 
     ./dev bench                      all benchmarks
     ./dev bench parse                reading the shared corpus vs plain libyaml composing
+    ./dev bench assert               the assert pass (and the catalogue's trace documents) next to execution
     ./dev bench run                  the graph-engine and pipeline-utilities cases against the runtime
     ./dev bench lint                 oa-lint over the shared corpus, as one process, next to a
                                      process that only composes the same files with libyaml
@@ -153,7 +154,39 @@ def bench_corpus() -> None:
     print(f"  whole-corpus wall time, side by side           {elapsed:6.2f} s   (guide: at most 10 s)")
 
 
-BENCHMARKS = {"parse": bench_parse, "lint": bench_lint, "run": bench_run, "corpus": bench_corpus}
+def bench_assert() -> None:
+    """``assert``: what the assert pass costs next to running the cases — each graph-engine and
+    pipeline-utilities case is executed once, then its assert pass is timed (best of several), and
+    within it the one-off build of the trace document the catalogue's queries read."""
+    from oa_conformance.assertions.catalogue import engine
+    from oa_conformance.interpreter.assert_pass import assert_case
+    from oa_conformance.interpreter.execute import execute_case
+    from oa_conformance.runner import cases_of
+    from oa_conformance.trace.document import document
+
+    refs = [case for fixture in discover([shared_root()], ["graph-engine", "pipeline-utilities"]) for case in cases_of(fixture)
+            if case.scenario is not None]
+    started = time.perf_counter()
+    traced = []
+    for ref in refs:
+        try:
+            traced.append((ref, execute_case(ref.scenario, 60, ref.fixture.capability)))
+        except Exception:  # skipped / erroring cases have nothing to assert
+            continue
+    executed = time.perf_counter() - started
+    def assert_all():
+        engine._DOCUMENTS.clear()  # each round builds every document afresh, as a real run does
+        return [assert_case(ref.scenario, trace, ref.fixture.capability) for ref, trace in traced]
+
+    asserting = best_of(assert_all, rounds=3)
+    documents = best_of(lambda: [document(trace) for _, trace in traced], rounds=3)
+    print(f"assert: {len(traced)} executed graph-engine + pipeline-utilities cases")
+    print(f"  execute, one at a time                      {executed * 1000:8.1f} ms")
+    print(f"  assert pass, all cases (best of 3)          {asserting * 1000:8.1f} ms")
+    print(f"  trace documents alone (one per case)        {documents * 1000:8.1f} ms  (built only for cases with predicates)")
+
+
+BENCHMARKS = {"parse": bench_parse, "lint": bench_lint, "run": bench_run, "corpus": bench_corpus, "assert": bench_assert}
 
 
 def main(argv: list[str]) -> int:

@@ -286,7 +286,7 @@ def _first_trace_unchanged(ctx: Context) -> tuple[bool, str]:
     """The first run's Trace after the resume: a Trace of its own (not the resumed run's), holding
     no observation created after the resumed Trace's first one, and not carrying the resumed
     Trace's output — a resume that reopened the first Trace would do one of these."""
-    from ..interpreter.resume import FIRST_RUN, RESUMED
+    from ..trace.record import FIRST_RUN, RESUMED
 
     runs = {invocation.role: invocation for invocation in ctx.trace.invocations}
     if FIRST_RUN not in runs or RESUMED not in runs:

@@ -160,7 +160,9 @@ def _no_instances_in_parent(scope: dict, expected: Any, **_: str) -> Verdict:
 
 
 def _instance_indices(scope: dict, parent: str | None = None) -> list:
-    return [o["metadata"]["fan_out_index"] for o in scope.get("langfuse", {}).get("observations", ())
+    if "langfuse" not in scope:
+        raise LookupError("the case recorded no Langfuse collection")
+    return [o["metadata"]["fan_out_index"] for o in scope["langfuse"]["observations"]
             if o["metadata"].get("fan_out_parent_node_name") is not None
             and (parent is None or o["metadata"]["fan_out_parent_node_name"] == parent)]
 
