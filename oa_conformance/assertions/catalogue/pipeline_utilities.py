@@ -51,6 +51,8 @@ def saved(*runs: int, lost: bool = False) -> dict:
     return case(invocation(), checkpoint_saves=[{"run": run, "route": "save", "lost": lost, "record": {}} for run in runs])
 
 
+RAN = resume_case({}, {"node_log": [{"event": "entered", "node": "a", "fan_out_index": 0, "attempt_index": 0},
+                                     {"event": "entered", "node": "b", "fan_out_index": 1, "attempt_index": 1}]})
 ISOLATION_GATE = {"nodes": {}, "failure_isolation": [{"node": "n", "event_name": "degraded", "catch": ["timeout"],
                                                       "predicate_category": "timeout", "degraded_update": {}, "on_caught": None}]}
 CARRIED = [{"category": "node_exception", "message": "wrapped", "carrier": True}, {"category": "timeout", "message": "slow", "carrier": False}]
@@ -145,6 +147,17 @@ ROWS = (
     Query("error_category_not", "The run failed, with a category outside the listed ones.",
           "!contains(to_array({value}), invocation.error.category)", "flag", anchor="invocation.error",
           holds=Example(errored("timeout"), ["node_exception"]), fails=Example(errored("node_exception"), ["node_exception"])),
+    Query("instance_<index>_executes_<node>_on_resume", "Fan-out instance <index> ran node <node> during the resume.",
+          "resumed_run.node_log[?event == 'entered' && fan_out_index == to_number({index}) && node == {node}]", "flag",
+          anchor="resumed_run",
+          holds=Example(RAN, name="instance_1_executes_b_on_resume", invocation=1),
+          fails=Example(RAN, name="instance_0_executes_b_on_resume", invocation=1)),
+    Query("instance_<index>_attempt_index_on_resume",
+          "The attempt index (the runtime's) of fan-out instance <index>'s first node body on resume.",
+          "resumed_run.node_log[?event == 'entered' && fan_out_index == to_number({index})] | [0].attempt_index", "equals",
+          anchor="resumed_run.node_log[?event == 'entered' && fan_out_index == to_number({index})]",
+          holds=Example(RAN, 1, name="instance_1_attempt_index_on_resume", invocation=1),
+          fails=Example(RAN, 0, name="instance_1_attempt_index_on_resume", invocation=1)),
     Query("<field>_list_length", "The length of list field <field> in the final state.",
           "invocation.final_state.{field!key}", "count", anchor="invocation.final_state",
           holds=Example(one_run(final_state={"results": [1, 2]}), 2, name="results_list_length"),

@@ -187,22 +187,6 @@ def _instance_rows(ctx: Context, index: str) -> list[Any]:
     return [row for row in entered(resumed_run(ctx)) if row["fan_out_index"] == int(index)]
 
 
-@pattern(r"instance_(?P<index>\d+)_executes_(?P<node>\w+)_on_resume")
-def _instance_executes(ctx: Context, expected: Any, index: str, node: str) -> Verdict:
-    """Fan-out instance <index> ran node <node> during the resume."""
-    ran = [row["node"] for row in _instance_rows(ctx, index)]
-    return flag(expected, node in ran, f"instance {index} ran {ran} during the resume")
-
-
-@pattern(r"instance_(?P<index>\d+)_attempt_index_on_resume")
-def _instance_attempt_index(ctx: Context, expected: Any, index: str) -> Any:
-    """The attempt index (the runtime's) of fan-out instance <index>'s first node body on resume."""
-    rows = _instance_rows(ctx, index)
-    if not rows:
-        raise LookupError(f"instance {index} did not run during the resume")
-    return rows[0]["attempt_index"]
-
-
 @pattern(r"instance_(?P<index>\d+)_resume_attempt_count")
 def _instance_attempts(ctx: Context, expected: Any, index: str) -> int:
     """How many times fan-out instance <index> was attempted on resume (its entry node's dispatches)."""
