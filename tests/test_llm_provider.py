@@ -233,3 +233,10 @@ def test_a_wrong_attempt_span_fails_at_its_line(tmp_path):
     lines.insert(absent, '      attributes_absent: ["openarmature.llm.retry_reason"]\n')  # attempt 1 carries it
     result, path = run_copy(tmp_path, "056-call-level-retry-transient.yaml", "".join(lines))
     assert result.outcome == "failed" and "'openarmature.llm.retry_reason' absent" in result.reason
+
+
+def test_a_mock_status_that_is_no_http_status_and_a_call_without_messages_are_fixture_schema_invalid(tmp_path):
+    result, path = run_copy(tmp_path, "001-case.yaml", UNSTREAMED.replace("- status: 429", "- status: 42"))
+    assert (result.outcome, result.category, result.location) == ("error", "fixture_schema_invalid", f"{path}:3:7")
+    result, path = run_copy(tmp_path, "001-case.yaml", UNSTREAMED.replace('  messages: [{role: user, content: "hi"}]\n', ""))
+    assert (result.outcome, result.category) == ("error", "fixture_schema_invalid") and result.location.startswith(f"{path}:")

@@ -15,8 +15,8 @@ import re
 from typing import Any
 
 from ...ast.scenarios import Scenario
-from ..harness import HarnessPrimitiveMissing
-from ..llm_mock import bound_model, mock_wire, openai_provider
+from ..llm_mock import MOCK_BASE_URL, bound_model, hosts_of, mock_wire, openai_provider
+from ..wire import CapturedWire
 from .typed_events import populates_caller_metadata
 
 
@@ -50,7 +50,10 @@ class LlmProviders:
 
     def provider(self, model: str | None, span: Any = None) -> Any:
         if self.wire is None:
-            raise HarnessPrimitiveMissing("a node calls the LLM but the case declares no `mock_llm` responses", span)
+            # No canned responses: a call the runtime rejects before sending (llm-provider §3
+            # validation) still needs a provider; any request that does go out overruns the empty
+            # wire and is recorded there as a failure.
+            self.wire = CapturedWire([], hosts=hosts_of([MOCK_BASE_URL]))
         model = model or self.default_model
         if model not in self._providers:
             self._providers[model] = openai_provider(self.wire, model=model, **self.options)
