@@ -133,13 +133,17 @@ class Expectations:
         note = f"listed as an expected failure ({entry.location}) but skipped"
         return dataclasses.replace(result, expectation=entry, notes=result.notes + (note,))
 
-    def unmatched(self, case_ids: Iterable[str]) -> tuple[Expectation, ...]:
-        """The entries that match none of these case ids (by case id or fixture id)."""
+    def unmatched(self, case_ids: Iterable[str], capabilities: Iterable[str] | None = None) -> tuple[Expectation, ...]:
+        """The entries that match none of these case ids (by case id or fixture id); with
+        ``capabilities``, only entries of those capability directories are judged (a run of one
+        directory says nothing about another's entries)."""
         seen: set[str] = set()
         for case_id in case_ids:
             seen.add(case_id)
             seen.add(fixture_id(case_id))
-        return tuple(e for e in self.entries if e.case_id not in seen)
+        judged = set(capabilities) if capabilities is not None else None
+        return tuple(e for e in self.entries if e.case_id not in seen
+                     and (judged is None or e.case_id.split("/", 1)[0] in judged))
 
 
 NO_EXPECTATIONS = Expectations()

@@ -70,6 +70,7 @@ def test_a_case_level_entry_wins_over_the_fixture_entry_and_unmatched_entries_ar
     assert entries.lookup("graph-engine/001-x[two]").reason == "fixture-wide"
     assert entries.lookup("graph-engine/003-y") is None
     assert [e.case_id for e in entries.unmatched(["graph-engine/001-x[two]"])] == ["graph-engine/001-x[one]", "graph-engine/002-typo"]
+    assert entries.unmatched([], {"pipeline-utilities"}) == ()  # a run of another directory judges no entry here
     wrong_fixture(tmp_path)
     path = expectations_file(tmp_path, {"id": "graph-engine/001-wrong"}, {"id": "graph-engine/002-typo"})
     assert cli(["run", str(tmp_path / "spec"), "--expectations", str(path)]) == 0

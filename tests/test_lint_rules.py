@@ -520,22 +520,26 @@ def test_compile_error_cases_suppress_exactly_their_category():
 # P — predicates
 
 
-def test_p001_reports_exactly_the_predicates_the_assertion_layer_cannot_resolve(monkeypatch):
-    from oa_conformance.assertions import predicates as vocabulary
+def test_p001_reports_exactly_the_predicates_the_catalogue_cannot_resolve(monkeypatch):
+    from oa_conformance.assertions import catalogue
+    from oa_conformance.assertions import predicates as legacy
+
+    def resolves(name, capability):
+        return catalogue.resolve(capability, name) is not None or legacy.resolve(name, capability) is not None
 
     def unresolved(read):
         found = FixtureContext(read.ref.path, read.ref.capability, read.fixture).predicates
-        return [p for p in found if vocabulary.resolve(p.name, read.ref.capability) is None]
+        return [p for p in found if not resolves(p.name, read.ref.capability)]
 
     read = next((r for r in READS if unresolved(r)), None)
-    need_corpus(read is not None, "no fixture names a predicate the assertion layer cannot resolve")
+    need_corpus(read is not None, "no fixture names a predicate the catalogue cannot resolve")
     reported = {(d.line, d.column) for d in read.baseline if d.code == "P001"}
     assert reported == {(p.span.line, p.span.column) for p in unresolved(read)}
 
-    # Once the assertion layer resolves a name, it is no longer reported.
+    # Once the catalogue resolves a name (for the fixture's capability), it is no longer reported.
     known = unresolved(read)[0].name
-    original = vocabulary.resolve
-    monkeypatch.setattr(vocabulary, "resolve", lambda name, capability=None: object() if name == known else original(name, capability))
+    original = catalogue.resolve
+    monkeypatch.setattr(catalogue, "resolve", lambda capability, name: object() if name == known else original(capability, name))
     after = lint_file(read.ref.path, read.text, read.ref.capability)
     assert not [d for d in after if d.code == "P001" and f"{known!r}" in d.message]
 

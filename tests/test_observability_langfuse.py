@@ -287,3 +287,49 @@ def test_renders_prompt_group_binds_the_group_and_its_active_member(tmp_path):
     (active, group, _), after = render_in_node(scenario, "renders_prompt_group", spec)
     assert active.name == "classify" and group.group_name == "classification_pipeline" and len(group.members) == 2
     assert after == (None, None)
+
+
+# ---- faults in real typed-event and Langfuse fixtures driven by the mock provider -----------------
+
+REAL_FAULTS = [
+    # (fixture, original line text, faulty text, the check that must fail)
+    ("050-llm-completion-event-dispatch.yaml", "response_id: cc-050-id", "response_id: cc-other-id",
+     "expected.observers.collector.contains_event"),
+    ("053-llm-completion-event-no-event-on-failure.yaml", "error_category: provider_unavailable", "error_category: provider_rate_limit",
+     "expected.node_completed_event_carries_error.error_category"),
+    ("023-langfuse-generation-rendering.yaml", 'response_model: "test-model-v2"', 'response_model: "test-model-v3"',
+     "expected.langfuse_trace"),
+]
+
+
+@pytest.mark.parametrize("fixture, original, faulty, failing", REAL_FAULTS)
+def test_a_fault_in_a_real_provider_fixture_fails_at_its_line(tmp_path, fixture, original, faulty, failing):
+    text = shared_fixture(f"observability/conformance/{fixture}").read_text(encoding="utf-8")
+    assert original in text
+    line = line_of(text, original)
+    faulted = text.replace(original, faulty, 1)
+    for result in results(write(tmp_path, faulted, fixture)):
+        found = [c for c in result.checks if c.name == failing]
+        if found:
+            assert found[0].status == "failed" and found[0].location.line == line, found[0]
+            return
+    pytest.fail(f"no {failing} check")
+
+
+def test_the_unfaulted_provider_fixtures_pass(tmp_path):
+    for fixture, *_ in REAL_FAULTS:
+        text = shared_fixture(f"observability/conformance/{fixture}").read_text(encoding="utf-8")
+        outcomes = [r.outcome for r in results(write(tmp_path, text, fixture))]
+        assert outcomes[0] == "passed", (fixture, outcomes)
+
+
+def test_a_payload_that_must_be_suppressed_made_present_fails(tmp_path):
+    # 083: with the payload disabled the Embedding observation's input is null; turning the payload
+    # on in the same case makes the suppressed input present, and the case fails at `input: null`.
+    fixture = "083-langfuse-embedding-observation.yaml"
+    text = shared_fixture(f"observability/conformance/{fixture}").read_text(encoding="utf-8")
+    faulted = text.replace("      disable_provider_payload: true\n", "      disable_provider_payload: false\n", 1)
+    assert faulted != text
+    result = results(write(tmp_path, faulted, fixture))[0]
+    failed = check(result, "expected.langfuse_trace")
+    assert failed.status == "failed" and failed.location.line == line_of(faulted, "input: null")

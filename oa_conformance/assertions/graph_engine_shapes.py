@@ -66,9 +66,10 @@ def _snapshot_invariants(node: Any, span: Span | None) -> Rule:
             name = f"expected.node_accumulator_snapshot_invariants.{node_name}.{observer}"
             rules = []
             for ref in block.predicates:
-                rule = predicate_rule(None, ref.name, ref.value, ref.span, name)
+                # The directive is graph-engine's (§6 drains): its predicates are graph-engine rows.
+                rule = predicate_rule("graph-engine", ref.name, ref.value, ref.span, name)
                 if rule is None:  # not yet migrated into the catalogue
-                    rule = legacy_predicates.predicate_rule(ref.name, ref.value, ref.span, name, None)
+                    rule = legacy_predicates.predicate_rule(ref.name, ref.value, ref.span, name, "graph-engine")
                 rules.append(rule if rule is not None else Unverified(f"{name}.{ref.name}", ref.span, f"not implemented: predicate {ref.name!r}"))
             scopes.append(SnapshotScope(name, per_observer.key_span(observer), node_name, observer, tuple(rules)))
     return _AllOf(tuple(scopes))

@@ -31,8 +31,9 @@ from typing import Any, Callable
 
 from ..ast.nodes import Mapping, Scalar, Sequence
 from ..diagnostics import Span
+from ..trace import primary_observer
 from .matchers import Match, Mismatch, match, show
-from .rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, SelectingRule, Unverified, ValueRule, _AllOf, shape, verdict
+from .rules import FAILED, invocation_of, node_events, UNVERIFIED, VERIFIED, Check, Context, Rule, SelectingRule, Unverified, ValueRule, _AllOf, shape, verdict
 
 OBS = "observability"
 
@@ -285,7 +286,7 @@ def _first_trace_unchanged(ctx: Context) -> tuple[bool, str]:
     """The first run's Trace after the resume: a Trace of its own (not the resumed run's), holding
     no observation created after the resumed Trace's first one, and not carrying the resumed
     Trace's output — a resume that reopened the first Trace would do one of these."""
-    from ..interpreter.resume import FIRST_RUN, RESUMED
+    from ..trace.record import FIRST_RUN, RESUMED
 
     runs = {invocation.role: invocation for invocation in ctx.trace.invocations}
     if FIRST_RUN not in runs or RESUMED not in runs:
@@ -355,6 +356,56 @@ def _leak_shape(directive: str, key: str, what: str, present: bool) -> None:
 _leak_shape("no_langfuse_observations_on_global", "global_spans", "global TracerProvider's", present=False)
 _leak_shape("no_langfuse_observations_on_private", "spans", "openarmature private TracerProvider's", present=False)
 _leak_shape("langfuse_observations_on_global", "global_spans", "global TracerProvider's", present=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# The node's own completed event (typed-event fixtures that expect a failure without expected_error)
+
+
+def _completed_event_of(node: str) -> Callable[[Context], Any]:
+    def select(ctx: Context) -> Any:
+        invocation = invocation_of(ctx)
+        events = node_events(invocation.events[primary_observer(invocation)])
+        found = [e for e in events if e.get("node_name") == node and e.get("phase") == "completed"]
+        if not found:
+            raise LookupError(f"no completed event of node {node!r}")
+        return found[-1]
+    return select
+
+
+@dataclass(frozen=True)
+class NodeCompletedCarriesError(SelectingRule):
+    """``node_completed_event_carries_error: {node_name, error_category}``: the node's completed
+    event carries an error of that category (the derived one: a node_exception carrier names its
+    cause). It describes a failed run, so the case expects the invocation's error."""
+
+    expects_failure = True
+
+    def evaluate(self, ctx: Context, bindings: Any):
+        event = self.select(ctx)
+        error = event.get("error")
+        checks = []
+        for key, want in self.expected.items():
+            if key == "node_name":
+                continue
+            if key != "error_category":
+                checks.append(Check(f"{self.name}.{key}", UNVERIFIED, self.expected.key_span(key), f"not implemented: {key!r}"))
+                continue
+            categories = []
+            if error is not None:
+                categories.append(error.get("category"))
+                chain = error.get("cause_chain")
+                categories.append(chain.get("category") if hasattr(chain, "get") else None)
+            ok = want.value in categories
+            checks.append(Check(f"{self.name}.{key}", VERIFIED if ok else FAILED, self.expected.key_span(key),
+                                "" if ok else f"the completed event's error is {show(error)}"))
+        return tuple(checks), bindings
+
+
+@shape("node_completed_event_carries_error", capability=OBS)
+def _node_completed_carries_error(node: Mapping, span: Span | None) -> Rule:
+    return NodeCompletedCarriesError("expected.node_completed_event_carries_error", span, node,
+                                     _completed_event_of(node.get("node_name").value))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -658,8 +658,12 @@ def _metric_matcher(expected: Any, observation: Any, bindings: Any, path: str) -
 
 @dataclass(frozen=True)
 class MetricsRule(Rule):
-    """Every recorded observation, exhaustively, as a set (§6.9): instrument + dimensions for each,
-    the value where the fixture gives one (§11.4: durations are asserted for presence only)."""
+    """The recorded observations as a set (§6.9): instrument + dimensions for each, the value where
+    the fixture gives one (§11.4: durations are asserted for presence only).
+
+    Exhaustive per instrument: on every instrument the list names, the observations are exactly the
+    listed ones; `metrics: []` says nothing was recorded at all. (The token-budget fixtures list only
+    the budget instruments beside token-usage and duration observations they leave unasserted.)"""
 
     name: str
     span: Span | None
@@ -667,6 +671,9 @@ class MetricsRule(Rule):
 
     def evaluate(self, ctx: Context, bindings: Any):
         observed = metrics(ctx)
+        named = {item.instrument.value for item in self.expected.items}
+        if named:
+            observed = [o for o in observed if o["instrument"] in named]
         summary = lambda: show([(o["instrument"].rsplit(".", 1)[-1], dict(o["dimensions"]), o["value"]) for o in observed])
         if len(observed) != len(self.expected.items):
             problem = _problem("metrics", f"{len(self.expected.items)} observations", f"{len(observed)}: {summary()}", self.span)
@@ -728,3 +735,20 @@ def _invoke_rejects(node: Any, span: Span | None) -> Rule:
 @shape("augment_rejects_at_call_site", capability=OBS)
 def _augment_rejects(node: Any, span: Span | None) -> Rule:
     return RejectionRule("expected.augment_rejects_at_call_site", span, node, "call_site")
+
+
+def llm_response(ctx: Context) -> Any:
+    responses = ctx.trace.collections.get("llm_responses")
+    if responses is None:
+        raise LookupError("the case captured no LLM response (no mock LLM)")
+    if len(responses) != 1:
+        raise LookupError(f"expected exactly one LLM response, the case has {len(responses)}")
+    return responses[0]
+
+
+@shape("response_usage", capability=OBS)
+def _response_usage(node: Any, span: Span | None) -> Rule:
+    """The one LLM call's `Response.usage`: the fields the fixture names (null: reported absent)."""
+    from .rules import ValueRule
+
+    return ValueRule("expected.response_usage", span, node, lambda ctx: llm_response(ctx)["usage"], "subset")

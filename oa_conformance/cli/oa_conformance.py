@@ -128,7 +128,7 @@ def _run(fixtures, args) -> int:
         print()
     elapsed = time.perf_counter() - started
     results = [finished[i] for i in sorted(finished)]
-    unmatched = expectations.unmatched(case.id for case in cases) if stopped is None else ()
+    unmatched = expectations.unmatched((case.id for case in cases), {f.capability for f in fixtures}) if stopped is None else ()
     print(summary_table(results, unmatched))
     print(f"\n{len(results)} of {len(cases)} cases in {elapsed:.1f} s" + (f"; {stopped}" if stopped else ""))
     if args.json_path:

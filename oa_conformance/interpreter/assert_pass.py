@@ -14,6 +14,7 @@ from typing import Any
 
 from pyrsistent import pmap
 
+from ..assertions import load as load_assertions
 from ..assertions.checkpoint_shapes import record_rules
 from ..assertions import predicates as legacy_predicates
 from ..assertions.catalogue.engine import RestatesRule, predicate_rule
@@ -39,6 +40,8 @@ from ..ast.scenarios import FILE_ONLY, Scenario
 from .capabilities import harness_for
 from .resume import FIRST_RUN, POPULATE, RESUMED, is_multi_run
 from ..trace import CaseTrace
+
+load_assertions()  # every shape and predicate registered before a case is asserted
 
 PREDICATE_BLOCKS = ("invariants", "observer_event_invariants")
 BUILD_OR_RUN_ERROR = "expected_chain_ambiguity_error"

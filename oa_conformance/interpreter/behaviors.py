@@ -63,6 +63,19 @@ MODIFIERS = frozenset(("error_category", "middleware", "wrap_with_middleware"))
 PROJECTIONS = frozenset(("inputs", "outputs", "mapping", "projects_in", "projects_out"))
 
 
+# Node directives that are middleware around the node rather than steps of its body (a call made
+# before / after ``next()``): directive -> factory(spec, harness, node_name) -> middleware.
+NODE_MIDDLEWARE: dict[str, Callable[[Any, Harness, str], Any]] = {}
+
+
+def node_middleware(name: str) -> Callable:
+    def register(factory: Callable) -> Callable:
+        NODE_MIDDLEWARE[name] = factory
+        return factory
+
+    return register
+
+
 def node_directive(name: str) -> Callable[[Handler], Handler]:
     def register(handler: Handler) -> Handler:
         NODE_DIRECTIVES[name] = handler
@@ -75,7 +88,7 @@ def node_body(name: str, decl: Section, harness: Harness) -> Callable[[Any], Awa
     """The async node function for a node declared by behaviour directives."""
     steps = []
     for directive, spec in decl.items():
-        if directive in MODIFIERS:
+        if directive in MODIFIERS or directive in NODE_MIDDLEWARE:
             continue
         if directive in PROJECTIONS:
             raise NotImplementedDirective(f"{directive} on a node that runs no subgraph", decl.key_span(directive))
@@ -198,12 +211,26 @@ async def _flaky(ctx: NodeContext, spec: Section) -> None:
     fail_count = spec.get("fail_count")  # the compact count form: fail the first N attempts
     if fail_count is not None and attempt < fail_count.value:
         category = spec.get("category")
-        raise HarnessRaised(f"{ctx.name} fails attempt {attempt}", category.value if category is not None else "node_exception")
+        raise runtime_error(category.value if category is not None else "node_exception", f"{ctx.name} fails attempt {attempt}")
     if attempt < len(entries):
         entry = entries[attempt]
         if isinstance(entry, Section):
             raise raised_error(entry)
     ctx.partial.update(success_update(ctx, spec.get("success_update") or spec.get("on_success")))
+
+
+def runtime_error(category: str, message: str) -> Exception:
+    """The runtime's own error class for a category it defines (an LLM provider category raises
+    e.g. ``ProviderRateLimit``, as a real provider call would); otherwise a harness error carrying it."""
+    from openarmature.llm import errors
+
+    for value in vars(errors).values():
+        if isinstance(value, type) and issubclass(value, errors.LlmProviderError) and getattr(value, "category", None) == category:
+            try:
+                return value(message)
+            except TypeError:  # a class whose constructor needs more than a message
+                break
+    return HarnessRaised(message, category)
 
 
 def success_update(ctx: NodeContext, spec: Any) -> dict:

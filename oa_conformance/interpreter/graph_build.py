@@ -25,7 +25,7 @@ from openarmature.observability import current_correlation_id, current_invocatio
 
 from ..ast.nodes import Mapping, Scalar, Section, Sequence, TypeRef
 from ..ast.scenarios import Scenario
-from .behaviors import NotImplementedDirective, build_middleware, wrap_middleware, condition_function, count_function, node_body
+from .behaviors import NODE_MIDDLEWARE, NotImplementedDirective, build_middleware, wrap_middleware, condition_function, count_function, node_body
 from .harness import Harness, HarnessPrimitiveMissing
 from .resume import abort_point, migration_function
 from .values import literal
@@ -144,6 +144,8 @@ class _GraphCompiler:
             wrapping = decl.get("wrap_with_middleware")
             if wrapping is not None:
                 middleware.extend(wrap_middleware(m, self.harness) for m in wrapping.items)
+            middleware.extend(NODE_MIDDLEWARE[directive](spec, self.harness, node_name)
+                              for directive, spec in decl.items() if directive in NODE_MIDDLEWARE)
             if outermost:
                 dispatched, reached = self.harness_recorder(node_name)
                 middleware = [dispatched, *middleware, reached]

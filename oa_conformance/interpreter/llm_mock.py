@@ -32,7 +32,7 @@ from dataclasses import replace
 from typing import Any, Iterable
 
 from ..ast.nodes import Scalar, Section
-from .harness import HarnessPrimitiveMissing
+from .harness import FixtureInvalid, HarnessPrimitiveMissing
 from .values import literal
 from .wire import Canned, CapturedWire, hosts_of, sse_body
 
@@ -49,8 +49,11 @@ READINESS_PROBES = {"/v1/models": "models", "/v1/chat/completions": "chat_comple
 
 
 def canned_response(entry: Section) -> Canned:
-    """One ``llm_mock_response`` (or ``health_endpoint``) section as a canned HTTP answer."""
+    """One ``llm_mock_response`` (or ``health_endpoint``) section as a canned HTTP answer; a status
+    that is no HTTP status is ``FixtureInvalid`` (``fixture_schema_invalid`` at its line)."""
     status = entry.get("status")
+    if status is not None and not 100 <= status.value <= 599:
+        raise FixtureInvalid(f"mock status {status.value} is not an HTTP status", entry.key_span("status"))
     headers = entry.get("headers")
     canned = Canned(
         status=status.value if status is not None else 200,

@@ -14,7 +14,7 @@ import logging
 from typing import Any
 
 from ..ast.nodes import Mapping, Scalar, Section
-from .behaviors import NodeContext, NotImplementedDirective, node_directive
+from .behaviors import NodeContext, NotImplementedDirective, node_directive, node_middleware
 from .harness import HarnessPrimitiveMissing
 from .synthetic import synthetic_base64
 from .values import literal
@@ -140,27 +140,48 @@ def llm_arguments(spec: Section) -> dict[str, Any]:
 LLM_CALL_KEYS = frozenset(("messages", "stores_response_in", "model", "config", "response_schema", "tools"))
 
 
-async def call_llm(ctx: NodeContext, spec: Section, directive: str) -> Any:
+async def call_llm(harness: Any, spec: Section, directive: str, prompt: Any = None) -> Any:
     for key in spec.order:
         if key not in LLM_CALL_KEYS and key != "phase":
             raise NotImplementedDirective(f"{directive}.{key}", spec.key_span(key))
-    providers = ctx.harness.instruments.services.get("llm")
+    providers = harness.instruments.services.get("llm")
     if providers is None:
         raise HarnessPrimitiveMissing(f"{directive}: no mock LLM provider in this directory's harness", spec.span)
     model = spec.get("model")
     provider = providers.provider(model.value if model is not None else None, spec.span)
     arguments = llm_arguments(spec)
-    if spec.get("messages") is None and ctx.prompt is not None:  # a `renders_prompt` earlier in the body
-        arguments["messages"] = ctx.prompt.messages
-    return await provider.complete(**arguments)
+    if spec.get("messages") is None and prompt is not None:  # a `renders_prompt` earlier in the body
+        arguments["messages"] = prompt.messages
+    response = await provider.complete(**arguments)
+    providers.responses.append(response.model_dump(mode="json"))
+    return response
 
 
 @node_directive("calls_llm")
 async def _calls_llm(ctx: NodeContext, spec: Section) -> None:
-    response = await call_llm(ctx, spec, "calls_llm")
+    response = await call_llm(ctx.harness, spec, "calls_llm", ctx.prompt)
     target = spec.get("stores_response_in")
     if target is not None:
         ctx.partial[target.value] = response.message.content
+
+
+@node_middleware("calls_llm_from_wrapper")
+def _llm_from_wrapper(spec: Section, harness: Any, node: str) -> Any:
+    """A middleware around the node that makes one `complete()` before `next()` (`phase: pre`, the
+    default) or after it returns (`post`): a call made while the node's own span is not open."""
+    phase = spec.get("phase")
+    before = phase is None or phase.value == "pre"
+
+    async def wrapper(state: Any, next_: Any) -> Any:
+        if before:
+            await call_llm(harness, spec, "calls_llm_from_wrapper")
+        partial = await next_(state)
+        if not before:
+            await call_llm(harness, spec, "calls_llm_from_wrapper")
+        return partial
+
+    wrapper.__name__ = f"calls_llm_from_wrapper_{node}"
+    return wrapper
 
 
 # ---------------------------------------------------------------------------------------------

@@ -39,8 +39,7 @@ from .harness import Harness, HarnessPrimitiveMissing
 from ..trace import plain
 from .values import literal
 
-FIRST_RUN, RESUMED = "first_run", "resumed"
-POPULATE = "populate"  # a run made only to seed the checkpointer (`populate_checkpointer_via_runs`)
+from ..trace.record import FIRST_RUN, POPULATE, RESUMED  # noqa: E402  (the trace's roles, re-exported)
 # Scenario directives that make a case a multi-run (checkpoint resume) case.
 MULTI_RUN = ("first_run_expected_error", "crash_injection", "resume", "seeded_record")
 

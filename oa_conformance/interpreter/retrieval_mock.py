@@ -277,14 +277,23 @@ async def _call(ctx: Any, spec: Section, kind: str, operation: str, request: dic
     ctx.partial[spec.stores_response_in.value] = response
 
 
+def rendered_text(ctx: Any, spec: Section, directive: str) -> str:
+    """The text of the prompt a `renders_prompt` earlier in the node body rendered (its messages'
+    text content, in order): what `input_from_rendered_prompt` / `query_from_rendered_prompt` send."""
+    if ctx.prompt is None:
+        raise HarnessPrimitiveMissing(f"{directive} needs a renders_prompt earlier in the node", spec.key_span(directive))
+    return "\n".join(m.content for m in ctx.prompt.messages if isinstance(m.content, str))
+
+
 @node_directive("calls_embed")
 async def calls_embed(ctx: Any, spec: Section) -> None:
     """`calls_embed`: the node calls the bound EmbeddingProvider's embed() (retrieval-provider 001 header)."""
     from openarmature.retrieval import EmbeddingRuntimeConfig
 
-    if spec.get("input_from_rendered_prompt") is not None:
-        raise NotImplementedDirective("calls_embed.input_from_rendered_prompt", spec.key_span("input_from_rendered_prompt"))
-    strings = literal(spec.input)
+    if spec.get("input_from_rendered_prompt") is not None:  # the observability header's RAG form
+        strings = [rendered_text(ctx, spec, "input_from_rendered_prompt")]
+    else:
+        strings = literal(spec.input)
     config = literal(spec.config) if spec.get("config") is not None else None
     runtime_config = EmbeddingRuntimeConfig(**config) if config is not None else None
     await _call(ctx, spec, EMBEDDING, "embed", {"input": strings, "config": config},
@@ -296,9 +305,11 @@ async def calls_rerank(ctx: Any, spec: Section) -> None:
     """`calls_rerank`: the node calls the bound RerankProvider's rerank() (retrieval-provider 006 header)."""
     from openarmature.retrieval import RerankRuntimeConfig
 
-    if spec.get("query_from_rendered_prompt") is not None:
-        raise NotImplementedDirective("calls_rerank.query_from_rendered_prompt", spec.key_span("query_from_rendered_prompt"))
-    query, documents = spec.query.value, literal(spec.documents)
+    if spec.get("query_from_rendered_prompt") is not None:  # the observability header's RAG form
+        query = rendered_text(ctx, spec, "query_from_rendered_prompt")
+    else:
+        query = spec.query.value
+    documents = literal(spec.documents)
     top_k = spec.top_k.value if spec.get("top_k") is not None else None
     config = literal(spec.config) if spec.get("config") is not None else None
     runtime_config = RerankRuntimeConfig(**config) if config is not None else None

@@ -83,6 +83,11 @@ from typing import Any
 from pyrsistent import freeze, pmap, pvector
 
 
+# InvocationTrace.role: which run of a checkpoint flow an invocation is (None: an ordinary one).
+FIRST_RUN, RESUMED = "first_run", "resumed"
+POPULATE = "populate"  # a run made only to seed the checkpointer (`populate_checkpointer_via_runs`)
+
+
 @dataclass(frozen=True)
 class ErrorRecord:
     """A raised error as data: its category, message, the node it surfaced from, its cause chain."""

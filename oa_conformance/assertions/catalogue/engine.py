@@ -12,6 +12,11 @@ views of the block's invocation:
                    accumulator snapshot's in a snapshot-scoped block (absent when neither exists)
     inner_events   node_events from inner nodes (namespace deeper than 1: a subgraph, fan-out
                    instance or branch, §5.9)
+    observed       every event the primary observer received in ``invocation`` (all types)
+    isolation_events  the FailureIsolatedEvents among them (pipeline-utilities §6.3)
+    saves          the checkpoint saves made during ``invocation`` that persisted (every run's, in a
+                   case-level block)
+    first_run, resumed_run  the invocations with those roles (absent when the case has none)
 
 jmespath is imported on first evaluation, not when a fixture is merely read or linted.
 """
@@ -76,15 +81,24 @@ def scope_from(case: dict, invocation: int | None, events: list | None = None) -
     case-level block); ``events``, when given, is the event list a scoped block reads."""
     scope = dict(case)
     invocations = case.get("invocations", [])
+    persisted = [save for save in case.get("checkpoint_saves", []) if not save.get("lost")]
     if invocation is not None:
         current = invocations[invocation]
         scope["invocation"] = current
         scope["runs"] = [current]
+        scope["saves"] = [save for save in persisted if save.get("run") == invocation]
         primary = current.get("primary_observer")
-        if events is None and primary is not None and primary in current.get("events", {}):
-            events = current["events"][primary]
+        if primary is not None and primary in current.get("events", {}):
+            scope["observed"] = current["events"][primary]
+            scope["isolation_events"] = [e for e in scope["observed"] if e.get("type") == "FailureIsolatedEvent"]
+            if events is None:
+                events = scope["observed"]
     else:
         scope["runs"] = list(invocations)
+        scope["saves"] = persisted
+    for run in invocations:
+        if run.get("role") in ("first_run", "resumed"):
+            scope.setdefault("first_run" if run["role"] == "first_run" else "resumed_run", run)
     if events is not None:
         scope["node_events"] = [e for e in events if is_node_event(e)]
         scope["inner_events"] = [e for e in scope["node_events"] if len(e.get("namespace") or ()) > 1]
@@ -183,8 +197,10 @@ def root_fields(node: dict) -> set[str]:
 
 
 def substitute(text: str, bindings: dict[str, str], value: Any) -> str:
-    """Fill a query's ``{name}`` bindings (as raw strings) and ``{value}`` (as a JSON literal)."""
+    """Fill a query's ``{name}`` bindings (as raw strings), ``{name!key}`` (as a quoted identifier,
+    to select the field a pattern names) and ``{value}`` (as a JSON literal)."""
     for name, bound in bindings.items():
+        text = text.replace("{" + name + "!key}", json.dumps(bound))
         text = text.replace("{" + name + "}", "'" + bound.replace("\\", "\\\\").replace("'", "\\'") + "'")
     if "{value}" in text:
         text = text.replace("{value}", "`" + json.dumps(value).replace("`", "\\`") + "`")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from . import Compute, Example, Restates, Verdict
+from . import Compute, Example, Query, Restates, Verdict
 from .examples import case, invocation
 
 LANGFUSE = "expected.langfuse_trace"
@@ -160,7 +160,9 @@ def _no_instances_in_parent(scope: dict, expected: Any, **_: str) -> Verdict:
 
 
 def _instance_indices(scope: dict, parent: str | None = None) -> list:
-    return [o["metadata"]["fan_out_index"] for o in scope.get("langfuse", {}).get("observations", ())
+    if "langfuse" not in scope:
+        raise LookupError("the case recorded no Langfuse collection")
+    return [o["metadata"]["fan_out_index"] for o in scope["langfuse"]["observations"]
             if o["metadata"].get("fan_out_parent_node_name") is not None
             and (parent is None or o["metadata"]["fan_out_parent_node_name"] == parent)]
 
@@ -368,6 +370,90 @@ CALLS = (
             fails=Example(_errored(COMPLETION), name="no_typed_event_on_failure")),
 )
 
+def _tool_call_id_from_llm(scope: dict, expected: Any, **_: str) -> Verdict:
+    """The ToolCallEvent's tool_call_id is one the LLM's completion requested (output_tool_calls)."""
+    collectors = _collectors(scope).values()
+    requested = [c.get("id") for events in collectors for e in events if e["type"] == COMPLETION for c in e.get("output_tool_calls") or ()]
+    executed = [e.get("tool_call_id") for events in collectors for e in events if e["type"] == "ToolCallEvent"]
+    if not executed:
+        raise LookupError("no ToolCallEvent was collected")
+    return Verdict(all(i is not None and i in requested for i in executed), f"tool_call_id {executed}, requested {requested}")
+
+
+def _langfuse_lineages(scope: dict) -> list:
+    """Per Generation, its ancestors from the Trace root down: (name, fan_out_index) pairs."""
+    observations = {o["id"]: o for o in scope["langfuse"]["observations"]}
+    lineages = []
+    for observation in observations.values():
+        if observation["type"] != "generation":
+            continue
+        path, parent = [], observation.get("parentObservationId")
+        while parent is not None and parent in observations:
+            ancestor = observations[parent]
+            path.append((ancestor["name"], ancestor["metadata"].get("fan_out_index")))
+            parent = ancestor.get("parentObservationId")
+        lineages.append(tuple(reversed(path)))
+    return sorted(lineages, key=repr)
+
+
+def _otel_lineages(scope: dict) -> list:
+    """Per LLM span, its ancestors below the invocation span: (name, fan_out_index) pairs."""
+    spans = {s["span_id"]: s for s in scope["otel"]["spans"]}
+    lineages = []
+    for span in spans.values():
+        if span["name"] != "openarmature.llm.complete":
+            continue
+        path, parent = [], span.get("parent_span_id")
+        while parent is not None and parent in spans and spans[parent]["name"] != "openarmature.invocation":
+            ancestor = spans[parent]
+            path.append((ancestor["name"], ancestor["attributes"].get("openarmature.node.fan_out_index")))
+            parent = ancestor.get("parent_span_id")
+        lineages.append(tuple(reversed(path)))
+    return sorted(lineages, key=repr)
+
+
+def _parents_agree(scope: dict, expected: Any, **_: str) -> Verdict:
+    if "langfuse" not in scope or "otel" not in scope:
+        raise LookupError("the case recorded no Langfuse and OTel collections to compare")
+    langfuse, otel = _langfuse_lineages(scope), _otel_lineages(scope)
+    if not langfuse:
+        raise LookupError("no Generation observation")
+    return Verdict(langfuse == otel, f"Generation lineages {langfuse}; LLM span lineages {otel}")
+
+
+def _llm_case(generation_parent_index: int) -> dict:
+    node = {"id": "o1", "type": "span", "name": "work", "metadata": {"fan_out_index": 0}, "parentObservationId": None}
+    other = {"id": "o2", "type": "span", "name": "work", "metadata": {"fan_out_index": 1}, "parentObservationId": None}
+    generation = {"id": "o3", "type": "generation", "name": "openarmature.llm.complete", "metadata": {},
+                  "parentObservationId": ("o1", "o2")[generation_parent_index]}
+    spans = [{"span_id": "s0", "parent_span_id": None, "name": "openarmature.invocation", "attributes": {}},
+             {"span_id": "s1", "parent_span_id": "s0", "name": "work", "attributes": {"openarmature.node.fan_out_index": 0}},
+             {"span_id": "s2", "parent_span_id": "s1", "name": "openarmature.llm.complete", "attributes": {}}]
+    return case(invocation(), langfuse={"traces": [], "observations": [node, other, generation]}, otel={"spans": spans})
+
+
+BUDGET_INSTRUMENTS = "metrics[?starts_with(instrument, 'openarmature.gen_ai.client.token_budget')]"
+_DURATION = {"instrument": "openarmature.gen_ai.client.operation.duration"}
+_EXCEEDED = {"instrument": "openarmature.gen_ai.client.token_budget.exceeded"}
+
+LINKS_AND_METRICS = (
+    Compute("tool_call_id_matches_requesting_llm_output_tool_calls_id",
+            "The tool execution's tool_call_id is the id the LLM's response requested.",
+            _tool_call_id_from_llm, "joins two event families on the tool-call id",
+            holds=Example(case(invocation(), typed_events={"collector": [
+                {"type": COMPLETION, "output_tool_calls": [{"id": "call_1"}]}, {"type": "ToolCallEvent", "tool_call_id": "call_1"}]})),
+            fails=Example(case(invocation(), typed_events={"collector": [
+                {"type": COMPLETION, "output_tool_calls": [{"id": "call_1"}]}, {"type": "ToolCallEvent", "tool_call_id": "call_2"}]}))),
+    Compute("langfuse_parent_matches_otel_parent", "For every Generation the Langfuse parent corresponds to the OTel span parent (§8.9).",
+            _parents_agree, "walks two trees by parent links and compares the lineages",
+            holds=Example(_llm_case(0)), fails=Example(_llm_case(1))),
+    Query("<which:no_token_budget_instrument_observations_when_no_budget|no_token_budget_instrument_observations_without_usage>",
+          "No token-budget instrument (exceeded counter, utilization histogram) recorded anything.",
+          BUDGET_INSTRUMENTS, "absent", anchor="metrics",
+          holds=Example(case(invocation(), metrics=[_DURATION]), name="no_token_budget_instrument_observations_when_no_budget"),
+          fails=Example(case(invocation(), metrics=[_DURATION, _EXCEEDED]), name="no_token_budget_instrument_observations_when_no_budget")),
+)
+
 # What the case's `langfuse_trace` expectation already asserts, name by name (the fixture prose
 # says no more than the expected Trace / observation fields it lists).
 RESTATING_LANGFUSE = (
@@ -488,6 +574,7 @@ RESTATING_EVENTS = (
 ROWS = (
     *COUNTS,
     *CALLS,
+    *LINKS_AND_METRICS,
     *TRACE_LEVEL,
     *(Restates(name, doc, LANGFUSE) for name, doc in RESTATING_LANGFUSE),
     *(Restates(name, doc, OBSERVERS) for name, doc in RESTATING_EVENTS),

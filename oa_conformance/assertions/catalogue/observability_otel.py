@@ -136,6 +136,16 @@ def _with(example: Example, value: Any) -> Example:
     return Example(example.document, value, example.invocation)
 
 
+TOKEN_USAGE = "openarmature.gen_ai.client.token.usage"
+EXCEEDED = "openarmature.gen_ai.client.token_budget.exceeded"
+UTILIZATION = "openarmature.gen_ai.client.token_budget.utilization"
+
+
+def metric(instrument: str, value: Any = 1, **dimensions: Any) -> dict:
+    """A metric observation as the `metrics` collection records it."""
+    return {"instrument": instrument, "kind": "histogram", "unit": "", "dimensions": dimensions, "value": value}
+
+
 C1 = {CORRELATION: "c1"}
 TREE = [span("openarmature.invocation", "s0", **C1), span("a", "s1", "s0", **{**C1, "openarmature.node.name": "a"})]
 SPLIT = [span("openarmature.invocation", "s0", **C1), span("a", "s1", "s0", **{CORRELATION: "c2"})]
@@ -170,7 +180,6 @@ ROWS = (
         ("embedding_span_name_is_openarmature_embedding_complete", "The embedding call renders as openarmature.embedding.complete (the tree)."),
         ("rerank_span_name_is_openarmature_rerank_complete", "The rerank call renders as openarmature.rerank.complete (the tree)."),
         ("operation_name_attribute_not_emitted_in_v1", "No gen_ai.operation.name attribute (the tree's attributes_absent)."),
-        ("sibling_attempt_count_under_invocation", "One span per attempt under the invocation span (the tree's exhaustive children)."),
         ("all_attempt_spans_error", "Every attempt span has status ERROR (the tree's statuses)."),
     )),
     Query("llm_provider_span_count", "How many openarmature.llm.complete spans were exported.",
@@ -187,6 +196,67 @@ ROWS = (
         ("embedding_records_input_token_only", "An embedding records input tokens only (the exhaustive metrics list)."),
         ("no_output_token_observation_for_embedding", "No output-token observation for an embedding (the exhaustive metrics list)."),
     )),
+    *(Restates(name, doc, SPAN_TREE) for name, doc in (
+        ("tool_call_names_and_ids_index_aligned", "The requested tool-call name and id arrays align index by index (the tree's attributes)."),
+        ("tool_call_arrays_in_request_order", "The tool-call arrays keep the model's request order (the tree's attributes)."),
+        ("count_equals_names_length", "The tool-call count equals the names array's length (the tree's attributes)."),
+        ("tool_call_attributes_omitted_when_none_requested", "No tool-call attribute when the model requested none (the tree's attributes_absent)."),
+        ("identity_projections_survive_payload_off", "The tool-call identity attributes survive payload gating (the tree's attributes)."),
+        ("gated_output_tool_calls_suppressed_when_payload_off", "The full tool-call payload is gated off (the tree's attributes_absent)."),
+        ("identity_projections_present_regardless_of_flag", "The identity attributes are present with payloads on too (the tree's attributes)."),
+        ("payload_off_suppresses_tool_arguments_and_result", "Payloads off: no tool arguments / result attribute (the tree's attributes_absent)."),
+        ("identity_attributes_present_with_payload_off", "Payloads off: the tool identity attributes remain (the tree's attributes)."),
+        ("payload_on_populates_tool_arguments_and_result", "Payloads on: tool arguments and result are attributes (the tree's attributes)."),
+        ("error_span_carries_output_usage_finish_reason", "The error LLM span carries output, usage and finish reason (the tree's attributes)."),
+        ("error_status_and_exception_event_unchanged", "The error LLM span keeps ERROR status and its exception event (the tree)."),
+        ("output_content_redacted_under_payload_disabled", "Payloads off: no output content attribute on the error span (the tree's attributes_absent)."),
+        ("finish_reason_usage_and_error_status_unchanged_under_payload_disabled", "Payloads off: finish reason, usage and ERROR status remain (the tree)."),
+        ("input_usage_attributes_omitted_when_prompt_tokens_null", "A null prompt_tokens omits the input usage attributes (the tree's attributes_absent)."),
+        ("output_and_total_usage_attributes_emitted_when_sound", "Sound output / total counters are emitted (the tree's attributes)."),
+        ("gen_ai_input_tokens_never_sourced_from_null_counter", "gen_ai.usage.input_tokens is absent for a null counter (the tree's attributes_absent)."),
+        ("span_omits_both_input_usage_attributes", "Both input usage attributes are absent (the tree's attributes_absent)."),
+        ("span_omits_both_input_usage_attributes_on_malformed_wire_counter", "A malformed wire counter omits both input usage attributes (the tree's attributes_absent)."),
+        ("span_omits_all_usage_attributes_when_all_counters_malformed", "All counters malformed: no usage attribute (the tree's attributes_absent)."),
+        ("exceeded_span_signal_absent_not_false_when_only_bound_unevaluable", "The exceeded signal is absent, not false, when its only bound is unevaluable (the tree's attributes_absent)."),
+    )),
+    *(Restates(name, doc, METRICS) for name, doc in (
+        ("token_usage_recorded_on_structured_output_failure", "Token usage is recorded for a structured-output failure (the metrics list)."),
+        ("duration_records_error_type_on_failure", "The failed call's duration carries error.type (the metrics list's dimensions)."),
+        ("utilization_records_under_budget", "Utilization is recorded under budget (the metrics list)."),
+        ("no_input_token_usage_observation_when_prompt_tokens_null", "No input token-usage observation for a null prompt_tokens (token usage is listed exhaustively)."),
+        ("output_token_usage_observation_recorded_when_completion_sound", "The output token-usage observation is recorded (the metrics list)."),
+        ("no_input_token_usage_observation", "No input token-usage observation (token usage is listed exhaustively)."),
+        ("total_bound_evaluated_when_total_tokens_sound", "The total bound is evaluated when total_tokens is sound (the metrics list)."),
+    )),
+    *(Restates(name, doc, "expected.final_state") for name, doc in (
+        ("capture_after_augment_sees_write", "A capture after the augment in the same node sees the write (§8.3 order; the final state)."),
+        ("capture_before_augment_misses_write", "A capture before the augment misses the write (§8.3 order; the final state)."),
+        ("read_returns_caller_baseline", "get_invocation_metadata() returns the caller's metadata (the final state)."),
+        ("read_returns_in_node_write", "get_invocation_metadata() returns the node's own write (the final state)."),
+    )),
+    *(Restates(name, doc, directive) for name, doc, directive in (
+        ("cache_attribute_absent_when_field_unpopulated", "No cache attribute when the provider reports no cache field.", "expected.llm_span_attributes_absent"),
+        ("absent_distinct_from_zero", "An unreported cache counter is absent, not 0.", "expected.llm_span_attributes_absent"),
+        ("cache_read_attribute_emits_zero_when_reported", "A reported 0 cache read is emitted as 0.", "expected.llm_span_attributes"),
+        ("reported_zero_distinct_from_absent", "A reported 0 is emitted, not omitted.", "expected.llm_span_attributes"),
+        ("cache_read_attribute_equals_usage_field", "The cache-read attribute equals Usage.cached_tokens (the span attribute the case lists).", "expected.llm_span_attributes"),
+        ("cache_creation_attribute_absent_for_openai_compatible", "No cache-creation attribute for an OpenAI-compatible provider.", "expected.llm_span_attributes_absent"),
+    )),
+    Restates("caller_invocation_id_verbatim_on_attribute", "The caller's invocation id is the invocation span's attribute, verbatim.",
+             "expected.invocation_id"),
+    Query("no_token_budget_exceeded_observation_when_under_budget", "Under budget the exceeded counter records nothing.",
+          "metrics[?instrument == 'openarmature.gen_ai.client.token_budget.exceeded']", "absent", anchor="metrics",
+          holds=Example(case(metrics=[metric(UTILIZATION)]), invocation=None),
+          fails=Example(case(metrics=[metric(UTILIZATION), metric(EXCEEDED)]), invocation=None)),
+    *(Query(name, doc, "metrics[?contains(instrument, 'token_budget')]", "absent", anchor="metrics",
+            holds=Example(case(metrics=[metric(TOKEN_USAGE)]), invocation=None),
+            fails=Example(case(metrics=[metric(TOKEN_USAGE), metric(UTILIZATION)]), invocation=None)) for name, doc in (
+        ("no_token_budget_instrument_observations_when_no_budget", "No token-budget observation when the prompt declares no budget."),
+        ("no_token_budget_instrument_observations_without_usage", "No token-budget observation when the failure reported no usage."),
+    )),
+    Compute("unique_fan_out_indices_per_node_span_under", "Under every span of the named fan-out node, instance indices are pairwise distinct.",
+            unique_indices_under, "groups spans by their parent span (a join of span_id with parent_span_id)",
+            holds=_with(otel(FAN_OUT), "process"), fails=_with(otel(FAN_OUT_CLASH), "process")),
     # ---- joins the tree cannot say ----------------------------------------------------------------
     Compute("correlation_id_consistency", "All openarmature spans share the same correlation_id (one value, on every span).",
             correlation_consistent, "the tree matches each span's id against <uuid> on its own; equality across spans is a join",

@@ -81,18 +81,18 @@ class Verdict:
     detail: str = ""
 
 
-# The capabilities whose fixtures these not yet migrated predicates serve: another capability's
-# names are never resolved here (the catalogue keys every row by capability).
+# The capabilities whose fixtures these not yet migrated patterns serve: another capability's names
+# are never matched by them (the catalogue keys every row by capability).
 CAPABILITIES = frozenset(("graph-engine", "pipeline-utilities"))
 
 
 def resolve(name: str, capability: str | None = None) -> Compute | None:
     """The compute function for predicate ``name`` (with pattern arguments bound), or None."""
-    if capability is not None and capability not in CAPABILITIES:
-        return None
     found = PREDICATES.get(name)
     if found is not None:
         return found
+    if capability is not None and capability not in CAPABILITIES:
+        return None
     for regex, compute in PATTERNS:
         matched = regex.match(name)
         if matched:
@@ -200,106 +200,12 @@ def flag(expected: Any, holds: bool, detail: str) -> Verdict:
 # §5.9 canonical predicates
 
 
-@predicate("inner_event_count")
-def _inner_event_count(ctx: Context, expected: Any) -> int:
-    """Total events from inner-instance / inner-branch nodes."""
-    return len(inner(events_of(ctx)))
-
-
-@predicate("inner_fan_out_indices_seen")
-def _inner_fan_out_indices(ctx: Context, expected: Any) -> Verdict:
-    """The set of ``fan_out_index`` values on inner events."""
-    seen = as_set(v for v in values_of(inner(events_of(ctx)), "fan_out_index") if v is not None)
-    want = expected_set(expected)
-    return Verdict(seen == want, f"expected the set {want}, saw {seen}")
-
-
-@predicate("inner_branch_names_seen")
-def _inner_branch_names(ctx: Context, expected: Any) -> Verdict:
-    """The set of ``branch_name`` values on inner events."""
-    seen = as_set(v for v in values_of(inner(events_of(ctx)), "branch_name") if v is not None)
-    want = expected_set(expected)
-    return Verdict(seen == want, f"expected the set {want}, saw {seen}")
-
-
-@predicate("inner_attempt_indices_seen")
-def _inner_attempt_indices(ctx: Context, expected: Any) -> Verdict:
-    """The set of ``attempt_index`` values on inner events."""
-    seen = as_set(values_of(inner(events_of(ctx)), "attempt_index"))
-    want = expected_set(expected)
-    return Verdict(seen == want, f"expected the set {want}, saw {seen}")
-
-
-@predicate("inner_event_identities_unique")
-def _identities_unique(ctx: Context, expected: Any) -> Verdict:
-    """(namespace, fan_out_index, branch_name, attempt_index, phase) is unique across inner events."""
-    identities = [(tuple(e.get("namespace") or ()), e.get("fan_out_index"), e.get("branch_name"), e.get("attempt_index"), e.get("phase"))
-                  for e in inner(events_of(ctx))]
-    return flag(expected, unique(identities), f"identity tuples repeat: {show(identities)}")
-
-
-@pattern(r"(?P<node>.+)_node_events_count")
-def _node_events_count(ctx: Context, expected: Any, node: str) -> int:
-    """Events from one node."""
-    return len(of_node(events_of(ctx), node))
-
-
-@pattern(r"(?P<node>.+)_node_fan_out_index_absent")
-def _node_fan_out_index_absent(ctx: Context, expected: Any, node: str) -> Verdict:
-    """Events from a non-fan-out node carry no ``fan_out_index``."""
-    carrying = [e for e in of_node(events_of(ctx), node) if e.get("fan_out_index") is not None]
-    return flag(expected, not carrying, f"{len(carrying)} events of {node!r} carry a fan_out_index")
-
-
 # How late a drain may return past its timeout and still count as on time: the event loop's own
 # scheduling latency (cases run side by side in threads), not a tolerance for the runtime.
 # Scheduler slack for "returned within its timeout": cases run side by side in threads, so a loaded
 # 2-core machine can wake a timed-out drain late. 0.25 s still separates a drain that honoured its
 # timeout from one that waited for paced observers (fixtures pace them at hundreds of ms per event).
 DRAIN_DEADLINE_SLACK_S = 0.25
-
-
-@predicate("drain_returned_within_timeout")
-def _drain_within_timeout(ctx: Context, expected: Any) -> Verdict:
-    """Every drain given a timeout returned no later than the timeout (plus scheduler slack) after
-    the call began, measured around the call (``elapsed_s``)."""
-    timed = [(f"{inv.name + ': ' if inv.name else ''}{label}", d) for inv in in_scope(ctx) for label, d in drains_of(inv)
-             if d.get("timeout_s") is not None]
-    if not timed:
-        raise LookupError("no drain with a timeout was recorded")
-    late = [f"{label} took {d['elapsed_s']:.3f} s (timeout {d['timeout_s']} s)" for label, d in timed
-            if d["elapsed_s"] > d["timeout_s"] + DRAIN_DEADLINE_SLACK_S]
-    return flag(expected, not late, "; ".join(late))
-
-
-@predicate("workers_not_cancelled_on_per_invocation_drain_timeout")
-def _workers_not_cancelled(ctx: Context, expected: Any) -> Verdict:
-    """After every in-node drain that timed out, delivery went on: each observer later received at
-    least the events the drain reported undelivered, through the invocation's completed event."""
-    problems, timed_out = [], 0
-    for inv in in_scope(ctx):
-        for name, summary in inv.node_drains.items():
-            if not summary["timeout_reached"]:
-                continue
-            timed_out += 1
-            total = delivered_per_observer(inv, summary["invocation_id"])
-            for observer, before in summary["delivered_at_return"].items():
-                after = total.get(observer, 0)
-                if after < before + summary["undelivered_count"]:
-                    problems.append(f"{observer!r} received {after - before} events after node {name!r}'s drain timed out "
-                                    f"with {summary['undelivered_count']} undelivered")
-                stream = [e.get("type") for e in inv.events.get(observer, ())]
-                if "InvocationCompletedEvent" not in stream:
-                    problems.append(f"{observer!r} never received the invocation's completed event")
-    if not timed_out:
-        raise LookupError("no in-node drain timed out")
-    return flag(expected, not problems, "; ".join(problems))
-
-
-@predicate("no_completed_event_for_suspending_node")
-def _no_completed_for_suspending(ctx: Context, expected: Any) -> Verdict:  # pragma: no cover - suspension is not shipped
-    """The suspending node has no completed event (graph-engine §6 terminal phases)."""
-    raise LookupError("suspension is not shipped by the runtime")
 
 
 # The capability modules register their predicates on import (explicit registry, in order).

@@ -75,30 +75,6 @@ CHAIN_IDENTITY = ("namespace", "fan_out_index_chain", "branch_name_chain", "atte
 # Events of named nodes
 
 
-@predicate("no_events_for_node")
-def _no_events_for_node(ctx: Context, expected: Any) -> Verdict:
-    """No observer received any event from the named node(s) (a node that never ran)."""
-    nodes = literal(expected)
-    nodes = [nodes] if isinstance(nodes, str) else list(nodes)
-    seen = [(observer, e.get("node_name"), e.get("phase")) for observer, events in all_events_of(ctx).items()
-            for e in events if e.get("node_name") in nodes]
-    return Verdict(not seen, f"events from {nodes}: {show(seen)}")
-
-
-@predicate("outermost_events_have_no_branch_name")
-def _outermost_no_branch_name(ctx: Context, expected: Any) -> Verdict:
-    """Each listed node has outermost-graph events, and none of them carries a ``branch_name``."""
-    problems = []
-    for node in literal(expected)["nodes"]:
-        events = [e for e in of_node(events_of(ctx), node) if len(e.get("namespace") or ()) == 1]
-        if not events:
-            problems.append(f"no outermost events from {node!r}")
-        carrying = [e.get("branch_name") for e in events if e.get("branch_name") is not None]
-        if carrying:
-            problems.append(f"{node!r} events carry branch_name {carrying}")
-    return Verdict(not problems, "; ".join(problems))
-
-
 @predicate("inner_events_carry_correct_branch_name")
 def _inner_branch_names(ctx: Context, expected: Any) -> Verdict:
     """Every event of each listed node carries the ``branch_name`` given for it (``{node: branch}``)."""
@@ -112,53 +88,8 @@ def _inner_branch_names(ctx: Context, expected: Any) -> Verdict:
     return Verdict(not problems, "; ".join(problems))
 
 
-@pattern(r"(?P<node>.+?)(?:_node)?_(?P<phase>started|completed)_present")
-def _phase_present(ctx: Context, expected: Any, node: str, phase: str) -> Verdict:
-    """Whether an event of the node in the phase is present (``true``) or absent (``false``)."""
-    present = any(e.get("phase") == phase for e in of_node(events_of(ctx), node))
-    return flag(expected, present, f"a {phase} event of {node!r} is {'present' if present else 'absent'}")
-
-
 # ---------------------------------------------------------------------------------------------
 # Lineage chains (fan_out_index_chain / branch_name_chain) and the scalars they refine
-
-
-@pattern(r"(?P<node>.+?)(?:_node)?_fan_out_index_chain_empty")
-def _chain_empty(ctx: Context, expected: Any, node: str) -> Verdict:
-    """Every event of the node has an empty ``fan_out_index_chain`` (top-level: no enclosing instance)."""
-    chains = values_of(node_events_required(ctx, node), "fan_out_index_chain")
-    holds = all(chain is not None and len(chain) == 0 for chain in chains)
-    return flag(expected, holds, f"{node!r} chains: {show(chains)}")
-
-
-@pattern(r"(?P<node>.+?)(?:_node)?_(?P<field>fan_out_index|branch_name)_chains_seen")
-def _chains_seen(ctx: Context, expected: Any, node: str, field: str) -> Verdict:
-    """The set of distinct ``<field>_chain`` values on the node's events."""
-    seen = as_set(values_of(node_events_required(ctx, node), f"{field}_chain"))
-    want = expected_set(expected)
-    return Verdict(seen == want, f"expected the set {want}, saw {seen}")
-
-
-@pattern(r"(?P<node>.+?)(?:_node)?_scalar_(?P<field>fan_out_index|branch_name)_equals_innermost_chain_element")
-def _scalar_is_innermost(ctx: Context, expected: Any, node: str, field: str) -> Verdict:
-    """On every event of the node, the scalar field equals the deepest non-null element of its chain."""
-    wrong = [(e.get(field), e.get(f"{field}_chain")) for e in node_events_required(ctx, node)
-             if e.get(field) != innermost(e.get(f"{field}_chain"))]
-    return flag(expected, not wrong, f"(scalar, chain) pairs that disagree: {show(wrong)}")
-
-
-@pattern(r"(?P<node>.+?)(?:_node)?_scalar_(?P<field>fan_out_index|branch_name)_absent")
-def _scalar_absent(ctx: Context, expected: Any, node: str, field: str) -> Verdict:
-    """No event of the node carries the scalar field."""
-    carrying = [v for v in values_of(node_events_required(ctx, node), field) if v is not None]
-    return flag(expected, not carrying, f"{node!r} events carry {field} {carrying}")
-
-
-@pattern(r"(?P<node>.+?)(?:_node)?_event_identities_unique_by_chain")
-def _unique_by_chain(ctx: Context, expected: Any, node: str) -> Verdict:
-    """The node's events are unique by (namespace, fan_out_index_chain, branch_name_chain, attempt_index, phase)."""
-    identities = [identity(e, *CHAIN_IDENTITY) for e in node_events_required(ctx, node)]
-    return flag(expected, unique(identities), f"identity tuples repeat: {show(identities)}")
 
 
 @pattern(r"(?P<node>.+?)(?:_node)?_scalar_fan_out_index_not_unique_across_outer_instances")
@@ -412,13 +343,6 @@ def _second_independent(ctx: Context, expected: Any) -> Verdict:
     if first.invocation_id == second.invocation_id:
         problems.append("both invocations have the same invocation_id")
     return flag(expected, not problems, "; ".join(problems))
-
-
-@predicate("each_invocation_has_unique_invocation_id")
-def _unique_invocation_ids(ctx: Context, expected: Any) -> Verdict:
-    """Every invocation of the case ran under its own, distinct invocation_id."""
-    ids = [inv.invocation_id for inv in ctx.trace.invocations]
-    return flag(expected, None not in ids and unique(ids), f"invocation ids: {ids}")
 
 
 @predicate("drain_scopes_strictly_to_supplied_invocation_id")

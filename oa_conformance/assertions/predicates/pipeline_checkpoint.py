@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...interpreter.resume import FIRST_RUN, RESUMED
+from ...trace.record import FIRST_RUN, RESUMED
 from ...interpreter.values import literal
 from ..checkpoint_shapes import entered, run_with_role, saves_of
 from ..matchers import format_ok, show
@@ -72,12 +72,6 @@ def migrations_run(ctx: Context) -> list[str]:
 # Saves and records
 
 
-@predicate("save_count")
-def _save_count(ctx: Context, expected: Any) -> int:
-    """How many saves the runtime made during the invocation."""
-    return len(saves_of(ctx))
-
-
 @predicate("save_order_matches_completed_event_order")
 def _save_order(ctx: Context, expected: Any) -> Verdict:
     """The node each save recorded (its newest completed position), in save order, is the order of
@@ -88,38 +82,6 @@ def _save_order(ctx: Context, expected: Any) -> Verdict:
                                                                 if s["record"]["completed_positions"])]
     completed = [tuple(e["namespace"]) for e in events_of(ctx) if e.get("phase") == "completed" and e.get("error") is None]
     return flag(expected, saved == completed, f"saves recorded {saved}; completed events {completed}")
-
-
-@predicate("invocation_id_is_uuidv4")
-def _invocation_id_uuid(ctx: Context, expected: Any) -> Verdict:
-    """The invocation's framework-minted id is a canonical UUIDv4."""
-    found = invocation_id(ctx.invocation)
-    return flag(expected, format_ok("uuid", found), f"invocation id {found!r}")
-
-
-@predicate("last_saved_at_monotonic_across_saves")
-def _last_saved_at_monotonic(ctx: Context, expected: Any) -> Verdict:
-    """``last_saved_at`` never decreases from one save of the invocation to the next."""
-    stamps = [s["record"]["last_saved_at"] for s in saves_of(ctx)]
-    holds = bool(stamps) and all(a <= b for a, b in zip(stamps, stamps[1:]))
-    return flag(expected, holds, f"last_saved_at across saves: {stamps}")
-
-
-@predicate("completed_positions_step_monotonic")
-def _steps_monotonic(ctx: Context, expected: Any) -> Verdict:
-    """In every save of the invocation, completed positions are in non-decreasing step order."""
-    bad = [[p["step"] for p in s["record"]["completed_positions"]] for s in saves_of(ctx)]
-    bad = [steps for steps in bad if any(a > b for a, b in zip(steps, steps[1:]))]
-    return flag(expected, not bad and bool(saves_of(ctx)), f"steps per save: {[[p['step'] for p in s['record']['completed_positions']] for s in saves_of(ctx)]}")
-
-
-@predicate("saved_record_correlation_id")
-def _saved_record_correlation(ctx: Context, expected: Any) -> Any:
-    """The correlation id on the record the first run left saved."""
-    record = first_run(ctx).checkpoint.get("saved_record")
-    if record is None:
-        raise LookupError("the first run left no saved record")
-    return record["correlation_id"]
 
 
 def fan_out_in_progress(record: Any) -> bool:
@@ -139,79 +101,6 @@ def _batching_scope(ctx: Context, expected: Any) -> Verdict:
 
 # ---------------------------------------------------------------------------------------------
 # Identities across the first and the resumed run
-
-
-@predicate("resumed_invocation_id_differs_from_original")
-@predicate("first_and_resumed_invocation_ids_differ")
-def _ids_differ(ctx: Context, expected: Any) -> Verdict:
-    """The resumed run's invocation id is not the first run's."""
-    first, resumed = invocation_id(first_run(ctx)), invocation_id(resumed_run(ctx))
-    return flag(expected, first != resumed, f"first run {first!r}, resumed run {resumed!r}")
-
-
-@predicate("resumed_correlation_id_matches_original")
-@predicate("resumed_run_correlation_id_matches_first")
-def _correlation_matches(ctx: Context, expected: Any) -> Verdict:
-    """The resumed run's correlation id is the first run's."""
-    first, resumed = first_run(ctx).correlation_id, resumed_run(ctx).correlation_id
-    return flag(expected, first is not None and first == resumed, f"first run {first!r}, resumed run {resumed!r}")
-
-
-@predicate("first_run_correlation_id")
-def _first_correlation(ctx: Context, expected: Any) -> Any:
-    """The first run's correlation id."""
-    return first_run(ctx).correlation_id
-
-
-@predicate("resumed_run_correlation_id")
-def _resumed_correlation(ctx: Context, expected: Any) -> Any:
-    """The resumed run's correlation id."""
-    return resumed_run(ctx).correlation_id
-
-
-@predicate("first_run_correlation_id_is_uuidv4")
-def _first_correlation_uuid(ctx: Context, expected: Any) -> Verdict:
-    """The first run's (framework-generated) correlation id is a canonical UUIDv4."""
-    found = first_run(ctx).correlation_id
-    return flag(expected, format_ok("uuid", found), f"correlation id {found!r}")
-
-
-@predicate("correlation_id_uniform_across_both_runs")
-def _correlation_uniform(ctx: Context, expected: Any) -> Verdict:
-    """One correlation id everywhere both runs showed one (node contexts, saves, the runs)."""
-    seen = set(correlation_ids_seen(ctx, first_run(ctx)) + correlation_ids_seen(ctx, resumed_run(ctx)))
-    return flag(expected, len(seen) == 1 and None not in seen, f"correlation ids seen: {sorted(map(str, seen))}")
-
-
-@predicate("no_new_correlation_id_generated_on_resume")
-def _no_new_correlation(ctx: Context, expected: Any) -> Verdict:
-    """Everything the resumed run showed carries the first run's correlation id."""
-    first = first_run(ctx).correlation_id
-    new = sorted({str(c) for c in correlation_ids_seen(ctx, resumed_run(ctx)) if c != first})
-    return flag(expected, first is not None and not new, f"the resumed run showed {new} (first run {first!r})")
-
-
-@predicate("first_run_invocation_id")
-def _first_invocation_id(ctx: Context, expected: Any) -> Any:
-    """The first run's invocation id."""
-    return invocation_id(first_run(ctx))
-
-
-@predicate("resumed_run_invocation_id_is_fresh_uuidv4")
-def _resumed_id_fresh(ctx: Context, expected: Any) -> Verdict:
-    """The resumed run's invocation id is a canonical UUIDv4 minted for it (not the first run's)."""
-    first, resumed = invocation_id(first_run(ctx)), invocation_id(resumed_run(ctx))
-    return flag(expected, format_ok("uuid", resumed) and resumed != first, f"resumed {resumed!r}, first {first!r}")
-
-
-@predicate("resumed_run_invocation_id_not_caller_supplied")
-def _resumed_id_not_callers(ctx: Context, expected: Any) -> Verdict:
-    """The resumed run did not adopt the invocation id the resume call supplied."""
-    resumed = resumed_run(ctx)
-    supplied = resumed.call.get("invocation_id")
-    if supplied is None:
-        raise LookupError("the resume call supplied no invocation_id")
-    return flag(expected, invocation_id(resumed) != supplied, f"the resumed run's id {invocation_id(resumed)!r}, the resume call supplied {supplied!r}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -246,40 +135,8 @@ def _instance_rows(ctx: Context, index: str) -> list[Any]:
     return [row for row in entered(resumed_run(ctx)) if row["fan_out_index"] == int(index)]
 
 
-@pattern(r"instance_(?P<index>\d+)_executes_(?P<node>\w+)_on_resume")
-def _instance_executes(ctx: Context, expected: Any, index: str, node: str) -> Verdict:
-    """Fan-out instance <index> ran node <node> during the resume."""
-    ran = [row["node"] for row in _instance_rows(ctx, index)]
-    return flag(expected, node in ran, f"instance {index} ran {ran} during the resume")
-
-
-@pattern(r"instance_(?P<index>\d+)_attempt_index_on_resume")
-def _instance_attempt_index(ctx: Context, expected: Any, index: str) -> Any:
-    """The attempt index (the runtime's) of fan-out instance <index>'s first node body on resume."""
-    rows = _instance_rows(ctx, index)
-    if not rows:
-        raise LookupError(f"instance {index} did not run during the resume")
-    return rows[0]["attempt_index"]
-
-
-@pattern(r"instance_(?P<index>\d+)_resume_attempt_count")
-def _instance_attempts(ctx: Context, expected: Any, index: str) -> int:
-    """How many times fan-out instance <index> was attempted on resume (its entry node's dispatches)."""
-    rows = _instance_rows(ctx, index)
-    return sum(row["node"] == rows[0]["node"] for row in rows) if rows else 0
-
-
 # ---------------------------------------------------------------------------------------------
 # The collected results after a resume
-
-
-@pattern(r"(?P<field>\w+)_list_length")
-def _list_length(ctx: Context, expected: Any, field: str) -> int:
-    """The length of list field <field> in the final state."""
-    state = final_state(ctx)
-    if field not in state:
-        raise LookupError(f"the final state has no field {field!r}")
-    return len(state[field])
 
 
 @predicate("no_duplicate_results")
@@ -424,42 +281,3 @@ def _all_inner_rerun(ctx: Context, expected: Any) -> Verdict:
 # ---------------------------------------------------------------------------------------------
 # Migrations and resume errors
 
-
-@predicate("single_migration_invocation")
-def _single_migration(ctx: Context, expected: Any) -> Verdict:
-    """Exactly one harness migration ran during the resume."""
-    found = migrations_run(ctx)
-    return flag(expected, len(found) == 1, f"migrations run: {found}")
-
-
-@predicate("migration_count")
-def _migration_count(ctx: Context, expected: Any) -> int:
-    """How many harness migrations ran during the resume."""
-    return len(migrations_run(ctx))
-
-
-@predicate("migration_order_matches_chain")
-def _migration_chain(ctx: Context, expected: Any) -> Verdict:
-    """The migrations ran as one chain: from the loaded record's schema_version, each step starting
-    where the previous one ended."""
-    steps = [step.split("->") for step in migrations_run(ctx)]
-    start = loaded_record(ctx)["schema_version"]
-    holds = bool(steps) and steps[0][0] == start and all(a[1] == b[0] for a, b in zip(steps, steps[1:]))
-    return flag(expected, holds, f"migrations {migrations_run(ctx)} from schema_version {start!r}")
-
-
-@predicate("migration_registry_not_consulted")
-def _registry_not_consulted(ctx: Context, expected: Any) -> Verdict:
-    """No registered migration ran during the resume."""
-    found = migrations_run(ctx)
-    return flag(expected, not found, f"migrations run: {found}")
-
-
-@predicate("error_category_not")
-def _error_category_not(ctx: Context, expected: Any) -> Verdict:
-    """The run failed, with a category outside the listed ones."""
-    error = ctx.invocation.error if ctx.invocation is not None else None
-    if error is None:
-        return Verdict(False, "the run did not fail")
-    excluded = literal(expected)
-    return Verdict(error.category not in excluded, f"the error category is {error.category!r}")

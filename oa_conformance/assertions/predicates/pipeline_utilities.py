@@ -371,14 +371,6 @@ def _sibling_completed(ctx: Context, expected: Any) -> Verdict:
 # Failure isolation: catching, the event, on_caught, the degraded callable
 
 
-@predicate("engine_does_not_see_exception")
-@predicate("degrade_path_does_not_raise")
-def _engine_does_not_see(ctx: Context, expected: Any) -> Verdict:
-    """A failure was caught and degraded (a failure-isolation event fired) and the invocation still completed."""
-    events = isolation_events(ctx)
-    return flag(expected, bool(events) and completed(ctx), f"{len(events)} isolation events; {outcome_text(ctx)}")
-
-
 @predicate("matching_exception_caught")
 def _matching_caught(ctx: Context, expected: Any) -> Verdict:
     """The failure the isolation predicate matches (a cause-chain link of the configured category)
@@ -410,12 +402,6 @@ def rejected(ctx: Context, expected: Any, gate: str) -> Verdict:
     return flag(expected, errored(ctx) and not events, f"{outcome_text(ctx)}; {len(events)} isolation events")
 
 
-@predicate("no_event_when_predicate_does_not_match")
-def _no_event_predicate(ctx: Context, expected: Any) -> Verdict:
-    """With an isolation predicate configured, the invocation errored and no isolation event fired."""
-    return rejected(ctx, expected, "predicate_category")
-
-
 @predicate("event_is_distinct_from_node_event")
 def _distinct_event(ctx: Context, expected: Any) -> Verdict:
     """The catch is reported by its own FailureIsolatedEvent (event_name, caught_exception) and no
@@ -430,16 +416,6 @@ def _distinct_event(ctx: Context, expected: Any) -> Verdict:
     unpaired = [key for key, (s, c) in counts.items() if s != c]
     fields_ok = all(e.get("event_name") and e.get("caught_exception") is not None for e in events)
     return flag(expected, fields_ok and not unpaired, f"unpaired NodeEvents: {show(unpaired)}; event fields present: {fields_ok}")
-
-
-@predicate("event_name_is_caller_supplied")
-def _event_name_supplied(ctx: Context, expected: Any) -> Verdict:
-    """Every isolation event carries the event_name its middleware was configured with."""
-    events = isolation_events(ctx)
-    needs(events, "failure-isolation event")
-    configured = {c["event_name"] for c in isolation_configs(ctx)}
-    stray = [e.get("event_name") for e in events if e.get("event_name") not in configured]
-    return flag(expected, not stray, f"event names {stray} are not among the configured {sorted(configured)}")
 
 
 @predicate("callable_receives_pre_merge_state")
@@ -498,13 +474,6 @@ def _ordering_load_bearing(ctx: Context, expected: Any) -> Verdict:
     return flag(expected, len(events) == 1 and len(attempts) > 1, f"{len(events)} isolation events; {len(attempts)} attempts before it")
 
 
-@predicate("on_caught_fires_exactly_once")
-def _on_caught_once(ctx: Context, expected: Any) -> Verdict:
-    """The on_caught callback was called exactly once, for the one catch."""
-    calls, events = logged(ctx, "on_caught"), isolation_events(ctx)
-    return flag(expected, len(calls) == 1 and len(events) == 1, f"{len(calls)} on_caught calls for {len(events)} isolation events")
-
-
 @predicate("on_caught_receives_original_exception")
 def _on_caught_original(ctx: Context, expected: Any) -> Verdict:
     """on_caught received the caught exception itself: its category and message are those of the
@@ -514,13 +483,6 @@ def _on_caught_original(ctx: Context, expected: Any) -> Verdict:
     surfaces = [(link.get("category"), link.get("message")) for e in isolation_events(ctx) for link in (caught(e).get("chain") or ())[:1]]
     wrong = [(c["category"], c["message"]) for c in calls if (c["category"], c["message"]) not in surfaces]
     return flag(expected, not wrong, f"on_caught received {wrong}; the caught exceptions were {surfaces}")
-
-
-@predicate("framework_event_still_emits_with_on_caught")
-def _event_with_on_caught(ctx: Context, expected: Any) -> Verdict:
-    """With on_caught configured and called, each catch still emitted its isolation event."""
-    calls, events = logged(ctx, "on_caught"), isolation_events(ctx)
-    return flag(expected, bool(calls) and len(events) == len(calls), f"{len(calls)} on_caught calls, {len(events)} isolation events")
 
 
 @predicate("degraded_return_reaches_engine_with_on_caught")
@@ -550,15 +512,6 @@ def _resolves_through_wrapper(ctx: Context, expected: Any) -> Verdict:
     return flag(expected, not wrong, f"(reported, derived) categories: {wrong}")
 
 
-@predicate("category_not_masked_as_node_exception")
-def _not_masked(ctx: Context, expected: Any) -> Verdict:
-    """No isolation event reports the carrier category node_exception as its caught category."""
-    events = isolation_events(ctx)
-    needs(events, "failure-isolation event")
-    masked = [e.get("event_name") for e in events if caught(e).get("category") == "node_exception"]
-    return flag(expected, not masked, f"isolation events reporting node_exception: {masked}")
-
-
 @predicate("derived_category_is_outermost_non_carrier_with_category")
 def _derived_outermost(ctx: Context, expected: Any) -> Verdict:
     """Each isolation event's caught category / message are the outermost non-carrier link's with a
@@ -568,26 +521,6 @@ def _derived_outermost(ctx: Context, expected: Any) -> Verdict:
     wrong = [((caught(e).get("category"), caught(e).get("message")), derive(caught(e).get("chain") or ())) for e in events
              if (caught(e).get("category"), caught(e).get("message")) != derive(caught(e).get("chain") or ())]
     return flag(expected, not wrong, f"(reported, derived): {show(wrong)}")
-
-
-@predicate("chain_includes_carrier_and_originating")
-def _chain_carrier_and_origin(ctx: Context, expected: Any) -> Verdict:
-    """Each isolation event's chain holds at least one carrier link and ends at a non-carrier (originating) link."""
-    events = isolation_events(ctx)
-    needs(events, "failure-isolation event")
-    wrong = [caught(e).get("chain") for e in events
-             if not any(link.get("carrier") for link in caught(e).get("chain") or ()) or not caught(e).get("chain") or caught(e).get("chain")[-1].get("carrier")]
-    return flag(expected, not wrong, f"chains lacking a carrier or an originating link: {show(wrong)}")
-
-
-@predicate("node_level_chain_is_single_non_carrier_link")
-def _node_level_single(ctx: Context, expected: Any) -> Verdict:
-    """An isolation event at an outer node (no fan-out index, no branch) has a chain of exactly one
-    non-carrier link: the raw error, no engine carrier."""
-    events = [e for e in isolation_events(ctx) if len(e.get("namespace") or ()) == 1 and e.get("fan_out_index") is None and e.get("branch_name") is None]
-    needs(events, "node-level isolation event")
-    wrong = [caught(e).get("chain") for e in events if len(caught(e).get("chain") or ()) != 1 or caught(e).get("chain")[0].get("carrier")]
-    return flag(expected, not wrong, f"node-level chains: {show(wrong)}")
 
 
 @predicate("uncategorized_cause_yields_null_derived_category")
@@ -630,12 +563,6 @@ def _catch_non_matching(ctx: Context, expected: Any) -> Verdict:
     events = isolation_events(ctx)
     return flag(expected, error is not None and category not in catch and not events,
                 f"{outcome_text(ctx)}; derived category {category!r} vs catch {sorted(catch)}; {len(events)} isolation events")
-
-
-@predicate("no_event_when_catch_does_not_match")
-def _no_event_catch(ctx: Context, expected: Any) -> Verdict:
-    """With a `catch` set configured, the invocation errored and no isolation event fired."""
-    return rejected(ctx, expected, "catch")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -731,13 +658,6 @@ def _strict_reducer_raises(ctx: Context, expected: Any) -> Verdict:
     return flag(expected, bool(omitted) and raised, f"{len(omitted)} null-slot degrades; {outcome_text(ctx)} from {error.node if error else None!r}")
 
 
-@predicate("degrade_does_not_suppress_reducer_error")
-def _degrade_keeps_reducer_error(ctx: Context, expected: Any) -> Verdict:
-    """A degrade happened (an isolation event) and the invocation still failed with reducer_error."""
-    events = isolation_events(ctx)
-    return flag(expected, bool(events) and errored(ctx, "reducer_error"), f"{len(events)} isolation events; {outcome_text(ctx)}")
-
-
 def _uncovered_outputs(ctx: Context) -> list[tuple[str, str, str]]:
     """(parallel node, branch, parent field) for each `outputs` field a degraded branch's update does not cover."""
     found = []
@@ -780,25 +700,5 @@ def _parent_keeps_prior(ctx: Context, expected: Any) -> Verdict:
 # Fan-out instances' inner events
 
 
-@predicate("inner_events_have_fan_out_index")
-def _inner_have_index(ctx: Context, expected: Any) -> Verdict:
-    """Every inner event (namespace deeper than the outer node) carries a ``fan_out_index`` (and there are some)."""
-    events = inner(events_of(ctx))
-    lacking = [(e.get("node_name"), e.get("phase"), e.get("attempt_index")) for e in events if e.get("fan_out_index") is None]
-    return flag(expected, bool(events) and not lacking, f"{len(events)} inner events; without a fan_out_index: {show(lacking)}")
-
-
 # Other names fixtures use for the §5.9 canonical "seen" sets (same rule, same docstring).
-predicate("inner_events_attempt_indices_seen")(PREDICATES["inner_attempt_indices_seen"])
-predicate("fan_out_indices_seen")(PREDICATES["inner_fan_out_indices_seen"])
 
-
-@predicate("inner_event_pair_count_per_instance")
-def _pairs_per_instance(ctx: Context, expected: Any) -> Verdict:
-    """Every fan-out instance (by ``fan_out_index``) produced exactly this many inner events."""
-    counts: dict[Any, int] = {}
-    for event in inner(events_of(ctx)):
-        if event.get("fan_out_index") is not None:
-            counts[event.get("fan_out_index")] = counts.get(event.get("fan_out_index"), 0) + 1
-    want = literal(expected)
-    return Verdict(bool(counts) and set(counts.values()) == {want}, f"inner events per instance: {dict(sorted(counts.items()))}, expected {want} each")

@@ -35,7 +35,7 @@ from ...ast.nodes import Scalar, Section
 from ...ast.scenarios import Scenario
 from ...trace import CaseTrace, plain
 from ..behaviors import NotImplementedDirective, _backoff, _classifier
-from ..harness import HarnessPrimitiveMissing
+from ..harness import FixtureInvalid, HarnessPrimitiveMissing
 from ..llm_mock import bound_model, mock_wire, openai_provider, readiness_probe
 from ..values import literal
 from . import CapabilityHarness, register
@@ -107,6 +107,8 @@ async def run_direct(scenario: Scenario) -> CaseTrace:
         for name in step.order:
             if name not in CALL_DIRECTIVES:
                 raise NotImplementedDirective(f"call.{name}", step.key_span(name))
+        if step.operation.value == "complete" and step.get("messages") is None:
+            raise FixtureInvalid("a complete call needs `messages` (llm-provider §5)", step.key_span("operation"))
     clock = VirtualClock()
     wire = mock_wire(scenario, sleep=clock.sleep)
     if wire is None:
@@ -222,7 +224,7 @@ def _arguments(step: Section, clock: VirtualClock) -> dict[str, Any]:
     from pydantic import TypeAdapter
     from openarmature.llm import ForceTool, Message, RuntimeConfig, Tool
 
-    messages = [_without_nulls(m) for m in literal(step.messages)] if step.get("messages") is not None else []
+    messages = [_without_nulls(m) for m in literal(step.messages)]
     arguments: dict[str, Any] = {"messages": TypeAdapter(list[Message]).validate_python(messages)}
     if step.get("tools") is not None:
         arguments["tools"] = [Tool(**tool) for tool in literal(step.tools)]

@@ -11,12 +11,25 @@ the ``wire`` collection.
 from __future__ import annotations
 
 import contextlib
+import re
 from typing import Any
 
 from ...ast.scenarios import Scenario
-from ..harness import HarnessPrimitiveMissing
-from ..llm_mock import bound_model, mock_wire, openai_provider
+from ..llm_mock import MOCK_BASE_URL, bound_model, hosts_of, mock_wire, openai_provider
+from ..wire import CapturedWire
 from .typed_events import populates_caller_metadata
+
+
+# A dated snapshot suffix: providers answer a request for a model alias with the snapshot that served
+# it (OpenAI: `gpt-4o` is answered as `gpt-4o-2024-08-06`; observability §5.5.3 keeps the two apart
+# as gen_ai.request.model and gen_ai.response.model).
+SNAPSHOT_SUFFIX = re.compile(r"-\d{4}-\d{2}-\d{2}\Z")
+
+
+def requested_model(served: str) -> str:
+    """The model a node's call requests when it names none: the one the canned completion reports
+    having served, without a dated snapshot suffix."""
+    return SNAPSHOT_SUFFIX.sub("", served)
 
 
 class LlmProviders:
@@ -25,8 +38,9 @@ class LlmProviders:
     def __init__(self, scenario: Scenario):
         self.scenario = scenario
         self.wire = mock_wire(scenario)
-        self.default_model = bound_model(scenario)
+        self.default_model = requested_model(bound_model(scenario))
         self._providers: dict[str, Any] = {}
+        self.responses: list[Any] = []  # every completed call's Response, as plain data, in completion order
         declared = scenario.get("provider")
         # Whether the typed events snapshot caller metadata: the typed-event collectors' opt-in.
         self.options: dict[str, Any] = {"populate_caller_metadata": populates_caller_metadata(scenario)}
@@ -37,14 +51,19 @@ class LlmProviders:
 
     def provider(self, model: str | None, span: Any = None) -> Any:
         if self.wire is None:
-            raise HarnessPrimitiveMissing("a node calls the LLM but the case declares no `mock_llm` responses", span)
+            # No canned responses: a call the runtime rejects before sending (llm-provider §3
+            # validation) still needs a provider; any request that does go out overruns the empty
+            # wire and is recorded there as a failure.
+            self.wire = CapturedWire([], hosts=hosts_of([MOCK_BASE_URL]))
         model = model or self.default_model
         if model not in self._providers:
             self._providers[model] = openai_provider(self.wire, model=model, **self.options)
         return self._providers[model]
 
     def collections(self) -> dict[str, Any]:
-        return {"wire": self.wire.document()} if self.wire is not None else {}
+        if self.wire is None:
+            return {}
+        return {"wire": self.wire.document(), "llm_responses": list(self.responses)}
 
 
 @contextlib.asynccontextmanager
