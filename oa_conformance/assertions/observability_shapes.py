@@ -735,3 +735,20 @@ def _invoke_rejects(node: Any, span: Span | None) -> Rule:
 @shape("augment_rejects_at_call_site", capability=OBS)
 def _augment_rejects(node: Any, span: Span | None) -> Rule:
     return RejectionRule("expected.augment_rejects_at_call_site", span, node, "call_site")
+
+
+def llm_response(ctx: Context) -> Any:
+    responses = ctx.trace.collections.get("llm_responses")
+    if responses is None:
+        raise LookupError("the case captured no LLM response (no mock LLM)")
+    if len(responses) != 1:
+        raise LookupError(f"expected exactly one LLM response, the case has {len(responses)}")
+    return responses[0]
+
+
+@shape("response_usage", capability=OBS)
+def _response_usage(node: Any, span: Span | None) -> Rule:
+    """The one LLM call's `Response.usage`: the fields the fixture names (null: reported absent)."""
+    from .rules import ValueRule
+
+    return ValueRule("expected.response_usage", span, node, lambda ctx: llm_response(ctx)["usage"], "subset")

@@ -211,12 +211,26 @@ async def _flaky(ctx: NodeContext, spec: Section) -> None:
     fail_count = spec.get("fail_count")  # the compact count form: fail the first N attempts
     if fail_count is not None and attempt < fail_count.value:
         category = spec.get("category")
-        raise HarnessRaised(f"{ctx.name} fails attempt {attempt}", category.value if category is not None else "node_exception")
+        raise runtime_error(category.value if category is not None else "node_exception", f"{ctx.name} fails attempt {attempt}")
     if attempt < len(entries):
         entry = entries[attempt]
         if isinstance(entry, Section):
             raise raised_error(entry)
     ctx.partial.update(success_update(ctx, spec.get("success_update") or spec.get("on_success")))
+
+
+def runtime_error(category: str, message: str) -> Exception:
+    """The runtime's own error class for a category it defines (an LLM provider category raises
+    e.g. ``ProviderRateLimit``, as a real provider call would); otherwise a harness error carrying it."""
+    from openarmature.llm import errors
+
+    for value in vars(errors).values():
+        if isinstance(value, type) and issubclass(value, errors.LlmProviderError) and getattr(value, "category", None) == category:
+            try:
+                return value(message)
+            except TypeError:  # a class whose constructor needs more than a message
+                break
+    return HarnessRaised(message, category)
 
 
 def success_update(ctx: NodeContext, spec: Any) -> dict:

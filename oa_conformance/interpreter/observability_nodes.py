@@ -152,7 +152,9 @@ async def call_llm(harness: Any, spec: Section, directive: str, prompt: Any = No
     arguments = llm_arguments(spec)
     if spec.get("messages") is None and prompt is not None:  # a `renders_prompt` earlier in the body
         arguments["messages"] = prompt.messages
-    return await provider.complete(**arguments)
+    response = await provider.complete(**arguments)
+    providers.responses.append(response.model_dump(mode="json"))
+    return response
 
 
 @node_directive("calls_llm")

@@ -19,7 +19,9 @@ def synthetic_bytes(count: int) -> bytes:
 
 
 def synthetic_base64(count: int) -> str:
-    return base64.b64encode(synthetic_bytes(count)).decode("ascii")
+    """A base64 blob ``count`` characters long ("a base64 blob of the specified byte length": the
+    encoded text is what a message carries)."""
+    return base64.b64encode(synthetic_bytes(-(-count * 3 // 4))).decode("ascii")[:count]
 
 
 def forbidden_prefixes(kind: str) -> list[str]:

@@ -8,7 +8,10 @@ flow's runs (``first_run`` / ``resumed_run``, their saves and migrations, §10).
 
 from __future__ import annotations
 
-from . import Example, Query, Restates
+from typing import Any
+
+from ..matchers import format_ok
+from . import Compute, Example, Query, Restates, Verdict
 from .examples import case, invocation, node_event, one_run
 
 INNER = ["fan", "work"]
@@ -56,6 +59,129 @@ RAN = resume_case({}, {"node_log": [{"event": "entered", "node": "a", "fan_out_i
 ISOLATION_GATE = {"nodes": {}, "failure_isolation": [{"node": "n", "event_name": "degraded", "catch": ["timeout"],
                                                       "predicate_category": "timeout", "degraded_update": {}, "on_caught": None}]}
 CARRIED = [{"category": "node_exception", "message": "wrapped", "carrier": True}, {"category": "timeout", "message": "slow", "carrier": False}]
+
+
+def flag(expected: Any, holds: bool, detail: str) -> Verdict:
+    """Compare a predicate that holds or not with the boolean the fixture gives."""
+    return Verdict(holds == bool(expected), "" if holds == bool(expected) else detail)
+
+
+def role(scope: dict, name: str) -> dict:
+    if name not in scope:
+        raise LookupError(f"the case has no {name.replace('_', ' ')}")
+    return scope[name]
+
+
+def run_id(scope: dict, name: str) -> str:
+    run = role(scope, name)
+    if "id" not in run:
+        raise LookupError(f"the {name.replace('_', ' ')}'s invocation id was never observed (no node ran)")
+    return run["id"]
+
+
+def invocation_id_is_uuidv4(scope: dict, expected: Any) -> Verdict:
+    found = scope["invocation"].get("id")
+    return flag(expected, format_ok("uuid", found), f"invocation id {found!r}")
+
+
+def first_run_correlation_id_is_uuidv4(scope: dict, expected: Any) -> Verdict:
+    found = role(scope, "first_run").get("correlation_id")
+    return flag(expected, format_ok("uuid", found), f"correlation id {found!r}")
+
+
+def resumed_id_fresh(scope: dict, expected: Any) -> Verdict:
+    first, resumed = run_id(scope, "first_run"), run_id(scope, "resumed_run")
+    return flag(expected, format_ok("uuid", resumed) and resumed != first, f"resumed {resumed!r}, first {first!r}")
+
+
+def ordered(values: list) -> bool:
+    return all(a <= b for a, b in zip(values, values[1:]))
+
+
+def last_saved_at_monotonic(scope: dict, expected: Any) -> Verdict:
+    stamps = [save["record"]["last_saved_at"] for save in scope["saves"]]
+    return flag(expected, bool(stamps) and ordered(stamps), f"last_saved_at across saves: {stamps}")
+
+
+def steps_monotonic(scope: dict, expected: Any) -> Verdict:
+    steps = [[p["step"] for p in save["record"]["completed_positions"]] for save in scope["saves"]]
+    return flag(expected, bool(steps) and all(ordered(s) for s in steps), f"steps per save: {steps}")
+
+
+def correlation_ids_seen(scope: dict, run: dict) -> list:
+    """Every correlation id one run showed: in its nodes' context, on its saves, on the run."""
+    seen = [row.get("correlation_id") for row in run.get("node_log", ())]
+    seen += [save["record"].get("correlation_id") for save in scope.get("checkpoint_saves", ())
+             if save.get("run") == run["index"] and not save.get("lost")]
+    return seen + ([run["correlation_id"]] if "correlation_id" in run else [])
+
+
+def correlation_uniform(scope: dict, expected: Any) -> Verdict:
+    seen = set(correlation_ids_seen(scope, role(scope, "first_run")) + correlation_ids_seen(scope, role(scope, "resumed_run")))
+    return flag(expected, len(seen) == 1 and None not in seen, f"correlation ids seen: {sorted(map(str, seen))}")
+
+
+def no_new_correlation(scope: dict, expected: Any) -> Verdict:
+    first = role(scope, "first_run").get("correlation_id")
+    new = sorted({str(c) for c in correlation_ids_seen(scope, role(scope, "resumed_run")) if c != first})
+    return flag(expected, first is not None and not new, f"the resumed run showed {new} (first run {first!r})")
+
+
+def migration_chain(scope: dict, expected: Any) -> Verdict:
+    run = role(scope, "resumed_run")
+    steps = [step.split("->") for step in run.get("checkpoint", {}).get("migrations_run", ())]
+    record = (run.get("checkpoint", {}).get("resumed_from") or {}).get("record")
+    if record is None:
+        raise LookupError("the resume loaded no record")
+    holds = bool(steps) and steps[0][0] == record["schema_version"] and all(a[1] == b[0] for a, b in zip(steps, steps[1:]))
+    return flag(expected, holds, f"migrations {steps} from schema_version {record['schema_version']!r}")
+
+
+def resume_attempt_count(scope: dict, expected: Any, index: str) -> int:
+    rows = [row for row in role(scope, "resumed_run").get("node_log", ())
+            if row.get("event") == "entered" and str(row.get("fan_out_index")) == index]
+    return sum(row["node"] == rows[0]["node"] for row in rows) if rows else 0
+
+
+def pairs_per_instance(scope: dict, expected: Any) -> Verdict:
+    counts: dict = {}
+    for event in scope["inner_events"]:
+        if event.get("fan_out_index") is not None:
+            counts[event["fan_out_index"]] = counts.get(event["fan_out_index"], 0) + 1
+    return Verdict(bool(counts) and set(counts.values()) == {expected},
+                   f"inner events per instance: {dict(sorted(counts.items()))}, expected {expected} each")
+
+
+def event_name_supplied(scope: dict, expected: Any) -> Verdict:
+    events = scope.get("isolation_events") or []
+    if not events:
+        raise LookupError("no failure-isolation event to check")
+    configured = {c["event_name"] for c in scope["wiring"]["failure_isolation"]}
+    stray = [e.get("event_name") for e in events if e.get("event_name") not in configured]
+    return flag(expected, not stray, f"event names {stray} are not among the configured {sorted(configured)}")
+
+
+U1, U2 = "0b6f6f0e-4c1a-4d2b-9a8e-1f2e3d4c5b6a", "7c9e6679-7425-40de-944b-e07fc1f90ae7"
+UUIDS = resume_case({"id": U1, "correlation_id": U2}, {"id": U2, "correlation_id": U2})
+NOT_UUIDS = resume_case({"id": "run-1", "correlation_id": "corr"}, {"id": "run-1", "correlation_id": "corr"})
+
+
+def stamped(*stamps: float) -> dict:
+    return case(invocation(), checkpoint_saves=[{"run": 0, "route": "save", "lost": False, "record": {
+        "last_saved_at": t, "completed_positions": [{"step": n} for n in range(k + 1)] if k >= 0 else [{"step": 2}, {"step": 1}]}}
+        for k, t in zip(range(len(stamps)), stamps)])
+
+
+def correlated(resumed_ids: list) -> dict:
+    return resume_case({"correlation_id": "c", "node_log": [{"event": "entered", "correlation_id": "c"}]},
+                       {"correlation_id": resumed_ids[0], "node_log": [{"event": "entered", "correlation_id": i} for i in resumed_ids]})
+
+
+def chain_case(*steps: str) -> dict:
+    return resume_case({}, {"checkpoint": {"migrations_run": list(steps), "resumed_from": {"record": {"schema_version": "1"}}}})
+
+
+NAMED = case(invocation([isolated()]), wiring=ISOLATION_GATE)
 
 ROWS = (
     # Fan-out instances' inner events (other names fixtures use for the §5.9 "seen" sets)
@@ -162,6 +288,43 @@ ROWS = (
           "invocation.final_state.{field!key}", "count", anchor="invocation.final_state",
           holds=Example(one_run(final_state={"results": [1, 2]}), 2, name="results_list_length"),
           fails=Example(one_run(final_state={"results": [1]}), 2, name="results_list_length")),
+    # Computes: each needs a format check, a pairwise order, a grouping or a join that JMESPath lacks
+    Compute("invocation_id_is_uuidv4", "The invocation's framework-minted id is a canonical UUIDv4.", invocation_id_is_uuidv4,
+            why="a §5.10 format check (uuid) on a value; JMESPath has no pattern matching",
+            holds=Example(one_run(id=U1)), fails=Example(one_run(id="run-1"))),
+    Compute("first_run_correlation_id_is_uuidv4", "The first run's (framework-generated) correlation id is a canonical UUIDv4.",
+            first_run_correlation_id_is_uuidv4, why="a §5.10 format check (uuid) on a value; JMESPath has no pattern matching",
+            holds=Example(UUIDS, invocation=1), fails=Example(NOT_UUIDS, invocation=1)),
+    Compute("resumed_run_invocation_id_is_fresh_uuidv4", "The resumed run's invocation id is a canonical UUIDv4 minted for it (not the first run's).",
+            resumed_id_fresh, why="a §5.10 format check (uuid) on a value; JMESPath has no pattern matching",
+            holds=Example(UUIDS, invocation=1), fails=Example(NOT_UUIDS, invocation=1)),
+    Compute("last_saved_at_monotonic_across_saves", "last_saved_at never decreases from one save of the invocation to the next.",
+            last_saved_at_monotonic, why="a pairwise order over consecutive saves; JMESPath cannot compare neighbours",
+            holds=Example(stamped(1.0, 2.0)), fails=Example(stamped(2.0, 1.0))),
+    Compute("completed_positions_step_monotonic", "In every save of the invocation, completed positions are in non-decreasing step order.",
+            steps_monotonic, why="a pairwise order inside each save's positions; JMESPath cannot compare neighbours",
+            holds=Example(stamped(1.0, 2.0)),
+            fails=Example(case(invocation(), checkpoint_saves=[{"run": 0, "route": "save", "lost": False,
+                                                                "record": {"completed_positions": [{"step": 2}, {"step": 1}]}}]))),
+    Compute("correlation_id_uniform_across_both_runs", "One correlation id everywhere both runs showed one (node contexts, saves, the runs).",
+            correlation_uniform, why="a join of the two runs' node logs, saves and ids into one set",
+            holds=Example(correlated(["c"]), invocation=1), fails=Example(correlated(["c", "d"]), invocation=1)),
+    Compute("no_new_correlation_id_generated_on_resume", "Everything the resumed run showed carries the first run's correlation id.",
+            no_new_correlation, why="a join: the resumed run's node log and saves against the first run's id",
+            holds=Example(correlated(["c"]), invocation=1), fails=Example(correlated(["d"]), invocation=1)),
+    Compute("migration_order_matches_chain", "The migrations ran as one chain: from the loaded record's schema_version, each step starting where the previous one ended.",
+            migration_chain, why="a pairwise chain over consecutive migration steps",
+            holds=Example(chain_case("1->2", "2->3"), invocation=1), fails=Example(chain_case("1->2", "3->4"), invocation=1)),
+    Compute("instance_<index>_resume_attempt_count", "How many times fan-out instance <index> was attempted on resume (its entry node's dispatches).",
+            resume_attempt_count, why="grouping: the dispatches of the node that an instance's first body ran",
+            holds=Example(RAN, 1, name="instance_1_resume_attempt_count", invocation=1),
+            fails=Example(RAN, 2, name="instance_1_resume_attempt_count", invocation=1)),
+    Compute("inner_event_pair_count_per_instance", "Every fan-out instance (by fan_out_index) produced exactly this many inner events.",
+            pairs_per_instance, why="grouping by fan_out_index; JMESPath has no group-by",
+            holds=Example(one_run(_instances[:1] + _instances[:1]), 2), fails=Example(one_run(_instances), 2)),
+    Compute("event_name_is_caller_supplied", "Every isolation event carries the event_name its middleware was configured with.",
+            event_name_supplied, why="a join: the events' names against the wiring's configured names",
+            holds=Example(NAMED), fails=Example(case(invocation([isolated(event_name="other")]), wiring=ISOLATION_GATE))),
     # Rows added for the adapter gaps the expectations work closed
     # parallel-branches determinism: "Branch dispatch (started events) order on the
     # observer stream is the insertion order of the `branches` mapping".

@@ -84,29 +84,6 @@ def _save_order(ctx: Context, expected: Any) -> Verdict:
     return flag(expected, saved == completed, f"saves recorded {saved}; completed events {completed}")
 
 
-@predicate("invocation_id_is_uuidv4")
-def _invocation_id_uuid(ctx: Context, expected: Any) -> Verdict:
-    """The invocation's framework-minted id is a canonical UUIDv4."""
-    found = invocation_id(ctx.invocation)
-    return flag(expected, format_ok("uuid", found), f"invocation id {found!r}")
-
-
-@predicate("last_saved_at_monotonic_across_saves")
-def _last_saved_at_monotonic(ctx: Context, expected: Any) -> Verdict:
-    """``last_saved_at`` never decreases from one save of the invocation to the next."""
-    stamps = [s["record"]["last_saved_at"] for s in saves_of(ctx)]
-    holds = bool(stamps) and all(a <= b for a, b in zip(stamps, stamps[1:]))
-    return flag(expected, holds, f"last_saved_at across saves: {stamps}")
-
-
-@predicate("completed_positions_step_monotonic")
-def _steps_monotonic(ctx: Context, expected: Any) -> Verdict:
-    """In every save of the invocation, completed positions are in non-decreasing step order."""
-    bad = [[p["step"] for p in s["record"]["completed_positions"]] for s in saves_of(ctx)]
-    bad = [steps for steps in bad if any(a > b for a, b in zip(steps, steps[1:]))]
-    return flag(expected, not bad and bool(saves_of(ctx)), f"steps per save: {[[p['step'] for p in s['record']['completed_positions']] for s in saves_of(ctx)]}")
-
-
 def fan_out_in_progress(record: Any) -> bool:
     """The record was saved while a fan-out ran: it has progress for a fan-out node not yet completed."""
     completed = {p["node_name"] for p in record["completed_positions"]}
@@ -124,35 +101,6 @@ def _batching_scope(ctx: Context, expected: Any) -> Verdict:
 
 # ---------------------------------------------------------------------------------------------
 # Identities across the first and the resumed run
-
-
-@predicate("first_run_correlation_id_is_uuidv4")
-def _first_correlation_uuid(ctx: Context, expected: Any) -> Verdict:
-    """The first run's (framework-generated) correlation id is a canonical UUIDv4."""
-    found = first_run(ctx).correlation_id
-    return flag(expected, format_ok("uuid", found), f"correlation id {found!r}")
-
-
-@predicate("correlation_id_uniform_across_both_runs")
-def _correlation_uniform(ctx: Context, expected: Any) -> Verdict:
-    """One correlation id everywhere both runs showed one (node contexts, saves, the runs)."""
-    seen = set(correlation_ids_seen(ctx, first_run(ctx)) + correlation_ids_seen(ctx, resumed_run(ctx)))
-    return flag(expected, len(seen) == 1 and None not in seen, f"correlation ids seen: {sorted(map(str, seen))}")
-
-
-@predicate("no_new_correlation_id_generated_on_resume")
-def _no_new_correlation(ctx: Context, expected: Any) -> Verdict:
-    """Everything the resumed run showed carries the first run's correlation id."""
-    first = first_run(ctx).correlation_id
-    new = sorted({str(c) for c in correlation_ids_seen(ctx, resumed_run(ctx)) if c != first})
-    return flag(expected, first is not None and not new, f"the resumed run showed {new} (first run {first!r})")
-
-
-@predicate("resumed_run_invocation_id_is_fresh_uuidv4")
-def _resumed_id_fresh(ctx: Context, expected: Any) -> Verdict:
-    """The resumed run's invocation id is a canonical UUIDv4 minted for it (not the first run's)."""
-    first, resumed = invocation_id(first_run(ctx)), invocation_id(resumed_run(ctx))
-    return flag(expected, format_ok("uuid", resumed) and resumed != first, f"resumed {resumed!r}, first {first!r}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -185,13 +133,6 @@ def _reentry_uses_parent_states(ctx: Context, expected: Any) -> Verdict:
 
 def _instance_rows(ctx: Context, index: str) -> list[Any]:
     return [row for row in entered(resumed_run(ctx)) if row["fan_out_index"] == int(index)]
-
-
-@pattern(r"instance_(?P<index>\d+)_resume_attempt_count")
-def _instance_attempts(ctx: Context, expected: Any, index: str) -> int:
-    """How many times fan-out instance <index> was attempted on resume (its entry node's dispatches)."""
-    rows = _instance_rows(ctx, index)
-    return sum(row["node"] == rows[0]["node"] for row in rows) if rows else 0
 
 
 # ---------------------------------------------------------------------------------------------
@@ -339,14 +280,4 @@ def _all_inner_rerun(ctx: Context, expected: Any) -> Verdict:
 
 # ---------------------------------------------------------------------------------------------
 # Migrations and resume errors
-
-
-@predicate("migration_order_matches_chain")
-def _migration_chain(ctx: Context, expected: Any) -> Verdict:
-    """The migrations ran as one chain: from the loaded record's schema_version, each step starting
-    where the previous one ended."""
-    steps = [step.split("->") for step in migrations_run(ctx)]
-    start = loaded_record(ctx)["schema_version"]
-    holds = bool(steps) and steps[0][0] == start and all(a[1] == b[0] for a, b in zip(steps, steps[1:]))
-    return flag(expected, holds, f"migrations {migrations_run(ctx)} from schema_version {start!r}")
 

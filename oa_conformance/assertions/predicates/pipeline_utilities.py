@@ -418,16 +418,6 @@ def _distinct_event(ctx: Context, expected: Any) -> Verdict:
     return flag(expected, fields_ok and not unpaired, f"unpaired NodeEvents: {show(unpaired)}; event fields present: {fields_ok}")
 
 
-@predicate("event_name_is_caller_supplied")
-def _event_name_supplied(ctx: Context, expected: Any) -> Verdict:
-    """Every isolation event carries the event_name its middleware was configured with."""
-    events = isolation_events(ctx)
-    needs(events, "failure-isolation event")
-    configured = {c["event_name"] for c in isolation_configs(ctx)}
-    stray = [e.get("event_name") for e in events if e.get("event_name") not in configured]
-    return flag(expected, not stray, f"event names {stray} are not among the configured {sorted(configured)}")
-
-
 @predicate("callable_receives_pre_merge_state")
 def _callable_pre_merge(ctx: Context, expected: Any) -> Verdict:
     """The callable degraded_update was called with the state the isolation middleware received (the
@@ -712,13 +702,3 @@ def _parent_keeps_prior(ctx: Context, expected: Any) -> Verdict:
 
 # Other names fixtures use for the §5.9 canonical "seen" sets (same rule, same docstring).
 
-
-@predicate("inner_event_pair_count_per_instance")
-def _pairs_per_instance(ctx: Context, expected: Any) -> Verdict:
-    """Every fan-out instance (by ``fan_out_index``) produced exactly this many inner events."""
-    counts: dict[Any, int] = {}
-    for event in inner(events_of(ctx)):
-        if event.get("fan_out_index") is not None:
-            counts[event.get("fan_out_index")] = counts.get(event.get("fan_out_index"), 0) + 1
-    want = literal(expected)
-    return Verdict(bool(counts) and set(counts.values()) == {want}, f"inner events per instance: {dict(sorted(counts.items()))}, expected {want} each")

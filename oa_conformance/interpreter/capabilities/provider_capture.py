@@ -40,6 +40,7 @@ class LlmProviders:
         self.wire = mock_wire(scenario)
         self.default_model = requested_model(bound_model(scenario))
         self._providers: dict[str, Any] = {}
+        self.responses: list[Any] = []  # every completed call's Response, as plain data, in completion order
         declared = scenario.get("provider")
         # Whether the typed events snapshot caller metadata: the typed-event collectors' opt-in.
         self.options: dict[str, Any] = {"populate_caller_metadata": populates_caller_metadata(scenario)}
@@ -60,7 +61,9 @@ class LlmProviders:
         return self._providers[model]
 
     def collections(self) -> dict[str, Any]:
-        return {"wire": self.wire.document()} if self.wire is not None else {}
+        if self.wire is None:
+            return {}
+        return {"wire": self.wire.document(), "llm_responses": list(self.responses)}
 
 
 @contextlib.asynccontextmanager
