@@ -240,3 +240,12 @@ def test_a_mock_status_that_is_no_http_status_and_a_call_without_messages_are_fi
     assert (result.outcome, result.category, result.location) == ("error", "fixture_schema_invalid", f"{path}:3:7")
     result, path = run_copy(tmp_path, "001-case.yaml", UNSTREAMED.replace('  messages: [{role: user, content: "hi"}]\n', ""))
     assert (result.outcome, result.category) == ("error", "fixture_schema_invalid") and result.location.startswith(f"{path}:")
+
+
+def test_the_mock_llm_form_of_graph_fixtures_builds_the_same_wire(tmp_path):
+    graph_case = "mock_llm:\n" + "\n".join("  " + line[4:] for line in UNSTREAMED.split("responses:\n", 1)[1].split("call:")[0].splitlines()) + "\n"
+    graph_case += "state: {fields: {x: {type: int, default: 0}}}\nentry: a\nnodes: {a: {update: {x: 1}}}\nedges: [{from: a, to: END}]\n"
+    scenario, path = scenario_of(tmp_path, graph_case, capability="observability")
+    wire = mock_wire(scenario)
+    assert [r.status for r in wire.responses] == [429, 200, 200, 200] and wire.responses[0].declared_at == f"{path}:2:5"
+    assert bound_model(scenario) == "bound-one"
