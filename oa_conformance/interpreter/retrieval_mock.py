@@ -127,11 +127,24 @@ def provider_spec(scenario: Scenario, kind: str) -> ProviderSpec | None:
             raise FixtureInvalid(f"`{block_name}` binds a {block_vendor} provider under `mapping: {vendor}`",
                                        scenario.where(block_name).key_span(block_name))
         return ProviderSpec(kind, block_vendor, literal(block), block.span)
+    model = served_model(scenario, kind) or STAND_IN_MODEL[kind]
     if vendor is None:
-        return ProviderSpec(kind, STAND_IN[kind], {"base_url": STAND_IN_BASE_URL, "model": STAND_IN_MODEL[kind]})
+        return ProviderSpec(kind, STAND_IN[kind], {"base_url": STAND_IN_BASE_URL, "model": model})
     if (kind, vendor) not in _provider_classes():
         return None
-    return ProviderSpec(kind, vendor, {"model": STAND_IN_MODEL[kind]}, mapping.span)
+    return ProviderSpec(kind, vendor, {"model": model}, mapping.span)
+
+
+def served_model(scenario: Scenario, kind: str) -> str | None:
+    """The model the case's first canned response of ``kind`` reports having served: the mock stands
+    for one deployed model, so a provider the fixture binds to no model is bound to that one."""
+    entries = scenario.get(MOCKS[kind])
+    for entry in (entries.items if entries is not None else ()):
+        body = entry.get("body") if hasattr(entry, "get") else None
+        value = literal(body) if body is not None and not isinstance(body, Scalar) else None
+        if isinstance(value, dict) and isinstance(value.get("model"), str) and value["model"]:
+            return value["model"]
+    return None
 
 
 @dataclass

@@ -137,6 +137,7 @@ def _with(example: Example, value: Any) -> Example:
 
 
 TOKEN_USAGE = "openarmature.gen_ai.client.token.usage"
+DURATION = "openarmature.gen_ai.client.operation.duration"
 EXCEEDED = "openarmature.gen_ai.client.token_budget.exceeded"
 UTILIZATION = "openarmature.gen_ai.client.token_budget.utilization"
 
@@ -191,7 +192,6 @@ ROWS = (
         ("one_duration_observation_per_call", "One duration observation per call (the exhaustive metrics list)."),
         ("duration_value_not_asserted", "Durations are asserted for presence and dimensions only (§11.4; the metrics list gives no value)."),
         ("no_measurements_recorded_when_metrics_off", "With metrics off nothing is recorded (the metrics list is [])."),
-        ("no_token_usage_observation_on_failure", "No token usage observation for a failed call (the exhaustive metrics list)."),
         ("errored_call_records_duration_with_error_type", "A failed call records its duration with error.type (the metrics list)."),
         ("embedding_records_input_token_only", "An embedding records input tokens only (the exhaustive metrics list)."),
         ("no_output_token_observation_for_embedding", "No output-token observation for an embedding (the exhaustive metrics list)."),
@@ -223,9 +223,7 @@ ROWS = (
         ("token_usage_recorded_on_structured_output_failure", "Token usage is recorded for a structured-output failure (the metrics list)."),
         ("duration_records_error_type_on_failure", "The failed call's duration carries error.type (the metrics list's dimensions)."),
         ("utilization_records_under_budget", "Utilization is recorded under budget (the metrics list)."),
-        ("no_input_token_usage_observation_when_prompt_tokens_null", "No input token-usage observation for a null prompt_tokens (token usage is listed exhaustively)."),
         ("output_token_usage_observation_recorded_when_completion_sound", "The output token-usage observation is recorded (the metrics list)."),
-        ("no_input_token_usage_observation", "No input token-usage observation (token usage is listed exhaustively)."),
         ("total_bound_evaluated_when_total_tokens_sound", "The total bound is evaluated when total_tokens is sound (the metrics list)."),
     )),
     *(Restates(name, doc, "expected.final_state") for name, doc in (
@@ -244,6 +242,39 @@ ROWS = (
     )),
     Restates("caller_invocation_id_verbatim_on_attribute", "The caller's invocation id is the invocation span's attribute, verbatim.",
              "expected.invocation_id"),
+    *(Restates(name, doc, SPAN_TREE) for name, doc in (
+        ("core_genai_semconv_subset_emitted", "The core GenAI semconv attributes are on the provider span (the tree's attributes)."),
+        ("stable_genai_semconv_subset_emitted", "The stable GenAI semconv attributes are on the provider span (the tree's attributes)."),
+        ("input_tokens_omitted_when_provider_reports_none", "No input-token attribute when the provider reports none (the tree's attributes_absent)."),
+        ("input_tokens_emitted_when_provider_reports_it", "The input-token attribute when the provider reports it (the tree's attributes)."),
+        ("search_units_emitted_when_provider_reports_it", "The search-units attribute when reported (the tree's attributes)."),
+        ("search_units_omitted_when_provider_reports_none", "No search-units attribute when not reported (the tree's attributes_absent)."),
+        ("usage_input_tokens_attribute_omitted_when_no_usage_record", "No usage attribute without a usage record (the tree's attributes_absent)."),
+        ("rerank_usage_attributes_omitted_when_no_usage_record", "No rerank usage attribute without a usage record (the tree's attributes_absent)."),
+    )),
+    *(Restates(name, doc, METRICS) for name, doc in (
+        ("rerank_records_input_token_when_reported", "A rerank records its input tokens when reported (the metrics list)."),
+        ("rerank_operation_dimension_is_rerank", "The rerank observations carry operation rerank (the metrics list's dimensions)."),
+        ("duration_recorded_for_rerank", "A rerank records its duration (the metrics list)."),
+        ("errored_rerank_records_duration_with_error_type", "A failed rerank's duration carries error.type (the metrics list)."),
+        ("duration_recorded_when_usage_absent", "The duration is recorded without usage (the metrics list)."),
+        ("errored_embedding_records_duration_with_error_type", "A failed embedding's duration carries error.type (the metrics list)."),
+    )),
+    *(Query(name, doc, f"metrics[?instrument == '{TOKEN_USAGE}']", "absent", anchor="metrics",
+            holds=Example(case(metrics=[metric(DURATION)]), invocation=None),
+            fails=Example(case(metrics=[metric(DURATION), metric(TOKEN_USAGE)]), invocation=None)) for name, doc in (
+        ("no_token_usage_observation_on_failure", "A failed call records no token usage (its duration is recorded)."),
+        ("no_token_usage_observation_when_search_units_only", "A rerank reporting only search units records no token usage."),
+        ("no_token_usage_observation_when_usage_absent", "A call without a usage record records no token usage."),
+    )),
+    *(Query(name, doc, f"metrics[?instrument == '{TOKEN_USAGE}' && dimensions.\"openarmature.gen_ai.token.type\" == 'input']",
+            "absent", anchor="metrics",
+            holds=Example(case(metrics=[metric(TOKEN_USAGE, **{"openarmature.gen_ai.token.type": "output"})]), invocation=None),
+            fails=Example(case(metrics=[metric(TOKEN_USAGE, **{"openarmature.gen_ai.token.type": "input"})]), invocation=None))
+      for name, doc in (
+        ("no_input_token_usage_observation_when_prompt_tokens_null", "A null prompt_tokens records no input token-usage observation."),
+        ("no_input_token_usage_observation", "No input token-usage observation is recorded."),
+    )),
     Query("no_token_budget_exceeded_observation_when_under_budget", "Under budget the exceeded counter records nothing.",
           "metrics[?instrument == 'openarmature.gen_ai.client.token_budget.exceeded']", "absent", anchor="metrics",
           holds=Example(case(metrics=[metric(UTILIZATION)]), invocation=None),
