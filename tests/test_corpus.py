@@ -15,8 +15,21 @@ from oa_conformance.interpreter import read_fixture
 from .conftest import BUNDLED_SPEC
 
 
-def corpus(shared_spec):
-    return discover([str(shared_spec)])
+# Shared fixtures that do not read because the fixture is wrong (with the evidence in
+# oa-expectations.toml): name → the problem that must be reported for it.
+UNREADABLE = {
+    "052-checkpoint-fan-out-collect-errors-resume.yaml": "unknown type name 'error_entry'",  # §5.2 undefined record type
+}
+
+
+def corpus(shared_spec, readable_only: bool = False):
+    return [ref for ref in discover([str(shared_spec)]) if not (readable_only and ref.name in UNREADABLE)]
+
+
+def test_the_unreadable_shared_fixtures_report_why(shared_spec):
+    for ref in corpus(shared_spec):
+        if ref.name in UNREADABLE:
+            assert any(UNREADABLE[ref.name] in p.message for p in read_fixture(ref.path, capability=ref.capability).diagnostics)
 
 
 def test_the_shared_corpus_has_every_capability(shared_spec):
@@ -28,7 +41,7 @@ def test_the_shared_corpus_has_every_capability(shared_spec):
 
 def test_every_shared_fixture_reads_with_zero_problems(shared_spec):
     problems = []
-    for ref in corpus(shared_spec):
+    for ref in corpus(shared_spec, readable_only=True):
         problems.extend(read_fixture(ref.path, capability=ref.capability).diagnostics)
     assert problems == [], "\n".join(str(p) for p in problems[:40])
 
@@ -53,7 +66,7 @@ def _round_trips(ref):
 
 
 def test_every_shared_fixture_round_trips(shared_spec):
-    for ref in corpus(shared_spec):
+    for ref in corpus(shared_spec, readable_only=True):
         _round_trips(ref)
 
 

@@ -23,7 +23,7 @@ def spelled(ref):
         ("dict<string,record>", ("dict", [("string", []), ("record", [])])),
         ("list<dict<string, string>>", ("list", [("dict", [("string", []), ("string", [])])])),
         ("list[ChatMessage]", ("list", [("ChatMessage", [])])),
-        ("list<error_entry>", ("list", [("error_entry", [])])),
+        ("list<record>", ("list", [("record", [])])),
     ],
 )
 def test_type_strings(text, expected):
@@ -39,7 +39,7 @@ def test_type_nodes_get_spans_inside_the_string():
 
 @pytest.mark.parametrize(
     "text,offset",
-    [("list<int", 8), ("list<>", 5), ("list<int,int>", 0), ("dict<a>", 0), ("list<int]", 8), ("", 0), ("1nt", 0)],
+    [("list<int", 8), ("list<>", 5), ("list<int,int>", 0), ("dict<int>", 0), ("list<strng>", 5), ("Optional[int]", 0), ("list<int]", 8), ("", 0), ("1nt", 0)],
 )
 def test_bad_type_strings(text, offset):
     with pytest.raises(GrammarError) as error:

@@ -162,7 +162,7 @@ expected:
 
 @pytest.mark.parametrize(
     "type_string,column",
-    [("list<int", 23), ("'list<int,int>'", 16), ('"dict<a>"', 16), ("li st", 18), ("'list<>'", 21)],
+    [("list<int", 23), ("'list<int,int>'", 16), ('"dict<int>"', 16), ('"list<strng>"', 21), ("li st", 18), ("'list<>'", 21)],
 )
 def test_bad_type_string_points_inside_the_string(type_string, column):
     problems = read_fixture("bundled.yaml", GRAPH.format(type=type_string, value=1)).diagnostics

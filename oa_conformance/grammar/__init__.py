@@ -12,6 +12,8 @@ string's span so the diagnostic points at the offending column.
 
 from __future__ import annotations
 
+import difflib
+
 import re
 from functools import cache, lru_cache
 from typing import NamedTuple
@@ -22,7 +24,7 @@ from pyrsistent import pvector
 
 from ..ast.nodes import BindingToken, FormatToken, Placeholder, TypeRef
 from ..diagnostics import Span
-from ..vocabulary.tokens import BINDING_STEMS, FORMAT_TOKENS, TYPE_ALIASES
+from ..vocabulary.tokens import BINDING_STEMS, FORMAT_TOKENS, KNOWN_TYPES, TYPE_ALIASES
 
 
 class GrammarError(ValueError):
@@ -107,12 +109,25 @@ class _TypeTransformer(Transformer):
 
     def _type(self, name_token: Token, args: tuple, meta) -> _Type:
         text = self._text
-        canonical = TYPE_ALIASES.get(str(name_token), str(name_token))
+        canonical = resolve_type_name(str(name_token), text, meta.start_pos)
         if canonical == "list" and len(args) > 1:
             raise GrammarError(f"type {text!r}: list takes one element type, got {len(args)}", meta.start_pos)
         if canonical == "dict" and len(args) not in (0, 2):
             raise GrammarError(f"type {text!r}: dict takes a key and a value type, got {len(args)}", meta.start_pos)
         return _Type(canonical, text[meta.start_pos : meta.end_pos], meta.start_pos, args)
+
+
+def resolve_type_name(name: str, text: str = "", offset: int = 0) -> str:
+    """The one resolver of §5.2 type names (the schema check, lint and graph build all parse type
+    strings through here): an alias becomes its canonical name; an unknown name is a GrammarError
+    with a suggestion — never an unconstrained type."""
+    canonical = TYPE_ALIASES.get(name, name)
+    if canonical in KNOWN_TYPES:
+        return canonical
+    spellings = sorted(KNOWN_TYPES | set(TYPE_ALIASES))
+    close = difflib.get_close_matches(name, spellings, n=1) or difflib.get_close_matches(name.lower(), spellings, n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else f" (known: {', '.join(sorted(KNOWN_TYPES))})"
+    raise GrammarError(f"type {text or name!r}: unknown type name {name!r}{hint}", offset)
 
 
 @lru_cache(maxsize=4096)

@@ -19,3 +19,8 @@ BINDING_STEMS: tuple[str, ...] = ("invocation_id", "trace_id", "corr_id", "span_
 PRIMITIVE_TYPES = frozenset(("string", "int", "float", "bool", "any"))
 CONTAINER_TYPES = frozenset(("list", "dict"))
 TYPE_ALIASES = {"str": "string", "integer": "int", "boolean": "bool", "number": "float", "List": "list", "Dict": "dict"}
+# Record types the spec itself names (§5.2 records; `record`: any record, a mapping of its fields;
+# `ChatMessage`: the harness-chat spec's canonical message). A type name outside these sets and
+# the primitives and containers resolves to nothing: fixture_schema_invalid, never a silent `any`.
+RECORD_TYPES = frozenset(("record", "ChatMessage"))
+KNOWN_TYPES = PRIMITIVE_TYPES | CONTAINER_TYPES | RECORD_TYPES
