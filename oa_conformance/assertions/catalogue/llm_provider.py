@@ -77,6 +77,7 @@ _WIRE_RESTATED = (
     ("malformed_extras_stop_treated_as_absent", "A malformed extras stop is treated as absent: the wire carries the declared stop only."),
     ("wire_stop_is_declared_value_only", "The wire stop is exactly the declared stop_sequences."),
     ("malformed_list_not_salvaged", "A partly malformed extras stop list is not salvaged element by element."),
+    ("matching_extras_stream_no_op", "A matching extras stream: false on a unary call is a no-op: nothing extra on the wire."),
 )
 
 # Predicates whose prose says no more than the raised error the case asserts (the rejection).
@@ -90,11 +91,14 @@ _RAISES_RESTATED = (
     ("declared_temperature_not_silently_overridden", "The declared temperature is not silently replaced: the call is rejected."),
     ("final_structured_output_invalid_propagates", "After the reask budget is spent the final structured_output_invalid propagates."),
     ("exhaustion_propagates_final_error", "On retry exhaustion the final attempt's error propagates to the caller."),
+    ("unary_call_conflicting_stream_rejected_pre_send", "An extras stream: true on a unary call is rejected pre-send as provider_invalid_request."),
+    ("stream_always_managed_on_unary_side", "stream is managed on a unary call too: a conflicting extras stream is rejected."),
 )
 
 ROWS = (
     *(Restates(name, doc, WIRE) for name, doc in _WIRE_RESTATED),
     *(Restates(name, doc, RAISES) for name, doc in _RAISES_RESTATED),
+    Restates("wire_carries_no_stream_key", "The unary request body carries no stream key.", "expected_wire_request_absent_keys"),
     Restates("no_error_raised_on_malformed_extras", "A malformed extras value raises nothing: the call returns its response.", RESPONSE),
     Restates("call_returns_successful_response_after_transient_retry",
              "After a transient failure the retried call returns the successful response.", RESPONSE),

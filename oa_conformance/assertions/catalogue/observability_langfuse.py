@@ -444,6 +444,13 @@ LINKS_AND_METRICS = (
                 {"type": COMPLETION, "output_tool_calls": [{"id": "call_1"}]}, {"type": "ToolCallEvent", "tool_call_id": "call_1"}]})),
             fails=Example(case(invocation(), typed_events={"collector": [
                 {"type": COMPLETION, "output_tool_calls": [{"id": "call_1"}]}, {"type": "ToolCallEvent", "tool_call_id": "call_2"}]}))),
+    Query("snapshot_is_immutable_mapping", "The event's caller_invocation_metadata snapshot is an immutable mapping.",
+          "values(typed_events)[] | [?caller_invocation_metadata != `null`].caller_invocation_metadata_mutable | [?@]", "absent",
+          anchor="values(typed_events)[] | [?caller_invocation_metadata != `null`]",
+          holds=Example(case(invocation(), typed_events={"c": [{"type": COMPLETION, "caller_invocation_metadata": {"u": 1},
+                                                                 "caller_invocation_metadata_mutable": False}]})),
+          fails=Example(case(invocation(), typed_events={"c": [{"type": COMPLETION, "caller_invocation_metadata": {"u": 1},
+                                                                 "caller_invocation_metadata_mutable": True}]}))),
     Compute("langfuse_parent_matches_otel_parent", "For every Generation the Langfuse parent corresponds to the OTel span parent (§8.9).",
             _parents_agree, "walks two trees by parent links and compares the lineages",
             holds=Example(_llm_case(0)), fails=Example(_llm_case(1))),

@@ -6,7 +6,8 @@ graph-engine §6 typed event it receives (``LlmCompletionEvent`` … ``NodeEvent
 in delivery order — observers never write state (graph-engine §6). ``filter_event_type`` narrows a
 collector to one family. After the run the capture's collection is ``typed_events``:
 ``{collector name: [event, ...]}``, each event the plain record of ``harness.event_record`` (its
-dataclass fields plus ``type``, the event class name).
+dataclass fields plus ``type``, the event class name; an event carrying a caller-metadata snapshot
+also records ``caller_invocation_metadata_mutable``, which plain data cannot show).
 
 ``include_caller_metadata`` is a property of the *provider*, not of the observer: the runtime's
 providers snapshot the caller metadata onto the event when constructed with
@@ -17,6 +18,7 @@ that reads the fixture's opt-in; whoever constructs a provider for a case asks i
 from __future__ import annotations
 
 import contextlib
+from collections.abc import MutableMapping
 from typing import Any
 
 from ...ast.scenarios import Scenario
@@ -43,7 +45,11 @@ class TypedEventCollector:
     async def __call__(self, event: Any) -> None:
         family = type(event).__name__
         if family in TYPED_EVENT_FAMILIES and (self.only is None or family == self.only):
-            self.events.append(event_record(event))
+            record = event_record(event)
+            snapshot = getattr(event, "caller_invocation_metadata", None)
+            if snapshot is not None:  # the trace keeps plain data: whether the snapshot could be changed is recorded here
+                record = record.set("caller_invocation_metadata_mutable", isinstance(snapshot, MutableMapping))
+            self.events.append(record)
 
 
 def _declarations(scenario: Scenario) -> tuple[Any, ...]:
