@@ -11,6 +11,11 @@ import os
 from typing import Iterable, NamedTuple
 
 
+# The spec's capability directories this adapter knows (a spec root may add more: they are read too).
+CAPABILITIES = ("graph-engine", "pipeline-utilities", "observability", "llm-provider", "retrieval-provider",
+                "prompt-management", "sessions", "suspension", "harness", "harness-chat")
+
+
 class FixtureRef(NamedTuple):
     path: str  # as given / found (absolute when the root was)
     capability: str | None

@@ -39,7 +39,7 @@ from typing import Any
 
 import pytest
 
-from .discovery import FixtureRef, spec_dir
+from .discovery import CAPABILITIES, FixtureRef, spec_dir
 from .expectations import NO_EXPECTATIONS, Expectations, ExpectationsError, load_expectations
 from .options import positive_seconds, worker_count
 from .runner import DEFAULT_TIMEOUT, CaseRef, CaseResult, cases_of, run_case
@@ -68,8 +68,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
     # Expected output of cases that exercise graph-engine §6 observer-error isolation on purpose.
     config.addinivalue_line("filterwarnings", "ignore:observer raised:UserWarning")
-    for capability in ("graph-engine", "pipeline-utilities", "observability", "llm-provider", "retrieval-provider",
-                       "prompt-management", "sessions", "suspension", "harness", "harness-chat"):
+    for capability in CAPABILITIES:
         config.addinivalue_line("markers", f"{marker_name(capability)}: conformance fixtures of {capability}")
     _refuse_moved_rootdir(config)
     given = config.getoption("oa_spec_root")

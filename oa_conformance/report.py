@@ -8,7 +8,7 @@ from importlib.metadata import PackageNotFoundError, version
 from typing import Iterable
 
 from .expectations import Expectation
-from .runner import OUTCOMES, CaseResult
+from .runner import FAILED, NOT_IMPLEMENTED, OUTCOMES, CaseResult
 from .version import ADAPTER_NAME, ADAPTER_VERSION, TARGET_SPEC_VERSION
 
 
@@ -44,20 +44,42 @@ def json_report(results: Iterable[CaseResult], unmatched: Iterable[Expectation] 
     }
 
 
+NOT_IMPLEMENTED_COLUMN = "not implemented"
+# The table's columns: the outcomes, with "failed" split so adapter gaps stand apart from the runtime's.
+COLUMNS = tuple(o for outcome in OUTCOMES for o in ((outcome, NOT_IMPLEMENTED_COLUMN) if outcome == FAILED else (outcome,)))
+
+
+def column(result: CaseResult) -> str:
+    """The summary column a result counts in: its outcome, or "not implemented" for an adapter gap."""
+    if result.outcome == FAILED and result.category == NOT_IMPLEMENTED:
+        return NOT_IMPLEMENTED_COLUMN
+    return result.outcome
+
+
+def one_line(text: str | None) -> str | None:
+    """A message on one line (a report entry is one line per case)."""
+    return " ".join(text.split()) if text is not None else None
+
+
 def summary_table(results: Iterable[CaseResult], unmatched: Iterable[Expectation] = ()) -> str:
     """Counts per capability, then every case that did not pass with its reason (an xfail with the
     expectations file's reason, then what actually failed), then entries that matched no case."""
     results = list(results)
     per: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
     for r in results:
-        per[r.ref.fixture.capability or "-"][r.outcome] += 1
+        per[r.ref.fixture.capability or "-"][column(r)] += 1
     width = max([len("capability")] + [len(c) for c in per])
-    lines = [f"{'capability':<{width}}  " + "  ".join(f"{o:>7}" for o in OUTCOMES)]
+    widths = [max(7, len(c)) for c in COLUMNS]
+
+    def row(name: str, counts: collections.Counter) -> str:
+        return f"{name:<{width}}  " + "  ".join(f"{counts[c]:>{w}}" for c, w in zip(COLUMNS, widths))
+
+    lines = [f"{'capability':<{width}}  " + "  ".join(f"{c:>{w}}" for c, w in zip(COLUMNS, widths))]
     total: collections.Counter = collections.Counter()
     for capability in sorted(per):
-        lines.append(f"{capability:<{width}}  " + "  ".join(f"{per[capability][o]:>7}" for o in OUTCOMES))
+        lines.append(row(capability, per[capability]))
         total.update(per[capability])
-    lines.append(f"{'total':<{width}}  " + "  ".join(f"{total[o]:>7}" for o in OUTCOMES))
+    lines.append(row("total", total))
     details = [r for r in results if r.outcome != "passed"]
     if details:
         lines.append("")
@@ -66,9 +88,9 @@ def summary_table(results: Iterable[CaseResult], unmatched: Iterable[Expectation
             category = f" [{r.category}]" if r.category else ""
             if r.outcome == "xfail" and r.expectation is not None:
                 lines.append(f"{'XFAIL':7} {r.ref.id} [{r.expectation.kind}]: {r.expectation.reason} ({r.expectation.location})")
-                lines.append(f"{'':7}   actual{category}: {r.reason}{where}")
+                lines.append(f"{'':7}   actual{category}: {one_line(r.reason)}{where}")
             else:
-                lines.append(f"{r.outcome.upper():7} {r.ref.id}{category}: {r.reason}{where}")
+                lines.append(f"{r.outcome.upper():7} {r.ref.id}{category}: {one_line(r.reason)}{where}")
             lines.extend(f"{'':7}   note: {note}" for note in r.notes)
     unmatched = list(unmatched)
     if unmatched:

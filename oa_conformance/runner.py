@@ -7,6 +7,8 @@ event loop and harness, so nothing is shared and the fixtures' deliberate sleeps
 
 from __future__ import annotations
 
+import queue
+import threading
 import time
 import warnings
 from concurrent.futures import ThreadPoolExecutor
@@ -31,6 +33,9 @@ PASSED, FAILED, SKIPPED, ERROR = "passed", "failed", "skipped", "error"
 OUTCOMES = (PASSED, FAILED, SKIPPED, ERROR, XFAIL, XPASS)
 RUN_FAILING = frozenset((FAILED, ERROR, XPASS))  # the outcomes that make a run fail (xpass: strict)
 ADAPTER_ERROR = "adapter_internal_error"  # an adapter-layer category (§9 allows them) for our own bugs
+# An adapter-layer category for a case that uses a directive the executor does not implement yet: it
+# fails (nothing is silently skipped), but reports count it apart from the runtime's failures.
+NOT_IMPLEMENTED = "not_implemented"
 
 # The runtime reports an observer that raises (graph-engine §6 isolation) as a UserWarning; cases
 # exercise exactly that on purpose, so the warning is expected output, not a problem to show.
@@ -127,7 +132,7 @@ def run_case(ref: CaseRef, timeout: float = DEFAULT_TIMEOUT) -> CaseResult:
     except FixtureInvalid as exc:
         return done(ERROR, category=exc.category, reason=f"fixture invalid: {exc.what}", location=str(exc.span) if exc.span else None)
     except NotImplementedDirective as exc:
-        return done("failed", reason=str(exc), location=str(exc.span) if exc.span else None)
+        return done("failed", category=NOT_IMPLEMENTED, reason=str(exc), location=str(exc.span) if exc.span else None)
     except CaseTimeout as exc:
         return done("failed", reason=str(exc), location=str(scenario.section.span))
     except Exception as exc:  # an adapter bug: one case errors, the run goes on, the user sees what and where
@@ -154,3 +159,44 @@ def run_all(refs: Iterable[CaseRef], workers: int = 16, timeout: float = DEFAULT
 
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
         yield from pool.map(one, refs)
+
+
+def run_as_completed(refs: Iterable[CaseRef], workers: int = 16, timeout: float = DEFAULT_TIMEOUT,
+                     expectations: Expectations = NO_EXPECTATIONS) -> Iterator[tuple[int, CaseResult]]:
+    """Run cases side by side and yield ``(input index, result)`` as each one completes.
+
+    Closing the generator early (``-x``, ``--maxfail``, Ctrl-C) starts no further case. The workers
+    are daemon threads, so a case still in flight (a fixture sleeping towards its time limit) does
+    not hold up the process's exit.
+    """
+    refs = list(refs)
+    pending: queue.SimpleQueue = queue.SimpleQueue()
+    for index, ref in enumerate(refs):
+        pending.put((index, ref))
+    finished: queue.SimpleQueue = queue.SimpleQueue()
+    stopping = threading.Event()
+
+    def work() -> None:
+        while not stopping.is_set():
+            try:
+                index, ref = pending.get_nowait()
+            except queue.Empty:
+                return
+            try:
+                result = expectations.skip(ref) or expectations.apply(run_case(ref, timeout))
+            except Exception as exc:  # run_case never raises; an expectations bug must not hang the run
+                result = CaseResult(ref, ERROR, category=ADAPTER_ERROR, reason=f"adapter error {type(exc).__name__}: {exc}")
+            finished.put((index, result))
+
+    for _ in range(max(1, min(workers, len(refs)))):
+        threading.Thread(target=work, name="oa-case", daemon=True).start()
+    try:
+        for _ in refs:
+            while True:
+                try:  # a bounded wait, so Ctrl-C reaches the main thread promptly
+                    yield finished.get(timeout=0.2)
+                    break
+                except queue.Empty:
+                    continue
+    finally:
+        stopping.set()

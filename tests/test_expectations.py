@@ -34,7 +34,7 @@ def test_a_listed_failing_case_is_xfail_with_the_reason(tmp_path, capsys):
     wrong_fixture(tmp_path)
     path = expectations_file(tmp_path, {"id": "graph-engine/001-wrong", "reason": "the fixture says 3"})
     report = tmp_path / "report.json"
-    assert cli(["run", str(tmp_path / "spec"), "--expectations", str(path), "--json", str(report)]) == 0
+    assert cli(["run", str(tmp_path / "spec"), "--expectations", str(path), "--json", str(report), "-q"]) == 0
     out = capsys.readouterr().out
     assert "XFAIL   graph-engine/001-wrong [fixture]: the fixture says 3" in out
     assert "final_state.count: expected 3, got 2" in out  # what actually failed is still shown

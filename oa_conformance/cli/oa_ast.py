@@ -19,6 +19,7 @@ import yaml
 
 from ..ast.dump import dump_json, dump_text, unparse
 from ..interpreter import read_fixture
+from .oa_conformance import version_text
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -27,6 +28,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Dump the AST of an OpenArmature conformance fixture, or check it.",
         epilog="Exit status: 0 clean, 1 problems found, 2 usage error.",
     )
+    parser.add_argument("--version", action="version", version=version_text("oa-ast"))
     parser.add_argument("fixture", metavar="FILE|-", help="a fixture YAML file, or - for standard input")
     parser.add_argument("--format", choices=("text", "json", "yaml"), default="text", help="dump format (default: text)")
     parser.add_argument("--show-spans", action="store_true", help="show each node's line:column")

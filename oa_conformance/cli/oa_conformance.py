@@ -5,24 +5,35 @@
     oa-conformance check [SPEC_ROOT...]   read every fixture (load, schema, version) and report problems
 
 Exit status: 0 when nothing failed or errored (an expected failure listed in the expectations file is
-``xfail``; a listed case that passes is ``xpass`` and fails the run), 1 otherwise, 2 on a usage error
-or a malformed expectations file.
+``xfail``; a listed case that passes is ``xpass`` and fails the run), 1 otherwise (a case that is
+``not implemented`` by the adapter fails too), 2 on a usage error (bad option value, unwritable
+``--json`` path, unknown capability) or a malformed expectations file, 130 when interrupted (Ctrl-C:
+the cases that finished are summarised).
 """
 
 from __future__ import annotations
 
 import argparse
 import collections
+import difflib
 import json
+import os
 import sys
 import time
 
-from ..discovery import DiscoveryError, discover
+from ..discovery import CAPABILITIES, DiscoveryError, discover
 from ..interpreter import read_fixture
+from ..options import positive_count, positive_seconds
+from ..version import ADAPTER_VERSION, TARGET_SPEC_VERSION
+
+# One progress character per finished case (pytest's letters), in completion order.
+PROGRESS = {"passed": ".", "failed": "F", "not implemented": "N", "skipped": "s", "error": "E", "xfail": "x", "xpass": "X"}
+INTERRUPTED = 130  # the shell's code for a process stopped by SIGINT
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="oa-conformance", description="OpenArmature conformance adapter.")
+    parser.add_argument("--version", action="version", version=version_text("oa-conformance"))
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser("run", help="run every case against the openarmature runtime")
     run.add_argument("roots", nargs="*", default=["spec"], metavar="SPEC_ROOT", help="spec repository, spec/ folder, conformance/ folder or file (default: spec)")
@@ -30,21 +41,40 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("-k", dest="keyword", metavar="EXPR", help="only cases whose id matches (pytest-style: words, and, or, not, parentheses)")
     run.add_argument("--json", dest="json_path", metavar="FILE", help="write the JSON report here")
     run.add_argument("--expectations", metavar="FILE", help="known deviations (TOML): listed failures are xfail, listed passes xpass (strict)")
-    run.add_argument("--workers", type=int, default=16, help="cases run side by side (default 16; each has its own event loop)")
-    run.add_argument("--timeout", type=float, default=60.0, help="per-case time limit in seconds (default 60)")
+    run.add_argument("--workers", type=positive_count, default=16, help="cases run side by side (default 16; each has its own event loop)")
+    run.add_argument("--timeout", type=positive_seconds, default=60.0, help="per-case time limit in seconds (default 60)")
+    run.add_argument("-x", "--exitfirst", dest="maxfail", action="store_const", const=1, help="stop after the first failing case")
+    run.add_argument("--maxfail", type=positive_count, metavar="N", help="stop after N failing cases")
+    run.add_argument("-q", "--quiet", action="store_true", help="no progress characters while cases run")
     check = commands.add_parser("check", help="load and statically check fixtures (no runtime)")
     check.add_argument("roots", nargs="*", default=["spec"], metavar="SPEC_ROOT", help="spec repository, spec/ folder, conformance/ folder or file (default: spec)")
     check.add_argument("--capability", action="append", help="only this capability (repeatable)")
     return parser
 
 
+def version_text(program: str) -> str:
+    return f"{program} {ADAPTER_VERSION} (conformance-adapter spec {TARGET_SPEC_VERSION})"
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    problem = _json_path_problem(getattr(args, "json_path", None))
+    if problem:
+        print(f"oa-conformance: --json {args.json_path}: {problem}", file=sys.stderr)
+        return 2
     try:
-        fixtures = discover(args.roots, args.capability)
+        everything = discover(args.roots)
     except DiscoveryError as exc:
         print(f"oa-conformance: {exc}", file=sys.stderr)
         return 2
+    known = set(CAPABILITIES) | {f.capability for f in everything if f.capability}
+    for name in args.capability or ():
+        if name not in known:
+            close = difflib.get_close_matches(name.replace("_", "-"), sorted(known), n=1)
+            hint = f" (did you mean '{close[0]}'?)" if close else f" (known: {', '.join(sorted(known))})"
+            print(f"oa-conformance: --capability {name}: no such capability{hint}", file=sys.stderr)
+            return 2
+    fixtures = [f for f in everything if not args.capability or f.capability in args.capability]
     if not fixtures:
         print(f"oa-conformance: no fixtures under {' '.join(args.roots)}", file=sys.stderr)
         return 2
@@ -56,8 +86,8 @@ def main(argv: list[str] | None = None) -> int:
 def _run(fixtures, args) -> int:
     from ..expectations import NO_EXPECTATIONS, ExpectationsError, load_expectations
     from ..grammar import GrammarError, parse_keyword_expression
-    from ..report import json_report, summary_table
-    from ..runner import cases_of, run_all
+    from ..report import column, json_report, summary_table
+    from ..runner import cases_of, run_as_completed
 
     expectations = NO_EXPECTATIONS
     if args.expectations:
@@ -79,16 +109,56 @@ def _run(fixtures, args) -> int:
         print("oa-conformance: no case matches", file=sys.stderr)
         return 2
     started = time.perf_counter()
-    results = list(run_all(cases, workers=args.workers, timeout=args.timeout, expectations=expectations))
+    finished: dict[int, object] = {}
+    failures, stopped = 0, None
+    stream = run_as_completed(cases, workers=args.workers, timeout=args.timeout, expectations=expectations)
+    try:
+        for index, result in stream:
+            finished[index] = result
+            _progress(column(result), len(finished), args.quiet)
+            failures += result.fails_run
+            if args.maxfail and failures >= args.maxfail:
+                stopped = f"stopped after {failures} failing case{'s' if failures > 1 else ''} (--maxfail {args.maxfail})"
+                break
+    except KeyboardInterrupt:
+        stopped = "interrupted (Ctrl-C)"
+    finally:
+        stream.close()
+    if not args.quiet and finished:
+        print()
     elapsed = time.perf_counter() - started
-    unmatched = expectations.unmatched((case.id for case in cases), {f.capability for f in fixtures})
+    results = [finished[i] for i in sorted(finished)]
+    unmatched = expectations.unmatched((case.id for case in cases), {f.capability for f in fixtures}) if stopped is None else ()
     print(summary_table(results, unmatched))
-    print(f"\n{len(results)} cases in {elapsed:.1f} s")
+    print(f"\n{len(results)} of {len(cases)} cases in {elapsed:.1f} s" + (f"; {stopped}" if stopped else ""))
     if args.json_path:
         with open(args.json_path, "w", encoding="utf-8") as handle:
             json.dump(json_report(results, unmatched), handle, indent=2)
             handle.write("\n")
+    if stopped and stopped.startswith("interrupted"):
+        return INTERRUPTED
     return 1 if any(r.fails_run for r in results) else 0
+
+
+def _progress(column: str, count: int, quiet: bool) -> None:
+    if quiet:
+        return
+    sys.stdout.write(PROGRESS.get(column, "?") + ("\n" if count % 80 == 0 else ""))
+    sys.stdout.flush()
+
+
+def _json_path_problem(path: str | None) -> str | None:
+    """Why the JSON report could not be written there — found before any case runs."""
+    if path is None:
+        return None
+    if os.path.isdir(path):
+        return "is a directory"
+    directory = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(directory):
+        return f"no such directory {directory}"
+    if not os.access(path if os.path.exists(path) else directory, os.W_OK):
+        return "not writable"
+    return None
 
 
 def _check(fixtures) -> int:

@@ -1,6 +1,7 @@
 """``oa-lint``: lint conformance fixtures statically (no runtime).
 
     oa-lint PATH...                          spec repositories, spec/ or conformance/ folders, fixture files
+    oa-lint - [--capability NAME]            one fixture read from standard input (reported as <stdin>)
     oa-lint PATH --format json|github|sarif  machine-readable output (text is the default; github
                                              under GitHub Actions)
     oa-lint PATH --select G,S --ignore S002  only some rules, by code prefix (the longer prefix wins)
@@ -19,6 +20,8 @@ import os
 import sys
 
 from ..lint import BY_CODE, RULES, Selection, UsageError, lint_paths
+from ..lint.engine import INTERNAL, LintResult, lint_file
+from .oa_conformance import version_text
 from ..lint.formatters import FORMATS, render
 
 
@@ -29,6 +32,8 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Exit status: 0 clean, 1 findings, 2 usage error or internal error.",
     )
     parser.add_argument("paths", nargs="*", metavar="PATH", help="a spec repository, its spec/ folder, a conformance/ folder or fixture files")
+    parser.add_argument("--version", action="version", version=version_text("oa-lint"))
+    parser.add_argument("--capability", help="the capability directory whose vocabulary applies to a fixture read from standard input")
     parser.add_argument("--format", choices=tuple(FORMATS), help="output format (default: text; github when GITHUB_ACTIONS is set)")
     parser.add_argument("--select", action="append", default=[], metavar="CODES", help="only these rules: comma-separated code prefixes (e.g. G,S001)")
     parser.add_argument("--ignore", action="append", default=[], metavar="CODES", help="not these rules: comma-separated code prefixes")
@@ -57,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         selection = Selection.parse(args.select, args.ignore)
-        result = lint_paths(args.paths, selection)
+        result = _lint_stdin(args.capability, selection) if args.paths == ["-"] else lint_paths(args.paths, selection)
     except UsageError as exc:
         print(f"oa-lint: error: {exc}", file=sys.stderr)
         return 2
@@ -69,6 +74,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"oa-lint: {result.internal_errors} internal errors (X001): this is a bug in oa-lint", file=sys.stderr)
         return 2
     return 1 if result.diagnostics and not args.exit_zero else 0
+
+
+def _lint_stdin(capability: str | None, selection: Selection) -> LintResult:
+    """``oa-lint -``: one fixture from standard input; rules about the file's name and folder do not apply."""
+    data = sys.stdin.buffer.read()
+    found = [d for d in lint_file("<stdin>", data, capability=capability)
+             if d.code == INTERNAL.code or (selection.allows(d.code) and not d.code.startswith("L"))]
+    return LintResult(tuple(found), 1)
 
 
 def _count(number: int, noun: str) -> str:

@@ -1,0 +1,115 @@
+"""The command lines: options checked up front, --version, oa-lint -, streamed progress, -x /
+--maxfail, the not-implemented column, Ctrl-C."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+import oa_conformance.cli.oa_conformance as cli_module
+import oa_conformance.runner as runner
+from oa_conformance.cli.oa_ast import main as oa_ast
+from oa_conformance.cli.oa_conformance import main as cli
+from oa_conformance.cli.oa_lint import main as oa_lint
+
+from .conftest import BUNDLED_SPEC
+from .test_run import LINEAR, write_fixture
+
+
+@pytest.fixture
+def ran(monkeypatch):
+    seen: list[str] = []
+    real = runner.run_case
+
+    def recording(case, timeout=60.0):
+        seen.append(case.id)
+        return real(case, timeout)
+
+    monkeypatch.setattr(runner, "run_case", recording)
+    return seen
+
+
+def three_fixtures(tmp_path):
+    good = LINEAR.read_text()
+    write_fixture(tmp_path, good.replace("count: 2\n", "count: 3\n"), name="001-wrong.yaml")
+    write_fixture(tmp_path, good, name="002-good.yaml")
+    write_fixture(tmp_path, good.replace("  third:\n", "  third:\n    projects_in: [count]\n", 1), name="003-gap.yaml")
+    return str(tmp_path / "spec")
+
+
+@pytest.mark.parametrize("option", [["--timeout", "nan"], ["--timeout", "-5"], ["--timeout", "inf"], ["--workers", "-3"],
+                                    ["--workers", "0"], ["--maxfail", "0"]])
+def test_bad_numbers_are_usage_errors(option, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        cli(["run", str(BUNDLED_SPEC), *option])
+    assert exit_info.value.code == 2
+    assert "must be" in capsys.readouterr().err
+
+
+def test_an_unwritable_json_path_is_refused_before_any_case_runs(tmp_path, capsys, ran):
+    assert cli(["run", str(BUNDLED_SPEC), "--json", str(tmp_path / "missing" / "report.json")]) == 2
+    assert cli(["run", str(BUNDLED_SPEC), "--json", str(tmp_path)]) == 2
+    assert "--json" in capsys.readouterr().err and ran == []
+
+
+def test_a_capability_name_with_underscores_gets_a_suggestion(capsys, ran):
+    assert cli(["run", str(BUNDLED_SPEC), "--capability", "graph_engine"]) == 2
+    assert "did you mean 'graph-engine'?" in capsys.readouterr().err and ran == []
+
+
+@pytest.mark.parametrize("main,name", [(cli, "oa-conformance"), (oa_lint, "oa-lint"), (oa_ast, "oa-ast")])
+def test_every_command_line_has_version(main, name, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--version"])
+    assert exit_info.value.code == 0
+    assert capsys.readouterr().out.startswith(f"{name} 0.")
+
+
+def test_oa_lint_reads_standard_input(monkeypatch, capsys):
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"entyr: a\n")))
+    assert oa_lint(["-"]) == 1
+    assert "<stdin>:1:1: V001 unknown directive 'entyr'" in capsys.readouterr().out
+
+
+def test_not_implemented_counts_apart_from_failed_and_progress_streams(tmp_path, capsys):
+    report = tmp_path / "report.json"
+    assert cli(["run", three_fixtures(tmp_path), "--workers", "1", "--json", str(report)]) == 1
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == "F.N"  # one character per case as it completes
+    header, row = out.splitlines()[1], out.splitlines()[2]
+    assert "not implemented" in header
+    cells = row.split()
+    assert cells[:4] == ["graph-engine", "1", "1", "1"]  # passed, failed, not implemented
+    assert [c["category"] for c in json.loads(report.read_text())["cases"]] == [None, None, "not_implemented"]
+
+
+def test_quiet_prints_no_progress(tmp_path, capsys):
+    cli(["run", three_fixtures(tmp_path), "-q"])
+    assert capsys.readouterr().out.splitlines()[0].startswith("capability")
+
+
+@pytest.mark.parametrize("option", [["-x"], ["--maxfail", "1"]])
+def test_exitfirst_stops_starting_cases(tmp_path, capsys, ran, option):
+    assert cli(["run", three_fixtures(tmp_path), "--workers", "1", *option]) == 1
+    assert len(ran) < 3  # the one worker may have taken the next case before the stop
+    assert "1 of 3 cases" in capsys.readouterr().out
+
+
+def test_ctrl_c_prints_what_finished_and_exits_130(tmp_path, capsys, monkeypatch):
+    def interrupted(column, count, quiet):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli_module, "_progress", interrupted)
+    assert cli(["run", three_fixtures(tmp_path), "--workers", "1"]) == 130
+    out = capsys.readouterr().out
+    assert "1 of 3 cases" in out and "interrupted" in out and "Traceback" not in out
+
+
+def test_a_multi_line_reason_stays_on_one_line(tmp_path, capsys, monkeypatch):
+    real = runner.run_case
+    monkeypatch.setattr(runner, "run_case", lambda case, timeout=60.0: runner.CaseResult(case, "failed", reason="one\ntwo"))
+    cli(["run", str(BUNDLED_SPEC / "graph-engine" / "conformance" / "001-linear-reducers.yaml"), "-q"])
+    assert any(line.startswith("FAILED") and line.endswith("one two") for line in capsys.readouterr().out.splitlines())
+    assert real
