@@ -517,11 +517,15 @@ _flag("no_edge_spans", "no span was emitted for an edge",
       lambda ctx: [s for s in _spans(ctx) if any(key.startswith("openarmature.edge") for key in s["attributes"]) or "edge" in s["name"].lower()])
 
 
-def llm_span(ctx: Context) -> Any:
-    found = [s for s in _spans(ctx) if s["name"] == LLM_SPAN]
+def only(found: list[Any], what: str) -> Any:
+    """The single item a shape about "the" LLM call reads; anything else is nothing to compare."""
     if len(found) != 1:
-        raise LookupError(f"expected exactly one {LLM_SPAN} span, the capture holds {len(found)}")
+        raise LookupError(f"expected exactly one {what}, the case has {len(found)}")
     return found[0]
+
+
+def llm_span(ctx: Context) -> Any:
+    return only([s for s in _spans(ctx) if s["name"] == LLM_SPAN], f"{LLM_SPAN} span")
 
 
 @shape("llm_span_attributes", capability=OBS)
@@ -741,9 +745,7 @@ def llm_response(ctx: Context) -> Any:
     responses = ctx.trace.collections.get("llm_responses")
     if responses is None:
         raise LookupError("the case captured no LLM response (no mock LLM)")
-    if len(responses) != 1:
-        raise LookupError(f"expected exactly one LLM response, the case has {len(responses)}")
-    return responses[0]
+    return only(list(responses), "LLM response")
 
 
 @shape("response_usage", capability=OBS)

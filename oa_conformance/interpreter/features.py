@@ -27,6 +27,7 @@ CAPABILITY_PROPOSALS = {
 # Directives that exist only with a proposal, wherever they are used.
 DIRECTIVE_PROPOSALS = {
     "session_store": ("0020", "sessions"),
+    "session_id": ("0020", "sessions"),  # a session-bound invoke() (observability's trace.sessionId)
     "seeded_session": ("0020", "sessions"),
     "session_migrations": ("0020", "sessions"),
     "suspend_with_descriptor": ("0021", "suspension"),

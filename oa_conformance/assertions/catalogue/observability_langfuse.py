@@ -432,6 +432,55 @@ def _llm_case(generation_parent_index: int) -> dict:
     return case(invocation(), langfuse={"traces": [], "observations": [node, other, generation]}, otel={"spans": spans})
 
 
+INPUT_USAGE_ATTRIBUTES = ("gen_ai.usage.input_tokens", "openarmature.llm.usage.prompt_tokens")
+ALL_USAGE_ATTRIBUTES = INPUT_USAGE_ATTRIBUTES + ("gen_ai.usage.output_tokens", "openarmature.llm.usage.completion_tokens",
+                                                 "openarmature.llm.usage.total_tokens")
+COUNTERS = ("prompt_tokens", "completion_tokens", "total_tokens")
+
+
+def _completion_usage(scope: dict) -> dict:
+    usages = [e.get("usage") for events in _collectors(scope).values() for e in events if e["type"] == COMPLETION]
+    if not usages:
+        raise LookupError("no LlmCompletionEvent was collected")
+    if any(u is None for u in usages):
+        raise LookupError("an LlmCompletionEvent carries no usage record")
+    return usages[0]
+
+
+def _llm_span_attributes(scope: dict) -> list:
+    if "otel" not in scope:
+        raise LookupError("the case recorded no OTel spans")
+    spans = [s["attributes"] for s in scope["otel"]["spans"] if s["name"] == "openarmature.llm.complete"]
+    if not spans:
+        raise LookupError("no LLM provider span")
+    return spans
+
+
+def _nulled(counters: tuple, attributes: tuple):
+    """The malformed wire counters reach the event as present-but-null and no span as an attribute."""
+    def judge(scope: dict, expected: Any, **_: str) -> Verdict:
+        usage = _completion_usage(scope)
+        on_spans = sorted({key for span in _llm_span_attributes(scope) for key in span if key in attributes})
+        nulls = all(usage.get(c, "absent") is None for c in counters)
+        return Verdict(nulls and not on_spans, f"event usage {usage}; usage attributes on the LLM span: {on_spans}")
+    return judge
+
+
+def _input_bound_not_evaluated(scope: dict, expected: Any, **_: str) -> Verdict:
+    """prompt_tokens is null, so no token-budget observation is of the input kind."""
+    usage = _completion_usage(scope)
+    budget = [m for m in scope.get("metrics", ()) if m["instrument"].startswith("openarmature.gen_ai.client.token_budget")]
+    input_kind = [m for m in budget if "input" in m["dimensions"].values()]
+    return Verdict(usage.get("prompt_tokens", "absent") is None and not input_kind,
+                   f"prompt_tokens {usage.get('prompt_tokens', 'absent')!r}; input-kind budget observations {input_kind}")
+
+
+def _usage_case(usage: dict, span_attributes: dict, metrics: list | None = None) -> dict:
+    return case(invocation(), typed_events={"c": [{"type": COMPLETION, "usage": usage}]},
+                otel={"spans": [{"name": "openarmature.llm.complete", "attributes": span_attributes}]}, metrics=metrics or [])
+
+
+NULL_PROMPT = {"prompt_tokens": None, "completion_tokens": 5, "total_tokens": 15}
 BUDGET_INSTRUMENTS = "metrics[?starts_with(instrument, 'openarmature.gen_ai.client.token_budget')]"
 _DURATION = {"instrument": "openarmature.gen_ai.client.operation.duration"}
 _EXCEEDED = {"instrument": "openarmature.gen_ai.client.token_budget.exceeded"}
@@ -451,6 +500,25 @@ LINKS_AND_METRICS = (
                                                                  "caller_invocation_metadata_mutable": False}]})),
           fails=Example(case(invocation(), typed_events={"c": [{"type": COMPLETION, "caller_invocation_metadata": {"u": 1},
                                                                  "caller_invocation_metadata_mutable": True}]}))),
+    Compute("malformed_wire_prompt_tokens_nulled_before_event_and_span",
+            "A malformed wire prompt_tokens reaches the event as null and no LLM span as an input-usage attribute.",
+            _nulled(("prompt_tokens",), INPUT_USAGE_ATTRIBUTES), "joins the typed event with the OTel span",
+            holds=Example(_usage_case(NULL_PROMPT, {"gen_ai.usage.output_tokens": 5})),
+            fails=Example(_usage_case(NULL_PROMPT, {"gen_ai.usage.input_tokens": 0}))),
+    Compute("all_three_malformed_wire_counters_nulled_before_event_and_span",
+            "All three malformed counters reach the event as a present record of nulls and no span as usage attributes.",
+            _nulled(COUNTERS, ALL_USAGE_ATTRIBUTES), "joins the typed event with the OTel span",
+            holds=Example(_usage_case(dict.fromkeys(COUNTERS), {})),
+            fails=Example(_usage_case(dict.fromkeys(COUNTERS), {"openarmature.llm.usage.total_tokens": 1}))),
+    Compute("<which:input_bound_not_evaluated_when_prompt_tokens_null|no_input_kind_budget_observation_when_prompt_tokens_null>",
+            "With prompt_tokens null the input budget bound is not evaluated: no input-kind budget observation.",
+            _input_bound_not_evaluated, "joins the typed event with the metric observations",
+            holds=Example(_usage_case(NULL_PROMPT, {}, [{"instrument": "openarmature.gen_ai.client.token_budget.utilization",
+                                                          "dimensions": {"kind": "total"}}]),
+                          name="input_bound_not_evaluated_when_prompt_tokens_null"),
+            fails=Example(_usage_case(NULL_PROMPT, {}, [{"instrument": "openarmature.gen_ai.client.token_budget.utilization",
+                                                          "dimensions": {"kind": "input"}}]),
+                          name="input_bound_not_evaluated_when_prompt_tokens_null")),
     Compute("langfuse_parent_matches_otel_parent", "For every Generation the Langfuse parent corresponds to the OTel span parent (§8.9).",
             _parents_agree, "walks two trees by parent links and compares the lineages",
             holds=Example(_llm_case(0)), fails=Example(_llm_case(1))),

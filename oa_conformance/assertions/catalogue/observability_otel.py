@@ -65,6 +65,13 @@ def correlation_uniform(scope: dict, expected: Any) -> Any:
     return ids.pop()
 
 
+def correlation_uuid(scope: dict, expected: Any) -> Verdict:
+    from ..matchers import format_ok
+
+    ids = _openarmature_correlation_ids(scope)
+    return _flag(expected, all(format_ok("uuid", value) for value in ids), f"correlation ids {ids[:4]}")
+
+
 def unique_indices_under(scope: dict, expected: Any) -> Verdict:
     spans = _spans(scope)
     # The fan-out node span; its instance spans share its name (§4.5) and carry the index.
@@ -292,6 +299,9 @@ ROWS = (
     Compute("correlation_id_consistency", "All openarmature spans share the same correlation_id (one value, on every span).",
             correlation_consistent, "the tree matches each span's id against <uuid> on its own; equality across spans is a join",
             holds=otel(TREE), fails=otel(SPLIT)),
+    Compute("correlation_id_is_uuidv4", "The auto-generated correlation id on every openarmature span is a canonical UUIDv4.",
+            correlation_uuid, "a format check applied to every span's attribute (JMESPath has no UUID test)",
+            holds=otel([span("a", "s1", **{CORRELATION: "0b6e3f1c-2a4d-4e8f-9a1b-3c5d7e9f1a2b"})]), fails=otel(TREE)),
     Compute("correlation_id_uniform_across_tree", "Every span carries one correlation id, the value the fixture gives.",
             correlation_uniform, "one value across all spans, then compared: a join over the whole span list",
             holds=_with(otel(TREE), "c1"), fails=_with(otel(SPLIT), "c1")),

@@ -18,12 +18,11 @@ as "not implemented".
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import dataclass
 from typing import Any, AsyncContextManager, Callable
 
 from ...ast.scenarios import Scenario
-from . import CapabilityHarness, register
+from . import CapabilityHarness, captures, register
 from .. import observability_nodes  # noqa: F401 - registers the directory's node directives
 from .langfuse_capture import LANGFUSE_DIRECTIVES, open_langfuse
 from .observability_prompts import PROMPT_DIRECTIVES, open_prompts
@@ -59,23 +58,8 @@ CAPTURES: list[Capture] = [
 GRAPH_DIRECTIVES: frozenset[str] = frozenset()
 
 
-class _Collected:
-    def __init__(self, captures: list[Any]):
-        self._captures = captures
-
-    def collections(self) -> dict[str, Any]:
-        merged: dict[str, Any] = {}
-        for capture in self._captures:
-            merged.update(capture.collections())
-        return merged
-
-
-@contextlib.asynccontextmanager
-async def instrument(scenario: Scenario, harness: Any):
-    """Enter every capture around the graph run; their collections merge into the trace."""
-    async with contextlib.AsyncExitStack() as stack:
-        opened = [await stack.enter_async_context(capture.open(scenario, harness)) for capture in CAPTURES]
-        yield _Collected(opened)
+# Enter every capture around the graph run, in list order; their collections merge into the trace.
+instrument = captures(*(capture.open for capture in CAPTURES))
 
 
 def _union(attribute: str) -> frozenset[str]:
