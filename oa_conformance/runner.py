@@ -175,9 +175,16 @@ def run_as_completed(refs: Iterable[CaseRef], workers: int = 16, timeout: float 
         pending.put((index, ref))
     finished: queue.SimpleQueue = queue.SimpleQueue()
     stopping = threading.Event()
+    # A worker starts a case only while fewer than `workers` cases are running or finished but not
+    # yet seen by the caller: a caller that stops after seeing a result (-x) has started no other.
+    count = max(1, min(workers, len(refs)))
+    slots = threading.Semaphore(count)
 
     def work() -> None:
-        while not stopping.is_set():
+        while True:
+            slots.acquire()
+            if stopping.is_set():
+                return
             try:
                 index, ref = pending.get_nowait()
             except queue.Empty:
@@ -188,15 +195,19 @@ def run_as_completed(refs: Iterable[CaseRef], workers: int = 16, timeout: float 
                 result = CaseResult(ref, ERROR, category=ADAPTER_ERROR, reason=f"adapter error {type(exc).__name__}: {exc}")
             finished.put((index, result))
 
-    for _ in range(max(1, min(workers, len(refs)))):
+    for _ in range(count):
         threading.Thread(target=work, name="oa-case", daemon=True).start()
     try:
         for _ in refs:
             while True:
                 try:  # a bounded wait, so Ctrl-C reaches the main thread promptly
-                    yield finished.get(timeout=0.2)
+                    item = finished.get(timeout=0.2)
                     break
                 except queue.Empty:
                     continue
+            yield item
+            slots.release()  # the caller has seen this result and goes on: another case may start
     finally:
         stopping.set()
+        for _ in range(count):
+            slots.release()  # wake the workers waiting for a slot, so they see the stop and end
