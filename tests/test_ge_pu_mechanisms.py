@@ -98,3 +98,28 @@ def test_durations_from_the_stub_clock_compare_up_to_rounding(tmp_path, relative
     wrong = results(tmp_path, relative, "- {node_name: target, duration_ms: 5, outcome: \"exception\"",
                     "- {node_name: target, duration_ms: 6, outcome: \"exception\"")
     assert wrong["retry_wraps_timing"].outcome == "failed"
+
+
+@pytest.mark.parametrize("fixture, method", [("022-drain-timeout-elapses-with-undelivered.yaml", "drain"),
+                                             ("030-drain-events-for-timeout.yaml", "drain_events_for")])
+def test_a_drain_that_waits_for_paced_observers_fails_the_timeout_check(tmp_path, monkeypatch, fixture, method):
+    """The timeout check counts event-loop turns after the deadline, so it survives a loaded machine;
+    it must still fail a runtime drain that keeps waiting on its paced observers past the deadline."""
+    from openarmature.graph.compiled import CompiledGraph
+
+    honest = getattr(CompiledGraph, method)
+
+    async def waits_past_deadline(self, *args, timeout=None):
+        import asyncio
+
+        if timeout is None:  # the adapter's own settle drain
+            return await honest(self, *args, timeout=None)
+        await asyncio.sleep(timeout + 0.15)  # less than one paced delivery (200-300 ms) late
+        return await honest(self, *args, timeout=0)
+
+    found = results(tmp_path, GE + fixture)
+    assert outcomes(found) == {"passed"}
+    monkeypatch.setattr(CompiledGraph, method, waits_past_deadline)
+    failed = [r for r in results(tmp_path / "late", GE + fixture).values() if r.outcome == "failed"]
+    assert failed and all("drain_returned_within_timeout: failed" in r.reason and "event-loop turns after" in r.reason
+                          for r in failed), [r.reason for r in failed]

@@ -86,16 +86,41 @@ def error_data(error: BaseException) -> dict[str, Any]:
     return data
 
 
+# How many event-loop turns after its deadline a drain is followed before counting stops: far more
+# than a drain that honours its deadline needs (a handful: timer fires, cancel, gather, resume), far
+# fewer than the turns that pass while it waits on a paced observer instead.
+TURNS_COUNTED_AFTER_DEADLINE = 1000
+
+
 async def timed_drain(drain: Any, timeout: float | None, *args: Any) -> dict[str, Any]:
     """Call a runtime drain (``drain`` or ``drain_events_for``) and return its summary as data, with
-    the timeout it was given and the wall time the call took (``elapsed_s``, monotonic clock)."""
-    import time
+    the timeout it was given, the time the call took on the event loop's own clock (``elapsed_s``),
+    and ``turns_after_deadline``: how many turns of this event loop passed between the deadline
+    (``timeout`` after the call began; the call itself for an untimed drain) and the drain's return.
 
-    started = time.monotonic()
-    summary = await drain(*args, timeout=timeout)
-    elapsed = time.monotonic() - started
+    Why turns and not seconds: cases run side by side in threads on a shared machine, so the loop can
+    wake long after a deadline (GIL, neighbouring cases, other processes) — wall time then blames the
+    runtime for the scheduler. A turn is starved exactly as much as the drain's own steps are: a drain
+    that honoured its deadline returns within a few turns of it however loaded the machine, one that
+    waits on a paced observer lets the counter spin to its cap (``TURNS_COUNTED_AFTER_DEADLINE``)."""
+    loop = asyncio.get_running_loop()
+    counter = {"turns": 0, "returned": False}
+
+    def turn() -> None:  # one call per loop turn, from the deadline on, until the drain returns
+        if not counter["returned"] and counter["turns"] < TURNS_COUNTED_AFTER_DEADLINE:
+            counter["turns"] += 1
+            loop.call_soon(turn)
+
+    started = loop.time()
+    # Armed before the drain arms its own timer for the same instant, so it fires no later than it.
+    deadline = loop.call_at(started + (timeout or 0.0), turn)
+    try:
+        summary = await drain(*args, timeout=timeout)
+    finally:
+        counter["returned"] = True
+        deadline.cancel()
     return {"timeout_reached": summary.timeout_reached, "undelivered_count": summary.undelivered_count,
-            "timeout_s": timeout, "elapsed_s": elapsed}
+            "timeout_s": timeout, "elapsed_s": loop.time() - started, "turns_after_deadline": counter["turns"]}
 
 
 @dataclass

@@ -38,9 +38,10 @@ vectors), so a rule can neither change the trace nor depend on runtime object id
                            invocation is the one whose context delivered the event (§6 tagging)
       accumulators         {observer: {invocation_id: (event, ...)}} at the end
       drain                the fixture's process-wide drain: {timeout_reached, undelivered_count,
-                           timeout_s, elapsed_s, delivered_at_return} (elapsed: measured around the
-                           call; delivered_at_return: {observer: deliveries in this invocation's
-                           context when the call returned})
+                           timeout_s, elapsed_s, turns_after_deadline, delivered_at_return}
+                           (elapsed: the loop's clock around the call; turns_after_deadline: event-loop
+                           turns from the deadline to the return, capped; delivered_at_return:
+                           {observer: deliveries in this invocation's context when the call returned})
       settle_drain         the adapter's own untimed drain after the invocation (same shape): it
                            collects what is still queued; whether it returned clean is evidence
                            about the graph's delivery state after a timed-out drain

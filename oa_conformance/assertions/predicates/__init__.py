@@ -200,13 +200,5 @@ def flag(expected: Any, holds: bool, detail: str) -> Verdict:
 # §5.9 canonical predicates
 
 
-# How late a drain may return past its timeout and still count as on time: the event loop's own
-# scheduling latency (cases run side by side in threads), not a tolerance for the runtime.
-# Scheduler slack for "returned within its timeout": cases run side by side in threads, so a loaded
-# 2-core machine can wake a timed-out drain late. 0.25 s still separates a drain that honoured its
-# timeout from one that waited for paced observers (fixtures pace them at hundreds of ms per event).
-DRAIN_DEADLINE_SLACK_S = 0.25
-
-
 # The capability modules register their predicates on import (explicit registry, in order).
 from . import graph_engine, pipeline_checkpoint, pipeline_utilities  # noqa: E402,F401

@@ -22,6 +22,7 @@ from typing import Any
 from ...interpreter.values import literal
 from ..matchers import show
 from ..rules import Context
+from ..catalogue.canonical import DRAIN_PROMPT_TURNS
 from . import (
     Verdict,
     all_events_of,
@@ -41,10 +42,6 @@ from . import (
 )
 
 EDGE_FAILURES = frozenset(("routing_error", "edge_exception"))
-# A drain with no live worker returns at once; one that takes longer found workers still running.
-# 0.3 s leaves room for a loaded 2-core machine and stays below one paced delivery the drain
-# fixtures would still owe (several events at hundreds of ms each).
-DRAIN_SETTLE_PROMPT_S = 0.3
 
 
 def node_events_required(ctx: Context, node: str) -> list[Any]:
@@ -286,8 +283,11 @@ def _intact_after_timeout(ctx: Context, expected: Any) -> Verdict:
             settle = inv.settle_drain
             if settle["timeout_reached"] or settle["undelivered_count"]:
                 problems.append(f"the next drain reported {settle['undelivered_count']} undelivered")
-            if settle["elapsed_s"] > DRAIN_SETTLE_PROMPT_S:
-                problems.append(f"the next drain took {settle['elapsed_s']:.3f} s: workers outlived the timed-out drain")
+            # A drain with no live worker returns at once (in turns of the loop, as for a timed
+            # drain's deadline); one that waits found workers still running.
+            if settle["turns_after_deadline"] > DRAIN_PROMPT_TURNS:
+                problems.append(f"the next drain waited {settle['turns_after_deadline']} event-loop turns "
+                                f"({settle['elapsed_s']:.3f} s): workers outlived the timed-out drain")
     if not timed_out:
         raise LookupError("no process-wide drain reached its timeout")
     return flag(expected, not problems, "; ".join(problems))
