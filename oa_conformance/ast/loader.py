@@ -17,7 +17,9 @@ whether to go on.
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -35,13 +37,13 @@ except ImportError:  # pragma: no cover
 # Limits that keep a hostile or broken fixture from eating the machine.
 MAX_EXPANDED_NODES = 200_000  # the largest fixture in the spec corpus has about 3,000 nodes
 MAX_DEPTH = 100
+DEFAULT_MAX_FIXTURE_BYTES = 4 << 20
 
 _STR = "tag:yaml.org,2002:str"
 _INT = "tag:yaml.org,2002:int"
 _FLOAT = "tag:yaml.org,2002:float"
 _BOOL = "tag:yaml.org,2002:bool"
 _NULL = "tag:yaml.org,2002:null"
-_TIMESTAMP = "tag:yaml.org,2002:timestamp"
 _MAP = "tag:yaml.org,2002:map"
 _SEQ = "tag:yaml.org,2002:seq"
 
@@ -55,7 +57,63 @@ def _may_alias(text: str) -> bool:
 
 _QUOTES = frozenset(("'", '"'))
 
-_plain_resolver = yaml.resolver.Resolver()
+class CoreSchemaResolver(yaml.resolver.BaseResolver):
+    """YAML 1.2 core-schema tag resolution for plain scalars (YAML 1.2.2 §10.3.2).
+
+    Fixtures are a cross-language contract, read by YAML 1.2 parsers in other languages, so a plain
+    scalar means what the 1.2 core schema says, not what PyYAML's YAML 1.1 resolver says: ``yes``,
+    ``on``, ``1:20`` and ``2024-01-01`` are strings; ``012`` and ``08`` are decimal 12 and 8;
+    ``0o17`` is octal 15. Anything the core schema does not match is a string.
+    """
+
+    yaml_implicit_resolvers: dict = {}
+
+
+for _tag, _pattern, _first in (
+    ("tag:yaml.org,2002:bool", r"^(?:true|True|TRUE|false|False|FALSE)$", "tTfF"),
+    ("tag:yaml.org,2002:null", r"^(?:~|null|Null|NULL|)$", ["~", "n", "N", ""]),
+    ("tag:yaml.org,2002:int", r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$", "-+0123456789"),
+    ("tag:yaml.org,2002:float",
+     r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$",
+     "-+.0123456789"),
+    # Not core schema: a YAML 1.1 reader would merge `<<` keys, so they are resolved only to be refused.
+    ("tag:yaml.org,2002:merge", r"^<<$", "<"),
+):
+    CoreSchemaResolver.add_implicit_resolver(_tag, re.compile(_pattern), list(_first))
+
+_plain_resolver = CoreSchemaResolver()
+
+
+def core_int(text: str) -> int:
+    """A core-schema int: decimal (leading zeros allowed), ``0o`` octal or ``0x`` hexadecimal."""
+    if text.startswith("0o"):
+        return int(text[2:], 8)
+    if text.startswith("0x"):
+        return int(text[2:], 16)
+    return int(text, 10)
+
+
+def core_float(text: str) -> float:
+    """A core-schema float, including ``.inf`` / ``-.inf`` / ``.nan`` in their three spellings."""
+    lowered = text.lower()
+    if lowered.endswith(".inf"):
+        return float(lowered.replace(".inf", "inf"))
+    if lowered == ".nan":
+        return float("nan")
+    return float(text)
+
+
+def core_value(tag: str, text: str):
+    """The value of a scalar with a resolved core-schema tag (the one place scalars get values)."""
+    if tag == _INT:
+        return core_int(text)
+    if tag == _FLOAT:
+        return core_float(text)
+    if tag == _BOOL:
+        return text[0] in "tT"
+    if tag == _NULL:
+        return None
+    return text
 
 
 class _Composer(_Loader):
@@ -85,8 +143,7 @@ def _compose(text: str):
         loader.dispose()
 
 
-_BOOL_VALUES = yaml.constructor.SafeConstructor.bool_values
-_core_constructor = yaml.constructor.SafeConstructor()
+_CORE_SCALAR_TAGS = frozenset((_STR, _INT, _FLOAT, _BOOL, _NULL))
 
 _ScalarNode = yaml.ScalarNode
 _MappingNode = yaml.MappingNode
@@ -157,18 +214,42 @@ class _Problem(Exception):
         self.message = message
 
 
+def max_fixture_bytes() -> int:
+    """The input size cap: ``OA_MAX_FIXTURE_BYTES`` or 4 MiB (the largest corpus fixture is ~40 KB)."""
+    try:
+        return max(1, int(os.environ.get("OA_MAX_FIXTURE_BYTES", "")))
+    except ValueError:
+        return DEFAULT_MAX_FIXTURE_BYTES
+
+
+def _io_problem(path: str, message: str) -> LoadResult:
+    return LoadResult(None, (Diagnostic(FIXTURE_SCHEMA_INVALID, "io", message, path, 1, 1),))
+
+
 def load_path(path: str) -> LoadResult:
-    """Read and load one fixture file."""
+    """Read and load one fixture file: a regular file under the size cap (a FIFO is never opened)."""
+    try:
+        status = os.stat(path)
+    except OSError as exc:
+        broken = os.path.islink(path)
+        return _io_problem(path, "cannot read fixture: a dangling symbolic link" if broken else f"cannot read fixture: {exc.strerror}")
+    if not stat.S_ISREG(status.st_mode):
+        kind = "a directory" if stat.S_ISDIR(status.st_mode) else "a FIFO" if stat.S_ISFIFO(status.st_mode) else "not a regular file"
+        return _io_problem(path, f"cannot read fixture: {kind}, not a regular file")
+    if status.st_size > max_fixture_bytes():
+        return _io_problem(path, f"fixture is {status.st_size} bytes, over the {max_fixture_bytes()}-byte cap (OA_MAX_FIXTURE_BYTES)")
     try:
         with open(path, "rb") as handle:
             data = handle.read()
     except OSError as exc:
-        return LoadResult(None, (Diagnostic(FIXTURE_SCHEMA_INVALID, "io", f"cannot read fixture: {exc.strerror}", path, 1, 1),))
+        return _io_problem(path, f"cannot read fixture: {exc.strerror}")
     return load_bytes(data, path)
 
 
 def load_bytes(data: bytes | str, path: str = "<string>") -> LoadResult:
     """Load one fixture document from bytes (must be UTF-8) or text."""
+    if len(data) > max_fixture_bytes():
+        return _io_problem(path, f"fixture is {len(data)} bytes, over the {max_fixture_bytes()}-byte cap (OA_MAX_FIXTURE_BYTES)")
     if isinstance(data, bytes):
         try:
             text = data.decode("utf-8")
@@ -279,20 +360,8 @@ class _Converter:
     def scalar(self, node: yaml.ScalarNode) -> Scalar:
         tag = node.tag
         text = node.value
-        if tag == _STR or tag == _TIMESTAMP:
-            # Timestamps stay strings: fixtures are language-neutral and YAML 1.2 has no timestamp.
-            value = text
-        elif tag == _INT:
-            try:
-                value = int(text)
-            except ValueError:
-                value = _core_constructor.construct_yaml_int(node)
-        elif tag == _NULL:
-            value = None
-        elif tag == _BOOL:
-            value = _BOOL_VALUES[text.lower()]
-        elif tag == _FLOAT:
-            value = _core_constructor.construct_yaml_float(node)
+        if tag in _CORE_SCALAR_TAGS:
+            value = core_value(tag, text)
         else:
             self.bad_tag(node)
             value = text
