@@ -13,6 +13,7 @@ from typing import Any
 from ..matchers import format_ok
 from . import Compute, Example, Query, Restates, Verdict
 from .examples import case, invocation, node_event, one_run
+from .pipeline_checkpoint import ROWS as CHECKPOINT_COMPUTED
 
 INNER = ["fan", "work"]
 _instances = [node_event("work", "started", INNER, fan_out_index=i, attempt_index=a) for i, a in ((0, 0), (1, 0), (1, 1))]
@@ -355,4 +356,5 @@ ROWS = (
     # "The after_node crash boundary rolled node_a forward across the resume."
     Restates("after_node_crash_rolls_node_forward", "The node the crash followed is not re-run on resume (it is in completed_positions, rolled forward).",
              "expected.nodes_skipped_during_resume"),
+    *CHECKPOINT_COMPUTED,
 )

@@ -209,4 +209,4 @@ DRAIN_DEADLINE_SLACK_S = 0.25
 
 
 # The capability modules register their predicates on import (explicit registry, in order).
-from . import pipeline_checkpoint, pipeline_utilities  # noqa: E402,F401
+from . import pipeline_utilities  # noqa: E402,F401
