@@ -14,6 +14,7 @@ from ..matchers import format_ok
 from . import Compute, Example, Query, Restates, Verdict
 from .examples import case, invocation, node_event, one_run
 from .pipeline_checkpoint import ROWS as CHECKPOINT_COMPUTED
+from .pipeline_isolation import ROWS as ISOLATION_COMPUTED
 
 INNER = ["fan", "work"]
 _instances = [node_event("work", "started", INNER, fan_out_index=i, attempt_index=a) for i, a in ((0, 0), (1, 0), (1, 1))]
@@ -357,4 +358,5 @@ ROWS = (
     Restates("after_node_crash_rolls_node_forward", "The node the crash followed is not re-run on resume (it is in completed_positions, rolled forward).",
              "expected.nodes_skipped_during_resume"),
     *CHECKPOINT_COMPUTED,
+    *ISOLATION_COMPUTED,
 )
