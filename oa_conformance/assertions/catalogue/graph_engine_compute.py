@@ -196,6 +196,7 @@ def covered_via_invocation(field: str, what: str):
                 problems.append(f"the snapshot at {node!r} holds {len(held)} inner events over {what} {seen}; "
                                 f"{len(emitted)} over {wanted} were emitted before the call")
         return flag(expected, not problems, "; ".join(problems))
+    covered.__name__ = f"covered_all_{what}"
     return covered
 
 

@@ -211,6 +211,7 @@ def per_enclosing_instance(missing: Any, what: str, fine: str):
                 if left:
                     problems.append(f"enclosing instance {outer} {what} {sorted(left)}")
         return flag(expected, not problems, "; ".join(problems) or fine)
+    check.__name__ = f"inner_instances_{what.replace(' ', '_')}"
     return check
 
 
