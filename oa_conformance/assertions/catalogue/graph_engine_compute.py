@@ -12,7 +12,7 @@ from typing import Any
 
 from ...kinds import is_sequence
 from ..matchers import show
-from . import Compute, Example, Verdict
+from . import Compute, Example, Verdict, flag
 from .examples import case, invocation, node_event, one_run
 
 EDGE_FAILURES = frozenset(("routing_error", "edge_exception"))
@@ -22,10 +22,6 @@ EDGE_FAILURES = frozenset(("routing_error", "edge_exception"))
 DRAIN_SETTLE_PROMPT_S = 0.3
 SCALAR_IDENTITY = ("namespace", "fan_out_index", "branch_name", "attempt_index", "phase")
 
-
-def flag(expected: Any, holds: bool, detail: str) -> Verdict:
-    """Compare a predicate that holds or not with the boolean the fixture gives."""
-    return Verdict(holds == bool(expected), "" if holds == bool(expected) else detail)
 
 
 def identity(event: dict, *fields: str) -> tuple:

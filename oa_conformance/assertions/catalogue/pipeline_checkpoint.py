@@ -11,12 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..matchers import show
-from . import Compute, Example, Verdict
+from . import Compute, Example, Verdict, flag
 from .examples import case, invocation, node_event
 
-
-def flag(expected: Any, holds: bool, detail: str) -> Verdict:
-    return Verdict(holds == bool(expected), "" if holds == bool(expected) else detail)
 
 
 def role(scope: dict, name: str) -> dict:

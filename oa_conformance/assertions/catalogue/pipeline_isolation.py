@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from ..matchers import show
-from . import Compute, Example, Verdict
+from . import Compute, Example, Verdict, flag
 
 FUNCTIONS: list[tuple[str, Any]] = []  # (predicate name or pattern, function), in definition order
 
@@ -28,9 +28,6 @@ def predicate(name: str):
 
 pattern = predicate  # a catalogue pattern name (``<scope>_…``) is registered the same way
 
-
-def flag(expected: Any, holds: bool, detail: str) -> Verdict:
-    return Verdict(holds == bool(expected), "" if holds == bool(expected) else detail)
 
 
 def run_of(scope: dict) -> dict:

@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..matchers import format_ok
-from . import Compute, Example, Query, Restates, Verdict
+from . import Compute, Example, Query, Restates, Verdict, flag
 from .examples import case, invocation, node_event, one_run
-from .pipeline_checkpoint import ROWS as CHECKPOINT_COMPUTED
+from .pipeline_checkpoint import ROWS as CHECKPOINT_COMPUTED, role
 from .pipeline_isolation import ROWS as ISOLATION_COMPUTED
 
 INNER = ["fan", "work"]
@@ -62,16 +62,6 @@ ISOLATION_GATE = {"nodes": {}, "failure_isolation": [{"node": "n", "event_name":
                                                       "predicate_category": "timeout", "degraded_update": {}, "on_caught": None}]}
 CARRIED = [{"category": "node_exception", "message": "wrapped", "carrier": True}, {"category": "timeout", "message": "slow", "carrier": False}]
 
-
-def flag(expected: Any, holds: bool, detail: str) -> Verdict:
-    """Compare a predicate that holds or not with the boolean the fixture gives."""
-    return Verdict(holds == bool(expected), "" if holds == bool(expected) else detail)
-
-
-def role(scope: dict, name: str) -> dict:
-    if name not in scope:
-        raise LookupError(f"the case has no {name.replace('_', ' ')}")
-    return scope[name]
 
 
 def run_id(scope: dict, name: str) -> str:
