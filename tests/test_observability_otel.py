@@ -95,3 +95,18 @@ def test_the_unmodified_fixtures_pass():
         fixture = FixtureRef(str(shared_fixture(f"observability/conformance/{name}")), "observability", name)
         for result in run_all(cases_of(fixture)):
             assert result.outcome == "passed", (result.ref.id, result.reason)
+
+
+@pytest.mark.parametrize("old, new", [
+    ("type: immutable_mapping", "type: mutable_mapping"),  # the runtime returns a read-only mapping
+    ("value: {}", "value: {tenant: acme}"),  # nothing is active outside an invocation
+    ("exception: null", "exception: {type: RuntimeError}"),  # the read does not raise
+])
+def test_a_direct_call_result_fault_fails_the_case_at_its_line(tmp_path, old, new):
+    """`direct_call:` (no graph) records what the API returned; each part of the result is checked."""
+    name = "046-get-invocation-metadata-outside-invocation.yaml"
+    assert only_result(FixtureRef(str(shared_fixture(f"observability/conformance/{name}")), "observability", name)).outcome == "passed"
+    ref, line = copy_with_fault(tmp_path, name, old, new)
+    result = only_result(ref)
+    assert result.outcome == "failed", result.reason
+    assert any(check.status == "failed" and f":{line}:" in str(check.location) for check in result.checks), result.reason

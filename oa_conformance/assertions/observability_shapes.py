@@ -578,6 +578,20 @@ def _invocation_count(node: Any, span: Span | None) -> Rule:
     return ValueRule("expected.invocation_count", span, node, lambda ctx: len(ctx.trace.invocations))
 
 
+@shape("direct_call_result", capability=OBS)
+def _direct_call_result(node: Any, span: Span | None) -> Rule:
+    """What the case's ``direct_call`` returned (value, type, exception; observability_direct.py)."""
+    from .rules import ValueRule
+
+    def select(ctx: Context) -> Any:
+        calls = ctx.trace.collections.get("calls")
+        if not calls or "result" not in calls[0]:
+            raise LookupError("the case made no direct call")
+        return calls[0]["result"]
+
+    return ValueRule("expected.direct_call_result", span, node, select)
+
+
 # ---------------------------------------------------------------------------------------------
 # Log records and metric observations
 

@@ -19,6 +19,7 @@ from .examples import case, invocation
 LANGFUSE = "expected.langfuse_trace"
 LANGFUSE_ALL = "expected.langfuse_traces"
 OBSERVERS = "expected.observers"
+DIRECT_CALL = "expected.direct_call_result"
 
 # The typed event families as the predicate names spell them.
 FAMILIES = {
@@ -653,4 +654,9 @@ ROWS = (
     *TRACE_LEVEL,
     *(Restates(name, doc, LANGFUSE) for name, doc in RESTATING_LANGFUSE),
     *(Restates(name, doc, OBSERVERS) for name, doc in RESTATING_EVENTS),
+    *(Restates(name, doc, DIRECT_CALL) for name, doc in (
+        ("outside_invocation_returns_empty_mapping", "Outside an invocation the read returns an empty mapping."),
+        ("outside_invocation_does_not_raise", "Outside an invocation the read raises nothing."),
+        ("outside_invocation_return_is_immutable", "Outside an invocation the returned mapping is immutable."),
+    )),
 )

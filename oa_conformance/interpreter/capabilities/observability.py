@@ -24,6 +24,7 @@ from typing import Any, AsyncContextManager, Callable
 from ...ast.scenarios import Scenario
 from . import CapabilityHarness, captures, register
 from .. import observability_nodes  # noqa: F401 - registers the directory's node directives
+from .observability_direct import is_direct, run_direct
 from .langfuse_capture import LANGFUSE_DIRECTIVES, open_langfuse
 from .observability_prompts import PROMPT_DIRECTIVES, open_prompts
 from .otel_capture import OTEL_DIRECTIVES, open_otel
@@ -57,6 +58,9 @@ CAPTURES: list[Capture] = [
 # the node directives); listed here so the executor accepts them in this directory.
 GRAPH_DIRECTIVES: frozenset[str] = frozenset()
 
+# The no-graph case shape (observability_direct.py).
+DIRECT_DIRECTIVES = frozenset(("direct_call",))
+
 
 # Enter every capture around the graph run, in list order; their collections merge into the trace.
 instrument = captures(*(capture.open for capture in CAPTURES))
@@ -68,7 +72,9 @@ def _union(attribute: str) -> frozenset[str]:
 
 HARNESS = register(CapabilityHarness(
     capability="observability",
-    case_directives=_union("case_directives") | GRAPH_DIRECTIVES,
+    case_directives=_union("case_directives") | GRAPH_DIRECTIVES | DIRECT_DIRECTIVES,
     invocation_directives=_union("invocation_directives"),
     instrument=instrument,
+    is_direct=is_direct,
+    run_direct=run_direct,
 ))
