@@ -110,3 +110,18 @@ def test_a_direct_call_result_fault_fails_the_case_at_its_line(tmp_path, old, ne
     result = only_result(ref)
     assert result.outcome == "failed", result.reason
     assert any(check.status == "failed" and f":{line}:" in str(check.location) for check in result.checks), result.reason
+
+
+def test_the_invocations_count_form_runs_the_case_that_many_times(tmp_path):
+    """`invocations: <n>` runs the same graph n times: one run fewer fails the count and the
+    per-invocation correlation-id predicate at their lines."""
+    name = "009-otel-correlation-id-cross-cutting.yaml"
+    case = "context_reset_between_invocations"
+    ref = FixtureRef(str(shared_fixture(f"observability/conformance/{name}")), "observability", name)
+    assert only_result(ref, case).outcome == "passed"
+    faulty, _ = copy_with_fault(tmp_path, name, "invocations: 2", "invocations: 1")
+    result = only_result(faulty, case)
+    text = Path(faulty.path).read_text()
+    lines = [text.count("\n", 0, text.index(needle)) + 1 for needle in ("invocation_count: 2", "correlation_ids_differ_across_invocations")]
+    failed = {int(str(check.location).split(".yaml:")[1].split(":")[0]) for check in result.checks if check.status == "failed"}
+    assert result.outcome == "failed" and set(lines) <= failed, (lines, result.reason)
