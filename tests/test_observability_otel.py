@@ -125,3 +125,35 @@ def test_the_invocations_count_form_runs_the_case_that_many_times(tmp_path):
     lines = [text.count("\n", 0, text.index(needle)) + 1 for needle in ("invocation_count: 2", "correlation_ids_differ_across_invocations")]
     failed = {int(str(check.location).split(".yaml:")[1].split(":")[0]) for check in result.checks if check.status == "failed"}
     assert result.outcome == "failed" and set(lines) <= failed, (lines, result.reason)
+
+
+@pytest.mark.parametrize("old, new, needle", [
+    ("require_equal: true", "require_equal: false", "determinism_check"),  # identical runs claimed to differ
+    ("- openarmature.invocation_id  ", "- openarmature.unused_name  ", "determinism_check"),  # a per-run id compared
+    ("invocations: 2", "invocations: 1", "determinism_check"),  # nothing to compare run 0 with
+])
+def test_a_determinism_fault_fails_the_case_at_its_line(tmp_path, old, new, needle):
+    name = "011-otel-determinism.yaml"
+    assert only_result(FixtureRef(str(shared_fixture(f"observability/conformance/{name}")), "observability", name)).outcome == "passed"
+    faulty, _ = copy_with_fault(tmp_path, name, old, new)
+    text = Path(faulty.path).read_text()
+    line = text.count("\n", 0, text.index(needle)) + 1
+    result = only_result(faulty)
+    assert result.outcome == "failed", result.reason
+    assert any(check.status == "failed" and f":{line}:" in str(check.location) for check in result.checks), result.reason
+
+
+@pytest.mark.parametrize("bound, flag", [(0, "true"), (5, "false")])
+def test_an_edge_when_routes_by_its_comparison_else_the_unguarded_sibling(tmp_path, bound, flag):
+    """011's conditional edge form: `when: {field, gt}` is taken when it holds, else the sibling edge."""
+    from .faults import run_text
+
+    name = "011-otel-determinism.yaml"
+    text = shared_fixture(f"observability/conformance/{name}").read_text()
+    cut = text.index("    invocations: 2")
+    fixture = text[:cut].replace("gt: 0", f"gt: {bound}") + f"    expected:\n      final_state: {{counter: 1, flag: {flag}}}\n"
+    (result,) = run_text(tmp_path, fixture, "observability", name)
+    assert result.outcome == "passed", result.reason
+    wrong = fixture.replace(f"final_state: {{counter: 1, flag: {flag}}}", f"final_state: {{counter: 1, flag: {'false' if flag == 'true' else 'true'}}}")
+    (result,) = run_text(tmp_path / "wrong", wrong, "observability", name)
+    assert result.outcome == "failed", result.reason

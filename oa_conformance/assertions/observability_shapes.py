@@ -30,7 +30,7 @@ from ..diagnostics import Span
 from ..interpreter.values import literal
 from ..kinds import is_mapping, is_sequence
 from .matchers import Match, Mismatch, match, show
-from .rules import FAILED, VERIFIED, Check, Context, Rule, _AllOf, shape, verdict
+from .rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, _AllOf, shape, verdict
 
 OBS = "observability"
 
@@ -466,6 +466,82 @@ def _parent_trace(node: Any, span: Span | None) -> Rule:
         return spans, spans.traces()[_main_trace_id(spans)]
 
     return SpanForestRule("expected.parent_trace.span_tree", node.key_span("span_tree"), node.get("span_tree"), select)
+
+
+# What `determinism_check.compare` may name, and the part of a span each one keeps (§10: hierarchy,
+# names, status, attributes minus the ignored ones; ids and timestamps are never compared).
+DETERMINISM_ASPECTS = ("span_tree_structure", "span_names", "span_status", "span_attributes_excluding_ignored")
+
+
+def _deterministic(span: Any, spans: Forest, aspects: set[str], ignored: list[str]) -> dict[str, Any]:
+    import fnmatch
+
+    kept: dict[str, Any] = {}
+    if "span_names" in aspects:
+        kept["name"] = span["name"]
+    if "span_status" in aspects:
+        kept["status"] = span["status"]
+    if "span_attributes_excluding_ignored" in aspects:
+        kept["attributes"] = {key: value for key, value in span["attributes"].items()
+                              if not any(fnmatch.fnmatchcase(key, pattern) for pattern in ignored)}
+    if "span_tree_structure" in aspects:  # siblings as a set (§7): ordered by their own content
+        children = [_deterministic(child, spans, aspects, ignored) for child in spans.children(span)]
+        kept["children"] = sorted(children, key=lambda child: json.dumps(child, sort_keys=True, default=str))
+    return kept
+
+
+def _first_difference(left: Any, right: Any, path: str) -> tuple[str, Any, Any] | None:
+    if is_mapping(left) and is_mapping(right):
+        for key in sorted(set(left) | set(right)):
+            found = _first_difference(left.get(key, "<absent>"), right.get(key, "<absent>"), f"{path}.{key}")
+            if found:
+                return found
+        return None
+    if is_sequence(left) and is_sequence(right) and not isinstance(left, str) and not isinstance(right, str):
+        if len(left) != len(right):
+            return f"{path} (count)", len(left), len(right)
+        for index, (a, b) in enumerate(zip(left, right)):
+            found = _first_difference(a, b, f"{path}[{index}]")
+            if found:
+                return found
+        return None
+    return None if left == right else (path, left, right)
+
+
+@dataclass(frozen=True)
+class DeterminismRule(Rule):
+    """`determinism_check`: the span trees of two runs of the case (one trace per invocation, in run
+    order) compared on the aspects `compare` names, minus `ignore_attributes` (glob patterns)."""
+
+    name: str
+    span: Span | None
+    expected: Any
+
+    def evaluate(self, ctx: Context, bindings: Any):
+        spans = forest(ctx)
+        runs = list(spans.traces().values())
+        first, second = literal(self.expected.get("compare_runs"))
+        if max(first, second) >= len(runs):
+            raise LookupError(f"runs {first} and {second} compared, but {len(runs)} traces were exported")
+        aspects = set(literal(self.expected.get("compare")))
+        unknown = aspects - set(DETERMINISM_ASPECTS)
+        if unknown:
+            return (Check(self.name, UNVERIFIED, self.span, f"not implemented: compare {sorted(unknown)}"),), bindings
+        ignored = list(literal(self.expected.get("ignore_attributes")) or [])
+        trees = [[_deterministic(root, spans, aspects, ignored) for root in runs[index]] for index in (first, second)]
+        difference = _first_difference(trees[0], trees[1], "span_tree")
+        want_equal = bool(literal(self.expected.get("require_equal")))
+        if (difference is None) == want_equal:
+            return (Check(self.name, VERIFIED, self.span),), bindings
+        if difference is None:
+            return (Check(self.name, FAILED, self.span, f"runs {first} and {second} are identical, expected them to differ"),), bindings
+        where, left, right = difference
+        return (Check(self.name, FAILED, self.span, f"runs {first} and {second} differ at {where}: {show(left)} vs {show(right)}"),), bindings
+
+
+@shape("determinism_check", capability=OBS)
+def _determinism_check(node: Any, span: Span | None) -> Rule:
+    return DeterminismRule("expected.determinism_check", span, node)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -357,6 +357,33 @@ def condition_function(condition: Section, declared_to: Scalar | None) -> Callab
     return factory(condition, destination)
 
 
+# The comparisons an edge's `when:` may make (vocabulary: `edge_when`), by directive name.
+WHEN_COMPARISONS: dict[str, Callable[[Any, Any], bool]] = {"gt": lambda value, bound: value > bound}
+
+
+def guarded_route(edges: list[Section]) -> Callable[[Any], Any]:
+    """The routing function of a node's edges when one carries ``when:``: the first guarded edge
+    (in declaration order) whose condition holds, else the unguarded sibling edge, else END."""
+    guarded, fallback = [], oa.END
+    for edge in edges:
+        when, target = edge.get("when"), edge.get("to").value
+        target = oa.END if target == "END" else target
+        if when is None:
+            fallback = target
+            continue
+        tests = [(WHEN_COMPARISONS[name], literal(when.get(name))) for name in WHEN_COMPARISONS if when.get(name) is not None]
+        guarded.append((when.field.value, tests, target))
+
+    def route(state: Any) -> Any:
+        for field_name, tests, target in guarded:
+            value = getattr(state, field_name)
+            if all(test(value, bound) for test, bound in tests):
+                return target
+        return fallback
+
+    return route
+
+
 def _state_field_read(condition: Section, destination: Callable) -> Callable:
     field_name = condition.field.value
 

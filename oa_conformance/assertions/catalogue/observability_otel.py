@@ -328,6 +328,10 @@ ROWS = (
     Compute("correlation_id_uniform_across_tree", "Every span carries one correlation id, the value the fixture gives.",
             correlation_uniform, "one value across all spans, then compared: a join over the whole span list",
             holds=_with(otel(TREE), "c1"), fails=_with(otel(SPLIT), "c1")),
+    *(Restates(name, doc, "expected.determinism_check") for name, doc in (
+        ("same_execution_path", "Both runs take the same route (the same node spans, under the same parents)."),
+        ("span_count_equal_across_runs", "Both runs export the same number of spans."),
+    )),
     Compute("each_invocation_correlation_id_uniform", "Within each invocation (its trace) every openarmature span carries one correlation id.",
             correlation_uniform_per_trace, "groups spans by trace (one trace per invocation), then one value per group",
             holds=otel([span("a", "s1", **C1), span("a", "s2", trace="t2", **C2)]),
