@@ -30,7 +30,7 @@ from ..diagnostics import Span
 from ..interpreter.values import literal
 from ..kinds import is_mapping, is_sequence
 from .matchers import Match, Mismatch, match, show
-from .rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, _AllOf, shape, verdict
+from .rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, _AllOf, collection, shape, verdict
 
 OBS = "observability"
 
@@ -40,10 +40,7 @@ OBS = "observability"
 
 
 def otel(ctx: Context) -> Any:
-    collections = ctx.trace.collections
-    if "otel" not in collections:
-        raise LookupError("the case captured no OTel spans (no OTel capture is installed for it)")
-    return collections["otel"]
+    return collection(ctx, "otel", "the case captured no OTel spans (no OTel capture is installed for it)")
 
 
 @dataclass(frozen=True)
@@ -660,7 +657,7 @@ def _direct_call_result(node: Any, span: Span | None) -> Rule:
     from .rules import ValueRule
 
     def select(ctx: Context) -> Any:
-        calls = ctx.trace.collections.get("calls")
+        calls = collection(ctx, "calls", "the case made no direct call")
         if not calls or "result" not in calls[0]:
             raise LookupError("the case made no direct call")
         return calls[0]["result"]
