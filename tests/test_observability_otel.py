@@ -157,3 +157,39 @@ def test_an_edge_when_routes_by_its_comparison_else_the_unguarded_sibling(tmp_pa
     wrong = fixture.replace(f"final_state: {{counter: 1, flag: {flag}}}", f"final_state: {{counter: 1, flag: {'false' if flag == 'true' else 'true'}}}")
     (result,) = run_text(tmp_path / "wrong", wrong, "observability", name)
     assert result.outcome == "failed", result.reason
+
+
+@pytest.mark.parametrize("old, new, needle", [
+    # the retry attempt claimed to see the failed attempt's write: the runtime discards it
+    ('          tenantId: "T1"\n        downstream_read:', '          tenantId: "T1"\n          attempt_marker: "first"\n        downstream_read:', 'attempt_marker: "first"\n        downstream_read'),
+    ('attempt_marker: "second"\n      invariants', 'attempt_marker: "first"\n      invariants', 'attempt_marker: "first"\n      invariants'),
+    ("max_attempts: 2", "max_attempts: 1", "final_state"),  # no retry: the transient error fails the run
+])
+def test_a_per_attempt_fault_fails_the_retried_case_at_its_line(tmp_path, old, new, needle):
+    """`retry_middleware` + `per_attempt_behavior`: each attempt runs its own entry under the
+    runtime's RetryMiddleware, and the reads the fixture captured are judged exactly."""
+    name = "045-get-invocation-metadata-retry-scoping.yaml"
+    assert only_result(FixtureRef(str(shared_fixture(f"observability/conformance/{name}")), "observability", name)).outcome == "passed"
+    faulty, _ = copy_with_fault(tmp_path, name, old, new)
+    text = Path(faulty.path).read_text()
+    line = text.count("\n", 0, text.index(needle)) + 1
+    result = only_result(faulty)
+    assert result.outcome == "failed", result.reason
+    assert any(check.status == "failed" and f":{line}:" in str(check.location) for check in result.checks), (line, result.reason)
+
+
+@pytest.mark.parametrize("old, new, needle", [
+    ("max: 5", "max: -1", "observed_count:\n          min"),  # the counter's read is out of the bounds
+    ("min: 0", "min: 6", "observed_count:\n          min"),
+])
+def test_a_queryable_observer_read_fault_fails_the_case_at_its_line(tmp_path, old, new, needle):
+    """`queryable_observers` + `capture_queryable_observer_read_into`: the read lands in state and
+    `final_state_bounds` judges it."""
+    name = "047-queryable-observer-pattern.yaml"
+    assert only_result(FixtureRef(str(shared_fixture(f"observability/conformance/{name}")), "observability", name)).outcome == "passed"
+    faulty, _ = copy_with_fault(tmp_path, name, old, new)
+    text = Path(faulty.path).read_text()
+    line = text.count("\n", 0, text.index(needle)) + 1
+    result = only_result(faulty)
+    assert result.outcome == "failed", result.reason
+    assert any(check.status == "failed" and f":{line}:" in str(check.location) for check in result.checks), (line, result.reason)

@@ -665,6 +665,38 @@ def _direct_call_result(node: Any, span: Span | None) -> Rule:
     return ValueRule("expected.direct_call_result", span, node, select)
 
 
+@dataclass(frozen=True)
+class StateBoundsRule(Rule):
+    """`final_state_bounds: {field: {min?, max?}}` — each field of the final state is a number
+    within its inclusive bounds (a value the spec bounds but does not pin, e.g. a concurrent read)."""
+
+    name: str
+    span: Span | None
+    expected: Any
+
+    def evaluate(self, ctx: Context, bindings: Any):
+        from .rules import final_state
+
+        state = final_state(ctx)
+        problems: list[Mismatch] = []
+        for field_name, bounds in self.expected.items():
+            where = self.expected.key_span(field_name)
+            value = state.get(field_name, "<absent>") if is_mapping(state) else getattr(state, field_name, "<absent>")
+            low, high = literal(bounds.get("min")), literal(bounds.get("max"))
+            wanted = f"a number in [{'-inf' if low is None else low}, {'inf' if high is None else high}]"
+            integral = isinstance(low, int) and isinstance(high, int)  # integer bounds bound an integer
+            if isinstance(value, bool) or not isinstance(value, int if integral else (int, float)):
+                problems.append(Mismatch(f"final_state_bounds.{field_name}", wanted, show(value), where))
+            elif (low is not None and value < low) or (high is not None and value > high):
+                problems.append(Mismatch(f"final_state_bounds.{field_name}", wanted, show(value), where))
+        return (verdict(self.name, self.span, Match(not problems, bindings, tuple(problems))),), bindings
+
+
+@shape("final_state_bounds", capability=OBS)
+def _final_state_bounds(node: Any, span: Span | None) -> Rule:
+    return StateBoundsRule("expected.final_state_bounds", span, node)
+
+
 # ---------------------------------------------------------------------------------------------
 # Log records and metric observations
 

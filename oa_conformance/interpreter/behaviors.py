@@ -447,7 +447,7 @@ def build_middleware(spec: Section, harness: Harness, node_name: str | None) -> 
     kind = spec.get("type")
     name = kind.value if kind is not None else (spec.name.value if spec.get("name") is not None else None)
     if name is None and tuple(spec.order) == ("retry",):  # the keyed form `- retry: {max_attempts: …}`
-        return _retry(spec.retry, harness, node_name)
+        return retry_middleware(spec.retry, harness, node_name)
     factory = MIDDLEWARE.get(name)
     if factory is None:
         raise HarnessPrimitiveMissing(f"middleware type {name!r}", spec.span)
@@ -464,9 +464,16 @@ def _backoff(spec: Section | None):
     return oa.deterministic_backoff(float(seconds.value) if seconds is not None else 0.0)
 
 
+# Named retry classifiers a capability directory's header defines (name -> classify(exc, state)),
+# registered by that directory's node-directive module.
+RETRY_CLASSIFIERS: dict[str, Callable[[BaseException, Any], bool]] = {}
+
+
 def _classifier(spec: Any):
     if spec is None:
         return None
+    if isinstance(spec, Scalar) and spec.value in RETRY_CLASSIFIERS:
+        return RETRY_CLASSIFIERS[spec.value]
     if isinstance(spec, Section) and spec.get("transient_categories") is not None:
         categories = frozenset(literal(spec.transient_categories))
 
@@ -498,7 +505,8 @@ def _chain(exc: BaseException | None):
         exc = exc.__cause__
 
 
-def _retry(spec: Section, harness: Harness, node_name: str | None) -> Any:
+def retry_middleware(spec: Section, harness: Harness, node_name: str | None) -> Any:
+    """The runtime's RetryMiddleware from a `retry` block (max_attempts, classifier, backoff)."""
     attempts = spec.get("max_attempts")
     config = oa.RetryConfig(
         max_attempts=attempts.value if attempts is not None else 3,
@@ -706,7 +714,7 @@ def wrap_middleware(spec: Section, harness: Harness) -> Any:
 
 
 MIDDLEWARE: dict[str, Callable[[Section, Harness, str | None], Any]] = {
-    "retry": _retry,
+    "retry": retry_middleware,
     "timing": _timing,
     "failure_isolation": _failure_isolation,
     "trace_recorder": _trace_recorder,

@@ -149,6 +149,7 @@ class _GraphCompiler:
             if outermost:
                 dispatched, reached = self.harness_recorder(node_name)
                 middleware = [dispatched, *middleware, reached]
+                self.harness.graph.wiring.setdefault("declared_nodes", []).append(node_name)
                 wiring = _wiring(decl)
                 if wiring is not None:
                     self.harness.graph.wiring["nodes"][node_name] = wiring

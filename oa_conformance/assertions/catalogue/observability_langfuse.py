@@ -647,8 +647,27 @@ RESTATING_EVENTS = (
     ("failure_one_tool_call_failed_event_zero_success", "A failed tool call emits one ToolCallFailedEvent and no success."),
 )
 
+def every_node_once(scope: dict, expected: Any) -> Verdict:
+    declared = set(scope["wiring"].get("declared_nodes", ()))
+    if not declared or not scope["invocations"]:
+        raise LookupError("the case built no nodes or ran no invocation")
+    wrong = [run["execution_order"] for run in scope["invocations"]
+             if run["outcome"] != "completed" or sorted(run["execution_order"]) != sorted(declared)]
+    holds = not wrong
+    return Verdict(holds == bool(expected), "" if holds == bool(expected) else f"runs that did not run each node once: {wrong}")
+
+
+ROUTING = (
+    Compute("observer_does_not_mutate_state_or_influence_routing",
+            "With the observer attached and read, every declared node still runs exactly once and the run completes.",
+            every_node_once, "compares each run's dispatch order with the graph's declared nodes (a set join)",
+            holds=Example(case(invocation(execution_order=["a", "b"]), wiring={"nodes": {}, "failure_isolation": [], "declared_nodes": ["a", "b"]})),
+            fails=Example(case(invocation(execution_order=["a", "a"]), wiring={"nodes": {}, "failure_isolation": [], "declared_nodes": ["a", "b"]}))),
+)
+
 ROWS = (
     *COUNTS,
+    *ROUTING,
     *CALLS,
     *LINKS_AND_METRICS,
     *TRACE_LEVEL,
@@ -658,5 +677,15 @@ ROWS = (
         ("outside_invocation_returns_empty_mapping", "Outside an invocation the read returns an empty mapping."),
         ("outside_invocation_does_not_raise", "Outside an invocation the read raises nothing."),
         ("outside_invocation_return_is_immutable", "Outside an invocation the returned mapping is immutable."),
+    )),
+    *(Restates(name, doc, "expected.final_state") for name, doc in (
+        ("prior_failed_attempt_writes_discarded", "The retry attempt's read lacks what the failed attempt wrote."),
+        ("successful_attempt_writes_visible_downstream", "The downstream node reads what the successful attempt wrote."),
+        ("caller_baseline_stable_across_attempts", "Every attempt and the downstream node read the caller's baseline."),
+    )),
+    *(Restates(name, doc, "expected.final_state_bounds") for name, doc in (
+        ("observer_attach_emit_consume_cycle_works", "A node reads the attached observer's count mid-invocation into state."),
+        ("read_returns_non_negative_integer", "The read value is a non-negative integer."),
+        ("read_is_consistent_no_torn_view", "The read value lies within the bounds of what was emitted before the read."),
     )),
 )

@@ -30,6 +30,7 @@ from .observability_prompts import PROMPT_DIRECTIVES, open_prompts
 from .otel_capture import OTEL_DIRECTIVES, open_otel
 from .provider_capture import PROVIDER_DIRECTIVES, open_providers
 from .typed_events import TYPED_EVENT_DIRECTIVES, open_typed_events
+from .queryable_observers import QUERYABLE_DIRECTIVES, open_queryable_observers
 from ..retrieval_mock import DIRECTIVES as RETRIEVAL_DIRECTIVES, open_retrieval
 
 
@@ -50,6 +51,7 @@ CAPTURES: list[Capture] = [
     Capture("providers", open_providers, PROVIDER_DIRECTIVES),
     Capture("langfuse", open_langfuse, LANGFUSE_DIRECTIVES),  # after otel: a supplied client binds to its global provider
     Capture("typed_events", open_typed_events, TYPED_EVENT_DIRECTIVES),
+    Capture("queryable_observers", open_queryable_observers, QUERYABLE_DIRECTIVES),
     Capture("prompts", open_prompts, PROMPT_DIRECTIVES),
     Capture("retrieval", open_retrieval, RETRIEVAL_DIRECTIVES),  # the mock embedding / rerank providers
 ]
