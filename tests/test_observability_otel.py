@@ -193,3 +193,17 @@ def test_a_queryable_observer_read_fault_fails_the_case_at_its_line(tmp_path, ol
     result = only_result(faulty)
     assert result.outcome == "failed", result.reason
     assert any(check.status == "failed" and f":{line}:" in str(check.location) for check in result.checks), (line, result.reason)
+
+
+def test_sequential_invocations_run_each_entry_and_judge_its_per_invocation_block():
+    """049 runs twice (`sequential_invocations`) with one accumulator attached throughout; each
+    `per_invocation` block is judged against its own run — here the mid-run read is empty (the
+    runtime delivers the events after the read, as §9.2 allows), so both runs' checks fail at their lines."""
+    name = "049-queryable-observer-lifecycle-drop.yaml"
+    result = only_result(FixtureRef(str(shared_fixture(f"observability/conformance/{name}")), "observability", name))
+    text = shared_fixture(f"observability/conformance/{name}").read_text()
+    first = text.count("\n", 0, text.index("captured_bucket_is_non_empty")) + 1
+    second = text.count("\n", 0, text.index("captured_bucket_is_non_empty", text.index("invocation_2:"))) + 1
+    failed = {str(check.location) for check in result.checks if check.status == "failed"}
+    assert result.outcome == "failed"
+    assert any(f":{first}:" in where for where in failed) and any(f":{second}:" in where for where in failed), failed

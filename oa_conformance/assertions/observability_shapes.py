@@ -697,6 +697,43 @@ def _final_state_bounds(node: Any, span: Span | None) -> Rule:
     return StateBoundsRule("expected.final_state_bounds", span, node)
 
 
+@dataclass(frozen=True)
+class PerInvocationRule(Rule):
+    """`per_invocation: {invocation name: {predicate: value}}` — each block's named predicates (the
+    catalogue's rows) judged against that invocation of the case (`sequential_invocations`)."""
+
+    name: str
+    span: Span | None
+    expected: Any
+
+    def check(self, ctx: Context, bindings: Any):
+        from dataclasses import replace
+
+        from .catalogue.engine import RestatesRule, predicate_rule
+        from .rules import Unverified
+
+        checks: list[Check] = []
+        runs = {invocation.name: invocation for invocation in ctx.trace.invocations}
+        for run_name, block in self.expected.items():
+            path = f"{self.name}.{run_name}"
+            if run_name not in runs:
+                checks.append(Check(path, FAILED, self.expected.key_span(run_name), f"no invocation named {run_name!r} ran"))
+                continue
+            run_context = replace(ctx, invocation=runs[run_name])
+            for ref in block.predicates:
+                rule = predicate_rule(OBS, ref.name, ref.value, ref.span, path)
+                if rule is None or isinstance(rule, RestatesRule):  # a restatement reads a whole block's verdicts
+                    rule = Unverified(f"{path}.{ref.name}", ref.span, f"not implemented: predicate {ref.name!r}")
+                found, bindings = rule.check(run_context, bindings)
+                checks.extend(found)
+        return tuple(checks), bindings
+
+
+@shape("per_invocation", capability=OBS)
+def _per_invocation(node: Any, span: Span | None) -> Rule:
+    return PerInvocationRule("expected.per_invocation", span, node)
+
+
 # ---------------------------------------------------------------------------------------------
 # Log records and metric observations
 

@@ -153,6 +153,11 @@ def _invocations(scenario: Scenario) -> list[tuple[str | None, Any]]:
     (`invocations: <n>`) the scenario itself n times (the same graph, the same initial state); else
     the scenario once."""
     listed = scenario.get("invocations")
+    sequential = scenario.get("sequential_invocations")  # observability: the same observers across runs
+    if listed is None and sequential is not None:
+        if sequential.get("observer_persists_across") is not None and not sequential.observer_persists_across.value:
+            raise HarnessPrimitiveMissing("sequential_invocations with observers re-attached per run", sequential.span)
+        listed = sequential.invocations
     if isinstance(listed, Scalar):
         return [(None, None)] * listed.value
     if listed is not None:

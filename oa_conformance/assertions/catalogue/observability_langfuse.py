@@ -665,8 +665,25 @@ ROUTING = (
             fails=Example(case(invocation(execution_order=["a", "a"]), wiring={"nodes": {}, "failure_isolation": [], "declared_nodes": ["a", "b"]}))),
 )
 
+_RUN_ONE = {"name": "invocation_1", "final_state": {"captured_bucket": {"invocation_id": "i1", "events": ["a.started"]}}}
+BUCKETS = (
+    Query("captured_bucket_is_non_empty", "The bucket the run's last node read held the run's own events.",
+          "length(invocation.final_state.captured_bucket.events || `[]`) > `0`",
+          holds=Example(case(invocation(**_RUN_ONE)), invocation=0),
+          fails=Example(case(invocation(name="invocation_1", final_state={"captured_bucket": {}})), invocation=0)),
+    Query("bucket_after_drop_is_absent", "After drop(invocation_id) the re-read found no bucket.",
+          "invocation.final_state.bucket_after_drop_is_absent",
+          holds=Example(case(invocation(final_state={"bucket_after_drop_is_absent": True})), invocation=0),
+          fails=Example(case(invocation(final_state={"bucket_after_drop_is_absent": False})), invocation=0)),
+    Query("captured_bucket_disjoint_from_invocation_1", "The run's bucket is keyed by its own invocation, not invocation_1's.",
+          "invocation.final_state.captured_bucket.invocation_id != invocations[?name=='invocation_1'] | [0].final_state.captured_bucket.invocation_id",
+          holds=Example(case(invocation(**_RUN_ONE), invocation(name="invocation_2", final_state={"captured_bucket": {"invocation_id": "i2"}})), invocation=1),
+          fails=Example(case(invocation(**_RUN_ONE), invocation(name="invocation_2", final_state={"captured_bucket": {"invocation_id": "i1"}})), invocation=1)),
+)
+
 ROWS = (
     *COUNTS,
+    *BUCKETS,
     *ROUTING,
     *CALLS,
     *LINKS_AND_METRICS,
@@ -687,5 +704,11 @@ ROWS = (
         ("observer_attach_emit_consume_cycle_works", "A node reads the attached observer's count mid-invocation into state."),
         ("read_returns_non_negative_integer", "The read value is a non-negative integer."),
         ("read_is_consistent_no_torn_view", "The read value lies within the bounds of what was emitted before the read."),
+    )),
+    *(Restates(name, doc, "expected.per_invocation") for name, doc in (
+        ("no_auto_drop_on_completion_signal", "Each run's bucket was still readable at its last node: completion does not drop it."),
+        ("explicit_drop_removes_bucket", "drop(invocation_id) removes the run's bucket."),
+        ("per_invocation_id_bucket_isolation", "Each run reads only the bucket of its own invocation id."),
+        ("accumulator_exposes_drop_method", "The accumulator's drop method is callable from node code."),
     )),
 )

@@ -62,6 +62,8 @@ GRAPH_DIRECTIVES: frozenset[str] = frozenset()
 
 # The no-graph case shape (observability_direct.py).
 DIRECT_DIRECTIVES = frozenset(("direct_call",))
+# Runs of one graph with the case's observers attached throughout (interpreter/resume.py).
+SEQUENTIAL_DIRECTIVES = frozenset(("sequential_invocations",))
 
 
 # Enter every capture around the graph run, in list order; their collections merge into the trace.
@@ -74,7 +76,7 @@ def _union(attribute: str) -> frozenset[str]:
 
 HARNESS = register(CapabilityHarness(
     capability="observability",
-    case_directives=_union("case_directives") | GRAPH_DIRECTIVES | DIRECT_DIRECTIVES,
+    case_directives=_union("case_directives") | GRAPH_DIRECTIVES | DIRECT_DIRECTIVES | SEQUENTIAL_DIRECTIVES,
     invocation_directives=_union("invocation_directives"),
     instrument=instrument,
     is_direct=is_direct,
