@@ -676,7 +676,8 @@ BUCKETS = (
           holds=Example(case(invocation(final_state={"bucket_after_drop_is_absent": True})), invocation=0),
           fails=Example(case(invocation(final_state={"bucket_after_drop_is_absent": False})), invocation=0)),
     Query("captured_bucket_disjoint_from_invocation_1", "The run's bucket is keyed by its own invocation, not invocation_1's.",
-          "invocation.final_state.captured_bucket.invocation_id != invocations[?name=='invocation_1'] | [0].final_state.captured_bucket.invocation_id",
+          "invocation.final_state.captured_bucket.invocation_id != `null` && length(invocations[?name=='invocation_1']) == `1` && "
+          "!contains(invocations[?name=='invocation_1'].final_state.captured_bucket.invocation_id, invocation.final_state.captured_bucket.invocation_id)",
           holds=Example(case(invocation(**_RUN_ONE), invocation(name="invocation_2", final_state={"captured_bucket": {"invocation_id": "i2"}})), invocation=1),
           fails=Example(case(invocation(**_RUN_ONE), invocation(name="invocation_2", final_state={"captured_bucket": {"invocation_id": "i1"}})), invocation=1)),
 )
