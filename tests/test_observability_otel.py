@@ -134,13 +134,7 @@ def test_the_invocations_count_form_runs_the_case_that_many_times(tmp_path):
 ])
 def test_a_determinism_fault_fails_the_case_at_its_line(tmp_path, old, new, needle):
     name = "011-otel-determinism.yaml"
-    assert only_result(FixtureRef(str(shared_fixture(f"observability/conformance/{name}")), "observability", name)).outcome == "passed"
-    faulty, _ = copy_with_fault(tmp_path, name, old, new)
-    text = Path(faulty.path).read_text()
-    line = text.count("\n", 0, text.index(needle)) + 1
-    result = only_result(faulty)
-    assert result.outcome == "failed", result.reason
-    assert any(check.status == "failed" and f":{line}:" in str(check.location) for check in result.checks), result.reason
+    fails_at_needle(tmp_path, name, old, new, needle)
 
 
 @pytest.mark.parametrize("bound, flag", [(0, "true"), (5, "false")])
@@ -169,13 +163,7 @@ def test_a_per_attempt_fault_fails_the_retried_case_at_its_line(tmp_path, old, n
     """`retry_middleware` + `per_attempt_behavior`: each attempt runs its own entry under the
     runtime's RetryMiddleware, and the reads the fixture captured are judged exactly."""
     name = "045-get-invocation-metadata-retry-scoping.yaml"
-    assert only_result(FixtureRef(str(shared_fixture(f"observability/conformance/{name}")), "observability", name)).outcome == "passed"
-    faulty, _ = copy_with_fault(tmp_path, name, old, new)
-    text = Path(faulty.path).read_text()
-    line = text.count("\n", 0, text.index(needle)) + 1
-    result = only_result(faulty)
-    assert result.outcome == "failed", result.reason
-    assert any(check.status == "failed" and f":{line}:" in str(check.location) for check in result.checks), (line, result.reason)
+    fails_at_needle(tmp_path, name, old, new, needle)
 
 
 @pytest.mark.parametrize("old, new, needle", [
@@ -186,13 +174,7 @@ def test_a_queryable_observer_read_fault_fails_the_case_at_its_line(tmp_path, ol
     """`queryable_observers` + `capture_queryable_observer_read_into`: the read lands in state and
     `final_state_bounds` judges it."""
     name = "047-queryable-observer-pattern.yaml"
-    assert only_result(FixtureRef(str(shared_fixture(f"observability/conformance/{name}")), "observability", name)).outcome == "passed"
-    faulty, _ = copy_with_fault(tmp_path, name, old, new)
-    text = Path(faulty.path).read_text()
-    line = text.count("\n", 0, text.index(needle)) + 1
-    result = only_result(faulty)
-    assert result.outcome == "failed", result.reason
-    assert any(check.status == "failed" and f":{line}:" in str(check.location) for check in result.checks), (line, result.reason)
+    fails_at_needle(tmp_path, name, old, new, needle)
 
 
 def test_sequential_invocations_run_each_entry_and_judge_its_per_invocation_block():
@@ -207,3 +189,15 @@ def test_sequential_invocations_run_each_entry_and_judge_its_per_invocation_bloc
     failed = {str(check.location) for check in result.checks if check.status == "failed"}
     assert result.outcome == "failed"
     assert any(f":{first}:" in where for where in failed) and any(f":{second}:" in where for where in failed), failed
+
+
+def fails_at_needle(tmp_path: Path, name: str, old: str, new: str, needle: str) -> None:
+    """The unmodified fixture passes; the copy with ``old`` → ``new`` fails a check at the line of
+    ``needle`` (searched in the modified text)."""
+    assert only_result(FixtureRef(str(shared_fixture(f"observability/conformance/{name}")), "observability", name)).outcome == "passed"
+    faulty, _ = copy_with_fault(tmp_path, name, old, new)
+    text = Path(faulty.path).read_text()
+    line = text.count("\n", 0, text.index(needle)) + 1
+    result = only_result(faulty)
+    assert result.outcome == "failed", result.reason
+    assert any(check.status == "failed" and f":{line}:" in str(check.location) for check in result.checks), (line, result.reason)

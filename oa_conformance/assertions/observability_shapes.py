@@ -30,7 +30,7 @@ from ..diagnostics import Span
 from ..interpreter.values import literal
 from ..kinds import is_mapping, is_sequence
 from .matchers import Match, Mismatch, match, show
-from .rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, _AllOf, collection, shape, verdict
+from .rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, _AllOf, collection, first_difference, shape, verdict
 
 OBS = "observability"
 
@@ -487,24 +487,6 @@ def _deterministic(span: Any, spans: Forest, aspects: set[str], ignored: list[st
     return kept
 
 
-def _first_difference(left: Any, right: Any, path: str) -> tuple[str, Any, Any] | None:
-    if is_mapping(left) and is_mapping(right):
-        for key in sorted(set(left) | set(right)):
-            found = _first_difference(left.get(key, "<absent>"), right.get(key, "<absent>"), f"{path}.{key}")
-            if found:
-                return found
-        return None
-    if is_sequence(left) and is_sequence(right) and not isinstance(left, str) and not isinstance(right, str):
-        if len(left) != len(right):
-            return f"{path} (count)", len(left), len(right)
-        for index, (a, b) in enumerate(zip(left, right)):
-            found = _first_difference(a, b, f"{path}[{index}]")
-            if found:
-                return found
-        return None
-    return None if left == right else (path, left, right)
-
-
 @dataclass(frozen=True)
 class DeterminismRule(Rule):
     """`determinism_check`: the span trees of two runs of the case (one trace per invocation, in run
@@ -526,7 +508,7 @@ class DeterminismRule(Rule):
             return (Check(self.name, UNVERIFIED, self.span, f"not implemented: compare {sorted(unknown)}"),), bindings
         ignored = list(literal(self.expected.get("ignore_attributes")) or [])
         trees = [[_deterministic(root, spans, aspects, ignored) for root in runs[index]] for index in (first, second)]
-        difference = _first_difference(trees[0], trees[1], "span_tree")
+        difference = first_difference(trees[0], trees[1], "span_tree")
         want_equal = bool(literal(self.expected.get("require_equal")))
         if (difference is None) == want_equal:
             return (Check(self.name, VERIFIED, self.span),), bindings
