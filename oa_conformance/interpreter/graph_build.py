@@ -25,7 +25,7 @@ from openarmature.observability import current_correlation_id, current_invocatio
 
 from ..ast.nodes import Mapping, Scalar, Section, Sequence, TypeRef
 from ..ast.scenarios import Scenario
-from .behaviors import NODE_MIDDLEWARE, NotImplementedDirective, build_middleware, wrap_middleware, condition_function, count_function, node_body
+from .behaviors import NODE_MIDDLEWARE, NotImplementedDirective, build_middleware, wrap_middleware, condition_function, count_function, guarded_route, metadata_middleware, node_body
 from .harness import Harness, HarnessPrimitiveMissing
 from .resume import abort_point, migration_function
 from .values import literal
@@ -149,6 +149,7 @@ class _GraphCompiler:
             if outermost:
                 dispatched, reached = self.harness_recorder(node_name)
                 middleware = [dispatched, *middleware, reached]
+                self.harness.graph.wiring.setdefault("declared_nodes", []).append(node_name)
                 wiring = _wiring(decl)
                 if wiring is not None:
                     self.harness.graph.wiring["nodes"][node_name] = wiring
@@ -159,8 +160,13 @@ class _GraphCompiler:
         if entry is not None:
             builder.set_entry(entry.value)
         edges = get("edges")
-        for edge in (edges.items if edges is not None else ()):
-            self.add_edge(builder, edge)
+        edges = list(edges.items) if edges is not None else []
+        guarded = {edge.get("from").value for edge in edges if edge.get("when") is not None}
+        for source in guarded:  # a `when:` edge and its siblings from the same node are one conditional edge
+            builder.add_conditional_edge(source, guarded_route([edge for edge in edges if edge.get("from").value == source]))
+        for edge in edges:
+            if edge.get("from").value not in guarded:
+                self.add_edge(builder, edge)
         if outermost:
             checkpointer = self.harness.instruments.checkpointer
             if checkpointer is not None:
@@ -288,7 +294,7 @@ class _GraphCompiler:
         for branch_name, branch in entries:
             if not isinstance(branch, Section):  # a bare branch name (the observability list form)
                 raise NotImplementedDirective("parallel_branches.branches as a list of names", branch.span)
-            for unsupported in ("augment_metadata", "augment_metadata_from_outer_item"):
+            for unsupported in ("augment_metadata_from_outer_item",):
                 if branch.get(unsupported) is not None:
                     raise NotImplementedDirective(f"branch.{unsupported}", branch.key_span(unsupported))
             options: dict[str, Any] = {}
@@ -305,8 +311,12 @@ class _GraphCompiler:
                 field_name = when.field.value
                 options["when"] = lambda state, f=field_name: bool(getattr(state, f))
             middleware = branch.get("middleware")
-            if middleware is not None:
-                options["middleware"] = tuple(build_middleware(m, self.harness, branch_name) for m in middleware.items)
+            built = [build_middleware(m, self.harness, branch_name) for m in middleware.items] if middleware is not None else []
+            augment = branch.get("augment_metadata")
+            if augment is not None:  # set_invocation_metadata at the top of the branch body: outermost branch middleware
+                built.insert(0, metadata_middleware(literal(augment)))
+            if built:
+                options["middleware"] = tuple(built)
             branches[branch_name] = oa.BranchSpec(**options)
         options = {}
         for key in ("error_policy", "errors_field"):
