@@ -95,3 +95,40 @@ def test_the_unmodified_fixtures_pass():
         fixture = FixtureRef(str(shared_fixture(f"observability/conformance/{name}")), "observability", name)
         for result in run_all(cases_of(fixture)):
             assert result.outcome == "passed", (result.ref.id, result.reason)
+
+
+# (fixture, case or None, old text, new text, occurrence, the check that must fail at the changed line)
+RULE_FAULTS = [
+    # a §5.10 token in a predicate's value is a matcher: a dashed UUID is no <uuid-hex>
+    ("009-otel-correlation-id-cross-cutting.yaml", "auto_generated_uuidv4_when_absent",
+     'correlation_id_uniform_across_tree: "<uuid>"', 'correlation_id_uniform_across_tree: "<uuid-hex>"', 1,
+     "correlation_id_uniform_across_tree"),
+    # the dispatch spans' end order is compared, not just their names
+    ("152-otel-parallel-branch-orphan-llm-fallback.yaml", None,
+     '["branch_a", "branch_b"]', '["branch_b", "branch_a"]', 1, "dispatch_spans_close_in_declaration_order"),
+]
+
+
+@pytest.mark.parametrize("fixture, case, old, new, occurrence, named", RULE_FAULTS, ids=[f[5] for f in RULE_FAULTS])
+def test_a_predicate_rule_holds_on_the_real_fixture_and_fails_on_a_fault(tmp_path, fixture, case, old, new, occurrence, named):
+    original = FixtureRef(str(shared_fixture(f"observability/conformance/{fixture}")), "observability", fixture)
+    assert only_result(original, case).outcome == "passed"
+    ref, line = copy_with_fault(tmp_path, fixture, old, new, occurrence)
+    result = only_result(ref, case)
+    assert result.outcome == "failed", (result.outcome, result.reason)
+    located = [c for c in result.checks if c.status == "failed" and f":{line}:" in str(c.location)]
+    assert located and named in located[0].name, (line, [(c.name, str(c.location)) for c in result.checks if c.status != "verified"])
+
+
+def test_a_pre_phase_wrapper_call_is_an_orphan_beside_its_node_span(tmp_path):
+    """calls_llm_from_wrapper (conformance-adapter §5.1): the pre-phase call's span is emitted before
+    the node's span opens, so it is the node span's sibling. A post-phase call made while the node
+    span is still open nests under it, and the same fixture then fails at its orphan predicates."""
+    fixture = "133-otel-nested-fan-out-orphan-llm-fallback.yaml"
+    original = FixtureRef(str(shared_fixture(f"observability/conformance/{fixture}")), "observability", fixture)
+    assert only_result(original).outcome == "passed"
+    ref, _ = copy_with_fault(tmp_path, fixture, "phase: pre\n", "phase: post\n")
+    result = only_result(ref)
+    assert result.outcome == "failed", (result.outcome, result.reason)
+    failed = {c.name for c in result.checks if c.status == "failed"}
+    assert "expected.invariants.orphan_llm_span_sibling_of_calling_node_span" in failed, failed

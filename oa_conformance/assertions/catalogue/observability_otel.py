@@ -159,6 +159,9 @@ TREE = [span("openarmature.invocation", "s0", **C1), span("a", "s1", "s0", **{**
 SPLIT = [span("openarmature.invocation", "s0", **C1), span("a", "s1", "s0", **{CORRELATION: "c2"})]
 FAN_OUT = [span("process", "p"), span("process", "i0", "p", **{"openarmature.node.fan_out_index": 0}),
            span("process", "i1", "p", **{"openarmature.node.fan_out_index": 1})]
+DISPATCH_SPANS = [span("dispatcher", "d"),
+                  {**span("b", "sb", "d", **{"openarmature.parallel_branches.parent_node_name": "dispatcher"}), "end_sequence": 5},
+                  {**span("a", "sa", "d", **{"openarmature.parallel_branches.parent_node_name": "dispatcher"}), "end_sequence": 3}]
 FAN_OUT_CLASH = [span("process", "p"), span("process", "i0", "p", **{"openarmature.node.fan_out_index": 0}),
                  span("process", "i1", "p", **{"openarmature.node.fan_out_index": 0})]
 
@@ -189,7 +192,23 @@ ROWS = (
         ("rerank_span_name_is_openarmature_rerank_complete", "The rerank call renders as openarmature.rerank.complete (the tree)."),
         ("operation_name_attribute_not_emitted_in_v1", "No gen_ai.operation.name attribute (the tree's attributes_absent)."),
         ("all_attempt_spans_error", "Every attempt span has status ERROR (the tree's statuses)."),
+        # §5.5 orphan fallback: a wrapper-issued call's span parents under the nearest enclosing
+        # wrapper; the tree places each orphan span exhaustively under its own wrapper.
+        ("orphan_llm_span_parents_under_inner_fan_out_instance", "The orphan LLM span parents under its inner fan-out instance span (the tree's hierarchy)."),
+        ("orphan_llm_span_not_under_coincidentally_indexed_sibling", "Each orphan LLM span sits under its own chain's inner instance, not a same-index sibling (the tree)."),
+        ("orphan_llm_span_not_under_fan_out_node_or_invocation", "No orphan LLM span parents under the fan-out node span or the invocation (the tree's exhaustive children)."),
+        ("orphan_llm_span_sibling_of_calling_node_span", "The orphan LLM span is a sibling of the calling node's span, not its child (the tree)."),
+        ("orphan_llm_span_parents_under_branch_dispatch_span", "The orphan LLM span parents under its branch's dispatch span (the tree's hierarchy)."),
+        ("orphan_llm_span_routed_to_correct_branch_by_name", "Each branch's orphan LLM span sits under that branch's own dispatch span (the tree)."),
+        ("orphan_llm_span_not_under_dispatcher_node_or_invocation", "No orphan LLM span parents under the parallel-branches node span or the invocation (the tree)."),
+        ("orphan_llm_span_sibling_of_guard_node_span", "The orphan LLM span is a sibling of the guard node's span, not its child (the tree)."),
+        ("orphan_llm_span_parents_under_innermost_fan_out_instance", "Under mixed nesting the orphan LLM span parents under the innermost (fan-out instance) wrapper (the tree)."),
+        ("orphan_llm_span_not_under_work_branch_dispatch_span", "The orphan LLM span is not directly under the enclosing branch dispatch span (the tree's exhaustive children)."),
+        ("orphan_llm_span_not_under_node_or_invocation", "No orphan LLM span parents under a node span or the invocation (the tree's exhaustive children)."),
     )),
+    Query("dispatch_spans_close_in_declaration_order", "The per-branch dispatch spans end in the branches' declaration order (the listed names, by end order).",
+          "sort_by(otel.spans[?attributes.\"openarmature.parallel_branches.parent_node_name\"], &end_sequence)[].name", "equals",
+          holds=_with(otel(DISPATCH_SPANS), ["a", "b"]), fails=_with(otel(DISPATCH_SPANS), ["b", "a"])),
     Query("llm_provider_span_count", "How many openarmature.llm.complete spans were exported.",
           "otel.spans[?name == 'openarmature.llm.complete']", "count",
           holds=_with(otel([span("openarmature.llm.complete", "l1")]), 1), fails=_with(otel(TREE), 1)),
