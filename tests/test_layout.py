@@ -61,3 +61,30 @@ def test_the_c_loader_is_in_use():
     from oa_conformance.ast import loader
 
     assert yaml.__with_libyaml__ and issubclass(loader._Composer, yaml.CSafeLoader)
+
+
+# Imports each module of the package first, as a fresh interpreter would: the package's own modules
+# are dropped from sys.modules before each one (third-party modules stay cached; import cycles are
+# among our modules), so a module that only imports when another was imported before it fails here.
+EACH_MODULE_FIRST = """
+import importlib, pkgutil, sys, traceback
+import oa_conformance
+names = sorted(m.name for m in pkgutil.walk_packages(oa_conformance.__path__, "oa_conformance."))
+failed = []
+for name in names:
+    for loaded in [m for m in sys.modules if m == "oa_conformance" or m.startswith("oa_conformance.")]:
+        del sys.modules[loaded]
+    try:
+        importlib.import_module(name)
+    except Exception:
+        failed.append(name + ": " + traceback.format_exc().strip().splitlines()[-1])
+print(len(names))
+print("\\n".join(failed))
+sys.exit(1 if failed else 0)
+"""
+
+
+def test_every_module_imports_first():
+    done = subprocess.run([sys.executable, "-c", EACH_MODULE_FIRST], cwd=REPO, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert int(done.stdout.split()[0]) > 50  # the walk found the package's modules

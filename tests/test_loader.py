@@ -132,11 +132,29 @@ def test_deep_nesting_is_rejected_not_a_recursion_error():
     assert "nesting deeper" in problem.message
 
 
-def test_yaml_11_scalars_follow_the_safe_loader():
-    tree = load_bytes("a: 0x10\nb: 1_000\nc: .inf\nd: yes\ne: '1'\nf: 2024-01-01\n", "f.yaml").tree
-    values = {k: v.value for k, v in tree.items()}
-    assert values["a"] == 16 and values["b"] == 1000 and values["c"] == float("inf")
-    assert values["d"] is True and values["e"] == "1" and values["f"] == "2024-01-01"
+# The YAML 1.2 core schema (YAML 1.2.2 §10.3.2), written out independently of the loader.
+CORE_SCHEMA = [
+    ("012", 12), ("010", 10), ("08", 8), ("-0", 0), ("+12", 12), ("0o17", 15), ("0x1F", 31), ("0", 0),
+    ("1e3", 1000.0), (".5", 0.5), ("-1.5E-2", -0.015), ("1.", 1.0), (".inf", float("inf")), ("-.Inf", float("-inf")),
+    ("+.INF", float("inf")), ("true", True), ("False", False), ("TRUE", True), ("~", None), ("null", None),
+    ("NULL", None), ("yes", "yes"), ("on", "on"), ("Off", "Off"), ("y", "y"), ("1:20", "1:20"),
+    ("2024-01-01", "2024-01-01"), ("1_000", "1_000"), ("0b101", "0b101"), ("0O17", "0O17"), ("0X1F", "0X1F"),
+    ("tRue", "tRue"), ("nULL", "nULL"), (".NaN", "nan"), ("0o8", "0o8"), ("1e", "1e"), ("+", "+"), (".", "."),
+]
+
+
+@pytest.mark.parametrize("text,value", CORE_SCHEMA)
+def test_plain_scalars_follow_the_yaml_12_core_schema(text, value):
+    (scalar,) = load_bytes(f"a: [{text}]\n", "f.yaml").tree.get("a").items
+    if value == "nan":
+        assert scalar.value != scalar.value
+    else:
+        assert scalar.value == value and type(scalar.value) is type(value)
+
+
+def test_quoted_scalars_stay_strings():
+    tree = load_bytes("a: '012'\nb: \"true\"\nc: '~'\n", "f.yaml").tree
+    assert [v.value for v in tree.values] == ["012", "true", "~"]
 
 
 def test_value_tree_classes():
@@ -157,3 +175,43 @@ def test_the_no_op_resolver_hooks_are_really_no_ops():
     text = "a: [1, {b: c, d: [true, null, 2.5]}]\nk: 'x'\n"
     assert loader.load_bytes(text, "f.yaml").tree == loader.load_bytes(text.replace("'x'", '"x"'), "g.yaml").tree
     assert yaml.compose(text, Loader=yaml.CSafeLoader).value[0][1].tag == loader._compose(text).value[0][1].tag
+
+
+def _slow_path_value(text: str):
+    """The same scalar through PyYAML's pure-Python reader with the loader's resolver."""
+    import yaml
+
+    from oa_conformance.ast import loader
+
+    class SlowComposer(yaml.SafeLoader):
+        resolve = staticmethod(loader._plain_resolver.resolve)
+
+    node = SlowComposer(f"a: [{text}]\n").get_single_node().value[0][1].value[0]
+    return loader.core_value(node.tag, node.value)
+
+
+def _same(left, right) -> bool:
+    if isinstance(left, float) and isinstance(right, float) and left != left:
+        return right != right
+    return left == right and type(left) is type(right)
+
+
+@pytest.mark.parametrize("text,value", CORE_SCHEMA)
+def test_the_slow_path_agrees_on_the_table(text, value):
+    assert _same(_slow_path_value(text), load_bytes(f"a: [{text}]\n", "f.yaml").tree.get("a").items[0].value)
+
+
+def test_fast_path_equals_slow_path_on_generated_scalars():
+    hypothesis = pytest.importorskip("hypothesis")
+    from hypothesis import strategies as st
+
+    plain = st.text(alphabet="0123456789+-.eExXoObBaAfFtTrRuUlLsSnNiI~_:", min_size=1, max_size=10)
+
+    @hypothesis.settings(max_examples=400, deadline=None)
+    @hypothesis.given(plain)
+    def agree(text):
+        fast = load_bytes(f"a: [{text}]\n", "f.yaml")
+        hypothesis.assume(fast.tree is not None)
+        assert _same(fast.tree.get("a").items[0].value, _slow_path_value(text)), text
+
+    agree()

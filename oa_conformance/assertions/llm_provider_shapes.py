@@ -24,7 +24,7 @@ from ..diagnostics import Span
 from ..trace import ErrorRecord
 from .matchers import Match, Mismatch, match, show
 from .catalogue.engine import predicate_rule
-from .rules import (SHAPES, FAILED, VERIFIED, Check, Context, ErrorRule, Rule, SelectingRule, Unverified, ValueRule, _AllOf,
+from .rules import (collection, SHAPES, FAILED, VERIFIED, Check, Context, ErrorRule, Rule, SelectingRule, Unverified, ValueRule, _AllOf,
                     shape, shape_rule, verdict)
 
 LP = "llm-provider"
@@ -35,10 +35,7 @@ LP = "llm-provider"
 
 
 def calls_of(ctx: Context) -> Any:
-    calls = ctx.trace.collections.get("calls")
-    if calls is None:
-        raise LookupError("the case made no direct provider calls")
-    return calls
+    return collection(ctx, "calls", "the case made no direct provider calls")
 
 
 def call_record(ctx: Context) -> Any:
@@ -71,10 +68,7 @@ def call_error(ctx: Context) -> ErrorRecord:
 
 
 def wire_of(ctx: Context) -> Any:
-    wire = ctx.trace.collections.get("wire")
-    if wire is None:
-        raise LookupError("the case captured no wire")
-    return wire
+    return collection(ctx, "wire", "the case captured no wire")
 
 
 def block_requests(ctx: Context) -> list[Any]:
@@ -437,9 +431,7 @@ SPAN_FIELDS = {"attempt_index": "openarmature.llm.attempt_index", "error_categor
 
 def llm_spans(ctx: Context) -> list[Any]:
     """The case's LLM spans (the runtime's OTelObserver around the calls), in start order."""
-    otel = ctx.trace.collections.get("otel")
-    if otel is None:
-        raise LookupError("the case captured no OTel spans")
+    otel = collection(ctx, "otel", "the case captured no OTel spans")
     return sorted((s for s in otel["spans"] if s["name"] == LLM_SPAN), key=lambda s: s["start_sequence"])
 
 

@@ -33,7 +33,7 @@ from ..ast.nodes import Mapping, Scalar, Sequence
 from ..diagnostics import Span
 from ..trace import primary_observer
 from .matchers import Match, Mismatch, match, show
-from .rules import FAILED, invocation_of, node_events, UNVERIFIED, VERIFIED, Check, Context, Rule, SelectingRule, Unverified, ValueRule, _AllOf, shape, verdict
+from .rules import FAILED, collection, invocation_of, node_events, UNVERIFIED, VERIFIED, Check, Context, Rule, SelectingRule, Unverified, ValueRule, _AllOf, shape, verdict
 
 OBS = "observability"
 
@@ -42,10 +42,7 @@ OBS = "observability"
 
 
 def langfuse_collection(ctx: Context) -> Any:
-    collection = ctx.trace.collections.get("langfuse")
-    if collection is None:
-        raise LookupError("the case recorded no Langfuse collection (no Langfuse observer was attached)")
-    return collection
+    return collection(ctx, "langfuse", "the case recorded no Langfuse collection (no Langfuse observer was attached)")
 
 
 def _detached(trace: Any) -> bool:

@@ -30,7 +30,7 @@ from ..diagnostics import Span
 from ..interpreter.values import literal
 from ..kinds import is_mapping, is_sequence
 from .matchers import Match, Mismatch, match, show
-from .rules import FAILED, VERIFIED, Check, Context, Rule, _AllOf, shape, verdict
+from .rules import FAILED, collection, VERIFIED, Check, Context, Rule, _AllOf, shape, verdict
 
 OBS = "observability"
 
@@ -40,10 +40,7 @@ OBS = "observability"
 
 
 def otel(ctx: Context) -> Any:
-    collections = ctx.trace.collections
-    if "otel" not in collections:
-        raise LookupError("the case captured no OTel spans (no OTel capture is installed for it)")
-    return collections["otel"]
+    return collection(ctx, "otel", "the case captured no OTel spans (no OTel capture is installed for it)")
 
 
 @dataclass(frozen=True)

@@ -36,19 +36,13 @@ from .rules import (
     Unverified,
     ValueRule,
     _AllOf,
+    collection,
     shape,
     verdict,
 )
 
 PM = "prompt-management"
 CALL_RESULTS = ("prompt", "prompt_result")  # what a call's `expected` says it returned
-
-
-def collection(ctx: Context, name: str) -> Any:
-    collections = ctx.trace.collections
-    if name not in collections:
-        raise LookupError(f"the case recorded no {name!r} collection")
-    return collections[name]
 
 
 def call_entry(block: str, index: int) -> Callable[[Context], Any]:

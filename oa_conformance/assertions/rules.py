@@ -168,6 +168,15 @@ def state_at_error(ctx: Context) -> Any:
     return state
 
 
+def collection(ctx: Context, name: str, missing: str | None = None) -> Any:
+    """The case's trace collection ``name`` (docs/TRACE.md); a LookupError saying ``missing`` (default:
+    the name) when the case did not record it, so a check over it fails instead of passing vacuously."""
+    found = ctx.trace.collections.get(name)
+    if found is None:
+        raise LookupError(missing or f"the case recorded no {name!r} collection")
+    return found
+
+
 def node_events(events: Iterable[Any]) -> list[Any]:
     """The NodeEvents of a recorded event list (what observer_events assertions list)."""
     return [e for e in events if e.get("type") == "NodeEvent"]

@@ -41,7 +41,6 @@ _INT = "tag:yaml.org,2002:int"
 _FLOAT = "tag:yaml.org,2002:float"
 _BOOL = "tag:yaml.org,2002:bool"
 _NULL = "tag:yaml.org,2002:null"
-_TIMESTAMP = "tag:yaml.org,2002:timestamp"
 _MAP = "tag:yaml.org,2002:map"
 _SEQ = "tag:yaml.org,2002:seq"
 
@@ -55,7 +54,63 @@ def _may_alias(text: str) -> bool:
 
 _QUOTES = frozenset(("'", '"'))
 
-_plain_resolver = yaml.resolver.Resolver()
+class CoreSchemaResolver(yaml.resolver.BaseResolver):
+    """YAML 1.2 core-schema tag resolution for plain scalars (YAML 1.2.2 §10.3.2).
+
+    Fixtures are a cross-language contract, read by YAML 1.2 parsers in other languages, so a plain
+    scalar means what the 1.2 core schema says, not what PyYAML's YAML 1.1 resolver says: ``yes``,
+    ``on``, ``1:20`` and ``2024-01-01`` are strings; ``012`` and ``08`` are decimal 12 and 8;
+    ``0o17`` is octal 15. Anything the core schema does not match is a string.
+    """
+
+    yaml_implicit_resolvers: dict = {}
+
+
+for _tag, _pattern, _first in (
+    ("tag:yaml.org,2002:bool", r"^(?:true|True|TRUE|false|False|FALSE)$", "tTfF"),
+    ("tag:yaml.org,2002:null", r"^(?:~|null|Null|NULL|)$", ["~", "n", "N", ""]),
+    ("tag:yaml.org,2002:int", r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$", "-+0123456789"),
+    ("tag:yaml.org,2002:float",
+     r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$",
+     "-+.0123456789"),
+    # Not core schema: a YAML 1.1 reader would merge `<<` keys, so they are resolved only to be refused.
+    ("tag:yaml.org,2002:merge", r"^<<$", "<"),
+):
+    CoreSchemaResolver.add_implicit_resolver(_tag, re.compile(_pattern), list(_first))
+
+_plain_resolver = CoreSchemaResolver()
+
+
+def core_int(text: str) -> int:
+    """A core-schema int: decimal (leading zeros allowed), ``0o`` octal or ``0x`` hexadecimal."""
+    if text.startswith("0o"):
+        return int(text[2:], 8)
+    if text.startswith("0x"):
+        return int(text[2:], 16)
+    return int(text, 10)
+
+
+def core_float(text: str) -> float:
+    """A core-schema float, including ``.inf`` / ``-.inf`` / ``.nan`` in their three spellings."""
+    lowered = text.lower()
+    if lowered.endswith(".inf"):
+        return float(lowered.replace(".inf", "inf"))
+    if lowered == ".nan":
+        return float("nan")
+    return float(text)
+
+
+def core_value(tag: str, text: str):
+    """The value of a scalar with a resolved core-schema tag (the one place scalars get values)."""
+    if tag == _INT:
+        return core_int(text)
+    if tag == _FLOAT:
+        return core_float(text)
+    if tag == _BOOL:
+        return text[0] in "tT"
+    if tag == _NULL:
+        return None
+    return text
 
 
 class _Composer(_Loader):
@@ -85,8 +140,7 @@ def _compose(text: str):
         loader.dispose()
 
 
-_BOOL_VALUES = yaml.constructor.SafeConstructor.bool_values
-_core_constructor = yaml.constructor.SafeConstructor()
+_CORE_SCALAR_TAGS = frozenset((_STR, _INT, _FLOAT, _BOOL, _NULL))
 
 _ScalarNode = yaml.ScalarNode
 _MappingNode = yaml.MappingNode
@@ -279,20 +333,8 @@ class _Converter:
     def scalar(self, node: yaml.ScalarNode) -> Scalar:
         tag = node.tag
         text = node.value
-        if tag == _STR or tag == _TIMESTAMP:
-            # Timestamps stay strings: fixtures are language-neutral and YAML 1.2 has no timestamp.
-            value = text
-        elif tag == _INT:
-            try:
-                value = int(text)
-            except ValueError:
-                value = _core_constructor.construct_yaml_int(node)
-        elif tag == _NULL:
-            value = None
-        elif tag == _BOOL:
-            value = _BOOL_VALUES[text.lower()]
-        elif tag == _FLOAT:
-            value = _core_constructor.construct_yaml_float(node)
+        if tag in _CORE_SCALAR_TAGS:
+            value = core_value(tag, text)
         else:
             self.bad_tag(node)
             value = text

@@ -34,6 +34,7 @@ from typing import Any
 from ...ast.nodes import Scalar, Section
 from ...ast.scenarios import Scenario
 from ...trace import CaseTrace, plain
+from ..errors import error_record
 from ..behaviors import NotImplementedDirective, _backoff, _classifier
 from ..harness import FixtureInvalid, HarnessPrimitiveMissing
 from ..llm_mock import bound_model, mock_wire, openai_provider, readiness_probe
@@ -306,8 +307,6 @@ ERROR_FIELDS = ("retry_after", "block_type", "reason", "response_schema", "outpu
 
 def _error(raised: BaseException) -> dict[str, Any]:
     """A raised error as plain data: the executor's record plus the llm-provider §7 fields."""
-    from ..execute import error_record  # execute imports this package: resolved at call time
-
     record = error_record(raised)
     attributes = dict(record.attributes)
     for name in ERROR_FIELDS:

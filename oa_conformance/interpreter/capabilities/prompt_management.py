@@ -52,7 +52,7 @@ from openarmature.prompts.backends.filesystem import _sampling_from_dict, _token
 from ...ast.nodes import Scalar, Section
 from ...ast.scenarios import Scenario
 from ...trace import CaseTrace, plain
-from ..execute import error_record
+from ..errors import error_record
 from ..harness import FixtureInvalid, HarnessPrimitiveMissing
 from ..values import literal
 from . import CapabilityHarness, register

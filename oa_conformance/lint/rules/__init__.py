@@ -67,6 +67,7 @@ from . import (
     type_string,
     value_token,
     version_unsupported,
+    scalar_dialect,
 )
 
 LINT = "lint"
@@ -86,6 +87,7 @@ MODULES: tuple[ModuleType, ...] = (
     file_not_a_mapping,
     file_duplicate_key,
     file_unreadable,
+    scalar_dialect,
     # V — the directive vocabulary and version (the schema and version checks)
     directive_unknown,
     schema_invalid,
