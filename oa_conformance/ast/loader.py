@@ -17,7 +17,9 @@ whether to go on.
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -35,6 +37,7 @@ except ImportError:  # pragma: no cover
 # Limits that keep a hostile or broken fixture from eating the machine.
 MAX_EXPANDED_NODES = 200_000  # the largest fixture in the spec corpus has about 3,000 nodes
 MAX_DEPTH = 100
+DEFAULT_MAX_FIXTURE_BYTES = 4 << 20
 
 _STR = "tag:yaml.org,2002:str"
 _INT = "tag:yaml.org,2002:int"
@@ -211,18 +214,42 @@ class _Problem(Exception):
         self.message = message
 
 
+def max_fixture_bytes() -> int:
+    """The input size cap: ``OA_MAX_FIXTURE_BYTES`` or 4 MiB (the largest corpus fixture is ~40 KB)."""
+    try:
+        return max(1, int(os.environ.get("OA_MAX_FIXTURE_BYTES", "")))
+    except ValueError:
+        return DEFAULT_MAX_FIXTURE_BYTES
+
+
+def _io_problem(path: str, message: str) -> LoadResult:
+    return LoadResult(None, (Diagnostic(FIXTURE_SCHEMA_INVALID, "io", message, path, 1, 1),))
+
+
 def load_path(path: str) -> LoadResult:
-    """Read and load one fixture file."""
+    """Read and load one fixture file: a regular file under the size cap (a FIFO is never opened)."""
+    try:
+        status = os.stat(path)
+    except OSError as exc:
+        broken = os.path.islink(path)
+        return _io_problem(path, "cannot read fixture: a dangling symbolic link" if broken else f"cannot read fixture: {exc.strerror}")
+    if not stat.S_ISREG(status.st_mode):
+        kind = "a directory" if stat.S_ISDIR(status.st_mode) else "a FIFO" if stat.S_ISFIFO(status.st_mode) else "not a regular file"
+        return _io_problem(path, f"cannot read fixture: {kind}, not a regular file")
+    if status.st_size > max_fixture_bytes():
+        return _io_problem(path, f"fixture is {status.st_size} bytes, over the {max_fixture_bytes()}-byte cap (OA_MAX_FIXTURE_BYTES)")
     try:
         with open(path, "rb") as handle:
             data = handle.read()
     except OSError as exc:
-        return LoadResult(None, (Diagnostic(FIXTURE_SCHEMA_INVALID, "io", f"cannot read fixture: {exc.strerror}", path, 1, 1),))
+        return _io_problem(path, f"cannot read fixture: {exc.strerror}")
     return load_bytes(data, path)
 
 
 def load_bytes(data: bytes | str, path: str = "<string>") -> LoadResult:
     """Load one fixture document from bytes (must be UTF-8) or text."""
+    if len(data) > max_fixture_bytes():
+        return _io_problem(path, f"fixture is {len(data)} bytes, over the {max_fixture_bytes()}-byte cap (OA_MAX_FIXTURE_BYTES)")
     if isinstance(data, bytes):
         try:
             text = data.decode("utf-8")

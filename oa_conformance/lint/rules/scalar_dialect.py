@@ -25,11 +25,12 @@ expected:
 
 from __future__ import annotations
 
+import os
 from typing import Iterator
 
 import yaml
 
-from ...ast.loader import _plain_resolver, core_value
+from ...ast.loader import _plain_resolver, core_value, max_fixture_bytes
 from ...diagnostics import Span
 from ..context import FileContext, Finding
 
@@ -46,6 +47,9 @@ except AttributeError:  # pragma: no cover
 
 
 def check(file: FileContext) -> Iterator[Finding]:
+    if not os.path.isfile(file.path) or os.path.getsize(file.path) > max_fixture_bytes():
+        return  # a FIFO would block, a huge file is refused: Y006 reports both
+
     try:
         with open(file.path, "rb") as handle:
             node = yaml.compose(handle.read().decode("utf-8-sig"), Loader=_Reader)
