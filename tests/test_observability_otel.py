@@ -132,3 +132,23 @@ def test_a_pre_phase_wrapper_call_is_an_orphan_beside_its_node_span(tmp_path):
     assert result.outcome == "failed", (result.outcome, result.reason)
     failed = {c.name for c in result.checks if c.status == "failed"}
     assert "expected.invariants.orphan_llm_span_sibling_of_calling_node_span" in failed, failed
+
+
+def test_a_composite_nodes_own_directives_run_before_its_dispatch(tmp_path):
+    """A subgraph node's `emits_log` runs (a record is captured) rather than being dropped; a state
+    write among a composite node's own directives has nowhere to go and fails the run."""
+    from oa_conformance.interpreter.execute import execute_case
+    from oa_conformance.trace.document import document
+
+    fixture = "010-otel-log-correlation.yaml"
+    case = "detached_subgraph_log_uses_detached_trace_id_keeps_correlation_id"
+    original = FixtureRef(str(shared_fixture(f"observability/conformance/{fixture}")), "observability", fixture)
+    (ref,) = [r for r in cases_of(original) if r.name == case]
+    bodies = [record["body"] for record in document(execute_case(ref.scenario, capability="observability"))["otel"]["logs"]]
+    assert "before subgraph dispatch" in bodies, bodies
+    faulty, _ = copy_with_fault(tmp_path, fixture, "      outer_dispatch:\n", "      outer_dispatch:\n        update_pure: {z: 1}\n")
+    result = only_result(faulty, case)
+    # raised inside the runtime's dispatch, the gap surfaces as the run's error: the case fails on it
+    assert result.outcome == "failed", (result.outcome, result.reason)
+    details = " ".join(check.detail for check in result.checks)
+    assert "state write on a composite node" in details, details
