@@ -22,6 +22,7 @@ PARENT_TRACE = "expected.parent_trace"
 METRICS = "expected.metrics"
 LOGS = "expected.log_records"
 CORRELATION = "openarmature.correlation_id"
+NAMESPACE = "openarmature.node.namespace"
 
 
 # ---- helpers over the scope -------------------------------------------------------------------
@@ -70,6 +71,14 @@ def correlation_uuid(scope: dict, expected: Any) -> Verdict:
 
     ids = _openarmature_correlation_ids(scope)
     return _flag(expected, all(format_ok("uuid", value) for value in ids), f"correlation ids {ids[:4]}")
+
+
+def deepest_node_span_count(scope: dict, expected: Any) -> int:
+    depths = [len(span["attributes"].get(NAMESPACE) or ()) for span in _spans(scope)]
+    deepest = max(depths)
+    if not deepest:
+        raise LookupError("no span carries openarmature.node.namespace")
+    return depths.count(deepest)
 
 
 def unique_indices_under(scope: dict, expected: Any) -> Verdict:
@@ -159,6 +168,8 @@ TREE = [span("openarmature.invocation", "s0", **C1), span("a", "s1", "s0", **{**
 SPLIT = [span("openarmature.invocation", "s0", **C1), span("a", "s1", "s0", **{CORRELATION: "c2"})]
 FAN_OUT = [span("process", "p"), span("process", "i0", "p", **{"openarmature.node.fan_out_index": 0}),
            span("process", "i1", "p", **{"openarmature.node.fan_out_index": 1})]
+NESTED_NODES = [span("outer", "o", **{NAMESPACE: ["outer"]}), span("ask", "a0", "o", **{NAMESPACE: ["outer", "ask"]}),
+                span("ask", "a1", "o", **{NAMESPACE: ["outer", "ask"]})]
 DISPATCH_SPANS = [span("dispatcher", "d"),
                   {**span("b", "sb", "d", **{"openarmature.parallel_branches.parent_node_name": "dispatcher"}), "end_sequence": 5},
                   {**span("a", "sa", "d", **{"openarmature.parallel_branches.parent_node_name": "dispatcher"}), "end_sequence": 3}]
@@ -209,6 +220,14 @@ ROWS = (
     Query("dispatch_spans_close_in_declaration_order", "The per-branch dispatch spans end in the branches' declaration order (the listed names, by end order).",
           "sort_by(otel.spans[?attributes.\"openarmature.parallel_branches.parent_node_name\"], &end_sequence)[].name", "equals",
           holds=_with(otel(DISPATCH_SPANS), ["a", "b"]), fails=_with(otel(DISPATCH_SPANS), ["b", "a"])),
+    Query("null_prompt_tokens_reaches_no_span_histogram_or_budget_surface",
+          "A null prompt_tokens reaches no surface: no input usage span attribute, no input token-usage or token-budget observation.",
+          "[otel.spans[?has(attributes, 'gen_ai.usage.input_tokens') || has(attributes, 'openarmature.llm.usage.prompt_tokens')],"
+          " metrics[?dimensions.\"openarmature.gen_ai.token.type\" == 'input' || contains(instrument, 'token_budget')]][]",
+          "absent", anchor="otel.spans[?name == 'openarmature.llm.complete']",
+          holds=Example(case(otel={"spans": [span("openarmature.llm.complete", "l1")], "logs": []}, metrics=[metric(DURATION)]), invocation=None),
+          fails=Example(case(otel={"spans": [span("openarmature.llm.complete", "l1")], "logs": []},
+                             metrics=[metric(TOKEN_USAGE, **{"openarmature.gen_ai.token.type": "input"})]), invocation=None)),
     Query("llm_provider_span_count", "How many openarmature.llm.complete spans were exported.",
           "otel.spans[?name == 'openarmature.llm.complete']", "count",
           holds=_with(otel([span("openarmature.llm.complete", "l1")]), 1), fails=_with(otel(TREE), 1)),
@@ -243,9 +262,11 @@ ROWS = (
         ("span_omits_both_input_usage_attributes", "Both input usage attributes are absent (the tree's attributes_absent)."),
         ("span_omits_both_input_usage_attributes_on_malformed_wire_counter", "A malformed wire counter omits both input usage attributes (the tree's attributes_absent)."),
         ("span_omits_all_usage_attributes_when_all_counters_malformed", "All counters malformed: no usage attribute (the tree's attributes_absent)."),
+        ("exceeded_span_signal_absent_not_false", "The exceeded signal is absent, not false (the tree's attributes_absent)."),
         ("exceeded_span_signal_absent_not_false_when_only_bound_unevaluable", "The exceeded signal is absent, not false, when its only bound is unevaluable (the tree's attributes_absent)."),
     )),
     *(Restates(name, doc, METRICS) for name, doc in (
+        ("no_token_budget_instrument_observation_for_unevaluable_input_bound", "An unevaluable input bound records no token-budget observation (the exhaustive metrics list)."),
         ("token_usage_recorded_on_structured_output_failure", "Token usage is recorded for a structured-output failure (the metrics list)."),
         ("duration_records_error_type_on_failure", "The failed call's duration carries error.type (the metrics list's dimensions)."),
         ("utilization_records_under_budget", "Utilization is recorded under budget (the metrics list)."),
@@ -324,6 +345,9 @@ ROWS = (
     Compute("correlation_id_uniform_across_tree", "Every span carries one correlation id, the value the fixture gives.",
             correlation_uniform, "one value across all spans, then compared: a join over the whole span list",
             holds=_with(otel(TREE), "c1"), fails=_with(otel(SPLIT), "c1")),
+    Compute("inner_node_span_count", "How many node spans sit at the deepest nesting (the innermost subgraph's node spans).",
+            deepest_node_span_count, "the deepest namespace over all spans, then the spans at it: JMESPath cannot refer back to the whole list inside a filter",
+            holds=_with(otel(NESTED_NODES), 2), fails=_with(otel(NESTED_NODES[:2]), 2)),
     Compute("unique_fan_out_indices_under", "Under the named fan-out node's span, instance spans carry pairwise distinct fan_out_index values.",
             unique_indices_under, "groups spans by their parent span (a join of span_id with parent_span_id)",
             holds=_with(otel(FAN_OUT), "process"), fails=_with(otel(FAN_OUT_CLASH), "process")),
