@@ -152,14 +152,12 @@ def test_every_registered_module_exports_rows():
 
 
 def test_a_pipeline_utilities_pattern_never_answers_an_observability_name():
-    from oa_conformance.assertions import predicates as legacy
     from oa_conformance.assertions.catalogue.engine import predicate_rule
 
     name = "input_count_matches_input_list_length"
     assert resolve("pipeline-utilities", name).row.name == "<field>_list_length"
     rule = predicate_rule("observability", name, ast_value(True), None, "invariants")
     assert rule is not None and rule.row in catalogue.rows_of("observability")  # observability's own row
-    assert legacy.resolve(name, "observability") is None
 
 
 def test_the_reference_page_is_current():

@@ -522,10 +522,9 @@ def test_compile_error_cases_suppress_exactly_their_category():
 
 def test_p001_reports_exactly_the_predicates_the_catalogue_cannot_resolve(monkeypatch):
     from oa_conformance.assertions import catalogue
-    from oa_conformance.assertions import predicates as legacy
 
     def resolves(name, capability):
-        return catalogue.resolve(capability, name) is not None or legacy.resolve(name, capability) is not None
+        return catalogue.resolve(capability, name) is not None
 
     def unresolved(read):
         found = FixtureContext(read.ref.path, read.ref.capability, read.fixture).predicates

@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..diagnostics import Span
-from . import predicates as legacy_predicates
 from .catalogue.engine import predicate_rule
 from .rules import FAILED, VERIFIED, Check, Context, Rule, Unverified, ValueRule, _AllOf, invocation_of, node_events, shape
 
@@ -68,8 +67,6 @@ def _snapshot_invariants(node: Any, span: Span | None) -> Rule:
             for ref in block.predicates:
                 # The directive is graph-engine's (§6 drains): its predicates are graph-engine rows.
                 rule = predicate_rule("graph-engine", ref.name, ref.value, ref.span, name)
-                if rule is None:  # not yet migrated into the catalogue
-                    rule = legacy_predicates.predicate_rule(ref.name, ref.value, ref.span, name, "graph-engine")
                 rules.append(rule if rule is not None else Unverified(f"{name}.{ref.name}", ref.span, f"not implemented: predicate {ref.name!r}"))
             scopes.append(SnapshotScope(name, per_observer.key_span(observer), node_name, observer, tuple(rules)))
     return _AllOf(tuple(scopes))

@@ -16,7 +16,6 @@ from pyrsistent import pmap
 
 from ..assertions import load as load_assertions
 from ..assertions.checkpoint_shapes import record_rules
-from ..assertions import predicates as legacy_predicates
 from ..assertions.catalogue.engine import RestatesRule, predicate_rule
 from ..assertions.rules import (
     FAILED,
@@ -194,8 +193,6 @@ def predicate_rules(block: PredicateBlock, name: str, capability: str | None) ->
     rules = []
     for ref in block.predicates:
         rule = predicate_rule(capability, ref.name, ref.value, ref.span, name)
-        if rule is None:  # not yet migrated into the catalogue
-            rule = legacy_predicates.predicate_rule(ref.name, ref.value, ref.span, name, capability)
         rules.append(rule if rule is not None else Unverified(f"{name}.{ref.name}", ref.span, f"not implemented: predicate {ref.name!r}"))
     return rules
 

@@ -91,6 +91,11 @@ class Verdict:
     detail: str = ""
 
 
+def flag(expected: Any, holds: bool, detail: str) -> Verdict:
+    """A compute row's verdict on a predicate that holds or not, against the boolean the fixture gives."""
+    return Verdict(holds == bool(expected), "" if holds == bool(expected) else detail)
+
+
 COMPARES = ("equals", "set", "count", "flag", "absent")
 
 # capability → module of this package holding its ROWS (the explicit registry; add one line)
@@ -181,4 +186,4 @@ def all_rows() -> Iterator[tuple[str | None, Row]]:
 
 
 __all__ = ["COMPARES", "Compute", "Example", "GENERAL", "MODULES", "Query", "Resolved", "Restates", "Row", "Verdict",
-           "all_rows", "pattern_regex", "resolve", "rows_of"]
+           "all_rows", "flag", "pattern_regex", "resolve", "rows_of"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import Compute, Example, Query, Verdict
+from . import Compute, Example, Query, Verdict, flag
 from .examples import case, invocation, node_event, one_run
 
 # Scheduler slack for "returned within its timeout": cases run side by side in threads, so a loaded
@@ -21,10 +21,6 @@ def drains_of(run: dict) -> list[tuple[str, dict]]:
     found = [("drain", run["drain"])] if "drain" in run else []
     return found + [(f"node {name!r} drain", summary) for name, summary in run.get("node_drains", {}).items()]
 
-
-def flag(expected: Any, holds: bool, detail: str) -> Verdict:
-    """Compare a predicate that holds or not with the flag the fixture expects."""
-    return Verdict(holds == bool(expected), "" if holds == bool(expected) else detail)
 
 
 def drain_returned_within_timeout(scope: dict, expected: Any) -> Verdict:

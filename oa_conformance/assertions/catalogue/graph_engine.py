@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from . import Example, Query
 from .examples import case, invocation, node_event, one_run
+from .graph_engine_compute import ROWS as COMPUTED
 
 OF_NODE = "node_events[?node_name == {node}]"
 
@@ -89,4 +90,5 @@ ROWS = (
           anchor=OF_NODE,
           holds=Example(one_run(LEAF), name="leaf_event_identities_unique_by_chain"),
           fails=Example(one_run(LEAF + LEAF[:1]), name="leaf_event_identities_unique_by_chain")),
+    *COMPUTED,
 )

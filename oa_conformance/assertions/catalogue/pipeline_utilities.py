@@ -11,8 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..matchers import format_ok
-from . import Compute, Example, Query, Restates, Verdict
+from . import Compute, Example, Query, Restates, Verdict, flag
 from .examples import case, invocation, node_event, one_run
+from .pipeline_checkpoint import ROWS as CHECKPOINT_COMPUTED, role
+from .pipeline_isolation import ROWS as ISOLATION_COMPUTED
 
 INNER = ["fan", "work"]
 _instances = [node_event("work", "started", INNER, fan_out_index=i, attempt_index=a) for i, a in ((0, 0), (1, 0), (1, 1))]
@@ -60,16 +62,6 @@ ISOLATION_GATE = {"nodes": {}, "failure_isolation": [{"node": "n", "event_name":
                                                       "predicate_category": "timeout", "degraded_update": {}, "on_caught": None}]}
 CARRIED = [{"category": "node_exception", "message": "wrapped", "carrier": True}, {"category": "timeout", "message": "slow", "carrier": False}]
 
-
-def flag(expected: Any, holds: bool, detail: str) -> Verdict:
-    """Compare a predicate that holds or not with the boolean the fixture gives."""
-    return Verdict(holds == bool(expected), "" if holds == bool(expected) else detail)
-
-
-def role(scope: dict, name: str) -> dict:
-    if name not in scope:
-        raise LookupError(f"the case has no {name.replace('_', ' ')}")
-    return scope[name]
 
 
 def run_id(scope: dict, name: str) -> str:
@@ -355,4 +347,6 @@ ROWS = (
     # "The after_node crash boundary rolled node_a forward across the resume."
     Restates("after_node_crash_rolls_node_forward", "The node the crash followed is not re-run on resume (it is in completed_positions, rolled forward).",
              "expected.nodes_skipped_during_resume"),
+    *CHECKPOINT_COMPUTED,
+    *ISOLATION_COMPUTED,
 )

@@ -49,9 +49,5 @@ def check(ctx: FixtureContext) -> Iterator[Finding]:
 
 
 def _resolves(capability: str | None, name: str) -> bool:
-    """Whether the catalogue has a row for ``name`` in ``capability`` (or a not yet migrated predicate)."""
-    if catalogue.resolve(capability, name) is not None:
-        return True
-    from ...assertions import predicates  # the registry being migrated into the catalogue
-
-    return predicates.resolve(name, capability) is not None
+    """Whether the catalogue has a row for ``name`` in ``capability`` (its own or a §5.9 general row)."""
+    return catalogue.resolve(capability, name) is not None

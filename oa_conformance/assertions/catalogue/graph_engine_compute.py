@@ -1,0 +1,441 @@
+"""The graph-engine predicates that cannot be queries: per-node maps, groupings, and the drain contract.
+
+The drain predicates (§6 ``invoke_drain_events_for`` / the process-wide drain) join an invocation's
+drain summaries with its delivered event stream, its accumulator buckets and snapshots, and other
+invocations of the case, and some read elapsed times: joins, positions in a stream and timing,
+which JMESPath cannot say. Each function takes the query scope (engine.py) and the fixture's value.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...kinds import is_sequence
+from ..matchers import show
+from . import Compute, Example, Verdict, flag
+from .examples import case, invocation, node_event, one_run
+
+EDGE_FAILURES = frozenset(("routing_error", "edge_exception"))
+# A drain with no live worker returns at once; one that takes longer found workers still running.
+# 0.3 s leaves room for a loaded 2-core machine and stays below one paced delivery the drain
+# fixtures would still owe (several events at hundreds of ms each).
+DRAIN_SETTLE_PROMPT_S = 0.3
+SCALAR_IDENTITY = ("namespace", "fan_out_index", "branch_name", "attempt_index", "phase")
+
+
+
+def identity(event: dict, *fields: str) -> tuple:
+    """An event's identity tuple over ``fields`` (sequences made hashable)."""
+    return tuple(tuple(v) if is_sequence(v) else v for v in (event.get(f) for f in fields))
+
+
+def node_events(scope: dict) -> list:
+    if "node_events" not in scope:
+        raise LookupError("this predicate reads one invocation's events; the block is about the whole case")
+    return scope["node_events"]
+
+
+def of_node(events: list, node: str) -> list:
+    return [e for e in events if e.get("node_name") == node]
+
+
+def inner(events: list) -> list:
+    """Events from nodes inside a subgraph, fan-out instance or branch (namespace deeper than 1)."""
+    return [e for e in events if len(e.get("namespace") or ()) > 1]
+
+
+def distinct(values: list) -> list:
+    return sorted({tuple(v) if is_sequence(v) else v for v in values}, key=repr)
+
+
+# ---------------------------------------------------------------------------------------------
+# Events of named nodes
+
+
+def inner_branch_names(scope: dict, expected: Any) -> Verdict:
+    problems = []
+    for node, branch in expected.items():
+        names = [e.get("branch_name") for e in of_node(node_events(scope), node)]
+        if not names:
+            problems.append(f"no events from {node!r}")
+        elif any(name != branch for name in names):
+            problems.append(f"{node!r} events carry branch_name {names}, expected {branch!r} on each")
+    return Verdict(not problems, "; ".join(problems))
+
+
+def scalar_collides(scope: dict, expected: Any, node: str) -> Verdict:
+    outer_by_identity: dict[tuple, set] = {}
+    events = of_node(node_events(scope), node)
+    if not events:
+        raise LookupError(f"no events from node {node!r}")
+    for e in events:
+        chain = tuple(e.get("fan_out_index_chain") or ())
+        outer_by_identity.setdefault(identity(e, *SCALAR_IDENTITY), set()).add(chain[:-1])
+    collides = any(len(outers) > 1 for outers in outer_by_identity.values())
+    return flag(expected, collides, "scalar identities and the outer chains under each: "
+                + show({str(k): sorted(v) for k, v in outer_by_identity.items()}))
+
+
+def edge_failure_in_completed(scope: dict, expected: Any) -> Verdict:
+    run = scope.get("invocation")
+    if run is None:
+        raise LookupError("this predicate is about one invocation")
+    error = run.get("error")
+    if error is None:
+        return flag(expected, False, "the invocation did not fail")
+    if error.get("category") not in EDGE_FAILURES:
+        return flag(expected, False, f"the invocation failed with {error.get('category')!r}, not an edge-resolution failure")
+    if not run.get("events"):
+        raise LookupError("the case declares no observer")
+    problems = []
+    for observer, received in run["events"].items():
+        events = [e for e in received if e.get("type") == "NodeEvent"]
+        carrying = [e for e in events if (e.get("error") or {}).get("category") == error["category"]]
+        if len(carrying) != 1:
+            problems.append(f"{observer!r}: {len(carrying)} events carry the {error['category']} error")
+            continue
+        event = carrying[0]
+        where = (event.get("node_name"), event.get("phase"))
+        if where != (error.get("node"), "completed") or event is not events[-1]:
+            problems.append(f"{observer!r}: the error is on {where}, event {events.index(event) + 1} of {len(events)}; "
+                            f"expected on {error.get('node')!r}'s completed event, the last one")
+        if event.get("post_state") is not None:
+            problems.append(f"{observer!r}: the completed event carrying the error has a post_state")
+        opened = [e for e in of_node(events, error.get("node")) if e.get("phase") == "started"
+                  and (e.get("step"), e.get("attempt_index")) == (event.get("step"), event.get("attempt_index"))]
+        if len(opened) != 1:
+            problems.append(f"{observer!r}: {len(opened)} started events open the pair the error closes")
+    return flag(expected, not problems, "; ".join(problems))
+
+
+# ---------------------------------------------------------------------------------------------
+# Drains
+
+
+def position(scope: dict) -> int:
+    """The index of the block's invocation in the case (0 for a case-level block)."""
+    return scope["invocation"]["index"] if "invocation" in scope else 0
+
+
+def snapshot_drains(scope: dict) -> list[tuple[dict, str, str, dict, list, list]]:
+    """(run, node, observer, drain summary, snapshot, the run's final bucket) for every in-node
+    drain that snapshotted an accumulator, in the invocations the block is about."""
+    found = []
+    for run in scope["runs"]:
+        for node, per_observer in run.get("node_snapshots", {}).items():
+            summary = run["node_drains"][node]
+            for observer, snapshot in per_observer.items():
+                final = list((run.get("accumulators", {}).get(observer) or {}).get(summary["invocation_id"], ()))
+                found.append((run, node, observer, summary, list(snapshot), final))
+    if not found:
+        raise LookupError("no in-node drain snapshotted an accumulator")
+    return found
+
+
+def drain_point(final: list, node: str) -> tuple[int, int | None]:
+    """Where a node's in-body drain call sits in the delivered stream (FIFO: emission order): the
+    index of the node's started event (emitted before the call) and of its completed event (after)."""
+    started = [i for i, e in enumerate(final) if e.get("node_name") == node and e.get("phase") == "started"]
+    if len(started) != 1:
+        raise LookupError(f"node {node!r} started {len(started)} times in the stream; its drain cannot be placed")
+    completed = [i for i, e in enumerate(final) if e.get("node_name") == node and e.get("phase") == "completed" and i > started[0]]
+    return started[0], (completed[0] if completed else None)
+
+
+def covers_pre_call_events(node: str, summary: dict, snapshot: list, final: list) -> list[str]:
+    """Problems with "the snapshot holds every event emitted before the drain call"."""
+    problems = []
+    if summary["timeout_reached"] or summary["undelivered_count"]:
+        problems.append(f"node {node!r}'s drain timed out / left {summary['undelivered_count']} undelivered")
+    started, _ = drain_point(final, node)
+    if snapshot != final[: len(snapshot)]:
+        problems.append(f"the snapshot at {node!r} is not what the stream delivered first")
+    elif len(snapshot) <= started:
+        missing = [(e.get("node_name"), e.get("phase")) for e in final[len(snapshot): started + 1]]
+        problems.append(f"the snapshot at {node!r} misses events emitted before the drain call: {show(missing)}")
+    return problems
+
+
+def synchronized_read(scope: dict, expected: Any) -> Verdict:
+    problems = [p for _, node, _, summary, snapshot, final in snapshot_drains(scope)
+                for p in covers_pre_call_events(node, summary, snapshot, final)]
+    return flag(expected, not problems, "; ".join(problems))
+
+
+def not_blocking_on_later(scope: dict, expected: Any) -> Verdict:
+    problems = []
+    for _, node, _, summary, snapshot, final in snapshot_drains(scope):
+        if summary["timeout_reached"]:
+            problems.append(f"node {node!r}'s drain timed out (it waited on events emitted after the call)")
+        _, completed = drain_point(final, node)
+        if completed is None:
+            problems.append(f"{node!r}'s completed event was never delivered")
+        elif len(snapshot) > completed:
+            problems.append(f"the snapshot at {node!r} already holds {node!r}'s completed event")
+    return flag(expected, not problems, "; ".join(problems))
+
+
+def covered_via_invocation(field: str, what: str):
+    def covered(scope: dict, expected: Any) -> Verdict:
+        problems = []
+        for run, node, _, summary, snapshot, final in snapshot_drains(scope):
+            if summary["invocation_id"] is None or summary["invocation_id"] != run.get("id"):
+                problems.append(f"node {node!r} drained invocation {summary['invocation_id']!r}, not its own {run.get('id')!r}")
+            problems.extend(covers_pre_call_events(node, summary, snapshot, final))
+            started, _ = drain_point(final, node)
+            emitted = [e for e in inner(final[: started + 1]) if e.get(field) is not None]
+            held = [e for e in inner(snapshot) if e.get(field) is not None]
+            if not emitted:
+                problems.append(f"no inner events with a {field} were emitted before {node!r}'s drain")
+            seen, wanted = distinct([e[field] for e in held]), distinct([e[field] for e in emitted])
+            if seen != wanted or len(held) != len(emitted):
+                problems.append(f"the snapshot at {node!r} holds {len(held)} inner events over {what} {seen}; "
+                                f"{len(emitted)} over {wanted} were emitted before the call")
+        return flag(expected, not problems, "; ".join(problems))
+    covered.__name__ = f"covered_all_{what}"
+    return covered
+
+
+def waited_for_all(scope: dict, expected: Any) -> Verdict:
+    problems, drained = [], 0
+    for run in scope["runs"]:
+        summary = run.get("drain")
+        if summary is None:
+            continue
+        drained += 1
+        if summary["timeout_s"] is not None:
+            problems.append(f"the drain had a timeout ({summary['timeout_s']} s)")
+        if summary["timeout_reached"] or summary["undelivered_count"]:
+            problems.append(f"the drain reported {summary['undelivered_count']} undelivered (timeout_reached {summary['timeout_reached']})")
+        total: dict[str, int] = {}
+        for delivery in run.get("deliveries", ()):
+            if delivery.get("context") == run.get("id"):
+                total[delivery["observer"]] = total.get(delivery["observer"], 0) + 1
+        late = {o: total.get(o, 0) - n for o, n in summary["delivered_at_return"].items() if total.get(o, 0) != n}
+        if late:
+            problems.append(f"events were still delivered after the drain returned: {late}")
+    if not drained:
+        raise LookupError("the case made no process-wide drain")
+    return flag(expected, not problems, "; ".join(problems))
+
+
+def intact_after_timeout(scope: dict, expected: Any) -> Verdict:
+    problems, timed_out = [], False
+    for run in scope["invocations"][position(scope):]:
+        if timed_out and run["outcome"] != "completed":
+            problems.append(f"a later invocation {run['outcome']}")
+        if (run.get("drain") or {}).get("timeout_reached"):
+            timed_out = True
+            settle = run.get("settle_drain")
+            if settle is None:
+                raise LookupError("the adapter made no drain after the timed-out one")
+            if settle["timeout_reached"] or settle["undelivered_count"]:
+                problems.append(f"the next drain reported {settle['undelivered_count']} undelivered")
+            if settle["elapsed_s"] > DRAIN_SETTLE_PROMPT_S:
+                problems.append(f"the next drain took {settle['elapsed_s']:.3f} s: workers outlived the timed-out drain")
+    if not timed_out:
+        raise LookupError("no process-wide drain reached its timeout")
+    return flag(expected, not problems, "; ".join(problems))
+
+
+def drains_of(run: dict) -> list[dict]:
+    """Every drain the fixture made in one invocation: its process-wide drain, its nodes' drains."""
+    return ([run["drain"]] if run.get("drain") is not None else []) + list(run.get("node_drains", {}).values())
+
+
+def intact_after_node_drain_timeout(scope: dict, expected: Any) -> Verdict:
+    run = scope.get("invocation")
+    if run is None:
+        raise LookupError("this predicate is about one invocation")
+    if not any(d["timeout_reached"] for earlier in scope["invocations"][: run["index"]] for d in drains_of(earlier)):
+        raise LookupError("no earlier invocation's drain timed out")
+    problems = []
+    if run["outcome"] != "completed":
+        problems.append(f"the invocation {run['outcome']}")
+    for observer, events in run.get("events", {}).items():
+        kinds = [e.get("type") for e in events]
+        pairs = [sorted((identity(e, *SCALAR_IDENTITY[:-1]) for e in events if e.get("type") == "NodeEvent"
+                         and e.get("phase") == phase), key=repr) for phase in ("started", "completed")]
+        if "InvocationCompletedEvent" not in kinds or pairs[0] != pairs[1]:
+            problems.append(f"{observer!r} did not receive the whole invocation: "
+                            f"{show([(e.get('node_name'), e.get('phase')) for e in events])}")
+    settle = run.get("settle_drain")
+    if settle is not None and (settle["timeout_reached"] or settle["undelivered_count"]):
+        problems.append(f"its drain reported {settle['undelivered_count']} undelivered")
+    return flag(expected, not problems, "; ".join(problems))
+
+
+def second_independent(scope: dict, expected: Any) -> Verdict:
+    if len(scope["invocations"]) < 2:
+        raise LookupError("the case has fewer than two invocations")
+    first, second = scope["invocations"][0], scope["invocations"][1]
+    if not (first.get("drain") or {}).get("timeout_reached"):
+        raise LookupError("the first invocation's drain did not time out")
+    problems = []
+    if second.get("drain") is None:
+        problems.append("the second invocation did not drain")
+    elif second["drain"]["timeout_reached"] or second["drain"]["undelivered_count"]:
+        problems.append(f"the second drain reported {second['drain']['undelivered_count']} undelivered "
+                        f"(timeout_reached {second['drain']['timeout_reached']})")
+    foreign = [(d["observer"], d.get("context")) for d in second.get("deliveries", ()) if d.get("context") != second.get("id")]
+    if second.get("id") is None or foreign:
+        problems.append(f"deliveries during the second invocation from other contexts: {show(foreign)}")
+    if first.get("id") == second.get("id"):
+        problems.append("both invocations have the same invocation_id")
+    return flag(expected, not problems, "; ".join(problems))
+
+
+def drain_scoped(scope: dict, expected: Any) -> Verdict:
+    problems = []
+    for run, node, _, summary, snapshot, _ in snapshot_drains(scope):
+        label = f"{run.get('name') or 'invocation'}: node {node!r}"
+        if summary["invocation_id"] is None or summary["invocation_id"] != run.get("id"):
+            problems.append(f"{label} drained {summary['invocation_id']!r}, not its own {run.get('id')!r}")
+        if summary["timeout_reached"]:
+            problems.append(f"{label}'s drain timed out")
+        others = [e.get("invocation_id") for e in snapshot if e.get("invocation_id") not in (None, summary["invocation_id"])]
+        if others:
+            problems.append(f"{label}'s snapshot holds events of {others}")
+        identities = [identity(e, "step", *SCALAR_IDENTITY) for e in snapshot if e.get("type") == "NodeEvent"]
+        if len(identities) != len(set(identities)):
+            problems.append(f"{label}'s snapshot repeats events: {show(identities)}")
+    return flag(expected, not problems, "; ".join(problems))
+
+
+# ---------------------------------------------------------------------------------------------
+# Example documents
+
+
+def drain(timeout_reached: bool = False, undelivered: int = 0, **fields: Any) -> dict:
+    return {"timeout_reached": timeout_reached, "undelivered_count": undelivered, "timeout_s": None, "elapsed_s": 0.01, **fields}
+
+
+def pair(node: str, namespace: list | None = None, **fields: Any) -> list:
+    return [node_event(node, "started", namespace, **fields), node_event(node, "completed", namespace, **fields)]
+
+
+# An in-node drain at node "d" after two fan-out instances ran: the bucket holds the instances,
+# d's started event, then d's completed event (emitted after the drain call).
+INSTANCES = pair("w", ["fan", "w"], fan_out_index=0) + pair("w", ["fan", "w"], fan_out_index=1)
+BUCKET = INSTANCES + pair("d")
+COVERED = BUCKET[:5]  # everything up to and including d's started event
+
+
+def snapshotting(snapshot: list, summary: dict | None = None, run_id: str = "i1", **fields: Any) -> dict:
+    return one_run(id=run_id, accumulators={"acc": {"i1": BUCKET}}, node_drains={"d": summary or drain(invocation_id="i1")},
+                   node_snapshots={"d": {"acc": snapshot}}, **fields)
+
+
+def branched(branch: str) -> dict:
+    return one_run(pair("a", ["par", "a"], branch_name=branch))
+
+
+def edge_failed(events: list) -> dict:
+    run = invocation(events, outcome="errored", error={"category": "routing_error", "message": "m", "type": "E", "node": "a", "chain": []})
+    run.pop("final_state")
+    return case(run)
+
+
+EDGE_PAIR = [node_event("a", "started", step=0), node_event("a", "completed", step=0, error={"category": "routing_error"})]
+COLLIDING = [node_event("leaf", "started", ["o", "m", "leaf"], fan_out_index=0, fan_out_index_chain=c) for c in ([0, 0], [1, 0])]
+APART = [node_event("leaf", "started", ["o", "m", "leaf"], fan_out_index=c[-1], fan_out_index_chain=c) for c in ([0, 0], [1, 1])]
+
+
+def delivered(observer: str, context: str, times: int) -> list:
+    return [{"seq": n, "observer": observer, "context": context, "event": {}} for n in range(times)]
+
+
+def process_drained(times: int, at_return: int) -> dict:
+    return one_run(id="i1", drain=drain(delivered_at_return={"obs": at_return}), deliveries=delivered("obs", "i1", times))
+
+
+def timed_out_then(settle: dict, later_outcome: str = "completed") -> dict:
+    first = invocation(id="i1", drain=drain(True, 2, timeout_s=0.1), settle_drain=settle)
+    return case(first, invocation(id="i2", outcome=later_outcome))
+
+
+WHOLE = [{"type": "InvocationStartedEvent"}, *pair("a"), {"type": "InvocationCompletedEvent"}]
+
+
+def after_node_timeout(events: list) -> dict:
+    return case(invocation(id="i1", node_drains={"d": drain(True, 1, invocation_id="i1")}), invocation(events, id="i2"))
+
+
+def two_drains(second_context: str) -> dict:
+    return case(invocation(id="i1", drain=drain(True, 3, timeout_s=0.1)),
+                invocation(id="i2", drain=drain(), deliveries=delivered("obs", second_context, 2)))
+
+
+CONTEXTUAL = "the drain contract joins drain summaries with the delivered stream, buckets and snapshots"
+
+ROWS = (
+    Compute("inner_events_carry_correct_branch_name",
+            "Every event of each listed node carries the branch_name given for it ({node: branch}).", inner_branch_names,
+            why="the value is a {node: branch} map: each event's branch_name is compared with the entry its own "
+                "node_name selects, a key lookup JMESPath cannot make from a field of the item",
+            holds=Example(branched("left"), {"a": "left"}), fails=Example(branched("right"), {"a": "left"})),
+    Compute("<node>[_node]_scalar_fan_out_index_not_unique_across_outer_instances",
+            "The node's scalar identity (namespace, fan_out_index, branch_name, attempt_index, phase) repeats across "
+            "events whose fan_out_index_chain differs in an enclosing position.", scalar_collides,
+            why="a group-by (events by scalar identity, then the outer chains within each group); JMESPath has no grouping",
+            holds=Example(one_run(COLLIDING), name="leaf_scalar_fan_out_index_not_unique_across_outer_instances"),
+            fails=Example(one_run(APART), name="leaf_scalar_fan_out_index_not_unique_across_outer_instances")),
+    Compute("edge_resolution_failure_in_completed_event",
+            "The invocation failed with routing_error / edge_exception, and each observer saw that error once: on the "
+            "completed event (no post_state) closing the raising node's own started/completed pair, as the last event.",
+            edge_failure_in_completed,
+            why="joins the invocation's error (its node and category) with every observer's stream, by position "
+                "(the last event) and by pairing the completed event with its started event on (step, attempt_index)",
+            holds=Example(edge_failed(EDGE_PAIR)), fails=Example(edge_failed(EDGE_PAIR + [node_event("b", "started")]))),
+    Compute("drain_events_for_synchronized_accumulator_read",
+            "At each in-node drain's return the accumulator already held every event emitted before the call "
+            "(through the node's own started event).", synchronized_read,
+            why=CONTEXTUAL + ", by position of the node's started event in the stream",
+            holds=Example(snapshotting(COVERED)), fails=Example(snapshotting(BUCKET[:3]))),
+    Compute("drain_returned_without_blocking_on_post_call_events",
+            "Each in-node drain returned (no timeout) before the node's own completed event, emitted after the call, "
+            "was delivered, and that event was delivered later all the same.", not_blocking_on_later,
+            why=CONTEXTUAL + ", by position of the node's completed event in the stream",
+            holds=Example(snapshotting(COVERED)), fails=Example(snapshotting(BUCKET))),
+    Compute("drain_covered_all_fan_out_instances_via_shared_invocation_id",
+            "A drain scoped to the invocation's id covered the events of every fan-out instance (each fan_out_index).",
+            covered_via_invocation("fan_out_index", "instances"),
+            why=CONTEXTUAL + ", comparing the instances in the snapshot with those emitted before the call",
+            holds=Example(snapshotting(COVERED)), fails=Example(snapshotting(COVERED, drain(invocation_id="other")))),
+    Compute("drain_covered_all_parallel_branches_via_shared_invocation_id",
+            "A drain scoped to the invocation's id covered the events of every parallel branch (each branch_name).",
+            covered_via_invocation("branch_name", "branches"),
+            why=CONTEXTUAL + ", comparing the branches in the snapshot with those emitted before the call",
+            holds=Example(one_run(id="i1", accumulators={"acc": {"i1": pair("a", ["p", "a"], branch_name="x") + pair("d")}},
+                                  node_drains={"d": drain(invocation_id="i1")},
+                                  node_snapshots={"d": {"acc": pair("a", ["p", "a"], branch_name="x") + pair("d")[:1]}})),
+            fails=Example(snapshotting(COVERED))),
+    Compute("drain_waited_for_all_events",
+            "The untimed process-wide drain returned only once every observer had received every event of the "
+            "invocation: nothing delivered after it returned, nothing reported undelivered.", waited_for_all,
+            why="compares each observer's delivery count at the drain's return with its deliveries over the whole "
+                "invocation, counted per observer in the invocation's own context (a grouped count)",
+            holds=Example(process_drained(4, 4)), fails=Example(process_drained(4, 3))),
+    Compute("graph_state_intact_after_timeout",
+            "A process-wide drain reached its timeout and the delivery state was clean afterwards: the next drain "
+            "returned at once with nothing undelivered, and later invocations completed.", intact_after_timeout,
+            why="timing (the next drain's elapsed time against a bound) across this and later invocations",
+            holds=Example(timed_out_then(drain()), invocation=None),
+            fails=Example(timed_out_then(drain(elapsed_s=2.0)), invocation=None)),
+    Compute("graph_state_intact_after_per_invocation_drain_timeout",
+            "After an earlier invocation's in-node drain timed out, this invocation ran cleanly: it completed, each "
+            "observer received all of it (through its completed event), and its drains returned.",
+            intact_after_node_drain_timeout,
+            why="reads earlier invocations' drains and pairs every started event with a completed one per observer",
+            holds=Example(after_node_timeout(WHOLE), invocation=1), fails=Example(after_node_timeout(WHOLE[:2]), invocation=1)),
+    Compute("second_invocation_drain_independent_of_first",
+            "The first invocation's drain timed out; the second's then returned clean, and everything delivered during "
+            "the second was delivered in the second's own context.", second_independent,
+            why="joins two invocations: the first's drain, the second's drain and the contexts of its deliveries",
+            holds=Example(two_drains("i2"), invocation=None), fails=Example(two_drains("i1"), invocation=None)),
+    Compute("drain_scopes_strictly_to_supplied_invocation_id",
+            "Each in-node drain was given its own invocation's id, returned without timing out, and its snapshot holds "
+            "only that invocation's events, none repeated.", drain_scoped,
+            why=CONTEXTUAL + ", and checks the snapshot's event identities are unique",
+            holds=Example(snapshotting(COVERED)), fails=Example(snapshotting(COVERED + COVERED))),
+)
