@@ -160,3 +160,109 @@ def test_a_composite_nodes_own_directives_run_before_its_dispatch(tmp_path):
     assert result.outcome == "failed", (result.outcome, result.reason)
     details = " ".join(check.detail for check in result.checks)
     assert "state write on a composite node" in details, details
+
+
+@pytest.mark.parametrize("old, new", [
+    ("type: immutable_mapping", "type: mutable_mapping"),  # the runtime returns a read-only mapping
+    ("value: {}", "value: {tenant: acme}"),  # nothing is active outside an invocation
+    ("exception: null", "exception: {type: RuntimeError}"),  # the read does not raise
+])
+def test_a_direct_call_result_fault_fails_the_case_at_its_line(tmp_path, old, new):
+    """`direct_call:` (no graph) records what the API returned; each part of the result is checked."""
+    name = "046-get-invocation-metadata-outside-invocation.yaml"
+    assert only_result(FixtureRef(str(shared_fixture(f"observability/conformance/{name}")), "observability", name)).outcome == "passed"
+    ref, line = copy_with_fault(tmp_path, name, old, new)
+    result = only_result(ref)
+    assert result.outcome == "failed", result.reason
+    assert any(check.status == "failed" and f":{line}:" in str(check.location) for check in result.checks), result.reason
+
+
+def test_the_invocations_count_form_runs_the_case_that_many_times(tmp_path):
+    """`invocations: <n>` runs the same graph n times: one run fewer fails the count and the
+    per-invocation correlation-id predicate at their lines."""
+    name = "009-otel-correlation-id-cross-cutting.yaml"
+    case = "context_reset_between_invocations"
+    ref = FixtureRef(str(shared_fixture(f"observability/conformance/{name}")), "observability", name)
+    assert only_result(ref, case).outcome == "passed"
+    faulty, _ = copy_with_fault(tmp_path, name, "invocations: 2", "invocations: 1")
+    result = only_result(faulty, case)
+    text = Path(faulty.path).read_text()
+    lines = [text.count("\n", 0, text.index(needle)) + 1 for needle in ("invocation_count: 2", "correlation_ids_differ_across_invocations")]
+    failed = {int(str(check.location).split(".yaml:")[1].split(":")[0]) for check in result.checks if check.status == "failed"}
+    assert result.outcome == "failed" and set(lines) <= failed, (lines, result.reason)
+
+
+@pytest.mark.parametrize("old, new, needle", [
+    ("require_equal: true", "require_equal: false", "determinism_check"),  # identical runs claimed to differ
+    ("- openarmature.invocation_id  ", "- openarmature.unused_name  ", "determinism_check"),  # a per-run id compared
+    ("invocations: 2", "invocations: 1", "determinism_check"),  # nothing to compare run 0 with
+])
+def test_a_determinism_fault_fails_the_case_at_its_line(tmp_path, old, new, needle):
+    name = "011-otel-determinism.yaml"
+    fails_at_needle(tmp_path, name, old, new, needle)
+
+
+@pytest.mark.parametrize("bound, flag", [(0, "true"), (5, "false")])
+def test_an_edge_when_routes_by_its_comparison_else_the_unguarded_sibling(tmp_path, bound, flag):
+    """011's conditional edge form: `when: {field, gt}` is taken when it holds, else the sibling edge."""
+    from .faults import run_text
+
+    name = "011-otel-determinism.yaml"
+    text = shared_fixture(f"observability/conformance/{name}").read_text()
+    cut = text.index("    invocations: 2")
+    fixture = text[:cut].replace("gt: 0", f"gt: {bound}") + f"    expected:\n      final_state: {{counter: 1, flag: {flag}}}\n"
+    (result,) = run_text(tmp_path, fixture, "observability", name)
+    assert result.outcome == "passed", result.reason
+    wrong = fixture.replace(f"final_state: {{counter: 1, flag: {flag}}}", f"final_state: {{counter: 1, flag: {'false' if flag == 'true' else 'true'}}}")
+    (result,) = run_text(tmp_path / "wrong", wrong, "observability", name)
+    assert result.outcome == "failed", result.reason
+
+
+@pytest.mark.parametrize("old, new, needle", [
+    # the retry attempt claimed to see the failed attempt's write: the runtime discards it
+    ('          tenantId: "T1"\n        downstream_read:', '          tenantId: "T1"\n          attempt_marker: "first"\n        downstream_read:', 'attempt_marker: "first"\n        downstream_read'),
+    ('attempt_marker: "second"\n      invariants', 'attempt_marker: "first"\n      invariants', 'attempt_marker: "first"\n      invariants'),
+    ("max_attempts: 2", "max_attempts: 1", "final_state"),  # no retry: the transient error fails the run
+])
+def test_a_per_attempt_fault_fails_the_retried_case_at_its_line(tmp_path, old, new, needle):
+    """`retry_middleware` + `per_attempt_behavior`: each attempt runs its own entry under the
+    runtime's RetryMiddleware, and the reads the fixture captured are judged exactly."""
+    name = "045-get-invocation-metadata-retry-scoping.yaml"
+    fails_at_needle(tmp_path, name, old, new, needle)
+
+
+@pytest.mark.parametrize("old, new, needle", [
+    ("max: 5", "max: -1", "observed_count:\n          min"),  # the counter's read is out of the bounds
+    ("min: 0", "min: 6", "observed_count:\n          min"),
+])
+def test_a_queryable_observer_read_fault_fails_the_case_at_its_line(tmp_path, old, new, needle):
+    """`queryable_observers` + `capture_queryable_observer_read_into`: the read lands in state and
+    `final_state_bounds` judges it."""
+    name = "047-queryable-observer-pattern.yaml"
+    fails_at_needle(tmp_path, name, old, new, needle)
+
+
+def test_sequential_invocations_run_each_entry_and_judge_its_per_invocation_block():
+    """049 runs twice (`sequential_invocations`) with one accumulator attached throughout; each
+    `per_invocation` block is judged against its own run — here the mid-run read is empty (the
+    runtime delivers the events after the read, as §9.2 allows), so both runs' checks fail at their lines."""
+    name = "049-queryable-observer-lifecycle-drop.yaml"
+    result = only_result(FixtureRef(str(shared_fixture(f"observability/conformance/{name}")), "observability", name))
+    text = shared_fixture(f"observability/conformance/{name}").read_text()
+    first = text.count("\n", 0, text.index("captured_bucket_is_non_empty")) + 1
+    second = text.count("\n", 0, text.index("captured_bucket_is_non_empty", text.index("invocation_2:"))) + 1
+    failed = {str(check.location) for check in result.checks if check.status == "failed"}
+    assert result.outcome == "failed"
+    assert any(f":{first}:" in where for where in failed) and any(f":{second}:" in where for where in failed), failed
+
+
+def fails_at_needle(tmp_path: Path, name: str, old: str, new: str, needle: str) -> None:
+    """The unmodified fixture passes; the copy with ``old`` → ``new`` fails a check at the line of
+    ``needle`` (searched in the modified text)."""
+    assert only_result(FixtureRef(str(shared_fixture(f"observability/conformance/{name}")), "observability", name)).outcome == "passed"
+    faulty, _ = copy_with_fault(tmp_path, name, old, new)
+    text = Path(faulty.path).read_text()
+    line = text.count("\n", 0, text.index(needle)) + 1
+    result = only_result(faulty)
+    assert result.outcome == "failed", result.reason
+    assert any(check.status == "failed" and f":{line}:" in str(check.location) for check in result.checks), (line, result.reason)

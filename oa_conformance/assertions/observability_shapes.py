@@ -30,7 +30,7 @@ from ..diagnostics import Span
 from ..interpreter.values import literal
 from ..kinds import is_mapping, is_sequence
 from .matchers import Match, Mismatch, match, show
-from .rules import FAILED, collection, VERIFIED, Check, Context, Rule, _AllOf, shape, verdict
+from .rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, _AllOf, collection, first_difference, shape, verdict
 
 OBS = "observability"
 
@@ -465,6 +465,64 @@ def _parent_trace(node: Any, span: Span | None) -> Rule:
     return SpanForestRule("expected.parent_trace.span_tree", node.key_span("span_tree"), node.get("span_tree"), select)
 
 
+# What `determinism_check.compare` may name, and the part of a span each one keeps (§10: hierarchy,
+# names, status, attributes minus the ignored ones; ids and timestamps are never compared).
+DETERMINISM_ASPECTS = ("span_tree_structure", "span_names", "span_status", "span_attributes_excluding_ignored")
+
+
+def _deterministic(span: Any, spans: Forest, aspects: set[str], ignored: list[str]) -> dict[str, Any]:
+    import fnmatch
+
+    kept: dict[str, Any] = {}
+    if "span_names" in aspects:
+        kept["name"] = span["name"]
+    if "span_status" in aspects:
+        kept["status"] = span["status"]
+    if "span_attributes_excluding_ignored" in aspects:
+        kept["attributes"] = {key: value for key, value in span["attributes"].items()
+                              if not any(fnmatch.fnmatchcase(key, pattern) for pattern in ignored)}
+    if "span_tree_structure" in aspects:  # siblings as a set (§7): ordered by their own content
+        children = [_deterministic(child, spans, aspects, ignored) for child in spans.children(span)]
+        kept["children"] = sorted(children, key=lambda child: json.dumps(child, sort_keys=True, default=str))
+    return kept
+
+
+@dataclass(frozen=True)
+class DeterminismRule(Rule):
+    """`determinism_check`: the span trees of two runs of the case (one trace per invocation, in run
+    order) compared on the aspects `compare` names, minus `ignore_attributes` (glob patterns)."""
+
+    name: str
+    span: Span | None
+    expected: Any
+
+    def evaluate(self, ctx: Context, bindings: Any):
+        spans = forest(ctx)
+        runs = list(spans.traces().values())
+        first, second = literal(self.expected.get("compare_runs"))
+        if max(first, second) >= len(runs):
+            raise LookupError(f"runs {first} and {second} compared, but {len(runs)} traces were exported")
+        aspects = set(literal(self.expected.get("compare")))
+        unknown = aspects - set(DETERMINISM_ASPECTS)
+        if unknown:
+            return (Check(self.name, UNVERIFIED, self.span, f"not implemented: compare {sorted(unknown)}"),), bindings
+        ignored = list(literal(self.expected.get("ignore_attributes")) or [])
+        trees = [[_deterministic(root, spans, aspects, ignored) for root in runs[index]] for index in (first, second)]
+        difference = first_difference(trees[0], trees[1], "span_tree")
+        want_equal = bool(literal(self.expected.get("require_equal")))
+        if (difference is None) == want_equal:
+            return (Check(self.name, VERIFIED, self.span),), bindings
+        if difference is None:
+            return (Check(self.name, FAILED, self.span, f"runs {first} and {second} are identical, expected them to differ"),), bindings
+        where, left, right = difference
+        return (Check(self.name, FAILED, self.span, f"runs {first} and {second} differ at {where}: {show(left)} vs {show(right)}"),), bindings
+
+
+@shape("determinism_check", capability=OBS)
+def _determinism_check(node: Any, span: Span | None) -> Rule:
+    return DeterminismRule("expected.determinism_check", span, node)
+
+
 # ---------------------------------------------------------------------------------------------
 # Flags over the captured spans
 
@@ -573,6 +631,89 @@ def _invocation_count(node: Any, span: Span | None) -> Rule:
     from .rules import ValueRule
 
     return ValueRule("expected.invocation_count", span, node, lambda ctx: len(ctx.trace.invocations))
+
+
+@shape("direct_call_result", capability=OBS)
+def _direct_call_result(node: Any, span: Span | None) -> Rule:
+    """What the case's ``direct_call`` returned (value, type, exception; observability_direct.py)."""
+    from .rules import ValueRule
+
+    def select(ctx: Context) -> Any:
+        calls = collection(ctx, "calls", "the case made no direct call")
+        if not calls or "result" not in calls[0]:
+            raise LookupError("the case made no direct call")
+        return calls[0]["result"]
+
+    return ValueRule("expected.direct_call_result", span, node, select)
+
+
+@dataclass(frozen=True)
+class StateBoundsRule(Rule):
+    """`final_state_bounds: {field: {min?, max?}}` — each field of the final state is a number
+    within its inclusive bounds (a value the spec bounds but does not pin, e.g. a concurrent read)."""
+
+    name: str
+    span: Span | None
+    expected: Any
+
+    def evaluate(self, ctx: Context, bindings: Any):
+        from .rules import final_state
+
+        state = final_state(ctx)
+        problems: list[Mismatch] = []
+        for field_name, bounds in self.expected.items():
+            where = self.expected.key_span(field_name)
+            value = state.get(field_name, "<absent>") if is_mapping(state) else getattr(state, field_name, "<absent>")
+            low, high = literal(bounds.get("min")), literal(bounds.get("max"))
+            wanted = f"a number in [{'-inf' if low is None else low}, {'inf' if high is None else high}]"
+            integral = isinstance(low, int) and isinstance(high, int)  # integer bounds bound an integer
+            if isinstance(value, bool) or not isinstance(value, int if integral else (int, float)):
+                problems.append(Mismatch(f"final_state_bounds.{field_name}", wanted, show(value), where))
+            elif (low is not None and value < low) or (high is not None and value > high):
+                problems.append(Mismatch(f"final_state_bounds.{field_name}", wanted, show(value), where))
+        return (verdict(self.name, self.span, Match(not problems, bindings, tuple(problems))),), bindings
+
+
+@shape("final_state_bounds", capability=OBS)
+def _final_state_bounds(node: Any, span: Span | None) -> Rule:
+    return StateBoundsRule("expected.final_state_bounds", span, node)
+
+
+@dataclass(frozen=True)
+class PerInvocationRule(Rule):
+    """`per_invocation: {invocation name: {predicate: value}}` — each block's named predicates (the
+    catalogue's rows) judged against that invocation of the case (`sequential_invocations`)."""
+
+    name: str
+    span: Span | None
+    expected: Any
+
+    def check(self, ctx: Context, bindings: Any):
+        from dataclasses import replace
+
+        from .catalogue.engine import RestatesRule, predicate_rule
+        from .rules import Unverified
+
+        checks: list[Check] = []
+        runs = {invocation.name: invocation for invocation in ctx.trace.invocations}
+        for run_name, block in self.expected.items():
+            path = f"{self.name}.{run_name}"
+            if run_name not in runs:
+                checks.append(Check(path, FAILED, self.expected.key_span(run_name), f"no invocation named {run_name!r} ran"))
+                continue
+            run_context = replace(ctx, invocation=runs[run_name])
+            for ref in block.predicates:
+                rule = predicate_rule(OBS, ref.name, ref.value, ref.span, path)
+                if rule is None or isinstance(rule, RestatesRule):  # a restatement reads a whole block's verdicts
+                    rule = Unverified(f"{path}.{ref.name}", ref.span, f"not implemented: predicate {ref.name!r}")
+                found, bindings = rule.check(run_context, bindings)
+                checks.extend(found)
+        return tuple(checks), bindings
+
+
+@shape("per_invocation", capability=OBS)
+def _per_invocation(node: Any, span: Span | None) -> Rule:
+    return PerInvocationRule("expected.per_invocation", span, node)
 
 
 # ---------------------------------------------------------------------------------------------

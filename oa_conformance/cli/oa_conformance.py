@@ -57,6 +57,14 @@ def version_text(program: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:  # Ctrl-C before any case ran (reading fixtures, importing the runtime)
+        print("oa-conformance: interrupted", file=sys.stderr)
+        return INTERRUPTED
+
+
+def _main(argv: list[str] | None) -> int:
     args = build_parser().parse_args(argv)
     problem = _json_path_problem(getattr(args, "json_path", None))
     if problem:

@@ -86,6 +86,10 @@ def assert_case(scenario: Scenario, trace: CaseTrace, capability: str | None = N
     contract = harness_for(capability)
     if contract is not None and contract.is_direct(scenario):  # no graph run: the directory's own expectations
         for directive, node, span in direct_expectations(scenario, capability):
+            if directive in PREDICATE_BLOCKS and (capability, directive) not in SHAPES:  # the catalogue's rows
+                for rule in predicate_rules(node, f"expected.{directive}", capability):
+                    run(rule)
+                continue
             for rule in _members(shape_rule(directive, node, span, capability)):
                 run(rule)
         direct_checks = list(checks)

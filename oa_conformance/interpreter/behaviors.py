@@ -380,6 +380,33 @@ def condition_function(condition: Section, declared_to: Scalar | None) -> Callab
     return factory(condition, destination)
 
 
+# The comparisons an edge's `when:` may make (vocabulary: `edge_when`), by directive name.
+WHEN_COMPARISONS: dict[str, Callable[[Any, Any], bool]] = {"gt": lambda value, bound: value > bound}
+
+
+def guarded_route(edges: list[Section]) -> Callable[[Any], Any]:
+    """The routing function of a node's edges when one carries ``when:``: the first guarded edge
+    (in declaration order) whose condition holds, else the unguarded sibling edge, else END."""
+    guarded, fallback = [], oa.END
+    for edge in edges:
+        when, target = edge.get("when"), edge.get("to").value
+        target = oa.END if target == "END" else target
+        if when is None:
+            fallback = target
+            continue
+        tests = [(WHEN_COMPARISONS[name], literal(when.get(name))) for name in WHEN_COMPARISONS if when.get(name) is not None]
+        guarded.append((when.field.value, tests, target))
+
+    def route(state: Any) -> Any:
+        for field_name, tests, target in guarded:
+            value = getattr(state, field_name)
+            if all(test(value, bound) for test, bound in tests):
+                return target
+        return fallback
+
+    return route
+
+
 def _state_field_read(condition: Section, destination: Callable) -> Callable:
     field_name = condition.field.value
 
@@ -443,7 +470,7 @@ def build_middleware(spec: Section, harness: Harness, node_name: str | None) -> 
     kind = spec.get("type")
     name = kind.value if kind is not None else (spec.name.value if spec.get("name") is not None else None)
     if name is None and tuple(spec.order) == ("retry",):  # the keyed form `- retry: {max_attempts: …}`
-        return _retry(spec.retry, harness, node_name)
+        return retry_middleware(spec.retry, harness, node_name)
     factory = MIDDLEWARE.get(name)
     if factory is None:
         raise HarnessPrimitiveMissing(f"middleware type {name!r}", spec.span)
@@ -460,9 +487,16 @@ def _backoff(spec: Section | None):
     return oa.deterministic_backoff(float(seconds.value) if seconds is not None else 0.0)
 
 
+# Named retry classifiers a capability directory's header defines (name -> classify(exc, state)),
+# registered by that directory's node-directive module.
+RETRY_CLASSIFIERS: dict[str, Callable[[BaseException, Any], bool]] = {}
+
+
 def _classifier(spec: Any):
     if spec is None:
         return None
+    if isinstance(spec, Scalar) and spec.value in RETRY_CLASSIFIERS:
+        return RETRY_CLASSIFIERS[spec.value]
     if isinstance(spec, Section) and spec.get("transient_categories") is not None:
         categories = frozenset(literal(spec.transient_categories))
 
@@ -494,7 +528,8 @@ def _chain(exc: BaseException | None):
         exc = exc.__cause__
 
 
-def _retry(spec: Section, harness: Harness, node_name: str | None) -> Any:
+def retry_middleware(spec: Section, harness: Harness, node_name: str | None) -> Any:
+    """The runtime's RetryMiddleware from a `retry` block (max_attempts, classifier, backoff)."""
     attempts = spec.get("max_attempts")
     config = oa.RetryConfig(
         max_attempts=attempts.value if attempts is not None else 3,
@@ -702,7 +737,7 @@ def wrap_middleware(spec: Section, harness: Harness) -> Any:
 
 
 MIDDLEWARE: dict[str, Callable[[Section, Harness, str | None], Any]] = {
-    "retry": _retry,
+    "retry": retry_middleware,
     "timing": _timing,
     "failure_isolation": _failure_isolation,
     "trace_recorder": _trace_recorder,

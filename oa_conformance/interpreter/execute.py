@@ -65,8 +65,6 @@ def unsupported(scenario: Scenario, contract: CapabilityHarness | None = None) -
             for name in invocation.order:
                 if name not in allowed_in_invocation:
                     return f"invocations[].{name}", invocation.key_span(name)
-    elif isinstance(invocations, Scalar):
-        return "invocations (count form)", scenario.where("invocations").key_span("invocations")
     return None
 
 

@@ -25,7 +25,7 @@ from openarmature.observability import current_correlation_id, current_invocatio
 
 from ..ast.nodes import Mapping, Scalar, Section, Sequence, TypeRef
 from ..ast.scenarios import Scenario
-from .behaviors import NODE_MIDDLEWARE, NotImplementedDirective, build_middleware, composite_prelude, wrap_middleware, condition_function, count_function, node_body
+from .behaviors import NODE_MIDDLEWARE, NotImplementedDirective, build_middleware, composite_prelude, wrap_middleware, condition_function, count_function, guarded_route, node_body
 from .harness import Harness, HarnessPrimitiveMissing
 from .resume import abort_point, migration_function
 from .values import literal
@@ -157,6 +157,7 @@ class _GraphCompiler:
             if outermost:
                 dispatched, reached = self.harness_recorder(node_name)
                 middleware = [dispatched, *middleware, reached]
+                self.harness.graph.wiring.setdefault("declared_nodes", []).append(node_name)
                 wiring = _wiring(decl)
                 if wiring is not None:
                     self.harness.graph.wiring["nodes"][node_name] = wiring
@@ -167,8 +168,13 @@ class _GraphCompiler:
         if entry is not None:
             builder.set_entry(entry.value)
         edges = get("edges")
-        for edge in (edges.items if edges is not None else ()):
-            self.add_edge(builder, edge)
+        edges = list(edges.items) if edges is not None else []
+        guarded = {edge.get("from").value for edge in edges if edge.get("when") is not None}
+        for source in guarded:  # a `when:` edge and its siblings from the same node are one conditional edge
+            builder.add_conditional_edge(source, guarded_route([edge for edge in edges if edge.get("from").value == source]))
+        for edge in edges:
+            if edge.get("from").value not in guarded:
+                self.add_edge(builder, edge)
         if outermost:
             checkpointer = self.harness.instruments.checkpointer
             if checkpointer is not None:

@@ -14,7 +14,8 @@ import logging
 from typing import Any
 
 from ..ast.nodes import Mapping, Scalar, Section
-from .behaviors import NodeContext, NotImplementedDirective, node_directive, node_middleware
+from .behaviors import (NODE_DIRECTIVES, RETRY_CLASSIFIERS, NodeContext, NotImplementedDirective, node_directive,
+                        node_middleware, retry_middleware)
 from .harness import HarnessPrimitiveMissing
 from .synthetic import synthetic_base64
 from .values import literal
@@ -96,6 +97,108 @@ async def _capture_metadata(ctx: NodeContext, spec: Scalar) -> None:
     from openarmature.observability import get_invocation_metadata
 
     ctx.partial[spec.value] = dict(get_invocation_metadata())
+
+
+# ---------------------------------------------------------------------------------------------
+# Queryable observers (observability §9; capabilities/queryable_observers.py)
+
+
+def _queryable(ctx: NodeContext, spec: Section) -> Any:
+    observers = ctx.harness.instruments.services.get("queryable_observers", {})
+    observer = observers.get(spec.observer_name.value)
+    if observer is None:
+        raise HarnessPrimitiveMissing(f"no queryable observer {spec.observer_name.value!r} in this case", spec.observer_name.span)
+    return observer
+
+
+def _current_invocation_id() -> str:
+    from openarmature.observability import current_invocation_id
+
+    return current_invocation_id()
+
+
+# The read methods `capture_queryable_observer_read_into.method` names: observer -> value.
+QUERYABLE_READS = {
+    "get_count": lambda observer: observer.get_count(),
+    "get_bucket_for_current_invocation": lambda observer: observer.get_bucket(_current_invocation_id()),
+}
+
+
+@node_directive("capture_queryable_observer_read_into")
+async def _capture_queryable_read(ctx: NodeContext, spec: Section) -> None:
+    read = QUERYABLE_READS.get(spec.method.value)
+    if read is None:
+        raise HarnessPrimitiveMissing(f"queryable observer read {spec.method.value!r}", spec.method.span)
+    ctx.partial[spec.state_field.value] = read(_queryable(ctx, spec))
+
+
+@node_directive("then_drop_for_current_invocation")
+async def _drop_for_current_invocation(ctx: NodeContext, spec: Section) -> None:
+    _queryable(ctx, spec).drop(_current_invocation_id())
+
+
+@node_directive("then_assert_bucket_absent_into")
+async def _bucket_absent_into(ctx: NodeContext, spec: Scalar) -> None:
+    """Re-read the bucket of the observer the node just dropped from: absent → true."""
+    drop = ctx.decl.then_drop_for_current_invocation
+    ctx.partial[spec.value] = _queryable(ctx, drop).get_bucket(_current_invocation_id()) is None
+
+
+# ---------------------------------------------------------------------------------------------
+# Retried nodes (observability §3.4 per-attempt scoping; pipeline-utilities §6.1)
+
+
+class TransientMarkerError(Exception):
+    """The test-specific transient error (`raises: transient_marker_error`) that the
+    `transient_marker` classifier retries."""
+
+
+# The harness errors `per_attempt_behavior` may raise, by the fixture's name.
+HARNESS_ERRORS = {"transient_marker_error": TransientMarkerError}
+
+RETRY_CLASSIFIERS["transient_marker"] = lambda error, state: any(
+    isinstance(cause, TransientMarkerError) for cause in _causes(error))
+
+
+def _causes(error: BaseException | None):
+    while error is not None:
+        yield error
+        error = error.__cause__
+
+
+@node_middleware("retry_middleware")
+def _retry_middleware(spec: Section, harness: Any, node: str) -> Any:
+    """The runtime's RetryMiddleware around this one node."""
+    return retry_middleware(spec, harness, node)
+
+
+# `per_attempt_behavior` entry keys that are not node directives.
+ATTEMPT_KEYS = frozenset(("attempt", "raises", "succeeds"))
+
+
+@node_directive("per_attempt_behavior")
+async def _per_attempt_behavior(ctx: NodeContext, spec: Any) -> None:
+    """On the attempt the runtime is running (its attempt index), the entry for that attempt: its
+    node directives in document order, then `raises:` a harness error (or `succeeds: true`)."""
+    from openarmature.observability import current_attempt_index
+
+    attempt = current_attempt_index()
+    entry = next((item for item in spec.items if item.attempt.value == attempt), None)
+    if entry is None:
+        raise HarnessPrimitiveMissing(f"per_attempt_behavior has no entry for attempt {attempt}", spec.span)
+    for key, value in entry.items():
+        if key in ATTEMPT_KEYS:
+            continue
+        handler = NODE_DIRECTIVES.get(key)
+        if handler is None:
+            raise NotImplementedDirective(f"per_attempt_behavior.{key}", entry.key_span(key))
+        await handler(ctx, value)
+    raised = entry.get("raises")
+    if raised is not None:
+        error = HARNESS_ERRORS.get(raised.value)
+        if error is None:
+            raise HarnessPrimitiveMissing(f"harness error {raised.value!r}", raised.span)
+        raise error(f"{ctx.name} raises {raised.value} on attempt {attempt}")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -149,9 +149,18 @@ def _populating_runs(scenario: Scenario, source: Section | None, harness: Harnes
 
 
 def _invocations(scenario: Scenario) -> list[tuple[str | None, Any]]:
-    """(name, source) for each invocation: the `invocations:` entries, or the scenario itself once."""
+    """(name, source) for each invocation: the `invocations:` entries; for the count form
+    (`invocations: <n>`) the scenario itself n times (the same graph, the same initial state); else
+    the scenario once."""
     listed = scenario.get("invocations")
-    if listed is not None and not isinstance(listed, Scalar):
+    sequential = scenario.get("sequential_invocations")  # observability: the same observers across runs
+    if listed is None and sequential is not None:
+        if sequential.get("observer_persists_across") is not None and not sequential.observer_persists_across.value:
+            raise HarnessPrimitiveMissing("sequential_invocations with observers re-attached per run", sequential.span)
+        listed = sequential.invocations
+    if isinstance(listed, Scalar):
+        return [(None, None)] * listed.value
+    if listed is not None:
         return [(inv.name.value if inv.get("name") is not None else None, inv) for inv in listed.items]
     return [(None, None)]
 

@@ -19,6 +19,7 @@ from .examples import case, invocation
 LANGFUSE = "expected.langfuse_trace"
 LANGFUSE_ALL = "expected.langfuse_traces"
 OBSERVERS = "expected.observers"
+DIRECT_CALL = "expected.direct_call_result"
 
 # The typed event families as the predicate names spell them.
 FAMILIES = {
@@ -646,11 +647,69 @@ RESTATING_EVENTS = (
     ("failure_one_tool_call_failed_event_zero_success", "A failed tool call emits one ToolCallFailedEvent and no success."),
 )
 
+def every_node_once(scope: dict, expected: Any) -> Verdict:
+    declared = set(scope["wiring"].get("declared_nodes", ()))
+    if not declared or not scope["invocations"]:
+        raise LookupError("the case built no nodes or ran no invocation")
+    wrong = [run["execution_order"] for run in scope["invocations"]
+             if run["outcome"] != "completed" or sorted(run["execution_order"]) != sorted(declared)]
+    holds = not wrong
+    return Verdict(holds == bool(expected), "" if holds == bool(expected) else f"runs that did not run each node once: {wrong}")
+
+
+ROUTING = (
+    Compute("observer_does_not_mutate_state_or_influence_routing",
+            "With the observer attached and read, every declared node still runs exactly once and the run completes.",
+            every_node_once, "compares each run's dispatch order with the graph's declared nodes (a set join)",
+            holds=Example(case(invocation(execution_order=["a", "b"]), wiring={"nodes": {}, "failure_isolation": [], "declared_nodes": ["a", "b"]})),
+            fails=Example(case(invocation(execution_order=["a", "a"]), wiring={"nodes": {}, "failure_isolation": [], "declared_nodes": ["a", "b"]}))),
+)
+
+_RUN_ONE = {"name": "invocation_1", "final_state": {"captured_bucket": {"invocation_id": "i1", "events": ["a.started"]}}}
+BUCKETS = (
+    Query("captured_bucket_is_non_empty", "The bucket the run's last node read held the run's own events.",
+          "length(invocation.final_state.captured_bucket.events || `[]`) > `0`",
+          holds=Example(case(invocation(**_RUN_ONE)), invocation=0),
+          fails=Example(case(invocation(name="invocation_1", final_state={"captured_bucket": {}})), invocation=0)),
+    Query("bucket_after_drop_is_absent", "After drop(invocation_id) the re-read found no bucket.",
+          "invocation.final_state.bucket_after_drop_is_absent",
+          holds=Example(case(invocation(final_state={"bucket_after_drop_is_absent": True})), invocation=0),
+          fails=Example(case(invocation(final_state={"bucket_after_drop_is_absent": False})), invocation=0)),
+    Query("captured_bucket_disjoint_from_invocation_1", "The run's bucket is keyed by its own invocation, not invocation_1's.",
+          "invocation.final_state.captured_bucket.invocation_id != `null` && length(invocations[?name=='invocation_1']) == `1` && "
+          "!contains(invocations[?name=='invocation_1'].final_state.captured_bucket.invocation_id, invocation.final_state.captured_bucket.invocation_id)",
+          holds=Example(case(invocation(**_RUN_ONE), invocation(name="invocation_2", final_state={"captured_bucket": {"invocation_id": "i2"}})), invocation=1),
+          fails=Example(case(invocation(**_RUN_ONE), invocation(name="invocation_2", final_state={"captured_bucket": {"invocation_id": "i1"}})), invocation=1)),
+)
+
 ROWS = (
     *COUNTS,
+    *BUCKETS,
+    *ROUTING,
     *CALLS,
     *LINKS_AND_METRICS,
     *TRACE_LEVEL,
     *(Restates(name, doc, LANGFUSE) for name, doc in RESTATING_LANGFUSE),
     *(Restates(name, doc, OBSERVERS) for name, doc in RESTATING_EVENTS),
+    *(Restates(name, doc, DIRECT_CALL) for name, doc in (
+        ("outside_invocation_returns_empty_mapping", "Outside an invocation the read returns an empty mapping."),
+        ("outside_invocation_does_not_raise", "Outside an invocation the read raises nothing."),
+        ("outside_invocation_return_is_immutable", "Outside an invocation the returned mapping is immutable."),
+    )),
+    *(Restates(name, doc, "expected.final_state") for name, doc in (
+        ("prior_failed_attempt_writes_discarded", "The retry attempt's read lacks what the failed attempt wrote."),
+        ("successful_attempt_writes_visible_downstream", "The downstream node reads what the successful attempt wrote."),
+        ("caller_baseline_stable_across_attempts", "Every attempt and the downstream node read the caller's baseline."),
+    )),
+    *(Restates(name, doc, "expected.final_state_bounds") for name, doc in (
+        ("observer_attach_emit_consume_cycle_works", "A node reads the attached observer's count mid-invocation into state."),
+        ("read_returns_non_negative_integer", "The read value is a non-negative integer."),
+        ("read_is_consistent_no_torn_view", "The read value lies within the bounds of what was emitted before the read."),
+    )),
+    *(Restates(name, doc, "expected.per_invocation") for name, doc in (
+        ("no_auto_drop_on_completion_signal", "Each run's bucket was still readable at its last node: completion does not drop it."),
+        ("explicit_drop_removes_bucket", "drop(invocation_id) removes the run's bucket."),
+        ("per_invocation_id_bucket_isolation", "Each run reads only the bucket of its own invocation id."),
+        ("accumulator_exposes_drop_method", "The accumulator's drop method is callable from node code."),
+    )),
 )

@@ -81,6 +81,28 @@ def deepest_node_span_count(scope: dict, expected: Any) -> int:
     return depths.count(deepest)
 
 
+def _correlation_ids_per_trace(scope: dict) -> dict[str, set]:
+    """Each trace's (each invocation's) set of correlation ids on its openarmature spans."""
+    per_trace: dict[str, set] = {}
+    for span in _spans(scope):
+        if span.get("scope") == "openarmature":
+            per_trace.setdefault(span["trace_id"], set()).add(span["attributes"].get(CORRELATION))
+    return per_trace
+
+
+def correlation_uniform_per_trace(scope: dict, expected: Any) -> Verdict:
+    per_trace = _correlation_ids_per_trace(scope)
+    mixed = {trace: sorted(map(str, ids)) for trace, ids in per_trace.items() if None in ids or len(ids) != 1}
+    return _flag(expected, not mixed, f"traces with no single correlation id: {mixed}")
+
+
+def correlation_differs_per_trace(scope: dict, expected: Any) -> Verdict:
+    per_trace = _correlation_ids_per_trace(scope)
+    ids = [next(iter(values)) for values in per_trace.values() if len(values) == 1]
+    distinct = len(per_trace) > 1 and len(ids) == len(per_trace) and len(set(ids)) == len(ids)
+    return _flag(expected, distinct, f"correlation ids per trace: { {t: sorted(map(str, v)) for t, v in per_trace.items()} }")
+
+
 def unique_indices_under(scope: dict, expected: Any) -> Verdict:
     spans = _spans(scope)
     # The fan-out node span; its instance spans share its name (§4.5) and carry the index.
@@ -164,6 +186,7 @@ def metric(instrument: str, value: Any = 1, **dimensions: Any) -> dict:
 
 
 C1 = {CORRELATION: "c1"}
+C2 = {CORRELATION: "c2"}
 TREE = [span("openarmature.invocation", "s0", **C1), span("a", "s1", "s0", **{**C1, "openarmature.node.name": "a"})]
 SPLIT = [span("openarmature.invocation", "s0", **C1), span("a", "s1", "s0", **{CORRELATION: "c2"})]
 FAN_OUT = [span("process", "p"), span("process", "i0", "p", **{"openarmature.node.fan_out_index": 0}),
@@ -348,6 +371,21 @@ ROWS = (
     Compute("inner_node_span_count", "How many node spans sit at the deepest nesting (the innermost subgraph's node spans).",
             deepest_node_span_count, "the deepest namespace over all spans, then the spans at it: JMESPath cannot refer back to the whole list inside a filter",
             holds=_with(otel(NESTED_NODES), 2), fails=_with(otel(NESTED_NODES[:2]), 2)),
+    *(Restates(name, doc, "expected.determinism_check") for name, doc in (
+        ("same_execution_path", "Both runs take the same route (the same node spans, under the same parents)."),
+        ("span_count_equal_across_runs", "Both runs export the same number of spans."),
+    )),
+    Compute("each_invocation_correlation_id_uniform", "Within each invocation (its trace) every openarmature span carries one correlation id.",
+            correlation_uniform_per_trace, "groups spans by trace (one trace per invocation), then one value per group",
+            holds=otel([span("a", "s1", **C1), span("a", "s2", trace="t2", **C2)]),
+            fails=otel([span("a", "s1", **C1), span("b", "s3", **C2)])),
+    Compute("correlation_ids_differ_across_invocations", "Each invocation (trace) has its own correlation id: no two invocations share one.",
+            correlation_differs_per_trace, "pairwise distinctness across per-trace groups",
+            holds=otel([span("a", "s1", **C1), span("a", "s2", trace="t2", **C2)]),
+            fails=otel([span("a", "s1", **C1), span("a", "s2", trace="t2", **C1)])),
+    Compute("all_correlation_ids_uuidv4", "Every invocation's auto-generated correlation id is a canonical UUIDv4.",
+            correlation_uuid, "a format check applied to every span's attribute (JMESPath has no UUID test)",
+            holds=otel([span("a", "s1", **{CORRELATION: "0b6e3f1c-2a4d-4e8f-9a1b-3c5d7e9f1a2b"})]), fails=otel(TREE)),
     Compute("unique_fan_out_indices_under", "Under the named fan-out node's span, instance spans carry pairwise distinct fan_out_index values.",
             unique_indices_under, "groups spans by their parent span (a join of span_id with parent_span_id)",
             holds=_with(otel(FAN_OUT), "process"), fails=_with(otel(FAN_OUT_CLASH), "process")),

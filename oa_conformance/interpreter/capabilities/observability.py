@@ -24,11 +24,13 @@ from typing import Any, AsyncContextManager, Callable
 from ...ast.scenarios import Scenario
 from . import CapabilityHarness, captures, register
 from .. import observability_nodes  # noqa: F401 - registers the directory's node directives
+from .observability_direct import is_direct, run_direct
 from .langfuse_capture import LANGFUSE_DIRECTIVES, open_langfuse
 from .observability_prompts import PROMPT_DIRECTIVES, open_prompts
 from .otel_capture import OTEL_DIRECTIVES, open_otel
 from .provider_capture import PROVIDER_DIRECTIVES, open_providers
 from .typed_events import TYPED_EVENT_DIRECTIVES, open_typed_events
+from .queryable_observers import QUERYABLE_DIRECTIVES, open_queryable_observers
 from ..retrieval_mock import DIRECTIVES as RETRIEVAL_DIRECTIVES, open_retrieval
 
 
@@ -49,6 +51,7 @@ CAPTURES: list[Capture] = [
     Capture("providers", open_providers, PROVIDER_DIRECTIVES),
     Capture("langfuse", open_langfuse, LANGFUSE_DIRECTIVES),  # after otel: a supplied client binds to its global provider
     Capture("typed_events", open_typed_events, TYPED_EVENT_DIRECTIVES),
+    Capture("queryable_observers", open_queryable_observers, QUERYABLE_DIRECTIVES),
     Capture("prompts", open_prompts, PROMPT_DIRECTIVES),
     Capture("retrieval", open_retrieval, RETRIEVAL_DIRECTIVES),  # the mock embedding / rerank providers
 ]
@@ -56,6 +59,11 @@ CAPTURES: list[Capture] = [
 # Case-level directives the directory's general graph directives add (executed in execute.py /
 # the node directives); listed here so the executor accepts them in this directory.
 GRAPH_DIRECTIVES: frozenset[str] = frozenset()
+
+# The no-graph case shape (observability_direct.py).
+DIRECT_DIRECTIVES = frozenset(("direct_call",))
+# Runs of one graph with the case's observers attached throughout (interpreter/resume.py).
+SEQUENTIAL_DIRECTIVES = frozenset(("sequential_invocations",))
 
 
 # Enter every capture around the graph run, in list order; their collections merge into the trace.
@@ -68,7 +76,9 @@ def _union(attribute: str) -> frozenset[str]:
 
 HARNESS = register(CapabilityHarness(
     capability="observability",
-    case_directives=_union("case_directives") | GRAPH_DIRECTIVES,
+    case_directives=_union("case_directives") | GRAPH_DIRECTIVES | DIRECT_DIRECTIVES | SEQUENTIAL_DIRECTIVES,
     invocation_directives=_union("invocation_directives"),
     instrument=instrument,
+    is_direct=is_direct,
+    run_direct=run_direct,
 ))
