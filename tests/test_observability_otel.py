@@ -266,3 +266,11 @@ def fails_at_needle(tmp_path: Path, name: str, old: str, new: str, needle: str) 
     result = only_result(faulty)
     assert result.outcome == "failed", result.reason
     assert any(check.status == "failed" and f":{line}:" in str(check.location) for check in result.checks), (line, result.reason)
+
+
+def test_a_branch_augment_metadata_fault_fails_the_case_at_its_line(tmp_path):
+    """`branch.augment_metadata` writes at the top of that branch's body, in its own context: without
+    it, the branch's observations lack the key the fixture expects on them."""
+    fails_at_needle(tmp_path, "030-caller-metadata-parallel-branches-per-branch.yaml",
+                    '              augment_metadata:\n                branchName: "policy_audit"\n', "",
+                    'branchName: "policy_audit"')

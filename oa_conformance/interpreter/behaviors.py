@@ -477,6 +477,18 @@ def build_middleware(spec: Section, harness: Harness, node_name: str | None) -> 
     return factory(spec, harness, node_name)
 
 
+def metadata_middleware(entries: dict[str, Any]) -> Any:
+    """A middleware that calls the runtime's ``set_invocation_metadata(**entries)`` before ``next()``:
+    the write happens in the wrapped unit's own context (a branch's, an instance's), at the top of its body."""
+    from openarmature.observability import set_invocation_metadata
+
+    async def augment(state: Any, next_: Any) -> Any:
+        set_invocation_metadata(**entries)
+        return await next_(state)
+
+    return augment
+
+
 def _backoff(spec: Section | None):
     if spec is None:
         return oa.deterministic_backoff(0.0)

@@ -25,7 +25,7 @@ from openarmature.observability import current_correlation_id, current_invocatio
 
 from ..ast.nodes import Mapping, Scalar, Section, Sequence, TypeRef
 from ..ast.scenarios import Scenario
-from .behaviors import NODE_MIDDLEWARE, NotImplementedDirective, build_middleware, composite_prelude, wrap_middleware, condition_function, count_function, guarded_route, node_body
+from .behaviors import NODE_MIDDLEWARE, NotImplementedDirective, build_middleware, composite_prelude, wrap_middleware, condition_function, count_function, guarded_route, metadata_middleware, node_body
 from .harness import Harness, HarnessPrimitiveMissing
 from .resume import abort_point, migration_function
 from .values import literal
@@ -302,7 +302,7 @@ class _GraphCompiler:
         for branch_name, branch in entries:
             if not isinstance(branch, Section):  # a bare branch name (the observability list form)
                 raise NotImplementedDirective("parallel_branches.branches as a list of names", branch.span)
-            for unsupported in ("augment_metadata", "augment_metadata_from_outer_item"):
+            for unsupported in ("augment_metadata_from_outer_item",):
                 if branch.get(unsupported) is not None:
                     raise NotImplementedDirective(f"branch.{unsupported}", branch.key_span(unsupported))
             options: dict[str, Any] = {}
@@ -319,8 +319,12 @@ class _GraphCompiler:
                 field_name = when.field.value
                 options["when"] = lambda state, f=field_name: bool(getattr(state, f))
             middleware = branch.get("middleware")
-            if middleware is not None:
-                options["middleware"] = tuple(build_middleware(m, self.harness, branch_name) for m in middleware.items)
+            built = [build_middleware(m, self.harness, branch_name) for m in middleware.items] if middleware is not None else []
+            augment = branch.get("augment_metadata")
+            if augment is not None:  # set_invocation_metadata at the top of the branch body: outermost branch middleware
+                built.insert(0, metadata_middleware(literal(augment)))
+            if built:
+                options["middleware"] = tuple(built)
             branches[branch_name] = oa.BranchSpec(**options)
         options = {}
         for key in ("error_policy", "errors_field"):

@@ -533,6 +533,9 @@ LINKS_AND_METRICS = (
 # What the case's `langfuse_trace` expectation already asserts, name by name (the fixture prose
 # says no more than the expected Trace / observation fields it lists).
 RESTATING_LANGFUSE = (
+    ("parallel_branches_per_branch_metadata_isolation", "Each branch's observations carry only that branch's augmented metadata."),
+    ("baseline_caller_metadata_universal", "The caller's baseline metadata reaches every observation of every branch."),
+    ("per_branch_oa_emitted_branch_name_isolation", "Every observation in a branch's subtree carries that branch's branch_name."),
     ("implementation_name_present_on_trace", "trace.metadata.implementation_name is the runtime's name (§8.4.1)."),
     ("implementation_version_present_on_trace", "trace.metadata.implementation_version is a non-empty string (§8.4.1)."),
     ("rows_emit_with_default_privacy_config", "The attribution rows emit under the default privacy posture."),
