@@ -97,6 +97,71 @@ def test_the_unmodified_fixtures_pass():
             assert result.outcome == "passed", (result.ref.id, result.reason)
 
 
+# (fixture, case or None, old text, new text, occurrence, the check that must fail at the changed line)
+RULE_FAULTS = [
+    # a §5.10 token in a predicate's value is a matcher: a dashed UUID is no <uuid-hex>
+    ("009-otel-correlation-id-cross-cutting.yaml", "auto_generated_uuidv4_when_absent",
+     'correlation_id_uniform_across_tree: "<uuid>"', 'correlation_id_uniform_across_tree: "<uuid-hex>"', 1,
+     "correlation_id_uniform_across_tree"),
+    # the dispatch spans' end order is compared, not just their names
+    ("152-otel-parallel-branch-orphan-llm-fallback.yaml", None,
+     '["branch_a", "branch_b"]', '["branch_b", "branch_a"]', 1, "dispatch_spans_close_in_declaration_order"),
+    # the deepest node spans are counted (four `ask` spans), not every node span
+    ("132-otel-nested-fan-out-span-keying-and-llm-exact-match.yaml", None,
+     "inner_node_span_count: 4", "inner_node_span_count: 3", 1, "inner_node_span_count"),
+    # the null counter reaches no surface: asserting that it does must fail
+    ("147-otel-null-counter-reaches-no-span-histogram-or-budget.yaml", None,
+     "null_prompt_tokens_reaches_no_span_histogram_or_budget_surface: true",
+     "null_prompt_tokens_reaches_no_span_histogram_or_budget_surface: false", 1,
+     "null_prompt_tokens_reaches_no_span_histogram_or_budget_surface"),
+]
+
+
+@pytest.mark.parametrize("fixture, case, old, new, occurrence, named", RULE_FAULTS, ids=[f[5] for f in RULE_FAULTS])
+def test_a_predicate_rule_holds_on_the_real_fixture_and_fails_on_a_fault(tmp_path, fixture, case, old, new, occurrence, named):
+    original = FixtureRef(str(shared_fixture(f"observability/conformance/{fixture}")), "observability", fixture)
+    assert [c.status for c in only_result(original, case).checks if named in c.name] == ["verified"]
+    ref, line = copy_with_fault(tmp_path, fixture, old, new, occurrence)
+    result = only_result(ref, case)
+    assert result.outcome == "failed", (result.outcome, result.reason)
+    located = [c for c in result.checks if c.status == "failed" and f":{line}:" in str(c.location)]
+    assert located and named in located[0].name, (line, [(c.name, str(c.location)) for c in result.checks if c.status != "verified"])
+
+
+def test_a_pre_phase_wrapper_call_is_an_orphan_beside_its_node_span(tmp_path):
+    """calls_llm_from_wrapper (conformance-adapter §5.1): the pre-phase call's span is emitted before
+    the node's span opens, so it is the node span's sibling. A post-phase call made while the node
+    span is still open nests under it, and the same fixture then fails at its orphan predicates."""
+    fixture = "133-otel-nested-fan-out-orphan-llm-fallback.yaml"
+    original = FixtureRef(str(shared_fixture(f"observability/conformance/{fixture}")), "observability", fixture)
+    assert only_result(original).outcome == "passed"
+    ref, _ = copy_with_fault(tmp_path, fixture, "phase: pre\n", "phase: post\n")
+    result = only_result(ref)
+    assert result.outcome == "failed", (result.outcome, result.reason)
+    failed = {c.name for c in result.checks if c.status == "failed"}
+    assert "expected.invariants.orphan_llm_span_sibling_of_calling_node_span" in failed, failed
+
+
+def test_a_composite_nodes_own_directives_run_before_its_dispatch(tmp_path):
+    """A subgraph node's `emits_log` runs (a record is captured) rather than being dropped; a state
+    write among a composite node's own directives has nowhere to go and fails the run."""
+    from oa_conformance.interpreter.execute import execute_case
+    from oa_conformance.trace.document import document
+
+    fixture = "010-otel-log-correlation.yaml"
+    case = "detached_subgraph_log_uses_detached_trace_id_keeps_correlation_id"
+    original = FixtureRef(str(shared_fixture(f"observability/conformance/{fixture}")), "observability", fixture)
+    (ref,) = [r for r in cases_of(original) if r.name == case]
+    bodies = [record["body"] for record in document(execute_case(ref.scenario, capability="observability"))["otel"]["logs"]]
+    assert "before subgraph dispatch" in bodies, bodies
+    faulty, _ = copy_with_fault(tmp_path, fixture, "      outer_dispatch:\n", "      outer_dispatch:\n        update_pure: {z: 1}\n")
+    result = only_result(faulty, case)
+    # raised inside the runtime's dispatch, the gap surfaces as the run's error: the case fails on it
+    assert result.outcome == "failed", (result.outcome, result.reason)
+    details = " ".join(check.detail for check in result.checks)
+    assert "state write on a composite node" in details, details
+
+
 @pytest.mark.parametrize("old, new", [
     ("type: immutable_mapping", "type: mutable_mapping"),  # the runtime returns a read-only mapping
     ("value: {}", "value: {tenant: acme}"),  # nothing is active outside an invocation

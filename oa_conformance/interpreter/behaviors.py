@@ -116,6 +116,29 @@ def node_body(name: str, decl: Section, harness: Harness) -> Callable[[Any], Awa
     return body
 
 
+def composite_prelude(name: str, decl: Section, harness: Harness) -> Callable | None:
+    """A middleware running the behaviour directives a composite node (subgraph, fan-out, parallel
+    branches) declares beside its composition key — an `emits_log` on a subgraph node — just before
+    the runtime dispatches it: the runtime runs no body of ours there, so without this the
+    directives would be silently dropped. None when the node declares none. A state write among them
+    has nowhere to go (the composite's output is its projection), so it is not implemented."""
+    steps = [(NODE_DIRECTIVES[directive], directive, spec) for directive, spec in decl.items() if directive in NODE_DIRECTIVES]
+    if not steps:
+        return None
+
+    async def prelude(state: Any, next_: Any) -> Any:
+        ctx = NodeContext(name, decl, state, {}, harness)
+        with ctx.scope:
+            for handler, directive, spec in steps:
+                await handler(ctx, spec)
+                if ctx.partial:
+                    raise NotImplementedDirective(f"{directive}: a state write on a composite node", decl.key_span(directive))
+        return await next_(state)
+
+    prelude.__name__ = f"composite_prelude_{name}"
+    return prelude
+
+
 def _body_event(event: str, name: str) -> dict[str, Any]:
     """A node-body log row: where the runtime says the body runs (its context, read in the body;
     the namespace is the runtime's, ending with the node itself)."""

@@ -25,7 +25,7 @@ from openarmature.observability import current_correlation_id, current_invocatio
 
 from ..ast.nodes import Mapping, Scalar, Section, Sequence, TypeRef
 from ..ast.scenarios import Scenario
-from .behaviors import NODE_MIDDLEWARE, NotImplementedDirective, build_middleware, wrap_middleware, condition_function, count_function, guarded_route, metadata_middleware, node_body
+from .behaviors import NODE_MIDDLEWARE, NotImplementedDirective, build_middleware, composite_prelude, wrap_middleware, condition_function, count_function, guarded_route, metadata_middleware, node_body
 from .harness import Harness, HarnessPrimitiveMissing
 from .resume import abort_point, migration_function
 from .values import literal
@@ -40,6 +40,10 @@ REDUCERS = {
 FACTORY_REDUCERS = ("bounded_append", "dedupe_append", "merge_by_key")  # proposal 0023
 
 _PRIMITIVES = {"string": str, "int": int, "float": float, "bool": bool, "any": Any}
+
+
+# The keys that make a node a composite the runtime dispatches itself (see add_node).
+COMPOSITION_KEYS = ("subgraph", "fan_out", "parallel_branches")
 
 
 class FactoryReducerMissing(Exception):
@@ -146,6 +150,10 @@ class _GraphCompiler:
                 middleware.extend(wrap_middleware(m, self.harness) for m in wrapping.items)
             middleware.extend(NODE_MIDDLEWARE[directive](spec, self.harness, node_name)
                               for directive, spec in decl.items() if directive in NODE_MIDDLEWARE)
+            if any(decl.get(key) is not None for key in COMPOSITION_KEYS):
+                prelude = composite_prelude(node_name, decl, self.harness)
+                if prelude is not None:
+                    middleware.append(prelude)  # innermost: where a function node's body would run
             if outermost:
                 dispatched, reached = self.harness_recorder(node_name)
                 middleware = [dispatched, *middleware, reached]

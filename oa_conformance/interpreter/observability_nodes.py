@@ -271,13 +271,21 @@ async def _calls_llm(ctx: NodeContext, spec: Section) -> None:
 @node_middleware("calls_llm_from_wrapper")
 def _llm_from_wrapper(spec: Section, harness: Any, node: str) -> Any:
     """A middleware around the node that makes one `complete()` before `next()` (`phase: pre`, the
-    default) or after it returns (`post`): a call made while the node's own span is not open."""
+    default) or after it returns (`post`): a call made while the node's own span is not open.
+
+    The contract (conformance-adapter §5.1) is that the node's span is not open when the provider
+    span is *emitted*. The runtime emits it when its observers deliver the call's event, on a queue
+    that runs behind the engine, while the node's span opens synchronously at the node's `started`
+    dispatch inside `next()`. So a pre-phase wrapper lets its own call's event be delivered (the
+    runtime's `drain_events_for` on this invocation) before `next()`: otherwise the node span is
+    already open at delivery and the call is not the orphan the directive models."""
     phase = spec.get("phase")
     before = phase is None or phase.value == "pre"
 
     async def wrapper(state: Any, next_: Any) -> Any:
         if before:
             await call_llm(harness, spec, "calls_llm_from_wrapper")
+            await _deliver_emitted_events(harness)
         partial = await next_(state)
         if not before:
             await call_llm(harness, spec, "calls_llm_from_wrapper")
@@ -285,6 +293,17 @@ def _llm_from_wrapper(spec: Section, harness: Any, node: str) -> Any:
 
     wrapper.__name__ = f"calls_llm_from_wrapper_{node}"
     return wrapper
+
+
+# How long a wrapper waits for its own call's event to reach the observers (a stuck observer is the
+# runtime's defect, reported by the case's expectations, not a hang of the harness).
+WRAPPER_DELIVERY_TIMEOUT_S = 5.0
+
+
+async def _deliver_emitted_events(harness: Any) -> None:
+    from openarmature.observability import current_invocation_id
+
+    await harness.graph.compiled.drain_events_for(current_invocation_id(), timeout=WRAPPER_DELIVERY_TIMEOUT_S)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ PARENT_TRACE = "expected.parent_trace"
 METRICS = "expected.metrics"
 LOGS = "expected.log_records"
 CORRELATION = "openarmature.correlation_id"
+NAMESPACE = "openarmature.node.namespace"
 
 
 # ---- helpers over the scope -------------------------------------------------------------------
@@ -70,6 +71,14 @@ def correlation_uuid(scope: dict, expected: Any) -> Verdict:
 
     ids = _openarmature_correlation_ids(scope)
     return _flag(expected, all(format_ok("uuid", value) for value in ids), f"correlation ids {ids[:4]}")
+
+
+def deepest_node_span_count(scope: dict, expected: Any) -> int:
+    depths = [len(span["attributes"].get(NAMESPACE) or ()) for span in _spans(scope)]
+    deepest = max(depths)
+    if not deepest:
+        raise LookupError("no span carries openarmature.node.namespace")
+    return depths.count(deepest)
 
 
 def _correlation_ids_per_trace(scope: dict) -> dict[str, set]:
@@ -182,6 +191,11 @@ TREE = [span("openarmature.invocation", "s0", **C1), span("a", "s1", "s0", **{**
 SPLIT = [span("openarmature.invocation", "s0", **C1), span("a", "s1", "s0", **{CORRELATION: "c2"})]
 FAN_OUT = [span("process", "p"), span("process", "i0", "p", **{"openarmature.node.fan_out_index": 0}),
            span("process", "i1", "p", **{"openarmature.node.fan_out_index": 1})]
+NESTED_NODES = [span("outer", "o", **{NAMESPACE: ["outer"]}), span("ask", "a0", "o", **{NAMESPACE: ["outer", "ask"]}),
+                span("ask", "a1", "o", **{NAMESPACE: ["outer", "ask"]})]
+DISPATCH_SPANS = [span("dispatcher", "d"),
+                  {**span("b", "sb", "d", **{"openarmature.parallel_branches.parent_node_name": "dispatcher"}), "end_sequence": 5},
+                  {**span("a", "sa", "d", **{"openarmature.parallel_branches.parent_node_name": "dispatcher"}), "end_sequence": 3}]
 FAN_OUT_CLASH = [span("process", "p"), span("process", "i0", "p", **{"openarmature.node.fan_out_index": 0}),
                  span("process", "i1", "p", **{"openarmature.node.fan_out_index": 0})]
 
@@ -212,7 +226,31 @@ ROWS = (
         ("rerank_span_name_is_openarmature_rerank_complete", "The rerank call renders as openarmature.rerank.complete (the tree)."),
         ("operation_name_attribute_not_emitted_in_v1", "No gen_ai.operation.name attribute (the tree's attributes_absent)."),
         ("all_attempt_spans_error", "Every attempt span has status ERROR (the tree's statuses)."),
+        # §5.5 orphan fallback: a wrapper-issued call's span parents under the nearest enclosing
+        # wrapper; the tree places each orphan span exhaustively under its own wrapper.
+        ("orphan_llm_span_parents_under_inner_fan_out_instance", "The orphan LLM span parents under its inner fan-out instance span (the tree's hierarchy)."),
+        ("orphan_llm_span_not_under_coincidentally_indexed_sibling", "Each orphan LLM span sits under its own chain's inner instance, not a same-index sibling (the tree)."),
+        ("orphan_llm_span_not_under_fan_out_node_or_invocation", "No orphan LLM span parents under the fan-out node span or the invocation (the tree's exhaustive children)."),
+        ("orphan_llm_span_sibling_of_calling_node_span", "The orphan LLM span is a sibling of the calling node's span, not its child (the tree)."),
+        ("orphan_llm_span_parents_under_branch_dispatch_span", "The orphan LLM span parents under its branch's dispatch span (the tree's hierarchy)."),
+        ("orphan_llm_span_routed_to_correct_branch_by_name", "Each branch's orphan LLM span sits under that branch's own dispatch span (the tree)."),
+        ("orphan_llm_span_not_under_dispatcher_node_or_invocation", "No orphan LLM span parents under the parallel-branches node span or the invocation (the tree)."),
+        ("orphan_llm_span_sibling_of_guard_node_span", "The orphan LLM span is a sibling of the guard node's span, not its child (the tree)."),
+        ("orphan_llm_span_parents_under_innermost_fan_out_instance", "Under mixed nesting the orphan LLM span parents under the innermost (fan-out instance) wrapper (the tree)."),
+        ("orphan_llm_span_not_under_work_branch_dispatch_span", "The orphan LLM span is not directly under the enclosing branch dispatch span (the tree's exhaustive children)."),
+        ("orphan_llm_span_not_under_node_or_invocation", "No orphan LLM span parents under a node span or the invocation (the tree's exhaustive children)."),
     )),
+    Query("dispatch_spans_close_in_declaration_order", "The per-branch dispatch spans end in the branches' declaration order (the listed names, by end order).",
+          "sort_by(otel.spans[?attributes.\"openarmature.parallel_branches.parent_node_name\"], &end_sequence)[].name", "equals",
+          holds=_with(otel(DISPATCH_SPANS), ["a", "b"]), fails=_with(otel(DISPATCH_SPANS), ["b", "a"])),
+    Query("null_prompt_tokens_reaches_no_span_histogram_or_budget_surface",
+          "A null prompt_tokens reaches no surface: no input usage span attribute, no input token-usage or token-budget observation.",
+          "[otel.spans[?has(attributes, 'gen_ai.usage.input_tokens') || has(attributes, 'openarmature.llm.usage.prompt_tokens')],"
+          " metrics[?dimensions.\"openarmature.gen_ai.token.type\" == 'input' || contains(instrument, 'token_budget')]][]",
+          "absent", anchor="otel.spans[?name == 'openarmature.llm.complete']",
+          holds=Example(case(otel={"spans": [span("openarmature.llm.complete", "l1")], "logs": []}, metrics=[metric(DURATION)]), invocation=None),
+          fails=Example(case(otel={"spans": [span("openarmature.llm.complete", "l1")], "logs": []},
+                             metrics=[metric(TOKEN_USAGE, **{"openarmature.gen_ai.token.type": "input"})]), invocation=None)),
     Query("llm_provider_span_count", "How many openarmature.llm.complete spans were exported.",
           "otel.spans[?name == 'openarmature.llm.complete']", "count",
           holds=_with(otel([span("openarmature.llm.complete", "l1")]), 1), fails=_with(otel(TREE), 1)),
@@ -247,9 +285,11 @@ ROWS = (
         ("span_omits_both_input_usage_attributes", "Both input usage attributes are absent (the tree's attributes_absent)."),
         ("span_omits_both_input_usage_attributes_on_malformed_wire_counter", "A malformed wire counter omits both input usage attributes (the tree's attributes_absent)."),
         ("span_omits_all_usage_attributes_when_all_counters_malformed", "All counters malformed: no usage attribute (the tree's attributes_absent)."),
+        ("exceeded_span_signal_absent_not_false", "The exceeded signal is absent, not false (the tree's attributes_absent)."),
         ("exceeded_span_signal_absent_not_false_when_only_bound_unevaluable", "The exceeded signal is absent, not false, when its only bound is unevaluable (the tree's attributes_absent)."),
     )),
     *(Restates(name, doc, METRICS) for name, doc in (
+        ("no_token_budget_instrument_observation_for_unevaluable_input_bound", "An unevaluable input bound records no token-budget observation (the exhaustive metrics list)."),
         ("token_usage_recorded_on_structured_output_failure", "Token usage is recorded for a structured-output failure (the metrics list)."),
         ("duration_records_error_type_on_failure", "The failed call's duration carries error.type (the metrics list's dimensions)."),
         ("utilization_records_under_budget", "Utilization is recorded under budget (the metrics list)."),
@@ -328,6 +368,9 @@ ROWS = (
     Compute("correlation_id_uniform_across_tree", "Every span carries one correlation id, the value the fixture gives.",
             correlation_uniform, "one value across all spans, then compared: a join over the whole span list",
             holds=_with(otel(TREE), "c1"), fails=_with(otel(SPLIT), "c1")),
+    Compute("inner_node_span_count", "How many node spans sit at the deepest nesting (the innermost subgraph's node spans).",
+            deepest_node_span_count, "the deepest namespace over all spans, then the spans at it: JMESPath cannot refer back to the whole list inside a filter",
+            holds=_with(otel(NESTED_NODES), 2), fails=_with(otel(NESTED_NODES[:2]), 2)),
     *(Restates(name, doc, "expected.determinism_check") for name, doc in (
         ("same_execution_path", "Both runs take the same route (the same node spans, under the same parents)."),
         ("span_count_equal_across_runs", "Both runs export the same number of spans."),
