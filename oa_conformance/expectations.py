@@ -4,12 +4,12 @@ expectation files).
 A user keeps a TOML file of cases that are known not to pass against a given runtime × spec pair,
 each with the outcome expected, the reason and whose deviation it is::
 
-    ["pipeline-utilities/006-middleware-error-recovery"]          # a fixture id covers all its cases
+    ["pipeline-utilities/901-example-recovery"]                    # a fixture id covers all its cases
     outcome = "fail"                                              # fail | skip
     kind = "runtime"                                              # runtime | fixture | adapter
-    reason = "node events are emitted inside the middleware chain, so ..."
+    reason = "the runtime emits ... where the spec requires ..."
 
-    ["graph-engine/020-observer-edge-error-events[routing_error_lands_on_preceding_node_completed]"]
+    ["graph-engine/902-example-routing[routing_error_case]"]
     outcome = "fail"
     kind = "fixture"
     reason = "..."

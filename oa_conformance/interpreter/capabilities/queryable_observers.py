@@ -14,6 +14,8 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
+from openarmature.graph import NodeEvent
+
 from ...ast.scenarios import Scenario
 from ..harness import HarnessPrimitiveMissing, _current_invocation
 
@@ -21,7 +23,7 @@ QUERYABLE_DIRECTIVES = frozenset(("queryable_observers",))
 
 
 def _is_node_event(event: Any) -> bool:
-    return type(event).__name__ == "NodeEvent"
+    return isinstance(event, NodeEvent)
 
 
 class EventCounter:
