@@ -334,6 +334,9 @@ def render_failure(result: CaseResult) -> str:
     elif result.reason:
         lines.append("")
         lines.append(f"  {result.reason}")
+    if result.notes:  # what the run would have printed (runtime warnings, log records)
+        lines.append("")
+        lines.extend(f"  note: {note}" for note in result.notes)
     return "\n".join(lines)
 
 
