@@ -66,8 +66,6 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     from .vocabulary.registry import Vocabulary  # noqa: F401 - import errors surface here, once
 
-    # Expected output of cases that exercise graph-engine §6 observer-error isolation on purpose.
-    config.addinivalue_line("filterwarnings", "ignore:observer raised:UserWarning")
     for capability in CAPABILITIES:
         config.addinivalue_line("markers", f"{marker_name(capability)}: conformance fixtures of {capability}")
     _refuse_moved_rootdir(config)

@@ -40,6 +40,15 @@ def test_a_runtime_warning_is_a_note_of_the_case_and_shown_when_it_fails(tmp_pat
     assert "note: warning UserWarning: observer raised" in summary_table([failed])
 
 
+def test_a_filter_added_while_cases_run_does_not_hide_a_case_warning(tmp_path):
+    """pytest adds its configured filters at every test, in front; a case started after that still
+    gets every warning it causes (the capture puts its filter first again)."""
+    with captured(), warnings.catch_warnings():  # the capture is installed already...
+        warnings.filterwarnings("ignore", message="observer raised")  # ...then a filter arrives in front
+        (result,) = list(run_all(refs(tmp_path, RAISER)))
+    assert any(n.startswith("warning UserWarning: observer raised") for n in result.notes), result.notes
+
+
 def test_a_runtime_log_record_is_a_note_of_the_case(tmp_path):
     (result,) = list(run_all(refs(tmp_path, USAGE)))
     assert any(n.startswith("log WARNING openarmature._usage:") for n in result.notes), result.notes

@@ -7,9 +7,9 @@ variable, which ``asyncio.run`` copies into every task of the case's event loop:
 
 - **warnings**: ``warnings._showwarnmsg`` — the hook both the C and the Python ``warn`` call once
   a warning passed the filters — appends to the running case's sink; outside a case it shows the
-  warning as before. While installed, an ``always`` filter is first: a warning reaches every case
-  that causes it, not only the first one in the process (the default action shows a warning once
-  per location). ``warnings.catch_warnings`` leaves ``_showwarnmsg`` alone, so pytest's own
+  warning as before. Each case start puts an ``always`` filter first (until the last case ends): a
+  warning reaches every case that causes it, not only the first one in the process (the default
+  action shows a warning once per location), whatever filters were added since. ``warnings.catch_warnings`` leaves ``_showwarnmsg`` alone, so pytest's own
   warning capture does not take a case's warnings away from it.
 - **log records** of :data:`LOGGERS`: one handler on each logger appends the record to the running
   case's sink. Records still propagate, so the OTel logs bridge on the root logger
@@ -83,25 +83,38 @@ def _install() -> Any:
             sink.append(message)
 
     warnings._showwarnmsg = route  # type: ignore[attr-defined]
-    warnings.filterwarnings("always")
-    always = warnings.filters[0]
     handler = _RouteRecords()
     for name in LOGGERS:
         logging.getLogger(name).addHandler(handler)
-    return shown, always, handler
+    return shown, handler
 
 
 def _restore(saved: Any) -> None:
-    shown, always, handler = saved
+    shown, handler = saved
     warnings._showwarnmsg = shown  # type: ignore[attr-defined]
-    if always in warnings.filters:  # (a warnings.catch_warnings block may have restored a list without it)
-        warnings.filters.remove(always)
-        warnings._filters_mutated()  # type: ignore[attr-defined]
+    with _FILTERS_LOCK:
+        if ALWAYS in warnings.filters:
+            warnings.filters.remove(ALWAYS)
+            warnings._filters_mutated()  # type: ignore[attr-defined]
     for name in LOGGERS:
         logging.getLogger(name).removeHandler(handler)
 
 
 CASE_OUTPUT = SharedSlot(_install, _restore)
+# The filter that lets every warning through to the running case (see the module docstring).
+ALWAYS = ("always", None, Warning, None, 0)
+_FILTERS_LOCK = threading.Lock()
+
+
+def _always_first() -> None:
+    """Put :data:`ALWAYS` first, where a filter added since (pytest adds its configured ones at every
+    test; a ``catch_warnings`` block restores the list it saved) would otherwise take precedence."""
+    with _FILTERS_LOCK:
+        if not warnings.filters or warnings.filters[0] != ALWAYS:
+            if ALWAYS in warnings.filters:
+                warnings.filters.remove(ALWAYS)
+            warnings.filters.insert(0, ALWAYS)
+            warnings._filters_mutated()  # type: ignore[attr-defined]
 
 
 @contextlib.contextmanager
@@ -111,6 +124,7 @@ def captured() -> Iterator[list[Any]]:
     of stderr. Nests: an inner block takes what is emitted inside it."""
     caught: list[Any] = []
     with CASE_OUTPUT.held():
+        _always_first()
         token = _SINK.set(caught)
         try:
             yield caught
