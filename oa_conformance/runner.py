@@ -129,11 +129,11 @@ def _judge(ref: CaseRef, timeout: float) -> CaseResult:
     scenario = ref.scenario
     missing = missing_features(ref.fixture.capability, _own_sections(scenario), scenario)  # features
     if missing:
-        return done(SKIPPED, reason="; ".join(map(str, missing)), location=str(scenario.section.span))
+        return done(SKIPPED, reason="; ".join(map(str, missing)), location=str(scenario.span))
     try:
         trace = execute_case(scenario, timeout, ref.fixture.capability)  # harness → graph build → execute
     except FactoryReducerMissing as exc:
-        return done(SKIPPED, reason=f"the runtime does not ship proposal 0023: {exc}", location=str(scenario.section.span))
+        return done(SKIPPED, reason=f"the runtime does not ship proposal 0023: {exc}", location=str(scenario.span))
     except HarnessPrimitiveMissing as exc:
         return done(ERROR, category="harness_primitive_missing", reason=f"harness primitive missing: {exc.what}", location=str(exc.span) if exc.span else None)
     except FixtureInvalid as exc:
@@ -141,13 +141,13 @@ def _judge(ref: CaseRef, timeout: float) -> CaseResult:
     except NotImplementedDirective as exc:
         return done("failed", category=NOT_IMPLEMENTED, reason=str(exc), location=str(exc.span) if exc.span else None)
     except CaseTimeout as exc:
-        return done("failed", reason=str(exc), location=str(scenario.section.span))
+        return done("failed", reason=str(exc), location=str(scenario.span))
     except Exception as exc:  # an adapter bug: one case errors, the run goes on, the user sees what and where
-        return done(ERROR, category=ADAPTER_ERROR, reason=f"adapter error {type(exc).__name__}: {exc}", location=str(scenario.section.span))
+        return done(ERROR, category=ADAPTER_ERROR, reason=f"adapter error {type(exc).__name__}: {exc}", location=str(scenario.span))
     checks = assert_case(scenario, trace, ref.fixture.capability)  # assert
     failed = [c for c in checks if c.status != VERIFIED]
     if not checks:
-        return done("failed", reason="the case asserts nothing the adapter could check", location=str(scenario.section.span))
+        return done("failed", reason="the case asserts nothing the adapter could check", location=str(scenario.span))
     if failed:
         first = failed[0]
         reason = "; ".join(f"{c.name}: {c.status}: {c.detail}" if c.detail else f"{c.name}: {c.status}" for c in failed[:3])
