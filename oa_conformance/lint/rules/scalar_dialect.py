@@ -26,6 +26,7 @@ expected:
 from __future__ import annotations
 
 import re
+from itertools import chain
 from functools import lru_cache, partial
 from typing import Iterator
 
@@ -68,34 +69,35 @@ class _Yaml11Composer(_Reader):  # type: ignore[misc,valid-type]
 def check(document: DocumentContext) -> Iterator[Finding]:
     shared = _may_alias(document.text)
     if _TAG.search(document.text) is None:
-        for node in _plain_scalars(document.root, shared):
-            yield from _finding(document.path, node, _untagged(node.tag, node.value))
-        return
-    loader = _Yaml11Composer(document.text)
-    try:
-        yaml11_root = loader.get_single_node()
-    finally:
-        loader.dispose()
-    # The same text composed twice has the same shape: the n-th plain scalars are the same scalar.
-    for node, yaml11_node in zip(_plain_scalars(document.root, shared), _plain_scalars(yaml11_root, shared)):
-        yield from _finding(document.path, node, _compare(yaml11_node.tag, node.tag, node.value))
+        found = [(node, _untagged(node.tag, node.value)) for node in _plain_scalars(document.root, shared)]
+    else:
+        loader = _Yaml11Composer(document.text)
+        try:
+            yaml11_root = loader.get_single_node()
+        finally:
+            loader.dispose()
+        # The same text composed twice has the same shape: the n-th plain scalars are the same scalar.
+        pairs = zip(_plain_scalars(document.root, shared), _plain_scalars(yaml11_root, shared))
+        found = [(node, _compare(yaml11_node.tag, node.tag, node.value)) for node, yaml11_node in pairs]
+    for node, differs in found:
+        if differs is not None:
+            new, old = differs
+            mark = node.start_mark
+            yield Finding(Span(document.path, mark.line + 1, mark.column + 1),
+                          f"plain scalar {node.value!r} is {new!r} in YAML 1.2 (what the adapter reads) but "
+                          f"{old!r} in YAML 1.1; quote it or write it unambiguously")
 
 
-def _finding(path: str, node, differs) -> Iterator[Finding]:
-    if differs is not None:
-        new, old = differs
-        mark = node.start_mark
-        yield Finding(Span(path, mark.line + 1, mark.column + 1),
-                      f"plain scalar {node.value!r} is {new!r} in YAML 1.2 (what the adapter reads) but "
-                      f"{old!r} in YAML 1.1; quote it or write it unambiguously")
-
-
-def _plain_scalars(root, shared: bool) -> Iterator[yaml.ScalarNode]:
-    """Every plain scalar node under ``root`` in document order; with ``shared`` (the text may hold
-    an alias), each node once however often it is aliased."""
-    seen: set[int] = set()
+def _plain_scalars(root, shared: bool) -> list[yaml.ScalarNode]:
+    """Every plain scalar node under ``root``, in document order; with ``shared`` (the text may hold
+    an alias), each node once however often it is aliased. (The hot loop of Y007: one pass over
+    every node of every fixture, so it is written for speed.)"""
+    plain: list = []
+    keep = plain.append
     stack = [root]
     pop, push = stack.pop, stack.extend
+    flatten = chain.from_iterable
+    seen: set[int] = set()
     while stack:
         node = pop()
         if shared:
@@ -105,11 +107,12 @@ def _plain_scalars(root, shared: bool) -> Iterator[yaml.ScalarNode]:
         kind = type(node)
         if kind is _ScalarNode:
             if not node.style:  # only plain scalars are resolved (style None or "")
-                yield node
+                keep(node)
         elif kind is _SequenceNode:
             push(reversed(node.value))
         else:
-            push([n for pair in reversed(node.value) for n in reversed(pair)])
+            push(reversed(list(flatten(node.value))))
+    return plain
 
 
 @lru_cache(maxsize=1 << 16)
