@@ -685,9 +685,31 @@ BUCKETS = (
           fails=Example(case(invocation(**_RUN_ONE), invocation(name="invocation_2", final_state={"captured_bucket": {"invocation_id": "i1"}})), invocation=1)),
 )
 
+def _reads(*reads: dict) -> dict:
+    """A case whose typed_event_counter observer logged these reads."""
+    return case(invocation(), queryable_observers={"counter": {"kind": "typed_event_counter", "reads": list(reads)}})
+
+
+_SNAPSHOT_READ = {"node": "reader", "method": "get_snapshot", "exception": None}
+_GET_SNAPSHOT = "queryable_observers.*.reads[] | [?method == 'get_snapshot']"
+READS = (
+    Query("snapshot_total_equals_sum_of_breakdown",
+          "§9.2: every get_snapshot() read is internally consistent: its total equals the sum of its per-type breakdown.",
+          _GET_SNAPSHOT + " | [?exception != null || value.total != sum(values(value.by_type))]", "absent", anchor=_GET_SNAPSHOT,
+          holds=Example(_reads({**_SNAPSHOT_READ, "value": {"total": 3, "by_type": {"NodeEvent": 2, "InvocationStartedEvent": 1}}})),
+          fails=Example(_reads({**_SNAPSHOT_READ, "value": {"total": 3, "by_type": {"NodeEvent": 2}}}))),
+    Query("read_does_not_raise_on_concurrent_write",
+          "§9.2: no read of a queryable observer raised while events were being delivered to it.",
+          "queryable_observers.*.reads[] | [?exception != null]", "absent", anchor="queryable_observers.*.reads[]",
+          holds=Example(_reads({**_SNAPSHOT_READ, "value": {"total": 0, "by_type": {}}})),
+          fails=Example(_reads({**_SNAPSHOT_READ, "value": None,
+                                "exception": {"type": "RuntimeError", "message": "dictionary changed size during iteration"}}))),
+)
+
 ROWS = (
     *COUNTS,
     *BUCKETS,
+    *READS,
     *ROUTING,
     *CALLS,
     *LINKS_AND_METRICS,

@@ -58,7 +58,12 @@ CAPTURES: list[Capture] = [
 
 # Case-level directives the directory's general graph directives add (executed in execute.py /
 # the node directives); listed here so the executor accepts them in this directory.
-GRAPH_DIRECTIVES: frozenset[str] = frozenset()
+# `inner_subgraphs` declares named graphs like `subgraphs:` (graph build finds them by name: a
+# name-listed parallel branch runs the entry of its own name).
+GRAPH_DIRECTIVES: frozenset[str] = frozenset(("inner_subgraphs",))
+# `informative: true` marks a fixture documenting a contract boundary (its .md sidecar). It changes
+# nothing the adapter runs or checks: the case is judged like any other, so a failure is reported.
+MARKER_DIRECTIVES = frozenset(("informative",))
 
 # The no-graph case shape (observability_direct.py).
 DIRECT_DIRECTIVES = frozenset(("direct_call",))
@@ -76,7 +81,7 @@ def _union(attribute: str) -> frozenset[str]:
 
 HARNESS = register(CapabilityHarness(
     capability="observability",
-    case_directives=_union("case_directives") | GRAPH_DIRECTIVES | DIRECT_DIRECTIVES | SEQUENTIAL_DIRECTIVES,
+    case_directives=_union("case_directives") | GRAPH_DIRECTIVES | MARKER_DIRECTIVES | DIRECT_DIRECTIVES | SEQUENTIAL_DIRECTIVES,
     invocation_directives=_union("invocation_directives"),
     instrument=instrument,
     is_direct=is_direct,
