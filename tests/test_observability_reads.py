@@ -115,3 +115,36 @@ def _empty_state_section():
     read = read_fixture("x.yaml", text, capability="graph-engine")
     assert read.ok, read.diagnostics
     return read.fixture.state
+
+
+METADATA = "043-get-invocation-metadata-roundtrip.yaml"
+
+
+def test_the_metadata_read_is_probed_and_verified_immutable(tmp_path):
+    result = only_result(faulted(tmp_path, METADATA))
+    assert result.outcome == "passed", result.reason
+    assert check(result, "expected.invariants.read_returns_immutable_mapping").status == "verified"
+
+
+def test_a_mutable_metadata_read_fails_the_immutability_invariant(tmp_path, monkeypatch):
+    import openarmature.observability as observability
+
+    real = observability.get_invocation_metadata
+    monkeypatch.setattr(observability, "get_invocation_metadata", lambda: dict(real()))  # a plain, writable dict
+    result = only_result(faulted(tmp_path, METADATA))
+    failed = check(result, "expected.invariants.read_returns_immutable_mapping")
+    assert failed.status == "failed" and failed.location.line == line_of(METADATA, "read_returns_immutable_mapping")
+    assert "mutable_mapping" in failed.detail
+    assert check(result, "expected.final_state").status == "verified"  # the probe's write never reaches the state
+
+
+def test_the_mutation_probe_leaves_a_writable_mapping_as_it_was():
+    from types import MappingProxyType
+
+    from oa_conformance.interpreter.capabilities.metadata_reads import mutation_probe
+
+    writable = {"tenantId": "T1"}
+    assert mutation_probe(writable) == {"attempted": True, "succeeded": True, "exception": None}
+    assert writable == {"tenantId": "T1"}
+    refused = mutation_probe(MappingProxyType(writable))
+    assert refused["succeeded"] is False and refused["exception"]["type"] == "TypeError"

@@ -94,9 +94,16 @@ async def _augment_metadata_from_field(ctx: NodeContext, spec: Mapping) -> None:
 
 @node_directive("capture_invocation_metadata_into")
 async def _capture_metadata(ctx: NodeContext, spec: Scalar) -> None:
+    """Write a copy of the read into the state field, then log the read itself (its kind, and
+    whether the harness could change it: capabilities/metadata_reads.py)."""
     from openarmature.observability import get_invocation_metadata
 
-    ctx.partial[spec.value] = dict(get_invocation_metadata())
+    reads = ctx.harness.instruments.services.get("metadata_reads")
+    if reads is None:
+        raise HarnessPrimitiveMissing("capture_invocation_metadata_into: no metadata-read log in this directory's harness", spec.span)
+    value = get_invocation_metadata()
+    ctx.partial[spec.value] = dict(value)
+    reads.record(ctx.name, spec.value, value)
 
 
 # ---------------------------------------------------------------------------------------------

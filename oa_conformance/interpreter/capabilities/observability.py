@@ -31,6 +31,7 @@ from .otel_capture import OTEL_DIRECTIVES, open_otel
 from .provider_capture import PROVIDER_DIRECTIVES, open_providers
 from .typed_events import TYPED_EVENT_DIRECTIVES, open_typed_events
 from .queryable_observers import QUERYABLE_DIRECTIVES, open_queryable_observers
+from .metadata_reads import open_metadata_reads
 from ..retrieval_mock import DIRECTIVES as RETRIEVAL_DIRECTIVES, open_retrieval
 
 
@@ -52,6 +53,7 @@ CAPTURES: list[Capture] = [
     Capture("langfuse", open_langfuse, LANGFUSE_DIRECTIVES),  # after otel: a supplied client binds to its global provider
     Capture("typed_events", open_typed_events, TYPED_EVENT_DIRECTIVES),
     Capture("queryable_observers", open_queryable_observers, QUERYABLE_DIRECTIVES),
+    Capture("metadata_reads", open_metadata_reads),  # what get_invocation_metadata() gave node code
     Capture("prompts", open_prompts, PROMPT_DIRECTIVES),
     Capture("retrieval", open_retrieval, RETRIEVAL_DIRECTIVES),  # the mock embedding / rerank providers
 ]
