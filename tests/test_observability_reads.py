@@ -148,3 +148,34 @@ def test_the_mutation_probe_leaves_a_writable_mapping_as_it_was():
     assert writable == {"tenantId": "T1"}
     refused = mutation_probe(MappingProxyType(writable))
     assert refused["succeeded"] is False and refused["exception"]["type"] == "TypeError"
+
+
+TRACE_IO = "037-langfuse-trace-input-output.yaml"
+
+
+def resume_case(ref: FixtureRef):
+    (result,) = run_all([case for case in cases_of(ref) if case.name == "resume_hooks_refire_to_resumed_trace"])
+    return result
+
+
+def test_trace_hooks_are_logged_per_run_and_refire_on_the_resume(tmp_path):
+    result = resume_case(faulted(tmp_path, TRACE_IO))
+    assert result.outcome == "passed", result.reason
+    assert check(result, "invariants.hooks_refire_on_resumed_trace").status == "verified"
+
+
+def test_an_observer_that_does_not_refire_its_input_hook_fails_the_invariant(tmp_path, monkeypatch):
+    from openarmature.observability.langfuse import LangfuseObserver
+
+    real = LangfuseObserver._resolve_trace_input
+
+    def once(self, event):  # the hook fires for the first run only; the resume gets the stub
+        value = real(self, event)
+        self.trace_input_from_state = None
+        return value
+
+    monkeypatch.setattr(LangfuseObserver, "_resolve_trace_input", once)
+    result = resume_case(faulted(tmp_path, TRACE_IO))
+    failed = check(result, "invariants.hooks_refire_on_resumed_trace")
+    assert failed.status == "failed" and failed.location.line == line_of(TRACE_IO, "hooks_refire_on_resumed_trace: true")
+    assert "its input hook calls returned []" in failed.detail
