@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from oa_conformance.discovery import FixtureRef
-from oa_conformance.runner import cases_of, run_all
 
 from .conftest import shared_fixture
+from .test_observability_langfuse import check
+from .test_observability_otel import only_result
 
 CONFORMANCE = "spec/observability/conformance"
 BRANCHES = "055-llm-completion-event-branch-name-population.yaml"
@@ -35,21 +36,25 @@ def line_of(name: str, needle: str) -> int:
     return next(n for n, line in enumerate(text.splitlines(), 1) if needle in line)
 
 
-def only_result(ref: FixtureRef):
-    (result,) = run_all(cases_of(ref))
-    return result
+METADATA = "043-get-invocation-metadata-roundtrip.yaml"
+TRACE_IO = "037-langfuse-trace-input-output.yaml"
+RESUME = "resume_hooks_refire_to_resumed_trace"
+
+REAL = [  # (fixture, case, the checks this module's mechanisms serve)
+    (BRANCHES, None, ["expected.invariants.sibling_branches_have_distinct_branch_name"]),
+    (ASYNC_SAFETY, None, ["expected.invariants.snapshot_total_equals_sum_of_breakdown",
+                          "expected.invariants.read_does_not_raise_on_concurrent_write"]),
+    (METADATA, None, ["expected.invariants.read_returns_immutable_mapping"]),
+    (TRACE_IO, RESUME, ["invariants.hooks_refire_on_resumed_trace"]),
+]
 
 
-def check(result, name: str):
-    found = [c for c in result.checks if c.name == name]
-    assert found, [c.name for c in result.checks]
-    return found[0]
-
-
-def test_name_listed_branches_run_their_inner_subgraphs(tmp_path):
-    result = only_result(faulted(tmp_path, BRANCHES))
+@pytest.mark.parametrize("fixture, case, names", REAL, ids=[r[0][:3] for r in REAL])
+def test_the_real_fixture_passes_with_its_checks_verified(tmp_path, fixture, case, names):
+    result = only_result(faulted(tmp_path, fixture), case)
     assert result.outcome == "passed", result.reason
-    assert check(result, "expected.invariants.sibling_branches_have_distinct_branch_name").status == "verified"
+    for name in names:
+        assert check(result, name).status == "verified"
 
 
 def test_a_listed_branch_name_is_the_branch_name_the_events_carry(tmp_path):
@@ -64,13 +69,6 @@ def test_a_listed_branch_without_its_inner_subgraph_is_a_missing_harness_primiti
     result = only_result(faulted(tmp_path, BRANCHES, ("      slow:\n", "      slower:\n")))
     assert result.outcome == "error" and result.category == "harness_primitive_missing"
     assert "'slow'" in result.reason and result.location.endswith(f":{line_of(BRANCHES, '            - slow')}:15")
-
-
-def test_the_async_safety_read_is_recorded_and_verified(tmp_path):
-    result = only_result(faulted(tmp_path, ASYNC_SAFETY))
-    assert result.outcome == "passed", result.reason
-    for name in ("snapshot_total_equals_sum_of_breakdown", "read_does_not_raise_on_concurrent_write"):
-        assert check(result, f"expected.invariants.{name}").status == "verified"
 
 
 def test_a_torn_snapshot_fails_the_consistency_invariant(tmp_path, monkeypatch):
@@ -117,15 +115,6 @@ def _empty_state_section():
     return read.fixture.state
 
 
-METADATA = "043-get-invocation-metadata-roundtrip.yaml"
-
-
-def test_the_metadata_read_is_probed_and_verified_immutable(tmp_path):
-    result = only_result(faulted(tmp_path, METADATA))
-    assert result.outcome == "passed", result.reason
-    assert check(result, "expected.invariants.read_returns_immutable_mapping").status == "verified"
-
-
 def test_a_mutable_metadata_read_fails_the_immutability_invariant(tmp_path, monkeypatch):
     import openarmature.observability as observability
 
@@ -150,20 +139,6 @@ def test_the_mutation_probe_leaves_a_writable_mapping_as_it_was():
     assert refused["succeeded"] is False and refused["exception"]["type"] == "TypeError"
 
 
-TRACE_IO = "037-langfuse-trace-input-output.yaml"
-
-
-def resume_case(ref: FixtureRef):
-    (result,) = run_all([case for case in cases_of(ref) if case.name == "resume_hooks_refire_to_resumed_trace"])
-    return result
-
-
-def test_trace_hooks_are_logged_per_run_and_refire_on_the_resume(tmp_path):
-    result = resume_case(faulted(tmp_path, TRACE_IO))
-    assert result.outcome == "passed", result.reason
-    assert check(result, "invariants.hooks_refire_on_resumed_trace").status == "verified"
-
-
 def test_an_observer_that_does_not_refire_its_input_hook_fails_the_invariant(tmp_path, monkeypatch):
     from openarmature.observability.langfuse import LangfuseObserver
 
@@ -175,7 +150,7 @@ def test_an_observer_that_does_not_refire_its_input_hook_fails_the_invariant(tmp
         return value
 
     monkeypatch.setattr(LangfuseObserver, "_resolve_trace_input", once)
-    result = resume_case(faulted(tmp_path, TRACE_IO))
+    result = only_result(faulted(tmp_path, TRACE_IO), RESUME)
     failed = check(result, "invariants.hooks_refire_on_resumed_trace")
     assert failed.status == "failed" and failed.location.line == line_of(TRACE_IO, "hooks_refire_on_resumed_trace: true")
     assert "its input hook calls returned []" in failed.detail

@@ -4,7 +4,7 @@ for the observability harness's ``instrument``.
 ``capture_invocation_metadata_into`` writes a copy of the read into state (what the fixture's
 ``final_state`` compares) and logs the read here: the kind of value returned and what happened when
 the harness tried to change it (:func:`mutation_probe`) — §3.4 says the read is an immutable
-snapshot, and the 043 sidecar's "a mutable mapping that the caller can modify" is what fails. After
+snapshot, and the directory's prose fails "a mutable mapping that the caller can modify". After
 the run the collection ``metadata_reads`` lists the reads in order (docs/TRACE.md); it is absent
 when no node read the metadata.
 """
