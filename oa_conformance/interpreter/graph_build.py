@@ -25,6 +25,7 @@ from openarmature.observability import current_correlation_id, current_invocatio
 
 from ..ast.nodes import Mapping, Scalar, Section, Sequence, TypeRef
 from ..ast.scenarios import Scenario
+from .case_output import captured, forward
 from .behaviors import NODE_MIDDLEWARE, NotImplementedDirective, build_middleware, composite_prelude, wrap_middleware, condition_function, count_function, guarded_route, metadata_middleware, node_body
 from .harness import Harness, HarnessPrimitiveMissing
 from .resume import abort_point, migration_function
@@ -193,12 +194,13 @@ class _GraphCompiler:
             for decl in (migrations.items if migrations is not None else ()):
                 steps = decl.from_version.value, decl.to_version.value
                 builder.with_state_migration(*steps, migration_function(decl.migrate.value, *steps, self.harness, get("state"), decl.migrate.span))
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
+        with captured() as caught:  # per case, not warnings.catch_warnings: cases run side by side
             compiled = builder.compile()
         for warning in caught:
-            category = getattr(warning.message, "category", None) or type(warning.message).__name__
-            self.warnings.append(category)
+            if isinstance(warning, warnings.WarningMessage):
+                category = getattr(warning.message, "category", None) or type(warning.message).__name__
+                self.warnings.append(category)
+        forward([item for item in caught if not isinstance(item, warnings.WarningMessage)])  # log records: the case's notes
         return compiled
 
     def harness_recorder(self, node_name: str):
