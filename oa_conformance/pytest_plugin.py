@@ -66,8 +66,6 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     from .vocabulary.registry import Vocabulary  # noqa: F401 - import errors surface here, once
 
-    # Expected output of cases that exercise graph-engine §6 observer-error isolation on purpose.
-    config.addinivalue_line("filterwarnings", "ignore:observer raised:UserWarning")
     for capability in CAPABILITIES:
         config.addinivalue_line("markers", f"{marker_name(capability)}: conformance fixtures of {capability}")
     _refuse_moved_rootdir(config)
@@ -326,14 +324,13 @@ def render_failure(result: CaseResult) -> str:
     if location:
         lines.append(f"at {location}")
         lines.extend(_snippet(location))
-    failing = [c for c in result.checks if c.status != "verified"]
-    if failing:
+    findings = result.findings()  # each failed check (or problem, or the reason) with its own location
+    if findings:
         lines.append("")
-        for check in failing:
-            lines.append(f"  {check.status.upper()} {check.name}: {check.detail}")
-    elif result.reason:
+        lines.extend(f"  {where + ': ' if where else ''}{text}" for where, text in findings)
+    if result.notes:  # what the run would have printed (runtime warnings, log records)
         lines.append("")
-        lines.append(f"  {result.reason}")
+        lines.extend(f"  note: {note}" for note in result.notes)
     return "\n".join(lines)
 
 

@@ -51,17 +51,13 @@ _NULL = "tag:yaml.org,2002:null"
 _MAP = "tag:yaml.org,2002:map"
 _SEQ = "tag:yaml.org,2002:seq"
 
-# Where YAML can put an alias (``*name``) or an anchor (``&name``): after a space, a flow indicator
-# or at a line start. A text without both cannot share nodes (an alias to no anchor does not
-# compose): the converter skips identity bookkeeping and the expansion bound (no corpus fixture
-# has an anchor).
+# Where YAML can put an alias (``*name``): after a space, a flow indicator or at a line start.
+# A text without one cannot share nodes, and the converter skips identity bookkeeping.
 _ALIAS = re.compile(r"[\s\[{,:]\*[^\s,\]}]")
-_ANCHOR = re.compile(r"[\s\[{,:]&[^\s,\]}]")
 
 
 def _may_alias(text: str) -> bool:
-    return ("*" in text and "&" in text and (text.startswith("*") or _ALIAS.search(text) is not None)
-            and (text.startswith("&") or _ANCHOR.search(text) is not None))
+    return "*" in text and (text.startswith("*") or _ALIAS.search(text) is not None)
 
 _QUOTES = frozenset(("'", '"'))
 
@@ -190,16 +186,28 @@ def _make_sequence(items, span):
     return node
 
 
+class Composed(NamedTuple):
+    """The document as libyaml composed it, before conversion: the decoded text and PyYAML's node
+    graph (plain scalars keep their text, style and YAML 1.2 core-schema tag). A pass that needs
+    the YAML itself rather than values — lint rule Y007 — reads this instead of parsing again."""
+
+    text: str
+    root: yaml.Node
+
+
 class LoadResult(NamedTuple):
     """The value tree of one file (``None`` when nothing usable was read) and the problems found.
 
     ``may_hold_tokens`` is False when no string of the document can be a §5.10 value token (no
     ``<`` starting a scalar anywhere in the text): the passes then skip scanning expected values.
+    ``composed`` is the composed document whenever the text parsed as one YAML document (also
+    when conversion then refused it: a duplicate key, a tag, a non-mapping top level).
     """
 
     tree: Mapping | None
     diagnostics: tuple[Diagnostic, ...]
     may_hold_tokens: bool = True
+    composed: Composed | None = None
 
 
 # A value token is a whole scalar starting with ``<``: in the text it follows a quote, a space, a
@@ -306,23 +314,27 @@ def load_bytes(data: bytes | str, path: str = "<string>") -> LoadResult:
 
     if root is None:
         return LoadResult(None, (Diagnostic(FIXTURE_SCHEMA_INVALID, "empty", "fixture is empty: expected a mapping of directives", path, 1, 1),))
+    composed = Composed(text, root)
     if type(root) is not _MappingNode:
         kind = "a list" if type(root) is _SequenceNode else "a single scalar"
         span = span_at(path, root.start_mark.line, root.start_mark.column)
-        return LoadResult(None, (Diagnostic.at(span, FIXTURE_SCHEMA_INVALID, "top-level", f"fixture must be a mapping of directives, found {kind}"),))
+        problem = Diagnostic.at(span, FIXTURE_SCHEMA_INVALID, "top-level", f"fixture must be a mapping of directives, found {kind}")
+        return LoadResult(None, (problem,), composed=composed)
 
     bounds = limits()
     may_alias = _may_alias(text)
     if may_alias:
         crossing = _bound_expansion(text, path, bounds)
         if crossing is not None:
-            return LoadResult(None, (Diagnostic.at(crossing.span, FIXTURE_SCHEMA_INVALID, "limit", crossing.message),))
-    converter = _Converter(path, may_alias, bounds.depth)
+            refused = Diagnostic.at(crossing.span, FIXTURE_SCHEMA_INVALID, "limit", crossing.message)
+            return LoadResult(None, (refused,), composed=composed)
+    converter = (_AliasedConverter if may_alias else _Converter)(path, bounds.depth)
     try:
         tree = converter.convert(root, 0)
     except _Problem as problem:
-        return LoadResult(None, tuple(converter.diagnostics) + (Diagnostic.at(problem.span, FIXTURE_SCHEMA_INVALID, "yaml", problem.message),))
-    return LoadResult(tree, tuple(converter.diagnostics), _may_hold_tokens(text))
+        refused = Diagnostic.at(problem.span, FIXTURE_SCHEMA_INVALID, "yaml", problem.message)
+        return LoadResult(None, tuple(converter.diagnostics) + (refused,), composed=composed)
+    return LoadResult(tree, tuple(converter.diagnostics), _may_hold_tokens(text), composed)
 
 
 def _yaml_error(exc: yaml.MarkedYAMLError, path: str) -> Diagnostic:
@@ -409,20 +421,18 @@ def _mark_span(path: str, mark) -> Span:
 
 
 class _Converter:
-    """Converts one composed document; remembers shared (aliased) subtrees by identity.
+    """Converts one composed document. Without an anchor and an alias in the text, no node can
+    be reached twice and ``convert`` is ``build`` (most fixtures); :class:`_AliasedConverter`
+    remembers shared (aliased) subtrees by identity; aliases reach it already bounded
+    (:func:`_bound_expansion`: no recursion, bounded expanded size and depth), so it only shares
+    and checks the text's own nesting. (The choice is a class, not a bound method
+    stored on the instance: that would be a reference cycle, left to the cyclic collector.)"""
 
-    Aliases reach here already bounded (:func:`_bound_expansion`: no recursion, bounded expanded
-    size and depth), so the converter only shares, and checks the text's own nesting.
-    """
-
-    def __init__(self, path: str, may_alias: bool, max_depth: int = MAX_DEPTH):
+    def __init__(self, path: str, max_depth: int = MAX_DEPTH):
         self.path = path
         self.max_depth = max_depth
         self.diagnostics: list[Diagnostic] = []
         self.memo: dict[int, object] = {}
-        # Without a '*' in the text there is no alias, so no node can be reached twice: skip the
-        # identity bookkeeping that aliases need (most fixtures take this path).
-        self.convert = self.convert_aliased if may_alias else self.build
 
     def span(self, node: yaml.Node) -> Span:
         mark = node.start_mark
@@ -528,3 +538,9 @@ class _Converter:
 
     def bad_tag(self, node: yaml.Node) -> None:
         raise _Problem(self.span(node), f"tag {node.tag!r} is not allowed in a fixture (only plain YAML values; no object-constructing tags)")
+
+    convert = build
+
+
+class _AliasedConverter(_Converter):
+    convert = _Converter.convert_aliased
