@@ -128,3 +128,94 @@ def test_every_front_end_reports_the_same_problem(tmp_path, capsys):
     assert oa_conformance(["run", ref.path, "-q"]) == 1
     out = capsys.readouterr().out
     assert "ERROR" in out and "[fixture_schema_invalid]" in out and f"{where} fixture_schema_invalid: alias '*a1'" in out
+
+
+# ---------------------------------------------------------------------------------------------
+# The trace shares what the fixture shares: distinct values, not events × expansion.
+
+def alias_dag(levels: int, width: int, nodes: int) -> str:
+    """A state holding an alias DAG (``l0`` of ``width`` ints, each next level ``width`` aliases
+    of the one before) and a chain of ``nodes`` nodes, each recording its pre / post state."""
+    anchors = ["&l0 [" + ", ".join(str(k) for k in range(width)) + "]"]
+    anchors += [f"&l{i} [" + ", ".join([f"*l{i - 1}"] * width) + "]" for i in range(1, levels)]
+    names = [f"n{i}" for i in range(nodes)]
+    body = "\n".join(f"  {name}:\n    update: {{step: {i}}}" for i, name in enumerate(names))
+    edges = "\n".join(f"  - {{from: {a}, to: {b}}}" for a, b in zip(names, names[1:] + ["END"]))
+    return (f"state:\n  fields:\n    x:\n      type: list\n      default: []\n    step:\n      type: int\n"
+            f"      default: 0\nentry: n0\nnodes:\n{body}\nedges:\n{edges}\ninitial_state:\n"
+            f"  x: [{', '.join(anchors)}]\nexpected:\n  execution_order: [{', '.join(names)}]\n")
+
+
+def distinct_containers(value, seen=None) -> int:
+    """How many distinct container objects (by identity) ``value`` holds, each counted once."""
+    from oa_conformance.kinds import is_mapping, is_sequence
+
+    seen = set() if seen is None else seen
+    stack = [value]
+    while stack:
+        current = stack.pop()
+        if not (is_mapping(current) or is_sequence(current)) or id(current) in seen:
+            continue
+        seen.add(id(current))
+        stack.extend(current.values() if is_mapping(current) else current)
+    return len(seen)
+
+
+def test_equal_runtime_values_freeze_to_one_shared_structure():
+    from oa_conformance.trace.record import freezing, plain
+
+    fresh = lambda: {"x": [[1, 2, 3] for _ in range(50)], "flag": True}  # noqa: E731 - a fresh copy each call
+    with freezing():
+        first, second = plain(fresh()), plain(fresh())
+        assert first is second  # the runtime's copy of an unchanged state is the state before it
+        assert first["x"][0] is first["x"][49]
+        assert plain([first, first])[0] is first  # frozen once: freezing again keeps identity
+    # Atoms that compare equal but differ in type are never merged.
+    with freezing():
+        assert [type(v) for v in plain([[1], [1.0], [True]])] and [type(v[0]) for v in plain([[1], [1.0], [True]])] == [int, float, bool]
+
+
+def test_a_mutable_input_is_frozen_again_after_it_changed():
+    from oa_conformance.trace.record import freezing, plain
+
+    bucket = [1]
+    with freezing():
+        before = plain({"bucket": bucket})
+        bucket.append(2)
+        after = plain({"bucket": bucket})
+    assert list(before["bucket"]) == [1] and list(after["bucket"]) == [1, 2]
+
+
+def test_a_literal_keeps_the_fixtures_sharing():
+    from oa_conformance.ast.visitor import walk
+    from oa_conformance.interpreter.values import literal
+
+    tree = load_bytes("a: &a [1, 2, 3]\nb: &b [*a, *a, *a]\nc: [*b, *b]\n", "f.yaml").tree
+    c = literal(tree.get("c"))
+    assert c[0] is c[1] and c[0][0] is c[0][2]
+    assert literal(tree.get("c")) is not c  # fresh on every call
+    assert sum(1 for _ in walk(tree)) == 1 + 1 + 3 + 1 + 1  # the mapping, a, its three ints, b, c: once each (expanded: 45)
+
+
+def test_a_dag_state_costs_its_distinct_values_in_the_trace_and_its_document(tmp_path):
+    """Old behaviour: every event froze (then re-froze) and thawed the expanded state, so the trace
+    held ~events × expanded containers (here 6 nodes × 3 states × 111 lists ≈ 2,000 and more)."""
+    from oa_conformance.interpreter.execute import execute_case
+    from oa_conformance.trace.document import document
+
+    from .test_run import write_fixture as write
+
+    ref = write(tmp_path, alias_dag(levels=3, width=10, nodes=6))
+    (case,) = __import__("oa_conformance.runner", fromlist=["cases_of"]).cases_of(ref)
+    trace = execute_case(case.scenario, 20, ref.capability)
+    (invocation,) = trace.invocations
+    assert invocation.outcome == "completed"
+    events = invocation.events["(harness)"]
+    assert len(events) >= 12
+    states = [event[name] for event in events for name in ("pre_state", "post_state") if event.get(name) is not None]
+    assert len({id(state["x"]) for state in states}) == 1  # one frozen x for every event
+    assert distinct_containers(trace.invocations) < 150  # 111 expanded lists, 3 distinct: the rest is per event
+    doc = document(trace)
+    assert distinct_containers(doc) < 250
+    xs = [e["pre_state"]["x"] for e in doc["invocations"][0]["events"]["(harness)"] if "pre_state" in e]
+    assert len(xs) >= 12 and all(x is xs[0] for x in xs)
