@@ -95,6 +95,18 @@ def test_the_bounds_are_configurable(monkeypatch, variable, value, text, expecte
     assert expected in problem.message and variable in problem.message
 
 
+def test_a_long_text_without_aliases_is_counted_before_it_is_composed(monkeypatch):
+    """A 4 MiB text of two million scalars cost a gigabyte of composed nodes; the node bound is
+    checked on the event stream first, for any text long enough to cross it."""
+    monkeypatch.setenv("OA_MAX_EXPANDED_NODES", "1000")
+    text = "a: [" + ",".join(["1"] * 600) + "]\n"  # 1,203 characters: may hold 1,000 nodes
+    assert load_bytes(text, "f.yaml").diagnostics == ()
+    text = "a: [" + ",".join(["1"] * 1200) + "]\n"
+    (problem,) = load_bytes(text, "f.yaml").diagnostics
+    assert "fixture has more than 1000 nodes (OA_MAX_EXPANDED_NODES)" in problem.message
+    assert (problem.line, problem.column) == (1, 5 + 2 * 997)  # the 1,001st node: root, key, list, 998th item
+
+
 def test_the_depth_bound_is_clamped_below_the_recursion_limit(monkeypatch):
     monkeypatch.setenv("OA_MAX_DEPTH", "100000")
     assert limits().depth == DEPTH_CEILING

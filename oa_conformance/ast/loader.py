@@ -305,6 +305,17 @@ def load_bytes(data: bytes | str, path: str = "<string>") -> LoadResult:
     if text.startswith("\ufeff"):
         text = text[1:]
 
+    # The expansion bound runs before composing (it streams: memory by depth, not by nodes) when
+    # the text may hold an alias, or is long enough to hold more nodes than the bound allows
+    # (no YAML node takes less than half a character: ``{a,b}`` is four): a 4 MiB text of two
+    # million scalars would otherwise cost a gigabyte of composed nodes before anything counted.
+    bounds = limits()
+    may_alias = _may_alias(text)
+    if may_alias or 2 * len(text) > bounds.expanded_nodes:
+        crossing = _bound_expansion(text, path, bounds)
+        if crossing is not None:
+            return LoadResult(None, (Diagnostic.at(crossing.span, FIXTURE_SCHEMA_INVALID, "limit", crossing.message),))
+
     try:
         root = _compose(text)
     except yaml.MarkedYAMLError as exc:
@@ -321,13 +332,6 @@ def load_bytes(data: bytes | str, path: str = "<string>") -> LoadResult:
         problem = Diagnostic.at(span, FIXTURE_SCHEMA_INVALID, "top-level", f"fixture must be a mapping of directives, found {kind}")
         return LoadResult(None, (problem,), composed=composed)
 
-    bounds = limits()
-    may_alias = _may_alias(text)
-    if may_alias:
-        crossing = _bound_expansion(text, path, bounds)
-        if crossing is not None:
-            refused = Diagnostic.at(crossing.span, FIXTURE_SCHEMA_INVALID, "limit", crossing.message)
-            return LoadResult(None, (refused,), composed=composed)
     converter = (_AliasedConverter if may_alias else _Converter)(path, bounds.depth)
     try:
         tree = converter.convert(root, 0)
@@ -357,8 +361,9 @@ def _bound_expansion(text: str, path: str, bounds: Limits) -> _Problem | None:
     alias inside an anchored list nested 90 deep adds 90 levels. Each anchored node's expanded size
     and height are computed once, when it closes; an alias adds them where it stands. The first
     alias whose expansion crosses ``bounds.expanded_nodes`` or ``bounds.depth`` is the problem, at
-    its own ``line:col``; so is an alias to a node that is still open (a recursive alias), and a
-    collection nested deeper than the bound in the text itself. Text libyaml cannot parse returns
+    its own ``line:col``; so is an alias to a node that is still open (a recursive alias), a
+    collection nested deeper than the bound in the text itself, and the node at which a long text
+    without aliases crosses the node bound. Text libyaml cannot parse returns
     None here: composing reports it with libyaml's own message.
     """
     loader = _Loader(text)
@@ -374,12 +379,16 @@ def _bound_expansion(text: str, path: str, bounds: Limits) -> _Problem | None:
                 total += 1
                 if event.anchor is not None:
                     anchors[event.anchor] = (1, 0)
+                if total > bounds.expanded_nodes:
+                    return _too_many(path, event, bounds, last_alias)
             elif kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
                 depth = len(open_nodes)
                 if depth > bounds.depth:
                     return _Problem(_mark_span(path, event.start_mark), f"nesting deeper than {bounds.depth} levels (OA_MAX_DEPTH)")
                 open_nodes.append([event.anchor, total, depth])
                 total += 1
+                if total > bounds.expanded_nodes:
+                    return _too_many(path, event, bounds, last_alias)
             elif kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
                 anchor, before, deepest = open_nodes.pop()
                 if anchor is not None:
@@ -410,10 +419,16 @@ def _bound_expansion(text: str, path: str, bounds: Limits) -> _Problem | None:
         return None
     finally:
         loader.dispose()
-    if total > bounds.expanded_nodes and last_alias is not None:
+    return None
+
+
+def _too_many(path: str, event, bounds: Limits, last_alias: Span | None) -> _Problem:
+    """The node count crossed the bound at an ordinary node (after aliases, or with none)."""
+    if last_alias is not None:
         return _Problem(last_alias, f"aliases expand this fixture beyond {bounds.expanded_nodes} nodes; "
                                     "refusing to expand (billion-laughs guard, OA_MAX_EXPANDED_NODES)")
-    return None
+    return _Problem(_mark_span(path, event.start_mark), f"fixture has more than {bounds.expanded_nodes} nodes "
+                                                        "(OA_MAX_EXPANDED_NODES); refusing to read on")
 
 
 def _mark_span(path: str, mark) -> Span:
