@@ -231,3 +231,16 @@ def test_a_dag_state_costs_its_distinct_values_in_the_trace_and_its_document(tmp
     assert distinct_containers(doc) < 250
     xs = [e["pre_state"]["x"] for e in doc["invocations"][0]["events"]["(harness)"] if "pre_state" in e]
     assert len(xs) >= 12 and all(x is xs[0] for x in xs)
+
+
+def test_standard_input_over_the_size_cap_is_refused_without_reading_it_all(monkeypatch, capsys):
+    """``oa-ast -`` and ``oa-lint -`` read at most one byte past the cap (they read everything)."""
+    import io
+
+    monkeypatch.setenv("OA_MAX_FIXTURE_BYTES", "100")
+    for main, argv, stream in ((oa_ast, ["-"], "err"), (oa_lint, ["-"], "out")):
+        source = io.BytesIO(b"a: 1\n" + b"#" * 10_000 + b"\n")
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(source))
+        assert main(argv) == 1
+        assert "over the 100-byte cap (OA_MAX_FIXTURE_BYTES)" in getattr(capsys.readouterr(), stream)
+        assert source.tell() == 101

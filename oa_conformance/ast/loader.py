@@ -264,6 +264,12 @@ def max_fixture_bytes() -> int:
     return limits().fixture_bytes
 
 
+def read_capped(stream) -> bytes:
+    """At most one byte more than the size cap from a binary stream (standard input, an open
+    file): enough for :func:`load_bytes` to refuse an oversized input without holding all of it."""
+    return stream.read(max_fixture_bytes() + 1)
+
+
 def _io_problem(path: str, message: str) -> LoadResult:
     return LoadResult(None, (Diagnostic(FIXTURE_SCHEMA_INVALID, "io", message, path, 1, 1),))
 
@@ -291,7 +297,7 @@ def load_path(path: str) -> LoadResult:
 def load_bytes(data: bytes | str, path: str = "<string>") -> LoadResult:
     """Load one fixture document from bytes (must be UTF-8) or text."""
     if len(data) > max_fixture_bytes():
-        return _io_problem(path, f"fixture is {len(data)} bytes, over the {max_fixture_bytes()}-byte cap (OA_MAX_FIXTURE_BYTES)")
+        return _io_problem(path, f"fixture is over the {max_fixture_bytes()}-byte cap (OA_MAX_FIXTURE_BYTES)")
     if isinstance(data, bytes):
         try:
             text = data.decode("utf-8")
