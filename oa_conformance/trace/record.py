@@ -256,7 +256,7 @@ class Freezer:
     def _map(self, mapping: Any) -> Any:
         keys = tuple(mapping.keys())
         items = self._items(mapping.values())
-        return self._intern(("map", keys), items, _pmap_of, (keys, items))
+        return self._intern(("map", keys, tuple(map(type, keys))), items, _pmap_of, (keys, items))
 
     def _intern(self, head: tuple, items: tuple, build: Any, argument: Any) -> Any:
         """One frozen container per distinct (head, item types, items): atoms compared by value
