@@ -1,6 +1,8 @@
 """What a lint rule is given to look at, and what it gives back.
 
 * :class:`FileContext` — one fixture file by name, with the names beside it (layout rules).
+* :class:`DocumentContext` — the YAML document the loader composed, before conversion (rules about
+  how the YAML is written rather than what it means).
 * :class:`FixtureContext` — one typed ``Fixture`` that passed the static checks, with the value
   tokens and predicates it holds (rules over the whole file).
 * :class:`ScenarioContext` — one scenario of it (a case, or the single-case file) as
@@ -45,6 +47,14 @@ class FileContext(NamedTuple):
 
     def at_start(self, message: str) -> Finding:
         return Finding(Span(self.path, 1, 1), message)
+
+
+class DocumentContext(NamedTuple):
+    """A fixture's YAML as libyaml composed it for the loader (the same parse: nothing read twice)."""
+
+    path: str
+    text: str  # the decoded text (no byte-order mark)
+    root: object  # PyYAML's root node: plain scalars keep their text, style and YAML 1.2 tag
 
 
 # --------------------------------------------------------------------------------------------
@@ -152,11 +162,7 @@ class FixtureContext:
 
     def index(self, node: Node) -> Index:
         """The index of one subtree, computed once (cases share their inherited directives)."""
-        key = id(node)
-        found = self._indexes.get(key)
-        if found is None:
-            found = self._indexes[key] = index_of(node)
-        return found
+        return _cached_index(self._indexes, node)
 
     @cached_property
     def scenarios(self) -> list[ScenarioContext]:
@@ -175,6 +181,14 @@ class FixtureContext:
     @cached_property
     def predicates(self) -> list[PredicateRef]:
         return [predicate for part in self.parts for predicate in part.predicates]
+
+
+def _cached_index(indexes: dict[int, Index], node: Node) -> Index:
+    key = id(node)
+    found = indexes.get(key)
+    if found is None:
+        found = indexes[key] = index_of(node)
+    return found
 
 
 # --------------------------------------------------------------------------------------------
@@ -252,7 +266,9 @@ class ScenarioContext:
     """One scenario of a fixture, with everything per-case rules look up."""
 
     def __init__(self, fixture: FixtureContext, scenario: Scenario):
-        self.file = fixture
+        # The fixture's index cache, not the fixture: the fixture holds its scenarios, and a
+        # reference back would make a cycle that keeps the whole AST for the cyclic collector.
+        self._indexes = fixture._indexes
         self.scenario = scenario
         self.path = fixture.path
         self.capability = fixture.capability
@@ -274,7 +290,7 @@ class ScenarioContext:
     @cached_property
     def parts(self) -> list[Index]:
         """The indexes of the scenario's directives (shared with the other cases that inherit them)."""
-        return [self.file.index(value) for _, value in self.items]
+        return [_cached_index(self._indexes, value) for _, value in self.items]
 
     def sections(self, family: str) -> list[Section]:
         """The scenario's sections of one family (nodes, edges, ``expected:`` blocks …)."""

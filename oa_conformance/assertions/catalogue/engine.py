@@ -37,7 +37,7 @@ from ...trace.document import document, thaw
 from ...trace.record import CaseTrace, primary_observer
 from ..matchers import match, show
 from ..rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule
-from . import Compute, Query, Resolved, Restates, Verdict, resolve
+from . import Compute, Query, Resolved, Restates, Verdict, directive_node, resolve
 
 # ---------------------------------------------------------------------------------------------
 # The query scope
@@ -347,22 +347,6 @@ class RestatesRule(Rule):
             return Check(self.name, status, self.span, f"restates {directive}: {first.name} {first.status}"
                          + (f" — {first.detail}" if first.detail else ""), first.at)
         return Check(self.name, VERIFIED, self.span)
-
-
-def directive_node(owner: Any, directive: str) -> Any:
-    """The AST node at a dotted directive path below ``owner`` (a Section, Scenario or Mapping), or None."""
-    node = owner
-    for part in directive.split("."):
-        if node is None:
-            return None
-        if is_sequence(getattr(node, "items", None)) and part.isdigit():
-            items = node.items
-            node = items[int(part)] if int(part) < len(items) else None
-        elif hasattr(node, "get") and not isinstance(node, Scalar):
-            node = node.get(part)
-        else:
-            return None
-    return node
 
 
 def rule_for(found: Resolved, name: str, value: Any, span: Span | None) -> Rule:

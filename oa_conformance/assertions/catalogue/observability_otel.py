@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import Compute, Example, Query, Restates, Verdict
-from .examples import case
+from .examples import case, invocation
 
 SPAN_TREE = "expected.span_tree"
 TRACES = "expected.traces"
@@ -200,7 +200,25 @@ FAN_OUT_CLASH = [span("process", "p"), span("process", "i0", "p", **{"openarmatu
                  span("process", "i1", "p", **{"openarmature.node.fan_out_index": 0})]
 
 
+def _metadata_read(kind: str, succeeded: bool) -> dict:
+    """A case whose node read get_invocation_metadata() once: the value's kind and the probe's outcome."""
+    refused = None if succeeded else {"type": "TypeError", "message": "'mappingproxy' object does not support item assignment"}
+    return case(invocation(), metadata_reads=[{"node": "n", "field": "captured", "type": kind,
+                                 "mutation": {"attempted": True, "succeeded": succeeded, "exception": refused}}])
+
+
+METADATA_READS = (
+    Query("read_returns_immutable_mapping",
+          "§3.4: every get_invocation_metadata() read in a node returned an immutable mapping: not a MutableMapping, "
+          "and the harness's attempt to set a key on it did not take effect.",
+          "metadata_reads[?type != 'immutable_mapping' || mutation.succeeded]", "absent", anchor="metadata_reads",
+          holds=Example(_metadata_read("immutable_mapping", False)),
+          fails=Example(_metadata_read("mutable_mapping", True))),
+)
+
+
 ROWS = (
+    *METADATA_READS,
     # ---- span hierarchy, names, attributes: what the case's tree already asserts ----------------
     *(Restates(name, doc, SPAN_TREE) for name, doc in (
         ("tool_span_name_is_openarmature_tool_call", "The tool execution renders as a span named openarmature.tool.call (the tree names it)."),
