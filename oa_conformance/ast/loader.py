@@ -51,13 +51,17 @@ _NULL = "tag:yaml.org,2002:null"
 _MAP = "tag:yaml.org,2002:map"
 _SEQ = "tag:yaml.org,2002:seq"
 
-# Where YAML can put an alias (``*name``): after a space, a flow indicator or at a line start.
-# A text without one cannot share nodes, and the converter skips identity bookkeeping.
+# Where YAML can put an alias (``*name``) or an anchor (``&name``): after a space, a flow indicator
+# or at a line start. A text without both cannot share nodes (an alias to no anchor does not
+# compose): the converter skips identity bookkeeping and the alias bound its event pass (no corpus
+# fixture has an anchor).
 _ALIAS = re.compile(r"[\s\[{,:]\*[^\s,\]}]")
+_ANCHOR = re.compile(r"[\s\[{,:]&[^\s,\]}]")
 
 
 def _may_alias(text: str) -> bool:
-    return "*" in text and (text.startswith("*") or _ALIAS.search(text) is not None)
+    return ("*" in text and "&" in text and (text.startswith("*") or _ALIAS.search(text) is not None)
+            and (text.startswith("&") or _ANCHOR.search(text) is not None))
 
 _QUOTES = frozenset(("'", '"'))
 
@@ -301,9 +305,10 @@ def _io_problem(path: str, message: str) -> LoadResult:
 
 def load_path(path: str) -> LoadResult:
     """Read and load one fixture file: a regular file under the size cap (a FIFO is never opened)."""
-    problem = limits_problem()
-    if problem is not None:
-        return _io_problem(path, problem)
+    try:
+        bounds = limits()
+    except LimitError as exc:
+        return _io_problem(path, str(exc))
     try:
         status = os.stat(path)
     except OSError as exc:
@@ -312,14 +317,14 @@ def load_path(path: str) -> LoadResult:
     if not stat.S_ISREG(status.st_mode):
         kind = "a directory" if stat.S_ISDIR(status.st_mode) else "a FIFO" if stat.S_ISFIFO(status.st_mode) else "not a regular file"
         return _io_problem(path, f"cannot read fixture: {kind}, not a regular file")
-    if status.st_size > max_fixture_bytes():
-        return _io_problem(path, f"fixture is {status.st_size} bytes, over the {max_fixture_bytes()}-byte cap (OA_MAX_FIXTURE_BYTES)")
+    if status.st_size > bounds.fixture_bytes:
+        return _io_problem(path, f"fixture is {status.st_size} bytes, over the {bounds.fixture_bytes}-byte cap (OA_MAX_FIXTURE_BYTES)")
     try:
         with open(path, "rb") as handle:
             data = handle.read()
     except OSError as exc:
         return _io_problem(path, f"cannot read fixture: {exc.strerror}")
-    return load_bytes(data, path)
+    return _load(data, path, bounds)
 
 
 def load_bytes(data: bytes | str, path: str = "<string>") -> LoadResult:
@@ -328,6 +333,10 @@ def load_bytes(data: bytes | str, path: str = "<string>") -> LoadResult:
         bounds = limits()
     except LimitError as exc:
         return _io_problem(path, str(exc))
+    return _load(data, path, bounds)
+
+
+def _load(data: bytes | str, path: str, bounds: Limits) -> LoadResult:
     if len(data) > bounds.fixture_bytes:
         return _io_problem(path, f"fixture is over the {bounds.fixture_bytes}-byte cap (OA_MAX_FIXTURE_BYTES)")
     if isinstance(data, bytes):
