@@ -66,8 +66,6 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     from .vocabulary.registry import Vocabulary  # noqa: F401 - import errors surface here, once
 
-    # Expected output of cases that exercise graph-engine §6 observer-error isolation on purpose.
-    config.addinivalue_line("filterwarnings", "ignore:observer raised:UserWarning")
     for capability in CAPABILITIES:
         config.addinivalue_line("markers", f"{marker_name(capability)}: conformance fixtures of {capability}")
     _refuse_moved_rootdir(config)
@@ -334,6 +332,9 @@ def render_failure(result: CaseResult) -> str:
     elif result.reason:
         lines.append("")
         lines.append(f"  {result.reason}")
+    if result.notes:  # what the run would have printed (runtime warnings, log records)
+        lines.append("")
+        lines.extend(f"  note: {note}" for note in result.notes)
     return "\n".join(lines)
 
 

@@ -36,6 +36,7 @@ def json_report(results: Iterable[CaseResult], unmatched: Iterable[Expectation] 
                 "location": r.location,
                 "checks": r.counts(),
                 "duration_s": r.duration_s,
+                "notes": list(r.notes),
                 "expectation": r.expectation.document() if r.expectation is not None else None,
             }
             for r in results
@@ -91,7 +92,7 @@ def summary_table(results: Iterable[CaseResult], unmatched: Iterable[Expectation
                 lines.append(f"{'':7}   actual{category}: {one_line(r.reason)}{where}")
             else:
                 lines.append(f"{r.outcome.upper():7} {r.ref.id}{category}: {one_line(r.reason)}{where}")
-            lines.extend(f"{'':7}   note: {note}" for note in r.notes)
+            lines.extend(f"{'':7}   note: {one_line(note)}" for note in r.notes)
     unmatched = list(unmatched)
     if unmatched:
         lines.append("")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import queue
 import threading
 import time
-import warnings
+import dataclasses
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator
@@ -24,6 +24,7 @@ from .expectations import NO_EXPECTATIONS, XFAIL, XPASS, Expectation, Expectatio
 from .interpreter import read_fixture
 from .interpreter.assert_pass import assert_case
 from .interpreter.behaviors import NotImplementedDirective
+from .interpreter.case_output import captured, notes
 from .interpreter.execute import CaseTimeout, execute_case
 from .interpreter.features import missing_features
 from .interpreter.graph_build import FactoryReducerMissing
@@ -37,9 +38,6 @@ ADAPTER_ERROR = "adapter_internal_error"  # an adapter-layer category (§9 allow
 # fails (nothing is silently skipped), but reports count it apart from the runtime's failures.
 NOT_IMPLEMENTED = "not_implemented"
 
-# The runtime reports an observer that raises (graph-engine §6 isolation) as a UserWarning; cases
-# exercise exactly that on purpose, so the warning is expected output, not a problem to show.
-warnings.filterwarnings("ignore", message="observer raised", category=UserWarning)
 DEFAULT_TIMEOUT = 60.0
 
 
@@ -103,7 +101,16 @@ def _own_sections(scenario: Scenario) -> list[Section]:
 
 
 def run_case(ref: CaseRef, timeout: float = DEFAULT_TIMEOUT) -> CaseResult:
-    """One case through the whole pass chain; never raises for a fixture, harness or runtime problem.
+    """One case through the whole pass chain (:func:`_judge`); never raises for a fixture, harness or
+    runtime problem. What the run would have printed — runtime warnings, the runtime's log records —
+    becomes the result's ``notes`` (``interpreter/case_output.py``), never stderr."""
+    with captured() as caught:
+        result = _judge(ref, timeout)
+    return dataclasses.replace(result, notes=result.notes + notes(caught)) if caught else result
+
+
+def _judge(ref: CaseRef, timeout: float) -> CaseResult:
+    """One case through the whole pass chain.
 
         load → schema check → build → version check   interpreter.read_fixture  } cases_of(), once per
         scenarios (one per case, inherited decls)      ast.scenarios.scenarios   } fixture → CaseRef
@@ -122,11 +129,11 @@ def run_case(ref: CaseRef, timeout: float = DEFAULT_TIMEOUT) -> CaseResult:
     scenario = ref.scenario
     missing = missing_features(ref.fixture.capability, _own_sections(scenario), scenario)  # features
     if missing:
-        return done(SKIPPED, reason="; ".join(map(str, missing)), location=str(scenario.section.span))
+        return done(SKIPPED, reason="; ".join(map(str, missing)), location=str(scenario.span))
     try:
         trace = execute_case(scenario, timeout, ref.fixture.capability)  # harness → graph build → execute
     except FactoryReducerMissing as exc:
-        return done(SKIPPED, reason=f"the runtime does not ship proposal 0023: {exc}", location=str(scenario.section.span))
+        return done(SKIPPED, reason=f"the runtime does not ship proposal 0023: {exc}", location=str(scenario.span))
     except HarnessPrimitiveMissing as exc:
         return done(ERROR, category="harness_primitive_missing", reason=f"harness primitive missing: {exc.what}", location=str(exc.span) if exc.span else None)
     except FixtureInvalid as exc:
@@ -134,13 +141,13 @@ def run_case(ref: CaseRef, timeout: float = DEFAULT_TIMEOUT) -> CaseResult:
     except NotImplementedDirective as exc:
         return done("failed", category=NOT_IMPLEMENTED, reason=str(exc), location=str(exc.span) if exc.span else None)
     except CaseTimeout as exc:
-        return done("failed", reason=str(exc), location=str(scenario.section.span))
+        return done("failed", reason=str(exc), location=str(scenario.span))
     except Exception as exc:  # an adapter bug: one case errors, the run goes on, the user sees what and where
-        return done(ERROR, category=ADAPTER_ERROR, reason=f"adapter error {type(exc).__name__}: {exc}", location=str(scenario.section.span))
+        return done(ERROR, category=ADAPTER_ERROR, reason=f"adapter error {type(exc).__name__}: {exc}", location=str(scenario.span))
     checks = assert_case(scenario, trace, ref.fixture.capability)  # assert
     failed = [c for c in checks if c.status != VERIFIED]
     if not checks:
-        return done("failed", reason="the case asserts nothing the adapter could check", location=str(scenario.section.span))
+        return done("failed", reason="the case asserts nothing the adapter could check", location=str(scenario.span))
     if failed:
         first = failed[0]
         reason = "; ".join(f"{c.name}: {c.status}: {c.detail}" if c.detail else f"{c.name}: {c.status}" for c in failed[:3])

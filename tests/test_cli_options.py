@@ -113,3 +113,71 @@ def test_a_multi_line_reason_stays_on_one_line(tmp_path, capsys, monkeypatch):
     cli(["run", str(BUNDLED_SPEC / "graph-engine" / "conformance" / "001-linear-reducers.yaml"), "-q"])
     assert any(line.startswith("FAILED") and line.endswith("one two") for line in capsys.readouterr().out.splitlines())
     assert real
+
+
+SLOW_CASES = """\
+cases:
+  - name: quick
+    state:
+      fields:
+        v: {type: int, default: 0}
+    entry: a
+    nodes:
+      a:
+        update: {v: 1}
+    edges:
+      - {from: a, to: END}
+    initial_state: {}
+    expected:
+      final_state: {v: 1}
+  - state:
+      fields:
+        v: {type: int, default: 0}
+    name: slow
+    entry: a
+    nodes:
+      a:
+        sleep_ms: 2000
+        update: {v: 1}
+    edges:
+      - {from: a, to: END}
+    initial_state: {}
+    expected:
+      final_state: {v: 1}
+"""
+
+SLOW_SINGLE = """\
+# One slow case: the whole file is the case.
+state:
+  fields:
+    v: {type: int, default: 0}
+entry: a
+nodes:
+  a:
+    sleep_ms: 2000
+    update: {v: 1}
+edges:
+  - {from: a, to: END}
+initial_state: {}
+expected:
+  final_state: {v: 1}
+"""
+
+
+def test_a_timed_out_case_points_at_the_case_not_its_first_directive(tmp_path, capsys):
+    """The `name:` line of the `cases:` entry (here after `state:`, which is not the case); in the
+    single-case form the whole file is the case: line 1, not the first directive."""
+    ref = write_fixture(tmp_path, SLOW_CASES, "pipeline-utilities", "001-slow.yaml")
+    report = tmp_path / "report.json"
+    assert cli(["run", str(tmp_path / "spec"), "--timeout", "0.3", "-q", "--json", str(report)]) == 1
+    (line,) = [l for l in capsys.readouterr().out.splitlines() if l.startswith("FAILED")]
+    assert line.startswith("FAILED  pipeline-utilities/001-slow[slow]: the case did not finish within 0.3 s")
+    name_line = SLOW_CASES.splitlines().index("    name: slow") + 1
+    assert line.endswith(f"({ref.path}:{name_line}:5)")
+    (slow,) = [c for c in json.loads(report.read_text())["cases"] if c["case"] == "slow"]
+    assert slow["location"] == f"{ref.path}:{name_line}:5"
+
+    ref = write_fixture(tmp_path / "single", SLOW_SINGLE, "pipeline-utilities", "002-slow.yaml")
+    assert cli(["run", str(tmp_path / "single" / "spec"), "--timeout", "0.3", "-q"]) == 1
+    (line,) = [l for l in capsys.readouterr().out.splitlines() if l.startswith("FAILED")]
+    assert line == f"FAILED  pipeline-utilities/002-slow: the case did not finish within 0.3 s  ({ref.path}:1:1)"

@@ -123,3 +123,28 @@ def test_a_drain_that_waits_for_paced_observers_fails_the_timeout_check(tmp_path
     failed = [r for r in results(tmp_path / "late", GE + fixture).values() if r.outcome == "failed"]
     assert failed and all("drain_returned_within_timeout: failed" in r.reason and "event-loop turns after" in r.reason
                           for r in failed), [r.reason for r in failed]
+
+
+def test_concurrency_invariant_measures_real_overlap(tmp_path, monkeypatch):
+    """The fan-out bodies yield to the loop when the case asserts concurrency, so the measured
+    overlap is the runtime's: 2 under its semaphore (verified), 6 with the bound taken away (failed)."""
+    import openarmature.graph.fan_out as fan_out
+
+    fixture = PU + "022-fan-out-count-and-concurrency-modes.yaml"
+    bounded = results(tmp_path / "bounded", fixture)["concurrency_callable_with_items_field"]
+    assert bounded.outcome == "passed"
+    (check,) = [c for c in bounded.checks if c.name == "expected.concurrency_invariant"]
+    assert check.detail == "at most 2 instances were in flight at once"
+
+    monkeypatch.setattr(fan_out, "_bounded_runner", lambda run_one, concurrency: run_one)  # unbounded
+    unbounded = results(tmp_path / "unbounded", fixture)["concurrency_callable_with_items_field"]
+    assert unbounded.outcome == "failed"
+    assert "6 instances were in flight at once, more than 2" in unbounded.reason
+
+
+def test_concurrency_invariant_fails_when_no_instance_ran(tmp_path):
+    """An invariant over a fan-out that never dispatched an instance cannot pass vacuously."""
+    found = results(tmp_path, PU + "022-fan-out-count-and-concurrency-modes.yaml",
+                    "default: [10, 20, 30, 40, 50, 60]", "default: []")
+    result = found["concurrency_callable_with_items_field"]
+    assert result.outcome == "failed" and "no fan-out instance body ran" in result.reason

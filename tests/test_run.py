@@ -165,4 +165,4 @@ def test_an_adapter_bug_errors_one_case_and_names_itself(tmp_path, monkeypatch):
     monkeypatch.setattr(runner, "execute_case", broken)
     result = only_result(write_fixture(tmp_path, LINEAR.read_text()))
     assert (result.outcome, result.category) == ("error", "adapter_internal_error")
-    assert "RuntimeError: simulated adapter bug" in result.reason and result.location.endswith(":4:1")
+    assert "RuntimeError: simulated adapter bug" in result.reason and result.location.endswith(":1:1")  # the case: the whole file

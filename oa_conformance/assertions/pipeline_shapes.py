@@ -231,14 +231,18 @@ def _expected_observer_event(node: Mapping, span: Span | None) -> Rule:
 # Fan-out concurrency
 
 
-def max_in_flight(events: list[Any]) -> int:
-    """The most fan-out instances in flight at once in the observed event order: an instance (a
-    ``fan_out_index`` under one fan-out node) is in flight from its first inner event to its last."""
+def max_in_flight(node_log: list[Any]) -> int:
+    """The most fan-out instances in flight at once, from the node bodies' own entry / exit markers
+    (the trace's ``node_log``, appended synchronously by each harness body): an instance — a
+    ``fan_out_index_chain`` under one fan-out's namespace — is in flight from its first body entry
+    to its last body exit. Real overlap needs bodies that yield to the event loop, which they do
+    when the case asserts concurrency (``behaviors.node_body``, ``Instruments.concurrency_markers``)."""
     spans: dict[tuple, list[int]] = {}
-    for position, event in enumerate(events):
-        namespace = tuple(event.get("namespace") or ())
-        if event.get("fan_out_index") is not None and len(namespace) > 1:
-            spans.setdefault((namespace[:-1], event.get("fan_out_index")), []).append(position)
+    for position, row in enumerate(node_log):
+        chain = tuple(row.get("fan_out_index_chain") or ())
+        if chain:
+            namespace = tuple(row.get("namespace") or ())
+            spans.setdefault((namespace[:-1], chain), []).append(position)
     edges = sorted([(p[0], 1) for p in spans.values()] + [(p[-1], -1) for p in spans.values()], key=lambda e: (e[0], -e[1]))
     most = current = 0
     for _, step in edges:
@@ -250,18 +254,21 @@ def max_in_flight(events: list[Any]) -> int:
 @dataclass(frozen=True)
 class ConcurrencyRule(EventsJudged):
     """`concurrency_invariant: {max_in_flight: N}` — at no point were more than N fan-out instances in
-    flight (measured over the observed inner events, :func:`max_in_flight`)."""
+    flight (measured over the bodies' entry / exit markers, :func:`max_in_flight`). A run in which no
+    fan-out instance body ran at all proves nothing and fails."""
 
     def events(self, ctx: Context) -> list[Any]:
-        return observed(ctx, "NodeEvent")
+        return list(invocation_of(ctx).node_log)
 
     def judge(self, events: list[Any], bindings: Any) -> tuple[Check, Any]:
         unknown = [key for key, _ in self.expected.items() if key != "max_in_flight"]
         if unknown:
             return Check(self.name, UNVERIFIED, self.span, f"not implemented: concurrency_invariant keys {unknown}"), bindings
         bound, seen = self.expected.get("max_in_flight").value, max_in_flight(events)
+        if seen == 0:
+            return Check(self.name, FAILED, self.span, "no fan-out instance body ran: nothing to measure"), bindings
         if seen <= bound:
-            return Check(self.name, VERIFIED, self.span), bindings
+            return Check(self.name, VERIFIED, self.span, f"at most {seen} instances were in flight at once"), bindings
         return Check(self.name, FAILED, self.span, f"{seen} instances were in flight at once, more than {bound}"), bindings
 
 

@@ -182,16 +182,28 @@ def _make_sequence(items, span):
     return node
 
 
+class Composed(NamedTuple):
+    """The document as libyaml composed it, before conversion: the decoded text and PyYAML's node
+    graph (plain scalars keep their text, style and YAML 1.2 core-schema tag). A pass that needs
+    the YAML itself rather than values — lint rule Y007 — reads this instead of parsing again."""
+
+    text: str
+    root: yaml.Node
+
+
 class LoadResult(NamedTuple):
     """The value tree of one file (``None`` when nothing usable was read) and the problems found.
 
     ``may_hold_tokens`` is False when no string of the document can be a §5.10 value token (no
     ``<`` starting a scalar anywhere in the text): the passes then skip scanning expected values.
+    ``composed`` is the composed document whenever the text parsed as one YAML document (also
+    when conversion then refused it: a duplicate key, a tag, a non-mapping top level).
     """
 
     tree: Mapping | None
     diagnostics: tuple[Diagnostic, ...]
     may_hold_tokens: bool = True
+    composed: Composed | None = None
 
 
 # A value token is a whole scalar starting with ``<``: in the text it follows a quote, a space, a
@@ -272,10 +284,12 @@ def load_bytes(data: bytes | str, path: str = "<string>") -> LoadResult:
 
     if root is None:
         return LoadResult(None, (Diagnostic(FIXTURE_SCHEMA_INVALID, "empty", "fixture is empty: expected a mapping of directives", path, 1, 1),))
+    composed = Composed(text, root)
     if type(root) is not _MappingNode:
         kind = "a list" if type(root) is _SequenceNode else "a single scalar"
         span = span_at(path, root.start_mark.line, root.start_mark.column)
-        return LoadResult(None, (Diagnostic.at(span, FIXTURE_SCHEMA_INVALID, "top-level", f"fixture must be a mapping of directives, found {kind}"),))
+        problem = Diagnostic.at(span, FIXTURE_SCHEMA_INVALID, "top-level", f"fixture must be a mapping of directives, found {kind}")
+        return LoadResult(None, (problem,), composed=composed)
 
     converter = _Converter(path, _may_alias(text))
     try:
@@ -284,8 +298,9 @@ def load_bytes(data: bytes | str, path: str = "<string>") -> LoadResult:
             span = converter.first_shared_span
             raise _Problem(span, f"aliases expand this fixture beyond {MAX_EXPANDED_NODES} nodes; refusing to expand (billion-laughs guard)")
     except _Problem as problem:
-        return LoadResult(None, tuple(converter.diagnostics) + (Diagnostic.at(problem.span, FIXTURE_SCHEMA_INVALID, "yaml", problem.message),))
-    return LoadResult(tree, tuple(converter.diagnostics), _may_hold_tokens(text))
+        refused = Diagnostic.at(problem.span, FIXTURE_SCHEMA_INVALID, "yaml", problem.message)
+        return LoadResult(None, tuple(converter.diagnostics) + (refused,), composed=composed)
+    return LoadResult(tree, tuple(converter.diagnostics), _may_hold_tokens(text), composed)
 
 
 def _yaml_error(exc: yaml.MarkedYAMLError, path: str) -> Diagnostic:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator, NamedTuple
 
+from ..diagnostics import Span
 from .nodes import Mapping, Node, Scalar, Section
 
 # Directives that belong to the file, not to a scenario: never inherited by a case.
@@ -32,6 +33,14 @@ class Scenario(NamedTuple):
     def section(self) -> Section:
         """The mapping the scenario was written as (the case, or the fixture)."""
         return self.case if self.case is not None else self.fixture
+
+    @property
+    def span(self) -> Span:
+        """The case as one location: the `name:` line of its `cases:` entry (else the entry's first
+        key); in the single-case form the whole file is the case, so the top of the file."""
+        if self.case is not None:
+            return self.case.key_span("name") if self.case.get("name") is not None else self.case.span
+        return Span(self.fixture.span.path, 1, 1)
 
     def sources(self) -> Iterator[Section]:
         """Where directives are looked up, nearest first."""

@@ -16,7 +16,7 @@ import os
 from typing import NamedTuple
 
 from ..ast.build import build_fixture
-from ..ast.loader import load_bytes, load_path
+from ..ast.loader import Composed, load_bytes, load_path
 from ..ast.nodes import Section
 from ..diagnostics import FIXTURE_VERSION_UNSUPPORTED, Diagnostic
 from .schema_check import check_schema
@@ -26,10 +26,12 @@ STAGES = ("load", "schema", "version")
 
 
 class ReadResult(NamedTuple):
-    """The typed ``Fixture`` (``None`` when a pass failed) and every problem found."""
+    """The typed ``Fixture`` (``None`` when a pass failed) and every problem found; with
+    ``keep_composed``, also the document libyaml composed (see :class:`~oa_conformance.ast.loader.Composed`)."""
 
     fixture: Section | None
     diagnostics: tuple[Diagnostic, ...]
+    composed: Composed | None = None
 
     @property
     def ok(self) -> bool:
@@ -42,10 +44,13 @@ def capability_of(path: str) -> str | None:
     return parts[-3] if len(parts) >= 3 and parts[-2] == "conformance" else None
 
 
-def read_fixture(path: str, data: bytes | str | None = None, stop_after: str = "version", capability: str | None = None) -> ReadResult:
+def read_fixture(path: str, data: bytes | str | None = None, stop_after: str = "version", capability: str | None = None,
+                 keep_composed: bool = False) -> ReadResult:
     """Load and check one fixture file (or ``data`` read from elsewhere, reported as ``path``).
 
     ``capability`` defaults to the fixture's directory (see :func:`capability_of`).
+    ``keep_composed`` keeps the composed YAML document in the result (the linter reads it; a run
+    does not, so it is dropped as soon as the value tree is built).
     """
     if capability is None and path != "-":
         capability = capability_of(path)
@@ -54,7 +59,8 @@ def read_fixture(path: str, data: bytes | str | None = None, stop_after: str = "
     paused = gc.isenabled()
     gc.disable()
     try:
-        return _read(path, data, stop_after, capability)
+        result = _read(path, data, stop_after, capability)
+        return result._replace(composed=result.composed if keep_composed else None)
     finally:
         if paused:
             gc.enable()
@@ -62,19 +68,20 @@ def read_fixture(path: str, data: bytes | str | None = None, stop_after: str = "
 
 def _read(path: str, data: bytes | str | None, stop_after: str, capability: str | None) -> ReadResult:
     loaded = load_path(path) if data is None else load_bytes(data, path)
+    composed = loaded.composed
     if loaded.diagnostics or loaded.tree is None or stop_after == "load":
-        return ReadResult(None, loaded.diagnostics)
+        return ReadResult(None, loaded.diagnostics, composed)
     problems = check_schema(loaded.tree, capability, tokens=loaded.may_hold_tokens)
     if problems:
         if stop_after != "schema":
             # A too-new fixture is expected to use directives this adapter lacks: say so first.
             too_new = tuple(d for d in check_version(loaded.tree) if d.category == FIXTURE_VERSION_UNSUPPORTED)
             problems = too_new + problems
-        return ReadResult(None, problems)
+        return ReadResult(None, problems, composed)
     fixture = build_fixture(loaded.tree, capability, tokens=loaded.may_hold_tokens)
     if stop_after == "schema":
-        return ReadResult(fixture, ())
-    return ReadResult(fixture, check_version(fixture))
+        return ReadResult(fixture, (), composed)
+    return ReadResult(fixture, check_version(fixture), composed)
 
 
 __all__ = ["ReadResult", "capability_of", "STAGES", "check_schema", "check_version", "read_fixture"]

@@ -103,6 +103,8 @@ def node_body(name: str, decl: Section, harness: Harness) -> Callable[[Any], Awa
         ctx = NodeContext(name, decl, state, {}, harness)
         harness.log.node_log.append(_body_event("entered", name))
         try:
+            if harness.instruments.concurrency_markers:  # let siblings start: overlap is what is measured
+                await asyncio.sleep(0)
             with ctx.scope:
                 for handler, spec in steps:
                     await handler(ctx, spec)

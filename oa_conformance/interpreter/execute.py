@@ -244,6 +244,20 @@ def _captured(scenario: Scenario, harness: Harness, contract: CapabilityHarness 
     return contract.instrument(scenario, harness)
 
 
+# Expectations that judge how node bodies overlapped in time: a case asserting one gets bodies that
+# yield to the event loop (``Instruments.concurrency_markers``).
+OVERLAP_DIRECTIVES = ("concurrency_invariant",)
+
+
+def asks_for_overlap(scenario: Scenario) -> bool:
+    """Whether any expected block of the case (case level or per invocation) judges overlap."""
+    blocks = [scenario.get("expected")]
+    invocations = scenario.get("invocations")
+    if invocations is not None and not isinstance(invocations, Scalar):
+        blocks += [invocation.get("expected") for invocation in invocations.items]
+    return any(block is not None and block.get(name) is not None for block in blocks for name in OVERLAP_DIRECTIVES)
+
+
 def instruments(scenario: Scenario, harness: Harness) -> Instruments:
     """The harness primitives the scenario declares, before the graph is built: the checkpointer
     backend (recording its saves into ``harness.log``) and the clock. Observers are created once the
@@ -253,6 +267,7 @@ def instruments(scenario: Scenario, harness: Harness) -> Instruments:
         runtime_observers=harness.instruments.runtime_observers,
         checkpointer=_checkpointer(scenario.get("checkpointer"), harness),
         clock_step_ms=float(clock.advance_ms_per_call.value) if clock is not None else None,
+        concurrency_markers=asks_for_overlap(scenario),
     )
 
 

@@ -16,15 +16,16 @@ from __future__ import annotations
 import copy
 import warnings
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Annotated, Any, Iterator
 
-from pydantic import Field, create_model
+from pydantic import ConfigDict, Field, create_model
 
 from openarmature import graph as oa
 from openarmature.observability import current_correlation_id, current_invocation_id
 
 from ..ast.nodes import Mapping, Scalar, Section, Sequence, TypeRef
 from ..ast.scenarios import Scenario
+from .case_output import captured, forward
 from .behaviors import NODE_MIDDLEWARE, NotImplementedDirective, build_middleware, composite_prelude, wrap_middleware, condition_function, count_function, guarded_route, metadata_middleware, node_body
 from .harness import Harness, HarnessPrimitiveMissing
 from .resume import abort_point, migration_function
@@ -72,8 +73,18 @@ class BuiltGraph:
     input_cls: Any = None  # the class of the state passed to invoke(): state_cls or a `runtime_state_subclass`
 
 
+class UndeclaredState(oa.State):
+    """The state of a graph that declares no ``state:`` schema (a name-listed branch's
+    ``inner_subgraphs`` entry whose nodes only emit events or call a provider): no schema is
+    declared, so the adapter imposes none — every field a node writes is accepted, with the
+    default last-write-wins merge, as §5.2 imposes no element type on a bare ``list``. A graph
+    that declares ``state:`` (even an empty one) keeps the runtime's closed schema."""
+
+    model_config = ConfigDict(frozen=True, extra="allow")
+
+
 def state_class(name: str, state: Section | None) -> type:
-    """A ``State`` subclass for a fixture's state schema."""
+    """A ``State`` subclass for a fixture's state schema (an open one when none is declared)."""
     fields: dict[str, Any] = {}
     schema_version = None
     if state is not None:
@@ -82,7 +93,7 @@ def state_class(name: str, state: Section | None) -> type:
         declared = state.get("fields")
         for field_name, decl in (declared.items() if declared is not None else ()):
             fields[field_name] = _field(decl)
-    namespace = {"__base__": oa.State}
+    namespace = {"__base__": oa.State if state is not None else UndeclaredState}
     model = create_model(f"{name}State", **namespace, **fields)
     if schema_version is not None:
         model.schema_version = schema_version
@@ -183,12 +194,13 @@ class _GraphCompiler:
             for decl in (migrations.items if migrations is not None else ()):
                 steps = decl.from_version.value, decl.to_version.value
                 builder.with_state_migration(*steps, migration_function(decl.migrate.value, *steps, self.harness, get("state"), decl.migrate.span))
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
+        with captured() as caught:  # per case, not warnings.catch_warnings: cases run side by side
             compiled = builder.compile()
         for warning in caught:
-            category = getattr(warning.message, "category", None) or type(warning.message).__name__
-            self.warnings.append(category)
+            if isinstance(warning, warnings.WarningMessage):
+                category = getattr(warning.message, "category", None) or type(warning.message).__name__
+                self.warnings.append(category)
+        forward([item for item in caught if not isinstance(item, warnings.WarningMessage)])  # log records: the case's notes
         return compiled
 
     def harness_recorder(self, node_name: str):
@@ -260,6 +272,9 @@ class _GraphCompiler:
         return None
 
     def add_fan_out(self, builder: Any, name: str, spec: Section, kwargs: dict) -> None:
+        for unsupported in ("mapping", "augment_metadata_from_field", "inner_subgraph"):
+            if spec.get(unsupported) is not None:
+                raise HarnessPrimitiveMissing(f"fan_out.{unsupported}", spec.key_span(unsupported))
         subgraph_name = spec.get("subgraph")
         child = self.subgraph(subgraph_name.value, subgraph_name.span)
         options: dict[str, Any] = {}
@@ -283,9 +298,6 @@ class _GraphCompiler:
         instance = spec.get("instance_middleware")
         if instance is not None:
             options["instance_middleware"] = [build_middleware(m, self.harness, name) for m in instance.items]
-        for unsupported in ("mapping", "augment_metadata_from_field", "inner_subgraph"):
-            if spec.get(unsupported) is not None:
-                raise HarnessPrimitiveMissing(f"fan_out.{unsupported}", spec.key_span(unsupported))
         if "item_field" in options:
             self.harness.graph.fan_out_item_fields[name] = options["item_field"]
         abort = spec.get("abort_after_instance")
@@ -297,11 +309,10 @@ class _GraphCompiler:
 
     def add_parallel_branches(self, builder: Any, name: str, spec: Section, kwargs: dict) -> None:
         branches = {}
-        declared = spec.get("branches")
-        entries = declared.items() if isinstance(declared, Mapping) else ((b.name.value, b) for b in declared.items)
-        for branch_name, branch in entries:
-            if not isinstance(branch, Section):  # a bare branch name (the observability list form)
-                raise NotImplementedDirective("parallel_branches.branches as a list of names", branch.span)
+        for branch_name, branch in branch_entries(spec):
+            if isinstance(branch, Scalar):  # a bare name: the branch runs the subgraph declared under that name
+                branches[branch_name] = oa.BranchSpec(subgraph=self.subgraph(branch_name, branch.span))
+                continue
             for unsupported in ("augment_metadata_from_outer_item",):
                 if branch.get(unsupported) is not None:
                     raise NotImplementedDirective(f"branch.{unsupported}", branch.key_span(unsupported))
@@ -367,6 +378,19 @@ def build_graph(scenario: Scenario, harness: Harness) -> BuiltGraph:
     return BuiltGraph(compiled, compiled.state_cls, tuple(compiler.warnings), compiler.compiled, input_cls)
 
 
+def branch_entries(spec: Section) -> Iterator[tuple[str, Section | Scalar]]:
+    """A ``parallel_branches`` block's branches as ``(name, declaration)``, in declaration order:
+    the mapping form (``{name: {subgraph | call, ...}}``), a list of ``{name: ...}`` sections, or
+    the observability list of bare names (each a ``Scalar``: the branch runs the subgraph of that
+    name, e.g. an ``inner_subgraphs`` entry, with no projection either way)."""
+    declared = spec.get("branches")
+    if isinstance(declared, Mapping):
+        yield from declared.items()
+        return
+    for branch in declared.items:
+        yield (branch.value, branch) if isinstance(branch, Scalar) else (branch.name.value, branch)
+
+
 def _wiring(decl: Section) -> dict | None:
     """What an outer fan-out / parallel-branches node was built with (the trace's ``wiring``)."""
     def value(spec: Section, key: str) -> Any:
@@ -379,11 +403,10 @@ def _wiring(decl: Section) -> dict | None:
     parallel = decl.get("parallel_branches")
     if parallel is None:
         return None
-    declared = parallel.get("branches")
-    entries = declared.items() if isinstance(declared, Mapping) else ((b.name.value, b) for b in declared.items)
-    branches = {name: {"form": "call" if branch.get("call") is not None else "subgraph", "outputs": value(branch, "outputs"),
-                       "when": branch.when.field.value if branch.get("when") is not None else None}
-                for name, branch in entries}
+    branches = {name: {"form": "subgraph", "outputs": None, "when": None} if isinstance(branch, Scalar) else
+                {"form": "call" if branch.get("call") is not None else "subgraph", "outputs": value(branch, "outputs"),
+                 "when": branch.when.field.value if branch.get("when") is not None else None}
+                for name, branch in branch_entries(parallel)}
     return {"kind": "parallel_branches", "errors_field": value(parallel, "errors_field"), "branches": branches}
 
 

@@ -174,6 +174,11 @@ class Instruments:
     checkpointer: Any = None  # the runtime checkpointer backend, wrapped to record its saves (resume.py)
     clock_step_ms: float | None = None  # a deterministic clock stub, when the case declares one
     clock_ms: float = 0.0
+    # The case judges overlap between node bodies (`concurrency_invariant`): every harness body then
+    # yields to the event loop once after its entry marker, so sibling fan-out instances really
+    # interleave as far as the runtime's bound lets them (a body that never awaits runs to its end
+    # before a sibling starts, and measured overlap would always be 1).
+    concurrency_markers: bool = False
 
     def clock(self) -> float:
         """Seconds: the deterministic stub (advancing a fixed step per read) or the real monotonic clock."""

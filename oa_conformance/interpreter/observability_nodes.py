@@ -94,9 +94,16 @@ async def _augment_metadata_from_field(ctx: NodeContext, spec: Mapping) -> None:
 
 @node_directive("capture_invocation_metadata_into")
 async def _capture_metadata(ctx: NodeContext, spec: Scalar) -> None:
+    """Write a copy of the read into the state field, then log the read itself (its kind, and
+    whether the harness could change it: capabilities/metadata_reads.py)."""
     from openarmature.observability import get_invocation_metadata
 
-    ctx.partial[spec.value] = dict(get_invocation_metadata())
+    reads = ctx.harness.instruments.services.get("metadata_reads")
+    if reads is None:
+        raise HarnessPrimitiveMissing("capture_invocation_metadata_into: no metadata-read log in this directory's harness", spec.span)
+    value = get_invocation_metadata()
+    ctx.partial[spec.value] = dict(value)
+    reads.record(ctx.name, spec.value, value)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -120,16 +127,25 @@ def _current_invocation_id() -> str:
 # The read methods `capture_queryable_observer_read_into.method` names: observer -> value.
 QUERYABLE_READS = {
     "get_count": lambda observer: observer.get_count(),
+    "get_snapshot": lambda observer: observer.get_snapshot(),
     "get_bucket_for_current_invocation": lambda observer: observer.get_bucket(_current_invocation_id()),
 }
 
 
 @node_directive("capture_queryable_observer_read_into")
 async def _capture_queryable_read(ctx: NodeContext, spec: Section) -> None:
-    read = QUERYABLE_READS.get(spec.method.value)
+    method = spec.method.value
+    read = QUERYABLE_READS.get(method)
     if read is None:
-        raise HarnessPrimitiveMissing(f"queryable observer read {spec.method.value!r}", spec.method.span)
-    ctx.partial[spec.state_field.value] = read(_queryable(ctx, spec))
+        raise HarnessPrimitiveMissing(f"queryable observer read {method!r}", spec.method.span)
+    observer = _queryable(ctx, spec)
+    try:
+        value = read(observer)
+    except Exception as error:  # §9.2: whether a read raised is asserted, so it is logged, then propagates
+        observer.record_read(ctx.name, method, error=error)
+        raise
+    observer.record_read(ctx.name, method, value)
+    ctx.partial[spec.state_field.value] = value
 
 
 @node_directive("then_drop_for_current_invocation")

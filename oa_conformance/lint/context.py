@@ -1,6 +1,8 @@
 """What a lint rule is given to look at, and what it gives back.
 
 * :class:`FileContext` — one fixture file by name, with the names beside it (layout rules).
+* :class:`DocumentContext` — the YAML document the loader composed, before conversion (rules about
+  how the YAML is written rather than what it means).
 * :class:`FixtureContext` — one typed ``Fixture`` that passed the static checks, with the value
   tokens and predicates it holds (rules over the whole file).
 * :class:`ScenarioContext` — one scenario of it (a case, or the single-case file) as
@@ -45,6 +47,14 @@ class FileContext(NamedTuple):
 
     def at_start(self, message: str) -> Finding:
         return Finding(Span(self.path, 1, 1), message)
+
+
+class DocumentContext(NamedTuple):
+    """A fixture's YAML as libyaml composed it for the loader (the same parse: nothing read twice)."""
+
+    path: str
+    text: str  # the decoded text (no byte-order mark)
+    root: object  # PyYAML's root node: plain scalars keep their text, style and YAML 1.2 tag
 
 
 # --------------------------------------------------------------------------------------------

@@ -5,8 +5,9 @@ For each file, in discovery order:
 1. the ``file`` rules (layout: its name among its siblings);
 2. the static passes of :func:`oa_conformance.interpreter.read_fixture` — load, schema check, build,
    version check — whose diagnostics are re-coded to the lint rule that claims them (keeping their
-   §9 category);
-3. when those passed, the ``fixture`` rules once, then for each scenario (case) the ``scenario``
+   §9 category); then the ``document`` rules over the YAML those passes composed (the file is
+   parsed once);
+3. when the passes passed, the ``fixture`` rules once, then for each scenario (case) the ``scenario``
    rules and the ``outcome`` rules. A finding that stands for an error category the scenario itself
    expects (``expected_compile_error: unreachable_node`` …) is dropped: that case is correct.
 
@@ -26,11 +27,12 @@ from typing import Callable, Iterable, Iterator, NamedTuple
 from ..diagnostics import Diagnostic, Span
 from ..discovery import DiscoveryError, FixtureRef, discover
 from ..interpreter import capability_of, read_fixture
-from .context import FileContext, Finding, FixtureContext
+from .context import DocumentContext, FileContext, Finding, FixtureContext
 from .rules import BY_CODE, DETECTABLE, RULES, Rule
 
 INTERNAL = BY_CODE["X001"]
-_BY_KIND: dict[str, tuple[Rule, ...]] = {kind: tuple(r for r in RULES if r.kind == kind) for kind in ("file", "fixture", "scenario", "outcome")}
+_BY_KIND: dict[str, tuple[Rule, ...]] = {kind: tuple(r for r in RULES if r.kind == kind)
+                                         for kind in ("file", "document", "fixture", "scenario", "outcome")}
 _CLAIMED: dict[str, Rule] = {claim: rule for rule in RULES for claim in rule.claims}
 _FALLBACK = BY_CODE["V002"]  # a static code no rule claims yet is a schema problem
 
@@ -142,11 +144,15 @@ def lint_file(path: str, data: bytes | str | None = None, capability: str | None
     for rule in _BY_KIND["file"]:
         found.extend(_run(rule, path, lambda: rule.check(file)))
     try:
-        result = read_fixture(path, data, capability=capability)
+        result = read_fixture(path, data, capability=capability, keep_composed=True)
     except Exception as exc:  # a bug in a static pass: report it, go on with the other files
         found.append(_internal(path, f"internal error in the static passes: {type(exc).__name__}: {exc}"))
         return _finished(found)
     found.extend(_claimed(d) for d in result.diagnostics)
+    if result.composed is not None:
+        document = DocumentContext(path, result.composed.text, result.composed.root)
+        for rule in _BY_KIND["document"]:
+            found.extend(_run(rule, path, lambda: rule.check(document)))
     if result.fixture is not None:
         found.extend(_rules(FixtureContext(path, capability, result.fixture)))
     return _finished(found)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from . import Compute, Example, Query, Restates, Verdict
+from . import Compute, Example, Query, Restates, Verdict, flag
 from .examples import case, invocation
 
 LANGFUSE = "expected.langfuse_trace"
@@ -232,6 +232,26 @@ def _errored(*types: str) -> dict:
     return case(invocation(outcome="errored"), typed_events={"collector": [{"type": t} for t in types]})
 
 
+def _hooks_refire(scope: dict, expected: Any, **_: str) -> Verdict:
+    """Every Trace got exactly one call of each trace hook from its own invocation, and holds what
+    that call returned; the resumed run has a Trace of its own (so the hooks fired on it too)."""
+    traces = _traces(scope)
+    calls = scope["langfuse"].get("hook_calls")
+    if calls is None:
+        raise LookupError("no trace_input_from_state / trace_output_from_state hook was called")
+    resumed = [run["id"] for run in scope["invocations"] if run.get("role") == "resumed" and "id" in run]
+    if not resumed:
+        raise LookupError("the case has no resumed run that reached a node")
+    wrong = [f"no Langfuse Trace for the resumed invocation {run_id}" for run_id in resumed
+             if run_id not in {t["invocationId"] for t in traces}]
+    for found in traces:
+        for side in ("input", "output"):
+            returned = [c["returned"] for c in calls if c["hook"] == side and c["invocationId"] == found["invocationId"]]
+            if returned != [found[side]]:
+                wrong.append(f"Trace {found['invocationId']}: {side} {found[side]!r}, its {side} hook calls returned {returned!r}")
+    return flag(expected, len(traces) >= 2 and not wrong, "; ".join(wrong) or f"{len(traces)} Trace(s), expected one per run")
+
+
 # ---- example documents ---------------------------------------------------------------------------
 
 
@@ -267,6 +287,20 @@ def _count_examples(family: str, count: int, name: str) -> dict:
     wanted = [FAMILIES[family]] * count
     return {"holds": Example(events(*wanted, other), name=name),
             "fails": Example(events(*([FAMILIES[family]] * (count + 1)), other), name=name)}
+
+
+def _resumed_with_hooks(resumed_input: dict, resumed_trace_input: dict) -> dict:
+    """A first run and its resume, each with a Trace and its logged hook calls; the resumed Trace's
+    input is ``resumed_trace_input`` while its input hook returned ``resumed_input``."""
+    first, again = trace("i1", "11" * 16), trace("i2", "22" * 16)
+    first.update(input={"a": False}, output={"a": True})
+    again.update(input=resumed_trace_input, output={"a": True})
+    calls = [{"hook": "input", "invocationId": "i1", "returned": {"a": False}},
+             {"hook": "output", "invocationId": "i1", "returned": {"a": True}},
+             {"hook": "input", "invocationId": "i2", "returned": resumed_input},
+             {"hook": "output", "invocationId": "i2", "returned": {"a": True}}]
+    return case(invocation(id="i1", role="first_run"), invocation(id="i2", role="resumed"),
+                langfuse={"traces": [first, again], "observations": [], "hook_calls": calls})
 
 
 # ---- the rows ------------------------------------------------------------------------------------
@@ -306,6 +340,11 @@ TRACE_LEVEL = (
             _correlation_across_traces, "one value across several Traces, at least two",
             holds=Example(langfuse([PARENT, CHILD_A], invocation_id=UUID)),
             fails=Example(langfuse([PARENT, trace("d1", "aa" * 16, correlation_id="other")], invocation_id=UUID))),
+    Compute("hooks_refire_on_resumed_trace",
+            "§8.4.1: the trace input/output hooks fired on each run, the resumed one included, and each Trace holds what its own run's calls returned.",
+            _hooks_refire, "joins the logged hook calls with the Traces and the runs by invocation id",
+            holds=Example(_resumed_with_hooks({"a": True}, {"a": True}), invocation=None),
+            fails=Example(_resumed_with_hooks({"a": True}, {"a": False}), invocation=None)),
     Compute("distinct_trace_ids", "Every Trace of the case has its own id.", _distinct_trace_ids, "pairwise distinctness over at least two",
             holds=Example(langfuse([PARENT, CHILD_A], invocation_id=UUID)), fails=Example(langfuse([PARENT, PARENT], invocation_id=UUID))),
     Compute("all_instance_trace_ids_distinct", "Each detached fan-out instance got its own Trace id.", _instance_trace_ids_distinct,
@@ -685,9 +724,31 @@ BUCKETS = (
           fails=Example(case(invocation(**_RUN_ONE), invocation(name="invocation_2", final_state={"captured_bucket": {"invocation_id": "i1"}})), invocation=1)),
 )
 
+def _reads(*reads: dict) -> dict:
+    """A case whose typed_event_counter observer logged these reads."""
+    return case(invocation(), queryable_observers={"counter": {"kind": "typed_event_counter", "reads": list(reads)}})
+
+
+_SNAPSHOT_READ = {"node": "reader", "method": "get_snapshot", "exception": None}
+_GET_SNAPSHOT = "queryable_observers.*.reads[] | [?method == 'get_snapshot']"
+READS = (
+    Query("snapshot_total_equals_sum_of_breakdown",
+          "§9.2: every get_snapshot() read is internally consistent: its total equals the sum of its per-type breakdown.",
+          _GET_SNAPSHOT + " | [?exception != null || value.total != sum(values(value.by_type))]", "absent", anchor=_GET_SNAPSHOT,
+          holds=Example(_reads({**_SNAPSHOT_READ, "value": {"total": 3, "by_type": {"NodeEvent": 2, "InvocationStartedEvent": 1}}})),
+          fails=Example(_reads({**_SNAPSHOT_READ, "value": {"total": 3, "by_type": {"NodeEvent": 2}}}))),
+    Query("read_does_not_raise_on_concurrent_write",
+          "§9.2: no read of a queryable observer raised while events were being delivered to it.",
+          "queryable_observers.*.reads[] | [?exception != null]", "absent", anchor="queryable_observers.*.reads[]",
+          holds=Example(_reads({**_SNAPSHOT_READ, "value": {"total": 0, "by_type": {}}})),
+          fails=Example(_reads({**_SNAPSHOT_READ, "value": None,
+                                "exception": {"type": "RuntimeError", "message": "dictionary changed size during iteration"}}))),
+)
+
 ROWS = (
     *COUNTS,
     *BUCKETS,
+    *READS,
     *ROUTING,
     *CALLS,
     *LINKS_AND_METRICS,

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import Compute, Example, Query, Restates, Verdict
-from .examples import case, node_event, one_run
+from .examples import case, invocation, node_event, one_run
 
 SPAN_TREE = "expected.span_tree"
 TRACES = "expected.traces"
@@ -373,7 +373,25 @@ NESTED_FAN_OUT = [span("outer", "o"), span("outer", "o0", "o", **{"openarmature.
 NESTED_FAN_CLASH = NESTED_FAN_OUT[:4] + [span("inner", "n1", "n", **{"openarmature.node.fan_out_index": 0, INSTANCE_OF: "inner"})]
 
 
+def _metadata_read(kind: str, succeeded: bool) -> dict:
+    """A case whose node read get_invocation_metadata() once: the value's kind and the probe's outcome."""
+    refused = None if succeeded else {"type": "TypeError", "message": "'mappingproxy' object does not support item assignment"}
+    return case(invocation(), metadata_reads=[{"node": "n", "field": "captured", "type": kind,
+                                 "mutation": {"attempted": True, "succeeded": succeeded, "exception": refused}}])
+
+
+METADATA_READS = (
+    Query("read_returns_immutable_mapping",
+          "§3.4: every get_invocation_metadata() read in a node returned an immutable mapping: not a MutableMapping, "
+          "and the harness's attempt to set a key on it did not take effect.",
+          "metadata_reads[?type != 'immutable_mapping' || mutation.succeeded]", "absent", anchor="metadata_reads",
+          holds=Example(_metadata_read("immutable_mapping", False)),
+          fails=Example(_metadata_read("mutable_mapping", True))),
+)
+
+
 ROWS = (
+    *METADATA_READS,
     # ---- retry attempts: one sibling node span per attempt (§4.3, §5.2) ---------------------------
     Compute("sibling_attempt_count_under_invocation", "How many same-named node spans (one per retry attempt) sit directly under the invocation span.",
             attempt_sibling_count, "joins spans with the invocation span by parent id, then groups the children by name",

@@ -36,7 +36,7 @@ import uuid
 from typing import Any
 
 from ...ast.scenarios import Scenario
-from ..harness import HarnessPrimitiveMissing
+from ..harness import HarnessPrimitiveMissing, _current_invocation
 from ..values import literal
 
 LANGFUSE_DIRECTIVES = frozenset(("langfuse_observer", "langfuse_observer_config", "langfuse_client"))
@@ -69,15 +69,26 @@ STATE_HOOKS = {
 }
 
 
-def _hook(node: Any) -> Any:
+def _hook(node: Any, side: str, calls: list[dict[str, Any]]) -> Any:
+    """The named hook, logging each call into ``calls``: which side (``input`` / ``output``), the
+    invocation whose delivery called it (the observer runs in that invocation's context) and what
+    it returned — so "the hooks fired on every invocation" is data, not an inference."""
     name = node.value
     if name not in STATE_HOOKS:
         raise HarnessPrimitiveMissing(f"trace state hook {name!r}", node.span)
-    return STATE_HOOKS[name]
+    hook = STATE_HOOKS[name]
+
+    def logged(state: Any) -> Any:
+        returned = hook(state)
+        calls.append({"hook": side, "mock": name, "invocationId": _current_invocation(), "returned": returned})
+        return returned
+
+    return logged
 
 
-def observer_settings(scenario: Scenario) -> dict[str, Any]:
-    """The LangfuseObserver keyword arguments the case configures."""
+def observer_settings(scenario: Scenario, hook_calls: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The LangfuseObserver keyword arguments the case configures (the trace hooks log their calls
+    into ``hook_calls``)."""
     block = scenario.get("langfuse_observer") or scenario.get("langfuse_observer_config")
     settings: dict[str, Any] = {}
     for flag in CASE_LEVEL_FLAGS:
@@ -88,7 +99,8 @@ def observer_settings(scenario: Scenario) -> dict[str, Any]:
             if name in OBSERVER_FIELDS:
                 settings[name] = block.get(name).value
             elif name in ("trace_input_from_state", "trace_output_from_state"):
-                settings[name] = _hook(block.get(name))
+                side = "input" if name == "trace_input_from_state" else "output"
+                settings[name] = _hook(block.get(name), side, hook_calls if hook_calls is not None else [])
             else:
                 raise HarnessPrimitiveMissing(f"langfuse_observer option {name!r}", block.key_span(name))
     for name in ("detached_subgraphs", "detached_fan_outs"):
@@ -220,7 +232,8 @@ class LangfuseCapture:
     def __init__(self, scenario: Scenario):
         from openarmature.observability.langfuse import InMemoryLangfuseClient, LangfuseObserver
 
-        settings = observer_settings(scenario)
+        self.hook_calls: list[dict[str, Any]] = []
+        settings = observer_settings(scenario, self.hook_calls)
         declared = scenario.get("langfuse_client")
         self.mode = declared.mode.value if declared is not None else "in_memory"
         self.provider = None
@@ -273,6 +286,8 @@ class LangfuseCapture:
             "observations": [_observation(o, t) for t in traces for o in t.observations],
             "client": {"mode": self.mode, "provider": self.provider},
         }
+        if self.hook_calls:
+            document["hook_calls"] = [dict(call) for call in self.hook_calls]
         if self.exporter is not None:
             document["exported"] = [_exported(span) for span in self.exporter.get_finished_spans()]
             document["http_requests"] = list(self.transport.requests)

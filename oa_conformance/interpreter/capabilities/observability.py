@@ -31,6 +31,7 @@ from .otel_capture import OTEL_DIRECTIVES, open_otel
 from .provider_capture import PROVIDER_DIRECTIVES, open_providers
 from .typed_events import TYPED_EVENT_DIRECTIVES, open_typed_events
 from .queryable_observers import QUERYABLE_DIRECTIVES, open_queryable_observers
+from .metadata_reads import open_metadata_reads
 from ..retrieval_mock import DIRECTIVES as RETRIEVAL_DIRECTIVES, open_retrieval
 
 
@@ -52,13 +53,19 @@ CAPTURES: list[Capture] = [
     Capture("langfuse", open_langfuse, LANGFUSE_DIRECTIVES),  # after otel: a supplied client binds to its global provider
     Capture("typed_events", open_typed_events, TYPED_EVENT_DIRECTIVES),
     Capture("queryable_observers", open_queryable_observers, QUERYABLE_DIRECTIVES),
+    Capture("metadata_reads", open_metadata_reads),  # what get_invocation_metadata() gave node code
     Capture("prompts", open_prompts, PROMPT_DIRECTIVES),
     Capture("retrieval", open_retrieval, RETRIEVAL_DIRECTIVES),  # the mock embedding / rerank providers
 ]
 
 # Case-level directives the directory's general graph directives add (executed in execute.py /
 # the node directives); listed here so the executor accepts them in this directory.
-GRAPH_DIRECTIVES: frozenset[str] = frozenset()
+# `inner_subgraphs` declares named graphs like `subgraphs:` (graph build finds them by name: a
+# name-listed parallel branch runs the entry of its own name).
+GRAPH_DIRECTIVES: frozenset[str] = frozenset(("inner_subgraphs",))
+# `informative: true` marks a fixture documenting a contract boundary (its .md sidecar). It changes
+# nothing the adapter runs or checks: the case is judged like any other, so a failure is reported.
+MARKER_DIRECTIVES = frozenset(("informative",))
 
 # The no-graph case shape (observability_direct.py).
 DIRECT_DIRECTIVES = frozenset(("direct_call",))
@@ -76,7 +83,7 @@ def _union(attribute: str) -> frozenset[str]:
 
 HARNESS = register(CapabilityHarness(
     capability="observability",
-    case_directives=_union("case_directives") | GRAPH_DIRECTIVES | DIRECT_DIRECTIVES | SEQUENTIAL_DIRECTIVES,
+    case_directives=_union("case_directives") | GRAPH_DIRECTIVES | MARKER_DIRECTIVES | DIRECT_DIRECTIVES | SEQUENTIAL_DIRECTIVES,
     invocation_directives=_union("invocation_directives"),
     instrument=instrument,
     is_direct=is_direct,

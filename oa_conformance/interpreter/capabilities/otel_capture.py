@@ -10,7 +10,7 @@ Per case:
   ``InMemoryMetricReader`` is handed to the observer (§11.1 lets a caller inject it); nothing global.
 - **Log records** and the **global provider** are process-wide by nature (the logs bridge hangs a
   handler on the root logger; ``caller_global_otel_active`` needs the OTel *global*
-  TracerProvider). Cases run side by side in threads, so both are :class:`_SharedSlot`\\ s: the first
+  TracerProvider). Cases run side by side in threads, so both are shared slots (``case_output.SharedSlot``): the first
   case that needs one installs a routing provider, the last one leaving restores exactly what was
   there before; every record / span is routed to the case whose context emitted it (a context
   variable, copied into every task the case's run creates). So the global providers are untouched
@@ -25,42 +25,16 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import logging
-import threading
-from typing import Any, Callable
+from typing import Any
 
 from ...ast.nodes import Scalar
 from ...ast.scenarios import Scenario
+from ..case_output import SharedSlot
 from ..values import literal
 
 # The case whose context is running: where routed log records and global-provider spans go.
 _ROUTE: contextvars.ContextVar["OtelCapture | None"] = contextvars.ContextVar("oa_otel_capture", default=None)
 
-
-
-class _SharedSlot:
-    """A process-wide installation shared by concurrently running cases: installed by the first
-    user, restored by the last (reference counted under a lock)."""
-
-    def __init__(self, install: Callable[[], Any], restore: Callable[[Any], None]):
-        self._install, self._restore = install, restore
-        self._lock = threading.Lock()
-        self._users = 0
-        self._saved: Any = None
-
-    @contextlib.contextmanager
-    def held(self):
-        with self._lock:
-            if self._users == 0:
-                self._saved = self._install()
-            self._users += 1
-        try:
-            yield
-        finally:
-            with self._lock:
-                self._users -= 1
-                if self._users == 0:
-                    self._restore(self._saved)
-                    self._saved = None
 
 
 def _routing_exporters():
@@ -139,8 +113,8 @@ def _restore_log_bridge(saved: Any) -> None:
     logging.setLogRecordFactory(factory)
 
 
-GLOBAL_TRACER = _SharedSlot(_install_global_tracer, _restore_global_tracer)
-LOG_BRIDGE = _SharedSlot(_install_log_bridge, _restore_log_bridge)
+GLOBAL_TRACER = SharedSlot(_install_global_tracer, _restore_global_tracer)
+LOG_BRIDGE = SharedSlot(_install_log_bridge, _restore_log_bridge)
 
 
 def _flag(scenario: Scenario, name: str, default: bool) -> bool:

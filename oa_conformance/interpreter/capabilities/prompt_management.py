@@ -24,7 +24,6 @@ The backend and prompt construction (:func:`prompt_from_record`, :class:`Preload
 
 from __future__ import annotations
 
-import logging
 from datetime import UTC, datetime
 from typing import Any, Mapping
 
@@ -56,10 +55,6 @@ from ..errors import error_record
 from ..harness import FixtureInvalid, HarnessPrimitiveMissing
 from ..values import literal
 from . import CapabilityHarness, register
-
-# The manager logs each §9 fallback at WARNING; the fetch log in the trace already records every
-# backend's answer, so the runtime's log lines are not printed over the run's report.
-logging.getLogger("openarmature.prompts").addHandler(logging.NullHandler())
 
 CAPABILITY = "prompt-management"
 CALL_BLOCKS = ("calls", "secondary_calls", "tertiary_calls")

@@ -2,11 +2,15 @@
 
 A ``queryable_observers`` entry is a harness-defined runtime observer whose in-memory state node
 code reads mid-invocation through a read method (§9.1): ``event_counter`` counts every NodeEvent it
-receives (``get_count``); ``per_invocation_accumulator`` buckets NodeEvents by the invocation id
-they carry (``get_bucket`` / ``drop``, §9.4: never dropped on completion). The observers attach to
-the outermost graph (``harness.runtime_observers``) and are reachable by name from node directives
-through ``harness.instruments.services["queryable_observers"]``. After the run the collection
-``queryable_observers`` is ``{name: {kind, count?, buckets?}}`` (docs/TRACE.md).
+receives (``get_count``); ``typed_event_counter`` counts every event it receives, in total and per
+event type, and ``get_snapshot`` returns both as one point-in-time copy (§9.2: a read is never a
+torn view); ``per_invocation_accumulator`` buckets NodeEvents by the invocation id they carry
+(``get_bucket`` / ``drop``, §9.4: never dropped on completion). The observers attach to the
+outermost graph (``harness.runtime_observers``) and are reachable by name from node directives
+through ``harness.instruments.services["queryable_observers"]``; every read a node makes is logged
+on its observer (``record_read``: the value, or the exception the read raised). After the run the
+collection ``queryable_observers`` is ``{name: {kind, reads, count? | total?, by_type? | buckets?}}``
+(docs/TRACE.md).
 """
 
 from __future__ import annotations
@@ -26,12 +30,30 @@ def _is_node_event(event: Any) -> bool:
     return isinstance(event, NodeEvent)
 
 
-class EventCounter:
+class QueryableObserver:
+    """What every queryable observer shares: the log of the reads node code made of it."""
+
+    kind = ""
+
+    def __init__(self) -> None:
+        self.reads: list[dict[str, Any]] = []
+
+    def record_read(self, node: str, method: str, value: Any = None, error: BaseException | None = None) -> None:
+        """One read a node made: the value it returned, or the exception it raised (then re-raised)."""
+        exception = None if error is None else {"type": type(error).__name__, "message": str(error)}
+        self.reads.append({"node": node, "method": method, "value": None if error is not None else value, "exception": exception})
+
+    def state(self) -> dict[str, Any]:
+        return {"kind": self.kind, "reads": list(self.reads)}
+
+
+class EventCounter(QueryableObserver):
     """`event_counter`: how many node events it has received so far."""
 
     kind = "event_counter"
 
     def __init__(self) -> None:
+        super().__init__()
         self.count = 0
 
     async def __call__(self, event: Any) -> None:
@@ -42,15 +64,40 @@ class EventCounter:
         return self.count
 
     def state(self) -> dict[str, Any]:
-        return {"kind": self.kind, "count": self.count}
+        return {**super().state(), "count": self.count}
 
 
-class PerInvocationAccumulator:
+class TypedEventCounter(QueryableObserver):
+    """`typed_event_counter`: every event it receives, counted in total and per event type (the
+    event's class name, as the trace's ``type``). Both counts change together in one synchronous
+    step, and ``get_snapshot`` copies both: a read is one consistent point in the event stream."""
+
+    kind = "typed_event_counter"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.total = 0
+        self.by_type: dict[str, int] = {}
+
+    async def __call__(self, event: Any) -> None:
+        name = type(event).__name__
+        self.by_type[name] = self.by_type.get(name, 0) + 1
+        self.total += 1
+
+    def get_snapshot(self) -> dict[str, Any]:
+        return {"total": self.total, "by_type": dict(self.by_type)}
+
+    def state(self) -> dict[str, Any]:
+        return {**super().state(), **self.get_snapshot()}
+
+
+class PerInvocationAccumulator(QueryableObserver):
     """`per_invocation_accumulator`: node events bucketed by the invocation that emitted them, kept until `drop`."""
 
     kind = "per_invocation_accumulator"
 
     def __init__(self) -> None:
+        super().__init__()
         self.buckets: dict[str, list[str]] = {}
         self.dropped: list[str] = []
 
@@ -68,11 +115,11 @@ class PerInvocationAccumulator:
         self.dropped.append(invocation_id)
 
     def state(self) -> dict[str, Any]:
-        return {"kind": self.kind, "buckets": {key: list(value) for key, value in self.buckets.items()},
+        return {**super().state(), "buckets": {key: list(value) for key, value in self.buckets.items()},
                 "dropped": list(self.dropped)}
 
 
-KINDS = {cls.kind: cls for cls in (EventCounter, PerInvocationAccumulator)}
+KINDS = {cls.kind: cls for cls in (EventCounter, TypedEventCounter, PerInvocationAccumulator)}
 
 
 class QueryableCapture:

@@ -8,6 +8,8 @@ A rule module declares, as module constants:
 
   ============ =====================================================================================
   ``file``     ``check(FileContext)``: the file by name, in its directory (nothing read)
+  ``document`` ``check(DocumentContext)``: the YAML document the loader composed (whenever the
+               text is one YAML document, even one the static passes then refuse)
   ``static``   no ``check``: it reports what the static passes (load, schema, version) found, for
                the pass codes in ``CLAIMS``
   ``fixture``  ``check(FixtureContext)``: once per fixture that passed the static passes
@@ -72,7 +74,7 @@ from . import (
 
 LINT = "lint"
 SEVERITIES = ("error", "warning")
-KINDS = ("file", "static", "fixture", "scenario", "outcome", "internal")
+KINDS = ("file", "document", "static", "fixture", "scenario", "outcome", "internal")
 
 # The registry, in the order --list-rules prints it: by family, then code.
 MODULES: tuple[ModuleType, ...] = (

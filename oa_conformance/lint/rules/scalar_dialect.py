@@ -25,79 +25,115 @@ expected:
 
 from __future__ import annotations
 
-import os
+import re
+from itertools import chain
 from functools import lru_cache, partial
 from typing import Iterator
 
 import yaml
 
-from ...ast.loader import _plain_resolver, core_value, max_fixture_bytes
+from ...ast.loader import _may_alias, core_value
 from ...diagnostics import Span
-from ..context import FileContext, Finding
+from ..context import DocumentContext, Finding
 
 CODE = "Y007"
 NAME = "scalar-dialect"
 SEVERITY = "warning"
-KIND = "file"
+KIND = "document"
 
-_yaml11 = yaml.constructor.SafeConstructor()
 _STR = "tag:yaml.org,2002:str"
 _MERGE = "tag:yaml.org,2002:merge"
+_ScalarNode = yaml.ScalarNode
+_SequenceNode = yaml.SequenceNode
 _Reader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_yaml11_tag = lru_cache(maxsize=1 << 16)(partial(yaml.resolver.Resolver.resolve, _Reader("")))
+
+# Where YAML can put a tag (``!!str yes``, ``!local``): at the start of a node — after a space, a
+# flow indicator, a colon or at the very start. An untagged plain scalar's YAML 1.2 tag (in the
+# loader's composed document) and its YAML 1.1 tag both follow from its text alone; a tagged one's
+# YAML 1.1 tag is its explicit tag, so a text that may hold one is also composed the YAML 1.1 way
+# and the two node graphs are walked side by side (one corpus file, for a `!` inside a string).
+_TAG = re.compile(r"(?:\A|[\s\[{,:])!")
 
 
 class _Yaml11Composer(_Reader):  # type: ignore[misc,valid-type]
     """PyYAML's YAML 1.1 composer, with the per-node Python calls that cost most made cheap: the
-    implicit resolver memoised per (kind, value, implicit), the path-resolver hooks (unused by the
-    safe loader) replaced by C built-ins that do nothing, as the adapter's own loader does."""
+    implicit resolver memoised, the path-resolver hooks (unused by the safe loader) replaced by C
+    built-ins that do nothing, as the adapter's own loader does."""
 
-    resolve = staticmethod(lru_cache(maxsize=1 << 16)(partial(yaml.resolver.Resolver.resolve, _Reader(""))))
+    resolve = staticmethod(_yaml11_tag)
     descend_resolver = staticmethod(slice)
     ascend_resolver = staticmethod(tuple)
 
 
-def check(file: FileContext) -> Iterator[Finding]:
-    if not os.path.isfile(file.path) or os.path.getsize(file.path) > max_fixture_bytes():
-        return  # a FIFO would block, a huge file is refused: Y006 reports both
+def check(document: DocumentContext) -> Iterator[Finding]:
+    shared = _may_alias(document.text)
+    if _TAG.search(document.text) is None:
+        found = [(node, _untagged(node.tag, node.value)) for node in _plain_scalars(document.root, shared)]
+    else:
+        loader = _Yaml11Composer(document.text)
+        try:
+            yaml11_root = loader.get_single_node()
+        finally:
+            loader.dispose()
+        # The same text composed twice has the same shape: the n-th plain scalars are the same scalar.
+        pairs = zip(_plain_scalars(document.root, shared), _plain_scalars(yaml11_root, shared))
+        found = [(node, _compare(yaml11_node.tag, node.tag, node.value)) for node, yaml11_node in pairs]
+    for node, differs in found:
+        if differs is not None:
+            new, old = differs
+            mark = node.start_mark
+            yield Finding(Span(document.path, mark.line + 1, mark.column + 1),
+                          f"plain scalar {node.value!r} is {new!r} in YAML 1.2 (what the adapter reads) but "
+                          f"{old!r} in YAML 1.1; quote it or write it unambiguously")
 
-    try:
-        with open(file.path, "rb") as handle:
-            loader = _Yaml11Composer(handle.read().decode("utf-8-sig"))
-            try:
-                node = loader.get_single_node()
-            finally:
-                loader.dispose()
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
-        return  # the loader's own rules report an unreadable file
-    yield from _differing(file.path, node)
 
-
-def _differing(path: str, root) -> Iterator[Finding]:
-    """Every plain scalar under ``root`` whose YAML 1.1 value differs from its YAML 1.2 one, in
-    document order; one walk with an explicit stack, each (possibly aliased) node once."""
+def _plain_scalars(root, shared: bool) -> list[yaml.ScalarNode]:
+    """Every plain scalar node under ``root``, in document order; with ``shared`` (the text may hold
+    an alias), each node once however often it is aliased. (The hot loop of Y007: one pass over
+    every node of every fixture, so it is written for speed.)"""
+    plain: list = []
+    keep = plain.append
+    stack = [root]
+    pop, push = stack.pop, stack.extend
+    flatten = chain.from_iterable
     seen: set[int] = set()
-    stack = [root] if root is not None else []
     while stack:
-        node = stack.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        if isinstance(node, yaml.ScalarNode):
-            if node.style or node.tag == _MERGE:  # only plain scalars are resolved (style None or "")
+        node = pop()
+        if shared:
+            if id(node) in seen:
                 continue
-            new_tag = _plain_resolver.resolve(yaml.ScalarNode, node.value, (True, False))
-            if node.tag == _STR and new_tag == _STR:
-                continue  # a string in both dialects: the same text
-            old = _yaml11.construct_object(node, deep=True)
-            new = core_value(new_tag, node.value)
-            if not _same(old, new):
-                mark = node.start_mark
-                yield Finding(Span(path, mark.line + 1, mark.column + 1),
-                              f"plain scalar {node.value!r} is {new!r} in YAML 1.2 (what the adapter reads) but "
-                              f"{old!r} in YAML 1.1; quote it or write it unambiguously")
-            continue
-        children = node.value if isinstance(node, yaml.SequenceNode) else [n for pair in node.value for n in pair]
-        stack.extend(reversed(children))
+            seen.add(id(node))
+        kind = type(node)
+        if kind is _ScalarNode:
+            if not node.style:  # only plain scalars are resolved (style None or "")
+                keep(node)
+        elif kind is _SequenceNode:
+            push(reversed(node.value))
+        else:
+            push(reversed(list(flatten(node.value))))
+    return plain
+
+
+@lru_cache(maxsize=1 << 16)
+def _untagged(tag12: str, text: str):
+    """:func:`_compare` for an untagged plain scalar: its YAML 1.1 tag is PyYAML's implicit one."""
+    return _compare(_yaml11_tag(_ScalarNode, text, (True, False)), tag12, text)
+
+
+def _compare(tag11: str, tag12: str, text: str):
+    """(YAML 1.2 value, YAML 1.1 value) of a plain scalar when the two differ, else None."""
+    if tag11 == _MERGE or (tag11 == _STR and tag12 == _STR):
+        return None  # `<<` is refused by the loader (Y001); a string in both dialects is the same text
+    new = core_value(tag12, text)
+    old = _yaml11_value(tag11, text)
+    return None if _same(old, new) else (new, old)
+
+
+def _yaml11_value(tag: str, text: str):
+    """What PyYAML's safe YAML 1.1 constructor makes of ``text`` under ``tag`` (a fresh constructor
+    each time: a constructor keeps every node it has built)."""
+    return yaml.constructor.SafeConstructor().construct_object(_ScalarNode(tag, text), deep=True)
 
 
 def _same(old, new) -> bool:

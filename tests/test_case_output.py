@@ -1,0 +1,88 @@
+"""What a case's run would print (runtime warnings, the runtime's log records) is that case's notes,
+never stderr — per case, with cases side by side (interpreter/case_output.py)."""
+
+from __future__ import annotations
+
+import logging
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+from oa_conformance.interpreter.case_output import captured, notes
+from oa_conformance.report import json_report, summary_table
+from oa_conformance.runner import cases_of, run_all
+
+from .conftest import shared_fixture
+from .test_run import write_fixture
+
+RAISER = "graph-engine/conformance/015-observer-error-isolation.yaml"  # the runtime warns per raising delivery
+USAGE = "llm-provider/conformance/068-usage-counter-malformed-partial.yaml"  # the runtime logs a WARNING
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def refs(tmp_path, relative: str, old: str | None = None, new: str | None = None, name: str | None = None):
+    text = shared_fixture(relative).read_text(encoding="utf-8")
+    if old is not None:
+        assert old in text
+        text = text.replace(old, new)
+    capability = relative.split("/", 1)[0]
+    return cases_of(write_fixture(tmp_path, text, capability, name or Path(relative).name))
+
+
+def test_a_runtime_warning_is_a_note_of_the_case_and_shown_when_it_fails(tmp_path):
+    (passed,) = list(run_all(refs(tmp_path / "a", RAISER)))
+    assert passed.outcome == "passed"
+    assert any(n.startswith("warning UserWarning: observer raised") for n in passed.notes), passed.notes
+    assert json_report([passed])["cases"][0]["notes"] == list(passed.notes)
+    (failed,) = list(run_all(refs(tmp_path / "b", RAISER, "v: 3\n    trace", "v: 4\n    trace")))
+    assert failed.outcome == "failed"
+    assert "note: warning UserWarning: observer raised" in summary_table([failed])
+
+
+def test_a_filter_added_while_cases_run_does_not_hide_a_case_warning(tmp_path):
+    """pytest adds its configured filters at every test, in front; a case started after that still
+    gets every warning it causes (the capture puts its filter first again)."""
+    with captured(), warnings.catch_warnings():  # the capture is installed already...
+        warnings.filterwarnings("ignore", message="observer raised")  # ...then a filter arrives in front
+        (result,) = list(run_all(refs(tmp_path, RAISER)))
+    assert any(n.startswith("warning UserWarning: observer raised") for n in result.notes), result.notes
+
+
+def test_a_runtime_log_record_is_a_note_of_the_case(tmp_path):
+    (result,) = list(run_all(refs(tmp_path, USAGE)))
+    assert any(n.startswith("log WARNING openarmature._usage:") for n in result.notes), result.notes
+
+
+def test_notes_stay_with_their_case_when_cases_run_side_by_side(tmp_path):
+    """Four warning cases and four quiet ones at once: each warning case has its note (not only the
+    first in the process), no quiet case has any."""
+    cases = []
+    for i in range(4):
+        cases += refs(tmp_path / f"w{i}", RAISER)
+        cases += refs(tmp_path / f"q{i}", "graph-engine/conformance/001-linear-static-flow.yaml")
+    results = list(run_all(cases, workers=8))
+    for result in results:
+        warned = any("observer raised" in n for n in result.notes)
+        assert warned == ("observer-error" in result.ref.id), (result.ref.id, result.notes)
+
+
+def test_an_inner_capture_takes_what_is_emitted_inside_it_and_repeats_are_counted():
+    with captured() as outer:
+        for _ in range(2):
+            warnings.warn("outer one", UserWarning)  # every occurrence, not once per location
+        with captured() as inner:
+            logging.getLogger("openarmature.test").warning("inner one")
+    assert len(notes(outer)) == 1 and notes(outer)[0].startswith("warning UserWarning: outer one (")
+    assert notes(outer)[0].endswith("(×2)")
+    assert notes(inner) == ("log WARNING openarmature.test: inner one",)
+
+
+def test_a_whole_corpus_run_prints_nothing_to_stderr(shared_spec):
+    run = subprocess.run(
+        [sys.executable, "-m", "oa_conformance.cli.oa_conformance", "run", str(shared_spec),
+         "--expectations", str(ROOT / "oa-expectations.toml"), "-q"],
+        capture_output=True, text=True, timeout=300, cwd=ROOT,
+    )
+    assert run.stderr == ""
+    assert "cases in" in run.stdout.splitlines()[-1]
