@@ -324,14 +324,10 @@ def render_failure(result: CaseResult) -> str:
     if location:
         lines.append(f"at {location}")
         lines.extend(_snippet(location))
-    failing = [c for c in result.checks if c.status != "verified"]
-    if failing:
+    findings = result.findings()  # each failed check (or problem, or the reason) with its own location
+    if findings:
         lines.append("")
-        for check in failing:
-            lines.append(f"  {check.status.upper()} {check.name}: {check.detail}")
-    elif result.reason:
-        lines.append("")
-        lines.append(f"  {result.reason}")
+        lines.extend(f"  {where + ': ' if where else ''}{text}" for where, text in findings)
     if result.notes:  # what the run would have printed (runtime warnings, log records)
         lines.append("")
         lines.extend(f"  note: {note}" for note in result.notes)

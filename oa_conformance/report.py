@@ -37,6 +37,7 @@ def json_report(results: Iterable[CaseResult], unmatched: Iterable[Expectation] 
                 "checks": r.counts(),
                 "duration_s": r.duration_s,
                 "notes": list(r.notes),
+                "findings": [{"location": location, "message": text} for location, text in r.findings()] if r.outcome != "passed" else [],
                 "expectation": r.expectation.document() if r.expectation is not None else None,
             }
             for r in results
@@ -62,6 +63,24 @@ def one_line(text: str | None) -> str | None:
     return " ".join(text.split()) if text is not None else None
 
 
+INDENT = " " * 10  # under "OUTCOME " — each entry of a case on its own line
+
+
+def case_lines(result: CaseResult) -> list[str]:
+    """One case that did not pass: ``OUTCOME id [category]``, then one line per distinct entry —
+    the expectations-file entry for an xfail/xpass, each failed or unverified check (or problem, or
+    the reason), each note — every entry with its own location once, every message on one line."""
+    category = f" [{result.category}]" if result.category else ""
+    lines = [f"{result.outcome.upper():7} {result.ref.id}{category}"]
+    entry = result.expectation
+    if entry is not None and result.outcome == "xfail":
+        lines.append(f"{INDENT}{entry.location}: expected to fail [{entry.kind}]: {one_line(entry.reason)}")
+    for location, text in result.findings():
+        lines.append(f"{INDENT}{location + ': ' if location else ''}{one_line(text)}")
+    lines.extend(f"{INDENT}note: {one_line(note)}" for note in result.notes)
+    return lines
+
+
 def summary_table(results: Iterable[CaseResult], unmatched: Iterable[Expectation] = ()) -> str:
     """Counts per capability, then every case that did not pass with its reason (an xfail with the
     expectations file's reason, then what actually failed), then entries that matched no case."""
@@ -85,14 +104,7 @@ def summary_table(results: Iterable[CaseResult], unmatched: Iterable[Expectation
     if details:
         lines.append("")
         for r in details:
-            where = f"  ({r.location})" if r.location else ""
-            category = f" [{r.category}]" if r.category else ""
-            if r.outcome == "xfail" and r.expectation is not None:
-                lines.append(f"{'XFAIL':7} {r.ref.id} [{r.expectation.kind}]: {r.expectation.reason} ({r.expectation.location})")
-                lines.append(f"{'':7}   actual{category}: {one_line(r.reason)}{where}")
-            else:
-                lines.append(f"{r.outcome.upper():7} {r.ref.id}{category}: {one_line(r.reason)}{where}")
-            lines.extend(f"{'':7}   note: {one_line(note)}" for note in r.notes)
+            lines.extend(case_lines(r))
     unmatched = list(unmatched)
     if unmatched:
         lines.append("")

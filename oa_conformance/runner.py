@@ -75,6 +75,17 @@ class CaseResult:
     def fails_run(self) -> bool:
         return self.outcome in RUN_FAILING
 
+    def findings(self) -> tuple[tuple[str | None, str], ...]:
+        """What did not hold, as ``(location, text)`` entries — one per distinct check or problem,
+        each with its own location and no location inside its text: the failed and unverified
+        checks; else the fixture's read problems; else the reason (a timeout, a skip, an error)."""
+        failing = [c for c in self.checks if c.status != VERIFIED]
+        if failing:
+            return tuple((str(c.location) if c.location else None, str(c)) for c in failing)
+        if self.ref.problems:
+            return tuple((p.location, f"{p.category}: {p.message}") for p in self.ref.problems)
+        return ((self.location, self.reason),) if self.reason else ()
+
     def counts(self) -> dict[str, int]:
         return {
             "verified": sum(c.status == VERIFIED for c in self.checks),
@@ -125,7 +136,7 @@ def _judge(ref: CaseRef, timeout: float) -> CaseResult:
 
     if ref.scenario is None:
         first = ref.problems[0]
-        return done(ERROR, category=first.category, reason="; ".join(str(p) for p in ref.problems), location=first.location)
+        return done(ERROR, category=first.category, reason="; ".join(p.message for p in ref.problems), location=first.location)
     scenario = ref.scenario
     missing = missing_features(ref.fixture.capability, _own_sections(scenario), scenario)  # features
     if missing:
@@ -150,7 +161,7 @@ def _judge(ref: CaseRef, timeout: float) -> CaseResult:
         return done("failed", reason="the case asserts nothing the adapter could check", location=str(scenario.span))
     if failed:
         first = failed[0]
-        reason = "; ".join(f"{c.name}: {c.status}: {c.detail}" if c.detail else f"{c.name}: {c.status}" for c in failed[:3])
+        reason = "; ".join(str(c) for c in failed[:3])
         return done("failed", reason=reason, checks=checks, location=str(first.location) if first.location else None)
     return done(PASSED, checks=checks)
 

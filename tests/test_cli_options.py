@@ -111,7 +111,9 @@ def test_a_multi_line_reason_stays_on_one_line(tmp_path, capsys, monkeypatch):
     real = runner.run_case
     monkeypatch.setattr(runner, "run_case", lambda case, timeout=60.0: runner.CaseResult(case, "failed", reason="one\ntwo"))
     cli(["run", str(BUNDLED_SPEC / "graph-engine" / "conformance" / "001-linear-reducers.yaml"), "-q"])
-    assert any(line.startswith("FAILED") and line.endswith("one two") for line in capsys.readouterr().out.splitlines())
+    lines = capsys.readouterr().out.splitlines()
+    header = lines.index("FAILED  graph-engine/001-linear-reducers")
+    assert lines[header + 1] == " " * 10 + "one two"  # the entry under its case, on one line
     assert real
 
 
@@ -170,14 +172,15 @@ def test_a_timed_out_case_points_at_the_case_not_its_first_directive(tmp_path, c
     ref = write_fixture(tmp_path, SLOW_CASES, "pipeline-utilities", "001-slow.yaml")
     report = tmp_path / "report.json"
     assert cli(["run", str(tmp_path / "spec"), "--timeout", "0.3", "-q", "--json", str(report)]) == 1
-    (line,) = [l for l in capsys.readouterr().out.splitlines() if l.startswith("FAILED")]
-    assert line.startswith("FAILED  pipeline-utilities/001-slow[slow]: the case did not finish within 0.3 s")
+    lines = capsys.readouterr().out.splitlines()
+    entry = lines[lines.index("FAILED  pipeline-utilities/001-slow[slow]") + 1]
     name_line = SLOW_CASES.splitlines().index("    name: slow") + 1
-    assert line.endswith(f"({ref.path}:{name_line}:5)")
+    assert entry == f"{' ' * 10}{ref.path}:{name_line}:5: the case did not finish within 0.3 s"
     (slow,) = [c for c in json.loads(report.read_text())["cases"] if c["case"] == "slow"]
     assert slow["location"] == f"{ref.path}:{name_line}:5"
 
     ref = write_fixture(tmp_path / "single", SLOW_SINGLE, "pipeline-utilities", "002-slow.yaml")
     assert cli(["run", str(tmp_path / "single" / "spec"), "--timeout", "0.3", "-q"]) == 1
-    (line,) = [l for l in capsys.readouterr().out.splitlines() if l.startswith("FAILED")]
-    assert line == f"FAILED  pipeline-utilities/002-slow: the case did not finish within 0.3 s  ({ref.path}:1:1)"
+    lines = capsys.readouterr().out.splitlines()
+    entry = lines[lines.index("FAILED  pipeline-utilities/002-slow") + 1]
+    assert entry == f"{' ' * 10}{ref.path}:1:1: the case did not finish within 0.3 s"

@@ -35,7 +35,7 @@ from pyrsistent import pmap
 from ..ast.nodes import Mapping, Node, Scalar, Section, Sequence
 from ..diagnostics import Span
 from ..trace import InvocationTrace
-from .matchers import Match, Mismatch, match, show
+from .matchers import Match, Mismatch, explain, match, show
 from .rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, SelectingRule, ValueRule, invocation_of, shape
 
 RECORD_FIELDS = ("state", "parent_states", "schema_version", "invocation_id", "correlation_id", "last_saved_at")
@@ -202,7 +202,7 @@ def _checks(results: Iterable[tuple[str, Span | None, Match | str]]) -> list[Che
         elif result.ok:
             checks.append(Check(name, VERIFIED, span))
         else:
-            checks.append(Check(name, FAILED, span, "; ".join(str(m) for m in result.mismatches[:5])))
+            checks.append(Check(name, FAILED, span, explain(result.mismatches), result.mismatches[0].span))
     return checks
 
 

@@ -37,9 +37,17 @@ class Mismatch:
     actual: str
     span: Span | None
 
-    def __str__(self) -> str:
-        where = f"{self.span}: " if self.span is not None else ""
-        return f"{where}{self.path or '<value>'}: expected {self.expected}, got {self.actual}"
+    def __str__(self) -> str:  # no location: the check that carries it says where (explain, Check.at)
+        return f"{self.path or '<value>'}: expected {self.expected}, got {self.actual}"
+
+
+def explain(mismatches: Any, limit: int = 5) -> str:
+    """Mismatches as one check's detail, each location said once: the first mismatch is where the
+    check is located (``Check.at``), a later one elsewhere in the fixture adds ``(at line:column)``."""
+    mismatches = list(mismatches)
+    first = mismatches[0].span if mismatches else None
+    return "; ".join(f"{m} (at {m.span.line}:{m.span.column})" if m.span is not None and m.span != first else str(m)
+                     for m in mismatches[:limit])
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from typing import Any
 from ..ast.nodes import Mapping, Scalar, Sequence
 from ..diagnostics import Span
 from ..trace import primary_observer
-from .matchers import Match, Mismatch, match, show
+from .matchers import Match, Mismatch, explain, match, show
 from .rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, ValueRule, invocation_of, shape, verdict  # noqa: F401
 
 ISOLATED = "FailureIsolatedEvent"
@@ -101,7 +101,7 @@ class EventsJudged(Rule):
             return Check(self.name, FAILED, self.span, f"no {what} was observed"), bindings
         closest = min(results, key=lambda r: len(r.mismatches))
         prefix = f"none of the {len(events)} {what}s matches; closest: " if len(events) > 1 else ""
-        detail = prefix + "; ".join(str(m) for m in closest.mismatches[:5]) + extra
+        detail = prefix + explain(closest.mismatches) + extra
         return Check(self.name, FAILED, self.span, detail, closest.mismatches[0].span), bindings
 
 

@@ -22,7 +22,7 @@ from pyrsistent import pmap
 from ..ast.nodes import Mapping, Node, Scalar, Sequence
 from ..diagnostics import Span
 from ..trace import CaseTrace, InvocationTrace, primary_observer
-from .matchers import Match, Mismatch, match, show
+from .matchers import Match, Mismatch, explain, match, show
 
 VERIFIED, FAILED, UNVERIFIED = "verified", "failed", "unverified"
 
@@ -41,9 +41,9 @@ class Check:
     def location(self) -> Span | None:
         return self.at or self.span
 
-    def __str__(self) -> str:
-        where = f"{self.span}: " if self.span is not None else ""
-        return f"{where}{self.name}: {self.status}{' — ' + self.detail if self.detail else ''}"
+    def __str__(self) -> str:  # no location: a report puts ``location`` beside it once
+        detail = self.detail.removeprefix(f"{self.name}: ")  # a mismatch at the check's own path says it once
+        return f"{self.name}: {self.status}{': ' + detail if detail else ''}"
 
 
 @dataclass(frozen=True)
@@ -80,7 +80,7 @@ class Rule:
 def verdict(name: str, span: Span | None, result: Match) -> Check:
     if result.ok:
         return Check(name, VERIFIED, span)
-    return Check(name, FAILED, span, "; ".join(str(m) for m in result.mismatches[:5]), result.mismatches[0].span)
+    return Check(name, FAILED, span, explain(result.mismatches), result.mismatches[0].span)
 
 
 @dataclass(frozen=True)
@@ -214,7 +214,7 @@ class EventsRule(SelectingRule):
             bindings = result.bindings
             problems.extend(result.mismatches)
         if problems:
-            return (Check(self.name, FAILED, self.span, "; ".join(str(p) for p in problems[:5])),), bindings
+            return (Check(self.name, FAILED, self.span, explain(problems), problems[0].span),), bindings
         return (Check(self.name, VERIFIED, self.span),), bindings
 
 
@@ -449,7 +449,7 @@ class DrainSummaryRule(SelectingRule):
             result = match(want, summary.get(key), bindings, f"{self.name}.{key}")
             problems.extend(result.mismatches)
         if problems:
-            return (Check(self.name, FAILED, self.span, "; ".join(map(str, problems))),), bindings
+            return (Check(self.name, FAILED, self.span, explain(problems, limit=len(problems)), problems[0].span),), bindings
         return (Check(self.name, VERIFIED, self.span),), bindings
 
 

@@ -291,7 +291,7 @@ def load_bytes(data: bytes | str, path: str = "<string>") -> LoadResult:
         problem = Diagnostic.at(span, FIXTURE_SCHEMA_INVALID, "top-level", f"fixture must be a mapping of directives, found {kind}")
         return LoadResult(None, (problem,), composed=composed)
 
-    converter = _Converter(path, _may_alias(text))
+    converter = (_AliasedConverter if _may_alias(text) else _Converter)(path)
     try:
         tree = converter.convert(root, 0)
         if converter.shared and converter.expanded_size(root) > MAX_EXPANDED_NODES:
@@ -316,18 +316,18 @@ def _yaml_error(exc: yaml.MarkedYAMLError, path: str) -> Diagnostic:
 
 
 class _Converter:
-    """Converts one composed document; remembers shared (aliased) subtrees by identity."""
+    """Converts one composed document. Without a '*' in the text there is no alias, so no node can
+    be reached twice and ``convert`` is ``build`` (most fixtures); :class:`_AliasedConverter`
+    remembers shared (aliased) subtrees by identity. (The choice is a class, not a bound method
+    stored on the instance: that would be a reference cycle, left to the cyclic collector.)"""
 
-    def __init__(self, path: str, may_alias: bool):
+    def __init__(self, path: str):
         self.path = path
         self.diagnostics: list[Diagnostic] = []
         self.memo: dict[int, object] = {}
         self.active: set[int] = set()
         self.shared = False
         self.first_shared_span: Span | None = None
-        # Without a '*' in the text there is no alias, so no node can be reached twice: skip the
-        # identity bookkeeping that aliases need (most fixtures take this path).
-        self.convert = self.convert_aliased if may_alias else self.build
 
     def span(self, node: yaml.Node) -> Span:
         mark = node.start_mark
@@ -441,20 +441,23 @@ class _Converter:
     def bad_tag(self, node: yaml.Node) -> None:
         raise _Problem(self.span(node), f"tag {node.tag!r} is not allowed in a fixture (only plain YAML values; no object-constructing tags)")
 
-    def expanded_size(self, node: yaml.Node) -> int:
-        sizes: dict[int, int] = {}
+    def expanded_size(self, node: yaml.Node, sizes: dict[int, int] | None = None) -> int:
+        """How many nodes the tree under ``node`` has with every alias expanded (memoised by identity)."""
+        sizes = {} if sizes is None else sizes
+        known = sizes.get(id(node))
+        if known is not None:
+            return known
+        if type(node) is _MappingNode:
+            total = 1 + sum(1 + self.expanded_size(v, sizes) for _, v in node.value)
+        elif type(node) is _SequenceNode:
+            total = 1 + sum(self.expanded_size(v, sizes) for v in node.value)
+        else:
+            total = 1
+        sizes[id(node)] = total
+        return total
 
-        def size(current: yaml.Node) -> int:
-            known = sizes.get(id(current))
-            if known is not None:
-                return known
-            if type(current) is _MappingNode:
-                total = 1 + sum(1 + size(v) for _, v in current.value)
-            elif type(current) is _SequenceNode:
-                total = 1 + sum(size(v) for v in current.value)
-            else:
-                total = 1
-            sizes[id(current)] = total
-            return total
+    convert = build
 
-        return size(node)
+
+class _AliasedConverter(_Converter):
+    convert = _Converter.convert_aliased

@@ -65,26 +65,29 @@ def token_sites(node: Node) -> list[tuple[tuple[int, ...], Scalar]]:
     value, are tested inline without a call.
     """
     found: list[tuple[tuple[int, ...], Scalar]] = []
-
-    def candidate(scalar: Scalar) -> bool:
-        value = scalar.value
-        return type(value) is str and value[:1] == "<" and looks_like_token(value)
-
-    def walk(current: Node, path: tuple[int, ...]) -> None:
-        children = current.values if type(current) is Mapping else current.items
-        for index, child in enumerate(children):
-            kind = type(child)
-            if kind is Scalar:
-                if candidate(child):
-                    found.append((path + (index,), child))
-            elif kind is Mapping or kind is Sequence:
-                walk(child, path + (index,))
-
     if type(node) is Scalar:
-        return [((), node)] if candidate(node) else []
+        return [((), node)] if _token_candidate(node) else []
     if type(node) is Mapping or type(node) is Sequence:
-        walk(node, ())
+        _walk_sites(node, (), found)
     return found
+
+
+def _token_candidate(scalar: Scalar) -> bool:
+    value = scalar.value
+    return type(value) is str and value[:1] == "<" and looks_like_token(value)
+
+
+def _walk_sites(current: Node, path: tuple[int, ...], found: list) -> None:
+    # Module-level, not a closure: a recursive closure refers to itself through its cell, a
+    # reference cycle left to the cyclic collector.
+    children = current.values if type(current) is Mapping else current.items
+    for index, child in enumerate(children):
+        kind = type(child)
+        if kind is Scalar:
+            if _token_candidate(child):
+                found.append((path + (index,), child))
+        elif kind is Mapping or kind is Sequence:
+            _walk_sites(child, path + (index,), found)
 
 
 def site_keys(node: Node, path: tuple[int, ...]) -> list:

@@ -14,16 +14,23 @@ class Visitor:
     writes methods for the node classes it cares about.
     """
 
+    # Per visitor class: node class -> the plain function that visits it. Plain functions, kept on
+    # the class: bound methods cached on the instance would make each visitor a reference cycle
+    # (visitor -> table -> bound method -> visitor), freed only by the cyclic collector.
+    _dispatch: dict[type, Any] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._dispatch = {}
+
     def visit(self, node: Node, *args: Any) -> Any:
         kind = type(node)
         try:
-            method = self._methods[kind]
+            function = self._dispatch[kind]
         except KeyError:
-            method = self._methods[kind] = getattr(self, "visit_" + kind.__name__, self.generic_visit)
-        except AttributeError:  # the first visit of this visitor: make its dispatch table
-            self._methods = {}
-            return self.visit(node, *args)
-        return method(node, *args)
+            cls = type(self)
+            function = cls._dispatch[kind] = getattr(cls, "visit_" + kind.__name__, cls.generic_visit)
+        return function(self, node, *args)
 
     def generic_visit(self, node: Node, *args: Any) -> None:
         for child in node.children():

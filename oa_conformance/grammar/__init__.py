@@ -13,11 +13,10 @@ string's span so the diagnostic points at the offending column.
 from __future__ import annotations
 
 import difflib
-
+import os
 import re
 from functools import cache, lru_cache
 from typing import NamedTuple
-from importlib.resources import files
 
 from lark import Lark, Token, Transformer, Tree, UnexpectedEOF, UnexpectedInput, UnexpectedToken, v_args
 from pyrsistent import pvector
@@ -41,7 +40,9 @@ def _parser(name: str) -> Lark:
     # cache=True: lark keeps its LALR analysis of each grammar in the temp directory (keyed by the
     # grammar's hash and lark's version), so a fresh process loads it instead of rebuilding it
     # (about 5x faster; a missing or unreadable cache file is rebuilt, never an error).
-    text = files(__package__).joinpath(f"{name}.lark").read_text(encoding="utf-8")
+    # Beside this module (importlib.resources would cost oa-lint's start-up a few milliseconds).
+    with open(os.path.join(os.path.dirname(__file__), f"{name}.lark"), encoding="utf-8") as handle:
+        text = handle.read()
     return Lark(text, parser="lalr", propagate_positions=True, maybe_placeholders=True, cache=True)
 
 

@@ -162,11 +162,7 @@ class FixtureContext:
 
     def index(self, node: Node) -> Index:
         """The index of one subtree, computed once (cases share their inherited directives)."""
-        key = id(node)
-        found = self._indexes.get(key)
-        if found is None:
-            found = self._indexes[key] = index_of(node)
-        return found
+        return _cached_index(self._indexes, node)
 
     @cached_property
     def scenarios(self) -> list[ScenarioContext]:
@@ -185,6 +181,14 @@ class FixtureContext:
     @cached_property
     def predicates(self) -> list[PredicateRef]:
         return [predicate for part in self.parts for predicate in part.predicates]
+
+
+def _cached_index(indexes: dict[int, Index], node: Node) -> Index:
+    key = id(node)
+    found = indexes.get(key)
+    if found is None:
+        found = indexes[key] = index_of(node)
+    return found
 
 
 # --------------------------------------------------------------------------------------------
@@ -262,7 +266,9 @@ class ScenarioContext:
     """One scenario of a fixture, with everything per-case rules look up."""
 
     def __init__(self, fixture: FixtureContext, scenario: Scenario):
-        self.file = fixture
+        # The fixture's index cache, not the fixture: the fixture holds its scenarios, and a
+        # reference back would make a cycle that keeps the whole AST for the cyclic collector.
+        self._indexes = fixture._indexes
         self.scenario = scenario
         self.path = fixture.path
         self.capability = fixture.capability
@@ -284,7 +290,7 @@ class ScenarioContext:
     @cached_property
     def parts(self) -> list[Index]:
         """The indexes of the scenario's directives (shared with the other cases that inherit them)."""
-        return [self.file.index(value) for _, value in self.items]
+        return [_cached_index(self._indexes, value) for _, value in self.items]
 
     def sections(self, family: str) -> list[Section]:
         """The scenario's sections of one family (nodes, edges, ``expected:`` blocks …)."""

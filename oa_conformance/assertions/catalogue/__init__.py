@@ -45,6 +45,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Callable, Iterator
 
+from ...ast.nodes import Scalar
+from ...kinds import is_sequence
+
 
 @dataclass(frozen=True)
 class Example:
@@ -178,6 +181,24 @@ def resolve(capability: str | None, name: str) -> Resolved | None:
     return _lookup(None, name)
 
 
+def directive_node(owner: Any, directive: str) -> Any:
+    """The AST node at a dotted directive path below ``owner`` (a Section, Scenario or Mapping), or None.
+
+    Here rather than in the engine: ``oa-lint`` (P002) needs it without the assertion machinery."""
+    node = owner
+    for part in directive.split("."):
+        if node is None:
+            return None
+        if is_sequence(getattr(node, "items", None)) and part.isdigit():
+            items = node.items
+            node = items[int(part)] if int(part) < len(items) else None
+        elif hasattr(node, "get") and not isinstance(node, Scalar):
+            node = node.get(part)
+        else:
+            return None
+    return node
+
+
 def all_rows() -> Iterator[tuple[str | None, Row]]:
     """Every row of every registered module, as (capability, row); the general rows first."""
     for capability in (None, *MODULES):
@@ -186,4 +207,4 @@ def all_rows() -> Iterator[tuple[str | None, Row]]:
 
 
 __all__ = ["COMPARES", "Compute", "Example", "GENERAL", "MODULES", "Query", "Resolved", "Restates", "Row", "Verdict",
-           "all_rows", "flag", "pattern_regex", "resolve", "rows_of"]
+           "all_rows", "directive_node", "flag", "pattern_regex", "resolve", "rows_of"]

@@ -35,9 +35,9 @@ from ...diagnostics import Span
 from ...kinds import is_mapping, is_sequence
 from ...trace.document import document, thaw
 from ...trace.record import CaseTrace, primary_observer
-from ..matchers import match, show
+from ..matchers import explain, match, show
 from ..rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule
-from . import Compute, Query, Resolved, Restates, Verdict, resolve
+from . import Compute, Query, Resolved, Restates, Verdict, directive_node, resolve
 
 # ---------------------------------------------------------------------------------------------
 # The query scope
@@ -233,7 +233,7 @@ def compare(row: Query, expected: Any, found: Any, bindings: Any, path: str) -> 
     want = plain_value(expected)
     if row.compare == "equals":
         result = match(expected, found, bindings, path, "exact")
-        return result.ok, "; ".join(str(m) for m in result.mismatches[:5]), result.bindings
+        return result.ok, explain(result.mismatches), result.bindings
     if row.compare == "set":
         if not is_sequence(found):
             return False, f"expected a list to compare as a set, the query gave {show(found)}", bindings
@@ -312,7 +312,7 @@ class ComputeRule(Rule):
         result = match(self.expected, actual, bindings, self.name, "exact")
         if result.ok:
             return (Check(self.name, VERIFIED, self.span),), result.bindings
-        return (Check(self.name, FAILED, self.span, "; ".join(str(m) for m in result.mismatches[:5])),), bindings
+        return (Check(self.name, FAILED, self.span, explain(result.mismatches), result.mismatches[0].span),), bindings
 
 
 @dataclass(frozen=True)
@@ -344,25 +344,10 @@ class RestatesRule(Rule):
         if failing:
             first = failing[0]
             status = FAILED if first.status == FAILED else UNVERIFIED
-            return Check(self.name, status, self.span, f"restates {directive}: {first.name} {first.status}"
-                         + (f" — {first.detail}" if first.detail else ""), first.at)
+            # The restated check is reported on its own line with its own location and detail;
+            # this one names it and stays at the predicate.
+            return Check(self.name, status, self.span, f"restates {directive}, and {first.name} {first.status}")
         return Check(self.name, VERIFIED, self.span)
-
-
-def directive_node(owner: Any, directive: str) -> Any:
-    """The AST node at a dotted directive path below ``owner`` (a Section, Scenario or Mapping), or None."""
-    node = owner
-    for part in directive.split("."):
-        if node is None:
-            return None
-        if is_sequence(getattr(node, "items", None)) and part.isdigit():
-            items = node.items
-            node = items[int(part)] if int(part) < len(items) else None
-        elif hasattr(node, "get") and not isinstance(node, Scalar):
-            node = node.get(part)
-        else:
-            return None
-    return node
 
 
 def rule_for(found: Resolved, name: str, value: Any, span: Span | None) -> Rule:

@@ -54,8 +54,7 @@ def blocks(owner: Any) -> Iterator[Any]:
 
 
 def check(ctx: ScenarioContext) -> Iterator[Finding]:
-    from ...assertions.catalogue import Restates, resolve
-    from ...assertions.catalogue.engine import directive_node
+    from ...assertions.catalogue import Restates, directive_node, resolve
 
     owners = [ctx.scenario] + list(ctx.invocations())
     resume = ctx.get("resume")

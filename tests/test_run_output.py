@@ -1,0 +1,84 @@
+"""What `oa-conformance run` prints: only the table and the cases that did not pass (nothing on
+stderr); each case's entries one per line, each with its own location once, never broken across
+lines, and a restating check naming what it restates instead of nesting its message."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from oa_conformance.cli.oa_conformance import main as cli
+
+ROOT = Path(__file__).resolve().parents[1]
+LOCATION = re.compile(r"\S+\.(?:yaml|toml):\d+(?::\d+)?")
+INDENT = " " * 10
+
+
+@pytest.fixture(scope="module")
+def corpus_run(shared_spec):
+    """The whole shared corpus through the installed command, as a user runs it."""
+    return subprocess.run(
+        [sys.executable, "-m", "oa_conformance.cli.oa_conformance", "run", str(shared_spec),
+         "--expectations", str(ROOT / "oa-expectations.toml"), "-q"],
+        capture_output=True, text=True, timeout=300, cwd=ROOT,
+    )
+
+
+def test_a_whole_corpus_run_prints_nothing_to_stderr(corpus_run):
+    assert corpus_run.stderr == ""
+    assert "cases in" in corpus_run.stdout.splitlines()[-1]
+
+
+def test_every_line_of_a_whole_corpus_run_carries_at_most_one_location(corpus_run):
+    lines = corpus_run.stdout.splitlines()
+    entries = [line for line in lines if line.startswith(INDENT)]
+    assert len(entries) > 100  # the run has non-passing cases to show
+    repeated = [line for line in lines if len(LOCATION.findall(line)) > 1]
+    assert not repeated, repeated[:3]
+    # every line below the table is a case header, an entry (with a location or a note) or blank
+    below = lines[lines.index("") + 1:]
+    for line in below:
+        assert (not line or re.match(r"[A-Z]+ +\S+( \[\w+\])?$", line) or line.startswith(INDENT)
+                or LOCATION.match(line) or re.match(r"\d+ of \d+ cases in ", line)), line
+
+
+def case_entries(out: str, case_id: str) -> list[str]:
+    lines = out.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.split()[1:2] == [case_id])
+    entries = []
+    for line in lines[start + 1:]:
+        if not line.startswith(INDENT):
+            break
+        entries.append(line[len(INDENT):])
+    return entries
+
+
+def test_each_check_is_one_line_with_its_own_location(shared_spec, capsys):
+    """A span_tree check with two mismatches and two unimplemented predicates: three entries, each at
+    its own line of the fixture; the second mismatch says its line once, inside its check."""
+    assert cli(["run", str(shared_spec), "-q", "-k", "007-otel-retry-attempt-spans and three_attempts"]) == 1
+    fixture = shared_spec / "spec" / "observability" / "conformance" / "007-otel-retry-attempt-spans.yaml"
+    entries = case_entries(capsys.readouterr().out, "observability/007-otel-retry-attempt-spans[three_attempts_third_succeeds]")
+    assert [entry.split(": ", 2)[:2] for entry in entries] == [
+        [f"{fixture}:34:19", "expected.span_tree"],
+        [f"{fixture}:55:9", "expected.invariants.sibling_attempt_count_under_invocation"],
+        [f"{fixture}:56:9", "expected.invariants.attempt_indices"],
+    ]
+    assert "span_tree[0].status: expected 'OK', got 'ERROR'; " in entries[0]
+    assert "expected 'provider_rate_limit', got 'node_exception' (at 40:46)" in entries[0]
+    assert all(entry.count(str(fixture)) == 1 for entry in entries)
+
+
+def test_a_restating_check_names_the_restated_one_instead_of_nesting_it(shared_spec, capsys):
+    assert cli(["run", str(shared_spec), "-q", "-k", "034-caller-metadata-open-span-update-serial"]) == 1
+    fixture = shared_spec / "spec" / "observability" / "conformance" / "034-caller-metadata-open-span-update-serial.yaml"
+    entries = case_entries(capsys.readouterr().out,
+                           "observability/034-caller-metadata-open-span-update-serial[serial_node_augmentation_updates_open_context_spans]")
+    restating = next(entry for entry in entries if "baseline_caller_metadata_universal" in entry)
+    assert restating == (f"{fixture}:81:9: expected.invariants.baseline_caller_metadata_universal: failed: "
+                         "restates expected.langfuse_trace, and expected.langfuse_trace failed")
+    assert any(entry.startswith(f"{fixture}:74:19: expected.langfuse_trace: failed: ") for entry in entries)
