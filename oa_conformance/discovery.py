@@ -81,9 +81,22 @@ def discover(roots: Iterable[str], capabilities: Iterable[str] | None = None) ->
             found.extend(_fixtures_in(os.path.join(spec, capability, "conformance"), capability))
     seen: set[str] = set()
     unique = []
+    real_dirs: dict[str, str] = {}
     for ref in found:
-        key = os.path.realpath(ref.path)
+        key = _real_path(ref.path, real_dirs)
         if key not in seen and (wanted is None or ref.capability in wanted):
             seen.add(key)
             unique.append(ref)
     return unique
+
+
+def _real_path(path: str, real_dirs: dict[str, str]) -> str:
+    """``os.path.realpath(path)``, resolving each directory once: a file that is not itself a link
+    is its directory's real path plus its name (one lstat instead of one per path component)."""
+    if os.path.islink(path):
+        return os.path.realpath(path)
+    directory, name = os.path.split(path)
+    real = real_dirs.get(directory)
+    if real is None:
+        real = real_dirs[directory] = os.path.realpath(directory)
+    return os.path.join(real, name)
