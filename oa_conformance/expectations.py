@@ -133,17 +133,19 @@ class Expectations:
         note = f"listed as an expected failure ({entry.location}) but skipped"
         return dataclasses.replace(result, expectation=entry, notes=result.notes + (note,))
 
-    def unmatched(self, case_ids: Iterable[str], capabilities: Iterable[str] | None = None) -> tuple[Expectation, ...]:
-        """The entries that match none of these case ids (by case id or fixture id); with
-        ``capabilities``, only entries of those capability directories are judged (a run of one
-        directory says nothing about another's entries)."""
+    def unmatched(self, case_ids: Iterable[str], directories: Iterable[str] | None = None) -> tuple[Expectation, ...]:
+        """The entries that match none of these case ids (by case id or fixture id): pass every
+        case a run *read*, selected or not, so an entry for a deselected case is not stale. With
+        ``directories``, only the entries the run can judge: those of a fixture it read, and those
+        of a capability directory it read in full (an entry naming a fixture no longer there) — a
+        run of one directory, one file or a ``-k`` selection says nothing about other fixtures."""
         seen: set[str] = set()
         for case_id in case_ids:
             seen.add(case_id)
             seen.add(fixture_id(case_id))
-        judged = set(capabilities) if capabilities is not None else None
+        whole = set(directories) if directories is not None else None
         return tuple(e for e in self.entries if e.case_id not in seen
-                     and (judged is None or e.case_id.split("/", 1)[0] in judged))
+                     and (whole is None or fixture_id(e.case_id) in seen or e.case_id.split("/", 1)[0] in whole))
 
 
 NO_EXPECTATIONS = Expectations()

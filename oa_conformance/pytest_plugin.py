@@ -48,6 +48,7 @@ _SCHEDULER = pytest.StashKey["_Scheduler"]()
 _ROOTS = pytest.StashKey["tuple[Path, ...]"]()
 _EXPECTATIONS = pytest.StashKey[Expectations]()
 _SEEN = pytest.StashKey["set[Path]"]()
+_COLLECTED = pytest.StashKey["set[str]"]()
 SNIPPET_CONTEXT = 3
 ROOT_OPTION = "--oa-spec-root"
 
@@ -221,18 +222,19 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     session.config.stash[_SCHEDULER].close()  # -x / --maxfail / Ctrl-C: cases not started never start
 
 
+def pytest_itemcollected(item: pytest.Item) -> None:
+    """Every collected case, before ``-k`` / ``-m`` / ``--lf`` deselect any: what stale entries are
+    judged against."""
+    if isinstance(item, CaseItem):
+        item.config.stash.setdefault(_COLLECTED, set()).add(item.case.id)
+
+
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    """Entries of the collected fixtures that name none of their cases (only those: a selection or a
+    single file says nothing about fixtures it did not collect)."""
     expectations = config.stash.get(_EXPECTATIONS, NO_EXPECTATIONS)
-    collected = {item.case.fixture.name.removesuffix(".yaml") for item in _case_items(terminalreporter)}
-    stale = [e for e in expectations.unmatched(item.case.id for item in _case_items(terminalreporter))
-             if e.case_id.split("/", 1)[-1].split("[", 1)[0] in collected]
-    for entry in stale:
+    for entry in expectations.unmatched(config.stash.get(_COLLECTED, set()), directories=()):
         terminalreporter.write_line(f"oa-expectations: {entry.location}: {entry.case_id} matches no case of its fixture")
-
-
-def _case_items(terminalreporter: Any) -> list["CaseItem"]:
-    session = getattr(terminalreporter, "_session", None)
-    return [item for item in getattr(session, "items", []) if isinstance(item, CaseItem)]
 
 
 class _Scheduler:

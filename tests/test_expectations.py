@@ -148,3 +148,21 @@ def test_the_cli_exits_1_when_a_shipped_entry_is_removed(shared_spec, tmp_path):
     args = ["run", str(shared_spec), "--capability", "pipeline-utilities", "-k", "006-middleware-error-recovery"]
     assert cli(args + ["--expectations", str(SHIPPED)]) == 0
     assert cli(args + ["--expectations", str(without)]) == 1
+
+
+def test_the_cli_judges_entries_against_every_case_read_and_only_fixtures_it_can_judge(tmp_path, capsys):
+    """`-k` deselects no entry; a fixture given as a file says nothing about its neighbours; a
+    directory read in full still reports an entry for a fixture no longer there."""
+    wrong_fixture(tmp_path)
+    good = write_fixture(tmp_path, LINEAR.read_text(), name="002-good.yaml")
+    path = expectations_file(tmp_path, {"id": "graph-engine/001-wrong"}, {"id": "graph-engine/002-good[nope]"},
+                             {"id": "graph-engine/003-gone"})
+
+    def unmatched(*args: str) -> list[str]:
+        cli(["run", *args, "--expectations", str(path), "-q"])
+        return [line.split("'")[1] for line in capsys.readouterr().out.splitlines() if "matched no case" in line]
+
+    spec = str(tmp_path / "spec")
+    assert unmatched(spec) == ["graph-engine/002-good[nope]", "graph-engine/003-gone"]
+    assert unmatched(spec, "-k", "002-good") == ["graph-engine/002-good[nope]", "graph-engine/003-gone"]
+    assert unmatched(good.path) == ["graph-engine/002-good[nope]"]

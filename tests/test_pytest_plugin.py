@@ -178,3 +178,29 @@ def test_bad_option_values_are_usage_errors(pytester, option):
     spec = five_cases(pytester.path)
     result = pytester.runpytest(f"--oa-spec-root={spec}", option)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
+
+
+def test_unmatched_entries_are_reported_only_for_collected_fixtures(pytester):
+    """An entry is judged against every collected case of its fixture, selected or not: a `-k`
+    selection or a single-file run never reports an entry for a deselected case or for a fixture
+    that was not collected; an entry naming no case of a collected fixture is reported."""
+    spec = five_cases(pytester.path)
+    other = spec / "graph-engine" / "conformance" / "002-other.yaml"
+    other.write_text((spec / "graph-engine" / "conformance" / "001-five.yaml").read_text(), encoding="utf-8")
+    expectations = pytester.path / "oa-expectations.toml"
+    expectations.write_text(
+        '["graph-engine/001-five[c2]"]\noutcome = "fail"\nkind = "fixture"\nreason = "wrong route"\n\n'
+        '["graph-engine/001-five[c9]"]\noutcome = "fail"\nkind = "fixture"\nreason = "no such case"\n\n'
+        '["graph-engine/002-other[c4]"]\noutcome = "fail"\nkind = "fixture"\nreason = "wrong route"\n\n'
+        '["graph-engine/003-gone"]\noutcome = "fail"\nkind = "fixture"\nreason = "no such fixture"\n', encoding="utf-8")
+    common = ["-p", "no:cacheprovider", f"--oa-expectations={expectations}"]
+
+    def reported(*args: str) -> list[str]:
+        out = pytester.runpytest(*args, *common).stdout.lines
+        return [line.split(": ")[-1] for line in out if line.startswith("oa-expectations:")]
+
+    stale = "graph-engine/001-five[c9] matches no case of its fixture"
+    assert reported(f"--oa-spec-root={spec}", "-k", "c3") == [stale]
+    assert reported(f"--oa-spec-root={spec}", "-k", "001-five and c1") == [stale]
+    assert reported(str(spec / "graph-engine" / "conformance" / "001-five.yaml"), "-k", "c1") == [stale]
+    assert reported(str(other)) == []
