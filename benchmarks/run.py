@@ -6,6 +6,8 @@
     ./dev bench run                  the graph-engine and pipeline-utilities cases against the runtime
     ./dev bench lint                 oa-lint over the shared corpus, as one process, next to a
                                      process that only composes the same files with libyaml
+    ./dev bench bounds               hostile inputs (an alias chain, an alias DAG, a 50 MB file)
+                                     through every front end: wall, CPU and peak RSS per process
 
 ``parse``: loads and checks (load → schema check → AST build → version check) every fixture of the
 shared corpus in one process and prints the best of several rounds next to ``yaml.compose`` with
@@ -18,6 +20,7 @@ import gc
 import os
 import subprocess
 import sys
+import tempfile
 import time
 
 import yaml
@@ -201,7 +204,76 @@ def bench_assert() -> None:
     print(f"  trace documents alone (one per case)        {documents * 1000:8.1f} ms  (built only for cases with predicates)")
 
 
-BENCHMARKS = {"parse": bench_parse, "lint": bench_lint, "run": bench_run, "corpus": bench_corpus, "assert": bench_assert}
+def _measured(argv: list[str]) -> tuple[float, float, float, int, str]:
+    """Run one command as its own process: (wall s, CPU s, peak RSS MB, exit status, first output line).
+
+    Peak RSS comes from GNU time (``/usr/bin/time -f``), whose small process forks the command: a
+    child forked from this process would inherit its high-water mark. Without GNU time, 0."""
+    timer = "/usr/bin/time"
+    report = None
+    if os.path.exists(timer):
+        handle, report = tempfile.mkstemp(prefix="oa-bench-")
+        os.close(handle)
+        argv = [timer, "-o", report, "-f", "%U %S %M"] + argv
+    started = time.perf_counter()
+    finished = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    wall = time.perf_counter() - started
+    cpu = rss = 0.0
+    if report is not None:
+        with open(report) as handle:
+            user, system, peak = handle.read().split()[-3:]
+        os.unlink(report)
+        cpu, rss = float(user) + float(system), int(peak) / 1024
+    output = finished.stdout.decode("utf-8", "replace")
+    lines = [line for line in output.splitlines() if line.strip() and not set(line) <= set(".EFNsxX")]
+    first = next((line for line in lines if "fixture_schema_invalid" in line or "cases in" in line or "FAILED" in line), lines[0] if lines else "")
+    return wall, cpu, rss, finished.returncode, first
+
+
+def bench_bounds() -> None:
+    """``bounds``: the inputs issue 7 found unbounded, each through the front ends as a fresh process.
+
+    - the 2.4 KB alias chain nesting ~1,000 levels when expanded (was: check and lint clean,
+      ``oa-ast`` RecursionError, ``run`` a runtime failure): refused by the loader at the alias;
+    - an alias DAG of 168,421 expanded nodes (within the 200,000-node bound) in the state of a
+      20-node chain (was: 18.3 s CPU, 612 MB peak, the trace re-expanding it per event);
+    - a 50 MB fixture (was: 3.1 GB): refused by the size cap before it is read.
+    """
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    from tests.test_bounds import alias_chain, alias_dag
+
+    bin_dir = os.path.dirname(sys.executable)
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = os.path.join(tmp, "spec", "graph-engine", "conformance")
+        os.makedirs(folder)
+        chain, dag, big = (os.path.join(folder, name) for name in ("001-alias-chain.yaml", "002-alias-dag.yaml", "003-big.yaml"))
+        with open(chain, "w") as handle:
+            handle.write(alias_chain(13, 90)[0])
+        with open(dag, "w") as handle:
+            handle.write(alias_dag(levels=4, width=20, nodes=20))
+        with open(big, "w") as handle:
+            handle.write(alias_dag(levels=1, width=10, nodes=2))
+            block = ("# " + "x" * 77 + "\n") * 13_107  # 1 MiB of comment lines, written 50 times
+            for _ in range(50):
+                handle.write(block)
+        print("bounds: each command a fresh process (wall s, CPU s, peak RSS MB, exit status)")
+        runs = [
+            (chain, "check", [f"{bin_dir}/oa-conformance", "check", chain]),
+            (chain, "oa-lint", [f"{bin_dir}/oa-lint", chain, "--select", "V"]),
+            (chain, "oa-ast", [f"{bin_dir}/oa-ast", chain]),
+            (chain, "run", [f"{bin_dir}/oa-conformance", "run", chain, "-q"]),
+            (dag, "run", [f"{bin_dir}/oa-conformance", "run", dag, "-q", "--timeout", "600"]),
+            (dag, "oa-ast", [f"{bin_dir}/oa-ast", dag]),
+            (big, "check", [f"{bin_dir}/oa-conformance", "check", big]),
+        ]
+        for path, label, argv in runs:
+            wall, cpu, rss, status, first = _measured(argv)
+            name = f"{os.path.basename(path)} ({os.path.getsize(path) / 1024:,.1f} KB)"
+            print(f"  {name:<34} {label:<8} {wall:7.2f} s {cpu:7.2f} s CPU {rss:8.1f} MB  exit {status}")
+            print(f"      {first.replace(tmp, '…')[:150]}")
+
+
+BENCHMARKS = {"parse": bench_parse, "lint": bench_lint, "run": bench_run, "corpus": bench_corpus, "assert": bench_assert, "bounds": bench_bounds}
 
 
 def main(argv: list[str]) -> int:

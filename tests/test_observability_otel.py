@@ -281,7 +281,9 @@ def test_a_queryable_observer_read_fault_fails_the_case_at_its_line(tmp_path, ol
 def test_sequential_invocations_run_each_entry_and_judge_its_per_invocation_block():
     """049 runs twice (`sequential_invocations`) with one accumulator attached throughout; each
     `per_invocation` block is judged against its own run — here the mid-run read is empty (the
-    runtime delivers the events after the read, as §9.2 allows), so both runs' checks fail at their lines."""
+    runtime delivers the events after the read, as §9.2 allows), so both runs' checks fail at their lines.
+    The empty read lands in the mapping field as an empty mapping, so each run completes and its
+    drop check is judged (verified), rather than the run dying on a ``None`` in a dict field."""
     name = "049-queryable-observer-lifecycle-drop.yaml"
     result = only_result(FixtureRef(str(shared_fixture(f"observability/conformance/{name}")), "observability", name))
     text = shared_fixture(f"observability/conformance/{name}").read_text()
@@ -290,6 +292,8 @@ def test_sequential_invocations_run_each_entry_and_judge_its_per_invocation_bloc
     failed = {str(check.location) for check in result.checks if check.status == "failed"}
     assert result.outcome == "failed"
     assert any(f":{first}:" in where for where in failed) and any(f":{second}:" in where for where in failed), failed
+    drops = [check.status for check in result.checks if check.name.endswith(".bucket_after_drop_is_absent")]
+    assert drops == ["verified", "verified"], [(c.name, c.status, c.detail) for c in result.checks]
 
 
 def fails_at_needle(tmp_path: Path, name: str, old: str, new: str, needle: str) -> None:

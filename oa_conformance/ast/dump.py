@@ -75,16 +75,27 @@ def dump_json(node: Node, spans: bool = False) -> str:
 # Fixture data (YAML-able)
 
 
-def unparse(node: Any) -> Any:
-    """The plain data a fixture author would write for ``node``."""
+def unparse(node: Any, memo: dict[int, Any] | None = None) -> Any:
+    """The plain data a fixture author would write for ``node``: fresh dicts and lists on every
+    call, but within one call a subtree the loader shared (a YAML alias) becomes one shared dict or
+    list — what the alias means — so an alias DAG costs its distinct nodes, not its expansion."""
     if isinstance(node, Scalar):
         return node.value
-    if isinstance(node, (Mapping, Section)):
-        return {key: unparse(value) for key, value in node.items()}
-    if isinstance(node, Sequence):
-        return [unparse(item) for item in node.items]
+    if memo is None:
+        memo = {}
+    if isinstance(node, (Mapping, Sequence)):
+        found = memo.get(id(node))
+        if found is None:
+            if isinstance(node, Mapping):
+                found = {key: unparse(value, memo) for key, value in node.items()}
+            else:
+                found = [unparse(item, memo) for item in node.items]
+            memo[id(node)] = found  # the AST node outlives the call: its identity is not reused
+        return found
+    if isinstance(node, Section):
+        return {key: unparse(value, memo) for key, value in node.items()}
     if isinstance(node, PredicateBlock):
-        return {ref.name: unparse(ref.value) for ref in node.predicates}
+        return {ref.name: unparse(ref.value, memo) for ref in node.predicates}
     if isinstance(node, TypeRef):
         return node.spelling
     if isinstance(node, (FormatToken, BindingToken, Placeholder)):

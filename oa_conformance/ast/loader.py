@@ -6,8 +6,11 @@ converts the node graph itself, which is where it enforces what ``yaml.safe_load
 * duplicate keys are rejected (safe_load keeps the last one silently);
 * only the YAML core tags are accepted — a tag that would construct an object (``!!python/…``,
   ``!!set``, a local ``!tag``, merge keys) is rejected;
-* aliases are never expanded into copies: an anchored subtree is converted once and shared, and the
-  size the tree *would* have when walked is bounded, so a billion-laughs fixture fails fast;
+* aliases are never expanded into copies: an anchored subtree is converted once and shared; the
+  size and the depth the tree *would* have when walked (what every later pass, ``oa-ast`` and the
+  trace walk) are bounded before anything is built (:func:`_bound_expansion`, the one place), so a
+  billion-laughs fixture or an alias chain thousands of levels deep fails fast, at the alias that
+  crosses the bound;
 * non-UTF-8 bytes, an empty file, several documents and a non-mapping document are reported with a
   location, never as a traceback.
 
@@ -34,9 +37,10 @@ try:  # pragma: no branch - libyaml is a declared requirement (PyYAML wheels bun
 except ImportError:  # pragma: no cover
     from yaml import SafeLoader as _Loader  # type: ignore[assignment]
 
-# Limits that keep a hostile or broken fixture from eating the machine.
+# Limits that keep a hostile or broken fixture from eating the machine (defaults; see :func:`limits`).
 MAX_EXPANDED_NODES = 200_000  # the largest fixture in the spec corpus has about 3,000 nodes
-MAX_DEPTH = 100
+MAX_DEPTH = 100  # the deepest corpus fixture nests about 10 levels
+DEPTH_CEILING = 150  # OA_MAX_DEPTH is clamped here: every pass after the loader walks the tree recursively
 DEFAULT_MAX_FIXTURE_BYTES = 4 << 20
 
 _STR = "tag:yaml.org,2002:str"
@@ -226,12 +230,44 @@ class _Problem(Exception):
         self.message = message
 
 
-def max_fixture_bytes() -> int:
-    """The input size cap: ``OA_MAX_FIXTURE_BYTES`` or 4 MiB (the largest corpus fixture is ~40 KB)."""
+class Limits(NamedTuple):
+    """The loader's bounds: file bytes, expanded nodes (aliases walked as copies), nesting depth."""
+
+    fixture_bytes: int = DEFAULT_MAX_FIXTURE_BYTES
+    expanded_nodes: int = MAX_EXPANDED_NODES
+    depth: int = MAX_DEPTH
+
+
+def _environment_number(name: str, default: int, ceiling: int | None = None) -> int:
+    """A positive whole number from the environment; unset or not a positive number → the default."""
     try:
-        return max(1, int(os.environ.get("OA_MAX_FIXTURE_BYTES", "")))
+        value = int(os.environ.get(name, ""))
     except ValueError:
-        return DEFAULT_MAX_FIXTURE_BYTES
+        return default
+    if value < 1:
+        return default
+    return min(value, ceiling) if ceiling is not None else value
+
+
+def limits() -> Limits:
+    """The limits in force: ``OA_MAX_FIXTURE_BYTES`` (default 4 MiB; the largest corpus fixture is
+    ~40 KB), ``OA_MAX_EXPANDED_NODES`` (200,000) and ``OA_MAX_DEPTH`` (100, at most 150)."""
+    return Limits(
+        _environment_number("OA_MAX_FIXTURE_BYTES", DEFAULT_MAX_FIXTURE_BYTES),
+        _environment_number("OA_MAX_EXPANDED_NODES", MAX_EXPANDED_NODES),
+        _environment_number("OA_MAX_DEPTH", MAX_DEPTH, DEPTH_CEILING),
+    )
+
+
+def max_fixture_bytes() -> int:
+    """The input size cap (``OA_MAX_FIXTURE_BYTES``, see :func:`limits`)."""
+    return limits().fixture_bytes
+
+
+def read_capped(stream) -> bytes:
+    """At most one byte more than the size cap from a binary stream (standard input, an open
+    file): enough for :func:`load_bytes` to refuse an oversized input without holding all of it."""
+    return stream.read(max_fixture_bytes() + 1)
 
 
 def _io_problem(path: str, message: str) -> LoadResult:
@@ -261,7 +297,7 @@ def load_path(path: str) -> LoadResult:
 def load_bytes(data: bytes | str, path: str = "<string>") -> LoadResult:
     """Load one fixture document from bytes (must be UTF-8) or text."""
     if len(data) > max_fixture_bytes():
-        return _io_problem(path, f"fixture is {len(data)} bytes, over the {max_fixture_bytes()}-byte cap (OA_MAX_FIXTURE_BYTES)")
+        return _io_problem(path, f"fixture is over the {max_fixture_bytes()}-byte cap (OA_MAX_FIXTURE_BYTES)")
     if isinstance(data, bytes):
         try:
             text = data.decode("utf-8")
@@ -274,6 +310,17 @@ def load_bytes(data: bytes | str, path: str = "<string>") -> LoadResult:
         text = data
     if text.startswith("\ufeff"):
         text = text[1:]
+
+    # The expansion bound runs before composing (it streams: memory by depth, not by nodes) when
+    # the text may hold an alias, or is long enough to hold more nodes than the bound allows
+    # (no YAML node takes less than half a character: ``{a,b}`` is four): a 4 MiB text of two
+    # million scalars would otherwise cost a gigabyte of composed nodes before anything counted.
+    bounds = limits()
+    may_alias = _may_alias(text)
+    if may_alias or 2 * len(text) > bounds.expanded_nodes:
+        crossing = _bound_expansion(text, path, bounds)
+        if crossing is not None:
+            return LoadResult(None, (Diagnostic.at(crossing.span, FIXTURE_SCHEMA_INVALID, "limit", crossing.message),))
 
     try:
         root = _compose(text)
@@ -291,12 +338,9 @@ def load_bytes(data: bytes | str, path: str = "<string>") -> LoadResult:
         problem = Diagnostic.at(span, FIXTURE_SCHEMA_INVALID, "top-level", f"fixture must be a mapping of directives, found {kind}")
         return LoadResult(None, (problem,), composed=composed)
 
-    converter = (_AliasedConverter if _may_alias(text) else _Converter)(path)
+    converter = (_AliasedConverter if may_alias else _Converter)(path, bounds.depth)
     try:
         tree = converter.convert(root, 0)
-        if converter.shared and converter.expanded_size(root) > MAX_EXPANDED_NODES:
-            span = converter.first_shared_span
-            raise _Problem(span, f"aliases expand this fixture beyond {MAX_EXPANDED_NODES} nodes; refusing to expand (billion-laughs guard)")
     except _Problem as problem:
         refused = Diagnostic.at(problem.span, FIXTURE_SCHEMA_INVALID, "yaml", problem.message)
         return LoadResult(None, tuple(converter.diagnostics) + (refused,), composed=composed)
@@ -315,19 +359,101 @@ def _yaml_error(exc: yaml.MarkedYAMLError, path: str) -> Diagnostic:
     return Diagnostic(FIXTURE_SCHEMA_INVALID, "yaml", message, path, line + 1, column + 1)
 
 
+def _bound_expansion(text: str, path: str, bounds: Limits) -> _Problem | None:
+    """The one bound on what aliases expand to, over libyaml's event stream (before composing).
+
+    Walked as copies — as every pass after the loader, ``oa-ast`` and the trace walk it — a tree
+    with aliases has more nodes and more depth than its text: ``b: &b [*a, *a]`` doubles ``a``, an
+    alias inside an anchored list nested 90 deep adds 90 levels. Each anchored node's expanded size
+    and height are computed once, when it closes; an alias adds them where it stands. The first
+    alias whose expansion crosses ``bounds.expanded_nodes`` or ``bounds.depth`` is the problem, at
+    its own ``line:col``; so is an alias to a node that is still open (a recursive alias), a
+    collection nested deeper than the bound in the text itself, and the node at which a long text
+    without aliases crosses the node bound. Text libyaml cannot parse returns
+    None here: composing reports it with libyaml's own message.
+    """
+    loader = _Loader(text)
+    anchors: dict[str, tuple[int, int]] = {}  # anchor → (expanded nodes, collection levels)
+    open_nodes: list[list] = []  # per open collection: [anchor, nodes before it, deepest depth inside]
+    total = 0
+    last_alias = None
+    try:
+        while loader.check_event():
+            event = loader.get_event()
+            kind = type(event)
+            if kind is yaml.ScalarEvent:
+                total += 1
+                if event.anchor is not None:
+                    anchors[event.anchor] = (1, 0)
+                if total > bounds.expanded_nodes:
+                    return _too_many(path, event, bounds, last_alias)
+            elif kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
+                depth = len(open_nodes)
+                if depth > bounds.depth:
+                    return _Problem(_mark_span(path, event.start_mark), f"nesting deeper than {bounds.depth} levels (OA_MAX_DEPTH)")
+                open_nodes.append([event.anchor, total, depth])
+                total += 1
+                if total > bounds.expanded_nodes:
+                    return _too_many(path, event, bounds, last_alias)
+            elif kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
+                anchor, before, deepest = open_nodes.pop()
+                if anchor is not None:
+                    anchors[anchor] = (total - before, deepest - len(open_nodes) + 1)
+                if open_nodes and deepest > open_nodes[-1][2]:
+                    open_nodes[-1][2] = deepest
+            elif kind is yaml.AliasEvent:
+                span = _mark_span(path, event.start_mark)
+                name = event.anchor
+                if name not in anchors:
+                    if any(entry[0] == name for entry in open_nodes):
+                        return _Problem(span, f"recursive alias '*{name}': the anchored node contains an alias to itself")
+                    continue  # an undefined alias: composing reports it
+                size, height = anchors[name]
+                total += size
+                last_alias = span
+                if total > bounds.expanded_nodes:
+                    return _Problem(span, f"alias '*{name}' expands this fixture beyond {bounds.expanded_nodes} nodes; "
+                                          "refusing to expand (billion-laughs guard, OA_MAX_EXPANDED_NODES)")
+                if height:
+                    reached = len(open_nodes) + height - 1
+                    if reached > bounds.depth:
+                        return _Problem(span, f"alias '*{name}' expands to nesting {reached} levels deep, deeper than "
+                                              f"{bounds.depth} (OA_MAX_DEPTH)")
+                    if open_nodes and reached > open_nodes[-1][2]:
+                        open_nodes[-1][2] = reached
+    except yaml.YAMLError:
+        return None
+    finally:
+        loader.dispose()
+    return None
+
+
+def _too_many(path: str, event, bounds: Limits, last_alias: Span | None) -> _Problem:
+    """The node count crossed the bound at an ordinary node (after aliases, or with none)."""
+    if last_alias is not None:
+        return _Problem(last_alias, f"aliases expand this fixture beyond {bounds.expanded_nodes} nodes; "
+                                    "refusing to expand (billion-laughs guard, OA_MAX_EXPANDED_NODES)")
+    return _Problem(_mark_span(path, event.start_mark), f"fixture has more than {bounds.expanded_nodes} nodes "
+                                                        "(OA_MAX_EXPANDED_NODES); refusing to read on")
+
+
+def _mark_span(path: str, mark) -> Span:
+    return _tuple_new(Span, (path, mark.line + 1, mark.column + 1))
+
+
 class _Converter:
-    """Converts one composed document. Without a '*' in the text there is no alias, so no node can
+    """Converts one composed document. Without an anchor and an alias in the text, no node can
     be reached twice and ``convert`` is ``build`` (most fixtures); :class:`_AliasedConverter`
-    remembers shared (aliased) subtrees by identity. (The choice is a class, not a bound method
+    remembers shared (aliased) subtrees by identity; aliases reach it already bounded
+    (:func:`_bound_expansion`: no recursion, bounded expanded size and depth), so it only shares
+    and checks the text's own nesting. (The choice is a class, not a bound method
     stored on the instance: that would be a reference cycle, left to the cyclic collector.)"""
 
-    def __init__(self, path: str):
+    def __init__(self, path: str, max_depth: int = MAX_DEPTH):
         self.path = path
+        self.max_depth = max_depth
         self.diagnostics: list[Diagnostic] = []
         self.memo: dict[int, object] = {}
-        self.active: set[int] = set()
-        self.shared = False
-        self.first_shared_span: Span | None = None
 
     def span(self, node: yaml.Node) -> Span:
         mark = node.start_mark
@@ -337,20 +463,13 @@ class _Converter:
         key = id(node)
         done = self.memo.get(key)
         if done is not None:
-            if not self.shared:
-                self.shared = True
-                self.first_shared_span = self.span(node)
             return done
-        if key in self.active:
-            raise _Problem(self.span(node), "recursive alias: an anchored node contains an alias to itself")
-        self.active.add(key)
         result = self.memo[key] = self.build(node, depth)
-        self.active.discard(key)
         return result
 
     def build(self, node: yaml.Node, depth: int):
-        if depth > MAX_DEPTH:
-            raise _Problem(self.span(node), f"nesting deeper than {MAX_DEPTH} levels")
+        if depth > self.max_depth:
+            raise _Problem(self.span(node), f"nesting deeper than {self.max_depth} levels (OA_MAX_DEPTH)")
         kind = type(node)
         if kind is _ScalarNode:
             if node.tag == _STR:
@@ -440,21 +559,6 @@ class _Converter:
 
     def bad_tag(self, node: yaml.Node) -> None:
         raise _Problem(self.span(node), f"tag {node.tag!r} is not allowed in a fixture (only plain YAML values; no object-constructing tags)")
-
-    def expanded_size(self, node: yaml.Node, sizes: dict[int, int] | None = None) -> int:
-        """How many nodes the tree under ``node`` has with every alias expanded (memoised by identity)."""
-        sizes = {} if sizes is None else sizes
-        known = sizes.get(id(node))
-        if known is not None:
-            return known
-        if type(node) is _MappingNode:
-            total = 1 + sum(1 + self.expanded_size(v, sizes) for _, v in node.value)
-        elif type(node) is _SequenceNode:
-            total = 1 + sum(self.expanded_size(v, sizes) for v in node.value)
-        else:
-            total = 1
-        sizes[id(node)] = total
-        return total
 
     convert = build
 

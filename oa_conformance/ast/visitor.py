@@ -38,9 +38,16 @@ class Visitor:
 
 
 def walk(node: Node):
-    """Every node below ``node`` (and itself), depth first, in document order."""
+    """Every distinct node below ``node`` (and itself), depth first, in document order.
+
+    A subtree the loader shared (a YAML alias) is walked once, where it first occurs: the walk
+    costs the fixture's distinct nodes, not its alias expansion (up to 200,000 nodes)."""
     stack = [node]
+    seen: set[int] = set()
     while stack:
         current = stack.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
         yield current
         stack.extend(reversed(list(current.children())))

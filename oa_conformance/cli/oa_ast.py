@@ -17,6 +17,7 @@ import sys
 
 import yaml
 
+from ..ast.loader import read_capped
 from ..ast.dump import dump_json, dump_text, unparse
 from ..interpreter import read_fixture
 from .oa_conformance import version_text
@@ -40,12 +41,12 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.fixture == "-":
-        path, data = "<stdin>", sys.stdin.buffer.read()
+        path, data = "<stdin>", read_capped(sys.stdin.buffer)
     else:
         path, data = args.fixture, None
         try:
             with open(path, "rb") as handle:
-                data = handle.read()
+                data = read_capped(handle)
         except OSError as exc:
             print(f"oa-ast: cannot read {path}: {exc.strerror}", file=sys.stderr)
             return 2

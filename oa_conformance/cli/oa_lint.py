@@ -19,6 +19,7 @@ import argparse
 import os
 import sys
 
+from ..ast.loader import read_capped
 from ..lint import BY_CODE, RULES, Selection, UsageError, lint_paths
 from ..lint.engine import INTERNAL, LintResult, lint_file
 from .oa_conformance import version_text
@@ -78,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _lint_stdin(capability: str | None, selection: Selection) -> LintResult:
     """``oa-lint -``: one fixture from standard input; rules about the file's name and folder do not apply."""
-    data = sys.stdin.buffer.read()
+    data = read_capped(sys.stdin.buffer)
     found = [d for d in lint_file("<stdin>", data, capability=capability)
              if d.code == INTERNAL.code or (selection.allows(d.code) and not d.code.startswith("L"))]
     return LintResult(tuple(found), 1)

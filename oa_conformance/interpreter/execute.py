@@ -25,6 +25,7 @@ from .graph_build import BuiltGraph, build_graph
 from .harness import Harness, HarnessPrimitiveMissing, Instruments, RecordingObserver, timed_drain
 from .resume import POPULATE, RESUMED, Crashed, Run, crashable, planned_runs, recording_checkpointer, saved_record
 from ..trace import CaseTrace, ErrorRecord, InvocationTrace, plain
+from ..trace.record import freezing
 from .values import literal
 
 # The scenario- and invocation-level directives this pass acts on (or the assert pass checks).
@@ -92,8 +93,12 @@ class InitialStateInvalid(Exception):
 
 
 def execute_case(scenario: Scenario, timeout: float = 60.0, capability: str | None = None) -> CaseTrace:
-    """Run ``scenario`` in a fresh event loop and return its trace (compile errors included)."""
-    return asyncio.run(_with_limit(scenario, timeout, harness_for(capability)))
+    """Run ``scenario`` in a fresh event loop and return its trace (compile errors included).
+
+    Everything the case freezes shares one :class:`~oa_conformance.trace.record.Freezer`, so the
+    trace holds each distinct value once however many events carry it."""
+    with freezing():
+        return asyncio.run(_with_limit(scenario, timeout, harness_for(capability)))
 
 
 async def _with_limit(scenario: Scenario, timeout: float, contract: CapabilityHarness | None) -> CaseTrace:

@@ -124,11 +124,19 @@ def _current_invocation_id() -> str:
     return current_invocation_id()
 
 
+def _bucket_or_empty(observer: Any) -> dict[str, Any]:
+    """The current invocation's bucket, or the empty mapping when it has none (yet): the §9.4
+    lifecycle sidecar reads an absent bucket as "empty / not-present", and the field it lands in is
+    a mapping, so ``None`` would fail the runtime's state validation, not the assertion on the read."""
+    bucket = observer.get_bucket(_current_invocation_id())
+    return {} if bucket is None else bucket
+
+
 # The read methods `capture_queryable_observer_read_into.method` names: observer -> value.
 QUERYABLE_READS = {
     "get_count": lambda observer: observer.get_count(),
     "get_snapshot": lambda observer: observer.get_snapshot(),
-    "get_bucket_for_current_invocation": lambda observer: observer.get_bucket(_current_invocation_id()),
+    "get_bucket_for_current_invocation": _bucket_or_empty,
 }
 
 

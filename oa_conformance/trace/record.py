@@ -78,8 +78,10 @@ from __future__ import annotations
 
 from ..kinds import is_sequence
 
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterator
 
 from pyrsistent import freeze, pmap, pvector
 
@@ -167,18 +169,140 @@ class CaseTrace:
         return self.invocations[-1] if self.invocations else None
 
 
+# Values that are their own frozen form.
+_ATOMS = frozenset((str, int, float, bool, type(None), bytes))
+
+
+class Freezer:
+    """Runtime values → frozen plain data, sharing instead of re-expanding.
+
+    A state with an alias DAG (within the loader's bound) expands to many nodes; a case records it
+    on every event of every node, then the execute pass freezes the event lists again. Three rules
+    keep the cost proportional to the distinct values, not to events × expanded size:
+
+    - each input object is frozen once: within one :meth:`plain` call by identity (a list the
+      runtime shares within one value), and across the case for a frozen pydantic model (the
+      runtime's states are: the started and completed events of a node carry the same
+      ``pre_state`` object). Mutable inputs are never remembered across calls — an observer's
+      bucket dict is frozen again after it grew — and every remembered input is kept alive with
+      its result, so an identity is never reused while the memo lives;
+    - a value this freezer produced is returned as is (pyrsistent structures are immutable: freezing
+      a record list again keeps every record's identity instead of rebuilding it);
+    - equal frozen containers are interned: one ``pmap`` / ``pvector`` per distinct structure (keyed
+      by the item types and the items — atoms by value, containers by identity, since they are
+      interned first), so the runtime's fresh copy of an unchanged state on every step shares every
+      subtree with the copy before it.
+    """
+
+    def __init__(self) -> None:
+        self.models: dict[int, tuple[Any, Any]] = {}  # frozen models, for the whole case
+        self.call: dict[int, tuple[Any, Any]] = {}  # everything else, for one plain() call
+        self.produced: dict[int, Any] = {}
+        self.interned: dict[tuple, Any] = {}
+
+    def plain(self, value: Any) -> Any:
+        outer, self.call = self.call, {}
+        try:
+            return self.freeze(value)
+        finally:
+            self.call = outer
+
+    def freeze(self, value: Any) -> Any:
+        kind = type(value)
+        if kind in _ATOMS:
+            return value
+        key = id(value)
+        hit = self.call.get(key) or self.models.get(key)
+        if hit is not None:
+            return hit[1]
+        if key in self.produced:
+            return value
+        if kind is list or kind is tuple:  # the runtime's own containers: no protocol probing
+            frozen = self._vector(value)
+        elif kind is dict:
+            frozen = self._map(value)
+        else:
+            frozen = self._convert(value)
+        config = getattr(value, "model_config", None) if kind is not list and kind is not dict else None
+        memo = self.models if isinstance(config, dict) and config.get("frozen") else self.call
+        memo[key] = (value, frozen)
+        return frozen
+
+    def _convert(self, value: Any) -> Any:
+        if hasattr(value, "model_dump"):
+            value = value.model_dump()
+        elif hasattr(value, "__dataclass_fields__") and not isinstance(value, type):
+            value = {name: getattr(value, name) for name in value.__dataclass_fields__}
+        if isinstance(value, dict) or hasattr(value, "items") and not isinstance(value, (str, bytes)):
+            return self._map(value)
+        if isinstance(value, (set, frozenset)):
+            return self._vector(sorted(value, key=repr))
+        if is_sequence(value):
+            return self._vector(value)
+        return value
+
+    def _items(self, values: Any) -> tuple:
+        """The frozen items; a run of atoms (most leaves) is taken as is, at C speed."""
+        items = tuple(values)
+        if _ATOMS.issuperset(map(type, items)):
+            return items
+        freeze = self.freeze
+        return tuple([item if type(item) in _ATOMS else freeze(item) for item in items])
+
+    def _vector(self, values: Any) -> Any:
+        items = self._items(values)
+        return self._intern(_VECTOR, items, pvector, items)
+
+    def _map(self, mapping: Any) -> Any:
+        keys = tuple(mapping.keys())
+        items = self._items(mapping.values())
+        return self._intern(("map", keys, tuple(map(type, keys))), items, _pmap_of, (keys, items))
+
+    def _intern(self, head: tuple, items: tuple, build: Any, argument: Any) -> Any:
+        """One frozen container per distinct (head, item types, items): atoms compared by value
+        (their types apart, so ``1``, ``1.0`` and ``True`` stay distinct), containers by identity
+        (already interned)."""
+        types = tuple(map(type, items))
+        if _ATOMS.issuperset(types):
+            signature = (head, types, items)
+        else:
+            signature = (head, types, tuple([i if type(i) in _ATOMS else id(i) for i in items]))
+        try:
+            found = self.interned.get(signature)
+        except TypeError:  # a map key that is not hashable in a tuple (cannot be a pmap key either)
+            return build(argument) if build is pvector else build(*argument)
+        if found is None:
+            found = self.interned[signature] = pvector(argument) if build is pvector else build(*argument)
+            self.produced[id(found)] = found
+        return found
+
+
+_VECTOR = ("vector",)
+
+
+def _pmap_of(keys: tuple, items: tuple) -> Any:
+    return pmap(dict(zip(keys, items)))
+
+
+_FREEZER: ContextVar[Freezer | None] = ContextVar("oa_conformance_freezer", default=None)
+
+
+@contextmanager
+def freezing() -> Iterator[Freezer]:
+    """One :class:`Freezer` for every :func:`plain` in this context (one case: execute.py)."""
+    freezer = Freezer()
+    token = _FREEZER.set(freezer)
+    try:
+        yield freezer
+    finally:
+        _FREEZER.reset(token)
+
+
 def plain(value: Any) -> Any:
-    """Runtime values → frozen plain data: models and mappings → maps, sequences → vectors."""
-    if hasattr(value, "model_dump"):
-        value = value.model_dump()
-    elif hasattr(value, "__dataclass_fields__") and not isinstance(value, type):
-        value = {name: getattr(value, name) for name in value.__dataclass_fields__}
-    if isinstance(value, dict) or hasattr(value, "items") and not isinstance(value, (str, bytes)):
-        return pmap({key: plain(item) for key, item in value.items()})
-    if isinstance(value, (set, frozenset)) or is_sequence(value):
-        items = sorted(value, key=repr) if isinstance(value, (set, frozenset)) else value
-        return pvector([plain(item) for item in items])
-    return value
+    """Runtime values → frozen plain data: models and mappings → maps, sequences → vectors (sets
+    sorted by repr). Inside :func:`freezing`, shared with everything else frozen in that context."""
+    freezer = _FREEZER.get()
+    return (freezer if freezer is not None else Freezer()).plain(value)
 
 
-__all__ = ["CaseTrace", "ErrorRecord", "InvocationTrace", "freeze", "plain"]
+__all__ = ["CaseTrace", "ErrorRecord", "Freezer", "InvocationTrace", "freeze", "freezing", "plain"]
