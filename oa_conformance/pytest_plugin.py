@@ -66,6 +66,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     from .vocabulary.registry import Vocabulary  # noqa: F401 - import errors surface here, once
+    from .ast.loader import limits_problem
+
+    limit = limits_problem()
+    if limit:
+        raise pytest.UsageError(f"oa-conformance: {limit}")
 
     for capability in CAPABILITIES:
         config.addinivalue_line("markers", f"{marker_name(capability)}: conformance fixtures of {capability}")

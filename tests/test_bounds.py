@@ -14,7 +14,7 @@ import sys
 import pytest
 
 from oa_conformance.ast import dump
-from oa_conformance.ast.loader import DEPTH_CEILING, MAX_DEPTH, MAX_EXPANDED_NODES, limits, load_bytes
+from oa_conformance.ast.loader import DEFAULT_MAX_FIXTURE_BYTES, DEPTH_CEILING, MAX_DEPTH, MAX_EXPANDED_NODES, limits, load_bytes
 from oa_conformance.cli.oa_ast import main as oa_ast
 from oa_conformance.cli.oa_conformance import main as oa_conformance
 from oa_conformance.cli.oa_lint import main as oa_lint
@@ -107,13 +107,23 @@ def test_a_long_text_without_aliases_is_counted_before_it_is_composed(monkeypatc
     assert (problem.line, problem.column) == (1, 5 + 2 * 997)  # the 1,001st node: root, key, list, 998th item
 
 
-def test_the_depth_bound_is_clamped_below_the_recursion_limit(monkeypatch):
-    monkeypatch.setenv("OA_MAX_DEPTH", "100000")
-    assert limits().depth == DEPTH_CEILING
-    monkeypatch.setenv("OA_MAX_DEPTH", "-4")
-    assert limits().depth == MAX_DEPTH
-    monkeypatch.delenv("OA_MAX_DEPTH")
-    assert limits().expanded_nodes == MAX_EXPANDED_NODES
+@pytest.mark.parametrize("variable, value, expected", [
+    ("OA_MAX_DEPTH", "100000", "OA_MAX_DEPTH='100000': at most 150"),
+    ("OA_MAX_DEPTH", "-4", "OA_MAX_DEPTH='-4': must be 1 or more"),
+    ("OA_MAX_EXPANDED_NODES", "lots", "OA_MAX_EXPANDED_NODES='lots' is not a whole number"),
+    ("OA_MAX_FIXTURE_BYTES", "0", "OA_MAX_FIXTURE_BYTES='0': must be 1 or more"),
+])
+def test_an_unusable_limit_is_a_usage_error_never_the_default(monkeypatch, capsys, tmp_path, variable, value, expected):
+    ref = write_fixture(tmp_path, alias_chain(2, 3)[0])
+    monkeypatch.setenv(variable, value)
+    assert oa_conformance(["check", ref.path]) == 2
+    assert oa_lint([ref.path]) == 2
+    assert oa_ast([ref.path]) == 2
+    assert capsys.readouterr().err.count(expected) == 3
+    (problem,) = load_bytes("a: 1\n", "f.yaml").diagnostics  # a library caller gets a load problem
+    assert expected in problem.message
+    monkeypatch.setenv(variable, "")
+    assert limits() == (DEFAULT_MAX_FIXTURE_BYTES, MAX_EXPANDED_NODES, MAX_DEPTH)
 
 
 def test_the_deepest_allowed_expansion_survives_every_front_end(tmp_path, capsys, monkeypatch):

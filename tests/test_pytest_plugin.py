@@ -204,3 +204,12 @@ def test_unmatched_entries_are_reported_only_for_collected_fixtures(pytester):
     assert reported(f"--oa-spec-root={spec}", "-k", "001-five and c1") == [stale]
     assert reported(str(spec / "graph-engine" / "conformance" / "001-five.yaml"), "-k", "c1") == [stale]
     assert reported(str(other)) == []
+
+
+def test_an_unusable_limit_is_a_usage_error(pytester, monkeypatch):
+    """OA_MAX_DEPTH and the other loader limits are checked once, up front, never silently defaulted."""
+    spec = five_cases(pytester.path)
+    monkeypatch.setenv("OA_MAX_DEPTH", "deep")
+    result = pytester.runpytest(f"--oa-spec-root={spec}", "-p", "no:cacheprovider")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*OA_MAX_DEPTH='deep' is not a whole number*"])

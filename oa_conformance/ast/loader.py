@@ -40,7 +40,7 @@ except ImportError:  # pragma: no cover
 # Limits that keep a hostile or broken fixture from eating the machine (defaults; see :func:`limits`).
 MAX_EXPANDED_NODES = 200_000  # the largest fixture in the spec corpus has about 3,000 nodes
 MAX_DEPTH = 100  # the deepest corpus fixture nests about 10 levels
-DEPTH_CEILING = 150  # OA_MAX_DEPTH is clamped here: every pass after the loader walks the tree recursively
+DEPTH_CEILING = 150  # OA_MAX_DEPTH may not exceed this: every pass after the loader walks the tree recursively
 DEFAULT_MAX_FIXTURE_BYTES = 4 << 20
 
 _STR = "tag:yaml.org,2002:str"
@@ -238,20 +238,31 @@ class Limits(NamedTuple):
     depth: int = MAX_DEPTH
 
 
+class LimitError(ValueError):
+    """A limit set in the environment to something that is not a usable limit."""
+
+
 def _environment_number(name: str, default: int, ceiling: int | None = None) -> int:
-    """A positive whole number from the environment; unset or not a positive number → the default."""
+    """A whole number ≥ 1 (and ≤ ``ceiling``) from the environment; unset or empty → the default.
+    Anything else is a :class:`LimitError`, never silently the default."""
+    text = os.environ.get(name, "").strip()
+    if not text:
+        return default
     try:
-        value = int(os.environ.get(name, ""))
+        value = int(text)
     except ValueError:
-        return default
+        raise LimitError(f"{name}={text!r} is not a whole number") from None
     if value < 1:
-        return default
-    return min(value, ceiling) if ceiling is not None else value
+        raise LimitError(f"{name}={text!r}: must be 1 or more")
+    if ceiling is not None and value > ceiling:
+        raise LimitError(f"{name}={text!r}: at most {ceiling} (every pass after the loader walks the tree recursively)")
+    return value
 
 
 def limits() -> Limits:
     """The limits in force: ``OA_MAX_FIXTURE_BYTES`` (default 4 MiB; the largest corpus fixture is
-    ~40 KB), ``OA_MAX_EXPANDED_NODES`` (200,000) and ``OA_MAX_DEPTH`` (100, at most 150)."""
+    ~40 KB), ``OA_MAX_EXPANDED_NODES`` (200,000) and ``OA_MAX_DEPTH`` (100, at most 150).
+    Raises :class:`LimitError` for a value set to anything else."""
     return Limits(
         _environment_number("OA_MAX_FIXTURE_BYTES", DEFAULT_MAX_FIXTURE_BYTES),
         _environment_number("OA_MAX_EXPANDED_NODES", MAX_EXPANDED_NODES),
@@ -259,9 +270,23 @@ def limits() -> Limits:
     )
 
 
+def limits_problem() -> str | None:
+    """What is wrong with the limits set in the environment, or None: the command-line tools and
+    the pytest plugin check this up front and stop with a usage error."""
+    try:
+        limits()
+    except LimitError as exc:
+        return str(exc)
+    return None
+
+
 def max_fixture_bytes() -> int:
-    """The input size cap (``OA_MAX_FIXTURE_BYTES``, see :func:`limits`)."""
-    return limits().fixture_bytes
+    """The input size cap (``OA_MAX_FIXTURE_BYTES``, see :func:`limits`); the default when the
+    environment's value is unusable — loading itself reports that (:func:`load_bytes`)."""
+    try:
+        return limits().fixture_bytes
+    except LimitError:
+        return DEFAULT_MAX_FIXTURE_BYTES
 
 
 def read_capped(stream) -> bytes:
@@ -276,6 +301,9 @@ def _io_problem(path: str, message: str) -> LoadResult:
 
 def load_path(path: str) -> LoadResult:
     """Read and load one fixture file: a regular file under the size cap (a FIFO is never opened)."""
+    problem = limits_problem()
+    if problem is not None:
+        return _io_problem(path, problem)
     try:
         status = os.stat(path)
     except OSError as exc:
@@ -296,8 +324,12 @@ def load_path(path: str) -> LoadResult:
 
 def load_bytes(data: bytes | str, path: str = "<string>") -> LoadResult:
     """Load one fixture document from bytes (must be UTF-8) or text."""
-    if len(data) > max_fixture_bytes():
-        return _io_problem(path, f"fixture is over the {max_fixture_bytes()}-byte cap (OA_MAX_FIXTURE_BYTES)")
+    try:
+        bounds = limits()
+    except LimitError as exc:
+        return _io_problem(path, str(exc))
+    if len(data) > bounds.fixture_bytes:
+        return _io_problem(path, f"fixture is over the {bounds.fixture_bytes}-byte cap (OA_MAX_FIXTURE_BYTES)")
     if isinstance(data, bytes):
         try:
             text = data.decode("utf-8")
@@ -315,7 +347,6 @@ def load_bytes(data: bytes | str, path: str = "<string>") -> LoadResult:
     # the text may hold an alias, or is long enough to hold more nodes than the bound allows
     # (no YAML node takes less than half a character: ``{a,b}`` is four): a 4 MiB text of two
     # million scalars would otherwise cost a gigabyte of composed nodes before anything counted.
-    bounds = limits()
     may_alias = _may_alias(text)
     if may_alias or 2 * len(text) > bounds.expanded_nodes:
         crossing = _bound_expansion(text, path, bounds)

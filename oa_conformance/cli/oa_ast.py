@@ -17,7 +17,7 @@ import sys
 
 import yaml
 
-from ..ast.loader import read_capped
+from ..ast.loader import limits_problem, read_capped
 from ..ast.dump import dump_json, dump_text, unparse
 from ..interpreter import read_fixture
 from .oa_conformance import version_text
@@ -40,6 +40,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    limit = limits_problem()
+    if limit:
+        print(f"oa-ast: {limit}", file=sys.stderr)
+        return 2
     if args.fixture == "-":
         path, data = "<stdin>", read_capped(sys.stdin.buffer)
     else:

@@ -21,6 +21,7 @@ import os
 import sys
 import time
 
+from ..ast.loader import limits_problem
 from ..discovery import CAPABILITIES, DiscoveryError, discover
 from ..interpreter import read_fixture
 from ..options import positive_count, positive_seconds
@@ -66,6 +67,10 @@ def main(argv: list[str] | None = None) -> int:
 
 def _main(argv: list[str] | None) -> int:
     args = build_parser().parse_args(argv)
+    limit = limits_problem()
+    if limit:
+        print(f"oa-conformance: {limit}", file=sys.stderr)
+        return 2
     problem = _json_path_problem(getattr(args, "json_path", None))
     if problem:
         print(f"oa-conformance: --json {args.json_path}: {problem}", file=sys.stderr)

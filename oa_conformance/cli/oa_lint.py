@@ -19,7 +19,7 @@ import argparse
 import os
 import sys
 
-from ..ast.loader import read_capped
+from ..ast.loader import limits_problem, read_capped
 from ..lint import BY_CODE, RULES, Selection, UsageError, lint_paths
 from ..lint.engine import INTERNAL, LintResult, lint_file
 from .oa_conformance import version_text
@@ -48,6 +48,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    limit = limits_problem()
+    if limit:
+        print(f"oa-lint: {limit}", file=sys.stderr)
+        return 2
     if args.explain is not None:
         return _explain(args.explain)
     if args.list_rules:
