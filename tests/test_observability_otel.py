@@ -114,6 +114,42 @@ RULE_FAULTS = [
      "null_prompt_tokens_reaches_no_span_histogram_or_budget_surface: true",
      "null_prompt_tokens_reaches_no_span_histogram_or_budget_surface: false", 1,
      "null_prompt_tokens_reaches_no_span_histogram_or_budget_surface"),
+    # retry attempts: the sibling attempt spans are counted and their indices read in start order
+    ("007-otel-retry-attempt-spans.yaml", "retry_exhausts_all_three_spans_error",
+     "sibling_attempt_count_under_invocation: 3", "sibling_attempt_count_under_invocation: 2", 2, "sibling_attempt_count_under_invocation"),
+    ("007-otel-retry-attempt-spans.yaml", "retry_exhausts_all_three_spans_error",
+     "attempt_indices: [0, 1, 2]", "attempt_indices: [0, 2, 1]", 2, "attempt_indices"),
+    # detached traces: each detached root is an invocation span sharing the parent's invocation_id
+    ("008-otel-detached-trace-mode.yaml", "detached_fan_out_one_trace_per_instance",
+     "each_instance_trace_roots_in_invocation_span_sharing_parent_invocation_id: true",
+     "each_instance_trace_roots_in_invocation_span_sharing_parent_invocation_id: false", 1,
+     "each_instance_trace_roots_in_invocation_span_sharing_parent_invocation_id"),
+    ("008-otel-detached-trace-mode.yaml", "detached_fan_out_one_trace_per_instance",
+     "no_instance_spans_in_parent_trace: true", "no_instance_spans_in_parent_trace: false", 1, "no_instance_spans_in_parent_trace"),
+    ("008-otel-detached-trace-mode.yaml", "detached_fan_out_instance_raises_error_status_on_both_spans",
+     "detached_invocation_id_equals_parent: true", "detached_invocation_id_equals_parent: false", 3, "detached_invocation_id_equals_parent"),
+    ("008-otel-detached-trace-mode.yaml", "detached_fan_out_instance_raises_error_status_on_both_spans",
+     "fan_out_node_span_link_count: 1", "fan_out_node_span_link_count: 3", 1, "fan_out_node_span_link_count"),
+    # the nested fan-out's node spans are found (they carry the outer index) and checked one by one
+    ("132-otel-nested-fan-out-span-keying-and-llm-exact-match.yaml", None,
+     'unique_fan_out_indices_per_node_span_under: "inner_fan_out"', 'unique_fan_out_indices_per_node_span_under: "ask"', 1,
+     "unique_fan_out_indices_per_node_span_under"),
+    # the callable branch's §6 events under node-level retry (the spans are a known runtime deviation)
+    ("119-otel-callable-branch-attempt-index-under-node-retry.yaml", None,
+     "retrieve_node_attempt_indices_seen: [0, 1]", "retrieve_node_attempt_indices_seen: [0]", 1, "retrieve_node_attempt_indices_seen"),
+    ("119-otel-callable-branch-attempt-index-under-node-retry.yaml", None,
+     "vector_callable_branch_attempt_indices_seen: [0, 1]", "vector_callable_branch_attempt_indices_seen: [1]", 1,
+     "vector_callable_branch_attempt_indices_seen"),
+    ("119-otel-callable-branch-attempt-index-under-node-retry.yaml", None,
+     "callable_branch_events_report_current_attempt_index: true", "callable_branch_events_report_current_attempt_index: false", 1,
+     "callable_branch_events_report_current_attempt_index"),
+    ("119-otel-callable-branch-attempt-index-under-node-retry.yaml", None,
+     "callable_branch_started_and_completed_carry_attempt_index_one_on_retry: true",
+     "callable_branch_started_and_completed_carry_attempt_index_one_on_retry: false", 1,
+     "callable_branch_started_and_completed_carry_attempt_index_one_on_retry"),
+    ("119-otel-callable-branch-attempt-index-under-node-retry.yaml", None,
+     "sibling_parallel_branches_node_spans_per_attempt: 2", "sibling_parallel_branches_node_spans_per_attempt: 1", 1,
+     "sibling_parallel_branches_node_spans_per_attempt"),
 ]
 
 

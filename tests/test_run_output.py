@@ -58,18 +58,20 @@ def case_entries(out: str, case_id: str) -> list[str]:
 
 
 def test_each_check_is_one_line_with_its_own_location(shared_spec, capsys):
-    """A span_tree check with two mismatches and two unimplemented predicates: three entries, each at
-    its own line of the fixture; the second mismatch says its line once, inside its check."""
-    assert cli(["run", str(shared_spec), "-q", "-k", "007-otel-retry-attempt-spans and three_attempts"]) == 1
-    fixture = shared_spec / "spec" / "observability" / "conformance" / "007-otel-retry-attempt-spans.yaml"
-    entries = case_entries(capsys.readouterr().out, "observability/007-otel-retry-attempt-spans[three_attempts_third_succeeds]")
+    """A span_tree check with three mismatches and two predicates restating it: three entries, each at
+    its own line of the fixture; a later mismatch says its line once, inside its check."""
+    name = "119-otel-callable-branch-attempt-index-under-node-retry"
+    assert cli(["run", str(shared_spec), "-q", "-k", name]) == 1
+    fixture = shared_spec / "spec" / "observability" / "conformance" / f"{name}.yaml"
+    entries = case_entries(capsys.readouterr().out,
+                           f"observability/{name}[callable_branch_dispatch_span_carries_attempt_index_one_on_node_retry]")
     assert [entry.split(": ", 2)[:2] for entry in entries] == [
-        [f"{fixture}:34:19", "expected.span_tree"],
-        [f"{fixture}:55:9", "expected.invariants.sibling_attempt_count_under_invocation"],
-        [f"{fixture}:56:9", "expected.invariants.attempt_indices"],
+        [f"{fixture}:100:19", "expected.span_tree"],
+        [f"{fixture}:172:9", "expected.invariants.retry_callable_branch_dispatch_span_attempt_index_is_one"],
+        [f"{fixture}:175:9", "expected.invariants.callable_branch_attempt_index_sourced_from_node_event_not_zero"],
     ]
     assert "span_tree[0].status: expected 'OK', got 'ERROR'; " in entries[0]
-    assert "expected 'provider_rate_limit', got 'node_exception' (at 40:46)" in entries[0]
+    assert "expected 'node_exception', got 'parallel_branches_branch_failed' (at 111:46)" in entries[0]
     assert all(entry.count(str(fixture)) == 1 for entry in entries)
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import Compute, Example, Query, Restates, Verdict
-from .examples import case, invocation
+from .examples import case, invocation, node_event, one_run
 
 SPAN_TREE = "expected.span_tree"
 TRACES = "expected.traces"
@@ -23,6 +23,12 @@ METRICS = "expected.metrics"
 LOGS = "expected.log_records"
 CORRELATION = "openarmature.correlation_id"
 NAMESPACE = "openarmature.node.namespace"
+INVOCATION = "openarmature.invocation"
+INVOCATION_ID = "openarmature.invocation_id"
+ATTEMPT = "openarmature.node.attempt_index"
+ITEM_COUNT = "openarmature.fan_out.item_count"
+INSTANCE_OF = "openarmature.fan_out.parent_node_name"
+BRANCH_COUNT = "openarmature.parallel_branches.branch_count"
 
 
 # ---- helpers over the scope -------------------------------------------------------------------
@@ -105,15 +111,131 @@ def correlation_differs_per_trace(scope: dict, expected: Any) -> Verdict:
 
 def unique_indices_under(scope: dict, expected: Any) -> Verdict:
     spans = _spans(scope)
-    # The fan-out node span; its instance spans share its name (§4.5) and carry the index.
-    parents = [span for span in spans if span["name"] == expected and "openarmature.node.fan_out_index" not in span["attributes"]]
+    # The fan-out node span(s): §5.4 puts `item_count` on the node span only. Its instance spans
+    # share its name (§4.5) and carry the index; a fan-out nested in an outer instance has one node
+    # span per outer instance, and that node span carries the outer index too (§5.4 propagation).
+    parents = [span for span in spans if span["name"] == expected and ITEM_COUNT in span["attributes"]]
     if not parents:
-        return Verdict(False, f"no span named {expected!r}")
+        return Verdict(False, f"no fan-out node span named {expected!r} (a span carrying {ITEM_COUNT})")
     for parent in parents:
         indices = [s["attributes"].get("openarmature.node.fan_out_index") for s in spans if s["parent_span_id"] == parent["span_id"]]
         if not indices or None in indices or len(set(indices)) != len(indices):
-            return Verdict(False, f"instance indices under {expected!r}: {indices}")
+            return Verdict(False, f"instance indices under the {expected!r} node span {parent['span_id']}: {indices}")
     return Verdict(True)
+
+
+# ---- retry attempts: sibling node spans under the invocation span (§4.3, §5.2) -------------------
+
+
+def attempt_siblings(scope: dict, only: str | None = None) -> list[dict]:
+    """The largest group of same-named node spans directly under an invocation span (the attempts of
+    one retried node, §4.3), in start order; ``only`` keeps node spans carrying that attribute."""
+    spans = _spans(scope)
+    roots = {s["span_id"] for s in spans if s["name"] == INVOCATION}
+    groups: dict[tuple, list[dict]] = {}
+    for span in spans:
+        attributes = span["attributes"]
+        if span["parent_span_id"] in roots and ATTEMPT in attributes and (only is None or only in attributes):
+            groups.setdefault((span["trace_id"], span["name"]), []).append(span)
+    if not groups:
+        raise LookupError("no node span under an invocation span" + (f" carries {only}" if only else ""))
+    return sorted(max(groups.values(), key=len), key=lambda s: s["start_sequence"])
+
+
+def attempt_sibling_count(scope: dict, expected: Any) -> int:
+    return len(attempt_siblings(scope))
+
+
+def attempt_sibling_indices(scope: dict, expected: Any) -> list:
+    return [s["attributes"][ATTEMPT] for s in attempt_siblings(scope)]
+
+
+def node_spans_per_attempt(scope: dict, expected: Any) -> Any:
+    siblings = attempt_siblings(scope, only=BRANCH_COUNT)
+    indices = [s["attributes"][ATTEMPT] for s in siblings]
+    if len(set(indices)) != len(indices):
+        return Verdict(False, f"the {siblings[0]['name']!r} node spans share attempt indices: {indices}")
+    return len(siblings)
+
+
+# ---- the §6 source events of callable-branch dispatch spans (graph-engine §6, §5.7) ------------
+
+
+def callable_branch_events(scope: dict) -> list[tuple[dict, int | None]]:
+    """Each callable-branch event (``branch_name`` set, at a parallel-branches NODE's own namespace)
+    with the attempt index of the NODE attempt it ran in: the NODE's latest ``started`` event at the
+    same namespace before it."""
+    if "node_events" not in scope:
+        raise LookupError("the block has no observer events")
+    current: dict[tuple, int] = {}
+    found = []
+    for event in scope["node_events"]:
+        namespace = tuple(event.get("namespace") or ())
+        if event.get("branch_name") is None:
+            if event.get("phase") == "started":
+                current[namespace] = event.get("attempt_index")
+        elif namespace in current and event.get("node_name") == event.get("branch_name"):
+            found.append((event, current[namespace]))
+    if not found:
+        raise LookupError("no callable-branch event (a branch_name event at a parallel-branches node's namespace)")
+    return found
+
+
+def _event_label(event: dict) -> str:
+    return f"{event.get('node_name')}/{event.get('phase')}@{event.get('attempt_index')}"
+
+
+def callable_branch_current_attempt(scope: dict, expected: Any) -> Verdict:
+    wrong = [f"{_event_label(e)} in node attempt {node}" for e, node in callable_branch_events(scope) if e.get("attempt_index") != node]
+    return _flag(expected, not wrong, f"callable-branch events not at their node's attempt index: {wrong}")
+
+
+def callable_branch_retry_phases(scope: dict, expected: Any) -> Verdict:
+    on_retry = [e for e, node in callable_branch_events(scope) if node == 1]
+    phases = {e.get("phase") for e in on_retry}
+    holds = {"started", "completed"} <= phases and all(e.get("attempt_index") == 1 for e in on_retry)
+    return _flag(expected, holds, f"callable-branch events of node attempt 1: {[_event_label(e) for e in on_retry]}")
+
+
+# ---- detached traces (§4.3 *Detached-dispatch invocation spans*, §4.4) -------------------------
+
+
+def traces_of(scope: dict) -> tuple[dict, dict[str, list[dict]]]:
+    """The parent invocation span (the invocation span that is a true root) and every other trace's
+    spans by trace id (the detached traces)."""
+    spans = _spans(scope)
+    parents = [s for s in spans if s["name"] == INVOCATION and s["parent_span_id"] is None]
+    if len(parents) != 1:
+        raise LookupError(f"{len(parents)} root invocation spans, expected the one parent invocation span")
+    detached: dict[str, list[dict]] = {}
+    for span in spans:
+        if span["trace_id"] != parents[0]["trace_id"]:
+            detached.setdefault(span["trace_id"], []).append(span)
+    return parents[0], detached
+
+
+def detached_roots_share_invocation_id(scope: dict, expected: Any) -> Verdict:
+    parent, detached = traces_of(scope)
+    if not detached:
+        return _flag(expected, False, "no detached trace was exported")
+    wanted = parent["attributes"].get(INVOCATION_ID)
+    wrong = []
+    for trace_id, spans in detached.items():
+        ids = {s["span_id"] for s in spans}
+        roots = [s for s in spans if s["parent_span_id"] not in ids]
+        found = [(s["name"], s["attributes"].get(INVOCATION_ID)) for s in roots]
+        if found != [(INVOCATION, wanted)]:
+            wrong.append((trace_id, found))
+    return _flag(expected, not wrong and wanted is not None,
+                f"parent invocation_id {wanted!r}; detached traces whose root is not one invocation span carrying it: {wrong}")
+
+
+def no_instances_in_parent_trace(scope: dict, expected: Any) -> Verdict:
+    parent, detached = traces_of(scope)
+    if not detached:
+        raise LookupError("no detached trace: nothing was moved out of the parent trace")
+    inside = [s["name"] for s in _spans(scope) if s["trace_id"] == parent["trace_id"] and INSTANCE_OF in s["attributes"]]
+    return _flag(expected, not inside, f"fan-out instance spans in the parent trace: {inside}")
 
 
 def index_range(scope: dict, expected: Any) -> Any:
@@ -149,6 +271,18 @@ def logs_correlation(scope: dict, expected: Any) -> Any:
         return Verdict(False, f"the records carry {sorted(map(str, ids))}")
     return ids.pop()
 
+
+
+def distinct_invocation_traces(scope: dict, expected: Any) -> Verdict:
+    ids = [s["trace_id"] for s in _spans(scope) if s["name"] == INVOCATION]
+    return _flag(expected, len(ids) > 1 and len(set(ids)) == len(ids), f"invocation spans' trace ids {ids}")
+
+
+def correlation_across_traces(scope: dict, expected: Any) -> Verdict:
+    ids = _openarmature_correlation_ids(scope)
+    traces = {s["trace_id"] for s in _spans(scope)}
+    return _flag(expected, len(traces) > 1 and None not in ids and len(set(ids)) == 1,
+                 f"{len(traces)} traces, correlation ids {sorted(set(map(str, ids)))}")
 
 # ---- example documents ------------------------------------------------------------------------
 
@@ -189,15 +323,54 @@ C1 = {CORRELATION: "c1"}
 C2 = {CORRELATION: "c2"}
 TREE = [span("openarmature.invocation", "s0", **C1), span("a", "s1", "s0", **{**C1, "openarmature.node.name": "a"})]
 SPLIT = [span("openarmature.invocation", "s0", **C1), span("a", "s1", "s0", **{CORRELATION: "c2"})]
-FAN_OUT = [span("process", "p"), span("process", "i0", "p", **{"openarmature.node.fan_out_index": 0}),
+FAN_OUT = [span("process", "p", **{ITEM_COUNT: 2}), span("process", "i0", "p", **{"openarmature.node.fan_out_index": 0}),
            span("process", "i1", "p", **{"openarmature.node.fan_out_index": 1})]
 NESTED_NODES = [span("outer", "o", **{NAMESPACE: ["outer"]}), span("ask", "a0", "o", **{NAMESPACE: ["outer", "ask"]}),
                 span("ask", "a1", "o", **{NAMESPACE: ["outer", "ask"]})]
 DISPATCH_SPANS = [span("dispatcher", "d"),
                   {**span("b", "sb", "d", **{"openarmature.parallel_branches.parent_node_name": "dispatcher"}), "end_sequence": 5},
                   {**span("a", "sa", "d", **{"openarmature.parallel_branches.parent_node_name": "dispatcher"}), "end_sequence": 3}]
-FAN_OUT_CLASH = [span("process", "p"), span("process", "i0", "p", **{"openarmature.node.fan_out_index": 0}),
+FAN_OUT_CLASH = [span("process", "p", **{ITEM_COUNT: 2}), span("process", "i0", "p", **{"openarmature.node.fan_out_index": 0}),
                  span("process", "i1", "p", **{"openarmature.node.fan_out_index": 0})]
+
+
+
+def _at(start: int, found: dict) -> dict:
+    return {**found, "start_sequence": start, "end_sequence": start + 1}
+
+
+RETRIED = [span(INVOCATION, "s0")] + [_at(n, span("flaky", f"f{n}", "s0", **{ATTEMPT: n})) for n in range(3)]
+FOLDED = [span(INVOCATION, "s0"), span("flaky", "f0", "s0", **{ATTEMPT: 0})]
+PB_RETRIED = [span(INVOCATION, "s0")] + [_at(n, span("retrieve", f"r{n}", "s0", **{ATTEMPT: n, BRANCH_COUNT: 2})) for n in range(2)]
+PB_COLLAPSED = [span(INVOCATION, "s0")] + [_at(n, span("retrieve", f"r{n}", "s0", **{ATTEMPT: 0, BRANCH_COUNT: 2})) for n in range(2)]
+
+
+def _callable_run(retry_reports: int) -> dict:
+    """A parallel-branches node `retrieve` retried once; its callable branch `vector` reports
+    ``retry_reports`` as its attempt index on the retry."""
+    events = []
+    for attempt, reported in ((0, 0), (1, retry_reports)):
+        events += [node_event("retrieve", "started", attempt_index=attempt),
+                   node_event("vector", "started", ["retrieve"], branch_name="vector", attempt_index=reported),
+                   node_event("vector", "completed", ["retrieve"], branch_name="vector", attempt_index=reported),
+                   node_event("retrieve", "completed", attempt_index=attempt)]
+    return one_run(events)
+
+
+I1 = {INVOCATION_ID: "i1"}
+PARENT_TRACE = [span(INVOCATION, "p0", **I1), span("fan", "p1", "p0", **{ITEM_COUNT: 1})]
+DETACHED = PARENT_TRACE + [span(INVOCATION, "q0", "p9", trace="t2", **I1),
+                           span("fan", "q1", "q0", trace="t2", **{INSTANCE_OF: "fan", "openarmature.node.fan_out_index": 0})]
+DETACHED_OTHER_ID = PARENT_TRACE + [span(INVOCATION, "q0", "p9", trace="t2", **{INVOCATION_ID: "i2"})]
+INSTANCE_LEFT_IN_PARENT = DETACHED + [span("fan", "p2", "p1", **{INSTANCE_OF: "fan", "openarmature.node.fan_out_index": 0})]
+LINKED = [span(INVOCATION, "p0"), {**span("dispatch", "p1", "p0", **{ITEM_COUNT: 1}), "links": [{"trace_id": "t2", "span_id": "q9", "attributes": {}}]},
+          span("dispatch", "q1", "q0", trace="t2")]
+NESTED_FAN_OUT = [span("outer", "o"), span("outer", "o0", "o", **{"openarmature.node.fan_out_index": 0, INSTANCE_OF: "outer"}),
+                  span("inner", "n", "o0", **{"openarmature.node.fan_out_index": 0, ITEM_COUNT: 2}),
+                  span("inner", "n0", "n", **{"openarmature.node.fan_out_index": 0, INSTANCE_OF: "inner"}),
+                  span("inner", "n1", "n", **{"openarmature.node.fan_out_index": 1, INSTANCE_OF: "inner"})]
+# the same nesting with the inner instances' indices clashing under their one node span
+NESTED_FAN_CLASH = NESTED_FAN_OUT[:4] + [span("inner", "n1", "n", **{"openarmature.node.fan_out_index": 0, INSTANCE_OF: "inner"})]
 
 
 def _metadata_read(kind: str, succeeded: bool) -> dict:
@@ -219,6 +392,68 @@ METADATA_READS = (
 
 ROWS = (
     *METADATA_READS,
+    # ---- retry attempts: one sibling node span per attempt (§4.3, §5.2) ---------------------------
+    Compute("sibling_attempt_count_under_invocation", "How many same-named node spans (one per retry attempt) sit directly under the invocation span.",
+            attempt_sibling_count, "joins spans with the invocation span by parent id, then groups the children by name",
+            holds=_with(otel(RETRIED), 3), fails=_with(otel(FOLDED), 3)),
+    Compute("attempt_indices", "The retried node's sibling attempt spans carry these attempt_index values, in start order.",
+            attempt_sibling_indices, "the same join and grouping as sibling_attempt_count_under_invocation, then ordered by start",
+            holds=_with(otel(RETRIED), [0, 1, 2]), fails=_with(otel(RETRIED), [0, 2, 1])),
+    Compute("sibling_parallel_branches_node_spans_per_attempt", "How many sibling parallel-branches node spans sit under the invocation span, each with its own attempt_index.",
+            node_spans_per_attempt, "joins spans with the invocation span by parent id, then groups the children by name",
+            holds=_with(otel(PB_RETRIED), 2), fails=_with(otel(PB_COLLAPSED), 2)),
+    *(Restates(name, doc, SPAN_TREE) for name, doc in (
+        ("retry_callable_branch_dispatch_span_attempt_index_is_one", "The retry attempt's callable-branch dispatch spans carry attempt_index 1 (the tree's attributes)."),
+        ("callable_branch_attempt_index_sourced_from_node_event_not_zero", "The dispatch spans' attempt_index is the node's current attempt, not 0 (the tree's attributes)."),
+    )),
+    # ---- the §6 events the callable-branch dispatch spans render from (graph-engine §6) ------------
+    Query("<node>_node_attempt_indices_seen", "The attempt_index values seen on the named node's own events (not its branches').",
+          "node_events[?node_name == {node} && branch_name == null].attempt_index", "set",
+          holds=Example(_callable_run(1), [0, 1], name="retrieve_node_attempt_indices_seen"),
+          fails=Example(_callable_run(1), [0], name="retrieve_node_attempt_indices_seen")),
+    Query("<branch>_callable_branch_attempt_indices_seen", "The attempt_index values seen on the named callable branch's events.",
+          "node_events[?branch_name == {branch} && node_name == {branch}].attempt_index", "set",
+          holds=Example(_callable_run(1), [0, 1], name="vector_callable_branch_attempt_indices_seen"),
+          fails=Example(_callable_run(0), [0, 1], name="vector_callable_branch_attempt_indices_seen")),
+    Compute("callable_branch_events_report_current_attempt_index", "Every callable-branch event carries the attempt_index of the node attempt it ran in.",
+            callable_branch_current_attempt, "pairs each branch event with the node's latest started event before it (an ordered join)",
+            holds=Example(_callable_run(1)), fails=Example(_callable_run(0))),
+    Compute("callable_branch_started_and_completed_carry_attempt_index_one_on_retry", "On the node's retry (attempt 1) the callable-branch started and completed events both carry attempt_index 1.",
+            callable_branch_retry_phases, "pairs each branch event with the node's latest started event before it (an ordered join)",
+            holds=Example(_callable_run(1)), fails=Example(_callable_run(0))),
+    # ---- detached traces (§4.3 *Detached-dispatch invocation spans*, §4.4) -------------------------
+    *(Compute(name, "Every detached trace roots in one openarmature.invocation span carrying the parent invocation span's invocation_id.",
+              detached_roots_share_invocation_id, "groups spans by trace and finds each trace's root (a parent id no span of the trace has)",
+              holds=otel(DETACHED), fails=otel(DETACHED_OTHER_ID))
+      for name in ("detached_invocation_id_equals_parent", "each_instance_trace_roots_in_invocation_span_sharing_parent_invocation_id")),
+    Query("fan_out_node_span_link_count", "How many Links the fan-out node span(s) carry (one per detached instance trace).",
+          f"sum(otel.spans[?has(attributes, '{ITEM_COUNT}')].length(links))", "equals",
+          holds=_with(otel(LINKED), 1), fails=_with(otel(LINKED), 3)),
+    Query("<node>_span_link_count", "How many Links the named node's spans carry (one per detached trace it dispatched).",
+          "sum(otel.spans[?name == {node}].length(links))", "equals",
+          holds=Example(otel(LINKED).document, 1, invocation=None, name="dispatch_span_link_count"),
+          fails=Example(otel(LINKED).document, 0, invocation=None, name="dispatch_span_link_count")),
+    *(Restates(name, doc, TRACES) for name, doc in (
+        ("error_status_on_parent_dispatch_span", "The parent trace's dispatch span is ERROR (the traces' status)."),
+        ("error_status_on_detached_invocation_span", "The detached trace's invocation span is ERROR (the traces' status)."),
+        ("error_status_on_parent_fan_out_node_span", "The parent trace's fan-out node span is ERROR (the traces' status)."),
+        ("error_status_on_detached_instance_invocation_span", "The detached instance trace's invocation span is ERROR (the traces' status)."),
+        ("exception_event_on_both_error_spans", "Both ERROR spans record an exception event (the traces' exception_recorded)."),
+    )),
+    # Names the Langfuse rows share (observability.py judges each on every backend recorded).
+    Compute("distinct_trace_ids", "Every invocation span (parent and detached) is in its own trace.", distinct_invocation_traces,
+            "pairwise distinctness over at least two invocation spans",
+            holds=otel(DETACHED), fails=otel([span(INVOCATION, "p0"), span(INVOCATION, "q0", "p9")])),
+    Compute("all_instance_trace_ids_distinct", "Each detached instance's invocation span has its own trace id, distinct from the parent's.",
+            distinct_invocation_traces, "pairwise distinctness over at least two invocation spans",
+            holds=otel(DETACHED), fails=otel([span(INVOCATION, "p0"), span(INVOCATION, "q0", "p9")])),
+    Compute("correlation_id_consistent_across_traces", "The parent and detached traces' spans all carry one correlation_id.",
+            correlation_across_traces, "one value across the spans of at least two traces",
+            holds=otel([span(INVOCATION, "p0", **C1), span(INVOCATION, "q0", "p9", trace="t2", **C1)]),
+            fails=otel([span(INVOCATION, "p0", **C1), span(INVOCATION, "q0", "p9", trace="t2", **C2)])),
+    Compute("no_instance_spans_in_parent_trace", "No fan-out instance span stays in the parent trace when instances are detached.",
+            no_instances_in_parent_trace, "groups spans by trace, the parent trace being the root invocation span's",
+            holds=otel(DETACHED), fails=otel(INSTANCE_LEFT_IN_PARENT)),
     # ---- span hierarchy, names, attributes: what the case's tree already asserts ----------------
     *(Restates(name, doc, SPAN_TREE) for name, doc in (
         ("tool_span_name_is_openarmature_tool_call", "The tool execution renders as a span named openarmature.tool.call (the tree names it)."),
@@ -375,7 +610,7 @@ ROWS = (
     )),
     Compute("unique_fan_out_indices_per_node_span_under", "Under every span of the named fan-out node, instance indices are pairwise distinct.",
             unique_indices_under, "groups spans by their parent span (a join of span_id with parent_span_id)",
-            holds=_with(otel(FAN_OUT), "process"), fails=_with(otel(FAN_OUT_CLASH), "process")),
+            holds=_with(otel(NESTED_FAN_OUT), "inner"), fails=_with(otel(NESTED_FAN_CLASH), "inner")),
     # ---- joins the tree cannot say ----------------------------------------------------------------
     Compute("correlation_id_consistency", "All openarmature spans share the same correlation_id (one value, on every span).",
             correlation_consistent, "the tree matches each span's id against <uuid> on its own; equality across spans is a join",
