@@ -3,11 +3,13 @@ never stderr — per case, with cases side by side (interpreter/case_output.py).
 
 from __future__ import annotations
 
+import asyncio
+import gc
 import logging
 import warnings
 from pathlib import Path
 
-from oa_conformance.interpreter.case_output import captured, notes
+from oa_conformance.interpreter.case_output import captured, notes, run_loop
 from oa_conformance.report import json_report, summary_table
 from oa_conformance.runner import cases_of, run_all
 
@@ -73,3 +75,24 @@ def test_an_inner_capture_takes_what_is_emitted_inside_it_and_repeats_are_counte
     assert len(notes(outer)) == 1 and notes(outer)[0].startswith("warning UserWarning: outer one (")
     assert notes(outer)[0].endswith("(×2)")
     assert notes(inner) == ("log WARNING openarmature.test: inner one",)
+
+
+def test_a_task_exception_nobody_retrieved_is_a_note_of_the_case_that_lost_it(capfd):
+    # The report asyncio makes when such a task is freed comes at a later garbage collection, in any
+    # thread (a traceback holds the task in a cycle); the case's loop reports it when the case ends.
+    async def lost() -> None:
+        raise ValueError("a branch nobody awaited")
+
+    async def case() -> int:
+        task = asyncio.create_task(lost())
+        keep.append(task)  # a reference cycle's stand-in: the task outlives the case
+        await asyncio.sleep(0.01)
+        return 7
+
+    keep: list[asyncio.Task[None]] = []
+    with captured() as caught:
+        assert run_loop(case()) == 7
+    assert notes(caught) == ("log ERROR asyncio: Task exception was never retrieved: ValueError: a branch nobody awaited",)
+    keep.clear()
+    gc.collect()
+    assert capfd.readouterr().err == ""  # reported once, never again on stderr

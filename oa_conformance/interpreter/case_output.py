@@ -11,6 +11,12 @@ variable, which ``asyncio.run`` copies into every task of the case's event loop:
   warning reaches every case that causes it, not only the first one in the process (the default
   action shows a warning once per location), whatever filters were added since. ``warnings.catch_warnings`` leaves ``_showwarnmsg`` alone, so pytest's own
   warning capture does not take a case's warnings away from it.
+- **the case's event loop** (:func:`run_loop`): what the loop would report through its exception
+  handler (``asyncio``'s "Task exception was never retrieved", an exception in a callback) is a
+  record of the case. A task whose exception nobody retrieved is reported when the task is freed —
+  with a traceback in a reference cycle, at some later garbage collection, in whatever thread runs
+  it — so the loop keeps every task it created and reports the unretrieved ones when the case's
+  coroutine returns: the note lands on the case that caused it, every time.
 - **log records** of :data:`LOGGERS`: one handler on each logger appends the record to the running
   case's sink. Records still propagate, so the OTel logs bridge on the root logger
   (``capabilities/otel_capture.py``) sees them exactly as before; a record emitted outside any case
@@ -22,6 +28,7 @@ variable, which ``asyncio.run`` copies into every task of the case's event loop:
 
 from __future__ import annotations
 
+import asyncio
 import collections
 import contextlib
 import contextvars
@@ -29,7 +36,9 @@ import logging
 import threading
 import warnings
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Awaitable, Callable, Iterator, TypeVar
+
+T = TypeVar("T")
 
 # The loggers whose records are a case's output: the runtime's, and the one `emits_log` writes to.
 LOGGERS = ("openarmature", "oa_conformance.node")
@@ -130,6 +139,46 @@ def captured() -> Iterator[list[Any]]:
             yield caught
         finally:
             _SINK.reset(token)
+
+
+def _loop_report(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    """The case loop's exception handler: the report is a record of the running case, else what the
+    loop would have done with it."""
+    sink = _SINK.get()
+    if sink is None:
+        loop.default_exception_handler(context)
+        return
+    exception = context.get("exception")
+    detail = f": {type(exception).__name__}: {exception}" if exception is not None else ""
+    sink.append(logging.LogRecord("asyncio", logging.ERROR, __file__, 0, f"{context.get('message', 'event loop report')}{detail}", None, None))
+
+
+def _unretrieved(task: asyncio.Task[Any]) -> bool:
+    # `_log_traceback` is the flag Task.__del__ reads to decide whether to report (C and Python Task).
+    return task.done() and not task.cancelled() and bool(getattr(task, "_log_traceback", False))
+
+
+def run_loop(main: Awaitable[T]) -> T:
+    """``asyncio.run(main)``, in a fresh loop whose reports are the running case's records (see the
+    module docstring): each task the case's code created and whose exception nobody retrieved is
+    reported once, when ``main`` returns, and marked retrieved so it is not reported again later."""
+    created: list[asyncio.Task[Any]] = []
+
+    def keep(loop: asyncio.AbstractEventLoop, coro: Any, **kwargs: Any) -> asyncio.Task[Any]:
+        task = asyncio.Task(coro, loop=loop, **kwargs)
+        created.append(task)
+        return task
+
+    with asyncio.Runner() as runner:
+        loop = runner.get_loop()
+        loop.set_exception_handler(_loop_report)
+        loop.set_task_factory(keep)
+        try:
+            return runner.run(main)
+        finally:
+            for task in created:
+                if _unretrieved(task):
+                    loop.call_exception_handler({"message": "Task exception was never retrieved", "exception": task.exception(), "task": task})
 
 
 def forward(items: list[Any]) -> None:

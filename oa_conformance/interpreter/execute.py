@@ -21,6 +21,7 @@ from ..ast.scenarios import Scenario
 from .behaviors import NotImplementedDirective
 from .errors import error_record
 from .capabilities import CapabilityHarness, harness_for
+from .case_output import run_loop
 from .graph_build import BuiltGraph, build_graph
 from .harness import Harness, HarnessPrimitiveMissing, Instruments, RecordingObserver, timed_drain
 from .resume import POPULATE, RESUMED, Crashed, Run, crashable, planned_runs, recording_checkpointer, saved_record
@@ -98,7 +99,7 @@ def execute_case(scenario: Scenario, timeout: float = 60.0, capability: str | No
     Everything the case freezes shares one :class:`~oa_conformance.trace.record.Freezer`, so the
     trace holds each distinct value once however many events carry it."""
     with freezing():
-        return asyncio.run(_with_limit(scenario, timeout, harness_for(capability)))
+        return run_loop(_with_limit(scenario, timeout, harness_for(capability)))
 
 
 async def _with_limit(scenario: Scenario, timeout: float, contract: CapabilityHarness | None) -> CaseTrace:
