@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -47,7 +48,7 @@ def test_yaml_reads_back_to_an_equal_ast(capsys):
 
 def test_stop_after_prints_problems_with_locations(tmp_path, capsys):
     broken = tmp_path / "broken.yaml"
-    broken.write_text(open(FIXTURE).read().replace("entry: first", "entry: first\nentyr: oops"))
+    broken.write_text(Path(FIXTURE).read_text(encoding="utf-8").replace("entry: first", "entry: first\nentyr: oops"))
     assert main([str(broken), "--stop-after", "schema"]) == 1
     out = capsys.readouterr().out.strip().splitlines()
     assert out == [f"{broken}:10:1: fixture_directive_unknown: unknown directive 'entyr' in fixture at the top level (did you mean 'entry'?)"]
@@ -78,7 +79,7 @@ def test_bad_option_is_a_usage_error(capsys):
 
 
 def test_stdin_through_the_installed_entry_point():
-    text = open(FIXTURE, encoding="utf-8").read()
+    text = Path(FIXTURE).read_text(encoding="utf-8")
     done = subprocess.run([sys.executable, "-m", "oa_conformance.cli.oa_ast", "-", "--format", "json"],
                           input=text, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
