@@ -117,37 +117,7 @@ def test_a_multi_line_reason_stays_on_one_line(tmp_path, capsys, monkeypatch):
     assert real
 
 
-SLOW_CASES = """\
-cases:
-  - name: quick
-    state:
-      fields:
-        v: {type: int, default: 0}
-    entry: a
-    nodes:
-      a:
-        update: {v: 1}
-    edges:
-      - {from: a, to: END}
-    initial_state: {}
-    expected:
-      final_state: {v: 1}
-  - state:
-      fields:
-        v: {type: int, default: 0}
-    name: slow
-    entry: a
-    nodes:
-      a:
-        sleep_ms: 2000
-        update: {v: 1}
-    edges:
-      - {from: a, to: END}
-    initial_state: {}
-    expected:
-      final_state: {v: 1}
-"""
-
+# One slow case (a 2 s sleep), written at the top level: a single-case file is the case.
 SLOW_SINGLE = """\
 # One slow case: the whole file is the case.
 state:
@@ -164,6 +134,20 @@ initial_state: {}
 expected:
   final_state: {v: 1}
 """
+
+
+def _as_case(name: str, body: str, first: str = "state:") -> str:
+    """``body`` (a single-case file) as an entry of a ``cases:`` list, ``name:`` after ``first``."""
+    lines = [line for line in body.splitlines() if not line.startswith("#")]
+    at = next(i for i, line in enumerate(lines) if line.startswith(first)) + 1
+    while at < len(lines) and lines[at].startswith(" "):
+        at += 1
+    lines.insert(at, f"name: {name}")
+    return "\n".join(("  - " if i == 0 else "    ") + line for i, line in enumerate(lines)) + "\n"
+
+
+# Two cases; the slow one's `name:` comes after its `state:`, which is not where the case is.
+SLOW_CASES = "cases:\n" + _as_case("quick", SLOW_SINGLE.replace("    sleep_ms: 2000\n", "")) + _as_case("slow", SLOW_SINGLE)
 
 
 def test_a_timed_out_case_points_at_the_case_not_its_first_directive(tmp_path, capsys):
