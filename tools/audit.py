@@ -31,7 +31,7 @@ from typing import Any, Iterable
 import yaml
 
 from oa_conformance.assertions.catalogue import Query, resolve
-from oa_conformance.assertions.rules import VERIFIED
+from oa_conformance.assertions.rules import VERIFIED, Check
 from oa_conformance.ast.nodes import (BindingToken, FormatToken, Mapping, Placeholder, PredicateBlock, Scalar, Section,
                                       Sequence)
 from oa_conformance.ast.scenarios import scenarios
@@ -72,13 +72,12 @@ class Unmutated:
     """An expectation the audit found no leaf to change in (reported: nothing is silent)."""
 
     case: CaseRef
-    expectation: str
-    location: str
+    check: Check  # the verified check whose expectation it is
     why: str
     neutral: bool = False  # True: a mutation a correct adapter must not notice (not a finding)
 
     def __str__(self) -> str:
-        return f"{self.location} {self.expectation}: not mutated: {self.why}"
+        return f"{self.check.span} {self.check.name}: not mutated: {self.why}"
 
 
 @dataclass(frozen=True)
@@ -314,26 +313,25 @@ def mutants_of(result: CaseResult, text: str) -> tuple[list[Mutant], list[Unmuta
         if key in done:
             continue
         done.add(key)
-        where = f"{ref.fixture.path}:{check.span.line}:{check.span.column}"
         if check.name.endswith("]") and key + (ITEM,) in by_position:  # the item, not its first key
             key = key + (ITEM,)
         elif key not in by_position:
             key = key + (ITEM,)
         if key not in by_position:
-            unmutated.append(Unmutated(ref, check.name, where, "no key of the fixture is at the check's span"))
+            unmutated.append(Unmutated(ref, check, "no key of the fixture is at the check's span"))
             continue
         kind, name, value = by_position[key]
         why = neutral(kind, name)
         if why is not None:
-            unmutated.append(Unmutated(ref, check.name, where, f"neutral: {why}", neutral=True))
+            unmutated.append(Unmutated(ref, check, f"neutral: {why}", neutral=True))
             continue
         found = list(candidates(name, value, excluding(kind, name, ref.fixture.capability)))
         if not found:
             if any(True for _ in leaves_of(value)):
-                unmutated.append(Unmutated(ref, check.name, where, "neutral: every leaf names what must be absent "
+                unmutated.append(Unmutated(ref, check, "neutral: every leaf names what must be absent "
                                            "(an excluding name or an absent query)", neutral=True))
             else:
-                unmutated.append(Unmutated(ref, check.name, where, "no leaf"))
+                unmutated.append(Unmutated(ref, check, "no leaf"))
             continue
         made = []
         for leaf in found:
@@ -350,7 +348,7 @@ def mutants_of(result: CaseResult, text: str) -> tuple[list[Mutant], list[Unmuta
             if made:
                 made.append(dataclasses.replace(made[0], rejected=True))
         if not made:
-            unmutated.append(Unmutated(ref, check.name, where, "no candidate leaf starts a scalar or an empty list in the text"))
+            unmutated.append(Unmutated(ref, check, "no candidate leaf starts a scalar or an empty list in the text"))
             continue
         mutants.append(made[-1])
     return mutants, unmutated
