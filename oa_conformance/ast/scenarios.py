@@ -55,11 +55,28 @@ class Scenario(NamedTuple):
             yield graph
 
     def get(self, directive: str, default: Any = None) -> Any:
-        """The directive's value as the scenario sees it (its own, else inherited)."""
-        for source in self.sources():
-            if source is self.fixture and self.case is not None and directive in FILE_ONLY:
-                continue
-            value = source.get(directive)
+        """The directive's value as the scenario sees it (its own, else inherited).
+
+        :meth:`sources`' order written out (the linter asks this some 8,000 times per corpus run):
+        the case, its graph, the fixture (not for a file-only directive), the fixture's graph."""
+        case = self.case
+        if case is not None:
+            value = case.get(directive)
+            if value is not None:
+                return value
+            graph = case.get("graph")
+            if graph is not None:
+                value = graph.get(directive)
+                if value is not None:
+                    return value
+        fixture = self.fixture
+        if case is None or directive not in FILE_ONLY:
+            value = fixture.get(directive)
+            if value is not None:
+                return value
+        graph = fixture.get("graph")
+        if graph is not None:
+            value = graph.get(directive)
             if value is not None:
                 return value
         return default
