@@ -237,3 +237,16 @@ def test_p002_reports_a_restating_predicate_without_its_directive(monkeypatch, t
     assert [d.code for d in found] == ["P002"] and "expected.final_state.log" in found[0].message
     path.write_text(FIXTURE % "final_state: {log: [a, b]}")
     assert not lint_paths([str(path.parent)], Selection.parse(["P002"], [])).diagnostics
+
+
+@pytest.mark.parametrize("entry", [e for e in ROWS if not isinstance(e[1], Restates) and isinstance(e[1].holds.value, bool)],
+                         ids=row_id)
+def test_boolean_row_fails_on_the_other_boolean(entry):
+    """A row whose value is a boolean compares it: on the trace where it holds as ``true``, the
+    fixture's ``false`` fails (and the other way round) — a check that reads only the trace would
+    verify whatever the fixture says (the mutation audit, ``./dev audit``, found such rows)."""
+    capability, row = entry
+    flipped = Example(row.holds.document, not row.holds.value, row.holds.invocation, row.holds.name)
+    found = judge(capability, row, flipped)
+    assert found.status == FAILED, f"{row.name}: the fixture's {str(flipped.value).lower()} verified on the holding example"
+    assert found.detail

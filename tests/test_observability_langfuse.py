@@ -299,6 +299,14 @@ REAL_FAULTS = [
      "expected.node_completed_event_carries_error.error_category"),
     ("023-langfuse-generation-rendering.yaml", 'response_model: "test-model-v2"', 'response_model: "test-model-v3"',
      "expected.langfuse_trace"),
+    # A Compute row's boolean is compared, not only the trace read (the mutation audit found rows
+    # that verified whatever boolean the fixture gave: tests/test_catalogue.py now flips every one).
+    ("022-langfuse-basic-trace.yaml", "trace_id_equals_invocation_id_dashes_stripped: true",
+     "trace_id_equals_invocation_id_dashes_stripped: false", "expected.invariants.trace_id_equals_invocation_id_dashes_stripped"),
+    ("067-llm-completion-event-call-id-always-present-and-distinct.yaml", "all_call_ids_present: true",
+     "all_call_ids_present: false", "expected.invariants.all_call_ids_present"),
+    ("053-llm-completion-event-no-event-on-failure.yaml", "no_typed_event_on_failure: true",
+     "no_typed_event_on_failure: false", "expected.invariants.no_typed_event_on_failure"),
 ]
 
 

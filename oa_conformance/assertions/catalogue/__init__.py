@@ -96,7 +96,11 @@ class Verdict:
 
 def flag(expected: Any, holds: bool, detail: str) -> Verdict:
     """A compute row's verdict on a predicate that holds or not, against the boolean the fixture gives."""
-    return Verdict(holds == bool(expected), "" if holds == bool(expected) else detail)
+    if holds == bool(expected):
+        return Verdict(True)
+    if holds:  # the fixture gives false: say so, whatever the row found
+        return Verdict(False, "it holds, and the fixture gives false" + (f" ({detail})" if detail else ""))
+    return Verdict(False, detail or "it does not hold")
 
 
 COMPARES = ("equals", "set", "count", "flag", "absent")

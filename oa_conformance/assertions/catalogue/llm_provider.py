@@ -11,7 +11,7 @@ Most restate an expectation the same case already makes: the exact outbound body
 
 from __future__ import annotations
 
-from . import Compute, Example, Query, Restates, Verdict
+from . import Compute, Example, Query, Restates, Verdict, flag
 
 WIRE = "expected_wire_request"
 RESPONSE = "expected.response"
@@ -47,13 +47,13 @@ def _schema_in_system_message(scope: dict, expected: object) -> Verdict:
     calls, requests = scope["calls"], scope["wire"]["requests"]
     schema = calls[0].get("inputs", {}).get("response_schema") if calls else None
     if not schema or not requests:
-        return Verdict(False, "the case made no structured-output call that sent a request")
+        raise LookupError("the case made no structured-output call that sent a request")
     system = [m.get("content") for m in requests[0].get("json", {}).get("messages", []) if m.get("role") == "system"]
     text = system[0] if system and isinstance(system[0], str) else ""
     names = list((schema.get("properties") or {}).keys())
     missing = [name for name in names if f'"{name}"' not in text]
     ok = bool(text) and bool(names) and not missing
-    return Verdict(ok == bool(expected), "" if ok else f"the system message {text[:80]!r} does not name {missing or 'a schema'}")
+    return flag(expected, ok, f"the system message {text[:80]!r} does not name {missing or 'a schema'}")
 
 
 def _structured(system: str) -> dict:

@@ -77,7 +77,7 @@ def invocation_trace(scope: dict) -> dict:
 def _trace_id_is_uuid_hex(scope: dict, expected: Any, **_: str) -> Verdict:
     trace = invocation_trace(scope)
     wanted = trace["invocationId"].replace("-", "").lower()
-    return Verdict(trace["id"] == wanted, f"trace.id {trace['id']!r}, invocation id {trace['invocationId']!r} without dashes is {wanted!r}")
+    return flag(expected, trace["id"] == wanted, f"trace.id {trace['id']!r}, invocation id {trace['invocationId']!r} without dashes is {wanted!r}")
 
 
 def _trace_id_is_sha256(scope: dict, expected: Any, **_: str) -> Verdict:
@@ -85,13 +85,13 @@ def _trace_id_is_sha256(scope: dict, expected: Any, **_: str) -> Verdict:
 
     trace = invocation_trace(scope)
     wanted = hashlib.sha256(trace["invocationId"].encode("utf-8")).digest()[:16].hex()
-    return Verdict(trace["id"] == wanted, f"trace.id {trace['id']!r}, SHA-256(invocation id)[:16] is {wanted!r}")
+    return flag(expected, trace["id"] == wanted, f"trace.id {trace['id']!r}, SHA-256(invocation id)[:16] is {wanted!r}")
 
 
 def _raw_id_in_metadata(scope: dict, expected: Any, **_: str) -> Verdict:
     trace = invocation_trace(scope)
-    return Verdict(trace["metadata"].get("invocation_id") == trace["invocationId"],
-                   f"metadata.invocation_id {trace['metadata'].get('invocation_id')!r}, invocation id {trace['invocationId']!r}")
+    return flag(expected, trace["metadata"].get("invocation_id") == trace["invocationId"],
+                f"metadata.invocation_id {trace['metadata'].get('invocation_id')!r}, invocation id {trace['invocationId']!r}")
 
 
 def _correlation_ids(scope: dict) -> list:
@@ -196,14 +196,14 @@ def _call_ids(scope: dict, families: tuple[str, ...]) -> list:
 def _ids_present(*families: str):
     def judge(scope: dict, expected: Any, **_: str) -> Verdict:
         ids = _call_ids(scope, families)
-        return Verdict(all(isinstance(i, str) and i for i in ids), f"call ids {ids}")
+        return flag(expected, all(isinstance(i, str) and i for i in ids), f"call ids {ids}")
     return judge
 
 
 def _ids_distinct(*families: str):
     def judge(scope: dict, expected: Any, **_: str) -> Verdict:
         ids = _call_ids(scope, families)
-        return Verdict(len(ids) > 1 and len(set(ids)) == len(ids) and None not in ids, f"call ids {ids}")
+        return flag(expected, len(ids) > 1 and len(set(ids)) == len(ids) and None not in ids, f"call ids {ids}")
     return judge
 
 
@@ -215,14 +215,14 @@ def _exception_alongside_event(scope: dict, expected: Any, **_: str) -> Verdict:
     """The invocation errored (the exception propagated) and a failure event was collected too."""
     outcome = scope.get("invocation", {}).get("outcome")
     failures = sum(family_count(scope, f) for f in FAILED_FAMILIES)
-    return Verdict(outcome == "errored" and failures >= 1, f"invocation {outcome}, {failures} failure events")
+    return flag(expected, outcome == "errored" and failures >= 1, f"invocation {outcome}, {failures} failure events")
 
 
 def _no_success_event_on_failure(scope: dict, expected: Any, **_: str) -> Verdict:
     """The invocation errored and no success event was collected."""
     outcome = scope.get("invocation", {}).get("outcome")
     successes = sum(family_count(scope, f) for f in SUCCESS_FAMILIES)
-    return Verdict(outcome == "errored" and successes == 0, f"invocation {outcome}, {successes} success events")
+    return flag(expected, outcome == "errored" and successes == 0, f"invocation {outcome}, {successes} success events")
 
 
 def _with_call_ids(*pairs: tuple[str, Any]) -> dict:
@@ -418,7 +418,7 @@ def _tool_call_id_from_llm(scope: dict, expected: Any, **_: str) -> Verdict:
     executed = [e.get("tool_call_id") for events in collectors for e in events if e["type"] == "ToolCallEvent"]
     if not executed:
         raise LookupError("no ToolCallEvent was collected")
-    return Verdict(all(i is not None and i in requested for i in executed), f"tool_call_id {executed}, requested {requested}")
+    return flag(expected, all(i is not None and i in requested for i in executed), f"tool_call_id {executed}, requested {requested}")
 
 
 def _langfuse_lineages(scope: dict) -> list:
@@ -459,7 +459,7 @@ def _parents_agree(scope: dict, expected: Any, **_: str) -> Verdict:
     langfuse, otel = _langfuse_lineages(scope), _otel_lineages(scope)
     if not langfuse:
         raise LookupError("no Generation observation")
-    return Verdict(langfuse == otel, f"Generation lineages {langfuse}; LLM span lineages {otel}")
+    return flag(expected, langfuse == otel, f"Generation lineages {langfuse}; LLM span lineages {otel}")
 
 
 def _llm_case(generation_parent_index: int) -> dict:
@@ -503,7 +503,7 @@ def _nulled(counters: tuple, attributes: tuple):
         usage = _completion_usage(scope)
         on_spans = sorted({key for span in _llm_span_attributes(scope) for key in span if key in attributes})
         nulls = all(usage.get(c, "absent") is None for c in counters)
-        return Verdict(nulls and not on_spans, f"event usage {usage}; usage attributes on the LLM span: {on_spans}")
+        return flag(expected, nulls and not on_spans, f"event usage {usage}; usage attributes on the LLM span: {on_spans}")
     return judge
 
 
@@ -512,8 +512,8 @@ def _input_bound_not_evaluated(scope: dict, expected: Any, **_: str) -> Verdict:
     usage = _completion_usage(scope)
     budget = [m for m in scope.get("metrics", ()) if m["instrument"].startswith("openarmature.gen_ai.client.token_budget")]
     input_kind = [m for m in budget if "input" in m["dimensions"].values()]
-    return Verdict(usage.get("prompt_tokens", "absent") is None and not input_kind,
-                   f"prompt_tokens {usage.get('prompt_tokens', 'absent')!r}; input-kind budget observations {input_kind}")
+    return flag(expected, usage.get("prompt_tokens", "absent") is None and not input_kind,
+                f"prompt_tokens {usage.get('prompt_tokens', 'absent')!r}; input-kind budget observations {input_kind}")
 
 
 def _usage_case(usage: dict, span_attributes: dict, metrics: list | None = None) -> dict:
@@ -697,7 +697,7 @@ def every_node_once(scope: dict, expected: Any) -> Verdict:
     wrong = [run["execution_order"] for run in scope["invocations"]
              if run["outcome"] != "completed" or sorted(run["execution_order"]) != sorted(declared)]
     holds = not wrong
-    return Verdict(holds == bool(expected), "" if holds == bool(expected) else f"runs that did not run each node once: {wrong}")
+    return flag(expected, holds, f"runs that did not run each node once: {wrong}")
 
 
 ROUTING = (

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import Compute, Example, Query, Restates, Verdict
+from . import Compute, Example, Query, Restates, Verdict, flag
 from .examples import case, invocation, node_event, one_run
 
 SPAN_TREE = "expected.span_tree"
@@ -57,7 +57,7 @@ def _openarmature_correlation_ids(scope: dict) -> list[Any]:
 
 
 def _flag(expected: Any, holds: bool, detail: str) -> Verdict:
-    return Verdict(holds == bool(expected), "" if holds == bool(expected) else detail)
+    return flag(expected, holds, detail)
 
 
 def correlation_consistent(scope: dict, expected: Any) -> Verdict:

@@ -1,0 +1,506 @@
+"""Mutation audit: every expectation of every passing case must be able to fail.
+
+    ./dev audit [ROOT...] [--capability NAME] [-k EXPR] [--max-ms N] [-v]
+
+For each case that passes (seen through the expectations file), each distinct expectation its checks
+verify — an ``expected.*`` directive, an ``invariants`` predicate, any other directive a rule reads
+(``expected_error``, ``saved_record_assertions`` …), located by the check's span in the AST — gets
+ONE mutant: the fixture text with one scalar leaf of that expectation's value changed (a string
+gets a suffix, a number +1, a bool flipped), edited at the leaf's ``line:col`` from the loader's
+spans. The leaf is the first one in document order that is not a §5.10 matcher token and that the
+directive's meaning does not make neutral (:func:`neutral`). The mutant is read in memory (the
+corpus is never written) and its case run through the library's ``run_case``.
+
+A mutant whose case still passes is a **survivor**: a check that did not compare what its fixture
+says. Exit 1 when there is any survivor (or an expectation the audit could not mutate), else 0;
+2 on a usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import os
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+import yaml
+
+from oa_conformance.assertions.catalogue import Query, resolve
+from oa_conformance.assertions.rules import VERIFIED, Check
+from oa_conformance.ast.nodes import (BindingToken, FormatToken, Mapping, Placeholder, PredicateBlock, Scalar, Section,
+                                      Sequence)
+from oa_conformance.ast.scenarios import scenarios
+from oa_conformance.ast.visitor import walk
+from oa_conformance.discovery import discover
+from oa_conformance.expectations import NO_EXPECTATIONS, load_expectations
+from oa_conformance.interpreter import read_fixture
+from oa_conformance.runner import PASSED, CaseRef, CaseResult, cases_of, run_all, run_case
+
+SUFFIX = "-mutated"
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """One in-memory edit of a fixture's text that one expectation of one case must notice."""
+
+    case: CaseRef
+    expectation: str  # the check's name (the directive or predicate it verifies)
+    line: int  # the mutated leaf, 1-based
+    column: int
+    old: str  # the leaf as written
+    new: str  # what replaced it
+    text: str  # the whole mutated fixture text
+    # Every candidate leaf's mutant was refused by the fixture reader (the vocabulary already pins
+    # those values): the mutant is the first of them, killed, but proving nothing about the rule.
+    rejected: bool = False
+
+    @property
+    def location(self) -> str:
+        return f"{self.case.fixture.path}:{self.line}:{self.column}"
+
+    def __str__(self) -> str:
+        return f"{self.location} {self.expectation}: mutation {self.old!r} -> {self.new!r} still passes"
+
+
+@dataclass(frozen=True)
+class Unmutated:
+    """An expectation the audit found no leaf to change in (reported: nothing is silent)."""
+
+    case: CaseRef
+    check: Check  # the verified check whose expectation it is
+    why: str
+    neutral: bool = False  # True: a mutation a correct adapter must not notice (not a finding)
+
+    def __str__(self) -> str:
+        return f"{self.check.span} {self.check.name}: not mutated: {self.why}"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    mutant: Mutant
+    result: CaseResult
+
+    @property
+    def survived(self) -> bool:
+        return self.result.outcome == PASSED
+
+
+# ---------------------------------------------------------------------------------------------
+# Where each expectation's value is
+
+
+DIRECTIVE, PREDICATE, KEY, ITEM = "directive", "predicate", "key", "item"
+
+
+def values_by_position(fixture: Section) -> dict[tuple, tuple[str, str, Any]]:
+    """``(line, column)`` of every key → ``(kind, key, value)``: a directive of a section, a
+    predicate of an invariants block, or a key of a data mapping; ``(line, column, "item")`` of
+    every list item → ``("item", "", item)`` (a block mapping item starts where its first key does)."""
+    found: dict[tuple[int, int], tuple[str, str, Any]] = {}
+    for node in walk(fixture):
+        if isinstance(node, Section):
+            for name, value in node.items():
+                span = node.key_span(name)
+                found.setdefault((span.line, span.column), (DIRECTIVE, name, value))
+        elif isinstance(node, Mapping):
+            for key, value, span in zip(node.keys, node.values, node.key_spans):
+                found.setdefault((span.line, span.column), (KEY, str(key), value))
+        elif isinstance(node, PredicateBlock):
+            for ref in node.predicates:
+                found.setdefault((ref.span.line, ref.span.column), (PREDICATE, ref.name, ref.value))
+    for node in walk(fixture):  # a check about one item of a list (`event_counts[0]`) is at the item
+        if isinstance(node, Sequence):
+            for item in node.items:
+                if item.span is not None:
+                    found.setdefault((item.span.line, item.span.column, ITEM), (ITEM, "", item))
+    return found
+
+
+# Directives whose value is an input of the run as much as an expectation about it: the executor
+# reads the same value the check compares with, so changing it changes both sides.
+INPUT_DIRECTIVES = {
+    "run_count": "the value sets how many runs the executor makes as well as how many the check counts",
+}
+
+# Words of a directive, predicate or key name that make its string values names of what must NOT be
+# there (`expected_wire_request_absent_keys`, `attributes_absent`, `error_category_not`): another
+# name is just as absent. Its booleans and numbers still mean what they say.
+EXCLUDING = frozenset({"absent", "not", "none", "never", "without", "excluded", "forbidden"})
+
+# Words of a key naming an upper bound (`max_in_flight`): +1 loosens it, so the mutation is -1.
+UPPER_BOUND = frozenset({"max", "maximum", "most"})
+
+
+def _words(name: str) -> set[str]:
+    return set(name.replace(".", "_").replace("-", "_").lower().split("_"))
+
+
+def neutral(kind: str, name: str) -> str | None:
+    """Why changing any leaf of this expectation must leave a correct adapter passing, or None:
+    a directive that is also an input of the run (:data:`INPUT_DIRECTIVES`)."""
+    if kind == DIRECTIVE and name in INPUT_DIRECTIVES:
+        return INPUT_DIRECTIVES[name]
+    return None
+
+
+def excluding(kind: str, name: str, capability: str | None) -> bool:
+    """Whether the expectation's string values name what must be absent: a predicate whose catalogue
+    row is an ``absent`` query (its value is substituted into the query as the names to look for)."""
+    if kind != PREDICATE:
+        return False
+    resolved = resolve(capability, name)
+    return resolved is not None and isinstance(resolved.row, Query) and resolved.row.compare == "absent"
+
+
+def leaf_neutral(path: tuple[str, ...], leaf: Scalar, excluded: bool = False) -> bool:
+    """A string naming what must be absent — under a name that excludes (:data:`EXCLUDING`), or in
+    the value of an absent query — is neutral: another name is absent too."""
+    return isinstance(leaf.value, str) and (excluded or any(_words(part) & EXCLUDING for part in path))
+
+
+TOKENS = (FormatToken, BindingToken, Placeholder)
+
+
+def _is_token_text(value: Any) -> bool:
+    return isinstance(value, str) and value.startswith("<") and value.endswith(">")
+
+
+def nodes_below(node: Any, path: tuple[str, ...]) -> Iterable[tuple[tuple[str, ...], Any]]:
+    """Every value node below ``node`` (itself included) with its key path, in document order."""
+    yield path, node
+    if isinstance(node, Section):
+        for name, value in node.items():
+            yield from nodes_below(value, path + (name,))
+    elif isinstance(node, Mapping):
+        for key, value in zip(node.keys, node.values):
+            yield from nodes_below(value, path + (str(key),))
+    elif isinstance(node, Sequence):
+        for item in node.items:
+            yield from nodes_below(item, path)
+    elif isinstance(node, PredicateBlock):
+        for ref in node.predicates:
+            yield from nodes_below(ref.value, path + (ref.name,))
+
+
+@dataclass(frozen=True)
+class Leaf:
+    node: Any  # a Scalar, a matcher token or an empty Sequence
+    path: tuple[str, ...]
+    siblings: tuple = ()  # the other values of the sequence it is in
+
+
+def candidates(name: str, node: Any, excluded: bool = False) -> Iterable[Leaf]:
+    """What to change, in order of preference (leaves under an ``expected…`` key first): each scalar leaf that is not null, not a matcher token
+    and not neutral (:func:`leaf_neutral`); then the null leaves; then the empty lists (each gains an
+    element); then the matcher tokens (each becomes a literal no value matches). ``excluded``: every
+    string of the value names what must be absent (:func:`excluding`)."""
+    below = list(nodes_below(node, (name,)))
+    # A value that holds inputs beside its expectation (a direct case's `calls:` entry: target,
+    # operation, then `expected:`) is mutated in its expectation first.
+    below.sort(key=lambda entry: not any(part.startswith("expected") for part in entry[0][1:]))
+    siblings = {id(item): tuple(getattr(i, "value", None) for i in parent.items if i is not item)
+                for _, parent in below if isinstance(parent, Sequence) for item in parent.items}
+    scalars = [Leaf(n, path, siblings.get(id(n), ())) for path, n in below
+               if isinstance(n, Scalar) and not _is_token_text(n.value) and not leaf_neutral(path, n, excluded)]
+    yield from (leaf for leaf in scalars if leaf.node.value is not None)
+    yield from (leaf for leaf in scalars if leaf.node.value is None)
+    for path, n in below:
+        if isinstance(n, Sequence) and not n.items and n.span is not None:
+            yield Leaf(n, path)
+    for path, n in below:  # a token parsed into the AST, or one a rule parses from its string
+        if (isinstance(n, TOKENS) or (isinstance(n, Scalar) and _is_token_text(n.value))) and n.span is not None:
+            yield Leaf(n, path)
+
+
+def leaves_of(node: Any) -> Iterable[Any]:
+    return (n for _, n in nodes_below(node, ()) if isinstance(n, (Scalar,) + TOKENS))
+
+
+# ---------------------------------------------------------------------------------------------
+# Editing the text at a leaf
+
+
+def scalar_extents(text: str) -> dict[tuple[int, int], tuple[int, int, str | None]]:
+    """``(line, column)`` (1-based) of every scalar → its character extent and YAML style."""
+    starts = [0]
+    for line in text.splitlines(keepends=True):
+        starts.append(starts[-1] + len(line))
+
+    def offset(mark) -> int:
+        return starts[mark.line] + mark.column
+
+    extents = {}
+    stack = [yaml.compose(text, Loader=yaml.SafeLoader)]
+    seen: set[int] = set()
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, yaml.ScalarNode):
+            extents[(node.start_mark.line + 1, node.start_mark.column + 1)] = (offset(node.start_mark), offset(node.end_mark), node.style)
+        elif isinstance(node, yaml.SequenceNode):
+            if not node.value:
+                extents[(node.start_mark.line + 1, node.start_mark.column + 1)] = (offset(node.start_mark), offset(node.end_mark), "[]")
+            stack.extend(node.value)
+        elif isinstance(node, yaml.MappingNode):
+            for key, value in node.value:
+                stack.extend((key, value))
+    return extents
+
+
+def mutated_value(leaf: Leaf) -> Any:
+    """The changed leaf: a bool flipped; a number +1 (-1 for an upper bound, and never a value its
+    list already holds: a pair of indices to compare stays a pair); a string with a suffix; null and
+    a matcher token a literal string."""
+    value = getattr(leaf.node, "value", None)
+    if value is None or isinstance(leaf.node, TOKENS) or _is_token_text(value):
+        return "mutated"
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, (int, float)):
+        step = -1 if leaf.path and _words(leaf.path[-1]) & UPPER_BOUND else 1
+        new = value + step
+        taken = [v for v in leaf.siblings if isinstance(v, (int, float)) and not isinstance(v, bool)]
+        while new in taken:
+            new += step
+        return new
+    return f"{value}{SUFFIX}"
+
+
+def edit(text: str, extent: tuple[int, int, str | None], leaf: Leaf) -> tuple[str, str, str]:
+    """``text`` with the scalar at ``extent`` replaced by ``mutated_value(leaf)``: (text, old, new)."""
+    start, end, style = extent
+    old = text[start:end]
+    if style == "[]":  # an empty list gains an element
+        return text[:start] + '["mutated"]' + text[end:], old, '["mutated"]'
+    if style in ("|", ">"):  # a block scalar: the suffix goes at the end of its first content line
+        first = text.index("\n", start) + 1
+        stop = text.index("\n", first) if "\n" in text[first:] else len(text)
+        while not text[first:stop].strip() and stop < len(text):
+            first = stop + 1
+            stop = text.index("\n", first) if "\n" in text[first:] else len(text)
+        return text[:stop] + SUFFIX + text[stop:], text[first:stop].strip(), text[first:stop].strip() + SUFFIX
+    new_value = mutated_value(leaf)
+    if isinstance(new_value, bool):
+        new = "true" if new_value else "false"
+    elif isinstance(new_value, (int, float)):
+        new = repr(new_value)
+    else:
+        new = json.dumps(new_value)
+    return text[:start] + new + text[end:], old, new
+
+
+# ---------------------------------------------------------------------------------------------
+# Mutants of one passing case
+
+
+def mutants_of(result: CaseResult, text: str) -> tuple[list[Mutant], list[Unmutated]]:
+    """One mutant per distinct expectation the passing case's checks verified."""
+    ref = result.ref
+    by_position = values_by_position(ref.scenario.fixture)
+    extents = scalar_extents(text)
+    mutants, unmutated, done = [], [], set()
+    for check in result.checks:
+        if check.status != VERIFIED or check.span is None:
+            continue
+        key = (check.span.line, check.span.column)
+        if key in done:
+            continue
+        done.add(key)
+        if check.name.endswith("]") and key + (ITEM,) in by_position:  # the item, not its first key
+            key = key + (ITEM,)
+        elif key not in by_position:
+            key = key + (ITEM,)
+        if key not in by_position:
+            unmutated.append(Unmutated(ref, check, "no key of the fixture is at the check's span"))
+            continue
+        kind, name, value = by_position[key]
+        why = neutral(kind, name)
+        if why is not None:
+            unmutated.append(Unmutated(ref, check, f"neutral: {why}", neutral=True))
+            continue
+        found = list(candidates(name, value, excluding(kind, name, ref.fixture.capability)))
+        if not found:
+            if any(True for _ in leaves_of(value)):
+                unmutated.append(Unmutated(ref, check, "neutral: every leaf names what must be absent "
+                                           "(an excluding name or an absent query)", neutral=True))
+            else:
+                unmutated.append(Unmutated(ref, check, "no leaf"))
+            continue
+        made = []
+        for leaf in found:
+            span = leaf.node.span
+            # a token inside a quoted string starts after the quote
+            extent = extents.get((span.line, span.column)) or extents.get((span.line, span.column - 1))
+            if extent is None:
+                continue
+            new_text, old, new = edit(text, extent, leaf)
+            made.append(Mutant(ref, check.name, span.line, span.column, old, new, new_text))
+            if reads(ref, new_text):
+                break
+        else:
+            if made:
+                made.append(dataclasses.replace(made[0], rejected=True))
+        if not made:
+            unmutated.append(Unmutated(ref, check, "no candidate leaf starts a scalar or an empty list in the text"))
+            continue
+        mutants.append(made[-1])
+    return mutants, unmutated
+
+
+def reads(ref: CaseRef, text: str) -> bool:
+    """Whether the mutated text passes the fixture reader (load, schema and version checks)."""
+    read = read_fixture(ref.fixture.path, data=text, capability=ref.fixture.capability)
+    return read.fixture is not None and not read.diagnostics
+
+
+def run_mutant(mutant: Mutant, timeout: float) -> Verdict:
+    """The mutant's case, read from the mutated text in memory and run through ``run_case``."""
+    fixture = mutant.case.fixture
+    read = read_fixture(fixture.path, data=mutant.text, capability=fixture.capability)
+    if read.fixture is None or read.diagnostics:
+        ref = CaseRef(fixture, None, read.diagnostics)
+    else:
+        scenario = next((s for s in scenarios(read.fixture) if s.name == mutant.case.name), None)
+        ref = CaseRef(fixture, scenario, () if scenario is not None else read.diagnostics)
+        if scenario is None:
+            return Verdict(mutant, CaseResult(ref, "error", reason="the mutant lost its case"))
+    return Verdict(mutant, run_case(ref, timeout))
+
+
+# ---------------------------------------------------------------------------------------------
+# The audit
+
+
+@dataclass
+class Tally:
+    cases: int = 0
+    mutants: int = 0
+    killed: int = 0
+    survivors: int = 0
+    rejected: int = 0
+    neutral: int = 0
+    unmutated: int = 0
+
+
+@dataclass(frozen=True)
+class Audit:
+    verdicts: tuple[Verdict, ...]
+    unmutated: tuple[Unmutated, ...]
+    passing: tuple[CaseResult, ...]
+    seconds: float
+
+    @property
+    def survivors(self) -> tuple[Mutant, ...]:
+        return tuple(v.mutant for v in self.verdicts if v.survived)
+
+    def tallies(self) -> dict[str, Tally]:
+        table: dict[str, Tally] = {}
+        for result in self.passing:
+            table.setdefault(result.ref.fixture.capability or "-", Tally()).cases += 1
+        for verdict in self.verdicts:
+            tally = table[verdict.mutant.case.fixture.capability or "-"]
+            tally.mutants += 1
+            tally.survivors += verdict.survived
+            tally.killed += not verdict.survived
+            tally.rejected += verdict.mutant.rejected
+        for item in self.unmutated:
+            tally = table[item.case.fixture.capability or "-"]
+            if item.neutral:
+                tally.neutral += 1
+            else:
+                tally.unmutated += 1
+        return table
+
+    @property
+    def findings(self) -> tuple[Unmutated, ...]:
+        """The expectations the audit could not mutate (neutral ones excepted)."""
+        return tuple(u for u in self.unmutated if not u.neutral)
+
+    @property
+    def clean(self) -> bool:
+        return not self.survivors and not self.findings
+
+
+def audit(cases: Iterable[CaseRef], expectations=NO_EXPECTATIONS, workers: int = 16, timeout: float = 60.0,
+          max_ms: float | None = None) -> Audit:
+    """Run ``cases``; mutate every expectation of each one that passes (within ``max_ms`` when given)."""
+    started = time.perf_counter()
+    passing = [r for r in run_all(cases, workers=workers, timeout=timeout, expectations=expectations)
+               if r.outcome == PASSED and (max_ms is None or r.duration_s * 1000 <= max_ms)]
+    texts: dict[str, str] = {}
+    mutants: list[Mutant] = []
+    unmutated: list[Unmutated] = []
+    for result in passing:
+        path = result.ref.fixture.path
+        if path not in texts:
+            with open(path, encoding="utf-8") as handle:
+                texts[path] = handle.read()
+        found, missed = mutants_of(result, texts[path])
+        mutants.extend(found)
+        unmutated.extend(missed)
+    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+        verdicts = tuple(pool.map(lambda m: run_mutant(m, timeout), mutants))
+    return Audit(verdicts, tuple(unmutated), tuple(passing), time.perf_counter() - started)
+
+
+def render(result: Audit, verbose: bool = False) -> str:
+    names = ("cases", "mutants", "killed", "rejected", "survivors", "neutral", "unmutated")
+    rows = [("capability",) + names]
+    total = Tally()
+    for capability, tally in sorted(result.tallies().items()):
+        rows.append((capability,) + tuple(getattr(tally, name) for name in names))
+        for name in names:
+            setattr(total, name, getattr(total, name) + getattr(tally, name))
+    rows.append(("total",) + tuple(getattr(total, name) for name in names))
+    widths = [max(len(str(row[i])) for row in rows) for i in range(len(rows[0]))]
+    lines = ["  ".join(str(cell).ljust(w) if i == 0 else str(cell).rjust(w) for i, (cell, w) in enumerate(zip(row, widths)))
+             for row in rows]
+    if result.survivors:
+        lines += ["", "survivors:"] + [f"  {m}" for m in result.survivors]
+    if result.findings:
+        lines += ["", "not mutated:"] + [f"  {u}" for u in result.findings]
+    if verbose:
+        lines += ["", "neutral (not mutated):"] + [f"  {u}" for u in result.unmutated if u.neutral]
+        lines += ["", "killed:"] + [f"  {v.mutant.location} {v.mutant.expectation}: {v.mutant.old!r} -> {v.mutant.new!r}: "
+                                    f"{v.result.outcome} at {v.result.location}" for v in result.verdicts if not v.survived]
+    lines.append(f"\n{total.mutants} mutants of {total.cases} passing cases in {result.seconds:.1f} s")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="./dev audit", description=__doc__.split("\n\n")[0])
+    parser.add_argument("roots", nargs="*", help="spec roots (default: $OA_SHARED_SPEC)")
+    parser.add_argument("--capability", action="append", default=None)
+    parser.add_argument("-k", dest="keyword", default=None, help="pytest-style expression over case ids")
+    parser.add_argument("--expectations", default="oa-expectations.toml")
+    parser.add_argument("--max-ms", type=float, default=None, help="only cases whose own run took at most N ms")
+    parser.add_argument("--workers", type=int, default=16)
+    parser.add_argument("--timeout", type=float, default=60.0)
+    parser.add_argument("-v", "--verbose", action="store_true", help="also list every killed mutant")
+    args = parser.parse_args(argv)
+    roots = args.roots or ([os.environ["OA_SHARED_SPEC"]] if os.environ.get("OA_SHARED_SPEC") else [])
+    if not roots:
+        print("audit: give a spec root or set OA_SHARED_SPEC", file=sys.stderr)
+        return 2
+    from oa_conformance.grammar import parse_keyword_expression
+
+    selected = parse_keyword_expression(args.keyword) if args.keyword else None
+    expectations = load_expectations(args.expectations) if args.expectations else NO_EXPECTATIONS
+    cases = [c for f in discover(roots, args.capability) for c in cases_of(f) if selected is None or selected(c.id)]
+    if not cases:
+        print("audit: no case matches", file=sys.stderr)
+        return 2
+    result = audit(cases, expectations, workers=args.workers, timeout=args.timeout, max_ms=args.max_ms)
+    print(render(result, args.verbose))
+    return 0 if result.clean else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
