@@ -61,25 +61,11 @@ class Scenario(NamedTuple):
         the case, its graph, the fixture (not for a file-only directive), the fixture's graph."""
         case = self.case
         if case is not None:
-            value = case.get(directive)
+            value = _here_or_in_graph(case, directive)
             if value is not None:
                 return value
-            graph = case.get("graph")
-            if graph is not None:
-                value = graph.get(directive)
-                if value is not None:
-                    return value
-        fixture = self.fixture
-        if case is None or directive not in FILE_ONLY:
-            value = fixture.get(directive)
-            if value is not None:
-                return value
-        graph = fixture.get("graph")
-        if graph is not None:
-            value = graph.get(directive)
-            if value is not None:
-                return value
-        return default
+        value = _here_or_in_graph(self.fixture, directive, here=case is None or directive not in FILE_ONLY)
+        return default if value is None else value
 
     def where(self, directive: str) -> Section | None:
         """The section the directive's value comes from."""
@@ -102,6 +88,16 @@ class Scenario(NamedTuple):
                 for name, graph in _named_graphs(value):
                     found[name] = graph
         return found
+
+
+def _here_or_in_graph(section: Section, directive: str, here: bool = True) -> Any:
+    """The directive's value in ``section`` (unless not ``here``), else in its ``graph:`` block."""
+    if here:
+        value = section.get(directive)
+        if value is not None:
+            return value
+    graph = section.get("graph")
+    return None if graph is None else graph.get(directive)
 
 
 def _named_graphs(value: Node) -> Iterator[tuple[str, Section]]:

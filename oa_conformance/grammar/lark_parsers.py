@@ -60,12 +60,16 @@ def _parse(name: str, text: str, what: str, transformer: Transformer):
 # Type strings
 
 
-@v_args(meta=True)
-class _TypeTransformer(Transformer):
+class _TextTransformer(Transformer):
+    """A transformer for one string, which it keeps (the nodes record how they were spelled)."""
+
     def __init__(self, text: str):
         super().__init__()
         self._text = text
 
+
+@v_args(meta=True)
+class _TypeTransformer(_TextTransformer):
     def start(self, meta, children):
         return children[0]
 
@@ -90,11 +94,7 @@ def type_shape(text: str) -> _Type:
 # Value tokens
 
 
-class _TokenTransformer(Transformer):
-    def __init__(self, text: str):
-        super().__init__()
-        self._text = text
-
+class _TokenTransformer(_TextTransformer):
     def start(self, parts):
         return classify_token(self._text)
 
@@ -108,11 +108,7 @@ def token(text: str):
 # Resume placeholders
 
 
-class _PlaceholderTransformer(Transformer):
-    def __init__(self, text: str):
-        super().__init__()
-        self._text = text
-
+class _PlaceholderTransformer(_TextTransformer):
     def start(self, parts):
         attribute, source, outcome, _kind = parts
         return placeholder_node(self._text, None if attribute is None else str(attribute), str(source),
