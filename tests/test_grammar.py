@@ -104,3 +104,98 @@ def test_cached_parses_still_place_each_occurrence():
     first = parse_token("<uuid>", Span("a.yaml", 1, 1))
     second = parse_token("<uuid>", Span("b.yaml", 9, 9))
     assert first == second and first.span != second.span
+
+
+# ---------------------------------------------------------------------------------------------
+# The shortcuts read what lark reads (oa_conformance.grammar's docstring): every string below is
+# read both ways — the package's reader (shortcut, else lark) and lark alone — and must give the
+# same node or the same error at the same offset.
+
+
+def _outcome(read, text):
+    try:
+        return ("node", read(text))
+    except GrammarError as error:
+        return ("error", error.message, error.offset)
+
+
+def _strings(pieces, longest, samples, seed):
+    """Every string of up to two pieces, then ``samples`` seeded random ones of up to ``longest``."""
+    import itertools
+    import random
+
+    found = {"".join(combo) for n in (1, 2) for combo in itertools.product(pieces, repeat=n)}
+    chance = random.Random(seed)
+    while len(found) < samples:
+        found.add("".join(chance.choice(pieces) for _ in range(chance.randint(1, longest))))
+    return sorted(found)
+
+
+TYPE_PIECES = ["list", "dict", "int", "str", "string", "record", "List", "x1", "_a", "Optional", "1nt", "<", ">", "[", "]",
+               ",", " ", "<int>", "<string,int>", "[ChatMessage]", "<list<int>>", ",int", "-"]
+TOKEN_PIECES = ["<", ">", "uuid", "hex", "any", "string", "trace", "id", "corr", "invocation", "x", "1", "-", "_", "--", " ", "é"]
+PLACEHOLDER_PIECES = ["<", ">", "from", "invocation_id", "previous", "initial", "tx_1", "suspended", "completed", "errored",
+                      "outcome", "invoke", "invocation", "run", "runner", " ", "  ", "x", "9"]
+
+
+def test_the_type_shortcut_reads_what_lark_reads():
+    from oa_conformance import grammar
+    from oa_conformance.grammar import lark_parsers
+
+    strings = _strings(TYPE_PIECES, 7, 6000, 1) + ["list<dict<string,string>>", "list<" * 40 + "int" + ">" * 40]
+    shortcut_read = 0
+    for text in strings:
+        assert _outcome(grammar._type_shape.__wrapped__, text) == _outcome(lark_parsers.type_shape, text), text
+        parsed = grammar._type_syntax(text, 0)
+        shortcut_read += parsed is not None and parsed[1] == len(text)
+    assert shortcut_read > 300  # the shortcut is exercised, not bypassed
+
+
+def test_the_token_shortcut_reads_what_lark_reads():
+    from oa_conformance import grammar
+    from oa_conformance.grammar import lark_parsers
+
+    import itertools
+
+    words = ["uuid", "hex", "any", "string", "trace", "id", "x", "1", "-", "_"]
+    bracketed = ["<" + "".join(combo) + ">" for n in range(1, 5) for combo in itertools.product(words, repeat=n)]
+    strings = bracketed + _strings(TOKEN_PIECES, 8, 6000, 2)
+    for text in strings:
+        assert _outcome(grammar._token.__wrapped__, text) == _outcome(lark_parsers.token, text), text
+    assert sum(grammar._WELL_FORMED_TOKEN.match(text) is not None for text in strings) > 1000
+
+
+def test_the_placeholder_shortcut_reads_what_lark_reads():
+    import itertools
+
+    from oa_conformance import grammar
+    from oa_conformance.grammar import lark_parsers
+
+    words = ["invocation_id", "from", "previous", "suspended", "outcome", "invoke", "invocation", "run", "runner", "x"]
+    spelled = ["<" + " ".join(combo) + ">" for n in range(1, 6) for combo in itertools.product(words, repeat=n)
+               if "from" in combo]  # the single-spaced strings the shortcut is about, in every order
+    strings = spelled + _strings(PLACEHOLDER_PIECES, 9, 6000, 3)
+    for text in strings:
+        assert _outcome(grammar._placeholder.__wrapped__, text) == _outcome(lark_parsers.placeholder, text), text
+    assert sum(grammar._PLAIN_PLACEHOLDER.match(text) is not None for text in strings) > 100
+
+
+def test_linting_plain_fixtures_never_imports_lark():
+    """oa-lint over fixtures whose strings the shortcuts read (the bundled spec) leaves lark
+    unimported; a type written with spaces is lark's, and imports it."""
+    import subprocess
+    import sys
+
+    from .conftest import BUNDLED_SPEC
+
+    probe = (
+        "import sys\n"
+        "from oa_conformance.cli.oa_lint import main\n"
+        f"main([{str(BUNDLED_SPEC)!r}, '--exit-zero', '--format', 'json'])\n"
+        "print('after lint:', 'lark' in sys.modules)\n"
+        "from oa_conformance.grammar import parse_type\n"
+        "parse_type('list< int >')\n"
+        "print('after a spaced type:', 'lark' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert done.stdout.splitlines()[-2:] == ["after lint: False", "after a spaced type: True"], done.stdout + done.stderr

@@ -236,6 +236,23 @@ def test_console_script_runs(tmp_path):
     assert all(line.startswith(("::error ", "::warning ")) for line in done.stdout.splitlines())
 
 
+def test_the_command_freezes_the_heap_before_the_process_ends_and_main_does_not():
+    """``run`` (the console script, ``python -m``) returns main's status with the heap frozen, so
+    the interpreter's shutdown does not walk it; ``main`` (in-process callers) leaves it alone."""
+    probe = (
+        "import gc, sys\n"
+        "from oa_conformance.cli.oa_lint import main, run\n"
+        "frozen = gc.get_freeze_count()  # the interpreter may start with some\n"
+        f"status = main([{str(BUNDLED[0])!r}, '--exit-zero'])\n"
+        "print('main', status, gc.get_freeze_count() > frozen)\n"
+        f"sys.argv = ['oa-lint', {str(BUNDLED[0])!r}, '--exit-zero']\n"
+        "status = run()\n"
+        "print('run', status, gc.get_freeze_count() > frozen)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert done.stdout.splitlines()[-2:] == ["main 0 False", "run 0 True"], done.stdout + done.stderr
+
+
 def test_pre_commit_hook_runs_oa_lint_on_fixtures():
     hooks = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
     hook = next(h for h in hooks if h["id"] == "oa-lint")

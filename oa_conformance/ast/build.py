@@ -109,8 +109,8 @@ class _Builder:
         for key, value in zip(node.keys, node.values):
             directive = directives[key]
             shape = directive.shape
-            # Leaves kept as they are (most directives) skip the dispatch.
-            _set(section, directive.attr, self.build(value, shape))
+            # Leaves kept as they are (most directives) skip the call.
+            _set(section, directive.attr, value if type(shape) in _AS_IS else self.build(value, shape))
         _set(section, "_pclass_frozen", True)
         return section
 

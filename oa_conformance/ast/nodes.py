@@ -285,10 +285,12 @@ class Section(Node):
         raise AttributeError(name)
 
     def get(self, directive: str, default: Any = None) -> Any:
-        attr = self.directive_attrs.get(directive)
-        if attr is None:
+        # ``order`` first: reading an absent directive's empty slot would go through a raised and
+        # caught AttributeError and ``__getattr__``, five times the cost (lint asks for absent
+        # directives some 30,000 times over the corpus).
+        if directive not in self.order:
             return default
-        value = getattr(self, attr)
+        value = getattr(self, self.directive_attrs[directive])
         return default if value is None else value
 
     def __contains__(self, directive: str) -> bool:

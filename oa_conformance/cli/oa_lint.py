@@ -16,6 +16,7 @@ Exit status: 0 clean, 1 findings, 2 usage error or internal error.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 
@@ -110,5 +111,17 @@ def _list_rules() -> int:
     return 0
 
 
+def run() -> int:
+    """The ``oa-lint`` command (and ``python -m``): :func:`main`, after which the process ends.
+
+    The heap is frozen (``gc.freeze()``) first: the interpreter's shutdown would otherwise run the
+    cyclic collector over everything the run built and cached, only for the process to drop it —
+    about 30 ms after linting the corpus, a twentieth of the run. In-process callers use
+    :func:`main`, which leaves the collector alone."""
+    code = main()
+    gc.freeze()
+    return code
+
+
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    sys.exit(run())

@@ -1,24 +1,31 @@
 """The mini-languages embedded in fixture strings, as lark grammars.
 
 One small ``.lark`` file per language, shipped as package data and compiled on first use (then
-cached); one explicit transformer per language into AST nodes. Every parse error becomes a
-:class:`GrammarError` carrying the 0-based offset inside the string, which callers add to the
-string's span so the diagnostic points at the offending column.
+cached); one explicit transformer per language into AST nodes (:mod:`.lark_parsers`). Every parse
+error becomes a :class:`GrammarError` carrying the 0-based offset inside the string, which callers
+add to the string's span so the diagnostic points at the offending column.
 
 * :func:`parse_type` — state-field type strings (``list<dict<string,record>>``, ``list[ChatMessage]``).
 * :func:`parse_token` — §5.10 inline value tokens (``<uuid-hex-3>``, ``<trace_id_parent>``).
 * :func:`parse_placeholder` — resume placeholders (``<from previous suspended outcome>``).
+
+Shortcuts. Almost every string a fixture holds is written the plain way: a type without spaces
+(``list<dict<string,string>>``), a well-formed token, a placeholder with single spaces. Each such
+string is read here by a shortcut that accepts only strings its grammar accepts and builds the same
+node through the same constructors (:func:`type_of`, :func:`classify_token`,
+:func:`placeholder_node`); any other string — one with an error, a type written with spaces — goes
+to lark, which decides. So lark, about 25 ms of a fresh process's import, is loaded only when such
+a string turns up: ``oa-lint`` over the spec corpus never imports it. ``tests/test_grammar.py``
+checks every shortcut against lark.
 """
 
 from __future__ import annotations
 
 import difflib
-import os
 import re
-from functools import cache, lru_cache
+from functools import lru_cache
 from typing import NamedTuple
 
-from lark import Lark, Token, Transformer, Tree, UnexpectedEOF, UnexpectedInput, UnexpectedToken, v_args
 from pyrsistent import pvector
 
 from ..ast.nodes import BindingToken, FormatToken, Placeholder, TypeRef
@@ -35,43 +42,11 @@ class GrammarError(ValueError):
         self.offset = offset
 
 
-@cache
-def _parser(name: str) -> Lark:
-    # cache=True: lark keeps its LALR analysis of each grammar in the temp directory (keyed by the
-    # grammar's hash and lark's version), so a fresh process loads it instead of rebuilding it
-    # (about 5x faster; a missing or unreadable cache file is rebuilt, never an error).
-    # Beside this module (importlib.resources would cost oa-lint's start-up a few milliseconds).
-    with open(os.path.join(os.path.dirname(__file__), f"{name}.lark"), encoding="utf-8") as handle:
-        text = handle.read()
-    return Lark(text, parser="lalr", propagate_positions=True, maybe_placeholders=True, cache=True)
+def _lark():
+    """The lark parsers, imported on first need (see the module docstring)."""
+    from . import lark_parsers
 
-
-@lru_cache(maxsize=4096)
-def _tree(name: str, text: str, what: str) -> Tree | GrammarError:
-    """The parse tree of ``text`` (or the error), cached: fixtures repeat the same few strings.
-
-    Trees are never mutated (transformers build new nodes), so sharing them is safe.
-    """
-    try:
-        return _parser(name).parse(text)
-    except UnexpectedInput as exc:
-        at_end = isinstance(exc, UnexpectedEOF) or (isinstance(exc, UnexpectedToken) and exc.token.type == "$END")
-        offset = len(text) if at_end or exc.pos_in_stream is None else exc.pos_in_stream
-        found = repr(text[offset]) if offset < len(text) else "end of text"
-        return GrammarError(f"malformed {what} {text!r}: unexpected {found} at column {offset + 1} of the string", offset)
-
-
-def _parse(name: str, text: str, what: str, transformer: Transformer):
-    tree = _tree(name, text, what)
-    if isinstance(tree, GrammarError):
-        raise GrammarError(tree.message, tree.offset)
-    try:
-        return transformer.transform(tree)
-    except Exception as exc:  # lark wraps transformer errors in VisitError
-        inner = getattr(exc, "orig_exc", exc)
-        if isinstance(inner, GrammarError):
-            raise inner from None
-        raise
+    return lark_parsers
 
 
 def _with_span(node, span: Span | None):
@@ -94,31 +69,16 @@ class _Type(NamedTuple):
     args: tuple
 
 
-@v_args(meta=True)
-class _TypeTransformer(Transformer):
-    def __init__(self, text: str):
-        super().__init__()
-        self._text = text
-
-    def start(self, meta, children):
-        return children[0]
-
-    def bare(self, meta, children):
-        return self._type(children[0], (), meta)
-
-    def angle(self, meta, children):
-        return self._type(children[0], tuple(children[1:]), meta)
-
-    square = angle
-
-    def _type(self, name_token: Token, args: tuple, meta) -> _Type:
-        text = self._text
-        canonical = resolve_type_name(str(name_token), text, meta.start_pos)
-        if canonical == "list" and len(args) > 1:
-            raise GrammarError(f"type {text!r}: list takes one element type, got {len(args)}", meta.start_pos)
-        if canonical == "dict" and len(args) not in (0, 2):
-            raise GrammarError(f"type {text!r}: dict takes a key and a value type, got {len(args)}", meta.start_pos)
-        return _Type(canonical, text[meta.start_pos : meta.end_pos], meta.start_pos, args)
+def type_of(name: str, text: str, start: int, end: int, args: tuple) -> _Type:
+    """One type of ``text`` (``text[start:end]``), its arguments already checked: the name resolved
+    and the arity of ``list`` / ``dict`` checked. Both readers build every type through here, inner
+    types first and left to right, so the same string fails with the same error either way."""
+    canonical = resolve_type_name(name, text, start)
+    if canonical == "list" and len(args) > 1:
+        raise GrammarError(f"type {text!r}: list takes one element type, got {len(args)}", start)
+    if canonical == "dict" and len(args) not in (0, 2):
+        raise GrammarError(f"type {text!r}: dict takes a key and a value type, got {len(args)}", start)
+    return _Type(canonical, text[start:end], start, args)
 
 
 def resolve_type_name(name: str, text: str = "", offset: int = 0) -> str:
@@ -134,9 +94,48 @@ def resolve_type_name(name: str, text: str = "", offset: int = 0) -> str:
     raise GrammarError(f"type {text or name!r}: unknown type name {name!r}{hint}", offset)
 
 
+# type_string.lark without its ignored spaces: NAME, NAME "<" type ("," type)* ">", or the same in [].
+_TYPE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")  # the grammar's NAME
+_CLOSING = {"<": ">", "[": "]"}
+_SHORTCUT_DEPTH = 32  # deeper nesting (no fixture has it) is left to lark
+
+
+def _type_syntax(text: str, start: int, depth: int = 0) -> tuple[tuple, int] | None:
+    """The type written at ``start`` as ``((name, start, end, args), end)``, or None when the text
+    there is not a type written without spaces (lark then decides)."""
+    name = _TYPE_NAME.match(text, start)
+    if name is None or depth > _SHORTCUT_DEPTH:
+        return None
+    end = name.end()
+    closing = _CLOSING.get(text[end : end + 1])
+    if closing is None:
+        return (name.group(), start, end, ()), end
+    args = []
+    position = end  # at the opening bracket, then at each comma
+    while True:
+        parsed = _type_syntax(text, position + 1, depth + 1)
+        if parsed is None:
+            return None
+        arg, position = parsed
+        args.append(arg)
+        if text[position : position + 1] != ",":
+            break
+    if text[position : position + 1] != closing:
+        return None
+    return (name.group(), start, position + 1, tuple(args)), position + 1
+
+
+def _checked_type(syntax: tuple, text: str) -> _Type:
+    name, start, end, args = syntax
+    return type_of(name, text, start, end, tuple(_checked_type(arg, text) for arg in args))
+
+
 @lru_cache(maxsize=4096)
 def _type_shape(text: str) -> _Type:
-    return _parse("type_string", text, "type string", _TypeTransformer(text))
+    parsed = _type_syntax(text, 0)
+    if parsed is not None and parsed[1] == len(text):
+        return _checked_type(parsed[0], text)
+    return _lark().type_shape(text)
 
 
 def _type_ref(parsed: _Type, span: Span | None) -> TypeRef:
@@ -159,30 +158,30 @@ def parse_type(text: str, span: Span | None = None) -> TypeRef:
 # ---------------------------------------------------------------------------------------------
 # Value tokens
 
+# Exactly the strings value_token.lark accepts: "<" WORD (SEP WORD)* ">" (no ignored characters).
+_WELL_FORMED_TOKEN = re.compile(r"<[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)*>\Z")
 
-class _TokenTransformer(Transformer):
-    def __init__(self, text: str):
-        super().__init__()
-        self._text = text
 
-    def start(self, parts):
-        text = self._text
-        inner = text[1:-1]
-        for kind in FORMAT_TOKENS:
-            if inner == kind:
-                return FormatToken.make(kind=kind, label=None, text=text)
-            if inner.startswith(kind + "-"):
-                return FormatToken.make(kind=kind, label=inner[len(kind) + 1 :], text=text)
-        for stem in BINDING_STEMS:
-            if inner.startswith(stem + "_") and len(inner) > len(stem) + 1:
-                return BindingToken.make(stem=stem, label=inner[len(stem) + 1 :], text=text)
-        known = ", ".join(f"<{k}>" for k in FORMAT_TOKENS) + ", " + ", ".join(f"<{s}_X>" for s in BINDING_STEMS)
-        raise GrammarError(f"unknown value token {text!r} (known: {known})", 1)
+def classify_token(text: str) -> FormatToken | BindingToken:
+    """The node of a well-formed token: its words are a format or a binding stem and a label."""
+    inner = text[1:-1]
+    for kind in FORMAT_TOKENS:
+        if inner == kind:
+            return FormatToken.make(kind=kind, label=None, text=text)
+        if inner.startswith(kind + "-"):
+            return FormatToken.make(kind=kind, label=inner[len(kind) + 1 :], text=text)
+    for stem in BINDING_STEMS:
+        if inner.startswith(stem + "_") and len(inner) > len(stem) + 1:
+            return BindingToken.make(stem=stem, label=inner[len(stem) + 1 :], text=text)
+    known = ", ".join(f"<{k}>" for k in FORMAT_TOKENS) + ", " + ", ".join(f"<{s}_X>" for s in BINDING_STEMS)
+    raise GrammarError(f"unknown value token {text!r} (known: {known})", 1)
 
 
 @lru_cache(maxsize=4096)
 def _token(text: str) -> FormatToken | BindingToken:
-    return _parse("value_token", text, "value token", _TokenTransformer(text))
+    if _WELL_FORMED_TOKEN.match(text):
+        return classify_token(text)
+    return _lark().token(text)  # malformed: lark says where
 
 
 def parse_token(text: str, span: Span | None = None) -> FormatToken | BindingToken:
@@ -203,25 +202,23 @@ def looks_like_token(text: str) -> bool:
 # ---------------------------------------------------------------------------------------------
 # Resume placeholders
 
+# placeholder.lark's strings written with single spaces: each word is the only terminal the
+# grammar accepts at its place, so lark reads it as the same terminal.
+_PLAIN_PLACEHOLDER = re.compile(
+    r"<(?:(invocation_id) )?from ([A-Za-z_][A-Za-z0-9_]*)(?: (suspended|completed|errored))?(?: (?:outcome|invoke|invocation|run))?>\Z"
+)
 
-class _PlaceholderTransformer(Transformer):
-    def __init__(self, text: str):
-        super().__init__()
-        self._text = text
 
-    def start(self, parts):
-        attribute, source, outcome, _kind = parts
-        return Placeholder.make(
-            attribute=str(attribute) if attribute is not None else "invocation_id",
-            source=str(source),
-            outcome=str(outcome) if outcome is not None else None,
-            text=self._text,
-        )
+def placeholder_node(text: str, attribute: str | None, source: str, outcome: str | None) -> Placeholder:
+    return Placeholder.make(attribute=attribute or "invocation_id", source=source, outcome=outcome, text=text)
 
 
 @lru_cache(maxsize=1024)
 def _placeholder(text: str) -> Placeholder:
-    return _parse("placeholder", text, "resume placeholder", _PlaceholderTransformer(text))
+    plain = _PLAIN_PLACEHOLDER.match(text)
+    if plain is not None:
+        return placeholder_node(text, *plain.groups())
+    return _lark().placeholder(text)
 
 
 def parse_placeholder(text: str, span: Span | None = None) -> Placeholder:
@@ -253,23 +250,7 @@ def check(language: str, text: str) -> GrammarError | None:
 # `-k` keyword expressions (oa-conformance run -k)
 
 
-class _KeywordTransformer(Transformer):
-    def word(self, parts):
-        needle = str(parts[0]).lower()
-        return lambda text: needle in text
-
-    def negation(self, parts):
-        inner = parts[0]
-        return lambda text: not inner(text)
-
-    def and_expr(self, parts):
-        return lambda text: all(p(text) for p in parts)
-
-    def or_expr(self, parts):
-        return lambda text: any(p(text) for p in parts)
-
-
 def parse_keyword_expression(text: str):
     """A predicate over case ids for a pytest-style ``-k`` expression."""
-    matcher = _parse("keyword_expression", text, "-k expression", _KeywordTransformer())
+    matcher = _lark().keyword_matcher(text)
     return lambda case_id: matcher(case_id.lower())

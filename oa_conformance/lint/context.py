@@ -79,12 +79,11 @@ def index_of(node: Node) -> Index:
     while stack:
         current = pop()
         kind = type(current)
-        if kind is Scalar:
-            continue
+        # Scalars (a third of what is below) are never pushed: they hold nothing indexed.
         if kind is Mapping:
-            push(reversed(current.values))
+            push([value for value in reversed(current.values) if type(value) is not Scalar])
         elif kind is Sequence:
-            push(reversed(current.items))
+            push([item for item in reversed(current.items) if type(item) is not Scalar])
         elif kind is BindingToken:
             bindings.append(current)
         elif kind is FormatToken:
@@ -97,18 +96,20 @@ def index_of(node: Node) -> Index:
             family = current.family
             sections.setdefault(family, []).append(current)
             attrs = current.directive_attrs
-            push([getattr(current, attrs[name]) for name in reversed(current.order) if _indexed(family, name)])
+            indexed = _indexed_directives(family)
+            push([getattr(current, attrs[name]) for name in reversed(current.order) if name in indexed])
     return Index(sections, bindings, formats, predicates)
 
 
 @lru_cache(maxsize=None)
-def _indexed(family: str, directive: str) -> bool:
-    """Whether a directive's value can hold what the index collects (sections, tokens, predicates).
+def _indexed_directives(family: str) -> frozenset[str]:
+    """The directives of a family whose value can hold what the index collects (sections, tokens,
+    predicates).
 
     A pure data region (an initial state, an update, a mock response body) cannot, and is skipped:
     that is most of a provider fixture's bytes.
     """
-    return any(_holds_nodes(d.shape) for d in VOCABULARY.directives_of(family) if d.name == directive)
+    return frozenset(d.name for d in VOCABULARY.directives_of(family) if _holds_nodes(d.shape))
 
 
 def _holds_nodes(shape: sh.Shape) -> bool:

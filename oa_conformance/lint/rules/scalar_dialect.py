@@ -89,30 +89,58 @@ def check(document: DocumentContext) -> Iterator[Finding]:
 
 
 def _plain_scalars(root, shared: bool) -> list[yaml.ScalarNode]:
-    """Every plain scalar node under ``root``, in document order; with ``shared`` (the text may hold
-    an alias), each node once however often it is aliased. (The hot loop of Y007: one pass over
-    every node of every fixture, so it is written for speed.)"""
+    """Every plain scalar node under ``root``, each once, in an order fixed by the tree's shape
+    (the same for two compositions of one text; findings are sorted by position afterwards). With
+    ``shared`` (the text may hold an alias), each node once however often it is aliased.
+
+    The hot loop of Y007, one pass over every node of every fixture, so it is written for speed:
+    a scalar child (most of them) is handled where it is met, only collections go on the stack."""
+    if shared:
+        return [node for node in _distinct_nodes(root) if type(node) is _ScalarNode and not node.style]
+    if type(root) is _ScalarNode:
+        return [root] if not root.style else []
     plain: list = []
     keep = plain.append
     stack = [root]
-    pop, push = stack.pop, stack.extend
-    flatten = chain.from_iterable
-    seen: set[int] = set()
+    pop, push = stack.pop, stack.append
     while stack:
         node = pop()
-        if shared:
-            if id(node) in seen:
-                continue
-            seen.add(id(node))
-        kind = type(node)
-        if kind is _ScalarNode:
-            if not node.style:  # only plain scalars are resolved (style None or "")
-                keep(node)
-        elif kind is _SequenceNode:
-            push(reversed(node.value))
+        # A plain scalar's style is None or "": only those are resolved by tag.
+        if type(node) is _SequenceNode:
+            for item in node.value:
+                if type(item) is not _ScalarNode:
+                    push(item)
+                elif not item.style:
+                    keep(item)
         else:
-            push(reversed(list(flatten(node.value))))
+            for key, value in node.value:
+                if type(key) is not _ScalarNode:
+                    push(key)
+                elif not key.style:
+                    keep(key)
+                if type(value) is not _ScalarNode:
+                    push(value)
+                elif not value.style:
+                    keep(value)
     return plain
+
+
+def _distinct_nodes(root) -> list:
+    """Every node under ``root`` once, however often an alias repeats it."""
+    found: list = []
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        found.append(node)
+        if type(node) is _SequenceNode:
+            stack.extend(node.value)
+        elif type(node) is not _ScalarNode:
+            stack.extend(chain.from_iterable(node.value))
+    return found
 
 
 @lru_cache(maxsize=1 << 16)
