@@ -500,8 +500,9 @@ class DeterminismRule(Rule):
         spans = forest(ctx)
         runs = list(spans.traces().values())
         named = literal(self.expected.get("compare_runs"))
-        if not (is_sequence(named) and len(named) == 2 and all(isinstance(n, int) and not isinstance(n, bool) for n in named)):
-            return (Check(self.name, FAILED, self.span, f"compare_runs: expected two run indices, got {show(named)}",
+        if not (is_sequence(named) and len(set(named)) == len(named) == 2
+                and all(isinstance(n, int) and not isinstance(n, bool) for n in named)):  # a run equals itself
+            return (Check(self.name, FAILED, self.span, f"compare_runs: expected two distinct run indices, got {show(named)}",
                           self.expected.key_span("compare_runs")),), bindings
         first, second = named
         if max(first, second) >= len(runs):
