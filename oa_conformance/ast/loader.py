@@ -230,13 +230,21 @@ class LoadResult(NamedTuple):
 # flow indicator or a line start (``list<int>`` is a type, not a token). Escapes in double-quoted
 # strings could spell ``<`` without writing it, so they count too. (Cheap enough to pay for itself:
 # most fixtures hold no token, and their expected values then need no scan.)
-_TOKEN_START = re.compile(r"""[\s"'\[{,:]<[\w>-]""")
+_TOKEN_OPENING = re.compile(r"<[\w>-]")
+_BEFORE_TOKEN = "\"'[{,:"  # or whitespace
 _ESCAPED_LT = re.compile(r"\\(?:x3[cC]|u003[cC]|U0000003[cC])")
 
 
 def _may_hold_tokens(text: str) -> bool:
-    if "<" in text and (text.startswith("<") or _TOKEN_START.search(text) is not None):
-        return True
+    if "<" in text:
+        if text.startswith("<"):
+            return True
+        # Each opening found by a pattern that starts with its literal ``<`` (searched ten times
+        # faster than one starting with the class of what may precede it), then what precedes it.
+        for opening in _TOKEN_OPENING.finditer(text):
+            before = text[opening.start() - 1]
+            if before.isspace() or before in _BEFORE_TOKEN:
+                return True
     return "\\" in text and _ESCAPED_LT.search(text) is not None
 
 
