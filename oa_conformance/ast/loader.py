@@ -30,7 +30,7 @@ import yaml
 from pyrsistent import pvector
 
 from ..diagnostics import FIXTURE_SCHEMA_INVALID, Diagnostic, Span, span_at
-from .nodes import Mapping, Scalar, Sequence
+from .nodes import Mapping, Scalar, Sequence, slot_setters
 
 try:  # pragma: no branch - libyaml is a declared requirement (PyYAML wheels bundle it)
     from yaml import CSafeLoader as _Loader
@@ -160,16 +160,10 @@ _new = object.__new__
 _tuple_new = tuple.__new__
 
 
-def _slot_setters(cls: type, *names: str) -> tuple:
-    """The setters of a node class's slots, in the order named. Calling a slot's descriptor
-    directly skips the lookup through the class hierarchy that ``object.__setattr__`` makes first:
-    about 40% of building a node, and the loader sets some 200,000 slots per corpus load."""
-    return tuple(getattr(cls, name).__set__ for name in names)
-
-
-_scalar_value, _scalar_quoted, _scalar_span, _scalar_frozen = _slot_setters(Scalar, "value", "quoted", "span", "_pclass_frozen")
-_sequence_items, _sequence_span, _sequence_frozen = _slot_setters(Sequence, "items", "span", "_pclass_frozen")
-_mapping_keys, _mapping_values, _mapping_key_spans, _mapping_span, _mapping_frozen = _slot_setters(
+# The loader sets some 200,000 slots per corpus load: through their descriptors (see slot_setters).
+_scalar_value, _scalar_quoted, _scalar_span, _scalar_frozen = slot_setters(Scalar, "value", "quoted", "span", "_pclass_frozen")
+_sequence_items, _sequence_span, _sequence_frozen = slot_setters(Sequence, "items", "span", "_pclass_frozen")
+_mapping_keys, _mapping_values, _mapping_key_spans, _mapping_span, _mapping_frozen = slot_setters(
     Mapping, "keys", "values", "key_spans", "span", "_pclass_frozen")
 
 
