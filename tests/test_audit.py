@@ -73,7 +73,8 @@ expected:
 
 
 @pytest.mark.parametrize("value, path, siblings, want", [
-    (2, ("concurrency_invariant", "max_in_flight"), (), 1),  # an upper bound tightens: +1 would loosen it
+    (2, ("concurrency_invariant", "max_in_flight"), (), -1),  # an upper bound tightens below any count: +1 would loosen it
+    (4, ("drain_summary", "undelivered_count_min"), (), 1_000_004),  # a lower bound rises past any count
     (0, ("pair", "calls"), (1,), 2),  # a pair of indices stays a pair: never [1, 1]
     (True, ("flag",), (), False),
     ("x", ("name",), (), "x-mutated"),
@@ -85,13 +86,14 @@ def test_mutated_values(value, path, siblings, want):
     assert audit.mutated_value(audit.Leaf(Scalar(value=value), path, siblings)) == want
 
 
-def test_names_under_an_excluding_key_are_neutral_and_booleans_are_not():
+def test_names_under_an_excluding_key_and_alternatives_are_neutral_and_booleans_are_not():
     from oa_conformance.ast.nodes import Scalar
 
     assert audit.leaf_neutral(("expected_wire_request_absent_keys",), Scalar(value="top_n"))
     assert audit.leaf_neutral(("error_category_not",), Scalar(value="node_exception"))
     assert not audit.leaf_neutral(("no_typed_event_on_failure",), Scalar(value=True))
     assert not audit.leaf_neutral(("final_state", "notes"), Scalar(value="x"))  # a word, not a prefix
+    assert audit.leaf_neutral(("instances", "state_one_of"), Scalar(value="in_flight"))  # one alternative of several
 
 
 def test_edits_land_at_the_leaf_and_keep_the_rest_of_the_text():

@@ -132,8 +132,12 @@ INPUT_DIRECTIVES = {
 # name is just as absent. Its booleans and numbers still mean what they say.
 EXCLUDING = frozenset({"absent", "not", "none", "never", "without", "excluded", "forbidden"})
 
-# Words of a key naming an upper bound (`max_in_flight`): +1 loosens it, so the mutation is -1.
+# Words of a key naming a bound: +1 would loosen an upper bound (`max_in_flight`) and may not
+# tighten a lower one past the actual value (`undelivered_count_min: 4` when 5 are undelivered), so
+# an upper bound becomes -1 (below any count) and a lower bound a million more.
 UPPER_BOUND = frozenset({"max", "maximum", "most"})
+LOWER_BOUND = frozenset({"min", "minimum", "least"})
+BEYOND = 1_000_000
 
 
 def _words(name: str) -> set[str]:
@@ -159,8 +163,14 @@ def excluding(kind: str, name: str, capability: str | None) -> bool:
 
 def leaf_neutral(path: tuple[str, ...], leaf: Scalar, excluded: bool = False) -> bool:
     """A string naming what must be absent — under a name that excludes (:data:`EXCLUDING`), or in
-    the value of an absent query — is neutral: another name is absent too."""
-    return isinstance(leaf.value, str) and (excluded or any(_words(part) & EXCLUDING for part in path))
+    the value of an absent query — is neutral: another name is absent too. So is one alternative of
+    several (`state_one_of: [in_flight, not_started]`): the actual may be another."""
+    if not isinstance(leaf.value, str):
+        return False
+    return excluded or any(_words(part) & EXCLUDING or part.endswith(ALTERNATIVES) for part in path)
+
+
+ALTERNATIVES = ("one_of", "any_of")
 
 
 TOKENS = (FormatToken, BindingToken, Placeholder)
@@ -195,7 +205,8 @@ class Leaf:
 
 
 def candidates(name: str, node: Any, excluded: bool = False) -> Iterable[Leaf]:
-    """What to change, in order of preference (leaves under an ``expected…`` key first): each scalar leaf that is not null, not a matcher token
+    """What to change, in order of preference (only leaves under an ``expected…`` key when the value
+    has one: a direct case's `calls:` entry holds its inputs beside its expectation): each scalar leaf that is not null, not a matcher token
     and not neutral (:func:`leaf_neutral`); then the null leaves; then the empty lists (each gains an
     element); then the matcher tokens (each becomes a literal no value matches). ``excluded``: every
     string of the value names what must be absent (:func:`excluding`)."""
@@ -203,6 +214,8 @@ def candidates(name: str, node: Any, excluded: bool = False) -> Iterable[Leaf]:
     # A value that holds inputs beside its expectation (a direct case's `calls:` entry: target,
     # operation, then `expected:`) is mutated in its expectation first.
     below.sort(key=lambda entry: not any(part.startswith("expected") for part in entry[0][1:]))
+    if any(part.startswith("expected") for path, _ in below for part in path[1:]):  # the rest are inputs
+        below = [entry for entry in below if any(part.startswith("expected") for part in entry[0][1:])]
     siblings = {id(item): tuple(getattr(i, "value", None) for i in parent.items if i is not item)
                 for _, parent in below if isinstance(parent, Sequence) for item in parent.items}
     scalars = [Leaf(n, path, siblings.get(id(n), ())) for path, n in below
@@ -255,16 +268,21 @@ def scalar_extents(text: str) -> dict[tuple[int, int], tuple[int, int, str | Non
 
 
 def mutated_value(leaf: Leaf) -> Any:
-    """The changed leaf: a bool flipped; a number +1 (-1 for an upper bound, and never a value its
-    list already holds: a pair of indices to compare stays a pair); a string with a suffix; null and
-    a matcher token a literal string."""
+    """The changed leaf: a bool flipped; a number +1 (never a value its list already holds: a pair of
+    indices to compare stays a pair; an upper bound -1, a lower bound a million more); a string with
+    a suffix; null and a matcher token a literal string."""
     value = getattr(leaf.node, "value", None)
     if value is None or isinstance(leaf.node, TOKENS) or _is_token_text(value):
         return "mutated"
     if isinstance(value, bool):
         return not value
     if isinstance(value, (int, float)):
-        step = -1 if leaf.path and _words(leaf.path[-1]) & UPPER_BOUND else 1
+        words = _words(leaf.path[-1]) if leaf.path else set()
+        if words & UPPER_BOUND:
+            return -1 if value >= 0 else value - 1
+        if words & LOWER_BOUND:
+            return value + BEYOND
+        step = 1
         new = value + step
         taken = [v for v in leaf.siblings if isinstance(v, (int, float)) and not isinstance(v, bool)]
         while new in taken:
@@ -300,8 +318,9 @@ def edit(text: str, extent: tuple[int, int, str | None], leaf: Leaf) -> tuple[st
 # Mutants of one passing case
 
 
-def mutants_of(result: CaseResult, text: str) -> tuple[list[Mutant], list[Unmutated]]:
-    """One mutant per distinct expectation the passing case's checks verified."""
+def mutants_of(result: CaseResult, text: str, every: bool = False) -> tuple[list[Mutant], list[Unmutated]]:
+    """One mutant per distinct expectation the passing case's checks verified (``every``: one per
+    candidate leaf the reader accepts — an exploration, many times slower)."""
     ref = result.ref
     by_position = values_by_position(ref.scenario.fixture)
     extents = scalar_extents(text)
@@ -333,7 +352,10 @@ def mutants_of(result: CaseResult, text: str) -> tuple[list[Mutant], list[Unmuta
             else:
                 unmutated.append(Unmutated(ref, check, "no leaf"))
             continue
-        made = []
+        # A list item with no `expected…` key (a direct case's call that only must not raise) asserts
+        # that it ran: its leaves are inputs, and one mutant that makes it fail proves the check.
+        implicit = kind == ITEM and not any(part.startswith("expected") for leaf in found for part in leaf.path)
+        made, accepted = [], []
         for leaf in found:
             span = leaf.node.span
             # a token inside a quoted string starts after the quote
@@ -343,14 +365,13 @@ def mutants_of(result: CaseResult, text: str) -> tuple[list[Mutant], list[Unmuta
             new_text, old, new = edit(text, extent, leaf)
             made.append(Mutant(ref, check.name, span.line, span.column, old, new, new_text))
             if reads(ref, new_text):
-                break
-        else:
-            if made:
-                made.append(dataclasses.replace(made[0], rejected=True))
+                accepted.append(made[-1])
+                if not every or implicit:
+                    break
         if not made:
             unmutated.append(Unmutated(ref, check, "no candidate leaf starts a scalar or an empty list in the text"))
             continue
-        mutants.append(made[-1])
+        mutants.extend(accepted or [dataclasses.replace(made[0], rejected=True)])
     return mutants, unmutated
 
 
@@ -429,7 +450,7 @@ class Audit:
 
 
 def audit(cases: Iterable[CaseRef], expectations=NO_EXPECTATIONS, workers: int = 16, timeout: float = 60.0,
-          max_ms: float | None = None) -> Audit:
+          max_ms: float | None = None, every: bool = False) -> Audit:
     """Run ``cases``; mutate every expectation of each one that passes (within ``max_ms`` when given)."""
     started = time.perf_counter()
     passing = [r for r in run_all(cases, workers=workers, timeout=timeout, expectations=expectations)
@@ -442,7 +463,7 @@ def audit(cases: Iterable[CaseRef], expectations=NO_EXPECTATIONS, workers: int =
         if path not in texts:
             with open(path, encoding="utf-8") as handle:
                 texts[path] = handle.read()
-        found, missed = mutants_of(result, texts[path])
+        found, missed = mutants_of(result, texts[path], every)
         mutants.extend(found)
         unmutated.extend(missed)
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
@@ -484,6 +505,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=16)
     parser.add_argument("--timeout", type=float, default=60.0)
     parser.add_argument("-v", "--verbose", action="store_true", help="also list every killed mutant")
+    parser.add_argument("--every-leaf", action="store_true",
+                        help="explore: one mutant per leaf of each expectation, not one per expectation")
     args = parser.parse_args(argv)
     roots = args.roots or ([os.environ["OA_SHARED_SPEC"]] if os.environ.get("OA_SHARED_SPEC") else [])
     if not roots:
@@ -497,7 +520,7 @@ def main(argv: list[str] | None = None) -> int:
     if not cases:
         print("audit: no case matches", file=sys.stderr)
         return 2
-    result = audit(cases, expectations, workers=args.workers, timeout=args.timeout, max_ms=args.max_ms)
+    result = audit(cases, expectations, workers=args.workers, timeout=args.timeout, max_ms=args.max_ms, every=args.every_leaf)
     print(render(result, args.verbose))
     return 0 if result.clean else 1
 
