@@ -215,3 +215,26 @@ def test_fast_path_equals_slow_path_on_generated_scalars():
         assert _same(fast.tree.get("a").items[0].value, _slow_path_value(text)), text
 
     agree()
+
+
+def test_the_token_gate_is_the_one_pattern_it_stands_for():
+    """The loader's "may this text hold a value token?" gate answers as the one regex it is a faster
+    form of: a ``<`` opening a word after whitespace, a quote, a flow indicator or a colon."""
+    import re
+
+    hypothesis = pytest.importorskip("hypothesis")
+    from hypothesis import strategies as st
+
+    from oa_conformance.ast.loader import _ESCAPED_LT, _may_hold_tokens
+
+    opening = re.compile(r"""[\s"'\[{,:]<[\w>-]""")
+
+    def reference(text):
+        return (text.startswith("<") or opening.search(text) is not None) or _ESCAPED_LT.search(text) is not None
+
+    @hypothesis.settings(max_examples=2000, deadline=None)
+    @hypothesis.given(st.text(alphabet="<>-_aZ9 \t\n\u00a0\u2003\"'[]{},:;x\\3cCu0", max_size=12))
+    def agree(text):
+        assert _may_hold_tokens(text) == reference(text), repr(text)
+
+    agree()

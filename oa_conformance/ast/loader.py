@@ -30,7 +30,7 @@ import yaml
 from pyrsistent import pvector
 
 from ..diagnostics import FIXTURE_SCHEMA_INVALID, Diagnostic, Span, span_at
-from .nodes import Mapping, Scalar, Sequence
+from .nodes import Mapping, Scalar, Sequence, slot_setters
 
 try:  # pragma: no branch - libyaml is a declared requirement (PyYAML wheels bundle it)
     from yaml import CSafeLoader as _Loader
@@ -160,16 +160,10 @@ _new = object.__new__
 _tuple_new = tuple.__new__
 
 
-def _slot_setters(cls: type, *names: str) -> tuple:
-    """The setters of a node class's slots, in the order named. Calling a slot's descriptor
-    directly skips the lookup through the class hierarchy that ``object.__setattr__`` makes first:
-    about 40% of building a node, and the loader sets some 200,000 slots per corpus load."""
-    return tuple(getattr(cls, name).__set__ for name in names)
-
-
-_scalar_value, _scalar_quoted, _scalar_span, _scalar_frozen = _slot_setters(Scalar, "value", "quoted", "span", "_pclass_frozen")
-_sequence_items, _sequence_span, _sequence_frozen = _slot_setters(Sequence, "items", "span", "_pclass_frozen")
-_mapping_keys, _mapping_values, _mapping_key_spans, _mapping_span, _mapping_frozen = _slot_setters(
+# The loader sets some 200,000 slots per corpus load: through their descriptors (see slot_setters).
+_scalar_value, _scalar_quoted, _scalar_span, _scalar_frozen = slot_setters(Scalar, "value", "quoted", "span", "_pclass_frozen")
+_sequence_items, _sequence_span, _sequence_frozen = slot_setters(Sequence, "items", "span", "_pclass_frozen")
+_mapping_keys, _mapping_values, _mapping_key_spans, _mapping_span, _mapping_frozen = slot_setters(
     Mapping, "keys", "values", "key_spans", "span", "_pclass_frozen")
 
 
@@ -230,13 +224,21 @@ class LoadResult(NamedTuple):
 # flow indicator or a line start (``list<int>`` is a type, not a token). Escapes in double-quoted
 # strings could spell ``<`` without writing it, so they count too. (Cheap enough to pay for itself:
 # most fixtures hold no token, and their expected values then need no scan.)
-_TOKEN_START = re.compile(r"""[\s"'\[{,:]<[\w>-]""")
+_TOKEN_OPENING = re.compile(r"<[\w>-]")
+_BEFORE_TOKEN = "\"'[{,:"  # or whitespace
 _ESCAPED_LT = re.compile(r"\\(?:x3[cC]|u003[cC]|U0000003[cC])")
 
 
 def _may_hold_tokens(text: str) -> bool:
-    if "<" in text and (text.startswith("<") or _TOKEN_START.search(text) is not None):
-        return True
+    if "<" in text:
+        if text.startswith("<"):
+            return True
+        # Each opening found by a pattern that starts with its literal ``<`` (searched ten times
+        # faster than one starting with the class of what may precede it), then what precedes it.
+        for opening in _TOKEN_OPENING.finditer(text):
+            before = text[opening.start() - 1]
+            if before.isspace() or before in _BEFORE_TOKEN:
+                return True
     return "\\" in text and _ESCAPED_LT.search(text) is not None
 
 

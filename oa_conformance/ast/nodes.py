@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from ..kinds import is_sequence
 
+from functools import cache
 from typing import Any, ClassVar, Iterator
 
 from pyrsistent import PClass, field, pvector
@@ -48,9 +49,10 @@ class Node(PClass):
         which is what makes loading the corpus cost little more than YAML composing it.
         """
         node = _new(cls)
-        for name in cls._pclass_fields:
-            _setattr(node, name, values.get(name))
-        _setattr(node, "_pclass_frozen", True)
+        fields, freeze = _field_setters(cls)
+        for name, set_field in fields:
+            set_field(node, values.get(name))
+        freeze(node, True)
         return node
 
     def __eq__(self, other: object) -> bool:
@@ -78,6 +80,20 @@ class Node(PClass):
         """The child nodes, in field order (containers of nodes are flattened)."""
         for name in self._fields:
             yield from _nodes_in(getattr(self, name))
+
+
+def slot_setters(cls: type, *names: str) -> tuple:
+    """The setters of a node class's slots, in the order named. Calling a slot's descriptor
+    directly skips the lookup through the class hierarchy that ``object.__setattr__`` makes first
+    (about 40% of building a node)."""
+    return tuple(getattr(cls, name).__set__ for name in names)
+
+
+@cache
+def _field_setters(cls: type) -> tuple[tuple[tuple[str, Any], ...], Any]:
+    """((field, its setter) for each field, the frozen flag's setter) of a node class."""
+    names = tuple(cls._pclass_fields)
+    return tuple(zip(names, slot_setters(cls, *names))), slot_setters(cls, "_pclass_frozen")[0]
 
 
 def _nodes_in(value: Any) -> Iterator[Node]:

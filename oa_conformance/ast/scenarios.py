@@ -85,8 +85,9 @@ class Scenario(NamedTuple):
         found: dict[str, Section] = {}
         for source in reversed(list(self.sources())):
             for _, value in source.items():
-                for name, graph in _named_graphs(value):
-                    found[name] = graph
+                if isinstance(value, (Section, Mapping)):  # nothing else names a graph
+                    for name, graph in _named_graphs(value):
+                        found[name] = graph
         return found
 
 

@@ -22,7 +22,7 @@ import gc
 import os
 import re
 from collections import Counter
-from typing import Callable, Iterable, Iterator, NamedTuple
+from typing import Iterable, Iterator, NamedTuple
 
 from ..diagnostics import Diagnostic, Span
 from ..discovery import DiscoveryError, FixtureRef, discover
@@ -142,7 +142,7 @@ def lint_file(path: str, data: bytes | str | None = None, capability: str | None
     found: list[Diagnostic] = []
     file = _file_context(path, listings if listings is not None else {})
     for rule in _BY_KIND["file"]:
-        found.extend(_run(rule, path, lambda: rule.check(file)))
+        found.extend(_run(rule, path, file))
     try:
         result = read_fixture(path, data, capability=capability, keep_composed=True)
     except Exception as exc:  # a bug in a static pass: report it, go on with the other files
@@ -152,7 +152,7 @@ def lint_file(path: str, data: bytes | str | None = None, capability: str | None
     if result.composed is not None:
         document = DocumentContext(path, result.composed.text, result.composed.root)
         for rule in _BY_KIND["document"]:
-            found.extend(_run(rule, path, lambda: rule.check(document)))
+            found.extend(_run(rule, path, document))
     if result.fixture is not None:
         found.extend(_rules(FixtureContext(path, capability, result.fixture)))
     return _finished(found)
@@ -160,7 +160,7 @@ def lint_file(path: str, data: bytes | str | None = None, capability: str | None
 
 def _rules(fixture: FixtureContext) -> Iterator[Diagnostic]:
     for rule in _BY_KIND["fixture"]:
-        yield from _run(rule, fixture.path, lambda: rule.check(fixture))
+        yield from _run(rule, fixture.path, fixture)
     try:
         scenarios = fixture.scenarios
     except Exception as exc:
@@ -169,7 +169,7 @@ def _rules(fixture: FixtureContext) -> Iterator[Diagnostic]:
     for scenario in scenarios:
         raised: set[str] = set()
         for rule in _BY_KIND["scenario"]:
-            for item in _run(rule, fixture.path, lambda: rule.check(scenario), keep=True):
+            for item in _run(rule, fixture.path, scenario, keep=True):
                 if isinstance(item, Diagnostic):
                     yield item  # an internal error
                     continue
@@ -179,13 +179,14 @@ def _rules(fixture: FixtureContext) -> Iterator[Diagnostic]:
                         continue  # the case expects exactly this error
                 yield _diagnostic(rule, item)
         for rule in _BY_KIND["outcome"]:
-            yield from _run(rule, fixture.path, lambda: rule.check(scenario, frozenset(raised), DETECTABLE))
+            yield from _run(rule, fixture.path, scenario, frozenset(raised), DETECTABLE)
 
 
-def _run(rule: Rule, path: str, produce: Callable[[], Iterable[Finding]], keep: bool = False) -> list:
-    """A rule's findings as diagnostics (or, ``keep``, as findings), or one X001 if it raised."""
+def _run(rule: Rule, path: str, *subject: object, keep: bool = False) -> list:
+    """A rule's findings on ``subject`` (its check's arguments) as diagnostics (or, ``keep``, as
+    findings), or one X001 if it raised."""
     try:
-        findings = list(produce())
+        findings = list(rule.check(*subject))
     except Exception as exc:
         return [_internal(path, f"internal error in {rule.code} ({rule.name}): {type(exc).__name__}: {exc}")]
     return findings if keep else [_diagnostic(rule, finding) for finding in findings]

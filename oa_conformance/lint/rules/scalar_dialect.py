@@ -69,7 +69,8 @@ class _Yaml11Composer(_Reader):  # type: ignore[misc,valid-type]
 def check(document: DocumentContext) -> Iterator[Finding]:
     shared = _may_alias(document.text)
     if "!" not in document.text or _TAG.search(document.text) is None:  # `in` first: the regex scans slowly
-        found = [(node, _untagged(node.tag, node.value)) for node in _plain_scalars(document.root, shared)]
+        found = [(node, differs) for node in _plain_scalars(document.root, shared)
+                 if (differs := _untagged(node.tag, node.value)) is not None]
     else:
         loader = _Yaml11Composer(document.text)
         try:
@@ -78,14 +79,13 @@ def check(document: DocumentContext) -> Iterator[Finding]:
             loader.dispose()
         # The same text composed twice has the same shape: the n-th plain scalars are the same scalar.
         pairs = zip(_plain_scalars(document.root, shared), _plain_scalars(yaml11_root, shared))
-        found = [(node, _compare(yaml11_node.tag, node.tag, node.value)) for node, yaml11_node in pairs]
-    for node, differs in found:
-        if differs is not None:
-            new, old = differs
-            mark = node.start_mark
-            yield Finding(Span(document.path, mark.line + 1, mark.column + 1),
-                          f"plain scalar {node.value!r} is {new!r} in YAML 1.2 (what the adapter reads) but "
-                          f"{old!r} in YAML 1.1; quote it or write it unambiguously")
+        found = [(node, differs) for node, yaml11_node in pairs
+                 if (differs := _compare(yaml11_node.tag, node.tag, node.value)) is not None]
+    for node, (new, old) in found:
+        mark = node.start_mark
+        yield Finding(Span(document.path, mark.line + 1, mark.column + 1),
+                      f"plain scalar {node.value!r} is {new!r} in YAML 1.2 (what the adapter reads) but "
+                      f"{old!r} in YAML 1.1; quote it or write it unambiguously")
 
 
 def _plain_scalars(root, shared: bool) -> list[yaml.ScalarNode]:
