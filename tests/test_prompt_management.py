@@ -91,6 +91,16 @@ def test_hash_equivalence_assertions_can_fail(tmp_path):
     failed_at(result, line_of(faulty, "- [r_alice_1, r_alice_2]", after="rendered_hash_different"))
 
 
+@pytest.mark.parametrize("group", ["[r_alice_1]", "[r_alice_1, r_alice_1]"])
+def test_an_equality_group_of_one_capture_fails_instead_of_holding_vacuously(tmp_path, group):
+    """A capture's hash equals itself: a group naming one capture compared nothing and verified
+    (found by the mutation audit dropping a list's last item)."""
+    faulty = fixture_text("012-prompt-result-rendered-hash-stability.yaml").replace("- [r_alice_1, r_alice_2]", f"- {group}")
+    (result,) = run_text(tmp_path, faulty)
+    failed_at(result, line_of(faulty, f"- {group}"))
+    assert "at least two distinct captures" in result.reason
+
+
 def test_a_wrong_group_member_order_fails(tmp_path):
     faulty = fixture_text("011-prompt-group-shape.yaml").replace("members_refs: [m1, m2, m3]", "members_refs: [m2, m1, m3]")
     (result,) = run_text(tmp_path, faulty)

@@ -156,6 +156,8 @@ class CapturesCompare(Rule):
     same: bool = True
 
     def evaluate(self, ctx: Context, bindings: Any):
+        if len(set(self.captures)) < 2:  # a capture equals itself: nothing would be compared
+            return judged(self, [f"expected at least two distinct captures to compare, got {list(self.captures)}"], bindings)
         records = [captured(name)(ctx) for name in self.captures]
         problems = []
         for field in self.fields:
