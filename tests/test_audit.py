@@ -27,8 +27,9 @@ def cases(root, capabilities=None, keyword=None):
 
 
 def test_no_expectation_of_the_slice_survives_its_mutation(shared_spec):
-    result = audit.audit(cases(shared_spec, SLICE), load_expectations(EXPECTATIONS), workers=8)
-    assert len(result.passing) > 100 and len(result.verdicts) > 400, audit.render(result)
+    result = audit.audit(cases(shared_spec, SLICE), load_expectations(EXPECTATIONS), workers=8, lists=True)
+    assert len(result.passing) > 100 and len(result.verdicts) > 450, audit.render(result)
+    assert any(m.new == "without its last item" for m in (v.mutant for v in result.verdicts))
     assert result.clean, audit.render(result)
 
 
@@ -101,7 +102,7 @@ def test_edits_land_at_the_leaf_and_keep_the_rest_of_the_text():
     lines = FIXTURE.splitlines()
     from oa_conformance.ast.nodes import Scalar
 
-    flow = next((line, column) for (line, column) in extents if lines[line - 1][column - 1:].startswith("top_n"))
+    flow = next((line, column) for (line, column, *drop) in extents if not drop and lines[line - 1][column - 1:].startswith("top_n"))
     text, old, new = audit.edit(FIXTURE, extents[flow], audit.Leaf(Scalar(value="top_n"), ("k",)))
     assert (old, new) == ("top_n", '"top_n-mutated"')
     assert text.splitlines()[flow[0] - 1] == '  wire_absent_keys: ["top_n-mutated", dimensions]'
@@ -109,3 +110,26 @@ def test_edits_land_at_the_leaf_and_keep_the_rest_of_the_text():
     text, old, new = audit.edit(FIXTURE, extents[block], audit.Leaf(Scalar(value="first line\nsecond line\n"), ("note",)))
     assert (old, new) == ("first line", "first line-mutated")
     assert text == FIXTURE.replace("first line", "first line-mutated")
+
+
+def test_a_list_loses_its_last_item_unless_its_items_are_each_to_be_found():
+    from oa_conformance.ast.loader import load_bytes
+
+    text = """\
+execution_order: [a, b, c]
+required_keys: [id, model]
+deliveries:
+  - {step: 0}
+  - {step: 1}
+"""
+    tree = load_bytes(text).tree
+    extents = audit.scalar_extents(text)
+    order = audit.list_to_shorten("execution_order", tree.get("execution_order"))
+    assert order is not None
+    new, old, _ = audit.edit(text, extents[(order.node.span.line, order.node.span.column, audit.DROP)], order)
+    assert (new.splitlines()[0], old) == ("execution_order: [a, b]", "a list of 3")
+    block = audit.list_to_shorten("deliveries", tree.get("deliveries"))
+    new, _, _ = audit.edit(text, extents[(block.node.span.line, block.node.span.column, audit.DROP)], block)
+    assert new.endswith("  - {step: 0}\n")
+    assert audit.list_to_shorten("required_keys", tree.get("required_keys")) is None  # one fewer is present too
+    assert audit.list_to_shorten("metrics", tree.get("execution_order")) is None

@@ -39,7 +39,7 @@ from oa_conformance.ast.visitor import walk
 from oa_conformance.discovery import discover
 from oa_conformance.expectations import NO_EXPECTATIONS, load_expectations
 from oa_conformance.interpreter import read_fixture
-from oa_conformance.runner import PASSED, CaseRef, CaseResult, cases_of, run_all, run_case
+from oa_conformance.runner import ADAPTER_ERROR, PASSED, CaseRef, CaseResult, cases_of, run_all, run_case
 
 SUFFIX = "-mutated"
 
@@ -227,6 +227,29 @@ def candidates(name: str, node: Any, excluded: bool = False) -> Iterable[Leaf]:
             yield Leaf(n, path)
 
 
+# Words of a list's name that make it a set of things each to be found (`attributes_present`,
+# `required_keys`, `fields_must_match`, `captured_event_field_values_cover`), and directives whose
+# list is one (`metrics`: observations each to be found): one fewer is found too.
+SUBSET_WORDS = frozenset({"present", "required", "cover", "match", "differ"})
+SUBSET_DIRECTIVES = frozenset({"metrics"})
+
+
+def list_to_shorten(name: str, node: Any, excluded: bool = False) -> Leaf | None:
+    """The first list of two or more items (under an ``expected…`` key first) whose last item
+    dropped must fail a correct adapter: not a list of names that must be absent, of alternatives,
+    or of things each to be found."""
+    if excluded or name in SUBSET_DIRECTIVES:
+        return None
+    below = list(nodes_below(node, (name,)))
+    below.sort(key=lambda entry: not any(part.startswith("expected") for part in entry[0][1:]))
+    for path, n in below:
+        if isinstance(n, Sequence) and len(n.items) > 1 and n.span is not None:
+            if any(_words(part) & (EXCLUDING | SUBSET_WORDS) or part.endswith(ALTERNATIVES) for part in path):
+                continue
+            return Leaf(n, path)
+    return None
+
+
 def leaves_of(node: Any) -> Iterable[Any]:
     return (n for _, n in nodes_below(node, ()) if isinstance(n, (Scalar,) + TOKENS))
 
@@ -235,8 +258,13 @@ def leaves_of(node: Any) -> Iterable[Any]:
 # Editing the text at a leaf
 
 
-def scalar_extents(text: str) -> dict[tuple[int, int], tuple[int, int, str | None]]:
-    """``(line, column)`` (1-based) of every scalar → its character extent and YAML style."""
+DROP = "drop"
+
+
+def scalar_extents(text: str) -> dict[tuple, tuple[int, int, str | None]]:
+    """``(line, column)`` (1-based) of every scalar and empty list → its character extent and YAML
+    style; ``(line, column, "drop")`` of every list of two or more items → the text that dropping its
+    last item deletes."""
     starts = [0]
     for line in text.splitlines(keepends=True):
         starts.append(starts[-1] + len(line))
@@ -255,8 +283,16 @@ def scalar_extents(text: str) -> dict[tuple[int, int], tuple[int, int, str | Non
         if isinstance(node, yaml.ScalarNode):
             extents[(node.start_mark.line + 1, node.start_mark.column + 1)] = (offset(node.start_mark), offset(node.end_mark), node.style)
         elif isinstance(node, yaml.SequenceNode):
+            where = (node.start_mark.line + 1, node.start_mark.column + 1)
             if not node.value:
-                extents[(node.start_mark.line + 1, node.start_mark.column + 1)] = (offset(node.start_mark), offset(node.end_mark), "[]")
+                extents[where] = (offset(node.start_mark), offset(node.end_mark), "[]")
+            elif len(node.value) > 1:  # what dropping the last item deletes
+                before, last = node.value[-2:]
+                if node.flow_style:
+                    extents[where + (DROP,)] = (offset(before.end_mark), offset(last.end_mark), DROP)
+                else:  # its whole lines, from its `- ` to its end
+                    end_line = last.end_mark.line if last.end_mark.column > 0 else last.end_mark.line - 1
+                    extents[where + (DROP,)] = (starts[last.start_mark.line], starts[end_line + 1], DROP)
             stack.extend(node.value)
         elif isinstance(node, yaml.MappingNode):
             for key, value in node.value:
@@ -286,6 +322,8 @@ def edit(text: str, extent: tuple[int, int, str | None], leaf: Leaf) -> tuple[st
     """``text`` with the scalar at ``extent`` replaced by ``mutated_value(leaf)``: (text, old, new)."""
     start, end, style = extent
     old = text[start:end]
+    if style == DROP:
+        return text[:start] + text[end:], f"a list of {len(leaf.node.items)}", "without its last item"
     if style == "[]":  # an empty list gains an element
         return text[:start] + '["mutated"]' + text[end:], old, '["mutated"]'
     if style in ("|", ">"):  # a block scalar: the suffix goes at the end of its first content line
@@ -309,9 +347,10 @@ def edit(text: str, extent: tuple[int, int, str | None], leaf: Leaf) -> tuple[st
 # Mutants of one passing case
 
 
-def mutants_of(result: CaseResult, text: str, every: bool = False) -> tuple[list[Mutant], list[Unmutated]]:
+def mutants_of(result: CaseResult, text: str, every: bool = False, lists: bool = False) -> tuple[list[Mutant], list[Unmutated]]:
     """One mutant per distinct expectation the passing case's checks verified (``every``: one per
-    candidate leaf the reader accepts — an exploration, many times slower)."""
+    candidate leaf the reader accepts — an exploration, many times slower; ``lists``: one more that
+    drops the last item of the expectation's first list, :func:`list_to_shorten`)."""
     ref = result.ref
     by_position = values_by_position(ref.scenario.fixture)
     extents = scalar_extents(text)
@@ -363,6 +402,12 @@ def mutants_of(result: CaseResult, text: str, every: bool = False) -> tuple[list
             unmutated.append(Unmutated(ref, check, "no candidate leaf starts a scalar or an empty list in the text"))
             continue
         mutants.extend(accepted or [dataclasses.replace(made[0], rejected=True)])
+        shorten = list_to_shorten(name, value, excluding(kind, name, ref.fixture.capability)) if lists else None
+        extent = extents.get((shorten.node.span.line, shorten.node.span.column, DROP)) if shorten else None
+        if extent is not None:
+            new_text, old, new = edit(text, extent, shorten)
+            if reads(ref, new_text):
+                mutants.append(Mutant(ref, check.name, shorten.node.span.line, shorten.node.span.column, old, new, new_text))
     return mutants, unmutated
 
 
@@ -383,7 +428,10 @@ def run_mutant(mutant: Mutant, timeout: float) -> Verdict:
         ref = CaseRef(fixture, scenario, () if scenario is not None else read.diagnostics)
         if scenario is None:
             return Verdict(mutant, CaseResult(ref, "error", reason="the mutant lost its case"))
-    return Verdict(mutant, run_case(ref, timeout))
+    try:
+        return Verdict(mutant, run_case(ref, timeout))
+    except Exception as exc:  # run_case should never raise; if it does, the mutant is killed by an adapter error
+        return Verdict(mutant, CaseResult(ref, "error", category=ADAPTER_ERROR, reason=f"run_case raised {type(exc).__name__}: {exc}"))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -441,7 +489,7 @@ class Audit:
 
 
 def audit(cases: Iterable[CaseRef], expectations=NO_EXPECTATIONS, workers: int = 16, timeout: float = 60.0,
-          max_ms: float | None = None, every: bool = False) -> Audit:
+          max_ms: float | None = None, every: bool = False, lists: bool = False) -> Audit:
     """Run ``cases``; mutate every expectation of each one that passes (within ``max_ms`` when given)."""
     started = time.perf_counter()
     passing = [r for r in run_all(cases, workers=workers, timeout=timeout, expectations=expectations)
@@ -454,7 +502,7 @@ def audit(cases: Iterable[CaseRef], expectations=NO_EXPECTATIONS, workers: int =
         if path not in texts:
             with open(path, encoding="utf-8") as handle:
                 texts[path] = handle.read()
-        found, missed = mutants_of(result, texts[path], every)
+        found, missed = mutants_of(result, texts[path], every, lists)
         mutants.extend(found)
         unmutated.extend(missed)
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
@@ -498,6 +546,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-v", "--verbose", action="store_true", help="also list every killed mutant")
     parser.add_argument("--every-leaf", action="store_true",
                         help="explore: one mutant per leaf of each expectation, not one per expectation")
+    parser.add_argument("--no-lists", dest="lists", action="store_false",
+                        help="no list mutants (by default each expectation's first list also loses its last item)")
     args = parser.parse_args(argv)
     roots = args.roots or ([os.environ["OA_SHARED_SPEC"]] if os.environ.get("OA_SHARED_SPEC") else [])
     if not roots:
@@ -511,7 +561,8 @@ def main(argv: list[str] | None = None) -> int:
     if not cases:
         print("audit: no case matches", file=sys.stderr)
         return 2
-    result = audit(cases, expectations, workers=args.workers, timeout=args.timeout, max_ms=args.max_ms, every=args.every_leaf)
+    result = audit(cases, expectations, workers=args.workers, timeout=args.timeout, max_ms=args.max_ms, every=args.every_leaf,
+                   lists=args.lists)
     print(render(result, args.verbose))
     return 0 if result.clean else 1
 
