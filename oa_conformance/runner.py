@@ -155,7 +155,11 @@ def _judge(ref: CaseRef, timeout: float) -> CaseResult:
         return done("failed", reason=str(exc), location=str(scenario.span))
     except Exception as exc:  # an adapter bug: one case errors, the run goes on, the user sees what and where
         return done(ERROR, category=ADAPTER_ERROR, reason=f"adapter error {type(exc).__name__}: {exc}", location=str(scenario.span))
-    checks = assert_case(scenario, trace, ref.fixture.capability)  # assert
+    try:
+        checks = assert_case(scenario, trace, ref.fixture.capability)  # assert
+    except Exception as exc:  # a rule's bug: this case errors, located at the case, the run goes on
+        return done(ERROR, category=ADAPTER_ERROR, reason=f"adapter error in the assert pass {type(exc).__name__}: {exc}",
+                    location=str(scenario.span))
     failed = [c for c in checks if c.status != VERIFIED]
     if not checks:
         return done("failed", reason="the case asserts nothing the adapter could check", location=str(scenario.span))

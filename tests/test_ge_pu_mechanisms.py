@@ -148,3 +148,17 @@ def test_concurrency_invariant_fails_when_no_instance_ran(tmp_path):
                     "default: [10, 20, 30, 40, 50, 60]", "default: []")
     result = found["concurrency_callable_with_items_field"]
     assert result.outcome == "failed" and "no fan-out instance body ran" in result.reason
+
+
+@pytest.mark.parametrize("change", ["drop the last delivery", "add a delivery"])
+def test_delivery_order_is_the_whole_list_not_a_prefix(tmp_path, change):
+    """`delivery_order` compares every delivery, not the first len(expected) (the mutation audit's
+    list exploration found an expected list without its last delivery verifying)."""
+    from .faults import failed_at, line_of, run_text, shared_text
+
+    text = shared_text("graph-engine", "012-observer-basic-firing.yaml")
+    last = "    - {observer: obs_invoke, step: 2, phase: completed}\n"
+    assert text.count(last) == 1
+    faulty = text.replace(last, "" if change.startswith("drop") else last + last, 1)
+    result, = run_text(tmp_path, faulty, "graph-engine", "012-observer-basic-firing.yaml")
+    failed_at(result, line_of(faulty, "delivery_order:"))

@@ -191,6 +191,17 @@ def test_different_wire_bytes_fail_the_identity_check(tmp_path):
     assert result.outcome == "failed" and "expected_wire_bytes_identical" in result.reason and "differs" in result.reason
 
 
+@pytest.mark.parametrize("calls", ["[0]", "[1, 1]", "[]"])
+def test_fewer_than_two_calls_to_compare_fail_the_identity_check_at_calls(tmp_path, calls):
+    """A call's body is identical to itself: one named call verified vacuously (and none raised
+    IndexError) before the mutation audit's list exploration found it."""
+    text = real("054-openai-wire-byte-stability.yaml")
+    line = lines_of(text, "calls: [0, 1]")[-1]
+    result, path = run_copy(tmp_path, "054-openai-wire-byte-stability.yaml", replace_value(text, line, "calls", calls))
+    assert result.outcome == "failed" and result.location == f"{path}:{line}:3", (result.location, result.reason)
+    assert "at least two distinct calls" in result.reason
+
+
 def test_an_unexpected_error_fails_even_without_a_response_expectation(tmp_path):
     text = UNSTREAMED.replace("expected:\n  response: {finish_reason: stop}\n", "expected_wire_request: {model: bound-one, messages: [{role: user, content: hi}]}\nexpected: {}\n")
     result, _ = run_copy(tmp_path, "001-case.yaml", text)

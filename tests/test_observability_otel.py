@@ -232,6 +232,10 @@ def test_the_invocations_count_form_runs_the_case_that_many_times(tmp_path):
     ("require_equal: true", "require_equal: false", "determinism_check"),  # identical runs claimed to differ
     ("- openarmature.invocation_id  ", "- openarmature.unused_name  ", "determinism_check"),  # a per-run id compared
     ("invocations: 2", "invocations: 1", "determinism_check"),  # nothing to compare run 0 with
+    # one run named (found by the mutation audit dropping a list's last item: the rule unpacked two
+    # and raised ValueError out of run_case); the failure is at compare_runs
+    ("compare_runs: [0, 1]", "compare_runs: [0]", "compare_runs"),
+    ("compare_runs: [0, 1]", "compare_runs: [1, 1]", "compare_runs"),  # a run is identical to itself
 ])
 def test_a_determinism_fault_fails_the_case_at_its_line(tmp_path, old, new, needle):
     name = "011-otel-determinism.yaml"

@@ -166,3 +166,17 @@ def test_an_adapter_bug_errors_one_case_and_names_itself(tmp_path, monkeypatch):
     result = only_result(write_fixture(tmp_path, LINEAR.read_text()))
     assert (result.outcome, result.category) == ("error", "adapter_internal_error")
     assert "RuntimeError: simulated adapter bug" in result.reason and result.location.endswith(":1:1")  # the case: the whole file
+
+
+def test_a_rule_that_raises_errors_one_case_instead_of_escaping_run_case(tmp_path, monkeypatch):
+    """run_case never raises: a rule's bug in the assert pass (the mutation audit found one, a
+    determinism check unpacking a one-run `compare_runs`) is an adapter error of that case."""
+    from oa_conformance.assertions.rules import ValueRule
+
+    def broken(self, ctx, bindings):
+        raise ValueError("simulated rule bug")
+
+    monkeypatch.setattr(ValueRule, "evaluate", broken)
+    result = only_result(write_fixture(tmp_path, LINEAR.read_text()))
+    assert (result.outcome, result.category) == ("error", "adapter_internal_error")
+    assert "assert pass ValueError: simulated rule bug" in result.reason and result.location.endswith(":1:1")

@@ -201,7 +201,6 @@ def nodes_below(node: Any, path: tuple[str, ...]) -> Iterable[tuple[tuple[str, .
 class Leaf:
     node: Any  # a Scalar, a matcher token or an empty Sequence
     path: tuple[str, ...]
-    siblings: tuple = ()  # the other values of the sequence it is in
 
 
 def candidates(name: str, node: Any, excluded: bool = False) -> Iterable[Leaf]:
@@ -216,9 +215,7 @@ def candidates(name: str, node: Any, excluded: bool = False) -> Iterable[Leaf]:
     below.sort(key=lambda entry: not any(part.startswith("expected") for part in entry[0][1:]))
     if any(part.startswith("expected") for path, _ in below for part in path[1:]):  # the rest are inputs
         below = [entry for entry in below if any(part.startswith("expected") for part in entry[0][1:])]
-    siblings = {id(item): tuple(getattr(i, "value", None) for i in parent.items if i is not item)
-                for _, parent in below if isinstance(parent, Sequence) for item in parent.items}
-    scalars = [Leaf(n, path, siblings.get(id(n), ())) for path, n in below
+    scalars = [Leaf(n, path) for path, n in below
                if isinstance(n, Scalar) and not _is_token_text(n.value) and not leaf_neutral(path, n, excluded)]
     yield from (leaf for leaf in scalars if leaf.node.value is not None)
     yield from (leaf for leaf in scalars if leaf.node.value is None)
@@ -268,9 +265,8 @@ def scalar_extents(text: str) -> dict[tuple[int, int], tuple[int, int, str | Non
 
 
 def mutated_value(leaf: Leaf) -> Any:
-    """The changed leaf: a bool flipped; a number +1 (never a value its list already holds: a pair of
-    indices to compare stays a pair; an upper bound -1, a lower bound a million more); a string with
-    a suffix; null and a matcher token a literal string."""
+    """The changed leaf: a bool flipped; a number +1 (an upper bound -1, a lower bound a million
+    more); a string with a suffix; null and a matcher token a literal string."""
     value = getattr(leaf.node, "value", None)
     if value is None or isinstance(leaf.node, TOKENS) or _is_token_text(value):
         return "mutated"
@@ -282,12 +278,7 @@ def mutated_value(leaf: Leaf) -> Any:
             return -1 if value >= 0 else value - 1
         if words & LOWER_BOUND:
             return value + BEYOND
-        step = 1
-        new = value + step
-        taken = [v for v in leaf.siblings if isinstance(v, (int, float)) and not isinstance(v, bool)]
-        while new in taken:
-            new += step
-        return new
+        return value + 1
     return f"{value}{SUFFIX}"
 
 

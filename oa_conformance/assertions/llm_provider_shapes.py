@@ -339,6 +339,10 @@ class BytesIdenticalRule(Rule):
 
     def evaluate(self, ctx: Context, bindings: Any):
         calls, requests = calls_of(ctx), wire_of(ctx)["requests"]
+        named = [item.value for item in self.expected.calls.items]
+        if len(set(named)) < 2:  # one call is identical to itself: nothing would be compared
+            return (Check(self.name, FAILED, self.span, f"calls: expected at least two distinct calls to compare, got {named}",
+                          self.expected.key_span("calls")),), bindings
         bodies = []
         for item in self.expected.calls.items:
             index = item.value

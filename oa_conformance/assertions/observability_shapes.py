@@ -499,7 +499,12 @@ class DeterminismRule(Rule):
     def evaluate(self, ctx: Context, bindings: Any):
         spans = forest(ctx)
         runs = list(spans.traces().values())
-        first, second = literal(self.expected.get("compare_runs"))
+        named = literal(self.expected.get("compare_runs"))
+        if not (is_sequence(named) and len(set(named)) == len(named) == 2
+                and all(isinstance(n, int) and not isinstance(n, bool) for n in named)):  # a run equals itself
+            return (Check(self.name, FAILED, self.span, f"compare_runs: expected two distinct run indices, got {show(named)}",
+                          self.expected.key_span("compare_runs")),), bindings
+        first, second = named
         if max(first, second) >= len(runs):
             raise LookupError(f"runs {first} and {second} compared, but {len(runs)} traces were exported")
         aspects = set(literal(self.expected.get("compare")))
