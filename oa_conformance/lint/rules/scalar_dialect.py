@@ -25,6 +25,7 @@ expected:
 
 from __future__ import annotations
 
+import operator
 import re
 from itertools import chain
 from functools import lru_cache, partial
@@ -62,7 +63,7 @@ class _Yaml11Composer(_Reader):  # type: ignore[misc,valid-type]
     built-ins that do nothing, as the adapter's own loader does."""
 
     resolve = staticmethod(_yaml11_tag)
-    descend_resolver = staticmethod(slice)
+    descend_resolver = staticmethod(operator.is_)
     ascend_resolver = staticmethod(tuple)
 
 
