@@ -101,6 +101,14 @@ def test_an_equality_group_of_one_capture_fails_instead_of_holding_vacuously(tmp
     assert "at least two distinct captures" in result.reason
 
 
+def test_a_message_equality_between_one_capture_fails_instead_of_holding_vacuously(tmp_path):
+    faulty = fixture_text("032-cross-variable-substring-stability.yaml").replace("between: [chat_a, chat_b]", "between: [chat_a, chat_a]")
+    line = line_of(faulty, "message_indices: [0]", after="between: [chat_a, chat_a]")
+    result = next(r for r in run_text(tmp_path, faulty) if any(c.name.startswith("expected_message_equal") for c in r.checks))
+    failed_at(result, line)
+    assert "at least two distinct captures" in result.reason
+
+
 def test_a_wrong_group_member_order_fails(tmp_path):
     faulty = fixture_text("011-prompt-group-shape.yaml").replace("members_refs: [m1, m2, m3]", "members_refs: [m2, m1, m3]")
     (result,) = run_text(tmp_path, faulty)

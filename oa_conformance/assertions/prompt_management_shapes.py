@@ -366,6 +366,8 @@ class _MessagesEqual(Rule):
     index: int
 
     def evaluate(self, ctx: Context, bindings: Any):
+        if len(set(self.captures)) < 2:  # a capture's message equals itself: nothing would be compared
+            return judged(self, [f"between: expected at least two distinct captures to compare, got {list(self.captures)}"], bindings)
         messages = [_messages_of(name, self.index)(ctx) for name in self.captures]
         problems = []
         if any(message != messages[0] for message in messages[1:]):
