@@ -95,14 +95,19 @@ TURNS_COUNTED_AFTER_DEADLINE = 1000
 async def timed_drain(drain: Any, timeout: float | None, *args: Any) -> dict[str, Any]:
     """Call a runtime drain (``drain`` or ``drain_events_for``) and return its summary as data, with
     the timeout it was given, the time the call took on the event loop's own clock (``elapsed_s``),
-    and ``turns_after_deadline``: how many turns of this event loop passed between the deadline
-    (``timeout`` after the call began; the call itself for an untimed drain) and the drain's return.
+    and ``turns_after_deadline``: how many turns of this event loop passed between the deadline and
+    the drain's return.
 
     Why turns and not seconds: cases run side by side in threads on a shared machine, so the loop can
     wake long after a deadline (GIL, neighbouring cases, other processes) — wall time then blames the
     runtime for the scheduler. A turn is starved exactly as much as the drain's own steps are: a drain
     that honoured its deadline returns within a few turns of it however loaded the machine, one that
-    waits on a paced observer lets the counter spin to its cap (``TURNS_COUNTED_AFTER_DEADLINE``)."""
+    waits on a paced observer lets the counter spin to its cap (``TURNS_COUNTED_AFTER_DEADLINE``).
+
+    The deadline is ``timeout`` after the drain's first step — the step in which it arms its own timer
+    (``asyncio.wait`` / ``wait_for`` do so before they first suspend) — not after the moment we called
+    it: a thread descheduled between the two would otherwise start our clock first, and the counter
+    would spin through the gap while the drain, honest, still waits for its own deadline."""
     loop = asyncio.get_running_loop()
     counter = {"turns": 0, "returned": False}
 
@@ -112,13 +117,17 @@ async def timed_drain(drain: Any, timeout: float | None, *args: Any) -> dict[str
             loop.call_soon(turn)
 
     started = loop.time()
-    # Armed before the drain arms its own timer for the same instant, so it fires no later than it.
-    deadline = loop.call_at(started + (timeout or 0.0), turn)
+    call = loop.create_task(drain(*args, timeout=timeout))  # the context (invocation, case) is copied
+    deadline = None
     try:
-        summary = await drain(*args, timeout=timeout)
+        await asyncio.sleep(0)  # the ready queue is FIFO: the drain's first step runs before we resume
+        deadline = loop.call_at(loop.time() + (timeout or 0.0), turn)
+        summary = await call
     finally:
         counter["returned"] = True
-        deadline.cancel()
+        if deadline is not None:
+            deadline.cancel()
+        call.cancel()  # a no-op once it returned; stops it when our own caller is cancelled
     return {"timeout_reached": summary.timeout_reached, "undelivered_count": summary.undelivered_count,
             "timeout_s": timeout, "elapsed_s": loop.time() - started, "turns_after_deadline": counter["turns"]}
 
