@@ -184,3 +184,16 @@ def test_delivery_order_is_the_whole_list_not_a_prefix(tmp_path, change):
     faulty = text.replace(last, "" if change.startswith("drop") else last + last, 1)
     result, = run_text(tmp_path, faulty, "graph-engine", "012-observer-basic-firing.yaml")
     failed_at(result, line_of(faulty, "delivery_order:"))
+
+
+def test_a_file_checkpointer_leaves_no_files_behind(tmp_path, monkeypatch):
+    """The SQLite backend writes under a temporary directory of the case, removed when the case ends
+    (a run of the corpus once left one directory per sqlite case in the temp directory)."""
+    import tempfile
+
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    found = results(tmp_path / "spec", PU + "040-state-migration-chain.yaml")
+    assert outcomes(found) == {"passed"}, [r.reason for r in found.values()]
+    assert not list(scratch.iterdir())

@@ -109,8 +109,9 @@ async def _with_limit(scenario: Scenario, timeout: float, contract: CapabilityHa
         raise CaseTimeout(f"the case did not finish within {timeout:g} s") from None
 
 
-def _checkpointer(spec: Any, harness: Harness) -> Any:
-    """The runtime checkpointer backend the fixture names, recording its saves (resume.py)."""
+def _checkpointer(spec: Any, harness: Harness, case_files: contextlib.ExitStack) -> Any:
+    """The runtime checkpointer backend the fixture names, recording its saves (resume.py). A file
+    backend writes under a directory the case removes when it ends (``case_files``)."""
     from openarmature.checkpoint import FanOutInternalSaveBatching, InMemoryCheckpointer, SQLiteCheckpointer
 
     if spec is None:
@@ -125,7 +126,7 @@ def _checkpointer(spec: Any, harness: Harness) -> Any:
     if kind == "sqlite":
         import tempfile
 
-        directory = tempfile.mkdtemp(prefix="oa-checkpoint-")
+        directory = case_files.enter_context(tempfile.TemporaryDirectory(prefix="oa-checkpoint-"))
         return recording_checkpointer(SQLiteCheckpointer, harness, f"{directory}/checkpoints.db", serialization="json")
     raise HarnessPrimitiveMissing(f"checkpointer backend {kind!r}", spec.span)
 
@@ -232,14 +233,15 @@ async def _run_once(scenario: Scenario, contract: CapabilityHarness | None = Non
     if contract is not None and contract.run_direct is not None and contract.is_direct(scenario):
         return await contract.run_direct(scenario)  # not a graph run: the directory's own contract
     harness = Harness()
-    harness.instruments = instruments(scenario, harness)                  # §6 harness primitives
-    async with _captured(scenario, harness, contract) as capture:         # the directory's captures (OTel …)
-        try:
-            built = build_graph(scenario, harness)                          # graph build
-        except BUILD_ERRORS as error:  # compile and registration-time configuration errors
-            trace = CaseTrace(compile_error=error_record(error), parameters=plain(case_parameters(scenario)))
-        else:
-            trace = await execute_graph(scenario, built, harness)           # execute
+    with contextlib.ExitStack() as case_files:                             # removed when the run ends
+        harness.instruments = instruments(scenario, harness, case_files)  # §6 harness primitives
+        async with _captured(scenario, harness, contract) as capture:     # the directory's captures (OTel …)
+            try:
+                built = build_graph(scenario, harness)                      # graph build
+            except BUILD_ERRORS as error:  # compile and registration-time configuration errors
+                trace = CaseTrace(compile_error=error_record(error), parameters=plain(case_parameters(scenario)))
+            else:
+                trace = await execute_graph(scenario, built, harness)       # execute
     return trace if capture is None else dataclasses.replace(trace, collections=plain(capture.collections()))
 
 
@@ -264,14 +266,14 @@ def asks_for_overlap(scenario: Scenario) -> bool:
     return any(block is not None and block.get(name) is not None for block in blocks for name in OVERLAP_DIRECTIVES)
 
 
-def instruments(scenario: Scenario, harness: Harness) -> Instruments:
+def instruments(scenario: Scenario, harness: Harness, case_files: contextlib.ExitStack) -> Instruments:
     """The harness primitives the scenario declares, before the graph is built: the checkpointer
     backend (recording its saves into ``harness.log``) and the clock. Observers are created once the
     graph exists (``_observers``: they attach to it)."""
     clock = scenario.get("clock_stub")
     return Instruments(
         runtime_observers=harness.instruments.runtime_observers,
-        checkpointer=_checkpointer(scenario.get("checkpointer"), harness),
+        checkpointer=_checkpointer(scenario.get("checkpointer"), harness, case_files),
         clock_step_ms=float(clock.advance_ms_per_call.value) if clock is not None else None,
         concurrency_markers=asks_for_overlap(scenario),
     )
