@@ -48,6 +48,27 @@ def test_a_filter_added_while_cases_run_does_not_hide_a_case_warning(tmp_path):
     assert any(n.startswith("warning UserWarning: observer raised") for n in result.notes), result.notes
 
 
+def test_outside_every_case_a_warning_the_filters_ignore_stays_ignored_while_cases_run():
+    """A finalizer run by a collection in a thread with no case (a case's unclosed SQLite connection,
+    say) warns outside every case: while some case runs, our `always` filter lets it through, and it
+    must still be shown only if the other filters would show it (ResourceWarning: ignored)."""
+    import threading
+
+    def outside_every_case() -> None:  # a new thread starts with no case in its context
+        warnings.warn("unclosed database", ResourceWarning)
+        warnings.warn("shown as before", UserWarning)
+
+    with warnings.catch_warnings(record=True) as shown:
+        warnings.resetwarnings()
+        warnings.simplefilter("ignore", ResourceWarning)  # Python's default filter for it
+        with captured() as caught:  # a case is running
+            thread = threading.Thread(target=outside_every_case)
+            thread.start()
+            thread.join()
+    assert [str(w.message) for w in shown] == ["shown as before"]
+    assert caught == []
+
+
 def test_a_runtime_log_record_is_a_note_of_the_case(tmp_path):
     (result,) = list(run_all(refs(tmp_path, USAGE)))
     assert any(n.startswith("log WARNING openarmature._usage:") for n in result.notes), result.notes

@@ -7,7 +7,9 @@ variable, which ``asyncio.run`` copies into every task of the case's event loop:
 
 - **warnings**: ``warnings._showwarnmsg`` — the hook both the C and the Python ``warn`` call once
   a warning passed the filters — appends to the running case's sink; outside a case it shows the
-  warning as before. Each case start puts an ``always`` filter first (until the last case ends): a
+  warning if the filters other than ours let it through (a finalizer run by a collection in a
+  thread with no case is outside every case: an unclosed resource of some case, shown on stderr
+  by our filter alone, is a warning Python ignores by default). Each case start puts an ``always`` filter first (until the last case ends): a
   warning reaches every case that causes it, not only the first one in the process (the default
   action shows a warning once per location), whatever filters were added since. ``warnings.catch_warnings`` leaves ``_showwarnmsg`` alone, so pytest's own
   warning capture does not take a case's warnings away from it.
@@ -86,16 +88,31 @@ def _install() -> Any:
 
     def route(message: warnings.WarningMessage) -> None:
         sink = _SINK.get()
-        if sink is None:
-            shown(message)
-        else:
+        if sink is not None:
             sink.append(message)
+        elif not _ignored_without_always(message):
+            shown(message)
 
     warnings._showwarnmsg = route  # type: ignore[attr-defined]
     handler = _RouteRecords()
     for name in LOGGERS:
         logging.getLogger(name).addHandler(handler)
     return shown, handler
+
+
+def _ignored_without_always(message: warnings.WarningMessage) -> bool:
+    """Whether the filters, without :data:`ALWAYS`, ignore a warning emitted outside any case — a
+    resource warning of a case's garbage that a collection in another thread finalizes, say. While
+    cases run, ALWAYS lets every warning reach this hook; outside a case it must change nothing."""
+    text = str(message.message)
+    module = message.filename[:-3] if message.filename.endswith(".py") else message.filename
+    for action, pattern, category, module_pattern, lineno in list(warnings.filters):
+        if (action, pattern, category, module_pattern, lineno) == ALWAYS:
+            continue
+        if ((pattern is None or pattern.match(text)) and issubclass(message.category, category)
+                and (module_pattern is None or module_pattern.match(module)) and lineno in (0, message.lineno)):
+            return action == "ignore"
+    return warnings.defaultaction == "ignore"  # type: ignore[attr-defined]
 
 
 def _restore(saved: Any) -> None:
