@@ -318,3 +318,63 @@ def test_a_branch_augment_metadata_fault_fails_the_case_at_its_line(tmp_path):
     fails_at_needle(tmp_path, "030-caller-metadata-parallel-branches-per-branch.yaml",
                     '              augment_metadata:\n                branchName: "policy_audit"\n', "",
                     'branchName: "policy_audit"')
+
+
+SUBGRAPH_CALL = """\
+cases:
+  - name: subgraph_call_maps_in_and_out
+    subgraphs:
+      doubler:
+        state:
+          fields:
+            n: {type: int, default: 0}
+            doubled: {type: int, default: 0}
+        entry: double
+        nodes:
+          double:
+            update_pure: {doubled: 14}
+        edges:
+          - {from: double, to: END}
+    state:
+      fields:
+        seed: {type: int, default: 7}
+        result: {type: int, default: 0}
+    entry: wrap
+    nodes:
+      wrap:
+        subgraph_call:
+          subgraph: doubler
+          inputs: {n: seed}
+          outputs: {result: doubled}
+    edges:
+      - {from: wrap, to: END}
+    initial_state: {}
+    expected:
+      final_state: {seed: 7, result: 14}
+      traces:
+        - trace_id: "<trace_id_a>"
+          span_tree:
+            - name: "openarmature.invocation"
+              children:
+                - name: "wrap"
+                  children:
+                    - name: "double"
+                      children: []
+"""
+
+
+@pytest.mark.parametrize("old, new, needle", [
+    (None, None, None),
+    ("outputs: {result: doubled}", "outputs: {seed: doubled}", "final_state"),   # the mapping is the one applied
+    ('- name: "double"', '- name: "wrap"', "traces"),                           # the subgraph's node ran inside it
+])
+def test_a_subgraph_call_node_runs_its_subgraph_with_its_mapping(tmp_path, old, new, needle):
+    """`subgraph_call: {subgraph, inputs, outputs}` is a subgraph node whose mapping sits in one block."""
+    from .test_run import only_result, write_fixture
+
+    text = SUBGRAPH_CALL if old is None else SUBGRAPH_CALL.replace(old, new)
+    result = only_result(write_fixture(tmp_path, text, capability="observability"))
+    if needle is None:
+        assert result.outcome == "passed", result.reason
+    else:
+        assert result.outcome == "failed" and f"expected.{needle}" in result.reason, result.reason

@@ -44,7 +44,7 @@ _PRIMITIVES = {"string": str, "int": int, "float": float, "bool": bool, "any": A
 
 
 # The keys that make a node a composite the runtime dispatches itself (see add_node).
-COMPOSITION_KEYS = ("subgraph", "fan_out", "parallel_branches")
+COMPOSITION_KEYS = ("subgraph", "subgraph_call", "fan_out", "parallel_branches")
 
 
 class FactoryReducerMissing(Exception):
@@ -243,10 +243,15 @@ class _GraphCompiler:
 
     def add_node(self, builder: Any, name: str, decl: Section, middleware: list) -> None:
         kwargs = {"middleware": middleware} if middleware else {}
-        if decl.get("subgraph") is not None:
-            child = self.subgraph(decl.subgraph.value, decl.subgraph.span)
-            builder.add_subgraph_node(name, child, self.projection(decl), **kwargs)
-            with_subgraph_identity(builder, name, decl.subgraph.value)
+        # `subgraph_call: {subgraph, inputs, outputs}` (observability) is a subgraph node whose
+        # reference and mapping sit in one block rather than beside the node's other directives.
+        runs = decl.get("subgraph_call")
+        if runs is None and decl.get("subgraph") is not None:
+            runs = decl
+        if runs is not None:
+            child = self.subgraph(runs.subgraph.value, runs.subgraph.span)
+            builder.add_subgraph_node(name, child, self.projection(runs), **kwargs)
+            with_subgraph_identity(builder, name, runs.subgraph.value)
         elif decl.get("fan_out") is not None:
             self.add_fan_out(builder, name, decl.fan_out, kwargs)
         elif decl.get("parallel_branches") is not None:
