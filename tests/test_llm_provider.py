@@ -260,3 +260,17 @@ def test_the_mock_llm_form_of_graph_fixtures_builds_the_same_wire(tmp_path):
     wire = mock_wire(scenario)
     assert [r.status for r in wire.responses] == [429, 200, 200, 200] and wire.responses[0].declared_at == f"{path}:2:5"
     assert bound_model(scenario) == "bound-one"
+
+
+def test_a_wire_key_absence_check_fails_on_a_sent_key_and_on_the_other_boolean(tmp_path):
+    name = "032-runtime-config-declared-fields-and-null-skip.yaml"
+    text = real(name)
+    assert run_copy(tmp_path, name, text, "partial_config_null_skip")[0].outcome == "passed"
+    sent = text.replace("        max_tokens: 32\n", "        max_tokens: 32\n        top_p: 0.5\n", 1)
+    result, path = run_copy(tmp_path, name, sent, "partial_config_null_skip")
+    assert result.outcome == "failed", result.reason
+    assert "expected_wire_request_checks.top_p_absent: failed: expected none, found [{'request': 0, 'top_p': 0.5}]" in result.reason
+    # In a `calls:` entry the check reads that call's requests; `false` asks for the key.
+    name = "027-structured-output-openai-wire-mapping-fallback.yaml"
+    result, path = run_copy(tmp_path, name, real(name).replace("response_format_absent: true", "response_format_absent: false"))
+    assert result.outcome == "failed" and "response_format_absent: failed: expected some, found none" in result.reason, result.reason

@@ -311,19 +311,11 @@ def _absent_keys(node: Any, span: Span | None) -> Rule:
     return AbsentKeysRule("expected_wire_request_absent_keys", span, keys, block_requests)
 
 
-ABSENT = "_absent"
-
-
 @shape("expected_wire_request_checks", capability=LP)
 def _wire_checks(node: Any, span: Span | None) -> Rule:
-    """`<key>_absent: <bool>` is a key check on the body; any other name is a catalogue predicate."""
+    """Each name is a catalogue predicate (`<key>_absent` is the catalogue's key check on the body)."""
     rules: list[Rule] = []
     for ref in node.predicates:
-        if ref.name.endswith(ABSENT) and isinstance(ref.value, Scalar):
-            key = ref.name[: -len(ABSENT)]
-            rules.append(AbsentKeysRule(f"expected_wire_request_checks.{ref.name}", ref.span,
-                                        ((key, bool(ref.value.value), ref.span),), block_requests))
-            continue
         rule = predicate_rule(LP, ref.name, ref.value, ref.span, "expected_wire_request_checks")
         rules.append(rule or Unverified(f"expected_wire_request_checks.{ref.name}", ref.span, f"not implemented: predicate {ref.name!r}"))
     return _AllOf(tuple(rules))

@@ -17,6 +17,8 @@ views of the block's invocation:
     saves          the checkpoint saves made during ``invocation`` that persisted (every run's, in a
                    case-level block)
     first_run, resumed_run  the invocations with those roles (absent when the case has none)
+    requests       the outbound wire requests of the block's direct call (a ``calls:`` entry's), or
+                   every captured request in a block about the case as a whole (absent without a wire)
 
 jmespath is imported on first evaluation, not when a fixture is merely read or linted.
 """
@@ -73,13 +75,23 @@ def scope_of(ctx: Context) -> dict:
     index = next((i for i, inv in enumerate(ctx.trace.invocations) if inv is ctx.invocation), None)
     if ctx.invocation is not None and index is None:
         raise LookupError("the block's invocation is not one of the case's")
-    return scope_from(case, index, thaw(ctx.events) if ctx.events is not None else None)
+    return scope_from(case, index, thaw(ctx.events) if ctx.events is not None else None, ctx.call)
 
 
-def scope_from(case: dict, invocation: int | None, events: list | None = None) -> dict:
+def scope_from(case: dict, invocation: int | None, events: list | None = None, call: int | None = None) -> dict:
     """The scope over a trace document: ``invocation`` indexes ``case["invocations"]`` (None: a
-    case-level block); ``events``, when given, is the event list a scoped block reads."""
+    case-level block); ``events``, when given, is the event list a scoped block reads; ``call``
+    indexes ``case["calls"]`` when the block is one direct call's."""
     scope = dict(case)
+    if "wire" in case:
+        requests = case["wire"]["requests"]
+        if call is None:
+            scope["requests"] = list(requests)
+        else:
+            calls = case.get("calls", [])
+            if call >= len(calls):
+                raise LookupError(f"call {call} never ran (the case made {len(calls)} calls)")
+            scope["requests"] = [requests[i] for i in calls[call]["requests"]]
     invocations = case.get("invocations", [])
     persisted = [save for save in case.get("checkpoint_saves", []) if not save.get("lost")]
     if invocation is not None:

@@ -5,7 +5,7 @@ Most restate an expectation the same case already makes: the exact outbound body
 (`expected_wire_request`, key by key with unnamed keys absent), the returned Response
 (`expected.response`), the raised error (`expected.raises`), the per-attempt requests
 (`expected.wire_requests`) or LLM spans (`expected.llm_spans`). The rest are queries over the
-``calls`` / ``wire`` collections (docs/TRACE.md). A direct case's predicate blocks are case-level
+``calls`` / ``wire`` collections (docs/TRACE.md) and the scope's ``requests`` (the block's call's). A direct case's predicate blocks are case-level
 (``invocation=None``): ``calls[0]`` is the case's one ``call:``.
 """
 
@@ -102,6 +102,12 @@ ROWS = (
     Restates("no_error_raised_on_malformed_extras", "A malformed extras value raises nothing: the call returns its response.", RESPONSE),
     Restates("call_returns_successful_response_after_transient_retry",
              "After a transient failure the retried call returns the successful response.", RESPONSE),
+    Query("<key>_absent",
+          "The outbound body carries no <key> key at all, not even as null (the `<field>_absent` wire-check convention).",
+          "requests[?json == null || has(json, {key})].{request: index, {key!key}: json.{key!key}}", "absent",
+          anchor="requests",
+          holds=Example(_doc([_request(0, {"model": "m", "stop": ["END"]})], []), invocation=None, name="tool_choice_absent"),
+          fails=Example(_doc([_request(0, {"model": "m", "tool_choice": None})], []), invocation=None, name="tool_choice_absent")),
     Query("no_request_issued", "The call was rejected before any request reached the provider.",
           "length(wire.requests) == `0`", "flag", anchor="calls",
           holds=Example(REJECTED, invocation=None), fails=Example(SENT, invocation=None)),

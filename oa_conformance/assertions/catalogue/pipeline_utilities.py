@@ -58,6 +58,12 @@ def saved(*runs: int, lost: bool = False) -> dict:
 
 RAN = resume_case({}, {"node_log": [{"event": "entered", "node": "a", "fan_out_index": 0, "attempt_index": 0},
                                      {"event": "entered", "node": "b", "fan_out_index": 1, "attempt_index": 1}]})
+
+
+def _entered(node: str, attempt: int) -> dict:
+    return {"event": "entered", "node": node, "fan_out_index": None, "attempt_index": attempt}
+
+
 ISOLATION_GATE = {"nodes": {}, "failure_isolation": [{"node": "n", "event_name": "degraded", "catch": ["timeout"],
                                                       "predicate_category": "timeout", "degraded_update": {}, "on_caught": None}]}
 CARRIED = [{"category": "node_exception", "message": "wrapped", "carrier": True}, {"category": "timeout", "message": "slow", "carrier": False}]
@@ -276,6 +282,13 @@ ROWS = (
           anchor="resumed_run.node_log[?event == 'entered' && fan_out_index == to_number({index})]",
           holds=Example(RAN, 1, name="instance_1_attempt_index_on_resume", invocation=1),
           fails=Example(RAN, 0, name="instance_1_attempt_index_on_resume", invocation=1)),
+    Query("attempt_index_reset_to_zero_on_resume",
+          "On resume a retried node's attempt_index restarts at 0: it does not carry over the prior run's attempts (§10.6).",
+          "length(distinct(resumed_run.node_log[?event == 'entered'].node)) == "
+          "length(distinct(resumed_run.node_log[?event == 'entered' && attempt_index == `0`].node))", "flag",
+          anchor="resumed_run.node_log[?event == 'entered']",
+          holds=Example(resume_case({}, {"node_log": [_entered("flaky", 0), _entered("flaky", 1)]}), invocation=1),
+          fails=Example(resume_case({}, {"node_log": [_entered("flaky", 3), _entered("flaky", 4)]}), invocation=1)),
     Query("<field>_list_length", "The length of list field <field> in the final state.",
           "invocation.final_state.{field!key}", "count", anchor="invocation.final_state",
           holds=Example(one_run(final_state={"results": [1, 2]}), 2, name="results_list_length"),
