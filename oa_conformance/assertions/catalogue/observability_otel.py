@@ -29,6 +29,9 @@ ATTEMPT = "openarmature.node.attempt_index"
 ITEM_COUNT = "openarmature.fan_out.item_count"
 INSTANCE_OF = "openarmature.fan_out.parent_node_name"
 BRANCH_COUNT = "openarmature.parallel_branches.branch_count"
+IMPL_NAME = "openarmature.implementation.name"
+IMPL_VERSION = "openarmature.implementation.version"
+DISPATCH_OF = "openarmature.parallel_branches.parent_node_name"
 
 
 # ---- helpers over the scope -------------------------------------------------------------------
@@ -197,6 +200,23 @@ def callable_branch_retry_phases(scope: dict, expected: Any) -> Verdict:
     return _flag(expected, holds, f"callable-branch events of node attempt 1: {[_event_label(e) for e in on_retry]}")
 
 
+def dispatch_spans_close_before_parent(scope: dict, expected: Any) -> Verdict:
+    """Each per-branch dispatch span (it names its parallel-branches node) ends before its parent span ends."""
+    spans = _spans(scope)
+    by_id = {s["span_id"]: s for s in spans}
+    dispatch = [s for s in spans if DISPATCH_OF in s["attributes"]]
+    if not dispatch:
+        raise LookupError(f"no dispatch span (one carrying {DISPATCH_OF}) was exported")
+    late = []
+    for found in dispatch:
+        parent = by_id.get(found["parent_span_id"])
+        if parent is None:
+            late.append(f"{found['name']} ({found['span_id']}) has no exported parent span")
+        elif found["end_sequence"] >= parent["end_sequence"]:
+            late.append(f"{found['name']} ends at {found['end_sequence']}, its parent {parent['name']} at {parent['end_sequence']}")
+    return _flag(expected, not late, "; ".join(late))
+
+
 # ---- detached traces (§4.3 *Detached-dispatch invocation spans*, §4.4) -------------------------
 
 
@@ -327,6 +347,8 @@ FAN_OUT = [span("process", "p", **{ITEM_COUNT: 2}), span("process", "i0", "p", *
            span("process", "i1", "p", **{"openarmature.node.fan_out_index": 1})]
 NESTED_NODES = [span("outer", "o", **{NAMESPACE: ["outer"]}), span("ask", "a0", "o", **{NAMESPACE: ["outer", "ask"]}),
                 span("ask", "a1", "o", **{NAMESPACE: ["outer", "ask"]})]
+ATTRIBUTED = [span(INVOCATION, "p0", **{IMPL_NAME: "openarmature-python", IMPL_VERSION: "0.17.0"}),
+              span(INVOCATION, "q0", "p9", trace="t2", **{IMPL_NAME: "openarmature-python", IMPL_VERSION: "0.17.0"})]
 DISPATCH_SPANS = [span("dispatcher", "d"),
                   {**span("b", "sb", "d", **{"openarmature.parallel_branches.parent_node_name": "dispatcher"}), "end_sequence": 5},
                   {**span("a", "sa", "d", **{"openarmature.parallel_branches.parent_node_name": "dispatcher"}), "end_sequence": 3}]
@@ -439,7 +461,25 @@ ROWS = (
         ("error_status_on_parent_fan_out_node_span", "The parent trace's fan-out node span is ERROR (the traces' status)."),
         ("error_status_on_detached_instance_invocation_span", "The detached instance trace's invocation span is ERROR (the traces' status)."),
         ("exception_event_on_both_error_spans", "Both ERROR spans record an exception event (the traces' exception_recorded)."),
+        ("attribution_attrs_on_parent_invocation_span",
+         "The parent trace's invocation span carries implementation.name and .version (the traces' attributes)."),
+        ("attribution_attrs_on_detached_child_invocation_span",
+         "The detached child trace's invocation span carries implementation.name and .version (the traces' attributes)."),
+        ("attribution_attrs_absent_on_inner_spans_both_traces",
+         "No inner span of either trace carries the attribution attributes (the traces' attributes_absent)."),
     )),
+    Query("always_emit_invariant_applies_to_every_invocation_span",
+          "Every openarmature.invocation span, the detached ones too, carries implementation.name and .version as non-empty strings (§5.1).",
+          f"otel.spans[?name == '{INVOCATION}' && !(type(attributes.\"{IMPL_NAME}\") == 'string' && attributes.\"{IMPL_NAME}\" != '' "
+          f"&& type(attributes.\"{IMPL_VERSION}\") == 'string' && attributes.\"{IMPL_VERSION}\" != '')]"
+          f".{{span_id: span_id, trace_id: trace_id, name: attributes.\"{IMPL_NAME}\", version: attributes.\"{IMPL_VERSION}\"}}",
+          "absent", anchor=f"otel.spans[?name == '{INVOCATION}']",
+          holds=otel(ATTRIBUTED), fails=otel(ATTRIBUTED[:1] + [span(INVOCATION, "q0", "p9", trace="t2", **{IMPL_NAME: "openarmature-python"})])),
+    Compute("dispatch_spans_close_before_node_span",
+            "Every per-branch dispatch span ends before its parallel-branches node span, its parent (children before parents).",
+            dispatch_spans_close_before_parent, "joins each dispatch span to its parent span by id and compares their end positions",
+            holds=otel([{**DISPATCH_SPANS[0], "end_sequence": 9}, *DISPATCH_SPANS[1:]]),
+            fails=otel([{**DISPATCH_SPANS[0], "end_sequence": 4}, *DISPATCH_SPANS[1:]])),
     # Names the Langfuse rows share (observability.py judges each on every backend recorded).
     Compute("distinct_trace_ids", "Every invocation span (parent and detached) is in its own trace.", distinct_invocation_traces,
             "pairwise distinctness over at least two invocation spans",
@@ -492,6 +532,8 @@ ROWS = (
         ("orphan_llm_span_parents_under_innermost_fan_out_instance", "Under mixed nesting the orphan LLM span parents under the innermost (fan-out instance) wrapper (the tree)."),
         ("orphan_llm_span_not_under_work_branch_dispatch_span", "The orphan LLM span is not directly under the enclosing branch dispatch span (the tree's exhaustive children)."),
         ("orphan_llm_span_not_under_node_or_invocation", "No orphan LLM span parents under a node span or the invocation (the tree's exhaustive children)."),
+        ("same_named_inner_spans_disambiguated_by_dispatch_parent",
+         "Same-named inner spans of different branches sit each under its own branch's dispatch span (the tree's hierarchy)."),
     )),
     Query("dispatch_spans_close_in_declaration_order", "The per-branch dispatch spans end in the branches' declaration order (the listed names, by end order).",
           "sort_by(otel.spans[?attributes.\"openarmature.parallel_branches.parent_node_name\"], &end_sequence)[].name", "equals",
