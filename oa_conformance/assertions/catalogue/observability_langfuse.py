@@ -775,6 +775,12 @@ ROWS = (
         ("prior_failed_attempt_writes_discarded", "The retry attempt's read lacks what the failed attempt wrote."),
         ("successful_attempt_writes_visible_downstream", "The downstream node reads what the successful attempt wrote."),
         ("caller_baseline_stable_across_attempts", "Every attempt and the downstream node read the caller's baseline."),
+        ("per_instance_reads_isolated_from_siblings",
+         "Each fan-out instance's read holds the baseline and its own augmentation only, no sibling's (the state lists each exactly)."),
+        ("outermost_read_sees_pre_fan_out_baseline_only",
+         "The outermost read after the join sees exactly the pre-fan-out baseline (the state lists it exactly)."),
+        ("no_global_aggregator_layered_across_join",
+         "No instance's augmentation flows back across the join: the outermost read carries none of them."),
     )),
     *(Restates(name, doc, "expected.final_state_bounds") for name, doc in (
         ("observer_attach_emit_consume_cycle_works", "A node reads the attached observer's count mid-invocation into state."),
