@@ -341,3 +341,24 @@ def test_a_payload_that_must_be_suppressed_made_present_fails(tmp_path):
     result = results(write(tmp_path, faulted, fixture))[0]
     failed = check(result, "expected.langfuse_trace")
     assert failed.status == "failed" and failed.location.line == line_of(faulted, "input: null")
+
+
+BRANCHES = "observability/conformance/030-caller-metadata-parallel-branches-per-branch.yaml"
+SERIAL = "observability/conformance/034-caller-metadata-open-span-update-serial.yaml"
+NOT_AUGMENTED = ("        shared_parent_spans_not_augmented: true\n        invocation_span_not_augmented: true\n"
+                 "        fan_out_node_shared_parent_not_augmented: true\n")
+
+
+def test_augmentation_never_reaching_a_shared_parent_is_verified_and_an_updated_trace_fails_it(tmp_path):
+    # Each branch augments branchName: neither the Trace nor the parallel-branches NODE carries it.
+    text = shared_fixture(BRANCHES).read_text(encoding="utf-8") + NOT_AUGMENTED
+    result, = results(write(tmp_path, text, "030-caller-metadata-parallel-branches-per-branch.yaml"))
+    assert check(result, "expected.invariants.invocation_span_not_augmented").status == "verified"
+    assert check(result, "expected.invariants.shared_parent_spans_not_augmented").status == "verified"
+    fan_out = check(result, "expected.invariants.fan_out_node_shared_parent_not_augmented")  # the case has no fan-out node
+    assert fan_out.status == "failed" and "no NODE observation: none carries fan_out_item_count" in fan_out.detail
+    # A serial node augments in the outermost context: the open Trace is updated in place.
+    text = shared_fixture(SERIAL).read_text(encoding="utf-8") + "        invocation_span_not_augmented: true\n"
+    result, = results(write(tmp_path, text, "034-caller-metadata-open-span-update-serial.yaml"))
+    updated = check(result, "expected.invariants.invocation_span_not_augmented")
+    assert updated.status == "failed" and "the Trace carries requestId='req-xyz'" in updated.detail, updated.detail

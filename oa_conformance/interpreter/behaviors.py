@@ -479,13 +479,15 @@ def build_middleware(spec: Section, harness: Harness, node_name: str | None) -> 
     return factory(spec, harness, node_name)
 
 
-def metadata_middleware(entries: dict[str, Any]) -> Any:
+def metadata_middleware(entries: dict[str, Any], harness: Any, unit: str) -> Any:
     """A middleware that calls the runtime's ``set_invocation_metadata(**entries)`` before ``next()``:
-    the write happens in the wrapped unit's own context (a branch's, an instance's), at the top of its body."""
+    the write happens in the wrapped unit's own context (a branch's, an instance's), at the top of its body.
+    The accepted write is logged like a node's (``metadata_write``, under the unit's name)."""
     from openarmature.observability import set_invocation_metadata
 
     async def augment(state: Any, next_: Any) -> Any:
         set_invocation_metadata(**entries)
+        harness.log.middleware_log.append(("metadata_write", {"node": unit, "entries": dict(entries)}))
         return await next_(state)
 
     return augment

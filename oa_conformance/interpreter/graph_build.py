@@ -338,7 +338,7 @@ class _GraphCompiler:
             built = [build_middleware(m, self.harness, branch_name) for m in middleware.items] if middleware is not None else []
             augment = branch.get("augment_metadata")
             if augment is not None:  # set_invocation_metadata at the top of the branch body: outermost branch middleware
-                built.insert(0, metadata_middleware(literal(augment)))
+                built.insert(0, metadata_middleware(literal(augment), self.harness, branch_name))
             if built:
                 options["middleware"] = tuple(built)
             branches[branch_name] = oa.BranchSpec(**options)

@@ -70,8 +70,9 @@ async def _global_span(ctx: NodeContext, spec: Section) -> None:
 
 
 def _set_metadata(ctx: NodeContext, entries: dict[str, Any]) -> None:
-    """``set_invocation_metadata`` at the call site; a rejection is recorded (the call-site check)
-    and propagates out of the node like any error a node body raises."""
+    """``set_invocation_metadata`` at the call site; the accepted write is logged (what the
+    augmentation predicates read: which keys node code added), a rejection is recorded (the
+    call-site check) and propagates out of the node like any error a node body raises."""
     from openarmature.observability import set_invocation_metadata
 
     try:
@@ -80,6 +81,7 @@ def _set_metadata(ctx: NodeContext, entries: dict[str, Any]) -> None:
         ctx.harness.log.middleware_log.append(("call_site_rejected", {
             "call": "set_invocation_metadata", "node": ctx.name, "type": type(rejected).__name__, "message": str(rejected)}))
         raise
+    ctx.harness.log.middleware_log.append(("metadata_write", {"node": ctx.name, "entries": dict(entries)}))
 
 
 @node_directive("augment_metadata")

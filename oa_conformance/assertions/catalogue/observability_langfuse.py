@@ -256,6 +256,62 @@ def _hooks_refire(scope: dict, expected: Any, **_: str) -> Verdict:
 # ---- example documents ---------------------------------------------------------------------------
 
 
+# ---- §3.4 shared-parent boundary: augmentation never reaches a fork point ----------------------
+
+FAN_OUT_NODE = "fan_out_item_count"  # metadata only a fan-out NODE observation carries
+BRANCHES_NODE = "parallel_branches_branch_count"  # metadata only a parallel-branches NODE observation carries
+
+
+def augmented_keys(scope: dict) -> set:
+    """The metadata keys node code added mid-invocation (the harness's accepted writes), less the
+    caller's baseline keys (an overwrite of a baseline key cannot be told from the baseline)."""
+    writes = [entry["record"] for entry in scope["middleware_log"] if entry["kind"] == "metadata_write"]
+    if not writes:
+        raise LookupError("no node augmented the invocation metadata in this case")
+    baseline = {key for run in scope["runs"] for key in ((run.get("call") or {}).get("metadata") or {})}
+    keys = {key for write in writes for key in write["entries"]} - baseline
+    if not keys:
+        raise LookupError("every key the nodes augmented is also caller baseline metadata")
+    return keys
+
+
+def _observations(scope: dict) -> list:
+    _traces(scope)  # a LookupError when the case recorded no Langfuse collection
+    return scope["langfuse"]["observations"]
+
+
+def _not_augmented(*parents: str):
+    """A compute row: the shared parents named (``trace``: the invocation's Langfuse Trace;
+    ``fan_out`` / ``branches``: every fan-out / parallel-branches NODE observation) carry none of
+    the augmented keys; at least one NODE observation of the kinds named must exist."""
+    def judge(scope: dict, expected: Any, **_: str) -> Verdict:
+        keys, observations = augmented_keys(scope), _observations(scope)
+        found: list[tuple[str, dict]] = []
+        if "trace" in parents:
+            found.append(("the Trace", invocation_trace(scope)["metadata"]))
+        markers = [marker for kind, marker in (("fan_out", FAN_OUT_NODE), ("branches", BRANCHES_NODE)) if kind in parents]
+        if markers:
+            nodes = [o for o in observations if any(marker in (o.get("metadata") or {}) for marker in markers)]
+            if not nodes:
+                raise LookupError(f"no NODE observation: none carries {' or '.join(markers)}")
+            found += [(f"observation {o['name']!r} ({o.get('id')})", o["metadata"]) for o in nodes]
+        carrying = [f"{label} carries {', '.join(f'{k}={metadata[k]!r}' for k in sorted(keys & set(metadata)))}"
+                    for label, metadata in found if keys & set(metadata)]
+        return flag(expected, not carrying, "; ".join(carrying))
+    return judge
+
+
+def _augmented_case(trace_metadata: dict, node_metadata: dict) -> dict:
+    found = langfuse([trace(UUID, HEX, tenantId="t", **trace_metadata)],
+                     [{**observation(HEX, "outer", **{FAN_OUT_NODE: 2, "tenantId": "t"}, **node_metadata), "id": "o0"},
+                      {**observation(HEX, "outer", tenantId="t", note="a"), "id": "o1"},
+                      {**observation(HEX, "dispatcher", **{BRANCHES_NODE: 2, "tenantId": "t"}), "id": "o2"}],
+                     invocation_id=UUID)
+    found["invocations"][0]["call"] = {"metadata": {"tenantId": "t"}}
+    found["middleware_log"] = [{"kind": "metadata_write", "record": {"node": "ask", "entries": {"note": "a"}}}]
+    return found
+
+
 def events(*types: str, collector: str = "collector") -> dict:
     return case(invocation(), typed_events={collector: [{"type": t} for t in types]})
 
@@ -560,6 +616,21 @@ LINKS_AND_METRICS = (
             fails=Example(_usage_case(NULL_PROMPT, {}, [{"instrument": "openarmature.gen_ai.client.token_budget.utilization",
                                                           "dimensions": {"kind": "input"}}]),
                           name="input_bound_not_evaluated_when_prompt_tokens_null")),
+    Compute("shared_parent_spans_not_augmented",
+            "The shared parents (fan-out and parallel-branches NODE observations, the Trace) carry no key node code augmented (§3.4).",
+            _not_augmented("trace", "fan_out", "branches"),
+            "joins the harness's metadata writes with the metadata of the observations identified as NODE spans",
+            holds=Example(_augmented_case({}, {})), fails=Example(_augmented_case({}, {"note": "a"}))),
+    Compute("fan_out_node_shared_parent_not_augmented",
+            "No fan-out NODE observation (the instances' shared fork point) carries a key node code augmented (§3.4).",
+            _not_augmented("fan_out"),
+            "joins the harness's metadata writes with the metadata of the fan-out NODE observations",
+            holds=Example(_augmented_case({"note": "a"}, {})), fails=Example(_augmented_case({}, {"note": "a"}))),
+    Compute("invocation_span_not_augmented",
+            "The invocation's Trace (a shared parent above every dispatch) carries no key node code augmented (§3.4).",
+            _not_augmented("trace"),
+            "joins the harness's metadata writes with the Trace's metadata",
+            holds=Example(_augmented_case({}, {"note": "a"})), fails=Example(_augmented_case({"note": "a"}, {}))),
     Compute("langfuse_parent_matches_otel_parent", "For every Generation the Langfuse parent corresponds to the OTel span parent (§8.9).",
             _parents_agree, "walks two trees by parent links and compares the lineages",
             holds=Example(_llm_case(0)), fails=Example(_llm_case(1))),
