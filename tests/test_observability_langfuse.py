@@ -346,7 +346,7 @@ def test_a_payload_that_must_be_suppressed_made_present_fails(tmp_path):
 BRANCHES = "observability/conformance/030-caller-metadata-parallel-branches-per-branch.yaml"
 SERIAL = "observability/conformance/034-caller-metadata-open-span-update-serial.yaml"
 NOT_AUGMENTED = ("        shared_parent_spans_not_augmented: true\n        invocation_span_not_augmented: true\n"
-                 "        fan_out_node_shared_parent_not_augmented: true\n")
+                 "        fan_out_node_shared_parent_not_augmented: true\n        sibling_branch_isolated_from_probe_augmentation: true\n")
 
 
 def test_augmentation_never_reaching_a_shared_parent_is_verified_and_an_updated_trace_fails_it(tmp_path):
@@ -357,6 +357,13 @@ def test_augmentation_never_reaching_a_shared_parent_is_verified_and_an_updated_
     assert check(result, "expected.invariants.shared_parent_spans_not_augmented").status == "verified"
     fan_out = check(result, "expected.invariants.fan_out_node_shared_parent_not_augmented")  # the case has no fan-out node
     assert fan_out.status == "failed" and "no NODE observation: none carries fan_out_item_count" in fan_out.detail
+    assert check(result, "expected.invariants.sibling_branch_isolated_from_probe_augmentation").status == "verified"
+    # Both branches writing one value: it shows in two sibling subtrees its parent does not carry.
+    leaked = text.replace('branchName: "policy_audit"', 'branchName: "fraud_check"', 1)
+    leaked = leaked.replace("        fan_out_node_shared_parent_not_augmented: true\n", "")
+    result, = results(write(tmp_path, leaked, "030-caller-metadata-parallel-branches-per-branch.yaml"))
+    isolated = check(result, "expected.invariants.sibling_branch_isolated_from_probe_augmentation")
+    assert isolated.status == "failed" and "branchName='fraud_check' under both 'fraud_check'" in isolated.detail, isolated.detail
     # A serial node augments in the outermost context: the open Trace is updated in place.
     text = shared_fixture(SERIAL).read_text(encoding="utf-8") + "        invocation_span_not_augmented: true\n"
     result, = results(write(tmp_path, text, "034-caller-metadata-open-span-update-serial.yaml"))

@@ -301,6 +301,56 @@ def _not_augmented(*parents: str):
     return judge
 
 
+def siblings_isolated(scope: dict, expected: Any, **_: str) -> Verdict:
+    """No augmented (key, value) shows in two sibling subtrees (children of one observation or of the
+    Trace) unless their parent carries it too (it then came from above the fork)."""
+    keys, observations = augmented_keys(scope), _observations(scope)
+    root = invocation_trace(scope)
+    children: dict[Any, list] = {}
+    for found in observations:
+        if found.get("traceId") == root["id"]:
+            children.setdefault(found.get("parentObservationId"), []).append(found)
+
+    def carried(found: dict) -> set:
+        metadata = found.get("metadata") or {}
+        return {(key, repr(metadata[key])) for key in keys & set(metadata)}
+
+    def subtree(found: dict) -> set:
+        pairs = carried(found)
+        for child in children.get(found.get("id"), ()):
+            pairs |= subtree(child)
+        return pairs
+
+    compared, leaks = 0, []
+    for parent_id, siblings in children.items():
+        if len(siblings) < 2:
+            continue
+        parent = root if parent_id is None else next((o for o in observations if o.get("id") == parent_id), {})
+        inherited = carried(parent)
+        subtrees = [(sibling, subtree(sibling) - inherited) for sibling in siblings]
+        compared += sum(1 for _, pairs in subtrees if pairs)
+        for n, (first, mine) in enumerate(subtrees):
+            for second, theirs in subtrees[n + 1:]:
+                for key, value in sorted(mine & theirs):
+                    leaks.append(f"{key}={value} under both {first['name']!r} ({first.get('id')}) and {second['name']!r} ({second.get('id')})")
+    if not compared:
+        raise LookupError("no sibling subtrees carrying an augmented key to compare")
+    return flag(expected, not leaks, "; ".join(leaks))
+
+
+def _sibling_case(second_note: str) -> dict:
+    found = langfuse([trace(UUID, HEX, tenantId="t")],
+                     [{**observation(HEX, "outer", **{FAN_OUT_NODE: 2, "tenantId": "t"}), "id": "o0", "parentObservationId": None},
+                      {**observation(HEX, "outer", tenantId="t", note="a"), "id": "o1", "parentObservationId": "o0"},
+                      {**observation(HEX, "ask", tenantId="t", note="a"), "id": "o2", "parentObservationId": "o1"},
+                      {**observation(HEX, "outer", tenantId="t", note="b"), "id": "o3", "parentObservationId": "o0"},
+                      {**observation(HEX, "ask", tenantId="t", note=second_note), "id": "o4", "parentObservationId": "o3"}],
+                     invocation_id=UUID)
+    found["invocations"][0]["call"] = {"metadata": {"tenantId": "t"}}
+    found["middleware_log"] = [{"kind": "metadata_write", "record": {"node": "ask", "entries": {"note": v}}} for v in ("a", "b")]
+    return found
+
+
 def _augmented_case(trace_metadata: dict, node_metadata: dict) -> dict:
     found = langfuse([trace(UUID, HEX, tenantId="t", **trace_metadata)],
                      [{**observation(HEX, "outer", **{FAN_OUT_NODE: 2, "tenantId": "t"}, **node_metadata), "id": "o0"},
@@ -631,6 +681,13 @@ LINKS_AND_METRICS = (
             _not_augmented("trace"),
             "joins the harness's metadata writes with the Trace's metadata",
             holds=Example(_augmented_case({}, {"note": "a"})), fails=Example(_augmented_case({"note": "a"}, {}))),
+    *(Compute(name, f"{doc}: no augmented value shows in two sibling subtrees unless their parent carries it (§3.4, at every depth).",
+              siblings_isolated, "compares the augmented metadata of every pair of sibling subtrees, a tree walk joined with the harness's writes",
+              holds=Example(_sibling_case("b")), fails=Example(_sibling_case("a")))
+      for name, doc in (("outer_dispatch_spans_isolated", "Sibling outer dispatch observations do not cross-pollinate"),
+                        ("sibling_branch_isolated_from_probe_augmentation", "A sibling branch does not carry the augmenting branch's write"),
+                        ("sibling_outer_instances_isolated", "Sibling outer-instance subtrees do not carry each other's writes"),
+                        ("sibling_fan_out_instances_isolated", "Sibling fan-out instances do not cross-pollinate"))),
     Compute("langfuse_parent_matches_otel_parent", "For every Generation the Langfuse parent corresponds to the OTel span parent (§8.9).",
             _parents_agree, "walks two trees by parent links and compares the lineages",
             holds=Example(_llm_case(0)), fails=Example(_llm_case(1))),
