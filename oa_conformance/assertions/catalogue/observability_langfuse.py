@@ -253,9 +253,6 @@ def _hooks_refire(scope: dict, expected: Any, **_: str) -> Verdict:
     return flag(expected, len(traces) >= 2 and not wrong, "; ".join(wrong) or f"{len(traces)} Trace(s), expected one per run")
 
 
-# ---- example documents ---------------------------------------------------------------------------
-
-
 # ---- §3.4 shared-parent boundary: augmentation never reaches a fork point ----------------------
 
 FAN_OUT_NODE = "fan_out_item_count"  # metadata only a fan-out NODE observation carries
@@ -360,6 +357,9 @@ def _augmented_case(trace_metadata: dict, node_metadata: dict) -> dict:
     found["invocations"][0]["call"] = {"metadata": {"tenantId": "t"}}
     found["middleware_log"] = [{"kind": "metadata_write", "record": {"node": "ask", "entries": {"note": "a"}}}]
     return found
+
+
+# ---- example documents ---------------------------------------------------------------------------
 
 
 def events(*types: str, collector: str = "collector") -> dict:

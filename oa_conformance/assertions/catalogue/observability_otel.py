@@ -59,13 +59,9 @@ def _openarmature_correlation_ids(scope: dict) -> list[Any]:
     return [span["attributes"].get(CORRELATION) for span in _spans(scope) if span.get("scope") == "openarmature"]
 
 
-def _flag(expected: Any, holds: bool, detail: str) -> Verdict:
-    return flag(expected, holds, detail)
-
-
 def correlation_consistent(scope: dict, expected: Any) -> Verdict:
     ids = _openarmature_correlation_ids(scope)
-    return _flag(expected, None not in ids and len(set(ids)) == 1, f"correlation ids {sorted(set(map(str, ids)))}")
+    return flag(expected, None not in ids and len(set(ids)) == 1, f"correlation ids {sorted(set(map(str, ids)))}")
 
 
 def correlation_uniform(scope: dict, expected: Any) -> Any:
@@ -79,7 +75,7 @@ def correlation_uuid(scope: dict, expected: Any) -> Verdict:
     from ..matchers import format_ok
 
     ids = _openarmature_correlation_ids(scope)
-    return _flag(expected, all(format_ok("uuid", value) for value in ids), f"correlation ids {ids[:4]}")
+    return flag(expected, all(format_ok("uuid", value) for value in ids), f"correlation ids {ids[:4]}")
 
 
 def deepest_node_span_count(scope: dict, expected: Any) -> int:
@@ -102,14 +98,14 @@ def _correlation_ids_per_trace(scope: dict) -> dict[str, set]:
 def correlation_uniform_per_trace(scope: dict, expected: Any) -> Verdict:
     per_trace = _correlation_ids_per_trace(scope)
     mixed = {trace: sorted(map(str, ids)) for trace, ids in per_trace.items() if None in ids or len(ids) != 1}
-    return _flag(expected, not mixed, f"traces with no single correlation id: {mixed}")
+    return flag(expected, not mixed, f"traces with no single correlation id: {mixed}")
 
 
 def correlation_differs_per_trace(scope: dict, expected: Any) -> Verdict:
     per_trace = _correlation_ids_per_trace(scope)
     ids = [next(iter(values)) for values in per_trace.values() if len(values) == 1]
     distinct = len(per_trace) > 1 and len(ids) == len(per_trace) and len(set(ids)) == len(ids)
-    return _flag(expected, distinct, f"correlation ids per trace: { {t: sorted(map(str, v)) for t, v in per_trace.items()} }")
+    return flag(expected, distinct, f"correlation ids per trace: { {t: sorted(map(str, v)) for t, v in per_trace.items()} }")
 
 
 def unique_indices_under(scope: dict, expected: Any) -> Verdict:
@@ -190,14 +186,14 @@ def _event_label(event: dict) -> str:
 
 def callable_branch_current_attempt(scope: dict, expected: Any) -> Verdict:
     wrong = [f"{_event_label(e)} in node attempt {node}" for e, node in callable_branch_events(scope) if e.get("attempt_index") != node]
-    return _flag(expected, not wrong, f"callable-branch events not at their node's attempt index: {wrong}")
+    return flag(expected, not wrong, f"callable-branch events not at their node's attempt index: {wrong}")
 
 
 def callable_branch_retry_phases(scope: dict, expected: Any) -> Verdict:
     on_retry = [e for e, node in callable_branch_events(scope) if node == 1]
     phases = {e.get("phase") for e in on_retry}
     holds = {"started", "completed"} <= phases and all(e.get("attempt_index") == 1 for e in on_retry)
-    return _flag(expected, holds, f"callable-branch events of node attempt 1: {[_event_label(e) for e in on_retry]}")
+    return flag(expected, holds, f"callable-branch events of node attempt 1: {[_event_label(e) for e in on_retry]}")
 
 
 def dispatch_spans_close_before_parent(scope: dict, expected: Any) -> Verdict:
@@ -214,7 +210,7 @@ def dispatch_spans_close_before_parent(scope: dict, expected: Any) -> Verdict:
             late.append(f"{found['name']} ({found['span_id']}) has no exported parent span")
         elif found["end_sequence"] >= parent["end_sequence"]:
             late.append(f"{found['name']} ends at {found['end_sequence']}, its parent {parent['name']} at {parent['end_sequence']}")
-    return _flag(expected, not late, "; ".join(late))
+    return flag(expected, not late, "; ".join(late))
 
 
 # ---- detached traces (§4.3 *Detached-dispatch invocation spans*, §4.4) -------------------------
@@ -237,7 +233,7 @@ def traces_of(scope: dict) -> tuple[dict, dict[str, list[dict]]]:
 def detached_roots_share_invocation_id(scope: dict, expected: Any) -> Verdict:
     parent, detached = traces_of(scope)
     if not detached:
-        return _flag(expected, False, "no detached trace was exported")
+        return flag(expected, False, "no detached trace was exported")
     wanted = parent["attributes"].get(INVOCATION_ID)
     wrong = []
     for trace_id, spans in detached.items():
@@ -246,7 +242,7 @@ def detached_roots_share_invocation_id(scope: dict, expected: Any) -> Verdict:
         found = [(s["name"], s["attributes"].get(INVOCATION_ID)) for s in roots]
         if found != [(INVOCATION, wanted)]:
             wrong.append((trace_id, found))
-    return _flag(expected, not wrong and wanted is not None,
+    return flag(expected, not wrong and wanted is not None,
                 f"parent invocation_id {wanted!r}; detached traces whose root is not one invocation span carrying it: {wrong}")
 
 
@@ -255,7 +251,7 @@ def no_instances_in_parent_trace(scope: dict, expected: Any) -> Verdict:
     if not detached:
         raise LookupError("no detached trace: nothing was moved out of the parent trace")
     inside = [s["name"] for s in _spans(scope) if s["trace_id"] == parent["trace_id"] and INSTANCE_OF in s["attributes"]]
-    return _flag(expected, not inside, f"fan-out instance spans in the parent trace: {inside}")
+    return flag(expected, not inside, f"fan-out instance spans in the parent trace: {inside}")
 
 
 def index_range(scope: dict, expected: Any) -> Any:
@@ -267,12 +263,12 @@ def index_range(scope: dict, expected: Any) -> Any:
 
 def logs_one_trace(scope: dict, expected: Any) -> Verdict:
     ids = [record["trace_id"] for record in _logs(scope)]
-    return _flag(expected, None not in ids and len(set(ids)) == 1, f"trace ids {ids}")
+    return flag(expected, None not in ids and len(set(ids)) == 1, f"trace ids {ids}")
 
 
 def logs_traces_differ(scope: dict, expected: Any) -> Verdict:
     ids = [record["trace_id"] for record in _logs(scope)]
-    return _flag(expected, None not in ids and len(ids) > 1 and len(set(ids)) == len(ids), f"trace ids {ids}")
+    return flag(expected, None not in ids and len(ids) > 1 and len(set(ids)) == len(ids), f"trace ids {ids}")
 
 
 def logs_under_active_span(scope: dict, expected: Any) -> Verdict:
@@ -282,7 +278,7 @@ def logs_under_active_span(scope: dict, expected: Any) -> Verdict:
         span = by_id.get(record["span_id"])
         if span is None or span["trace_id"] != record["trace_id"] or span.get("attributes", {}).get("openarmature.node.name") is None:
             wrong.append((record["body"], span["name"] if span else None))
-    return _flag(expected, not wrong, f"records not under an exported node span of their trace: {wrong}")
+    return flag(expected, not wrong, f"records not under an exported node span of their trace: {wrong}")
 
 
 def logs_correlation(scope: dict, expected: Any) -> Any:
@@ -295,13 +291,13 @@ def logs_correlation(scope: dict, expected: Any) -> Any:
 
 def distinct_invocation_traces(scope: dict, expected: Any) -> Verdict:
     ids = [s["trace_id"] for s in _spans(scope) if s["name"] == INVOCATION]
-    return _flag(expected, len(ids) > 1 and len(set(ids)) == len(ids), f"invocation spans' trace ids {ids}")
+    return flag(expected, len(ids) > 1 and len(set(ids)) == len(ids), f"invocation spans' trace ids {ids}")
 
 
 def correlation_across_traces(scope: dict, expected: Any) -> Verdict:
     ids = _openarmature_correlation_ids(scope)
     traces = {s["trace_id"] for s in _spans(scope)}
-    return _flag(expected, len(traces) > 1 and None not in ids and len(set(ids)) == 1,
+    return flag(expected, len(traces) > 1 and None not in ids and len(set(ids)) == 1,
                  f"{len(traces)} traces, correlation ids {sorted(set(map(str, ids)))}")
 
 # ---- example documents ------------------------------------------------------------------------
