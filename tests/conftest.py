@@ -11,27 +11,62 @@ REPO = Path(__file__).resolve().parent.parent
 BUNDLED_SPEC = REPO / "spec"
 
 
-def shared_spec_root() -> Path | None:
-    """The shared spec repository named by OA_SHARED_SPEC, if any."""
-    value = os.environ.get("OA_SHARED_SPEC")
+# The two corpora the tests read, each through its own setting (`.ci/run` points both at ../shared/):
+# the target — the spec release the runtime pins (0.118.2: fixtures only) — and the regression set,
+# the spec at 0.109.0 with its prose.
+TARGET_SPEC = "OA_TARGET_SPEC"
+SHARED_SPEC = "OA_SHARED_SPEC"
+
+
+def _root(setting: str) -> Path | None:
+    value = os.environ.get(setting)
     return Path(value) if value else None
 
 
-@pytest.fixture(scope="session")
-def shared_spec() -> Path:
-    """The shared OpenArmature spec repository (read-only). Skips — or, in CI, fails — without it."""
-    root = shared_spec_root()
+def shared_spec_root() -> Path | None:
+    """The 0.109.0 spec repository named by OA_SHARED_SPEC, if any."""
+    return _root(SHARED_SPEC)
+
+
+def target_spec_root() -> Path | None:
+    """The target (0.118.2) corpus named by OA_TARGET_SPEC, if any."""
+    return _root(TARGET_SPEC)
+
+
+def _require(setting: str) -> Path:
+    root = _root(setting)
     if root is None or not (root / "spec").is_dir():
-        message = "the shared spec corpus is not available: set OA_SHARED_SPEC to an openarmature-spec checkout"
+        message = f"a spec corpus is not available: set {setting} to a directory holding spec/"
         if os.environ.get("OA_REQUIRE_SHARED_SPEC"):
             pytest.fail(message)
         pytest.skip(message)
     return root
 
 
-def shared_fixture(relative: str) -> Path:
-    """One fixture of the shared corpus, e.g. ``graph-engine/conformance/001-linear-static-flow.yaml``."""
-    root = shared_spec_root()
+@pytest.fixture(scope="session")
+def shared_spec() -> Path:
+    """The shared 0.109.0 spec repository (read-only). Skips — or, in CI, fails — without it."""
+    return _require(SHARED_SPEC)
+
+
+@pytest.fixture(scope="session")
+def target_spec() -> Path:
+    """The target 0.118.2 corpus (read-only). Skips — or, in CI, fails — without it."""
+    return _require(TARGET_SPEC)
+
+
+def _fixture_in(setting: str, relative: str) -> Path:
+    root = _root(setting)
     if root is None:
-        pytest.skip("the shared spec corpus is not available: set OA_SHARED_SPEC")
+        pytest.skip(f"a spec corpus is not available: set {setting}")
     return root / "spec" / relative
+
+
+def shared_fixture(relative: str) -> Path:
+    """One fixture of the 0.109.0 corpus, e.g. ``graph-engine/conformance/001-linear-static-flow.yaml``."""
+    return _fixture_in(SHARED_SPEC, relative)
+
+
+def target_fixture(relative: str) -> Path:
+    """One fixture of the target 0.118.2 corpus."""
+    return _fixture_in(TARGET_SPEC, relative)

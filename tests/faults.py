@@ -57,10 +57,17 @@ def replace_value(text: str, line_no: int, key: str, new_value: str) -> str:
 
 
 def shared_text(capability: str, name: str) -> str:
-    """A shared-corpus fixture's text (``spec/<capability>/conformance/<name>``)."""
+    """A 0.109.0 fixture's text (``spec/<capability>/conformance/<name>``)."""
     from .conftest import shared_fixture
 
     return shared_fixture(f"{capability}/conformance/{name}").read_text(encoding="utf-8")
+
+
+def target_text(capability: str, name: str) -> str:
+    """A target (0.118.2) fixture's text (``spec/<capability>/conformance/<name>``)."""
+    from .conftest import target_fixture
+
+    return target_fixture(f"{capability}/conformance/{name}").read_text(encoding="utf-8")
 
 
 def run_text(tmp_path, text: str, capability: str, name: str = "001-case.yaml"):
