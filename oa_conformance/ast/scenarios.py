@@ -77,18 +77,44 @@ class Scenario(NamedTuple):
         return None
 
     def graph_declarations(self) -> dict[str, Section]:
-        """Every named graph the scenario can reference, by name (nearest declaration wins).
+        """Every named graph the scenario can reference, by name, per conformance-adapter §5.4
+        *Subgraph declaration placement* (proposal 0123).
 
-        Names come from ``subgraphs:`` keys and from the ``name:`` of any other graph block
-        (``subgraph:``, ``subgraph_with_idx:`` …) or of any ``*subgraphs`` mapping.
+        A declaration may sit at the document top level, inside the case, or inside the case's
+        ``graph:`` block; where one name is declared at several sites the innermost in scope
+        governs (:func:`declaration_sites`). Where both forms bind one name at one site, the mapping
+        form (``subgraphs:``, or any ``*subgraphs`` mapping) governs over an inline block's ``name:``
+        (``subgraph:``, ``subgraph_with_idx:`` …). Document order carries no meaning.
         """
         found: dict[str, Section] = {}
-        for source in reversed(list(self.sources())):
-            for _, value in source.items():
-                if isinstance(value, (Section, Mapping)):  # nothing else names a graph
-                    for name, graph in _named_graphs(value):
-                        found[name] = graph
+        for site in declaration_sites(self):
+            inline: dict[str, Section] = {}
+            mapped: dict[str, Section] = {}
+            for _, value in site.items():
+                if isinstance(value, Section) and value.family == "graph":
+                    name = value.get("name")
+                    if isinstance(name, Scalar) and isinstance(name.value, str):
+                        inline.setdefault(name.value, value)
+                elif isinstance(value, Mapping):
+                    for key, item in value.items():
+                        if isinstance(item, Section) and item.family == "graph":
+                            mapped.setdefault(str(key), item)
+            found |= inline
+            found |= mapped
         return found
+
+
+def declaration_sites(scenario: Scenario) -> list[Section]:
+    """The sites that can declare a subgraph for ``scenario``, outermost first (§5.4): the document
+    top level, its ``graph:`` block, the case, the case's ``graph:`` block."""
+    sites = []
+    for section in (scenario.fixture, scenario.case):
+        if section is not None:
+            sites.append(section)
+            graph = section.get("graph")
+            if graph is not None:
+                sites.append(graph)
+    return sites
 
 
 def _here_or_in_graph(section: Section, directive: str, here: bool = True) -> Any:
@@ -99,17 +125,6 @@ def _here_or_in_graph(section: Section, directive: str, here: bool = True) -> An
             return value
     graph = section.get("graph")
     return None if graph is None else graph.get(directive)
-
-
-def _named_graphs(value: Node) -> Iterator[tuple[str, Section]]:
-    if isinstance(value, Section) and value.family == "graph":
-        name = value.get("name")
-        if isinstance(name, Scalar) and isinstance(name.value, str):
-            yield name.value, value
-    elif isinstance(value, Mapping):
-        for key, item in value.items():
-            if isinstance(item, Section) and item.family == "graph":
-                yield str(key), item
 
 
 def scenarios(fixture: Section) -> list[Scenario]:
