@@ -17,6 +17,15 @@ each with the outcome expected, the reason and whose deviation it is::
 Ids are the ones ``oa-conformance run`` prints (:attr:`runner.CaseRef.id`). A case-level entry wins
 over its fixture's entry.
 
+An entry may be scoped to the runtime builds it holds for, with a PEP 440 specifier::
+
+    runtime = "<0.17"        # only against openarmature releases before 0.17
+
+An entry out of scope for the build under test is dropped when the file is read (it is neither
+applied nor reported unmatched). Several files may be given; they are read in order and a later
+file's entry replaces an earlier one for the same id, so a small overlay (e.g. the deviations of an
+older spec corpus) rides on the shipped file.
+
 Outcomes, applied by :meth:`Expectations.apply` (and :meth:`Expectations.skip` before running):
 
 * ``fail`` — a listed case that fails or errors is ``xfail`` (not a failure of the run; the entry's
@@ -49,6 +58,7 @@ XFAIL, XPASS = "xfail", "xpass"
 EXPECTED_OUTCOMES = ("fail", "skip")
 KINDS = ("runtime", "fixture", "adapter")
 KEYS = ("outcome", "kind", "reason")
+OPTIONAL_KEYS = ("runtime",)  # a PEP 440 specifier of the runtime versions the entry holds for
 
 # capability/NNN-name, optionally [case]: what runner.CaseRef.id prints.
 _CASE_ID = re.compile(r"^[a-z0-9][a-z0-9-]*/[^/\[\]\s]+(?:\[[^\[\]]+\])?$")
@@ -73,6 +83,18 @@ class Expectation:
     reason: str
     path: str = ""
     line: int = 0
+    runtime: str | None = None  # PEP 440 specifier; None: every build
+
+    def holds_for(self, runtime_version: str | None) -> bool:
+        """Whether the entry is in scope for this runtime version (an unscoped entry always is; a
+        scoped one never is for an unknown version)."""
+        if self.runtime is None:
+            return True
+        if runtime_version is None:
+            return False
+        from packaging.specifiers import SpecifierSet
+
+        return SpecifierSet(self.runtime).contains(runtime_version, prereleases=True)
 
     @property
     def location(self) -> str:
@@ -151,6 +173,20 @@ class Expectations:
 NO_EXPECTATIONS = Expectations()
 
 
+def load_all(paths: Iterable[str], runtime_version: str | None) -> Expectations:
+    """Read every file in order (a later file's entry replaces an earlier one for the same id) and
+    keep the entries in scope for ``runtime_version``; raises :class:`ExpectationsError`."""
+    by_id: dict[str, Expectation] = {}
+    names = []
+    for path in paths:
+        names.append(path)
+        for entry in load_expectations(path).entries:
+            by_id.pop(entry.case_id, None)
+            by_id[entry.case_id] = entry
+    kept = tuple(e for e in by_id.values() if e.holds_for(runtime_version))
+    return Expectations(", ".join(names), kept)
+
+
 def load_expectations(path: str) -> Expectations:
     """Read and check an expectations file; raises :class:`ExpectationsError` (``path:line: …``)."""
     try:
@@ -180,9 +216,10 @@ def parse_expectations(data: dict, lines: dict[str, int], path: str) -> Expectat
         if not _CASE_ID.match(case_id):
             raise ExpectationsError(path, line, f"{case_id!r} is not a case id: write <capability>/<NNN-name> "
                                     "or <capability>/<NNN-name>[<case>] as oa-conformance run prints it")
-        unknown = sorted(set(body) - set(KEYS))
+        unknown = sorted(set(body) - set(KEYS) - set(OPTIONAL_KEYS))
         if unknown:
-            raise ExpectationsError(path, line, f"{case_id!r}: unknown key {unknown[0]!r} (allowed: {', '.join(KEYS)})")
+            allowed = ", ".join(KEYS + OPTIONAL_KEYS)
+            raise ExpectationsError(path, line, f"{case_id!r}: unknown key {unknown[0]!r} (allowed: {allowed})")
         for key in KEYS:
             if key not in body:
                 raise ExpectationsError(path, line, f"{case_id!r}: missing required key {key!r}")
@@ -193,8 +230,24 @@ def parse_expectations(data: dict, lines: dict[str, int], path: str) -> Expectat
                                     f"{', '.join(EXPECTED_OUTCOMES)}")
         if body["kind"] not in KINDS:
             raise ExpectationsError(path, line, f"{case_id!r}: kind {body['kind']!r} is not one of {', '.join(KINDS)}")
-        entries.append(Expectation(case_id, body["outcome"], body["kind"], " ".join(body["reason"].split()), path, line or 0))
+        runtime = _runtime_specifier(body.get("runtime"), case_id, path, line)
+        entries.append(Expectation(case_id, body["outcome"], body["kind"], " ".join(body["reason"].split()), path,
+                                   line or 0, runtime))
     return Expectations(path, tuple(entries))
+
+
+def _runtime_specifier(value: object, case_id: str, path: str, line: int | None) -> str | None:
+    if value is None:
+        return None
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+    try:
+        if not isinstance(value, str):
+            raise InvalidSpecifier(repr(value))
+        return str(SpecifierSet(value))
+    except InvalidSpecifier:
+        raise ExpectationsError(path, line, f"{case_id!r}: runtime {value!r} is not a PEP 440 version specifier "
+                                '(e.g. "<0.17" or ">=0.16,<0.17")') from None
 
 
 def _header_lines(text: str) -> dict[str, int]:

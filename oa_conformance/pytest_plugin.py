@@ -40,7 +40,7 @@ from typing import Any
 import pytest
 
 from .discovery import CAPABILITIES, FixtureRef, spec_dir
-from .expectations import NO_EXPECTATIONS, Expectations, ExpectationsError, load_expectations
+from .expectations import NO_EXPECTATIONS, Expectations, ExpectationsError, load_all
 from .options import positive_seconds, worker_count
 from .runner import DEFAULT_TIMEOUT, CaseRef, CaseResult, cases_of, run_case
 
@@ -59,9 +59,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="collect fixtures from this spec repository or spec/ folder (repeatable; write --oa-spec-root=DIR)")
     group.addoption("--oa-timeout", type=positive_seconds, default=DEFAULT_TIMEOUT, help="per-case time limit in seconds")
     group.addoption("--oa-workers", type=worker_count, default=16, help="cases run ahead side by side (0: run each in its test)")
-    group.addoption("--oa-expectations", metavar="FILE", help="known deviations (TOML): 'fail' entries are strict xfail, 'skip' entries skip")
+    group.addoption("--oa-expectations", metavar="FILE", action="append", default=[],
+                    help="known deviations (TOML): 'fail' entries are strict xfail, 'skip' entries skip "
+                         "(repeatable: a later file's entry replaces an earlier one)")
     parser.addini("oa_spec_roots", type="paths", default=[], help="spec repositories or spec/ folders to collect fixtures from")
-    parser.addini("oa_expectations", type="paths", default=[], help="the expectations file (known deviations) to apply")
+    parser.addini("oa_expectations", type="paths", default=[], help="the expectations files (known deviations) to apply, in order")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -138,15 +140,13 @@ def _is_within(path: Path, ancestor: Path) -> bool:
 
 
 def _expectations(config: pytest.Config) -> Expectations:
-    given = config.getoption("oa_expectations")
-    configured = config.getini("oa_expectations")
-    if len(configured) > 1:
-        raise pytest.UsageError("oa_expectations: one expectations file, not several")
-    path = given or (str(configured[0]) if configured else None)
-    if path is None:
+    from .version import runtime_version
+
+    paths = config.getoption("oa_expectations") or [str(path) for path in config.getini("oa_expectations")]
+    if not paths:
         return NO_EXPECTATIONS
     try:
-        return load_expectations(path)
+        return load_all(paths, runtime_version())
     except ExpectationsError as exc:
         raise pytest.UsageError(f"oa-expectations: {exc}") from None
 

@@ -4,20 +4,15 @@ from __future__ import annotations
 
 import collections
 import platform
-from importlib.metadata import PackageNotFoundError, version
 from typing import Iterable
 
 from .expectations import Expectation
 from .runner import FAILED, NOT_IMPLEMENTED, OUTCOMES, CaseResult
-from .version import ADAPTER_NAME, ADAPTER_VERSION, TARGET_SPEC_VERSION
+from .version import ADAPTER_NAME, ADAPTER_VERSION, TARGET_SPEC_VERSION, runtime_version
 
 
 def host() -> dict:
-    try:
-        runtime_version = version("openarmature")
-    except PackageNotFoundError:  # pragma: no cover - a declared dependency
-        runtime_version = None
-    return {"name": "openarmature", "version": runtime_version, "python": platform.python_version()}
+    return {"name": "openarmature", "version": runtime_version(), "python": platform.python_version()}
 
 
 def json_report(results: Iterable[CaseResult], unmatched: Iterable[Expectation] = ()) -> dict:

@@ -10,7 +10,7 @@ import re
 
 ADAPTER_NAME = "oa-conformance"
 ADAPTER_VERSION = "0.1.0"
-TARGET_SPEC_VERSION = "0.109.0"
+TARGET_SPEC_VERSION = "0.118.2"
 
 _VERSION = re.compile(r"v?(\d+)\.(\d+)\.(\d+)\Z")
 
@@ -19,3 +19,13 @@ def parse_version(text: str) -> tuple[int, int, int] | None:
     """``"0.48.0"`` → ``(0, 48, 0)``; ``None`` for anything that is not X.Y.Z."""
     match = _VERSION.match(text.strip()) if isinstance(text, str) else None
     return tuple(int(part) for part in match.groups()) if match else None  # type: ignore[return-value]
+
+
+def runtime_version() -> str | None:
+    """The installed openarmature distribution's version (``None`` when it is not installed)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("openarmature")
+    except PackageNotFoundError:
+        return None

@@ -76,6 +76,28 @@ def test_a_case_level_entry_wins_over_the_fixture_entry_and_unmatched_entries_ar
     assert f"{path}:6: expectation 'graph-engine/002-typo' matched no case of this run" in capsys.readouterr().out
 
 
+def test_a_runtime_scoped_entry_applies_only_to_the_builds_it_names(tmp_path, capsys, monkeypatch):
+    wrong_fixture(tmp_path)
+    scoped = expectations_file(tmp_path, {"id": "graph-engine/001-wrong"})
+    scoped.write_text(scoped.read_text() + 'runtime = "<0.17"\n')
+    args = ["run", str(tmp_path / "spec"), "--expectations", str(scoped), "-q"]
+    monkeypatch.setattr("oa_conformance.version.runtime_version", lambda: "0.16.0")
+    assert cli(args) == 0 and "XFAIL   graph-engine/001-wrong" in capsys.readouterr().out
+    monkeypatch.setattr("oa_conformance.version.runtime_version", lambda: "0.17.0")
+    out = capsys.readouterr().out if cli(args) == 1 else "exit was not 1"
+    assert "FAILED  graph-engine/001-wrong" in out and "matched no case" not in out  # out of scope: not stale either
+
+
+def test_a_later_file_replaces_an_earlier_entry_for_the_same_id(tmp_path, capsys):
+    wrong_fixture(tmp_path)
+    base = expectations_file(tmp_path, {"id": "graph-engine/001-wrong", "reason": "from the base"}, name="base.toml")
+    overlay = expectations_file(tmp_path, {"id": "graph-engine/001-wrong", "outcome": "skip", "reason": "from the overlay"},
+                                name="overlay.toml")
+    assert cli(["run", str(tmp_path / "spec"), "--expectations", str(base), "--expectations", str(overlay), "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "SKIPPED graph-engine/001-wrong" in out and "from the overlay" in out and "from the base" not in out
+
+
 def test_a_skip_entry_does_not_run_the_case(tmp_path, capsys):
     wrong_fixture(tmp_path)
     path = expectations_file(tmp_path, {"id": "graph-engine/001-wrong", "outcome": "skip", "kind": "runtime", "reason": "hangs"})
@@ -93,6 +115,10 @@ def test_a_skip_entry_does_not_run_the_case(tmp_path, capsys):
     ('["001-x"]\noutcome = "fail"\nkind = "fixture"\nreason = "r"\n', 1, "is not a case id"),
     ('outcome = "fail"\n', 1, "expected a table"),
     ('["graph-engine/001-x"]\noutcome = fail\n', 2, "invalid TOML"),
+    ('["graph-engine/001-x"]\noutcome = "fail"\nkind = "fixture"\nreason = "r"\nruntime = "before 0.17"\n', 1,
+     "runtime 'before 0.17' is not a PEP 440 version specifier"),
+    ('["graph-engine/001-x"]\noutcome = "fail"\nkind = "fixture"\nreason = "r"\nruntime = 17\n', 1,
+     "runtime 17 is not a PEP 440 version specifier"),
 ])
 def test_a_malformed_file_names_its_line_and_exits_2(tmp_path, capsys, text, line, message):
     path = tmp_path / "bad.toml"

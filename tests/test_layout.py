@@ -47,7 +47,7 @@ def test_import_ast_is_the_standard_library_everywhere(tmp_path):
 
 def test_pyproject_declares_the_target_spec_version_and_the_pinned_runtime():
     data = tomllib.loads((REPO / "pyproject.toml").read_text())
-    assert data["tool"]["openarmature"]["spec_version"] == TARGET_SPEC_VERSION == "0.109.0"
+    assert data["tool"]["openarmature"]["spec_version"] == TARGET_SPEC_VERSION == "0.118.2"
     dependencies = data["project"]["dependencies"]
     assert "openarmature[otel,langfuse]==0.17.0" in dependencies
     for name in ("lark", "pyrsistent", "PyYAML", "opentelemetry-sdk", "pytest"):

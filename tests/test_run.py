@@ -96,7 +96,7 @@ def test_cli_run_writes_the_json_report(tmp_path, capsys):
     out = capsys.readouterr().out
     assert re.search(r"graph-engine\s+\d+\s+0\s+0\s+0", out)
     data = json.loads(report.read_text())
-    assert data["adapter"] == {"name": "oa-conformance", "version": "0.1.0", "spec_version": "0.109.0"}
+    assert data["adapter"] == {"name": "oa-conformance", "version": "0.1.0", "spec_version": "0.118.2"}
     assert data["host"]["name"] == "openarmature" and data["host"]["version"] == "0.17.0"
     case = data["cases"][0]
     assert set(case) >= {"fixture", "case", "outcome", "category", "reason", "checks", "duration_s"}

@@ -41,7 +41,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--capability", action="append", help="only this capability (repeatable)")
     run.add_argument("-k", dest="keyword", metavar="EXPR", help="only cases whose id matches (pytest-style: words, and, or, not, parentheses)")
     run.add_argument("--json", dest="json_path", metavar="FILE", help="write the JSON report here")
-    run.add_argument("--expectations", metavar="FILE", help="known deviations (TOML): listed failures are xfail, listed passes xpass (strict)")
+    run.add_argument("--expectations", metavar="FILE", action="append",
+                     help="known deviations (TOML): listed failures are xfail, listed passes xpass (strict); "
+                          "repeatable: a later file's entry replaces an earlier one for the same id")
     run.add_argument("--workers", type=positive_count, default=16, help="cases run side by side (default 16; each has its own event loop)")
     run.add_argument("--timeout", type=positive_seconds, default=60.0, help="per-case time limit in seconds (default 60)")
     run.add_argument("-x", "--exitfirst", dest="maxfail", action="store_const", const=1, help="stop after the first failing case")
@@ -97,7 +99,8 @@ def _main(argv: list[str] | None) -> int:
 
 
 def _run(fixtures, args) -> int:
-    from ..expectations import NO_EXPECTATIONS, ExpectationsError, load_expectations
+    from ..expectations import NO_EXPECTATIONS, ExpectationsError, load_all
+    from ..version import runtime_version
     from ..grammar import GrammarError, parse_keyword_expression
     from ..report import column, json_report, summary_table
     from ..runner import cases_of, run_as_completed
@@ -105,7 +108,7 @@ def _run(fixtures, args) -> int:
     expectations = NO_EXPECTATIONS
     if args.expectations:
         try:
-            expectations = load_expectations(args.expectations)
+            expectations = load_all(args.expectations, runtime_version())
         except ExpectationsError as exc:
             print(f"oa-conformance: {exc}", file=sys.stderr)
             return 2

@@ -10,13 +10,13 @@ this adapter cannot know; it MUST raise `fixture_version_unsupported` instead of
 gaps. For a spec author it usually means a typo in the version, or an adapter to upgrade.
 
 ## Example
-Bad (for an adapter targeting 0.109.0):
+Bad (for an adapter targeting 0.118.2):
 ```yaml
 conformance_version: "1.9.0"
 ```
 Good:
 ```yaml
-conformance_version: "0.109.0"
+conformance_version: "0.118.2"
 ```
 """
 
