@@ -8,11 +8,12 @@ from typing import Iterable
 
 from .expectations import Expectation
 from .runner import FAILED, NOT_IMPLEMENTED, OUTCOMES, CaseResult
-from .version import ADAPTER_NAME, ADAPTER_VERSION, TARGET_SPEC_VERSION, runtime_version
+from .version import ADAPTER_NAME, ADAPTER_VERSION, TARGET_SPEC_VERSION, runtime_location, runtime_version
 
 
 def host() -> dict:
-    return {"name": "openarmature", "version": runtime_version(), "python": platform.python_version()}
+    return {"name": "openarmature", "version": runtime_version(), "location": runtime_location(),
+            "python": platform.python_version()}
 
 
 def json_report(results: Iterable[CaseResult], unmatched: Iterable[Expectation] = ()) -> dict:

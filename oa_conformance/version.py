@@ -29,3 +29,11 @@ def runtime_version() -> str | None:
         return version("openarmature")
     except PackageNotFoundError:
         return None
+
+
+def runtime_location() -> str | None:
+    """The directory the ``openarmature`` package is imported from (found, not imported)."""
+    from importlib.util import find_spec
+
+    spec = find_spec("openarmature")
+    return next(iter(spec.submodule_search_locations), None) if spec and spec.submodule_search_locations else None

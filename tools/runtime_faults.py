@@ -1,0 +1,174 @@
+"""Runtime faults: which small runtime bugs does no case detect?
+
+    ./dev faults [ROOT...] [--faults FILE] [--only ID] [--expectations FILE] [--jobs N]
+
+Each fault in ``tools/runtime-faults.toml`` is a one-line patch to a *copy* of the installed
+``openarmature`` package, with the spec clause (a MUST) it breaks::
+
+    [[fault]]
+    id = "ge-append-reducer-prepends"
+    file = "graph/reducers.py"          # relative to the openarmature package
+    old = "return current + update"     # must occur exactly once in that file
+    new = "return update + current"
+    clause = "graph-engine §3 append: concatenates update after current"
+    caught_by = ["graph-engine/006-reducer-edges[append_order]"]   # optional: bundled cases that
+                                        # must detect it (tests/test_runtime_faults.py checks each)
+
+For each fault the corpus runs in a fresh process whose ``PYTHONPATH`` puts the patched copy ahead
+of the installed runtime. A fault is *detected* by a case whose verdict is worse than on the intact
+runtime (passed → failed / error / not implemented / xpass; xfail → failed …). The report lists
+each fault with the cases that detect it; exit 1 when any fault goes undetected.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import tomllib
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+FAULTS = Path(__file__).with_name("runtime-faults.toml")
+GOOD = frozenset(("passed", "xfail", "skipped"))
+
+
+class FaultError(Exception):
+    """A fault that cannot be applied (its file or its text is not in this runtime build)."""
+
+
+@dataclass(frozen=True)
+class Fault:
+    id: str
+    file: str
+    old: str
+    new: str
+    clause: str
+    caught_by: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "caught_by", tuple(self.caught_by))
+
+
+def load_faults(path: Path = FAULTS) -> list[Fault]:
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    faults = [Fault(**entry) for entry in data.get("fault", [])]
+    seen: set[str] = set()
+    for fault in faults:
+        if fault.id in seen:
+            raise FaultError(f"{path}: fault {fault.id!r} is listed twice")
+        seen.add(fault.id)
+    return faults
+
+
+def fault(fault_id: str, path: Path = FAULTS) -> Fault:
+    return next(f for f in load_faults(path) if f.id == fault_id)
+
+
+def runtime_package() -> Path:
+    """The installed openarmature package directory (the one this interpreter imports)."""
+    spec = importlib.util.find_spec("openarmature")
+    if spec is None or not spec.submodule_search_locations:
+        raise FaultError("openarmature is not installed")
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def patched_runtime(fault: Fault, workdir: Path) -> Path:
+    """A copy of the runtime with ``fault`` applied; returns the directory to put on PYTHONPATH."""
+    root = workdir / fault.id
+    target = root / "openarmature"
+    shutil.copytree(runtime_package(), target, ignore=shutil.ignore_patterns("__pycache__"))
+    source = target / fault.file
+    if not source.is_file():
+        raise FaultError(f"fault {fault.id!r}: no file {fault.file!r} in this runtime build")
+    text = source.read_text(encoding="utf-8")
+    count = text.count(fault.old)
+    if count != 1:
+        raise FaultError(f"fault {fault.id!r}: {fault.old!r} occurs {count} times in {fault.file} (must be once)")
+    source.write_text(text.replace(fault.old, fault.new), encoding="utf-8")
+    return root
+
+
+def run_corpus(roots: list[str], pythonpath: Path | None, args: list[str] = ()) -> dict[str, str]:
+    """``{case id: outcome}`` of one ``oa-conformance run`` in a fresh process (with the patched
+    runtime first on the path, when given)."""
+    env = dict(os.environ)
+    if pythonpath is not None:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, (str(pythonpath), env.get("PYTHONPATH"))))
+    with tempfile.TemporaryDirectory(prefix="oa-fault-") as scratch:
+        report = Path(scratch) / "report.json"
+        command = [sys.executable, "-m", "oa_conformance.cli.oa_conformance", "run", *roots, "-q",
+                   "--json", str(report), *args]
+        done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=600)
+        if not report.exists():
+            raise FaultError(f"the run did not finish (exit {done.returncode}): {done.stderr.strip()[-400:]}")
+        data = json.loads(report.read_text(encoding="utf-8"))
+    if pythonpath is not None and not str(data["host"].get("location", pythonpath)).startswith(str(pythonpath)):
+        raise FaultError(f"the run imported {data['host'].get('location')}, not the patched copy")
+    return {_case_id(case): case["outcome"] for case in data["cases"]}
+
+
+def _case_id(case: dict) -> str:
+    fixture = case["fixture"].rsplit("/conformance/", 1)
+    name = f"{fixture[0].rsplit('/', 1)[-1]}/{fixture[-1].removesuffix('.yaml')}"
+    return f"{name}[{case['case']}]" if case["case"] is not None else name
+
+
+def detections(baseline: dict[str, str], faulty: dict[str, str]) -> list[str]:
+    """The cases whose verdict got worse under the fault."""
+    return sorted(case for case, outcome in faulty.items()
+                  if outcome not in GOOD and baseline.get(case) in GOOD and outcome != baseline.get(case))
+
+
+def outcomes_under(fault: Fault, roots: list[str], args: list[str] = ()) -> dict[str, str]:
+    """``{case id: outcome}`` of ``roots`` run against a copy of the runtime with ``fault`` applied."""
+    with tempfile.TemporaryDirectory(prefix="oa-faults-") as workdir:
+        return run_corpus(roots, patched_runtime(fault, Path(workdir)), args)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="./dev faults", description=__doc__.split("\n\n")[0])
+    parser.add_argument("roots", nargs="*", default=["spec"], metavar="ROOT")
+    parser.add_argument("--faults", type=Path, default=FAULTS)
+    parser.add_argument("--only", action="append", metavar="ID", help="only this fault (repeatable)")
+    parser.add_argument("--expectations", action="append", default=[], metavar="FILE")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    args = parser.parse_args(argv)
+    try:
+        faults = [f for f in load_faults(args.faults) if not args.only or f.id in args.only]
+    except (OSError, tomllib.TOMLDecodeError, TypeError, FaultError) as exc:
+        print(f"faults: {exc}", file=sys.stderr)
+        return 2
+    run_args = [arg for path in args.expectations for arg in ("--expectations", path)]
+    baseline = run_corpus(args.roots, None, run_args)
+    def one(fault: Fault) -> tuple[Fault, list[str] | str]:
+        try:
+            return fault, detections(baseline, outcomes_under(fault, args.roots, run_args))
+        except FaultError as exc:
+            return fault, str(exc)
+
+    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        results = list(pool.map(one, faults))
+    undetected = 0
+    for fault, found in results:
+        if isinstance(found, str):
+            undetected += 1
+            print(f"ERROR       {fault.id}: {found}")
+        elif found:
+            more = f" (+{len(found) - 3} more)" if len(found) > 3 else ""
+            print(f"detected    {fault.id}: {len(found)} case(s): {', '.join(found[:3])}{more}")
+        else:
+            undetected += 1
+            print(f"UNDETECTED  {fault.id}: {fault.clause}")
+    print(f"\n{len(results) - undetected} of {len(results)} faults detected by {' '.join(args.roots)}")
+    return 1 if undetected else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
