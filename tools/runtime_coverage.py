@@ -1,0 +1,124 @@
+"""Runtime coverage: which lines and branches of openarmature does no passing case reach?
+
+    ./dev coverage [ROOT...] [--expectations FILE] [--bundled DIR] [--missing MODULE_PREFIX]
+
+Runs the corpus once to learn which cases pass (seen through the expectations files), then runs
+only the passing cases, one at a time, under coverage.py with branch coverage over the installed
+``openarmature`` package — once for the upstream roots alone and once with the bundled fixtures
+(``spec/``) added — and prints per module the statements and branches reached, side by side, with
+the totals. ``--missing PREFIX`` lists the uncovered branches (``line->line``) of the modules under
+that prefix (e.g. ``graph/``). Executed is not checked: ``./dev faults`` tells which bugs go unseen.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from oa_conformance.discovery import discover
+from oa_conformance.expectations import load_all
+from oa_conformance.runner import PASSED, cases_of, run_all, run_case
+from oa_conformance.version import runtime_location, runtime_version
+
+
+def passing_cases(roots: list[str], expectations: list[str]) -> list:
+    refs = [case for fixture in discover(roots) for case in cases_of(fixture)]
+    known = load_all(expectations, runtime_version())
+    return [result.ref for result in run_all(refs, expectations=known) if result.outcome == PASSED]
+
+
+def measure(cases: list, package: str) -> dict:
+    """coverage.py's JSON report (``files``: per-file summary and missing branches) of running
+    ``cases`` one at a time."""
+    import coverage
+
+    cov = coverage.Coverage(branch=True, source=[package], data_file=None)
+    cov.start()
+    try:
+        for case in cases:
+            run_case(case)
+    finally:
+        cov.stop()
+    with tempfile.TemporaryDirectory(prefix="oa-coverage-") as scratch:
+        out = Path(scratch) / "coverage.json"
+        cov.json_report(outfile=str(out))
+        return json.loads(out.read_text(encoding="utf-8"))
+
+
+def _summary(report: dict, package: str) -> dict[str, tuple[int, int, int, int]]:
+    """``{module: (statements, covered, branches, covered branches)}`` keyed relative to the package."""
+    found = {}
+    for path, data in report["files"].items():
+        s = data["summary"]
+        module = os.path.relpath(os.path.realpath(path), os.path.realpath(package))
+        found[module] = (s["num_statements"], s["covered_lines"], s["num_branches"], s["covered_branches"])
+    return found
+
+
+def _percent(part: int, whole: int) -> str:
+    return f"{100 * part / whole:5.1f}%" if whole else "    - "
+
+
+def print_table(columns: dict[str, dict[str, tuple[int, int, int, int]]]) -> None:
+    names = list(columns)
+    modules = sorted(set().union(*columns.values()))
+    header = f"{'module':44}" + "".join(f"  {name + ' lines':>18} {name + ' branches':>20}" for name in names)
+    print(header)
+    totals = {name: [0, 0, 0, 0] for name in names}
+    for module in modules:
+        row = f"{module:44}"
+        for name in names:
+            stmts, covered, branches, covered_branches = columns[name].get(module, (0, 0, 0, 0))
+            row += f"  {_percent(covered, stmts):>18} {_percent(covered_branches, branches):>20}"
+            totals[name] = [a + b for a, b in zip(totals[name], (stmts, covered, branches, covered_branches))]
+        print(row)
+    row = f"{'total':44}"
+    for name in names:
+        stmts, covered, branches, covered_branches = totals[name]
+        row += (f"  {_percent(covered, stmts) + f' {covered}/{stmts}':>18}"
+                f" {_percent(covered_branches, branches) + f' {covered_branches}/{branches}':>20}")
+    print(row)
+
+
+def print_missing(report: dict, package: str, prefix: str) -> None:
+    for path, data in sorted(report["files"].items()):
+        module = os.path.relpath(os.path.realpath(path), os.path.realpath(package))
+        if module.startswith(prefix) and data.get("missing_branches"):
+            arcs = ", ".join(f"{a}->{b if b > 0 else 'exit'}" for a, b in data["missing_branches"])
+            print(f"{module}: {arcs}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="./dev coverage", description=__doc__.split("\n\n")[0])
+    parser.add_argument("roots", nargs="*", metavar="ROOT", help="upstream spec roots (default: $OA_TARGET_SPEC)")
+    parser.add_argument("--expectations", action="append", default=[], metavar="FILE")
+    parser.add_argument("--bundled", default="spec", metavar="DIR", help="the bundled fixtures (default: spec)")
+    parser.add_argument("--missing", metavar="PREFIX", help="list the uncovered branches of modules under PREFIX")
+    args = parser.parse_args(argv)
+    roots = args.roots or [os.environ.get("OA_TARGET_SPEC", "")]
+    if not all(roots) or not all(Path(root).exists() for root in roots):
+        print("coverage: give the upstream spec roots (or set OA_TARGET_SPEC)", file=sys.stderr)
+        return 2
+    package = runtime_location()
+    if package is None:
+        print("coverage: openarmature is not installed", file=sys.stderr)
+        return 2
+    upstream = passing_cases(roots, args.expectations)
+    bundled = passing_cases([args.bundled], args.expectations)
+    print(f"openarmature {runtime_version()} at {package}: {len(upstream)} passing upstream cases, "
+          f"{len(bundled)} passing bundled cases\n")
+    alone = measure(upstream, package)
+    both = measure(upstream + bundled, package)
+    print_table({"upstream": _summary(alone, package), "+bundled": _summary(both, package)})
+    if args.missing is not None:
+        print(f"\nuncovered branches (upstream + bundled) under {args.missing!r}:")
+        print_missing(both, package, args.missing)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
