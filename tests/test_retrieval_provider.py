@@ -8,7 +8,7 @@ import asyncio
 import httpx
 import pytest
 
-from oa_conformance.interpreter.wire import Canned, CapturedWire, WireExhausted, WireRefused
+from oa_conformance.interpreter.wire import Canned, CapturedWire, WireExhausted, WireRefused, request_record
 from . import faults
 from .faults import failed_at, line_of
 
@@ -161,3 +161,14 @@ def test_lanes_serve_their_own_responses_and_refuse_unknown_hosts():
         assert len(document["refused"]) == 1
 
     asyncio.run(scenario())
+
+
+def test_the_wire_records_keys_a_body_text_repeats():
+    # json.loads keeps the last of two equal keys; the record keeps the repetition, at any depth.
+    request = httpx.Request("POST", "http://embed.invalid/embed")
+    content = b'{"dimensions": 4, "inputs": ["a"], "dimensions": 4, "meta": {"k": 1, "k": 2, "k": 3}}'
+    record = request_record(0, request, content)
+    assert record["json"] == {"dimensions": 4, "inputs": ["a"], "meta": {"k": 3}}
+    assert record["duplicate_keys"] == {"dimensions": 2, "k": 3}
+    assert request_record(0, request, b'{"inputs": ["a"]}')["duplicate_keys"] == {}
+    assert "duplicate_keys" not in request_record(0, request, b"not json")

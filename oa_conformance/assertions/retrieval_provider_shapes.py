@@ -3,8 +3,9 @@
 
 - ``expected_wire_request`` — the outbound JSON body, key by key: every expected key matches and
   no other key is on the wire ("a field absent from expected_wire_request MUST be absent on the
-  wire"). One mapping: the call issued exactly one request; a list: one body per request, in
-  arrival order, and exactly that many requests.
+  wire"), each once (a key the body text repeats fails, though the parsed body shows one value).
+  One mapping: the call issued exactly one request; a list: one body per request, in arrival
+  order, and exactly that many requests.
 - ``expected_wire_request_count`` — how many requests the call issued.
 - ``expected_wire_request_absent_keys`` — each named key is absent from every request body.
 - ``expected_wire_headers`` — every request carries each header (names case-insensitive) with the
@@ -86,7 +87,20 @@ class WireBodies(ValueRule):
             result = match(expected, bodies[0], bindings, self.name, "exact")
         else:
             result = match(expected, bodies, bindings, self.name, "exact")
+        repeated = self.repeated_keys(sent_requests(ctx))
+        if repeated:  # an exact body sends each key once: a repeated one is two values on one field
+            result = Match(False, result.bindings, (*repeated, *result.mismatches))
         return (verdict(self.name, self.span, result),), result.bindings
+
+    def repeated_keys(self, requests: list[Any]) -> list[Mismatch]:
+        """A mismatch for each key a request's body text repeats (the parsed body shows it once)."""
+        problems = []
+        for request in requests:
+            for key, occurrences in request.get("duplicate_keys", {}).items():
+                span = self.expected.key_span(key) if isinstance(self.expected, Mapping) and key in self.expected else self.span
+                problems.append(Mismatch(f"{self.name}[request {request['index']}].{key}", "the key once in the body",
+                                         f"{occurrences} occurrences", span))
+        return problems
 
 
 @dataclass(frozen=True)

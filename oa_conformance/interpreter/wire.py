@@ -15,9 +15,11 @@ responses in order, recording into the same wire. What it recorded becomes the t
 ``wire`` collection (:meth:`CapturedWire.document`):
 
     wire
-      requests[]   {index, method, url, host, path, query, headers (lower-cased names), json, body,
-                   lane (only for a lane's request)}
-                   ``json`` is absent when the body is not JSON; ``body`` is the text
+      requests[]   {index, method, url, host, path, query, headers (lower-cased names), json,
+                   duplicate_keys, body, lane (only for a lane's request)}
+                   ``json`` is absent when the body is not JSON; ``body`` is the text;
+                   ``duplicate_keys`` ({key: occurrences}, beside ``json``) names every key some object
+                   of the body text repeats (at any depth), which ``json`` cannot show: it keeps the last
       responses[]  {index, request (the index of the request it answered), status, headers, body (the
                    JSON value, or the text of a raw body), failure (connect | timeout | read, or
                    null), declared_at ("path:line:col" of the canned entry), lane (only for a
@@ -32,6 +34,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
@@ -151,11 +154,30 @@ def request_record(index: int, request: httpx.Request, content: bytes) -> dict[s
         "headers": {name.lower(): value for name, value in request.headers.multi_items()},
         "body": content.decode("utf-8", errors="replace"),
     }
+    repeated: dict[str, int] = {}
     try:
-        record["json"] = json.loads(content) if content else None
+        record["json"] = json.loads(content, object_pairs_hook=_KeyCounter(repeated)) if content else None
     except ValueError:
-        pass  # not JSON: ``json`` stays absent, ``body`` holds the text
+        return record  # not JSON: ``json`` stays absent, ``body`` holds the text
+    record["duplicate_keys"] = repeated
     return record
+
+
+@dataclass
+class _KeyCounter:
+    """A ``json.loads`` object hook that builds each object and notes the keys its text repeats.
+
+    ``json.loads`` keeps the last of two equal keys, so a body that emits a managed key twice would
+    read as sending it once; this keeps the repetition (the most occurrences in any one object)."""
+
+    repeated: dict[str, int]
+
+    def __call__(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        counts = Counter(key for key, _ in pairs)
+        for key, occurrences in counts.items():
+            if occurrences > 1:
+                self.repeated[key] = max(occurrences, self.repeated.get(key, 0))
+        return dict(pairs)
 
 
 def sse_body(chunks: Iterable[Any]) -> bytes:

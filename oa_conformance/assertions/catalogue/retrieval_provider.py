@@ -20,11 +20,14 @@ from .examples import case, invocation
 # Example documents: a case whose provider call sent ``sent`` requests and returned or raised
 
 
-def _run(sent: int = 1, lane: str = "embedding", operation: str = "embed", raised: bool = False, outcome: str | None = None) -> dict:
-    call = {"operation": operation, "node": "n", "request": {}}
+def _run(sent: int = 1, lane: str = "embedding", operation: str = "embed", raised: bool = False, outcome: str | None = None,
+         config: dict | None = None, body: dict | None = None) -> dict:
+    """``config``: the call's config as passed; ``body``: every sent request's JSON body."""
+    call = {"operation": operation, "node": "n", "request": {"config": config}}
     call.update({"error": {"category": "provider_invalid_request", "message": "m", "type": "ProviderInvalidRequest"}} if raised
                 else {"result": {}})
-    requests = [{"index": i, "lane": lane, "json": {}, "headers": {}, "url": "http://x.invalid/", "path": "/"} for i in range(sent)]
+    requests = [{"index": i, "lane": lane, "json": body or {}, "duplicate_keys": {}, "headers": {}, "url": "http://x.invalid/", "path": "/"}
+                for i in range(sent)]
     run = invocation(outcome=outcome or ("errored" if raised else "completed"))
     return case(run, wire={"requests": requests, "responses": [], "declared": sent, "unused": 0, "overrun": 0, "refused": []},
                 calls=[call])
@@ -101,6 +104,14 @@ ROWS = (
     _pre_send("extras_dimensions_neither_dropped_nor_forwarded", "The conflicting extras dimensions is neither silently dropped nor sent: the call raises, nothing is sent."),
     _pre_send("extras_task_neither_dropped_nor_forwarded", "The conflicting extras task is neither silently dropped nor sent: the call raises, nothing is sent."),
     _pre_send("relied_upon_default_reject_no_wire_field_to_intercept", "The conflict is rejected pre-send by the default reject arm (TEI /embed has no truncate field to carry it)."),
+    _pre_send("declared_dimensions_conflict_on_renamed_wire_key_rejected_pre_send",
+              "An extras `output_dimension` conflicting with the declared dimensions (realized as Cohere's output_dimension) is rejected before sending."),
+    _pre_send("extras_output_dimension_neither_dropped_nor_forwarded",
+              "The conflicting extras output_dimension is neither silently dropped nor sent: the call raises, nothing is sent."),
+    _pre_send("always_managed_key_has_no_declared_absent_branch",
+              "With input_type absent Cohere still emits its mandatory input_type, so a conflicting extras input_type is rejected before sending, not passed through."),
+    _pre_send("conflicting_extras_input_type_rejected_pre_send", "An extras `input_type` conflicting with the one the mapping emits is rejected before sending."),
+    _pre_send("conflicting_extras_prompt_name_rejected_pre_send", "An extras `prompt_name` conflicting with the one the mapping produces is rejected before sending."),
 
     # ---- the call returned ------------------------------------------------------------------------
     _completed("no_provider_invalid_response_raised", "The malformed secondary field (usage / id) did not fail the call: it returned."),
@@ -109,6 +120,24 @@ ROWS = (
     _completed("no_error_raised_on_malformed_extras", "A malformed extras embedding_types is treated as absent; the call does not raise."),
     _completed("classification_not_rejected_pre_send", "input_type classification is in Cohere's recognized set: sent, not rejected."),
     _completed("clustering_not_rejected_pre_send", "input_type clustering is in Cohere's recognized set: sent, not rejected."),
+    _completed("no_error_raised_on_unrecognized_precision", "A well-typed but unrecognized extras precision is no reason to raise: the call returns."),
+    _completed("no_error_raised_when_declared_field_absent", "An extras output_dimension with dimensions absent raises nothing: the call returns."),
+
+    # ---- what the mapping itself produced ---------------------------------------------------------
+    # The wire cannot show the mapping's own body apart from the extras folded into it; it can show
+    # that every prompt_name sent is one the caller put in extras, and that the call returned. A
+    # prompt_name the mapping produced would be on the wire where the caller gave none, or collide
+    # with the caller's and be rejected (§6); only a mapping that also let extras silently override
+    # could hide one, which the prompt_name conflict case of the same mapping rules out.
+    Query("mapping_produced_no_prompt_name",
+          "The mapping produced no prompt_name: every prompt_name on the wire is the caller's extras one, and the call returned.",
+          "length(calls[?error]) == `0` && length(wire.requests) > `0` && "
+          "length(distinct([wire.requests[].json.prompt_name, calls[].request.config.extras.prompt_name][])) "
+          "== length(distinct(calls[].request.config.extras.prompt_name))",
+          "flag", anchor="calls",
+          holds=Example(_run(1, config={"input_type": "query", "extras": {"prompt_name": "passage"}},
+                             body={"inputs": ["query: q"], "prompt_name": "passage"})),
+          fails=Example(_run(1, config={"input_type": "query"}, body={"inputs": ["q"], "prompt_name": "query"}))),
 
     # ---- the call raised and stored nothing -------------------------------------------------------
     _nothing_stored("fails_loud_no_embedding_response_stored", "The failing chunked call raised and produced no EmbeddingResponse."),
@@ -193,6 +222,21 @@ ROWS = (
         ("multi_input_chunk_sent_as_one_request_not_token_sub_chunked", "The multi-input chunk is sent as one request, not sub-chunked by tokens."),
         ("over_token_chunk_not_sub_chunked_by_tokens", "The over-token chunk is sent whole, not sub-chunked by tokens."),
         ("token_sub_chunker_would_issue_two_requests_and_fail", "The single request sent shows no token sub-chunking (a sub-chunker would send two)."),
+        # declared-field collisions on renamed / conditionally produced wire keys (§6 clause (b))
+        ("matching_extras_output_dimension_no_op", "An extras output_dimension equal to the declared dimensions changes nothing on the wire."),
+        ("wire_output_dimension_is_declared_value_once", "The wire carries output_dimension once, the declared value."),
+        ("unmanaged_when_declared_field_absent", "With dimensions absent output_dimension is unmanaged: the extras value is what the wire carries."),
+        ("extras_output_dimension_forwarded_untouched", "The unmanaged extras output_dimension reaches the wire untouched."),
+        ("matching_extras_input_type_no_op", "An extras input_type equal to the one the mapping emits changes nothing on the wire."),
+        ("wire_input_type_emitted_once", "The wire carries input_type once, the mapping's value."),
+        ("unmanaged_when_key_not_produced", "With no prompt_name produced the key is unmanaged: the extras value is what the wire carries."),
+        ("extras_prompt_name_forwarded_untouched", "The unmanaged extras prompt_name reaches the wire untouched."),
+        ("wire_body_stays_minimal_prompt_name_absent", "A matching extras dimensions leaves the body minimal: no prompt_name without input_type."),
+        ("client_side_prefix_applied_to_input", "The input_type prefix is prepended to each input client-side."),
+        # merge-arm malformation is structural, never a vocabulary check (Cohere embedding_types)
+        ("unrecognized_precision_string_is_not_malformed", "A well-typed precision string the provider does not know is merged, not treated as malformed."),
+        ("empty_string_element_is_not_malformed", "An empty-string precision is well-typed: merged, not treated as malformed."),
+        ("wire_request_embedding_types_merged_mapping_value_first", "The merged embedding_types lists the mapping's float first, then the extras in order."),
     )),
     Restates("authorization_bearer_header_present", "The request carries Authorization: Bearer <api_key>.", "expected_wire_headers"),
     Restates("wire_request_routes_to_base_url", "The request goes to the overridden origin + the mapping's fixed route.", "expected_wire_url"),
