@@ -24,6 +24,7 @@ import operator
 import os
 import re
 import stat
+import sys
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -93,13 +94,24 @@ for _tag, _pattern, _first in (
 _plain_resolver = CoreSchemaResolver()
 
 
+class IntegerTooLong(ValueError):
+    """A decimal or octal integer longer than Python converts (``sys.get_int_max_str_digits()``)."""
+
+
 def core_int(text: str) -> int:
-    """A core-schema int: decimal (leading zeros allowed), ``0o`` octal or ``0x`` hexadecimal."""
+    """A core-schema int: decimal (leading zeros allowed), ``0o`` octal or ``0x`` hexadecimal.
+    Raises :class:`IntegerTooLong` past the interpreter's digit limit for decimals
+    (``sys.get_int_max_str_digits()``, 4,300 by default: it bounds the quadratic cost of converting)."""
     if text.startswith("0o"):
         return int(text[2:], 8)
     if text.startswith("0x"):
         return int(text[2:], 16)
-    return int(text, 10)
+    try:
+        return int(text, 10)
+    except ValueError:  # the text matched the core-schema pattern: only its length can be refused
+        digits = len(text.lstrip("+-"))
+        raise IntegerTooLong(f"an integer of {digits} digits: more than the {sys.get_int_max_str_digits()} "
+                             "digits a number in a fixture may have") from None
 
 
 def core_float(text: str) -> float:
@@ -551,7 +563,11 @@ class _Converter:
         tag = node.tag
         text = node.value
         if tag in _CORE_SCALAR_TAGS:
-            value = core_value(tag, text)
+            try:
+                value = core_value(tag, text)
+            except IntegerTooLong as exc:  # reported where it stands; the rest of the file is still read
+                self.diagnostics.append(Diagnostic.at(self.span(node), FIXTURE_SCHEMA_INVALID, "limit", str(exc)))
+                value = text
         else:
             self.bad_tag(node)
             value = text

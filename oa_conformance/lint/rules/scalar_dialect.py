@@ -33,7 +33,7 @@ from typing import Iterator
 
 import yaml
 
-from ...ast.loader import _may_alias, core_value
+from ...ast.loader import IntegerTooLong, _may_alias, core_value
 from ...diagnostics import Span
 from ..context import DocumentContext, Finding
 
@@ -154,7 +154,10 @@ def _compare(tag11: str, tag12: str, text: str):
     """(YAML 1.2 value, YAML 1.1 value) of a plain scalar when the two differ, else None."""
     if tag11 == _MERGE or (tag11 == _STR and tag12 == _STR):
         return None  # `<<` is refused by the loader (Y001); a string in both dialects is the same text
-    new = core_value(tag12, text)
+    try:
+        new = core_value(tag12, text)
+    except IntegerTooLong:
+        return None  # the loader reports it (at the scalar)
     old = _yaml11_value(tag11, text)
     return None if _same(old, new) else (new, old)
 
