@@ -32,6 +32,7 @@ the entry), ``outcome = "skip"`` → ``skip`` (the case is not run).
 
 from __future__ import annotations
 
+import itertools
 import os
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
@@ -168,22 +169,51 @@ def _under_roots(config: pytest.Config, path: Path) -> bool:
 
 
 def pytest_collect_directory(path: Path, parent: pytest.Collector) -> pytest.Collector | None:
-    """Symlinked directories under a spec root: a loop is reported; others are walked once, by real path.
+    """Directories under a spec root: symlinks followed once (a loop reported), and every
+    ``conformance/`` folder read as discovery reads it (:class:`ConformanceDir`).
 
     A link back to one of its own ancestors is a collection error naming it (walking it would never
     end). A link to a directory inside a spec root is not followed: the directory is collected under
     its real path. A link to a directory outside every root is followed, once.
     """
     config = parent.config
-    if not path.is_symlink() or not _under_roots(config, path):
+    if not _under_roots(config, path):
         return None
-    real = Path(os.path.realpath(path))
-    if _is_within(Path(os.path.realpath(parent.path)), real):
-        return SymlinkLoop.from_parent(parent, path=path)
-    if any(_is_within(real, root) for root in config.stash[_ROOTS]) or real in config.stash[_SEEN]:
-        return AlreadyCollected.from_parent(parent, path=path)
-    config.stash[_SEEN].add(real)
+    if path.is_symlink():
+        real = Path(os.path.realpath(path))
+        if _is_within(Path(os.path.realpath(parent.path)), real):
+            return SymlinkLoop.from_parent(parent, path=path)
+        if any(_is_within(real, root) for root in config.stash[_ROOTS]) or real in config.stash[_SEEN]:
+            return AlreadyCollected.from_parent(parent, path=path)
+        config.stash[_SEEN].add(real)
+    if path.name == "conformance":
+        return ConformanceDir.from_parent(parent, path=path)
     return None
+
+
+class ConformanceDir(pytest.Dir):
+    """A ``conformance/`` folder: every ``*.yaml`` entry is a fixture, as in
+    :func:`oa_conformance.discovery.discover` — also a dangling link, a link loop, a FIFO or a
+    directory named like one, which pytest's own walk drops (it collects regular files only) and
+    whose item then fails with the loader's finding. A folder that cannot be listed is one failing
+    item, not a collection error that stops the session."""
+
+    def collect(self):
+        try:
+            names = os.listdir(self.path)
+        except OSError:
+            yield _fixture_file(self, self.path)
+            return
+        odd = {name for name in names if name.endswith(".yaml") and not os.path.isfile(self.path / name)}
+        collected = [node for node in super().collect() if node.path.name not in odd or node.path.parent != self.path]
+        collected.extend(_fixture_file(self, self.path / name) for name in odd)
+        yield from sorted(collected, key=lambda node: node.path.name)
+
+
+def _fixture_file(parent: pytest.Collector, path: Path) -> "FixtureFile":
+    if path == parent.path:  # the folder itself (it could not be listed): an item beside its own node id
+        return FixtureFile.from_parent(parent, path=path, name=path.name, nodeid=f"{parent.nodeid}/")
+    return FixtureFile.from_parent(parent, path=path)
 
 
 class SymlinkLoop(pytest.Directory):
@@ -268,7 +298,8 @@ class _Scheduler:
 
 class FixtureFile(pytest.File):
     def collect(self):
-        capability = Path(os.path.realpath(self.path)).parent.parent.name  # the real directory names it
+        real = Path(os.path.realpath(self.path))  # the real directory names the capability
+        capability = real.parent.name if real.is_dir() and real.name == "conformance" else real.parent.parent.name
         fixture = FixtureRef(str(self.path), capability, self.path.name)
         expectations = self.config.stash.get(_EXPECTATIONS, NO_EXPECTATIONS)
         stem = self.path.name.removesuffix(".yaml")
@@ -342,13 +373,17 @@ def render_failure(result: CaseResult) -> str:
 
 
 def _snippet(location: str) -> list[str]:
+    """The numbered lines around ``location``, read only as far as the last one shown, and only
+    from a regular file (a FIFO would block, a huge fixture would be read whole)."""
     path, _, rest = location.rpartition(":")
     path, _, line_text = path.rpartition(":")
     try:
         line = int(line_text)
-        with open(path, encoding="utf-8") as handle:
-            source = handle.read().splitlines()
+        if not os.path.isfile(path):
+            return []
+        start, end = max(1, line - SNIPPET_CONTEXT), line + SNIPPET_CONTEXT
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            shown = list(itertools.islice(enumerate(handle, 1), start - 1, end))
     except (ValueError, OSError):
         return []
-    start, end = max(0, line - 1 - SNIPPET_CONTEXT), min(len(source), line + SNIPPET_CONTEXT)
-    return [f"{'>' if n + 1 == line else ' '}{n + 1:5d} | {source[n]}" for n in range(start, end)]
+    return [f"{'>' if number == line else ' '}{number:5d} | {text.rstrip(chr(10)).rstrip(chr(13))}" for number, text in shown]

@@ -20,6 +20,7 @@ whether to go on.
 
 from __future__ import annotations
 
+import errno
 import operator
 import os
 import re
@@ -340,6 +341,8 @@ def load_path(path: str) -> LoadResult:
     try:
         status = os.stat(path)
     except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return _io_problem(path, "cannot read fixture: a symbolic link loop (it leads back to itself)")
         broken = os.path.islink(path)
         return _io_problem(path, "cannot read fixture: a dangling symbolic link" if broken else f"cannot read fixture: {exc.strerror}")
     if not stat.S_ISREG(status.st_mode):

@@ -1,0 +1,94 @@
+"""Every bad input, through every front end (issue 19): a fixture's problem never stops the others,
+each ends as a §9 category (or a usage error) at the ``path:line:col`` of the offending text, with no
+traceback, and pytest reports the same set of problems as the command-line tools."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from oa_conformance.cli.oa_ast import main as oa_ast
+from oa_conformance.cli.oa_conformance import main as cli
+from oa_conformance.lint import Selection, lint_paths
+
+from .test_run import LINEAR
+
+pytest_plugins = ["pytester"]
+
+GOOD = "001-good.yaml"
+
+
+def spec_with(root: Path, name: str, text: str | None = None) -> Path:
+    """A spec tree holding the good linear fixture and, beside it, ``name`` with ``text`` (when given)."""
+    folder = root / "spec" / "graph-engine" / "conformance"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / GOOD).write_text(LINEAR.read_text(), encoding="utf-8")
+    if text is not None:
+        (folder / name).write_text(text, encoding="utf-8")
+    return root / "spec"
+
+
+def no_traceback(*texts: str) -> None:
+    for text in texts:
+        assert "Traceback" not in text and "Error:" not in text.replace("_error", ""), text
+
+
+def cli_locations(capsys, command: str, spec: Path) -> tuple[int, set[str]]:
+    """The exit status and the ``path:line:col`` locations one command-line command reports."""
+    code = cli([command, str(spec), "-q"] if command == "run" else [command, str(spec)])
+    captured = capsys.readouterr()
+    no_traceback(captured.out, captured.err)
+    return code, set(re.findall(r"(\S+\.yaml:\d+:\d+)", captured.out))
+
+
+def pytest_locations(pytester, spec: Path, *args: str):
+    result = pytester.runpytest(f"--oa-spec-root={spec}", "-p", "no:cacheprovider", *args)
+    no_traceback(result.stdout.str(), result.stderr.str())
+    return result, set(re.findall(r"(\S+\.yaml:\d+:\d+)", result.stdout.str()))
+
+
+def every_front_end_reports(pytester, capsys, spec: Path, where: str) -> None:
+    """``check``, ``run``, ``oa-lint`` and pytest each report the problem at ``where`` (and run the good
+    fixture beside it)."""
+    for command in ("check", "run"):
+        code, found = cli_locations(capsys, command, spec)
+        assert code == 1 and where in found, (command, found)
+    assert any(d.location == where for d in lint_paths([str(spec)]).diagnostics)
+    result, found = pytest_locations(pytester, spec)
+    result.assert_outcomes(passed=1, failed=1)
+    assert where in found, result.stdout.str()
+
+
+# --- High -----------------------------------------------------------------------------------------
+
+def test_an_integer_of_thousands_of_digits_is_located_and_stops_nothing(pytester, capsys):
+    text = LINEAR.read_text().replace("count: 2\n", "count: " + "9" * 5000 + "\n", 1)
+    spec = spec_with(pytester.path, "002-big.yaml", text)
+    line = text.splitlines().index("    count: " + "9" * 5000) + 1
+    where = f"{spec}/graph-engine/conformance/002-big.yaml:{line}:12"
+    every_front_end_reports(pytester, capsys, spec, where)
+    assert oa_ast([where.rsplit(":", 2)[0], "--stop-after", "load"]) == 1
+    assert "an integer of 5000 digits" in capsys.readouterr().out
+
+
+def odd_entries(spec: Path) -> list[str]:
+    folder = spec / "graph-engine" / "conformance"
+    (folder / "002-a-directory.yaml").mkdir()
+    os.symlink(folder / "missing.yaml", folder / "003-dangling.yaml")
+    os.symlink(folder / "004-loop.yaml", folder / "004-loop.yaml")
+    os.mkfifo(folder / "005-fifo.yaml")
+    return [f"{folder}/{name}:1:1" for name in ("002-a-directory.yaml", "003-dangling.yaml", "004-loop.yaml", "005-fifo.yaml")]
+
+
+def test_pytest_reports_every_unreadable_entry_the_cli_reports(pytester, capsys):
+    spec = spec_with(pytester.path, "")
+    expected = set(odd_entries(spec))
+    code, found = cli_locations(capsys, "check", spec)
+    assert code == 1 and found == expected
+    result, found = pytest_locations(pytester, spec)
+    result.assert_outcomes(passed=1, failed=4)
+    assert found == expected
+    assert "a symbolic link loop" in result.stdout.str() and "a FIFO" in result.stdout.str()
