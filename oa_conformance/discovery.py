@@ -51,11 +51,12 @@ def _capabilities(spec: str) -> list[str]:
 def _fixtures_in(conformance: str, capability: str | None) -> list[FixtureRef]:
     # Every *.yaml entry, not only regular files: a dangling symlink, a directory or a FIFO named
     # like a fixture is reported by the loader (cannot read fixture: …), never silently dropped.
-    return [
-        FixtureRef(os.path.join(conformance, name), capability, name)
-        for name in sorted(os.listdir(conformance))
-        if name.endswith(".yaml")
-    ]
+    # A folder that cannot be listed is itself the one entry: the loader reports why, the rest run.
+    try:
+        names = sorted(os.listdir(conformance))
+    except OSError:
+        return [FixtureRef(conformance, capability, os.path.basename(os.path.normpath(conformance)) + "/")]
+    return [FixtureRef(os.path.join(conformance, name), capability, name) for name in names if name.endswith(".yaml")]
 
 
 def discover(roots: Iterable[str], capabilities: Iterable[str] | None = None) -> list[FixtureRef]:

@@ -187,6 +187,10 @@ def pytest_collect_directory(path: Path, parent: pytest.Collector) -> pytest.Col
             return AlreadyCollected.from_parent(parent, path=path)
         config.stash[_SEEN].add(real)
     if path.name == "conformance":
+        if not os.access(path, os.R_OK | os.X_OK):
+            # pytest looks for a conftest.py in every Directory and fails on one it cannot search:
+            # the folder becomes one fixture-like item whose loader finding says why.
+            return FixtureFile.from_parent(parent, path=path)
         return ConformanceDir.from_parent(parent, path=path)
     return None
 
@@ -196,24 +200,14 @@ class ConformanceDir(pytest.Dir):
     :func:`oa_conformance.discovery.discover` — also a dangling link, a link loop, a FIFO or a
     directory named like one, which pytest's own walk drops (it collects regular files only) and
     whose item then fails with the loader's finding. A folder that cannot be listed is one failing
-    item, not a collection error that stops the session."""
+    item (see :func:`pytest_collect_directory`), not a collection error that stops the session."""
 
     def collect(self):
-        try:
-            names = os.listdir(self.path)
-        except OSError:
-            yield _fixture_file(self, self.path)
-            return
+        names = os.listdir(self.path)
         odd = {name for name in names if name.endswith(".yaml") and not os.path.isfile(self.path / name)}
         collected = [node for node in super().collect() if node.path.name not in odd or node.path.parent != self.path]
-        collected.extend(_fixture_file(self, self.path / name) for name in odd)
+        collected.extend(FixtureFile.from_parent(self, path=self.path / name) for name in odd)
         yield from sorted(collected, key=lambda node: node.path.name)
-
-
-def _fixture_file(parent: pytest.Collector, path: Path) -> "FixtureFile":
-    if path == parent.path:  # the folder itself (it could not be listed): an item beside its own node id
-        return FixtureFile.from_parent(parent, path=path, name=path.name, nodeid=f"{parent.nodeid}/")
-    return FixtureFile.from_parent(parent, path=path)
 
 
 class SymlinkLoop(pytest.Directory):

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -92,3 +94,35 @@ def test_pytest_reports_every_unreadable_entry_the_cli_reports(pytester, capsys)
     result.assert_outcomes(passed=1, failed=4)
     assert found == expected
     assert "a symbolic link loop" in result.stdout.str() and "a FIFO" in result.stdout.str()
+
+
+# --- Medium ---------------------------------------------------------------------------------------
+
+def unprivileged(*command: str) -> list[str]:
+    """``command`` without the power to read past permissions (root reads everything: drop the two
+    capabilities that let it, with setpriv)."""
+    if os.geteuid() != 0:
+        return list(command)
+    if shutil.which("setpriv") is None:
+        pytest.skip("running as root without setpriv: cannot make a folder unreadable")
+    return ["setpriv", "--bounding-set=-dac_override,-dac_read_search", *command]
+
+
+def test_an_unreadable_conformance_folder_is_one_finding_and_the_rest_runs(pytester):
+    spec = spec_with(pytester.path, "")
+    folder = spec / "pipeline-utilities" / "conformance"
+    folder.mkdir(parents=True)
+    folder.chmod(0)
+    where = f"{folder}:1:1: fixture_schema_invalid: cannot read the folder: Permission denied"
+    try:
+        for command in ("check", "run"):
+            done = pytester.run(*unprivileged(sys.executable, "-m", "oa_conformance.cli.oa_conformance", command, str(spec)))
+            assert done.ret == 1 and where in done.stdout.str(), done.stdout.str()
+            no_traceback(done.stdout.str(), done.stderr.str())
+        linted = pytester.run(*unprivileged(sys.executable, "-m", "oa_conformance.cli.oa_lint", str(spec)))
+        assert f"{folder}:1:1: Y006 cannot read the folder" in linted.stdout.str()
+        result = pytester.run(*unprivileged(sys.executable, "-m", "pytest", f"--oa-spec-root={spec}", "-p", "no:cacheprovider"))
+        result.assert_outcomes(passed=1, failed=1)
+        assert where in result.stdout.str()
+    finally:
+        folder.chmod(0o755)

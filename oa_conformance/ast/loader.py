@@ -345,6 +345,11 @@ def load_path(path: str) -> LoadResult:
             return _io_problem(path, "cannot read fixture: a symbolic link loop (it leads back to itself)")
         broken = os.path.islink(path)
         return _io_problem(path, "cannot read fixture: a dangling symbolic link" if broken else f"cannot read fixture: {exc.strerror}")
+    if stat.S_ISDIR(status.st_mode):  # a folder discovery could not list comes here to be reported
+        try:
+            os.listdir(path)
+        except OSError as exc:
+            return _io_problem(path, f"cannot read the folder: {exc.strerror}")
     if not stat.S_ISREG(status.st_mode):
         kind = "a directory" if stat.S_ISDIR(status.st_mode) else "a FIFO" if stat.S_ISFIFO(status.st_mode) else "not a regular file"
         return _io_problem(path, f"cannot read fixture: {kind}, not a regular file")
