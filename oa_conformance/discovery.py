@@ -31,6 +31,12 @@ class DiscoveryError(ValueError):
     """A root that is not a fixture, a conformance folder, a spec folder or a spec repository."""
 
 
+def capability_unknown(path: str) -> str:
+    """Why a fixture outside ``<capability>/conformance/`` cannot be run without ``--capability``:
+    the capability decides the vocabulary (§3.2) and the executors that apply."""
+    return f"{path}: not in a <capability>/conformance/ folder, so its capability is unknown; name it with --capability NAME"
+
+
 def spec_dir(root: str) -> str | None:
     """The ``spec/`` folder of a root that is a spec repository or a spec folder."""
     if os.path.isdir(os.path.join(root, "spec")) and _capabilities(os.path.join(root, "spec")):
@@ -59,14 +65,25 @@ def _fixtures_in(conformance: str, capability: str | None) -> list[FixtureRef]:
     return [FixtureRef(os.path.join(conformance, name), capability, name) for name in names if name.endswith(".yaml")]
 
 
-def discover(roots: Iterable[str], capabilities: Iterable[str] | None = None) -> list[FixtureRef]:
-    """Every fixture under ``roots`` (optionally only these capabilities), without duplicates."""
+def discover(roots: Iterable[str], capabilities: Iterable[str] | None = None,
+             loose_capability: str | None = None) -> list[FixtureRef]:
+    """Every fixture under ``roots`` (optionally only these capabilities), without duplicates.
+
+    A fixture file given outside a ``<capability>/conformance/`` folder takes ``loose_capability``
+    (the command line's single ``--capability``), else the only one of ``capabilities``, else none:
+    the static passes then accept every capability's vocabulary, and ``run`` refuses it (with no
+    capability, its capability's directives would all be "not implemented").
+    """
     wanted = set(capabilities) if capabilities else None
+    if loose_capability is None and wanted is not None and len(wanted) == 1:
+        (loose_capability,) = wanted
     found: list[FixtureRef] = []
     for root in roots:
-        if os.path.isfile(root):
+        if os.path.lexists(root) and not os.path.isdir(root):  # a file, or what the loader reports (FIFO, link)
             parent = os.path.dirname(os.path.abspath(root))
-            capability = os.path.basename(os.path.dirname(parent)) if os.path.basename(parent) == "conformance" else None
+            capability = os.path.basename(os.path.dirname(parent)) if os.path.basename(parent) == "conformance" else loose_capability
+            if capability is not None and capability not in CAPABILITIES and capability is loose_capability:
+                raise DiscoveryError(f"{root}: no vocabulary for the capability {capability!r} (known: {', '.join(CAPABILITIES)})")
             found.append(FixtureRef(root, capability, os.path.basename(root)))
             continue
         if not os.path.isdir(root):

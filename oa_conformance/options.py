@@ -4,7 +4,10 @@ line and the pytest plugin, so a bad number is a usage error up front rather tha
 from __future__ import annotations
 
 import argparse
+import difflib
 import math
+
+from .discovery import CAPABILITIES
 
 
 def positive_seconds(text: str) -> float:
@@ -35,3 +38,13 @@ def positive_count(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"{text!r}: must be 1 or more")
     return value
+
+
+def capability_name(text: str) -> str:
+    """One of the capabilities whose vocabulary the adapter knows (``graph-engine``, …): any other
+    name would read the fixture against no vocabulary and report false findings."""
+    if text in CAPABILITIES:
+        return text
+    close = difflib.get_close_matches(text.replace("_", "-"), CAPABILITIES, n=1)
+    hint = f"did you mean '{close[0]}'?" if close else f"known: {', '.join(CAPABILITIES)}"
+    raise argparse.ArgumentTypeError(f"{text!r}: no such capability ({hint})")

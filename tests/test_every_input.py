@@ -4,6 +4,7 @@ traceback, and pytest reports the same set of problems as the command-line tools
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import shutil
@@ -14,13 +15,24 @@ import pytest
 
 from oa_conformance.cli.oa_ast import main as oa_ast
 from oa_conformance.cli.oa_conformance import main as cli
+from oa_conformance.cli.oa_lint import main as oa_lint
 from oa_conformance.lint import Selection, lint_paths
 
+from .conftest import target_spec_root
 from .test_run import LINEAR
 
 pytest_plugins = ["pytester"]
 
 GOOD = "001-good.yaml"
+
+
+def target_fixture_text(capability: str, number: int) -> str:
+    """The text of fixture ``number`` of a capability in the 0.118.2 corpus."""
+    root = target_spec_root()
+    if root is None:
+        pytest.skip("a spec corpus is not available: set OA_TARGET_SPEC")
+    folder = root / "spec" / capability / "conformance"
+    return next(folder.glob(f"{number:03d}-*.yaml")).read_text(encoding="utf-8")
 
 
 def spec_with(root: Path, name: str, text: str | None = None) -> Path:
@@ -126,3 +138,32 @@ def test_an_unreadable_conformance_folder_is_one_finding_and_the_rest_runs(pytes
         assert where in result.stdout.str()
     finally:
         folder.chmod(0o755)
+
+
+def test_a_fixture_outside_a_conformance_folder_runs_only_with_its_capability(tmp_path, capsys):
+    loose = tmp_path / "021-stray.yaml"
+    loose.write_text(target_fixture_text("llm-provider", 1), encoding="utf-8")
+    assert cli(["run", "-q", str(loose)]) == 2  # was: None/021-stray, "not implemented"
+    assert "not in a <capability>/conformance/ folder" in capsys.readouterr().err
+    for command in (["run", "-q"], ["check"]):
+        assert cli([*command, str(loose), "--capability", "llm-provider"]) == 0  # was: "no fixtures"
+        out = capsys.readouterr().out
+        assert "None/" not in out and "llm-provider" in out
+    assert cli(["check", str(loose), "--capability", "nonsense"]) == 2
+    # oa-lint applies --capability to it (it was ignored): the capability's own rules run
+    assert oa_lint([str(loose), "--capability", "llm-provider", "--select", "V"]) == 0
+    assert oa_lint([str(loose), "--capability", "graph-engine", "--select", "V"]) == 1
+
+
+@pytest.mark.parametrize("tool", [oa_ast, oa_lint])
+@pytest.mark.parametrize("name", ["llm_provider", "nonsense"])
+def test_an_unknown_capability_is_a_usage_error(tool, name, capsys):
+    with pytest.raises(SystemExit) as stopped:
+        tool([str(LINEAR), "--capability", name])
+    assert stopped.value.code == 2 and "no such capability" in capsys.readouterr().err
+
+
+def test_standard_input_without_a_capability_has_no_false_p001(monkeypatch, capsys):
+    text = target_fixture_text("graph-engine", 20).encode()
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(text)))
+    assert oa_lint(["-", "--select", "P001"]) == 0, capsys.readouterr().out

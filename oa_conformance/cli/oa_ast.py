@@ -20,6 +20,7 @@ import yaml
 from ..ast.loader import limits_problem, read_capped
 from ..ast.dump import dump_json, dump_text, unparse
 from ..interpreter import read_fixture
+from ..options import capability_name
 from .oa_conformance import version_text
 
 
@@ -34,7 +35,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--format", choices=("text", "json", "yaml"), default="text", help="dump format (default: text)")
     parser.add_argument("--show-spans", action="store_true", help="show each node's line:column")
     parser.add_argument("--stop-after", choices=("load", "schema", "version"), help="run the checks up to this pass and print problems only")
-    parser.add_argument("--capability", help="the capability directory whose §3.2 vocabulary applies (default: from the path)")
+    parser.add_argument("--capability", type=capability_name,
+                        help="the capability whose §3.2 vocabulary applies (default: from the path; for - "
+                             "or a file outside a <capability>/conformance/ folder, every capability's)")
     return parser
 
 

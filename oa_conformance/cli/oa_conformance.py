@@ -22,7 +22,7 @@ import sys
 import time
 
 from ..ast.loader import limits_problem
-from ..discovery import CAPABILITIES, DiscoveryError, discover
+from ..discovery import CAPABILITIES, DiscoveryError, capability_unknown, discover
 from ..interpreter import read_fixture
 from ..options import positive_count, positive_seconds
 from ..version import ADAPTER_VERSION, TARGET_SPEC_VERSION
@@ -78,7 +78,7 @@ def _main(argv: list[str] | None) -> int:
         print(f"oa-conformance: --json {args.json_path}: {problem}", file=sys.stderr)
         return 2
     try:
-        everything = discover(args.roots)
+        everything = discover(args.roots, loose_capability=args.capability[0] if len(args.capability or ()) == 1 else None)
     except DiscoveryError as exc:
         print(f"oa-conformance: {exc}", file=sys.stderr)
         return 2
@@ -95,6 +95,10 @@ def _main(argv: list[str] | None) -> int:
         return 2
     if args.command == "check":
         return _check(fixtures)
+    loose = next((f for f in fixtures if f.capability is None), None)
+    if loose is not None:  # the static passes read it against every vocabulary; a run needs its executors
+        print(f"oa-conformance: {capability_unknown(loose.path)}", file=sys.stderr)
+        return 2
     return _run(fixtures, args)
 
 

@@ -21,6 +21,7 @@ import os
 import sys
 
 from ..ast.loader import limits_problem, read_capped
+from ..options import capability_name
 from ..lint import BY_CODE, RULES, Selection, UsageError, lint_paths
 from ..lint.engine import INTERNAL, LintResult, lint_file
 from .oa_conformance import version_text
@@ -35,7 +36,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("paths", nargs="*", metavar="PATH", help="a spec repository, its spec/ folder, a conformance/ folder or fixture files")
     parser.add_argument("--version", action="version", version=version_text("oa-lint"))
-    parser.add_argument("--capability", help="the capability directory whose vocabulary applies to a fixture read from standard input")
+    parser.add_argument("--capability", type=capability_name,
+                        help="the capability whose vocabulary applies to a fixture read from standard input or given "
+                             "outside a <capability>/conformance/ folder (default: every capability's)")
     parser.add_argument("--format", choices=tuple(FORMATS), help="output format (default: text; github when GITHUB_ACTIONS is set)")
     parser.add_argument("--select", action="append", default=[], metavar="CODES", help="only these rules: comma-separated code prefixes (e.g. G,S001)")
     parser.add_argument("--ignore", action="append", default=[], metavar="CODES", help="not these rules: comma-separated code prefixes")
@@ -68,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         selection = Selection.parse(args.select, args.ignore)
-        result = _lint_stdin(args.capability, selection) if args.paths == ["-"] else lint_paths(args.paths, selection)
+        result = _lint_stdin(args.capability, selection) if args.paths == ["-"] else lint_paths(args.paths, selection, args.capability)
     except UsageError as exc:
         print(f"oa-lint: error: {exc}", file=sys.stderr)
         return 2

@@ -92,12 +92,13 @@ class LintResult(NamedTuple):
         return Counter(d.severity for d in self.diagnostics)
 
 
-def fixture_refs(paths: Iterable[str]) -> list[FixtureRef]:
-    """The fixtures under each path, in order, each once; a path with none is a usage error."""
+def fixture_refs(paths: Iterable[str], capability: str | None = None) -> list[FixtureRef]:
+    """The fixtures under each path, in order, each once; a path with none is a usage error.
+    ``capability`` is the one of a fixture file outside a ``<capability>/conformance/`` folder."""
     found: list[list[FixtureRef]] = []
     for path in paths:
         try:
-            refs = discover([path])
+            refs = discover([path], loose_capability=capability)
         except DiscoveryError as exc:
             raise UsageError(str(exc)) from None
         if not refs:
@@ -115,9 +116,10 @@ def fixture_refs(paths: Iterable[str]) -> list[FixtureRef]:
     return unique
 
 
-def lint_paths(paths: Iterable[str], selection: Selection = Selection()) -> LintResult:
-    """Lint every fixture under ``paths`` (raises :class:`UsageError` for a path with none)."""
-    refs = fixture_refs(paths)
+def lint_paths(paths: Iterable[str], selection: Selection = Selection(), capability: str | None = None) -> LintResult:
+    """Lint every fixture under ``paths`` (raises :class:`UsageError` for a path with none);
+    ``capability`` applies to fixture files outside a ``<capability>/conformance/`` folder."""
+    refs = fixture_refs(paths, capability)
     listings: dict[str, tuple[str, ...]] = {}
     found: list[Diagnostic] = []
     # Like read_fixture: the passes and rules make many small immutable objects and no cycles, so

@@ -34,6 +34,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from ...assertions import catalogue
+from ...discovery import CAPABILITIES
 from ..context import Finding, FixtureContext
 
 CODE = "P001"
@@ -49,5 +50,9 @@ def check(ctx: FixtureContext) -> Iterator[Finding]:
 
 
 def _resolves(capability: str | None, name: str) -> bool:
-    """Whether the catalogue has a row for ``name`` in ``capability`` (its own or a §5.9 general row)."""
+    """Whether the catalogue has a row for ``name`` in ``capability`` (its own or a §5.9 general row).
+    With no capability (standard input, a file outside a conformance folder) any capability's row
+    answers, as any capability's vocabulary does for the schema check."""
+    if capability is None:
+        return any(catalogue.resolve(known, name) is not None for known in CAPABILITIES)
     return catalogue.resolve(capability, name) is not None
