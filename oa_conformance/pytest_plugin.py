@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import itertools
 import os
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +43,7 @@ import pytest
 from .discovery import CAPABILITIES, FixtureRef, spec_dir
 from .expectations import NO_EXPECTATIONS, Expectations, ExpectationsError, load_all
 from .options import positive_seconds, worker_count
-from .runner import DEFAULT_TIMEOUT, CaseRef, CaseResult, cases_of, run_case
+from .runner import DEFAULT_TIMEOUT, CaseRef, CaseResult, DaemonPool, cases_of, run_case
 
 _SCHEDULER = pytest.StashKey["_Scheduler"]()
 _ROOTS = pytest.StashKey["tuple[Path, ...]"]()
@@ -270,13 +270,13 @@ class _Scheduler:
     def __init__(self, workers: int, timeout: float):
         self.workers = workers
         self.timeout = timeout
-        self.pool: ThreadPoolExecutor | None = None
+        self.pool: DaemonPool | None = None
         self.futures: dict[str, Future] = {}
 
     def start(self, items: list["CaseItem"]) -> None:
         if self.workers <= 0 or not items:
             return
-        self.pool = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="oa-case")
+        self.pool = DaemonPool(self.workers)
         for item in items:  # in run order: the pool starts them in this order, `workers` at a time
             self.futures[item.nodeid] = self.pool.submit(run_case, item.case, self.timeout)
 
@@ -286,7 +286,7 @@ class _Scheduler:
 
     def close(self) -> None:
         if self.pool is not None:
-            self.pool.shutdown(wait=False, cancel_futures=True)
+            self.pool.shutdown()
             self.pool = None
 
 

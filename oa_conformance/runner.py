@@ -11,7 +11,7 @@ import queue
 import threading
 import time
 import dataclasses
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
@@ -181,6 +181,51 @@ def run_all(refs: Iterable[CaseRef], workers: int = 16, timeout: float = DEFAULT
 
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
         yield from pool.map(one, refs)
+
+
+class DaemonPool:
+    """Functions run in ``workers`` daemon threads, each call a :class:`~concurrent.futures.Future`.
+
+    ``ThreadPoolExecutor``'s threads are joined when the interpreter exits, even after
+    ``shutdown(wait=False)``: a case sleeping towards its time limit would keep a stopped run
+    (``-x``, Ctrl-C) alive for up to that limit. These are not joined; :meth:`shutdown` cancels the
+    calls not started and lets the workers end once idle.
+    """
+
+    def __init__(self, workers: int, name: str = "oa-case"):
+        self._jobs: queue.SimpleQueue = queue.SimpleQueue()
+        self._workers = max(1, workers)
+        for _ in range(self._workers):
+            threading.Thread(target=self._work, name=name, daemon=True).start()
+
+    def submit(self, function, *args) -> Future:
+        future: Future = Future()
+        self._jobs.put((future, function, args))
+        return future
+
+    def _work(self) -> None:
+        while True:
+            job = self._jobs.get()
+            if job is None:
+                return
+            future, function, args = job
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                future.set_result(function(*args))
+            except BaseException as exc:  # handed to whoever waits for the result
+                future.set_exception(exc)
+
+    def shutdown(self) -> None:
+        while True:
+            try:
+                job = self._jobs.get_nowait()
+            except queue.Empty:
+                break
+            if job is not None:
+                job[0].cancel()
+        for _ in range(self._workers):
+            self._jobs.put(None)
 
 
 def run_as_completed(refs: Iterable[CaseRef], workers: int = 16, timeout: float = DEFAULT_TIMEOUT,

@@ -101,6 +101,11 @@ def _install_log_bridge() -> Any:
     provider = LoggerProvider()
     provider.add_log_record_processor(SimpleLogRecordProcessor(log_exporter()))
     install_log_bridge(provider)  # the runtime's own bridge: root handler + correlation-id factory
+    for handler in root.handlers:
+        if handler not in saved[0]:
+            # Its records go to in-memory exporters: nothing to flush at exit. Its flush starts a
+            # thread, which logging.shutdown may not do (a case abandoned by -x / Ctrl-C keeps it alive).
+            handler.flushOnClose = False
     return saved
 
 
