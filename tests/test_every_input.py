@@ -232,3 +232,11 @@ def test_ctrl_c_returns_promptly_with_nothing_on_stderr_but_the_summary(tmp_path
     cli_run = [sys.executable, "-m", "oa_conformance.cli.oa_conformance", "run", str(spec)]
     elapsed, out, err = timed(cli_run, tmp_path, "E", interrupt=True)
     assert elapsed < PROMPT and err == "" and "interrupted (Ctrl-C)" in out, (elapsed, err)
+
+
+def test_oa_ast_reports_a_fifo_instead_of_waiting_on_it(tmp_path):
+    fifo = tmp_path / "spec" / "graph-engine" / "conformance" / "001-fifo.yaml"
+    fifo.parent.mkdir(parents=True)
+    os.mkfifo(fifo)
+    done = subprocess.run([sys.executable, "-m", "oa_conformance.cli.oa_ast", str(fifo)], capture_output=True, text=True, timeout=30)
+    assert done.returncode == 1 and f"{fifo}:1:1: fixture_schema_invalid: cannot read fixture: a FIFO" in done.stderr

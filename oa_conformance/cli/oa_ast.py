@@ -13,6 +13,8 @@ Exit status: 0 clean, 1 problems found, 2 usage error.
 from __future__ import annotations
 
 import argparse
+import errno
+import os
 import sys
 
 import yaml
@@ -50,12 +52,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.fixture == "-":
         path, data = "<stdin>", read_capped(sys.stdin.buffer)
     else:
+        # The loader reads the file itself: a FIFO, a directory or a link loop is a finding, never opened.
         path, data = args.fixture, None
-        try:
-            with open(path, "rb") as handle:
-                data = read_capped(handle)
-        except OSError as exc:
-            print(f"oa-ast: cannot read {path}: {exc.strerror}", file=sys.stderr)
+        if not os.path.lexists(path):
+            print(f"oa-ast: cannot read {path}: {os.strerror(errno.ENOENT)}", file=sys.stderr)
             return 2
     result = read_fixture(path, data, stop_after=args.stop_after or "version", capability=args.capability)
     for problem in result.diagnostics:
