@@ -240,3 +240,36 @@ def test_oa_ast_reports_a_fifo_instead_of_waiting_on_it(tmp_path):
     os.mkfifo(fifo)
     done = subprocess.run([sys.executable, "-m", "oa_conformance.cli.oa_ast", str(fifo)], capture_output=True, text=True, timeout=30)
     assert done.returncode == 1 and f"{fifo}:1:1: fixture_schema_invalid: cannot read fixture: a FIFO" in done.stderr
+
+
+def cases_text(*names: str) -> str:
+    """The linear fixture as a ``cases:`` list of one case per name (``None``: a case without a name)."""
+    body = [line for line in LINEAR.read_text().splitlines() if line and not line.startswith("#")]
+    cases = []
+    for name in names:
+        head = [f"  - name: {name}"] if name is not None else []
+        lines = head + [("  - " if not head and i == 0 else "    ") + line for i, line in enumerate(body)]
+        cases.append("\n".join(lines))
+    return "cases:\n" + "\n".join(cases) + "\n"
+
+
+@pytest.mark.parametrize("names, line, message", [
+    (("dup", "dup"), "second", "'dup' again (first at line 2); case names must be unique"),
+    (('""',), "first", "empty; a case needs a name"),
+    (("a::b",), "first", "'a::b' holds '::'"),
+])
+def test_case_names_that_collide_or_break_an_id_are_located(pytester, capsys, names, line, message):
+    text = cases_text(*names)
+    spec = spec_with(pytester.path, "002-cases.yaml", text)
+    name_lines = [i for i, l in enumerate(text.splitlines(), 1) if l.startswith("  - name:")]
+    where = f"{spec}/graph-engine/conformance/002-cases.yaml:{name_lines[0 if line == 'first' else 1]}:11"
+    every_front_end_reports(pytester, capsys, spec, where)
+    assert cli(["check", str(spec)]) == 1 and message in capsys.readouterr().out
+
+
+def test_an_empty_cases_list_is_located_in_every_front_end(pytester, capsys):
+    spec = spec_with(pytester.path, "002-none.yaml", "# nothing to run\ncases: []\n")
+    every_front_end_reports(pytester, capsys, spec, f"{spec}/graph-engine/conformance/002-none.yaml:2:8")
+    only = spec / "graph-engine" / "conformance" / "002-none.yaml"
+    assert cli(["run", str(only), "-q"]) == 1  # was "no case matches" (exit 2); pytest exited 5
+    assert "an empty list" in capsys.readouterr().out

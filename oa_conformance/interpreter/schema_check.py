@@ -42,7 +42,47 @@ def check_schema(tree: Mapping, capability: str | None = None, vocabulary: Vocab
     checker = _SchemaChecker(vocabulary, capability)
     checker.scan_tokens = tokens
     checker.visit(tree, sh.Section("fixture"), None)
+    checker.diagnostics.extend(_case_list_problems(tree))
     return tuple(sorted(checker.diagnostics, key=lambda d: (d.line, d.column)))
+
+
+# What a case name may not hold: it is the parametrization id of the case's test item
+# (`<file>::NNN-name[case]`), matched by -k and written into expectations entries.
+_NAME_BREAKERS = re.compile(r"::|[\[\]\x00-\x1f\x7f]")
+
+
+def _case_list_problems(tree: Mapping) -> list[Diagnostic]:
+    """§4.2: a ``cases:`` list holds cases, each named so that it can be told apart — a name that
+    is empty, repeated or that breaks a case id would make two test items one (-k, --lf and the
+    expectations file could not tell them apart). An empty list would run nothing, silently."""
+    cases = tree.get("cases")
+    if type(cases) is not Sequence:
+        return []  # not a list: the shape check reports it
+    if not cases.items:
+        return [Diagnostic.at(cases.span, FIXTURE_SCHEMA_INVALID, "cases", "cases: an empty list; a cases fixture needs at least one case")]
+    problems = []
+    first: dict[str, Span] = {}
+    for index, case in enumerate(cases.items):
+        if type(case) is not Mapping:
+            continue
+        name = case.get("name")
+        if type(name) is not Scalar or not isinstance(name.value, str):
+            text, span = f"case {index}", case.span  # the name the case goes by (ast.scenarios); a wrong type is reported by the shape check
+        else:
+            text, span = name.value, name.span
+            if not text.strip():
+                problems.append(Diagnostic.at(span, FIXTURE_SCHEMA_INVALID, "case-name", f"cases[{index}].name: empty; a case needs a name"))
+                continue
+            if _NAME_BREAKERS.search(text):
+                problems.append(Diagnostic.at(span, FIXTURE_SCHEMA_INVALID, "case-name",
+                                              f"cases[{index}].name: {text!r} holds '::', a bracket or a control character, "
+                                              "which a case id cannot carry"))
+        if text in first:
+            problems.append(Diagnostic.at(span, FIXTURE_SCHEMA_INVALID, "case-name",
+                                          f"cases[{index}].name: {text!r} again (first at line {first[text].line}); case names must be unique"))
+        else:
+            first[text] = span
+    return problems
 
 
 def _inside(node: Scalar, offset: int) -> Span:
