@@ -266,6 +266,17 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
         terminalreporter.write_line(f"oa-expectations: {entry.location}: {entry.case_id} matches no case of its fixture")
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Any:
+    """A recognized skip is located at its fixture's line (``-rs``), not at the plugin's
+    ``pytest.skip`` call, where every skip of the run would be folded into one entry."""
+    report = yield
+    if isinstance(item, CaseItem) and item.skipped_at and report.skipped and isinstance(report.longrepr, tuple):
+        path, line, _column = item.skipped_at.rsplit(":", 2)
+        report.longrepr = (path, int(line), report.longrepr[2])
+    return report
+
+
 class _Scheduler:
     def __init__(self, workers: int, timeout: float):
         self.workers = workers
@@ -325,11 +336,13 @@ class CaseItem(pytest.Item):
         super().__init__(**kwargs)
         self.case = case
         self.runs = True  # False when the expectations file skips it: never run ahead
+        self.skipped_at: str | None = None  # path:line:col of a recognized skip
 
     def runtest(self) -> None:
         result = self.config.stash[_SCHEDULER].result(self)
         self.user_properties.append(("oa_outcome", result.outcome))
         if result.outcome == "skipped":
+            self.skipped_at = result.location  # reported there (pytest_runtest_makereport), not at this line
             pytest.skip(result.reason or "skipped")
         if result.outcome != "passed":
             raise CaseFailed(result)

@@ -273,3 +273,15 @@ def test_an_empty_cases_list_is_located_in_every_front_end(pytester, capsys):
     only = spec / "graph-engine" / "conformance" / "002-none.yaml"
     assert cli(["run", str(only), "-q"]) == 1  # was "no case matches" (exit 2); pytest exited 5
     assert "an empty list" in capsys.readouterr().out
+
+
+def test_runtime_skips_are_located_at_their_fixtures(pytester):
+    folder = pytester.path / "spec" / "sessions" / "conformance"  # proposal 0020: not shipped by the runtime
+    folder.mkdir(parents=True)
+    for number in (1, 2):
+        (folder / f"00{number}-session.yaml").write_text(target_fixture_text("sessions", number), encoding="utf-8")
+    result = pytester.runpytest(f"--oa-spec-root={pytester.path / 'spec'}", "-p", "no:cacheprovider", "-rs")
+    result.assert_outcomes(skipped=2)
+    skips = [line for line in result.stdout.lines if line.startswith("SKIPPED")]
+    assert len(skips) == 2 and all("pytest_plugin.py" not in line for line in skips), skips
+    assert [re.search(r"(00\d-session\.yaml):\d+:", line).group(1) for line in skips] == ["001-session.yaml", "002-session.yaml"]
