@@ -285,3 +285,29 @@ def test_runtime_skips_are_located_at_their_fixtures(pytester):
     skips = [line for line in result.stdout.lines if line.startswith("SKIPPED")]
     assert len(skips) == 2 and all("pytest_plugin.py" not in line for line in skips), skips
     assert [re.search(r"(00\d-session\.yaml):\d+:", line).group(1) for line in skips] == ["001-session.yaml", "002-session.yaml"]
+
+
+@pytest.mark.parametrize("command", [
+    ["oa_conformance.cli.oa_lint", "--explain", "X001"],
+    ["oa_conformance.cli.oa_lint", "--list-rules"],
+    ["oa_conformance.cli.oa_ast", str(LINEAR)],
+    ["oa_conformance.cli.oa_conformance", "check", str(LINEAR.parent.parent.parent)],
+    ["oa_conformance.cli.oa_conformance", "run", str(LINEAR)],
+])
+def test_a_closed_pipe_stops_the_output_not_the_command(command):
+    """``… | head -1``: the reader is gone before the first write."""
+    process = subprocess.Popen([sys.executable, "-m", *command], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process.stdout.close()
+    err = process.stderr.read().decode()
+    assert process.wait(timeout=120) == 0 and err == "", err
+
+
+def test_ctrl_c_in_oa_lint_is_one_line_and_status_130(monkeypatch, capsys):
+    import oa_conformance.cli.oa_lint as lint_cli
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt  # Ctrl-C while the fixtures are linted
+
+    monkeypatch.setattr(lint_cli, "lint_paths", interrupted)
+    assert oa_lint([str(LINEAR)]) == 130
+    assert capsys.readouterr().err == "oa-lint: interrupted\n"

@@ -24,6 +24,7 @@ from ..ast.dump import dump_json, dump_text, unparse
 from ..interpreter import read_fixture
 from ..options import capability_name
 from .oa_conformance import version_text
+from .pipes import run_command
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -44,6 +45,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    return run_command("oa-ast", _main, argv)
+
+
+def _main(argv: list[str] | None) -> int:
     args = build_parser().parse_args(argv)
     limit = limits_problem()
     if limit:

@@ -26,6 +26,7 @@ from ..discovery import CAPABILITIES, DiscoveryError, capability_unknown, discov
 from ..interpreter import read_fixture
 from ..options import positive_count, positive_seconds
 from ..version import ADAPTER_VERSION, TARGET_SPEC_VERSION
+from .pipes import closed_pipe_tolerated
 
 # One progress character per finished case (pytest's letters), in completion order.
 PROGRESS = {"passed": ".", "failed": "F", "not implemented": "N", "skipped": "s", "error": "E", "xfail": "x", "xpass": "X"}
@@ -61,7 +62,8 @@ def version_text(program: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     try:
-        return _main(argv)
+        with closed_pipe_tolerated():
+            return _main(argv)
     except KeyboardInterrupt:  # Ctrl-C before any case ran (reading fixtures, importing the runtime)
         print("oa-conformance: interrupted", file=sys.stderr)
         return INTERRUPTED

@@ -25,6 +25,7 @@ from ..options import capability_name
 from ..lint import BY_CODE, RULES, Selection, UsageError, lint_paths
 from ..lint.engine import INTERNAL, LintResult, lint_file
 from .oa_conformance import version_text
+from .pipes import run_command
 from ..lint.formatters import FORMATS, render
 
 
@@ -50,6 +51,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    return run_command("oa-lint", _main, argv)
+
+
+def _main(argv: list[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     limit = limits_problem()
