@@ -55,3 +55,80 @@ def test_the_otel_observer_block_leaves_the_langfuse_observer_at_its_own_default
     with_block = text.splitlines(keepends=True)
     with_block.insert(anchor - 1, "    otel_observer:\n      disable_provider_payload: false\n")
     assert _case(run_text(tmp_path, "".join(with_block), OBS), case).outcome == "passed"
+
+
+# ---------------------------------------------------------------------------------------------
+# Langfuse `metadata_absent` and the proposal-0118 predicates (the harvested error_message follows
+# the payload flag; error_type and the error category are never gated)
+
+
+def _failed_check(result, name: str):
+    return next(check for check in result.checks if check.name == name and check.status == "failed")
+
+
+def _predicates_fail(result, *names: str) -> None:
+    for name in names:
+        assert _failed_check(result, f"expected.invariants.{name}"), name
+
+
+WITHHELD = (  # fixture, case, the 0118 predicates it names beside `metadata_absent: [error_message]`
+    ("159-langfuse-llm-failure-error-message.yaml", "llm_failure_error_message_omitted_under_default_posture",
+     ("error_message_gated_by_provider_payload_flag", "error_category_retained_when_message_omitted")),
+    ("123-langfuse-failed-generation-renders-output-usage-finish-reason.yaml",
+     "failed_generation_payload_disabled_redacts_output_keeps_usage_finish_reason",
+     ("error_message_withheld_with_output_under_payload_disabled",)),
+    ("137-langfuse-embedding-failure-observation.yaml", "embedding_failure_renders_error_level_observation_payload_suppressed",
+     ("error_type_in_metadata", "error_message_gated_by_provider_payload_flag")),
+    ("138-langfuse-rerank-failure-observation.yaml", "rerank_failure_renders_error_level_observation_payload_suppressed",
+     ("error_type_in_metadata", "error_message_gated_by_provider_payload_flag")),
+    ("098-langfuse-tool-observation.yaml", "failed_tool_default_posture_withholds_message_without_smuggling",
+     ("error_type_retained_under_default_posture", "error_message_gated_by_provider_payload_flag")),
+)
+
+
+@pytest.mark.parametrize(("fixture", "case", "predicates"), WITHHELD, ids=[row[0][:3] for row in WITHHELD])
+def test_an_error_message_emitted_under_the_default_posture_fails_at_metadata_absent(
+        tmp_path, target_spec, monkeypatch, fixture, case, predicates):
+    """The runtime's gate made to emit the harvested message whatever the flag: the case fails at
+    its `metadata_absent` item, and so does each predicate restating it."""
+    from openarmature.observability.langfuse.observer import LangfuseObserver
+
+    text = target_text(OBS, fixture)
+    assert _case(run_text(tmp_path / "ok", text, OBS), case).outcome == "passed"
+    monkeypatch.setattr(LangfuseObserver, "_emits_harvested_error_message", lambda self: True)
+    result = _case(run_text(tmp_path / "fault", text, OBS), case)
+    line = line_of(text, "metadata_absent: [error_message]", after=f"name: {case}")
+    trace = _failed_check(result, "expected.langfuse_trace")
+    # The first mismatch may be elsewhere (a Tool observation also puts the message in statusMessage);
+    # the metadata_absent item is named at its own line either way.
+    assert trace.location.line == line or f"(at {line}:" in trace.detail, (line, trace.location, trace.detail)
+    assert "metadata_absent[error_message]: expected absent, got present" in trace.detail
+    _predicates_fail(result, *predicates)
+
+
+TOOL_DEFAULT = "failed_tool_default_posture_withholds_message_without_smuggling"
+
+
+@pytest.mark.parametrize(("old", "new", "predicate"), (
+    ("statusMessage: null", 'statusMessage: "tool timed out"', "tool_failure_message_not_smuggled_into_status_message"),
+    ('error_type: "TimeoutError"', 'error_type: "KeyError"', "error_type_retained_under_default_posture"),
+))
+def test_a_wrong_default_posture_tool_observation_fails_its_predicate(tmp_path, target_spec, old, new, predicate):
+    text = target_text(OBS, "098-langfuse-tool-observation.yaml")
+    expected_from = line_of(text, "langfuse_trace:", after=f"name: {TOOL_DEFAULT}")
+    line = next(n for n, content in enumerate(text.splitlines(), 1) if n > expected_from and old in content)
+    lines = text.splitlines(keepends=True)
+    lines[line - 1] = lines[line - 1].replace(old, new)
+    result = _case(run_text(tmp_path, "".join(lines), OBS), TOOL_DEFAULT)
+    failed_at(result, line)
+    _predicates_fail(result, predicate)
+
+
+def test_caller_metadata_missing_from_the_tool_observation_fails_its_predicate(tmp_path, target_spec):
+    text = target_text(OBS, "098-langfuse-tool-observation.yaml")
+    line = line_of(text, 'tenantId: "acme-corp"', after="langfuse_trace:")
+    lines = text.splitlines(keepends=True)
+    lines[line - 1] = lines[line - 1].replace('"acme-corp"', '"other-corp"')
+    result = _case(run_text(tmp_path, "".join(lines), OBS), "tool_execution_renders_dedicated_tool_observation")
+    failed_at(result, line)
+    _predicates_fail(result, "caller_metadata_reaches_tool_observation")
