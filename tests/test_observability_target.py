@@ -132,3 +132,58 @@ def test_caller_metadata_missing_from_the_tool_observation_fails_its_predicate(t
     result = _case(run_text(tmp_path, "".join(lines), OBS), "tool_execution_renders_dedicated_tool_observation")
     failed_at(result, line)
     _predicates_fail(result, "caller_metadata_reaches_tool_observation")
+
+
+# ---------------------------------------------------------------------------------------------
+# `await_event_delivery` (conformance-adapter §5.1, proposal 0124): a judged barrier
+
+BARRIER_FIXTURES = ("133-otel-nested-fan-out-orphan-llm-fallback.yaml", "134-langfuse-nested-fan-out-parent-resolution.yaml",
+                    "152-otel-parallel-branch-orphan-llm-fallback.yaml", "153-otel-mixed-nesting-orphan-llm-fallback.yaml")
+
+
+def _barrier_lines(text: str) -> list[int]:
+    return [n for n, line in enumerate(text.splitlines(), 1) if line.strip() == "await_event_delivery: true"]
+
+
+def _barrier_checks(result) -> list:
+    return [check for check in result.checks if check.name.endswith("calls_llm_from_wrapper.await_event_delivery")]
+
+
+@pytest.mark.parametrize("fixture", BARRIER_FIXTURES, ids=[name[:3] for name in BARRIER_FIXTURES])
+def test_every_declared_barrier_is_verified_on_the_real_fixture(tmp_path, target_spec, fixture):
+    text = target_text(OBS, fixture)
+    results = run_text(tmp_path, text, OBS)
+    assert all(result.outcome == "passed" for result in results), [(r.ref.name, r.reason) for r in results]
+    judged = {(check.location.line, check.status) for result in results for check in _barrier_checks(result)}
+    assert {line for line, _ in judged} == set(_barrier_lines(text)) and {status for _, status in judged} == {"verified"}
+
+
+def test_a_drain_that_returns_before_delivery_fails_the_barrier_at_its_line(tmp_path, target_spec, monkeypatch):
+    """The runtime's drain answering at once (as it does for an id no live worker matches): the
+    call's completion event has not reached the observers when the wrapper goes on."""
+    from openarmature.graph.compiled import CompiledGraph
+    from openarmature.graph.observer import DrainSummary
+
+    async def unbound(self, invocation_id, *, timeout=5.0):
+        return DrainSummary(undelivered_count=0, timeout_reached=False)
+
+    text = target_text(OBS, "153-otel-mixed-nesting-orphan-llm-fallback.yaml")
+    monkeypatch.setattr(CompiledGraph, "drain_events_for", unbound)
+    result = _only(run_text(tmp_path, text, OBS))
+    line, = _barrier_lines(text)
+    failed = [check for check in _barrier_checks(result) if check.status == "failed"]
+    assert failed and failed[0].location.line == line and "did not hold" in failed[0].detail, failed
+
+
+def test_a_barrier_that_never_runs_fails_the_case_at_its_line(tmp_path, target_spec, monkeypatch):
+    from oa_conformance.interpreter import observability_nodes
+
+    async def skipped(*args):
+        return None
+
+    text = target_text(OBS, "152-otel-parallel-branch-orphan-llm-fallback.yaml")
+    monkeypatch.setattr(observability_nodes, "_event_delivery_barrier", skipped)
+    result = _only(run_text(tmp_path, text, OBS))
+    assert result.outcome == "failed"
+    failed = {check.location.line for check in _barrier_checks(result) if check.status == "failed" and "never ran" in check.detail}
+    assert failed == set(_barrier_lines(text))
