@@ -4,9 +4,10 @@ Langfuse mapping; conformance-adapter §5.5 typed-event collectors, §6.4 Langfu
 **Langfuse.** ``langfuse_trace`` is the Trace of the invocation the block is about; ``langfuse_traces``
 every Trace the case produced, in creation order. A Trace matches on ``id``, ``name``, ``metadata``
 (subset), ``input`` / ``output`` / ``sessionId`` / ``userId`` (exact) and its ``observations`` tree.
-An observation matches on ``type``, ``name``, ``metadata`` and ``modelParameters`` (subset), the
-other Langfuse fields exactly (``usage`` / ``usageDetails`` name exactly the counters reported),
-three derived assertions (``input_parses_as_messages``, ``input_is_raw_string_with_marker``,
+An observation matches on ``type``, ``name``, ``metadata`` and ``modelParameters`` (subset),
+``metadata_absent`` (metadata keys the observation does not carry, not even as null), the other
+Langfuse fields exactly (``usage`` / ``usageDetails`` name exactly the counters reported), three
+derived assertions (``input_parses_as_messages``, ``input_is_raw_string_with_marker``,
 ``prompt_entity_link`` / ``prompt_entity_link_absent``) and its ``children``.
 
 Sibling order is asserted only where the spec determines it (conformance-adapter §7): siblings are
@@ -127,6 +128,13 @@ def match_observation(expected: Mapping, observation: Any, index: dict, bindings
         elif key == "children":
             kids = index.get((observation["traceId"], observation["id"]), [])
             bindings = _merge(problems, match_children(want, kids, index, bindings, child, unknown))
+        elif key == "metadata_absent":  # proposal 0118: keys the observation withholds (not even null)
+            metadata = observation["metadata"] or {}
+            if not isinstance(want, Sequence):
+                problems.append(Mismatch(child, "a list of metadata keys", "a single value", span))
+            for item in (want.items if isinstance(want, Sequence) else ()):
+                if item.value in metadata:
+                    problems.append(Mismatch(f"{child}[{item.value}]", "absent", f"present = {show(metadata[item.value])}", item.span))
         elif key == "prompt_entity_link":
             bindings = _merge(problems, match(want, observation["promptEntityLink"], bindings, child, "exact"))
         elif key == "prompt_entity_link_absent":

@@ -20,6 +20,7 @@ from ..assertions.catalogue.engine import RestatesRule, predicate_rule
 from ..assertions.rules import (
     FAILED,
     UNVERIFIED,
+    VERIFIED,
     Check,
     BuildOrRunErrorRule,
     CompileErrorRule,
@@ -36,6 +37,7 @@ from ..assertions.rules import (
 )
 from ..ast.nodes import PredicateBlock, Section
 from ..ast.scenarios import FILE_ONLY, Scenario
+from ..diagnostics import Span
 from .capabilities import harness_for
 from .resume import FIRST_RUN, POPULATE, RESUMED, is_multi_run
 from ..trace import CaseTrace
@@ -161,6 +163,7 @@ def assert_case(scenario: Scenario, trace: CaseTrace, capability: str | None = N
         if scenario.get("expected") is not None:
             checks.append(Check("expected", UNVERIFIED, _span(scenario, "expected"),
                                 "not implemented: a case-level expected: beside invocations:"))
+    checks.extend(barrier_checks(scenario, trace))
     case_checks = list(checks)
     bounds = run_starts + [runs_end]
     for rule, holder, number in restating:  # after every other check: a restatement reads their verdicts
@@ -170,6 +173,35 @@ def assert_case(scenario: Scenario, trace: CaseTrace, capability: str | None = N
     if run_count is not None and repeated:
         checks.extend(_repeated_runs(scenario, trace, run_count, capability))
     return tuple(checks)
+
+
+# The middleware-log kind a harness barrier logs its outcome under (observability_nodes.BARRIER).
+BARRIER = "event_delivery_barrier"
+
+
+def barrier_checks(scenario: Scenario, trace: CaseTrace) -> list[Check]:
+    """One check per barrier the graph build wired (``wiring.barriers``: the directive's node, line
+    and column; `await_event_delivery`, conformance-adapter §5.1): verified when it ran and
+    held every time, failed at the directive when it never ran or did not hold (§5.1: an adapter
+    that cannot provide the barrier fails the case rather than run it without one)."""
+    path = scenario.section.span.path
+    outcomes: dict[tuple[int, int], list[Any]] = {}
+    for entry in trace.middleware_log:
+        if entry[0] == BARRIER:
+            outcomes.setdefault((entry[1]["line"], entry[1]["column"]), []).append(entry[1])
+    checks = []
+    for barrier in trace.wiring.get("barriers", ()):
+        span = Span(path, barrier["line"], barrier["column"])
+        name = f"{barrier['node']}.calls_llm_from_wrapper.await_event_delivery"
+        ran = outcomes.get((span.line, span.column), [])
+        broken = [dict(outcome) for outcome in ran if not outcome["held"]]
+        if not ran:
+            checks.append(Check(name, FAILED, span, "the barrier never ran, so the case ran without it"))
+        elif broken:
+            checks.append(Check(name, FAILED, span, f"the barrier did not hold: {broken}"))
+        else:
+            checks.append(Check(name, VERIFIED, span, f"held {len(ran)} time(s)"))
+    return checks
 
 
 def _members(rule: Rule) -> list[Rule]:

@@ -45,6 +45,8 @@ V_METRICS = "0.64.0"      # proposal 0067: metrics (§11) and the §6.9 metric-c
 V_TOOLS = "0.69.0"        # proposal 0063: tool-call instrumentation
 V_ORPHAN = "0.81.0"       # proposal 0084: nested fan-out span lineage, `calls_llm_from_wrapper`
 V_ISOLATION = "0.109.0"   # proposal 0115: Langfuse provider-isolation conformance
+V_OTEL_BLOCK = "0.115.0"  # the `otel_observer` block (conformance-adapter §5.5; runtime CHANGELOG, proposal 0121 entry)
+V_BARRIER = "0.118.0"     # proposal 0124: the `await_event_delivery` barrier (conformance-adapter §5.1)
 
 
 def _general(name: str, where: tuple[str, ...], shape: Shape, since: str | None, doc: str, section: str = HEADER) -> Directive:
@@ -90,6 +92,8 @@ FAMILIES: list[Family] = [
 
     # ---- case configuration (§5.5; §3.2 header) ------------------------------------------------
     Family("langfuse_observer_config", "LangfuseObserverConfig", "Construction flags of the bundled Langfuse observer (observability §8)."),
+    Family("otel_observer_config", "OtelObserverConfig",
+           "Construction flags of the bundled OTel observer (§5.5): the OTel side only; the Langfuse observer keeps its own."),
     Family("langfuse_client", "LangfuseClientDecl", "How the Langfuse observer's client is constructed (§5.5, observability §8.9).",
            required=("mode",)),
     Family("obs_prompt_backend", "ObsPromptBackend", "The PromptBackend whose prompts `renders_prompt` renders.",
@@ -147,6 +151,9 @@ DIRECTIVES: list[Directive] = [
               "A middleware around the node issues one `complete()` before / after `next()`, orphaned from the node span."),
     Directive("phase", ("obs_llm_wrapper_call",), Enum(("pre", "post")), "§5.1", OBS, V_ORPHAN,
               "`pre`: before `next()` (node span not yet open); `post`: after it returns. Default pre."),
+    Directive("await_event_delivery", ("obs_llm_wrapper_call",), BOOL, "§5.1", OBS, V_BARRIER,
+              "Barrier: delivery of this call's provider event to every observer completes before the wrapper "
+              "proceeds past the call site (`pre`: before `next()`); a barrier that cannot hold fails the case."),
 
     Directive("calls_tool", NODE, Section("obs_tool_call"), HEADER, OBS, V_TOOLS,
               "Run a mock tool inside the tool-call instrumentation scope; OA emits ToolCallEvent / ToolCallFailedEvent."),
@@ -238,9 +245,13 @@ DIRECTIVES: list[Directive] = [
               "Install a second exporter on the OTel global TracerProvider (the §6 isolation check)."),
     Directive("disable_llm_spans", CASE + ("langfuse_observer_config",), BOOL, "§5.5", OBS, V_OTEL,
               "Construct the observer with the §5.5 LLM-span opt-out."),
-    Directive("disable_provider_payload", CASE + ("langfuse_observer_config",), BOOL, HEADER, OBS, V_PAYLOAD,
-              "The §5.5.4 provider-payload opt-out (default true); at case level, the OTel observer's."),
-    Directive("disable_genai_semconv", CASE, BOOL, HEADER, OBS, V_GENAI, "The §5.5.4 GenAI-semconv opt-out of the OTel observer."),
+    Directive("disable_provider_payload", CASE + ("langfuse_observer_config", "otel_observer_config"), BOOL, HEADER, OBS, V_PAYLOAD,
+              "The §5.5.4 provider-payload opt-out (default true), per observer; at case level (before `otel_observer`), "
+              "both observers' unless the `langfuse_observer` block sets its own."),
+    Directive("disable_genai_semconv", CASE + ("otel_observer_config",), BOOL, HEADER, OBS, V_GENAI,
+              "The §5.5.4 GenAI-semconv opt-out of the OTel observer."),
+    Directive("otel_observer", CASE, Section("otel_observer_config"), "§5.5", OBS, V_OTEL_BLOCK,
+              "The bundled OTel observer's construction flags; a flag it sets wins over the case-level key of the same name."),
     Directive("enable_metrics", CASE, BOOL, "§6.9", OBS, V_METRICS, "Turn on the observer's §11 metrics (default off)."),
     Directive("detached_subgraphs", CASE, ListOf(STR), HEADER, OBS, V_OTEL, "Subgraphs rendered as detached traces (observability §4.4)."),
     Directive("detached_fan_outs", CASE, ListOf(STR), HEADER, OBS, V_OTEL, "Fan-out nodes rendered as detached traces (observability §4.4)."),
@@ -329,7 +340,7 @@ DIRECTIVES: list[Directive] = [
     # ---- expected: Langfuse (§5.5, §5.8; §3.2 header) ------------------------------------------
     Directive("langfuse_trace", EXPECTED, Expect(("map",)), "§5.8", OBS, V_LANGFUSE,
               "The recorded Langfuse Trace: `id`, `name`, `metadata` (subset), `observations` tree "
-              "(`type`, `name`, `metadata`, `level`, Generation fields, `children`)."),
+              "(`type`, `name`, `metadata`, `metadata_absent`, `level`, Generation fields, `children`)."),
     Directive("langfuse_traces", EXPECTED, Expect(("list",)), "§5.8", OBS, V_LANGFUSE, "Several recorded Langfuse Traces (detached mode)."),
     Directive("no_langfuse_observations_on_global", EXPECTED, BOOL, "§5.5", OBS, V_ISOLATION,
               "No `langfuse.observation.*` span reached the global TracerProvider's exporter."),
