@@ -18,7 +18,7 @@ from .behaviors import (NODE_DIRECTIVES, RETRY_CLASSIFIERS, NodeContext, NotImpl
                         node_middleware, retry_middleware)
 from .harness import HarnessPrimitiveMissing, _current_invocation
 from .synthetic import synthetic_base64
-from .values import literal
+from .values import literal, repeated_text
 
 # The logger `emits_log` records go through (capabilities/otel_capture.py routes them per case);
 # its own level, so the root logger's default WARNING threshold does not swallow INFO records.
@@ -238,8 +238,7 @@ def expand_message(message: Any) -> Any:
         message = dict(message)
         repeat = message.pop("content_repeat", None)
         if repeat is not None:
-            char = repeat["char"]
-            message["content"] = char * (repeat["bytes"] // len(char.encode("utf-8")))
+            message["content"] = repeated_text(repeat["char"], repeat["bytes"])
         synthetic = message.pop("base64_data_synthetic", None)
         if synthetic is not None:
             message["base64_data"] = synthetic_base64(synthetic["bytes"])

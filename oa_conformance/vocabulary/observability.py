@@ -45,6 +45,7 @@ V_METRICS = "0.64.0"      # proposal 0067: metrics (§11) and the §6.9 metric-c
 V_TOOLS = "0.69.0"        # proposal 0063: tool-call instrumentation
 V_ORPHAN = "0.81.0"       # proposal 0084: nested fan-out span lineage, `calls_llm_from_wrapper`
 V_ISOLATION = "0.109.0"   # proposal 0115: Langfuse provider-isolation conformance
+V_FAIL_CLOSED = "0.110.0" # proposal 0116: the payload-leak invariant's raise / suppress / opt-out arms
 V_OTEL_BLOCK = "0.115.0"  # the `otel_observer` block (conformance-adapter §5.5; runtime CHANGELOG, proposal 0121 entry)
 V_BARRIER = "0.118.0"     # proposal 0124: the `await_event_delivery` barrier (conformance-adapter §5.1)
 
@@ -96,6 +97,12 @@ FAMILIES: list[Family] = [
            "Construction flags of the bundled OTel observer (§5.5): the OTel side only; the Langfuse observer keeps its own."),
     Family("langfuse_client", "LangfuseClientDecl", "How the Langfuse observer's client is constructed (§5.5, observability §8.9).",
            required=("mode",)),
+    Family("adapter_capability_requirement", "AdapterCapabilityRequirement",
+           "The adapter capabilities a case is asserted under (§5.5, proposal 0116): one key per capability, "
+           "the value the adapter must have; a case whose requirement the adapter does not meet is a recognized skip."),
+    Family("construction_error_expectation", "ConstructionErrorExpectation",
+           "Standing up the case's observers / clients (or their first use) raises this categorized error (§5.5).",
+           required=("category",)),
     Family("obs_prompt_backend", "ObsPromptBackend", "The PromptBackend whose prompts `renders_prompt` renders.",
            required=("type", "prompts")),
     Family("obs_prompt", "ObsPrompt", "One prompt the backend serves (prompt-management §3).",
@@ -276,6 +283,20 @@ DIRECTIVES: list[Directive] = [
               "`credentials`: the implementation builds it (§8.9 mode b); `supplied`: the harness builds and hands it in (mode a)."),
     Directive("provider", ("langfuse_client",), Enum(("global", "isolated")), "§5.5", OBS, V_ISOLATION,
               "`supplied` only: the TracerProvider the client is bound to (default global)."),
+    Directive("preexisting_same_key_client", ("langfuse_client",), BOOL, "§5.5", OBS, V_FAIL_CLOSED,
+              "`credentials` only: the harness first builds a same-credential client on the global provider, so the "
+              "implementation is not the SDK's first constructor for that key (default false)."),
+    Directive("accept_shared_provider", ("langfuse_client",), BOOL, "§5.5", OBS, V_FAIL_CLOSED,
+              "`credentials` only: the caller's single shared-provider opt-out on the observer's construction (default false)."),
+    _general("requires_capability", CASE, Section("adapter_capability_requirement"), V_FAIL_CLOSED,
+             "Assert the case only under an adapter whose capabilities match (else a recognized skip naming the mismatch).",
+             section="§5.5"),
+    _general("langfuse_bound_provider_detection", ("adapter_capability_requirement",), BOOL, V_FAIL_CLOSED,
+             "The implementation can establish which TracerProvider its Langfuse client is bound to (observability §6).",
+             section="§5.5"),
+    _general("expected_construction_error", CASE, Section("construction_error_expectation"), V_FAIL_CLOSED,
+             "Constructing the case's observers / clients, or their first use, raises this categorized error.", section="§5.5"),
+    _general("category", ("construction_error_expectation",), STR, V_FAIL_CLOSED, "The error's category token.", section="§5.5"),
     Directive("prompt_backend", CASE, Section("obs_prompt_backend"), HEADER, OBS, V_LANGFUSE, "The backend serving `renders_prompt` prompts."),
     Directive("render_variables", CASE, Data(("map",)), HEADER, OBS, V_LANGFUSE, "The variables `renders_prompt` renders with."),
 
@@ -348,6 +369,11 @@ DIRECTIVES: list[Directive] = [
               "No `langfuse.observation.*` span reached openarmature's private OTel exporter."),
     Directive("langfuse_observations_on_global", EXPECTED, BOOL, "§5.5", OBS, V_ISOLATION,
               "At least one `langfuse.observation.*` span reached the global exporter."),
+    Directive("no_payload_bearing_langfuse_observations_on_global", EXPECTED, BOOL, "§5.5", OBS, V_FAIL_CLOSED,
+              "No payload-bearing Langfuse observation (provider payload, non-stub Trace state, error_message) reached the "
+              "global exporter (§6.4)."),
+    Directive("payload_bearing_langfuse_observations_on_global", EXPECTED, BOOL, "§5.5", OBS, V_FAIL_CLOSED,
+              "At least one payload-bearing Langfuse observation reached the global exporter (§6.4)."),
     _local("no_langfuse_observations_emitted", EXPECTED, BOOL, V_METADATA, "No Langfuse observation was recorded."),
     _local("detached_trace_count", EXPECTED, INT, V_LANGFUSE, "How many detached Langfuse Traces were minted."),
 
