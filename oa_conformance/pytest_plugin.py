@@ -145,12 +145,17 @@ def _is_within(path: Path, ancestor: Path) -> bool:
     return path == ancestor or ancestor in path.parents
 
 
-def _expectations(config: pytest.Config) -> Expectations:
-    given = config.getoption("oa_expectations")
-    configured = config.getini("oa_expectations")
+def _one_path(config: pytest.Config, name: str, what: str) -> str | None:
+    """The file given by option ``--name`` (dashes), else by the ini setting ``name``: at most one."""
+    given = config.getoption(name)
+    configured = config.getini(name)
     if len(configured) > 1:
-        raise pytest.UsageError("oa_expectations: one expectations file, not several")
-    path = given or (str(configured[0]) if configured else None)
+        raise pytest.UsageError(f"{name}: one {what}, not several")
+    return given or (str(configured[0]) if configured else None)
+
+
+def _expectations(config: pytest.Config) -> Expectations:
+    path = _one_path(config, "oa_expectations", "expectations file")
     if path is None:
         return NO_EXPECTATIONS
     try:
@@ -164,11 +169,7 @@ def _runtime_manifest(config: pytest.Config) -> None:
     manifest that cannot be read is a usage error. A session that collects no fixtures reads none."""
     from .host.manifest import ManifestError, use_runtime_manifest
 
-    given = config.getoption("oa_runtime_manifest")
-    configured = config.getini("oa_runtime_manifest")
-    if len(configured) > 1:
-        raise pytest.UsageError("oa_runtime_manifest: one runtime manifest, not several")
-    path = given or (str(configured[0]) if configured else None)
+    path = _one_path(config, "oa_runtime_manifest", "runtime manifest")
     if path is None and not config.stash[_ROOTS]:
         return
     try:
