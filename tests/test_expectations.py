@@ -81,9 +81,9 @@ def test_a_runtime_scoped_entry_applies_only_to_the_builds_it_names(tmp_path, ca
     scoped = expectations_file(tmp_path, {"id": "graph-engine/001-wrong"})
     scoped.write_text(scoped.read_text() + 'runtime = "<0.17"\n')
     args = ["run", str(tmp_path / "spec"), "--expectations", str(scoped), "-q"]
-    monkeypatch.setattr("oa_conformance.version.runtime_version", lambda: "0.16.0")
+    monkeypatch.setattr("oa_conformance.host.manifest.runtime_version", lambda: "0.16.0")
     assert cli(args) == 0 and "XFAIL   graph-engine/001-wrong" in capsys.readouterr().out
-    monkeypatch.setattr("oa_conformance.version.runtime_version", lambda: "0.17.0")
+    monkeypatch.setattr("oa_conformance.host.manifest.runtime_version", lambda: "0.17.0")
     out = capsys.readouterr().out if cli(args) == 1 else "exit was not 1"
     assert "FAILED  graph-engine/001-wrong" in out and "matched no case" not in out  # out of scope: not stale either
 
