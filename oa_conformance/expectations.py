@@ -17,6 +17,21 @@ each with the outcome expected, the reason and whose deviation it is::
 Ids are the ones ``oa-conformance run`` prints (:attr:`runner.CaseRef.id`). A case-level entry wins
 over its fixture's entry.
 
+An entry of a case that runs names the checks it expects to fail (the names the run prints before
+``: failed``); every other check of the case must pass::
+
+    ["observability/010-otel-log-correlation[detached_case]"]
+    outcome = "fail"
+    kind = "runtime"
+    checks = ["expected.log_records", "expected.invariants.log_trace_ids_differ_when_detached"]
+    reason = "..."
+
+A listed name covers the checks under it (``expected_error`` covers ``expected_error.category``) and
+the predicates that restate it. The case is ``xfail`` when exactly the listed checks fail; a failure
+no entry lists leaves it ``failed`` (web-platform-tests keys expectations by subtest for this: a new
+failure beside a known one is not hidden); a listed check that passes makes it ``xpass`` (stale). A
+whole-case entry (no ``checks``) stays for a case that cannot run: skipped, schema-invalid, erroring.
+
 An entry may be scoped to the runtime builds it holds for, with a PEP 440 specifier::
 
     runtime = "<0.17"        # only against openarmature releases before 0.17
@@ -52,13 +67,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable
 
 if TYPE_CHECKING:  # pragma: no cover - the runner imports this module
+    from .assertions.rules import Check
     from .runner import CaseRef, CaseResult
 
 XFAIL, XPASS = "xfail", "xpass"
 EXPECTED_OUTCOMES = ("fail", "skip")
 KINDS = ("runtime", "fixture", "adapter")
 KEYS = ("outcome", "kind", "reason")
-OPTIONAL_KEYS = ("runtime",)  # a PEP 440 specifier of the runtime versions the entry holds for
+OPTIONAL_KEYS = ("runtime", "checks")  # a PEP 440 specifier of the runtime versions; the failing checks
 
 # capability/NNN-name, optionally [case]: what runner.CaseRef.id prints.
 _CASE_ID = re.compile(r"^[a-z0-9][a-z0-9-]*/[^/\[\]\s]+(?:\[[^\[\]]+\])?$")
@@ -84,6 +100,17 @@ class Expectation:
     path: str = ""
     line: int = 0
     runtime: str | None = None  # PEP 440 specifier; None: every build
+    checks: tuple[str, ...] = ()  # the checks expected to fail; empty: the whole case
+
+    def covers(self, check: "Check") -> bool:
+        """Whether this entry expects ``check`` to fail: it is listed, or under a listed name, or a
+        predicate restating one (its detail reads ``restates <name>, and …``)."""
+        names = [check.name]
+        restated = re.match(r"restates (\S+?),", check.detail or "")
+        if restated:
+            names.append(restated.group(1))
+        return any(name == listed or name.startswith(listed + ".") or name.startswith(listed + "[")
+                   for name in names for listed in self.checks)
 
     def holds_for(self, runtime_version: str | None) -> bool:
         """Whether the entry is in scope for this runtime version (an unscoped entry always is; a
@@ -146,6 +173,8 @@ class Expectations:
         entry = self.lookup(result.ref.id)
         if entry is None or entry.outcome != "fail" or result.expectation is not None:
             return result
+        if entry.checks and result.outcome in ("failed", "error"):
+            return _apply_checks(result, entry)
         if result.outcome in ("failed", "error"):
             return dataclasses.replace(result, outcome=XFAIL, expectation=entry)
         if result.outcome == "passed":
@@ -171,6 +200,27 @@ class Expectations:
 
 
 NO_EXPECTATIONS = Expectations()
+
+
+def _apply_checks(result: "CaseResult", entry: Expectation) -> "CaseResult":
+    """A per-check entry: xfail when exactly its checks fail, failed beside an unlisted failure (or
+    when the case did not run its checks), xpass when a listed check passed."""
+    from .assertions.rules import VERIFIED
+
+    failing = [check for check in result.checks if check.status != VERIFIED]
+    unlisted = [check for check in failing if not entry.covers(check)]
+    if unlisted or not failing:
+        why = (f"{', '.join(check.name for check in unlisted)} failed too" if unlisted
+               else f"the case did not reach its checks ({result.reason})")
+        note = f"the expectations entry lists {', '.join(entry.checks)}; {why}"
+        return dataclasses.replace(result, reason=note, expectation=entry)
+    stale = [name for name in entry.checks if not any(
+        check.name == name or check.name.startswith((name + ".", name + "[")) for check in failing)]
+    if stale:
+        return dataclasses.replace(
+            result, outcome=XPASS, expectation=entry, location=entry.location,
+            reason=f"listed checks passed: {', '.join(stale)} — remove them from the expectations entry")
+    return dataclasses.replace(result, outcome=XFAIL, expectation=entry)
 
 
 def load_all(paths: Iterable[str], runtime_version: str | None) -> Expectations:
@@ -231,9 +281,22 @@ def parse_expectations(data: dict, lines: dict[str, int], path: str) -> Expectat
         if body["kind"] not in KINDS:
             raise ExpectationsError(path, line, f"{case_id!r}: kind {body['kind']!r} is not one of {', '.join(KINDS)}")
         runtime = _runtime_specifier(body.get("runtime"), case_id, path, line)
+        checks = _check_names(body, case_id, path, line)
         entries.append(Expectation(case_id, body["outcome"], body["kind"], " ".join(body["reason"].split()), path,
-                                   line or 0, runtime))
+                                   line or 0, runtime, checks))
     return Expectations(path, tuple(entries))
+
+
+def _check_names(body: dict, case_id: str, path: str, line: int | None) -> tuple[str, ...]:
+    value = body.get("checks")
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not value or not all(isinstance(v, str) and v.strip() for v in value):
+        raise ExpectationsError(path, line, f"{case_id!r}: checks must be a non-empty list of check names "
+                                '(as the run prints them, e.g. "expected.span_tree")')
+    if body["outcome"] != "fail":
+        raise ExpectationsError(path, line, f"{case_id!r}: checks apply to outcome \"fail\" only (a skipped case runs no check)")
+    return tuple(value)
 
 
 def _runtime_specifier(value: object, case_id: str, path: str, line: int | None) -> str | None:

@@ -327,7 +327,9 @@ class FixtureFile(pytest.File):
             item.add_marker(marker_name(fixture.capability))
             item.extra_keyword_matches.add(case.id)
             entry = expectations.lookup(case.id)
-            if entry is not None and entry.outcome == "fail":
+            if entry is not None and entry.outcome == "fail" and entry.checks:
+                item.judged_by = expectations  # per-check: judged on the result (CaseItem.runtest)
+            elif entry is not None and entry.outcome == "fail":
                 item.add_marker(pytest.mark.xfail(reason=f"{entry.kind}: {entry.reason} ({entry.location})", strict=True))
             elif entry is not None and entry.outcome == "skip":
                 item.add_marker(pytest.mark.skip(reason=f"{entry.kind}: {entry.reason} ({entry.location})"))
@@ -346,12 +348,20 @@ class CaseItem(pytest.Item):
         super().__init__(**kwargs)
         self.case = case
         self.runs = True  # False when the expectations file skips it: never run ahead
+        # A per-check expectations entry is applied to the result here (an xfail marker would
+        # also swallow the failures it does not list); a whole-case entry is a marker.
+        self.judged_by: Any = None
 
     def runtest(self) -> None:
         result = self.config.stash[_SCHEDULER].result(self)
+        if self.judged_by is not None:
+            result = self.judged_by.apply(result)
         self.user_properties.append(("oa_outcome", result.outcome))
         if result.outcome == "skipped":
             pytest.skip(result.reason or "skipped")
+        if result.outcome == "xfail":
+            entry = result.expectation
+            pytest.xfail(f"{entry.kind}: {entry.reason} ({entry.location}; checks {', '.join(entry.checks)})")
         if result.outcome != "passed":
             raise CaseFailed(result)
 
@@ -373,6 +383,8 @@ class CaseItem(pytest.Item):
 def render_failure(result: CaseResult) -> str:
     """The fixture's YAML around the failing expectation, then what did not match."""
     lines = [f"{result.outcome}{' [' + result.category + ']' if result.category else ''}: {result.ref.id}"]
+    if result.expectation is not None and result.expectation.checks:  # a per-check entry that did not hold
+        lines.append(f"{result.expectation.location}: {result.reason}")
     location = result.location
     if location:
         lines.append(f"at {location}")

@@ -75,6 +75,8 @@ def case_lines(result: CaseResult) -> list[str]:
     entry = result.expectation
     if entry is not None and result.outcome == "xfail":
         lines.append(f"{INDENT}{entry.location}: expected to fail [{entry.kind}]: {one_line(entry.reason)}")
+    elif entry is not None and entry.checks:  # a per-check entry that did not hold: why, before what failed
+        lines.append(f"{INDENT}{entry.location}: {one_line(result.reason or '')}")
     for location, text in result.findings():
         lines.append(f"{INDENT}{location + ': ' if location else ''}{one_line(text)}")
     lines.extend(f"{INDENT}note: {one_line(note)}" for note in result.notes)

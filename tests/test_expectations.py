@@ -100,6 +100,49 @@ def test_a_later_file_replaces_an_earlier_entry_for_the_same_id(tmp_path, capsys
     assert "SKIPPED graph-engine/001-wrong" in out and "from the overlay" in out and "from the base" not in out
 
 
+def _with_checks(path: Path, checks: list[str]) -> Path:
+    path.write_text(path.read_text().replace('kind = "fixture"\n', f'kind = "fixture"\nchecks = {checks!r}\n'.replace("'", '"'), 1))
+    return path
+
+
+def test_a_per_check_entry_is_xfail_when_exactly_its_checks_fail(tmp_path, capsys):
+    wrong_fixture(tmp_path)
+    path = _with_checks(expectations_file(tmp_path, {"id": "graph-engine/001-wrong"}), ["expected.final_state"])
+    assert cli(["run", str(tmp_path / "spec"), "--expectations", str(path), "-q"]) == 0
+    assert "XFAIL   graph-engine/001-wrong" in capsys.readouterr().out
+
+
+def test_a_failure_the_entry_does_not_list_fails_the_case(tmp_path, capsys):
+    """web-platform-tests' subtest expectations: a new failure beside a known one is not hidden."""
+    text = LINEAR.read_text().replace("count: 2\n", "count: 3\n").replace("execution_order: [first, second, third]",
+                                                                          "execution_order: [first, third, second]")
+    write_fixture(tmp_path, text, name="001-wrong.yaml")
+    path = _with_checks(expectations_file(tmp_path, {"id": "graph-engine/001-wrong"}), ["expected.final_state"])
+    assert cli(["run", str(tmp_path / "spec"), "--expectations", str(path), "-q"]) == 1
+    out = capsys.readouterr().out
+    assert "FAILED  graph-engine/001-wrong" in out and "expected.execution_order" in out
+
+
+def test_a_listed_check_that_passes_is_a_stale_xpass(tmp_path, capsys):
+    wrong_fixture(tmp_path)
+    path = _with_checks(expectations_file(tmp_path, {"id": "graph-engine/001-wrong"}),
+                        ["expected.final_state", "expected.execution_order"])
+    assert cli(["run", str(tmp_path / "spec"), "--expectations", str(path), "-q"]) == 1
+    out = capsys.readouterr().out
+    assert "XPASS   graph-engine/001-wrong" in out and "listed checks passed: expected.execution_order" in out
+
+
+def test_a_listed_check_covers_what_is_under_it_and_what_restates_it():
+    from oa_conformance.assertions.rules import FAILED, Check
+
+    entry = parse_expectations({"graph-engine/001-x": {"outcome": "fail", "kind": "runtime", "reason": "r",
+                                                       "checks": ["expected_error", "expected.span_tree"]}}, {}, "e.toml").entries[0]
+    assert entry.covers(Check("expected_error.category", FAILED, None))
+    assert entry.covers(Check("expected.invariants.p", FAILED, None, "restates expected.span_tree, and expected.span_tree failed"))
+    assert not entry.covers(Check("expected.span_tree_extra", FAILED, None))
+    assert not entry.covers(Check("expected.invariants.q", FAILED, None, "restates expected.traces, and it failed"))
+
+
 def test_a_skip_entry_does_not_run_the_case(tmp_path, capsys):
     wrong_fixture(tmp_path)
     path = expectations_file(tmp_path, {"id": "graph-engine/001-wrong", "outcome": "skip", "kind": "runtime", "reason": "hangs"})
@@ -121,6 +164,10 @@ def test_a_skip_entry_does_not_run_the_case(tmp_path, capsys):
      "runtime 'before 0.17' is not a PEP 440 version specifier"),
     ('["graph-engine/001-x"]\noutcome = "fail"\nkind = "fixture"\nreason = "r"\nruntime = 17\n', 1,
      "runtime 17 is not a PEP 440 version specifier"),
+    ('["graph-engine/001-x"]\noutcome = "fail"\nkind = "fixture"\nreason = "r"\nchecks = []\n', 1,
+     "checks must be a non-empty list of check names"),
+    ('["graph-engine/001-x"]\noutcome = "skip"\nkind = "fixture"\nreason = "r"\nchecks = ["expected"]\n', 1,
+     'checks apply to outcome "fail" only'),
 ])
 def test_a_malformed_file_names_its_line_and_exits_2(tmp_path, capsys, text, line, message):
     path = tmp_path / "bad.toml"
