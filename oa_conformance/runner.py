@@ -26,6 +26,7 @@ from .interpreter.assert_pass import assert_case
 from .interpreter.behaviors import NotImplementedDirective
 from .interpreter.case_output import captured, notes
 from .interpreter.execute import CaseTimeout, execute_case
+from .interpreter.adapter_capabilities import capability_mismatches
 from .interpreter.features import missing_features
 from .interpreter.graph_build import FactoryReducerMissing
 from .interpreter.harness import FixtureInvalid, HarnessPrimitiveMissing
@@ -126,6 +127,7 @@ def _judge(ref: CaseRef, timeout: float) -> CaseResult:
         load → schema check → build → version check   interpreter.read_fixture  } cases_of(), once per
         scenarios (one per case, inherited decls)      ast.scenarios.scenarios   } fixture → CaseRef
         features (runtime ships what the case needs?)  features.missing_features → recognized skip
+        adapter capabilities (requires_capability)     adapter_capabilities.capability_mismatches → skip
         harness primitives → graph build → execute     execute.execute_case (its _run_once, one screen)
         assert (every expectation a rule)              assert_pass.assert_case   → checks → verdict
     """
@@ -139,6 +141,7 @@ def _judge(ref: CaseRef, timeout: float) -> CaseResult:
         return done(ERROR, category=first.category, reason="; ".join(p.message for p in ref.problems), location=first.location)
     scenario = ref.scenario
     missing = missing_features(ref.fixture.capability, _own_sections(scenario), scenario)  # features
+    missing += capability_mismatches(scenario)  # requires_capability: the arm this runtime is asserted under
     if missing:
         return done(SKIPPED, reason="; ".join(map(str, missing)), location=str(scenario.span))
     try:

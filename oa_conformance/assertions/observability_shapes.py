@@ -731,8 +731,10 @@ def _log_view(record: Any) -> dict[str, Any]:
     for key in ("trace_id", "span_id"):
         if record.get(key) is not None:
             attributes.setdefault(key, record[key])
+    # `level` (conformance-adapter §5.5, proposal 0116): the record's OTel severity, a first-class
+    # LogRecord field — its severity text (the bridge's Python level name: WARNING, INFO …).
     return {"body": record["body"], "attributes": attributes, "severity_text": record["severity_text"],
-            "event_name": record.get("event_name")}
+            "level": record["severity_text"], "event_name": record.get("event_name")}
 
 
 def _log_matcher(expected: Any, record: Any, bindings: Any, path: str) -> Match:
@@ -743,7 +745,7 @@ def _log_matcher(expected: Any, record: Any, bindings: Any, path: str) -> Match:
             problems += [_problem(f"{path}.attributes[{i.value}]", "absent", "present", i.span) for i in want.items if i.value in view["attributes"]]
             continue
         if key not in view:
-            problems.append(_problem(f"{path}.{key}", "a log-record field (body, attributes, severity_text, event_name)", f"unknown key {key!r}", expected.key_span(key)))
+            problems.append(_problem(f"{path}.{key}", "a log-record field (body, attributes, severity_text, level, event_name)", f"unknown key {key!r}", expected.key_span(key)))
             continue
         result = match(want, view[key], bindings, f"{path}.{key}", "subset")
         bindings, problems = result.bindings, problems + list(result.mismatches)

@@ -41,6 +41,7 @@ CASE_DIRECTIVES = frozenset((
     "expected_compile_warning", "invariants", "run_count", "first_run_expected_error", "first_run_expected",
     "crash_injection", "resume", "seeded_record", "saved_record_assertions",
     "every_save_assertions", "migrations", "runtime_state_subclass", "populate_checkpointer_via_runs",
+    "requires_capability", "expected_construction_error",
 ))
 INVOCATION_DIRECTIVES = frozenset((
     "name", "description", "initial_state", "expected", "expected_error", "invariants", "drain",
@@ -236,13 +237,20 @@ async def _run_once(scenario: Scenario, contract: CapabilityHarness | None = Non
     with contextlib.ExitStack() as case_files:                             # removed when the run ends
         harness.instruments = instruments(scenario, harness, case_files)  # §6 harness primitives
         async with _captured(scenario, harness, contract) as capture:     # the directory's captures (OTel …)
-            try:
-                built = build_graph(scenario, harness)                      # graph build
-            except BUILD_ERRORS as error:  # compile and registration-time configuration errors
-                trace = CaseTrace(compile_error=error_record(error), parameters=plain(case_parameters(scenario)))
-            else:
-                trace = await execute_graph(scenario, built, harness)       # execute
+            trace = await _build_and_execute(scenario, harness)
     return trace if capture is None else dataclasses.replace(trace, collections=plain(capture.collections()))
+
+
+async def _build_and_execute(scenario: Scenario, harness: Harness) -> CaseTrace:
+    """Graph build → execute, unless standing up the case's observers already failed (a categorized
+    construction error: the case stands down, §5.5 ``expected_construction_error``)."""
+    if harness.instruments.construction_error is not None:
+        return CaseTrace(construction_error=harness.instruments.construction_error, parameters=plain(case_parameters(scenario)))
+    try:
+        built = build_graph(scenario, harness)                      # graph build
+    except BUILD_ERRORS as error:  # compile and registration-time configuration errors
+        return CaseTrace(compile_error=error_record(error), parameters=plain(case_parameters(scenario)))
+    return await execute_graph(scenario, built, harness)            # execute
 
 
 def _captured(scenario: Scenario, harness: Harness, contract: CapabilityHarness | None) -> Any:

@@ -201,6 +201,9 @@ class Instruments:
     # interleave as far as the runtime's bound lets them (a body that never awaits runs to its end
     # before a sibling starts, and measured overlap would always be 1).
     concurrency_markers: bool = False
+    # A categorized error a capture's construction raised (an observer / client the case stands up,
+    # conformance-adapter §5.5 `expected_construction_error`): the case then builds no graph.
+    construction_error: Any = None
 
     def clock(self) -> float:
         """Seconds: the deterministic stub (advancing a fixed step per read) or the real monotonic clock."""

@@ -8,7 +8,8 @@ Shared by every directory whose fixtures talk to a mock LLM:
   consumed by node bodies that call ``complete()`` (``calls_llm``).
 
 Both forms are lists of ``llm_mock_response`` sections (``status``, ``body``, ``headers``,
-``connection_failure``, ``stream_body``). :func:`canned_responses` turns them into
+``connection_failure``, ``stream_body``, ``raises``: a non-2xx entry's error envelope from a literal
+``error_type`` and a ``message`` or synthesized ``message_repeat``). :func:`canned_responses` turns them into
 :class:`~.wire.Canned` values, keeping each entry's ``path:line:col`` for messages;
 :func:`mock_wire` builds the case's wire from whichever form the scenario declares; and
 :func:`openai_provider` constructs the real provider over it. Nothing else is mocked: request
@@ -33,7 +34,7 @@ from typing import Any, Iterable
 
 from ..ast.nodes import Scalar, Section
 from .harness import FixtureInvalid, HarnessPrimitiveMissing
-from .values import literal
+from .values import literal, raised_message
 from .wire import Canned, CapturedWire, hosts_of, sse_body
 
 # The mock provider's host root. `.invalid` (RFC 2606) can never resolve, so even a request that
@@ -67,6 +68,12 @@ def canned_response(entry: Section) -> Canned:
     if stream is not None:
         headers = canned.headers + (("content-type", "text/event-stream"),)
         return replace(canned, raw=sse_body(literal(stream)), headers=headers)
+    raises = entry.get("raises")
+    if raises is not None:
+        if canned.status < 300:
+            raise FixtureInvalid("`raises` belongs on a non-2xx mock entry (its status fixes the §7 category)", entry.key_span("raises"))
+        # The OpenAI-compatible error envelope the provider's HTTP classifier reads its message from.
+        return replace(canned, body={"error": {"message": raised_message(raises), "type": raises.error_type.value}})
     body = entry.get("body")
     if body is None:
         return canned

@@ -12,8 +12,8 @@ adapter §5.15) says:
   stand-ins are exactly what the runtime's ``OpenAIEmbeddingProvider`` / ``CohereRerankProvider``
   parse, so the stand-in is served to those real providers, never imitated.
 - A non-2xx entry drives the provider's own status → §7 category mapping; ``raises: {error_type,
-  message}`` puts the literal message in the vendor's error body (the status still fixes the
-  category). The runtime names the exception's type itself (its class), so ``error_type`` cannot
+  message | message_repeat}`` puts the literal (or synthesized, ``values.raised_message``) message in
+  the vendor's error body (the status still fixes the category). The runtime names the exception's type itself (its class), so ``error_type`` cannot
   reach the wire: :func:`canned` keeps it in the vendor error body for the record only.
 - A construction block (``tei_embedding_provider``, ``cohere_rerank_provider`` …) names the vendor
   and its §8.x construction parameters; ``mapping:`` alone picks the vendor with its defaults.
@@ -34,7 +34,7 @@ from ..ast.scenarios import Scenario
 from ..diagnostics import Span
 from .behaviors import NotImplementedDirective, node_directive
 from .harness import FixtureInvalid, HarnessPrimitiveMissing
-from .values import literal
+from .values import literal, raised_message
 from .wire import Canned, CapturedWire, hosts_of
 
 EMBEDDING, RERANK = "embedding", "rerank"
@@ -94,7 +94,7 @@ def canned(entry: Section, vendor: str) -> Canned:
             raise FixtureInvalid("`raises` belongs on a non-2xx mock entry (conformance-adapter §5.15)", entry.key_span("raises"))
         if body is not None:
             raise FixtureInvalid("a mock entry gives either `body` or `raises`, not both", entry.key_span("raises"))
-        body = _error_body(vendor, raises.error_type.value, raises.message.value)
+        body = _error_body(vendor, raises.error_type.value, raised_message(raises))
     if status < 300 and body is None:
         raise FixtureInvalid("a 2xx mock entry needs a `body` (the response the provider parses)", entry.span)
     return Canned(status=status, body=body, declared_at=str(entry.span) if entry.span else None)
