@@ -8,6 +8,11 @@ from __future__ import annotations
 import pytest
 from pydantic import BaseModel, ConfigDict
 
+import openarmature.checkpoint
+import openarmature.graph
+import openarmature.llm.retry
+import openarmature.prompts
+
 from oa_conformance.host import checkpoint, detect, llm, prompts
 from oa_conformance.host.detect import Lacking, RuntimeLacks, optional, require, with_extras
 
@@ -55,7 +60,7 @@ def test_a_name_the_build_lacks_is_a_stand_in_that_fails_when_used():
 
 def test_call_retry_fields_the_build_lacks(monkeypatch):
     assert llm.call_retry_config(max_attempts=2, reask=None).max_attempts == 2
-    monkeypatch.setattr(llm, "LlmRetryConfig", Lacking("openarmature.llm.retry.LlmRetryConfig"))
+    monkeypatch.delattr(openarmature.llm.retry, "LlmRetryConfig")  # a build before call-level overrides
     assert type(llm.call_retry_config(max_attempts=2, reask=None)).__name__ == "RetryConfig"
     with pytest.raises(RuntimeLacks, match=r"\['reask'\]"):
         llm.call_retry_config(max_attempts=2, reask=lambda error: "again")
@@ -66,7 +71,7 @@ def test_prompt_manager_options_the_build_lacks(monkeypatch):
         def __init__(self, *backends, label_resolver=None):
             self.backends = backends
 
-    monkeypatch.setattr(prompts, "PromptManager", OldManager)
+    monkeypatch.setattr(openarmature.prompts, "PromptManager", OldManager)
     assert prompts.prompt_manager("b", label_resolver=None).backends == ("b",)
     with pytest.raises(RuntimeLacks, match="default_cache_ttl_seconds"):
         prompts.prompt_manager("b", default_cache_ttl_seconds=5)
@@ -89,9 +94,9 @@ def test_a_lineage_field_the_build_lacks(monkeypatch):
     class OldProgress:
         fan_out_node_name: str
 
-    monkeypatch.setattr(checkpoint, "FanOutProgress", OldProgress)
+    monkeypatch.setattr(openarmature.checkpoint, "FanOutProgress", OldProgress)
     assert checkpoint.fan_out_progress([], fan_out_node_name="f") == OldProgress("f")
-    monkeypatch.setattr(checkpoint, "EnclosingFanOutInstance", Lacking("openarmature.checkpoint.EnclosingFanOutInstance"))
+    monkeypatch.delattr(openarmature.checkpoint, "EnclosingFanOutInstance")
     with pytest.raises(RuntimeLacks, match="EnclosingFanOutInstance"):
         checkpoint.fan_out_progress([{"namespace": (), "fan_out_node_name": "outer", "fan_out_index": 0}], fan_out_node_name="f")
 
@@ -103,7 +108,7 @@ def test_a_case_needing_what_the_build_lacks_is_harness_primitive_missing_at_the
     text = faults.target_text("prompt-management", name)
     (passing,) = faults.run_text(tmp_path / "as-is", text, "prompt-management", name)
     assert passing.outcome == "passed", passing.reason
-    monkeypatch.setattr(prompts, "TokenBudget", Lacking("openarmature.prompts.TokenBudget"))
+    monkeypatch.delattr(openarmature.prompts, "TokenBudget")
     (result,) = faults.run_text(tmp_path / "lacking", text, "prompt-management", name)
     assert (result.outcome, result.category) == ("error", "harness_primitive_missing"), result.reason
     assert "lacks openarmature.prompts.TokenBudget" in result.reason
@@ -114,10 +119,20 @@ def test_a_node_body_needing_what_the_build_lacks_is_not_the_outcome_under_test(
     """A call-level reask on a build without ``LlmRetryConfig``: raised inside the one-node graph the
     call runs in (the runtime wraps it in NodeException), still harness_primitive_missing."""
     name = "062-call-level-reask-success.yaml"
-    monkeypatch.setattr(llm, "LlmRetryConfig", Lacking("openarmature.llm.retry.LlmRetryConfig"))
+    monkeypatch.delattr(openarmature.llm.retry, "LlmRetryConfig")
     (result,) = faults.run_text(tmp_path, faults.target_text("llm-provider", name), "llm-provider", name)
     assert (result.outcome, result.category) == ("error", "harness_primitive_missing"), result.reason
     assert "['reask']" in result.reason
+
+
+def test_runtime_names_resolve_when_used_so_a_patched_runtime_reaches_the_adapter(monkeypatch):
+    from oa_conformance.host import graph
+
+    assert graph.GraphBuilder is openarmature.graph.GraphBuilder
+    monkeypatch.setattr(openarmature.graph, "GraphBuilder", "patched")
+    assert graph.GraphBuilder == "patched"
+    with pytest.raises(AttributeError):
+        graph.NotReExported  # noqa: B018 — the binding's surface is its table, nothing more
 
 
 def test_detection_reads_fields_and_parameters():

@@ -133,6 +133,18 @@ def test_no_private_openarmature_name_is_imported():
     assert private == []
 
 
+def test_the_binding_tables_name_no_private_runtime_name():
+    import importlib
+
+    tables = {path.stem: importlib.import_module(f"oa_conformance.host.{path.stem}") for path in HOST_DIR.glob("*.py")}
+    tables = {name: module.RUNTIME for name, module in tables.items() if hasattr(module, "RUNTIME")}
+    assert {"graph", "llm", "retrieval", "prompts", "observability", "checkpoint"} <= set(tables)
+    private = [(area, name, module) for area, table in tables.items() for name, module in table.items()
+               if _private(name) or any(_private(part) for part in module.split("."))]
+    assert private == []
+    assert all(module.split(".")[0] == "openarmature" for table in tables.values() for module in table.values())
+
+
 def test_the_import_checks_see_what_they_forbid(tmp_path):
     sample = tmp_path / "sample.py"
     sample.write_text("import openarmature\nfrom openarmature.prompts.backends.filesystem import _sampling_from_dict\n"

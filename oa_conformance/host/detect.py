@@ -3,9 +3,11 @@
 The binding never compares version numbers: it detects what the build under test has — a name in a
 module, a field a pydantic model declares (``model_fields``), a field a dataclass declares, a
 parameter of a callable (``inspect.signature``) — and maps the spec's concept onto what it found.
-A name a build may lack is bound to a :class:`Lacking` stand-in at import (so importing the
-binding never fails); the case that uses it fails with :class:`RuntimeLacks`, a
-``harness_primitive_missing`` finding naming what the build lacks.
+Each binding module lists the runtime names it re-exports in one table (``RUNTIME``: name → the
+public module that holds it) and resolves them when they are used (:func:`late_bound`, the module's
+``__getattr__``), never at import: a name the build lacks is a :class:`Lacking` stand-in whose use
+fails the case with :class:`RuntimeLacks` (a ``harness_primitive_missing`` finding naming what the
+build lacks), and a test that patches the runtime's own module reaches the adapter through it.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import inspect
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from ..interpreter.harness import HarnessPrimitiveMissing
 
@@ -55,6 +57,18 @@ def optional(module: str, name: str) -> Any:
         return getattr(importlib.import_module(module), name)
     except (ImportError, AttributeError):
         return Lacking(f"{module}.{name}")
+
+
+def late_bound(module: str, table: Mapping[str, str]) -> Callable[[str], Any]:
+    """A binding module's ``__getattr__``: each name of ``table`` looked up in its runtime module
+    when it is used (:func:`optional`); any other name is no attribute of the binding."""
+
+    def lookup(name: str) -> Any:
+        if name not in table:
+            raise AttributeError(f"module {module!r} has no attribute {name!r}")
+        return optional(table[name], name)
+
+    return lookup
 
 
 def require(thing: Any) -> Any:
@@ -115,4 +129,4 @@ def dataclass_with(cls: type, fields: Mapping[str, Any], optional_fields: Mappin
     return cls(**fields, **present)
 
 
-__all__ = ["Lacking", "RuntimeLacks", "accepts", "dataclass_with", "declares", "optional", "require", "with_extras"]
+__all__ = ["Lacking", "RuntimeLacks", "accepts", "dataclass_with", "declares", "late_bound", "optional", "require", "with_extras"]

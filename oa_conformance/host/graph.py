@@ -6,35 +6,17 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from openarmature.graph import (
-    END,
-    BranchSpec,
-    CompileError,
-    ExplicitMapping,
-    FailureIsolationMiddleware,
-    GraphBuilder,
-    GraphError,
-    NodeEvent,
-    NodeException,
-    RetryConfig,
-    RetryMiddleware,
-    State,
-    SubscribedObserver,
-    TimingMiddleware,
-    append,
-    classify_cause_chain,
-    concat_flatten,
-    default_classifier,
-    deterministic_backoff,
-    last_write_wins,
-    merge,
-    merge_all,
-)
+from .detect import RuntimeLacks, declares, late_bound
 
-from .detect import RuntimeLacks, declares, optional
-
-# The declared same-name projection (graph-engine §: projects_in / projects_out): not in every build.
-DeclaredSameName = optional("openarmature.graph", "DeclaredSameName")
+GRAPH = "openarmature.graph"
+RUNTIME = {name: GRAPH for name in (
+    "END", "BranchSpec", "CompileError", "ExplicitMapping", "FailureIsolationMiddleware", "GraphBuilder", "GraphError",
+    "NodeEvent", "NodeException", "RetryConfig", "RetryMiddleware", "State", "SubscribedObserver", "TimingMiddleware",
+    "append", "classify_cause_chain", "concat_flatten", "default_classifier", "deterministic_backoff",
+    "last_write_wins", "merge", "merge_all",
+    "DeclaredSameName",  # the declared same-name projection (projects_in / projects_out): not in every build
+)}
+__getattr__ = late_bound(__name__, RUNTIME)
 
 
 def with_subgraph_identity(builder: Any, node_name: str, identity: str) -> None:
@@ -56,9 +38,4 @@ def with_subgraph_identity(builder: Any, node_name: str, identity: str) -> None:
     nodes[node_name] = dataclasses.replace(node, subgraph_identity=identity)
 
 
-__all__ = [
-    "END", "BranchSpec", "CompileError", "DeclaredSameName", "ExplicitMapping", "FailureIsolationMiddleware",
-    "GraphBuilder", "GraphError", "NodeEvent", "NodeException", "RetryConfig", "RetryMiddleware", "State",
-    "SubscribedObserver", "TimingMiddleware", "append", "classify_cause_chain", "concat_flatten",
-    "default_classifier", "deterministic_backoff", "last_write_wins", "merge", "merge_all", "with_subgraph_identity",
-]
+__all__ = [*RUNTIME, "with_subgraph_identity"]

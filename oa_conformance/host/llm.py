@@ -4,28 +4,29 @@ call-level retry and the provider error classes — the runtime's public ``opena
 from __future__ import annotations
 
 import dataclasses
+import importlib
 from typing import Any, Mapping
 
-from openarmature.llm import errors
-from openarmature.llm import ForceTool, LlmProviderError, Message, OpenAIProvider, RuntimeConfig, Tool
-from openarmature.graph import RetryConfig
+from .detect import RuntimeLacks, late_bound, with_extras
 
-from .detect import RuntimeLacks, optional, with_extras
-
-# Call-level retry with per-attempt overrides and reask (proposal 0095): not in every build.
-LlmRetryConfig = optional("openarmature.llm.retry", "LlmRetryConfig")
+RUNTIME = {
+    **{name: "openarmature.llm" for name in ("ForceTool", "LlmProviderError", "Message", "OpenAIProvider", "RuntimeConfig", "Tool")},
+    "LlmRetryConfig": "openarmature.llm.retry",  # call-level retry with overrides and reask (proposal 0095): not in every build
+    "RetryConfig": "openarmature.graph",
+}
+__getattr__ = late_bound(__name__, RUNTIME)
 
 
 def runtime_config(fields: Mapping[str, Any]) -> Any:
     """The build's ``RuntimeConfig`` from a fixture's ``config`` block (its vendor knobs under
     ``extras``: nested where the model declares an ``extras`` container, flat where it does not)."""
-    return with_extras(RuntimeConfig, fields)
+    return with_extras(__getattr__("RuntimeConfig"), fields)
 
 
 def call_retry_config(**fields: Any) -> Any:
     """The config ``complete(retry=)`` takes: the build's ``LlmRetryConfig`` where it has one, else
     the engine's ``RetryConfig`` — which lacks any field the case sets beyond it."""
-    cls = LlmRetryConfig or RetryConfig
+    cls = __getattr__("LlmRetryConfig") or __getattr__("RetryConfig")
     known = {f.name for f in dataclasses.fields(cls)}
     beyond = sorted(name for name, value in fields.items() if value is not None and name not in known)
     if beyond:
@@ -35,8 +36,9 @@ def call_retry_config(**fields: Any) -> Any:
 
 def provider_error_classes() -> list[type]:
     """Every provider error class the build's ``openarmature.llm.errors`` defines, in its order."""
-    return [value for value in vars(errors).values() if isinstance(value, type) and issubclass(value, LlmProviderError)]
+    base = __getattr__("LlmProviderError")
+    errors = importlib.import_module("openarmature.llm.errors")
+    return [value for value in vars(errors).values() if isinstance(value, type) and issubclass(value, base)]
 
 
-__all__ = ["ForceTool", "LlmRetryConfig", "Message", "OpenAIProvider", "RuntimeConfig", "Tool", "call_retry_config",
-           "provider_error_classes", "runtime_config"]
+__all__ = [*RUNTIME, "call_retry_config", "provider_error_classes", "runtime_config"]

@@ -5,38 +5,26 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from openarmature.prompts import (
-    ChatPrompt,
-    ContentSegment,
-    ImageInlineBlockTemplate,
-    ImageURLBlockTemplate,
-    MappingLabelResolver,
-    PlaceholderSegment,
-    PromptGroup,
-    PromptManager,
-    PromptNotFound,
-    PromptStoreUnavailable,
-    SamplingConfig,
-    TextBlockTemplate,
-    TextPrompt,
-    with_active_prompt,
-    with_active_prompt_group,
-)
+from .detect import RuntimeLacks, accepts, late_bound, require, with_extras
 
-from .detect import RuntimeLacks, accepts, optional, with_extras
-
-# A prompt's token budget (proposal 0083): not in every build.
-TokenBudget = optional("openarmature.prompts", "TokenBudget")
+RUNTIME = {name: "openarmature.prompts" for name in (
+    "ChatPrompt", "ContentSegment", "ImageInlineBlockTemplate", "ImageURLBlockTemplate", "MappingLabelResolver",
+    "PlaceholderSegment", "PromptGroup", "PromptManager", "PromptNotFound", "PromptStoreUnavailable", "SamplingConfig",
+    "TextBlockTemplate", "TextPrompt", "with_active_prompt", "with_active_prompt_group",
+    "TokenBudget",  # a prompt's token budget (proposal 0083): not in every build
+)}
+__getattr__ = late_bound(__name__, RUNTIME)
 
 
 def sampling_config(raw: Mapping[str, Any]) -> Any:
     """A backend's reading of a prompt's sourced sampling config (prompt-management §5): the keys
     ``SamplingConfig`` declares, its vendor knobs from ``extras`` (nested or flat, as the build's
     model takes them), any other key dropped (``token_budget`` is a sibling, read on its own)."""
-    declared = {key: value for key, value in raw.items() if key in SamplingConfig.model_fields and key != "extras"}
+    model = __getattr__("SamplingConfig")
+    declared = {key: value for key, value in raw.items() if key in model.model_fields and key != "extras"}
     if isinstance(raw.get("extras"), Mapping):
         declared["extras"] = dict(raw["extras"])
-    return with_extras(SamplingConfig, declared)
+    return with_extras(model, declared)
 
 
 def token_budget(raw: Any) -> Any:
@@ -47,27 +35,19 @@ def token_budget(raw: Any) -> Any:
         return None
     if not isinstance(raw, Mapping):
         raise ValueError(f"token_budget must be a mapping, got {type(raw).__name__}")
-    model = TokenBudget or _lacking_budget()
+    model = require(__getattr__("TokenBudget"))
     bounds = {key: value for key, value in raw.items() if key in model.model_fields}
     return model(**bounds) if any(value is not None for value in bounds.values()) else None
 
 
-def _lacking_budget() -> Any:
-    raise RuntimeLacks("openarmature.prompts.TokenBudget (a prompt's token budget)")
-
-
-def prompt_manager(*backends: Any, **options: Any) -> PromptManager:
+def prompt_manager(*backends: Any, **options: Any) -> Any:
     """A ``PromptManager`` over ``backends``; an option the build's constructor does not take
     (``default_cache_ttl_seconds`` …) is one the build lacks."""
-    lacking = sorted(name for name in options if not accepts(PromptManager, name))
+    manager = __getattr__("PromptManager")
+    lacking = sorted(name for name in options if not accepts(manager, name))
     if lacking:
         raise RuntimeLacks(f"PromptManager option(s) {lacking}")
-    return PromptManager(*backends, **options)
+    return manager(*backends, **options)
 
 
-__all__ = [
-    "ChatPrompt", "ContentSegment", "ImageInlineBlockTemplate", "ImageURLBlockTemplate", "MappingLabelResolver",
-    "PlaceholderSegment", "PromptGroup", "PromptManager", "PromptNotFound", "PromptStoreUnavailable",
-    "SamplingConfig", "TextBlockTemplate", "TextPrompt", "TokenBudget", "prompt_manager", "sampling_config",
-    "token_budget", "with_active_prompt", "with_active_prompt_group",
-]
+__all__ = [*RUNTIME, "prompt_manager", "sampling_config", "token_budget"]

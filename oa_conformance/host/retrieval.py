@@ -5,33 +5,23 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from openarmature.retrieval import (
-    CohereEmbeddingProvider,
-    CohereRerankProvider,
-    EmbeddingRuntimeConfig,
-    JinaEmbeddingProvider,
-    JinaRerankProvider,
-    OpenAIEmbeddingProvider,
-    RerankRuntimeConfig,
-    TeiEmbeddingProvider,
-    TeiRerankProvider,
-)
+from .detect import late_bound, with_extras
 
-from .detect import with_extras
+RUNTIME = {name: "openarmature.retrieval" for name in (
+    "CohereEmbeddingProvider", "CohereRerankProvider", "EmbeddingRuntimeConfig", "JinaEmbeddingProvider",
+    "JinaRerankProvider", "OpenAIEmbeddingProvider", "RerankRuntimeConfig", "TeiEmbeddingProvider", "TeiRerankProvider",
+)}
+__getattr__ = late_bound(__name__, RUNTIME)
 
 
 def embedding_config(fields: Mapping[str, Any]) -> Any:
     """The build's ``EmbeddingRuntimeConfig`` from a fixture's ``config`` block (extras adapted)."""
-    return with_extras(EmbeddingRuntimeConfig, fields)
+    return with_extras(__getattr__("EmbeddingRuntimeConfig"), fields)
 
 
 def rerank_config(fields: Mapping[str, Any]) -> Any:
     """The build's ``RerankRuntimeConfig`` from a fixture's ``config`` block (extras adapted)."""
-    return with_extras(RerankRuntimeConfig, fields)
+    return with_extras(__getattr__("RerankRuntimeConfig"), fields)
 
 
-__all__ = [
-    "CohereEmbeddingProvider", "CohereRerankProvider", "EmbeddingRuntimeConfig", "JinaEmbeddingProvider",
-    "JinaRerankProvider", "OpenAIEmbeddingProvider", "RerankRuntimeConfig", "TeiEmbeddingProvider", "TeiRerankProvider",
-    "embedding_config", "rerank_config",
-]
+__all__ = [*RUNTIME, "embedding_config", "rerank_config"]
