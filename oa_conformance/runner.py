@@ -27,7 +27,7 @@ from .interpreter.behaviors import NotImplementedDirective
 from .interpreter.case_output import captured, notes
 from .interpreter.execute import CaseTimeout, execute_case
 from .interpreter.adapter_capabilities import capability_mismatches
-from .interpreter.features import missing_features
+from .interpreter.features import feature_needs
 from .interpreter.graph_build import FactoryReducerMissing
 from .interpreter.harness import FixtureInvalid, HarnessPrimitiveMissing
 
@@ -126,24 +126,26 @@ def _judge(ref: CaseRef, timeout: float) -> CaseResult:
 
         load → schema check → build → version check   interpreter.read_fixture  } cases_of(), once per
         scenarios (one per case, inherited decls)      ast.scenarios.scenarios   } fixture → CaseRef
-        features (runtime ships what the case needs?)  features.missing_features → recognized skip
+        features (runtime ships what the case needs?)  features.feature_needs → recognized skip
         adapter capabilities (requires_capability)     adapter_capabilities.capability_mismatches → skip
         harness primitives → graph build → execute     execute.execute_case (its _run_once, one screen)
         assert (every expectation a rule)              assert_pass.assert_case   → checks → verdict
     """
     started = time.perf_counter()
+    undetermined: tuple[str, ...] = ()  # needed proposals whose status is unknown: the case runs, noted
 
     def done(outcome: str, **kwargs) -> CaseResult:
-        return CaseResult(ref, outcome, duration_s=round(time.perf_counter() - started, 4), **kwargs)
+        return CaseResult(ref, outcome, duration_s=round(time.perf_counter() - started, 4), notes=undetermined, **kwargs)
 
     if ref.scenario is None:
         first = ref.problems[0]
         return done(ERROR, category=first.category, reason="; ".join(p.message for p in ref.problems), location=first.location)
     scenario = ref.scenario
-    missing = missing_features(ref.fixture.capability, _own_sections(scenario), scenario)  # features
-    missing += capability_mismatches(scenario)  # requires_capability: the arm this runtime is asserted under
+    needs = feature_needs(ref.fixture.capability, _own_sections(scenario), scenario)  # features
+    missing = list(needs.missing) + capability_mismatches(scenario)  # requires_capability: the arm asserted
     if missing:
         return done(SKIPPED, reason="; ".join(map(str, missing)), location=str(scenario.span))
+    undetermined = tuple(needs.undetermined)
     try:
         trace = execute_case(scenario, timeout, ref.fixture.capability)  # harness → graph build → execute
     except FactoryReducerMissing as exc:

@@ -154,6 +154,7 @@ def test_log_record_level_is_the_severity():
     record = {"body": "b", "attributes": {}, "severity_text": "INFO", "trace_id": None, "span_id": None}
     assert not _log_matcher(expected, record, {}, "log_records[0]").ok
     assert _log_matcher(expected, dict(record, severity_text="WARNING"), {}, "log_records[0]").ok
+    assert _log_matcher(expected, dict(record, severity_text="WARN"), {}, "log_records[0]").ok  # the OTel name
 
 
 # ---- message_repeat, mock_llm raises, metadata_truncation -----------------------------------
@@ -173,7 +174,9 @@ def test_a_message_under_the_cap_is_not_truncated(tmp_path, target_spec, name):
     line = line_of(text, "bytes: 102400", after=f"name: {name}")
     result = case(run_text(tmp_path, replace_value(text, line, "message_repeat", '{char: "😀", bytes: 800}'), OBS, F160), name)
     assert "metadata_truncation.error_message.marker_pattern" in result.reason, result.reason
-    assert f"at {line_of(text, 'marker_pattern:', after=f'name: {name}')}:" in result.reason
+    marker = line_of(text, "marker_pattern:", after=f"name: {name}")
+    assert any(f".yaml:{marker}:" in location or f"(at {marker}:" in message
+               for location, message in result.findings()), result.findings()
 
 
 @pytest.mark.parametrize("fault, property_", [

@@ -187,3 +187,65 @@ def test_a_barrier_that_never_runs_fails_the_case_at_its_line(tmp_path, target_s
     assert result.outcome == "failed"
     failed = {check.location.line for check in _barrier_checks(result) if check.status == "failed" and "never ran" in check.detail}
     assert failed == set(_barrier_lines(text))
+
+
+# ---------------------------------------------------------------------------------------------
+# A mock entry's `raises: {error_type, message}` (conformance-adapter §5.15): the call raises the
+# literal exception while the status fixes its category
+
+
+@pytest.mark.parametrize(("fixture", "name", "error_type"), [
+    ("150-langfuse-embedding-failure-literal-error-fields.yaml", None, "ServiceUnavailableError"),   # mock_embedding
+    ("151-langfuse-rerank-failure-literal-error-fields.yaml", None, "ServiceUnavailableError"),      # mock_rerank
+    ("160-langfuse-error-message-truncation.yaml", "generation_failure_error_message_truncated_to_cap", "server_error"),  # mock_llm
+])
+def test_the_literal_error_type_reaches_the_failure_observation(tmp_path, target_spec, fixture, name, error_type):
+    """The mock's `raises.error_type` changed: the observation's error_type follows it (so the case
+    fails at its expected value), proving the literal reaches the runtime's failure event."""
+    text = target_text(OBS, fixture)
+    pick = _only if name is None else (lambda results: _case(results, name))
+    passed = pick(run_text(tmp_path / "ok", text, OBS, fixture))
+    assert passed.outcome == "passed", passed.reason
+    lines = text.splitlines()
+    start = line_of(text, f"name: {name}") if name else 1
+    block = next(n for n in range(start, len(lines) + 1) if lines[n - 1].strip() == "raises:")  # the mock entry's
+    raised = block + 1
+    faulty = replace_value(text, raised, "error_type", '"SomeOtherError"')  # what the mock raises, not what is expected
+    result = pick(run_text(tmp_path / "fault", faulty, OBS, fixture))
+    assert result.outcome == "failed", result.reason
+    assert f"metadata.error_type: expected '{error_type}', got 'SomeOtherError'" in result.reason, result.reason
+
+
+def test_the_literal_exception_keeps_the_category_the_status_gives(tmp_path, target_spec):
+    """The status still fixes the §7 category: a 401 with the same literal raises is no longer
+    provider_unavailable, so expected_error fails at its category line."""
+    text = target_text(OBS, "150-langfuse-embedding-failure-literal-error-fields.yaml")
+    faulty = replace_value(text, line_of(text, "- status: 503"), "- status", "401")
+    failed_at(_only(run_text(tmp_path, faulty, OBS)), line_of(text, "category: provider_unavailable"))
+
+
+# ---------------------------------------------------------------------------------------------
+# `log_records`: each expected record matched by an emitted one, in order (158's sidecar)
+
+F158 = "158-langfuse-payload-leak-fail-closed.yaml"
+OPT_OUT = "singleton_preexists_optout_proceeds"
+
+
+def test_an_expected_record_is_found_among_unrelated_ones(tmp_path, target_spec):
+    assert _case(run_text(tmp_path, target_text(OBS, F158), OBS, F158), OPT_OUT).outcome == "passed"
+
+
+def test_an_expected_record_nobody_emitted_fails_at_its_entry(tmp_path, target_spec):
+    text = target_text(OBS, F158)
+    line = line_of(text, "event_name: openarmature.langfuse.shared_provider_accepted")
+    faulty = replace_value(text, line, "event_name", "openarmature.langfuse.payload_suppressed")
+    result = _case(run_text(tmp_path, faulty, OBS, F158), OPT_OUT)
+    assert result.outcome == "failed" and "log_records[0]" in result.reason, result.reason
+
+
+def test_the_level_names_the_severity_the_runtime_logged(tmp_path, target_spec):
+    text = target_text(OBS, F158)
+    line = line_of(text, "- level: WARNING", after=f"name: {OPT_OUT}")
+    faulty = replace_value(text, line, "- level", "ERROR")
+    result = _case(run_text(tmp_path, faulty, OBS, F158), OPT_OUT)
+    assert result.outcome == "failed" and "log_records[0].level" in result.reason, result.reason

@@ -35,7 +35,7 @@ from typing import Any, Iterable
 from ..ast.nodes import Scalar, Section
 from .harness import FixtureInvalid, HarnessPrimitiveMissing
 from .values import literal, raised_message
-from .wire import Canned, CapturedWire, hosts_of, sse_body
+from .wire import Canned, CapturedWire, hosts_of, sse_body, status_classifier
 
 # The mock provider's host root. `.invalid` (RFC 2606) can never resolve, so even a request that
 # somehow bypassed the wire could not reach a server.
@@ -72,8 +72,11 @@ def canned_response(entry: Section) -> Canned:
     if raises is not None:
         if canned.status < 300:
             raise FixtureInvalid("`raises` belongs on a non-2xx mock entry (its status fixes the §7 category)", entry.key_span("raises"))
-        # The OpenAI-compatible error envelope the provider's HTTP classifier reads its message from.
-        return replace(canned, body={"error": {"message": raised_message(raises), "type": raises.error_type.value}})
+        # The call raises the literal exception (wire.CapturedWire.literal_exception); the envelope is
+        # the OpenAI-compatible error body the status came with, kept for the record.
+        message = raised_message(raises)
+        return replace(canned, body={"error": {"message": message, "type": raises.error_type.value}},
+                       raises=(raises.error_type.value, message))
     body = entry.get("body")
     if body is None:
         return canned
@@ -114,7 +117,15 @@ def mock_wire(scenario: Any, sleep: Any = None) -> CapturedWire | None:
     wire = CapturedWire(responses, hosts=hosts_of([MOCK_BASE_URL]))
     if sleep is not None:
         wire.sleep = sleep
+    model = bound_model(scenario)
+    wire.classifiers[None] = status_classifier(lambda transport: openai_provider(transport, model), _probe_completion)
     return wire
+
+
+async def _probe_completion(provider: Any) -> Any:
+    from openarmature.llm import UserMessage
+
+    return await provider.complete([UserMessage(content="probe")])
 
 
 def bound_model(scenario: Any) -> str:

@@ -12,9 +12,10 @@ adapter §5.15) says:
   stand-ins are exactly what the runtime's ``OpenAIEmbeddingProvider`` / ``CohereRerankProvider``
   parse, so the stand-in is served to those real providers, never imitated.
 - A non-2xx entry drives the provider's own status → §7 category mapping; ``raises: {error_type,
-  message | message_repeat}`` puts the literal (or synthesized, ``values.raised_message``) message in
-  the vendor's error body (the status still fixes the category). The runtime names the exception's type itself (its class), so ``error_type`` cannot
-  reach the wire: :func:`canned` keeps it in the vendor error body for the record only.
+  message | message_repeat}`` makes the call raise the literal exception instead: the class the
+  provider raises for that status, renamed to ``error_type``, with the literal (or synthesized,
+  ``values.raised_message``) message (``wire.CapturedWire.literal_exception``) — so the status still
+  fixes the category. The vendor's error body carrying both is kept for the record.
 - A construction block (``tei_embedding_provider``, ``cohere_rerank_provider`` …) names the vendor
   and its §8.x construction parameters; ``mapping:`` alone picks the vendor with its defaults.
 
@@ -35,7 +36,7 @@ from ..diagnostics import Span
 from .behaviors import NotImplementedDirective, node_directive
 from .harness import FixtureInvalid, HarnessPrimitiveMissing
 from .values import literal, raised_message
-from .wire import Canned, CapturedWire, hosts_of
+from .wire import Canned, CapturedWire, hosts_of, status_classifier
 
 EMBEDDING, RERANK = "embedding", "rerank"
 MOCKS = {EMBEDDING: "mock_embedding", RERANK: "mock_rerank"}
@@ -94,7 +95,9 @@ def canned(entry: Section, vendor: str) -> Canned:
             raise FixtureInvalid("`raises` belongs on a non-2xx mock entry (conformance-adapter §5.15)", entry.key_span("raises"))
         if body is not None:
             raise FixtureInvalid("a mock entry gives either `body` or `raises`, not both", entry.key_span("raises"))
-        body = _error_body(vendor, raises.error_type.value, raised_message(raises))
+        message = raised_message(raises)
+        return Canned(status=status, body=_error_body(vendor, raises.error_type.value, message),
+                      declared_at=str(entry.span) if entry.span else None, raises=(raises.error_type.value, message))
     if status < 300 and body is None:
         raise FixtureInvalid("a 2xx mock entry needs a `body` (the response the provider parses)", entry.span)
     return Canned(status=status, body=body, declared_at=str(entry.span) if entry.span else None)
@@ -168,6 +171,12 @@ class RetrievalWire:
 
     def provider(self, kind: str, model: str | None = None, span: Span | None = None) -> Any:
         """A real provider of ``kind`` over this wire, bound to the spec's model or to ``model``."""
+        provider = self.unrecorded_provider(kind, self.transports[kind], model, span)
+        self.made.append(provider)
+        return provider
+
+    def unrecorded_provider(self, kind: str, transport: Any, model: str | None = None, span: Span | None = None) -> Any:
+        """A real provider of ``kind`` over ``transport`` (the caller closes it)."""
         spec = self.specs[kind]
         cls = _provider_classes().get((kind, spec.vendor)) if spec is not None else None
         if cls is None:
@@ -181,9 +190,7 @@ class RetrievalWire:
         unknown = sorted(set(options) - accepted)
         if unknown:  # a construction parameter this runtime's provider does not take
             raise HarnessPrimitiveMissing(f"{cls.__name__} construction parameter(s) {unknown}", spec.span or span)
-        provider = cls(transport=self.transports[kind], populate_caller_metadata=self.populate_caller_metadata, **options)
-        self.made.append(provider)
-        return provider
+        return cls(transport=transport, populate_caller_metadata=self.populate_caller_metadata, **options)
 
     async def aclose(self) -> None:
         for provider in self.made:
@@ -217,8 +224,18 @@ def retrieval_wire(scenario: Scenario, sleep: Callable[[float], Any] | None = No
     mapping = scenario.get("mapping")
     from .capabilities.typed_events import populates_caller_metadata  # (the capabilities package imports this module)
 
-    return RetrievalWire(wire, specs, mapping.value if mapping is not None else None, transports,
+    mock = RetrievalWire(wire, specs, mapping.value if mapping is not None else None, transports,
                          populate_caller_metadata=populates_caller_metadata(scenario))
+    for kind in (EMBEDDING, RERANK):
+        if specs[kind] is not None:
+            wire.classifiers[kind] = status_classifier(
+                lambda transport, kind=kind: mock.unrecorded_provider(kind, transport), PROBES[kind])
+    return mock
+
+
+# One throwaway call per kind: what its provider raises for a canned answer (wire.status_classifier).
+PROBES = {EMBEDDING: lambda provider: provider.embed(["probe"]),
+          RERANK: lambda provider: provider.rerank("probe", ["probe"])}
 
 
 def _default_base_url(spec: ProviderSpec) -> str:
