@@ -10,7 +10,8 @@ from typing import Any, Mapping
 from .detect import RuntimeLacks, late_bound, with_extras
 
 RUNTIME = {
-    **{name: "openarmature.llm" for name in ("ForceTool", "LlmProviderError", "Message", "OpenAIProvider", "RuntimeConfig", "Tool")},
+    **{name: "openarmature.llm" for name in (
+        "ForceTool", "LlmProviderError", "Message", "OpenAIProvider", "RuntimeConfig", "Tool", "UserMessage")},
     "LlmRetryConfig": "openarmature.llm.retry",  # call-level retry with overrides and reask (proposal 0095): not in every build
     "RetryConfig": "openarmature.graph",
 }

@@ -123,7 +123,7 @@ def mock_wire(scenario: Any, sleep: Any = None) -> CapturedWire | None:
 
 
 async def _probe_completion(provider: Any) -> Any:
-    from openarmature.llm import UserMessage
+    from ..host.llm import UserMessage
 
     return await provider.complete([UserMessage(content="probe")])
 
