@@ -547,11 +547,9 @@ def _chain(exc: BaseException | None):
 def retry_middleware(spec: Section, harness: Harness, node_name: str | None) -> Any:
     """The runtime's RetryMiddleware from a `retry` block (max_attempts, classifier, backoff)."""
     attempts = spec.get("max_attempts")
-    config = oa.RetryConfig(
-        max_attempts=attempts.value if attempts is not None else 3,
-        classifier=_classifier(spec.get("classifier")),
-        backoff=_backoff(spec.get("backoff")),
-    )
+    # An omitted max_attempts is the runtime's own default (pipeline-utilities §6.1), never ours.
+    chosen = {"max_attempts": attempts.value} if attempts is not None else {}
+    config = oa.RetryConfig(classifier=_classifier(spec.get("classifier")), backoff=_backoff(spec.get("backoff")), **chosen)
     return oa.RetryMiddleware(config)
 
 

@@ -262,15 +262,18 @@ class _GraphCompiler:
             builder.add_node(name, node_body(name, decl, self.harness), **kwargs)
 
     def projection(self, decl: Section) -> Any:
+        # A present map is the projection even when empty (`outputs: {}` projects nothing out,
+        # graph-engine §2): every test here is `is not None`, never truthiness.
         mapping = decl.get("mapping")
-        inputs = decl.get("inputs") or (mapping.get("inputs") if mapping is not None else None)
-        outputs = decl.get("outputs") or (mapping.get("outputs") if mapping is not None else None)
+        inputs, outputs = (decl.get(key) if decl.get(key) is not None else (mapping.get(key) if mapping is not None else None)
+                           for key in ("inputs", "outputs"))
         projects_in, projects_out = decl.get("projects_in"), decl.get("projects_out")
         if projects_in is not None or projects_out is not None:
             if inputs is not None or outputs is not None:
                 require(oa.DeclaredSameName)  # both forms need the declared one to exist at all
-                return _BothForms(literal(inputs) if inputs else {}, literal(outputs) if outputs else None,
-                                  literal(projects_in) if projects_in else [], literal(projects_out) if projects_out else [])
+                return _BothForms(literal(inputs) if inputs is not None else {}, literal(outputs) if outputs is not None else None,
+                                  literal(projects_in) if projects_in is not None else [],
+                                  literal(projects_out) if projects_out is not None else [])
             return oa.DeclaredSameName(
                 in_fields=set(literal(projects_in) if projects_in is not None else ()),
                 out_fields=set(literal(projects_out) if projects_out is not None else ()),
