@@ -151,7 +151,7 @@ def _judge(ref: CaseRef, timeout: float) -> CaseResult:
     except FactoryReducerMissing as exc:
         return done(SKIPPED, reason=f"the runtime does not ship proposal 0023: {exc}", location=str(scenario.span))
     except HarnessPrimitiveMissing as exc:
-        return done(ERROR, category="harness_primitive_missing", reason=f"harness primitive missing: {exc.what}", location=str(exc.span) if exc.span else None)
+        return done(ERROR, category="harness_primitive_missing", reason=f"harness primitive missing: {exc.what}", location=str(exc.span or scenario.span))
     except FixtureInvalid as exc:
         return done(ERROR, category=exc.category, reason=f"fixture invalid: {exc.what}", location=str(exc.span) if exc.span else None)
     except NotImplementedDirective as exc:

@@ -156,10 +156,9 @@ ATTRIBUTE_CHECKS = frozenset(("harness_parameterized", "non_empty_string"))
 
 def harness_parameter(name: str) -> Any:
     """A value the harness supplies for the implementation under test."""
-    import openarmature
+    from ..host.identity import implementation_identity
 
-    values = {"implementation_name": getattr(openarmature, "__implementation_name__", None),
-              "implementation_version": getattr(openarmature, "__version__", None)}
+    values = {key: value for key, value in implementation_identity().items() if key != "spec_version"}
     if values.get(name) is None:
         raise LookupError(f"no harness parameter {name!r}")
     return values[name]

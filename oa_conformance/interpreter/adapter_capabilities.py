@@ -59,7 +59,7 @@ def probe_langfuse_bound_provider_detection() -> Probed:
         from opentelemetry.sdk.trace import TracerProvider
         from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
         from pydantic import SecretStr
-        from openarmature.observability.langfuse import LangfuseObserver
+        from ..host.observability import LangfuseObserver
     except ImportError as missing:
         return Probed(None, f"the probe's API is not importable: {missing}")
     from .capabilities.langfuse_capture import NO_NETWORK_HOST, RefusingTransport, sdk_options

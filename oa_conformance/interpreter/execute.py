@@ -14,7 +14,8 @@ import dataclasses
 import uuid
 from typing import Any
 
-from openarmature import graph as oa
+from ..host import checkpoint as oa_checkpoint
+from ..host import graph as oa
 
 from ..ast.nodes import Scalar, Section
 from ..ast.scenarios import Scenario
@@ -23,7 +24,7 @@ from .errors import error_record
 from .capabilities import CapabilityHarness, harness_for
 from .case_output import run_loop
 from .graph_build import BuiltGraph, build_graph
-from .harness import Harness, HarnessPrimitiveMissing, Instruments, RecordingObserver, timed_drain
+from .harness import Harness, HarnessPrimitiveMissing, Instruments, RecordingObserver, harness_missing, timed_drain
 from .resume import POPULATE, RESUMED, Crashed, Run, crashable, planned_runs, recording_checkpointer, saved_record
 from ..trace import CaseTrace, ErrorRecord, InvocationTrace, plain
 from ..trace.record import freezing
@@ -71,12 +72,11 @@ def unsupported(scenario: Scenario, contract: CapabilityHarness | None = None) -
     return None
 
 
-def _build_errors() -> tuple[type[BaseException], ...]:
-    from openarmature.checkpoint.errors import CheckpointError
 
+def _build_errors() -> tuple[type[BaseException], ...]:
     # A checkpoint configuration error (a duplicate migration pair, pipeline-utilities §10.12.1) is
     # raised by the builder while the graph is built: it is a build-time outcome like a compile error.
-    return (oa.CompileError, CheckpointError)
+    return (oa.CompileError, oa_checkpoint.CheckpointError)
 
 
 BUILD_ERRORS = _build_errors()
@@ -113,7 +113,7 @@ async def _with_limit(scenario: Scenario, timeout: float, contract: CapabilityHa
 def _checkpointer(spec: Any, harness: Harness, case_files: contextlib.ExitStack) -> Any:
     """The runtime checkpointer backend the fixture names, recording its saves (resume.py). A file
     backend writes under a directory the case removes when it ends (``case_files``)."""
-    from openarmature.checkpoint import FanOutInternalSaveBatching, InMemoryCheckpointer, SQLiteCheckpointer
+    from ..host.checkpoint import FanOutInternalSaveBatching, InMemoryCheckpointer, SQLiteCheckpointer
 
     if spec is None:
         return None
@@ -390,8 +390,9 @@ async def _invoke(scenario: Scenario, run: Run, harness: Harness, built: Any, ob
     except Crashed:  # abandoned by an injected crash: no outcome of its own
         outcome = "crashed"
     except (oa.GraphError, Exception) as raised:  # any failure is the outcome under test
-        if isinstance(raised, HarnessPrimitiveMissing):
-            raise
+        missing = harness_missing(raised)
+        if missing is not None:  # the harness (or the build) lacks what the case needs: not the outcome under test
+            raise missing
         outcome, error = "errored", error_record(raised)
     new_ids = harness.log.invocation_ids[ids_start:]
     if new_ids:

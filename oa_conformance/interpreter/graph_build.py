@@ -20,8 +20,10 @@ from typing import Annotated, Any, Iterator
 
 from pydantic import ConfigDict, Field, create_model
 
-from openarmature import graph as oa
-from openarmature.observability import current_correlation_id, current_invocation_id
+from ..host import graph as oa
+from ..host.detect import require
+from ..host.graph import with_subgraph_identity
+from ..host.observability import current_correlation_id, current_invocation_id
 
 from ..ast.nodes import Mapping, Scalar, Section, Sequence, TypeRef
 from ..ast.scenarios import Scenario
@@ -268,6 +270,7 @@ class _GraphCompiler:
         projects_in, projects_out = decl.get("projects_in"), decl.get("projects_out")
         if projects_in is not None or projects_out is not None:
             if inputs is not None or outputs is not None:
+                require(oa.DeclaredSameName)  # both forms need the declared one to exist at all
                 return _BothForms(literal(inputs) if inputs is not None else {}, literal(outputs) if outputs is not None else None,
                                   literal(projects_in) if projects_in is not None else [],
                                   literal(projects_out) if projects_out is not None else [])
@@ -419,15 +422,3 @@ def _wiring(decl: Section) -> dict | None:
 
 
 __all__ = ["BuiltGraph", "FactoryReducerMissing", "build_graph", "python_type", "state_class", "Sequence"]
-
-
-def with_subgraph_identity(builder: Any, node_name: str, identity: str) -> None:
-    """Give a subgraph node its compiled subgraph's identity (the name it is declared under), which
-    observers report as `subgraph_name` (observability §5.3 / §8.4.2). The runtime's
-    ``SubgraphNode`` carries the field, but ``add_subgraph_node`` takes no argument for it (its
-    fan-out sibling ``add_fan_out_node(subgraph_identity=)`` does), so the registered node is
-    replaced by a copy carrying it."""
-    import dataclasses
-
-    nodes = builder._nodes
-    nodes[node_name] = dataclasses.replace(nodes[node_name], subgraph_identity=identity)

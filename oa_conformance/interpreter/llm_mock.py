@@ -123,7 +123,7 @@ def mock_wire(scenario: Any, sleep: Any = None) -> CapturedWire | None:
 
 
 async def _probe_completion(provider: Any) -> Any:
-    from openarmature.llm import UserMessage
+    from ..host.llm import UserMessage
 
     return await provider.complete([UserMessage(content="probe")])
 
@@ -160,7 +160,7 @@ def openai_provider(wire: CapturedWire, model: str = DEFAULT_MODEL, **options: A
     ``options`` are the provider's own keyword arguments (``readiness_probe``,
     ``force_prompt_augmentation_fallback``, ``genai_system``, ``api_key`` …).
     """
-    from openarmature.llm import OpenAIProvider
+    from ..host.llm import OpenAIProvider
 
     return OpenAIProvider(base_url=MOCK_BASE_URL, model=model, transport=wire, **options)
 

@@ -73,7 +73,7 @@ def _set_metadata(ctx: NodeContext, entries: dict[str, Any]) -> None:
     """``set_invocation_metadata`` at the call site; the accepted write is logged (what the
     augmentation predicates read: which keys node code added), a rejection is recorded (the
     call-site check) and propagates out of the node like any error a node body raises."""
-    from openarmature.observability import set_invocation_metadata
+    from ..host.observability import set_invocation_metadata
 
     try:
         set_invocation_metadata(**entries)
@@ -98,7 +98,7 @@ async def _augment_metadata_from_field(ctx: NodeContext, spec: Mapping) -> None:
 async def _capture_metadata(ctx: NodeContext, spec: Scalar) -> None:
     """Write a copy of the read into the state field, then log the read itself (its kind, and
     whether the harness could change it: capabilities/metadata_reads.py)."""
-    from openarmature.observability import get_invocation_metadata
+    from ..host.observability import get_invocation_metadata
 
     reads = ctx.harness.instruments.services.get("metadata_reads")
     if reads is None:
@@ -121,7 +121,7 @@ def _queryable(ctx: NodeContext, spec: Section) -> Any:
 
 
 def _current_invocation_id() -> str:
-    from openarmature.observability import current_invocation_id
+    from ..host.observability import current_invocation_id
 
     return current_invocation_id()
 
@@ -206,7 +206,7 @@ ATTEMPT_KEYS = frozenset(("attempt", "raises", "succeeds"))
 async def _per_attempt_behavior(ctx: NodeContext, spec: Any) -> None:
     """On the attempt the runtime is running (its attempt index), the entry for that attempt: its
     node directives in document order, then `raises:` a harness error (or `succeeds: true`)."""
-    from openarmature.observability import current_attempt_index
+    from ..host.observability import current_attempt_index
 
     attempt = current_attempt_index()
     entry = next((item for item in spec.items if item.attempt.value == attempt), None)
@@ -251,14 +251,14 @@ def expand_message(message: Any) -> Any:
 def llm_arguments(spec: Section) -> dict[str, Any]:
     """The ``complete()`` arguments a call block describes, as the runtime's own types."""
     from pydantic import TypeAdapter
-    from openarmature.llm import Message, RuntimeConfig, Tool
+    from ..host.llm import Message, Tool, runtime_config
 
     messages = expand_message(literal(spec.messages)) if spec.get("messages") is not None else []
     arguments: dict[str, Any] = {"messages": TypeAdapter(list[Message]).validate_python(messages)}
     if spec.get("tools") is not None:
         arguments["tools"] = [Tool(**tool) for tool in literal(spec.tools)]
     if spec.get("config") is not None:
-        arguments["config"] = RuntimeConfig(**literal(spec.config))
+        arguments["config"] = runtime_config(literal(spec.config))
     if spec.get("response_schema") is not None:
         arguments["response_schema"] = literal(spec.response_schema)
     return arguments
@@ -386,7 +386,7 @@ def tool_error(error_type: str, message: str) -> Exception:
 
 @node_directive("calls_tool")
 async def _calls_tool(ctx: NodeContext, spec: Section) -> None:
-    from openarmature.observability import with_tool_call
+    from ..host.observability import with_tool_call
 
     arguments = literal(spec.arguments) if spec.get("arguments") is not None else {}
     call_id = spec.get("tool_call_id")

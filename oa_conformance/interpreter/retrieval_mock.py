@@ -59,7 +59,7 @@ STAND_IN_MODEL = {EMBEDDING: "mock-embedding-model", RERANK: "mock-rerank-model"
 
 
 def _provider_classes() -> dict[tuple[str, str], Any]:
-    from openarmature import retrieval as r
+    from ..host import retrieval as r
 
     return {
         (EMBEDDING, "openai"): r.OpenAIEmbeddingProvider,
@@ -318,14 +318,14 @@ def rendered_text(ctx: Any, spec: Section, directive: str) -> str:
 @node_directive("calls_embed")
 async def calls_embed(ctx: Any, spec: Section) -> None:
     """`calls_embed`: the node calls the bound EmbeddingProvider's embed() (retrieval-provider 001 header)."""
-    from openarmature.retrieval import EmbeddingRuntimeConfig
+    from ..host.retrieval import embedding_config
 
     if spec.get("input_from_rendered_prompt") is not None:  # the observability header's RAG form
         strings = [rendered_text(ctx, spec, "input_from_rendered_prompt")]
     else:
         strings = literal(spec.input)
     config = literal(spec.config) if spec.get("config") is not None else None
-    runtime_config = EmbeddingRuntimeConfig(**config) if config is not None else None
+    runtime_config = embedding_config(config) if config is not None else None
     await _call(ctx, spec, EMBEDDING, "embed", {"input": strings, "config": config},
                 lambda provider: provider.embed(strings, config=runtime_config))
 
@@ -333,7 +333,7 @@ async def calls_embed(ctx: Any, spec: Section) -> None:
 @node_directive("calls_rerank")
 async def calls_rerank(ctx: Any, spec: Section) -> None:
     """`calls_rerank`: the node calls the bound RerankProvider's rerank() (retrieval-provider 006 header)."""
-    from openarmature.retrieval import RerankRuntimeConfig
+    from ..host.retrieval import rerank_config
 
     if spec.get("query_from_rendered_prompt") is not None:  # the observability header's RAG form
         query = rendered_text(ctx, spec, "query_from_rendered_prompt")
@@ -342,7 +342,7 @@ async def calls_rerank(ctx: Any, spec: Section) -> None:
     documents = literal(spec.documents)
     top_k = spec.top_k.value if spec.get("top_k") is not None else None
     config = literal(spec.config) if spec.get("config") is not None else None
-    runtime_config = RerankRuntimeConfig(**config) if config is not None else None
+    runtime_config = rerank_config(config) if config is not None else None
     await _call(ctx, spec, RERANK, "rerank", {"query": query, "documents": documents, "top_k": top_k, "config": config},
                 lambda provider: provider.rerank(query, documents, top_k=top_k, config=runtime_config))
 

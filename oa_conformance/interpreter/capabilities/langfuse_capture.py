@@ -204,7 +204,7 @@ class RecordingClient:
     OPENERS = ("span", "generation", "tool", "embedding", "retriever")
 
     def __init__(self, real: Any):
-        from openarmature.observability.langfuse import InMemoryLangfuseClient
+        from ...host.observability import InMemoryLangfuseClient
 
         self.real = real
         self.recorder = InMemoryLangfuseClient()
@@ -236,7 +236,7 @@ class LangfuseCapture:
     """One case's Langfuse observer and what its client recorded."""
 
     def __init__(self, scenario: Scenario):
-        from openarmature.observability.langfuse import InMemoryLangfuseClient, LangfuseObserver
+        from ...host.observability import InMemoryLangfuseClient, LangfuseObserver
 
         self.hook_calls: list[dict[str, Any]] = []
         settings = observer_settings(scenario, self.hook_calls)
@@ -259,7 +259,10 @@ class LangfuseCapture:
         options = sdk_options(self.exporter, self.transport)
         public_key = f"pk-oa-conformance-{uuid.uuid4().hex}"  # one SDK client per case (the SDK caches per key)
         if self.mode == "credentials":
+            from langfuse import get_client
             from pydantic import SecretStr
+
+            from ...host.observability import langfuse_credentials_constructor
 
             if declared.get("provider") is not None:
                 raise HarnessPrimitiveMissing("langfuse_client provider applies to mode 'supplied' only", declared.key_span("provider"))
@@ -268,8 +271,9 @@ class LangfuseCapture:
                 # provider (the v4 default binding), exporting to this case's exporter.
                 self.sdk = self.primed = Langfuse(public_key=public_key, secret_key="sk-oa-conformance", host=NO_NETWORK_HOST,
                                                   tracer_provider=_bound_provider("global", declared.span), **options)
+            from_credentials = langfuse_credentials_constructor()  # outside the try: a build lacking it is no outcome
             try:
-                self.observer = LangfuseObserver.from_credentials(
+                self.observer = from_credentials(
                     public_key=public_key, secret_key=SecretStr("sk-oa-conformance"), host=NO_NETWORK_HOST,
                     accept_shared_provider=_flag(declared, "accept_shared_provider"), langfuse_kwargs=options, **settings)
             except Exception as raised:
@@ -279,12 +283,12 @@ class LangfuseCapture:
                 self.recorder = InMemoryLangfuseClient()  # nothing was recorded: the observer never existed
                 return
             adapter = self.observer.client
-            self.sdk = adapter._client
+            self.sdk = get_client(public_key=public_key)  # the SDK's client for this case's key, the one the runtime built
         else:
             for name in ("preexisting_same_key_client", "accept_shared_provider"):
                 if declared.get(name) is not None:
                     raise HarnessPrimitiveMissing(f"langfuse_client {name} applies to mode 'credentials' only", declared.key_span(name))
-            from openarmature.observability.langfuse import LangfuseSDKAdapter
+            from ...host.observability import LangfuseSDKAdapter
 
             self.provider = declared.provider.value if declared.get("provider") is not None else "global"
             bound = _bound_provider(self.provider, declared.span)
@@ -338,7 +342,7 @@ async def open_langfuse(scenario: Scenario, harness: Any):
 def _trace_id(raw: str) -> str:
     """The Langfuse ``trace.id`` for the id the observer passed (its invocation id): the runtime's
     own derivation (observability §8.4.1), which its SDK adapter applies on the way out."""
-    from openarmature.observability.langfuse import langfuse_trace_id
+    from ...host.observability import langfuse_trace_id
 
     return langfuse_trace_id(raw)
 

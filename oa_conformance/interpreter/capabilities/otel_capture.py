@@ -93,7 +93,7 @@ def _restore_global_tracer(saved: Any) -> None:
 def _install_log_bridge() -> Any:
     from opentelemetry.sdk._logs import LoggerProvider
     from opentelemetry.sdk._logs.export import SimpleLogRecordProcessor
-    from openarmature.observability.otel import install_log_bridge
+    from ...host.observability import install_log_bridge
 
     _, log_exporter = _routing_exporters()
     root = logging.getLogger()
@@ -155,7 +155,7 @@ class OtelCapture:
     def __init__(self, scenario: Scenario):
         from opentelemetry.sdk.trace.export import SimpleSpanProcessor
         from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
-        from openarmature.observability.otel import OTelObserver
+        from ...host.observability import OTelObserver
 
         self.exporter = InMemorySpanExporter()
         self.global_active = _flag(scenario, "caller_global_otel_active", False)
