@@ -39,7 +39,8 @@ An entry may be scoped to the runtime builds it holds for, with a PEP 440 specif
 An entry out of scope for the build under test is dropped when the file is read (it is neither
 applied nor reported unmatched). Several files may be given; they are read in order and a later
 file's entry replaces an earlier one for the same id, so a small overlay (e.g. the deviations of an
-older spec corpus) rides on the shipped file.
+older spec corpus) rides on the shipped file; an overlay entry ``outcome = "pass"`` says the case
+is expected to pass there, cancelling the earlier entry (it applies nothing itself).
 
 Outcomes, applied by :meth:`Expectations.apply` (and :meth:`Expectations.skip` before running):
 
@@ -71,10 +72,10 @@ if TYPE_CHECKING:  # pragma: no cover - the runner imports this module
     from .runner import CaseRef, CaseResult
 
 XFAIL, XPASS = "xfail", "xpass"
-EXPECTED_OUTCOMES = ("fail", "skip")
+EXPECTED_OUTCOMES = ("fail", "skip", "pass")  # pass: replaces an earlier file's entry, then applies nothing
 KINDS = ("runtime", "fixture", "adapter")
 KEYS = ("outcome", "kind", "reason")
-OPTIONAL_KEYS = ("runtime", "checks")  # a PEP 440 specifier of the runtime versions; the failing checks
+OPTIONAL_KEYS = ("runtime", "checks", "builds")  # a PEP 440 specifier; the failing checks; per-build additions
 
 # capability/NNN-name, optionally [case]: what runner.CaseRef.id prints.
 _CASE_ID = re.compile(r"^[a-z0-9][a-z0-9-]*/[^/\[\]\s]+(?:\[[^\[\]]+\])?$")
@@ -101,6 +102,18 @@ class Expectation:
     line: int = 0
     runtime: str | None = None  # PEP 440 specifier; None: every build
     checks: tuple[str, ...] = ()  # the checks expected to fail; empty: the whole case
+    # (specifier, checks, reason): more checks expected to fail on the builds a specifier names
+    builds: tuple[tuple[str, tuple[str, ...], str], ...] = ()
+
+    def for_runtime(self, runtime_version: str | None) -> "Expectation":
+        """The entry as it applies to this build: the checks (and reasons) of each ``builds``
+        sub-table whose specifier names the build added to its own."""
+        extra = [(checks, reason) for spec, checks, reason in self.builds
+                 if runtime_version is not None and _contains(spec, runtime_version)]
+        if not extra:
+            return self
+        return dataclasses.replace(self, checks=self.checks + tuple(c for checks, _ in extra for c in checks),
+                                   reason=" ".join([self.reason] + [f"On this build also: {reason}" for _, reason in extra]))
 
     def covers(self, check: "Check") -> bool:
         """Whether this entry expects ``check`` to fail: it is listed, or under a listed name, or a
@@ -117,11 +130,7 @@ class Expectation:
         scoped one never is for an unknown version)."""
         if self.runtime is None:
             return True
-        if runtime_version is None:
-            return False
-        from packaging.specifiers import SpecifierSet
-
-        return SpecifierSet(self.runtime).contains(runtime_version, prereleases=True)
+        return runtime_version is not None and _contains(self.runtime, runtime_version)
 
     @property
     def location(self) -> str:
@@ -134,6 +143,12 @@ class Expectation:
         """The entry as JSON-able data (the JSON report's ``expectation``)."""
         return {"outcome": self.outcome, "kind": self.kind, "reason": self.reason, "entry": self.case_id,
                 "location": self.location}
+
+
+def _contains(specifier: str, version: str) -> bool:
+    from packaging.specifiers import SpecifierSet
+
+    return SpecifierSet(specifier).contains(version, prereleases=True)
 
 
 def fixture_id(case_id: str) -> str:
@@ -233,7 +248,8 @@ def load_all(paths: Iterable[str], runtime_version: str | None) -> Expectations:
         for entry in load_expectations(path).entries:
             by_id.pop(entry.case_id, None)
             by_id[entry.case_id] = entry
-    kept = tuple(e for e in by_id.values() if e.holds_for(runtime_version))
+    kept = tuple(e.for_runtime(runtime_version) for e in by_id.values()
+                 if e.holds_for(runtime_version) and e.outcome != "pass")
     return Expectations(", ".join(names), kept)
 
 
@@ -282,8 +298,9 @@ def parse_expectations(data: dict, lines: dict[str, int], path: str) -> Expectat
             raise ExpectationsError(path, line, f"{case_id!r}: kind {body['kind']!r} is not one of {', '.join(KINDS)}")
         runtime = _runtime_specifier(body.get("runtime"), case_id, path, line)
         checks = _check_names(body, case_id, path, line)
+        builds = _builds(body, case_id, path, line)
         entries.append(Expectation(case_id, body["outcome"], body["kind"], " ".join(body["reason"].split()), path,
-                                   line or 0, runtime, checks))
+                                   line or 0, runtime, checks, builds))
     return Expectations(path, tuple(entries))
 
 
@@ -297,6 +314,25 @@ def _check_names(body: dict, case_id: str, path: str, line: int | None) -> tuple
     if body["outcome"] != "fail":
         raise ExpectationsError(path, line, f"{case_id!r}: checks apply to outcome \"fail\" only (a skipped case runs no check)")
     return tuple(value)
+
+
+def _builds(body: dict, case_id: str, path: str, line: int | None) -> tuple[tuple[str, tuple[str, ...], str], ...]:
+    """``["<id>".builds."<specifier>"] = {checks, reason}``: checks that also fail on those builds."""
+    tables = body.get("builds")
+    if tables is None:
+        return ()
+    if not isinstance(tables, dict) or not body.get("checks"):
+        raise ExpectationsError(path, line, f"{case_id!r}: builds is a table of PEP 440 specifiers, each {{checks, reason}}, "
+                                "beside the entry's own checks")
+    found = []
+    for spec, table in tables.items():
+        where = f"{case_id!r} builds {spec!r}"
+        if not isinstance(table, dict) or set(table) != {"checks", "reason"} or not isinstance(table["reason"], str):
+            raise ExpectationsError(path, line, f"{where}: a build's table has exactly checks and reason")
+        found.append((_runtime_specifier(spec, case_id, path, line), _check_names({"checks": table["checks"], "outcome": "fail"},
+                                                                                   case_id, path, line),
+                      " ".join(table["reason"].split())))
+    return tuple(found)
 
 
 def _runtime_specifier(value: object, case_id: str, path: str, line: int | None) -> str | None:

@@ -29,6 +29,7 @@ from .interpreter.execute import CaseTimeout, execute_case
 from .interpreter.adapter_capabilities import capability_mismatches
 from .interpreter.features import feature_needs
 from .interpreter.graph_build import FactoryReducerMissing
+from .host.detect import RuntimeLacks
 from .interpreter.harness import FixtureInvalid, HarnessPrimitiveMissing
 
 PASSED, FAILED, SKIPPED, ERROR = "passed", "failed", "skipped", "error"
@@ -127,6 +128,7 @@ def _judge(ref: CaseRef, timeout: float) -> CaseResult:
         load → schema check → build → version check   interpreter.read_fixture  } cases_of(), once per
         scenarios (one per case, inherited decls)      ast.scenarios.scenarios   } fixture → CaseRef
         features (runtime ships what the case needs?)  features.feature_needs → recognized skip
+                                                       (and host.detect.RuntimeLacks while it runs)
         adapter capabilities (requires_capability)     adapter_capabilities.capability_mismatches → skip
         harness primitives → graph build → execute     execute.execute_case (its _run_once, one screen)
         assert (every expectation a rule)              assert_pass.assert_case   → checks → verdict
@@ -150,6 +152,8 @@ def _judge(ref: CaseRef, timeout: float) -> CaseResult:
         trace = execute_case(scenario, timeout, ref.fixture.capability)  # harness → graph build → execute
     except FactoryReducerMissing as exc:
         return done(SKIPPED, reason=f"the runtime does not ship proposal 0023: {exc}", location=str(scenario.span))
+    except RuntimeLacks as exc:  # the build lacks the public API the case needs: it does not ship the feature
+        return done(SKIPPED, reason=f"{exc.what} the case needs", location=str(exc.span or scenario.span))
     except HarnessPrimitiveMissing as exc:
         return done(ERROR, category="harness_primitive_missing", reason=f"harness primitive missing: {exc.what}", location=str(exc.span or scenario.span))
     except FixtureInvalid as exc:

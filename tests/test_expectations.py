@@ -153,7 +153,7 @@ def test_a_skip_entry_does_not_run_the_case(tmp_path, capsys):
 
 @pytest.mark.parametrize(("text", "line", "message"), [
     ('["graph-engine/001-x"]\noutcome = "fail"\nkind = "fixture"\n', 1, "missing required key 'reason'"),
-    ('# c\n\n["graph-engine/001-x"]\noutcome = "flaky"\nkind = "fixture"\nreason = "r"\n', 3, "outcome 'flaky' is not one of fail, skip"),
+    ('# c\n\n["graph-engine/001-x"]\noutcome = "flaky"\nkind = "fixture"\nreason = "r"\n', 3, "outcome 'flaky' is not one of fail, skip, pass"),
     ('["graph-engine/001-x"]\noutcome = "fail"\nkind = "nobody"\nreason = "r"\n', 1, "kind 'nobody' is not one of runtime, fixture, adapter"),
     ('["graph-engine/001-x"]\noutcome = "fail"\nkind = "fixture"\nreason = "  "\n', 1, "reason must be a non-empty string"),
     ('["graph-engine/001-x"]\noutcome = "fail"\nkind = "fixture"\nreason = "r"\nwhy = "w"\n', 1, "unknown key 'why'"),

@@ -34,6 +34,7 @@ from ..ast.nodes import Scalar, Section
 from ..ast.scenarios import Scenario
 from ..diagnostics import Span
 from .behaviors import NotImplementedDirective, node_directive
+from ..host.detect import RuntimeLacks
 from .harness import FixtureInvalid, HarnessPrimitiveMissing
 from .values import literal, raised_message
 from .wire import Canned, CapturedWire, hosts_of, status_classifier
@@ -188,8 +189,8 @@ class RetrievalWire:
             options["base_url"] = _default_base_url(spec)
         accepted = _parameters(cls)
         unknown = sorted(set(options) - accepted)
-        if unknown:  # a construction parameter this runtime's provider does not take
-            raise HarnessPrimitiveMissing(f"{cls.__name__} construction parameter(s) {unknown}", spec.span or span)
+        if unknown:  # a construction parameter this runtime's provider does not take: the build lacks it
+            raise RuntimeLacks(f"{cls.__name__} construction parameter(s) {unknown}", spec.span or span)
         return cls(transport=transport, populate_caller_metadata=self.populate_caller_metadata, **options)
 
     async def aclose(self) -> None:
