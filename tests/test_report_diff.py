@@ -66,6 +66,16 @@ def test_better_and_sideways_changes_exit_0_and_added_cases_are_listed_not_count
     assert out.endswith("2 verdicts changed: 0 worse, 0 better, 2 other; 1 case only in new, 1 only in old; 2 cases in both\n")
 
 
+def test_same_exits_1_on_any_difference_and_0_on_none(tmp_path, capsys):
+    """Two builds that must judge alike (a wheel and an editable checkout of it)."""
+    one = write(tmp_path, "one.json", [case(GE, "a", "passed"), case(GE, "b", "failed")])
+    sideways = write(tmp_path, "two.json", [case(GE, "a", "skipped"), case(GE, "b", "failed")])
+    assert cli(["diff", one, sideways]) == 0
+    assert cli(["diff", "--same", one, sideways]) == 1
+    assert cli(["diff", "--same", one, one]) == 0
+    capsys.readouterr()
+
+
 @pytest.mark.parametrize("text,problem", [
     (None, "cannot read it"),
     ("{not json", "not JSON"),

@@ -63,6 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
     diff = commands.add_parser("diff", help="the cases whose verdict changed between two JSON reports of run")
     diff.add_argument("old", metavar="OLD.json", help="the earlier report (run --json)")
     diff.add_argument("new", metavar="NEW.json", help="the later report")
+    diff.add_argument("--same", action="store_true", help="exit 1 when any verdict differs (not only a worse one)")
     return parser
 
 
@@ -83,7 +84,7 @@ def _main(argv: list[str] | None) -> int:
     if args.command == "diff":
         from .report_diff import diff
 
-        return diff(args.old, args.new)
+        return diff(args.old, args.new, same=args.same)
     limit = limits_problem()
     if limit:
         print(f"oa-conformance: {limit}", file=sys.stderr)

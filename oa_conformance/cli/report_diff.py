@@ -4,7 +4,8 @@ The cases whose verdict changed, grouped by capability, each that now fails with
 the cases only one report has; one summary line. Exit status: 1 when a verdict got worse (passed,
 xfail or skipped → failed, error, xpass or not implemented), 0 otherwise, 2 when a report cannot be
 read or is not an ``oa-conformance run --json`` report. A case only NEW has is listed, never counted
-worse: it has no earlier verdict to fall from.
+worse: it has no earlier verdict to fall from. ``--same`` exits 1 on any difference at all (two builds
+that must judge alike: a wheel and an editable checkout of it).
 """
 
 from __future__ import annotations
@@ -96,7 +97,8 @@ def _host_line(host: Any) -> str:
     return f"{name or 'build not recorded'}{where}{by}"
 
 
-def diff(old_path: str, new_path: str, out: TextIO | None = None, err: TextIO | None = None) -> int:
+def diff(old_path: str, new_path: str, out: TextIO | None = None, err: TextIO | None = None, same: bool = False) -> int:
+    """Print the delta; exit 1 when a verdict got worse (``same``: when anything differs at all)."""
     out, err = out or sys.stdout, err or sys.stderr
     reports = []
     for path in (old_path, new_path):
@@ -119,6 +121,8 @@ def diff(old_path: str, new_path: str, out: TextIO | None = None, err: TextIO | 
     summary += f"; {len(set(old.cases) & set(new.cases))} cases in both"
     lines += ["", summary]
     print("\n".join(lines), file=out)
+    if same:
+        return 1 if changed or added or removed else 0
     return 1 if worse else 0
 
 
