@@ -17,6 +17,21 @@ each with the outcome expected, the reason and whose deviation it is::
 Ids are the ones ``oa-conformance run`` prints (:attr:`runner.CaseRef.id`). A case-level entry wins
 over its fixture's entry.
 
+An entry of a case that runs names the checks it expects to fail (the names the run prints before
+``: failed``); every other check of the case must pass::
+
+    ["observability/010-otel-log-correlation[detached_case]"]
+    outcome = "fail"
+    kind = "runtime"
+    checks = ["expected.log_records", "expected.invariants.log_trace_ids_differ_when_detached"]
+    reason = "..."
+
+A listed name covers the checks under it (``expected_error`` covers ``expected_error.category``) and
+the predicates that restate it. The case is ``xfail`` when exactly the listed checks fail; a failure
+no entry lists leaves it ``failed`` (web-platform-tests keys expectations by subtest for this: a new
+failure beside a known one is not hidden); a listed check that passes makes it ``xpass`` (stale). A
+whole-case entry (no ``checks``) stays for a case that cannot run: skipped, schema-invalid, erroring.
+
 An entry may be scoped to the runtime builds it holds for, with a PEP 440 specifier::
 
     runtime = "<0.17"        # only against openarmature releases before 0.17
@@ -24,7 +39,8 @@ An entry may be scoped to the runtime builds it holds for, with a PEP 440 specif
 An entry out of scope for the build under test is dropped when the file is read (it is neither
 applied nor reported unmatched). Several files may be given; they are read in order and a later
 file's entry replaces an earlier one for the same id, so a small overlay (e.g. the deviations of an
-older spec corpus) rides on the shipped file.
+older spec corpus) rides on the shipped file; an overlay entry ``outcome = "pass"`` says the case
+is expected to pass there, cancelling the earlier entry (it applies nothing itself).
 
 Outcomes, applied by :meth:`Expectations.apply` (and :meth:`Expectations.skip` before running):
 
@@ -52,13 +68,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable
 
 if TYPE_CHECKING:  # pragma: no cover - the runner imports this module
+    from .assertions.rules import Check
     from .runner import CaseRef, CaseResult
 
 XFAIL, XPASS = "xfail", "xpass"
-EXPECTED_OUTCOMES = ("fail", "skip")
+EXPECTED_OUTCOMES = ("fail", "skip", "pass")  # pass: replaces an earlier file's entry, then applies nothing
 KINDS = ("runtime", "fixture", "adapter")
 KEYS = ("outcome", "kind", "reason")
-OPTIONAL_KEYS = ("runtime",)  # a PEP 440 specifier of the runtime versions the entry holds for
+OPTIONAL_KEYS = ("runtime", "checks", "builds")  # a PEP 440 specifier; the failing checks; per-build additions
 
 # capability/NNN-name, optionally [case]: what runner.CaseRef.id prints.
 _CASE_ID = re.compile(r"^[a-z0-9][a-z0-9-]*/[^/\[\]\s]+(?:\[[^\[\]]+\])?$")
@@ -84,17 +101,36 @@ class Expectation:
     path: str = ""
     line: int = 0
     runtime: str | None = None  # PEP 440 specifier; None: every build
+    checks: tuple[str, ...] = ()  # the checks expected to fail; empty: the whole case
+    # (specifier, checks, reason): more checks expected to fail on the builds a specifier names
+    builds: tuple[tuple[str, tuple[str, ...], str], ...] = ()
+
+    def for_runtime(self, runtime_version: str | None) -> "Expectation":
+        """The entry as it applies to this build: the checks (and reasons) of each ``builds``
+        sub-table whose specifier names the build added to its own."""
+        extra = [(checks, reason) for spec, checks, reason in self.builds
+                 if runtime_version is not None and _contains(spec, runtime_version)]
+        if not extra:
+            return self
+        return dataclasses.replace(self, checks=self.checks + tuple(c for checks, _ in extra for c in checks),
+                                   reason=" ".join([self.reason] + [f"On this build also: {reason}" for _, reason in extra]))
+
+    def covers(self, check: "Check") -> bool:
+        """Whether this entry expects ``check`` to fail: it is listed, or under a listed name, or a
+        predicate restating one (its detail reads ``restates <name>, and …``)."""
+        names = [check.name]
+        restated = re.match(r"restates (\S+?),", check.detail or "")
+        if restated:
+            names.append(restated.group(1))
+        return any(name == listed or name.startswith(listed + ".") or name.startswith(listed + "[")
+                   for name in names for listed in self.checks)
 
     def holds_for(self, runtime_version: str | None) -> bool:
         """Whether the entry is in scope for this runtime version (an unscoped entry always is; a
         scoped one never is for an unknown version)."""
         if self.runtime is None:
             return True
-        if runtime_version is None:
-            return False
-        from packaging.specifiers import SpecifierSet
-
-        return SpecifierSet(self.runtime).contains(runtime_version, prereleases=True)
+        return runtime_version is not None and _contains(self.runtime, runtime_version)
 
     @property
     def location(self) -> str:
@@ -107,6 +143,12 @@ class Expectation:
         """The entry as JSON-able data (the JSON report's ``expectation``)."""
         return {"outcome": self.outcome, "kind": self.kind, "reason": self.reason, "entry": self.case_id,
                 "location": self.location}
+
+
+def _contains(specifier: str, version: str) -> bool:
+    from packaging.specifiers import SpecifierSet
+
+    return SpecifierSet(specifier).contains(version, prereleases=True)
 
 
 def fixture_id(case_id: str) -> str:
@@ -146,6 +188,8 @@ class Expectations:
         entry = self.lookup(result.ref.id)
         if entry is None or entry.outcome != "fail" or result.expectation is not None:
             return result
+        if entry.checks and result.outcome in ("failed", "error"):
+            return _apply_checks(result, entry)
         if result.outcome in ("failed", "error"):
             return dataclasses.replace(result, outcome=XFAIL, expectation=entry)
         if result.outcome == "passed":
@@ -173,6 +217,27 @@ class Expectations:
 NO_EXPECTATIONS = Expectations()
 
 
+def _apply_checks(result: "CaseResult", entry: Expectation) -> "CaseResult":
+    """A per-check entry: xfail when exactly its checks fail, failed beside an unlisted failure (or
+    when the case did not run its checks), xpass when a listed check passed."""
+    from .assertions.rules import VERIFIED
+
+    failing = [check for check in result.checks if check.status != VERIFIED]
+    unlisted = [check for check in failing if not entry.covers(check)]
+    if unlisted or not failing:
+        why = (f"{', '.join(check.name for check in unlisted)} failed too" if unlisted
+               else f"the case did not reach its checks ({result.reason})")
+        note = f"the expectations entry lists {', '.join(entry.checks)}; {why}"
+        return dataclasses.replace(result, reason=note, expectation=entry)
+    stale = [name for name in entry.checks if not any(
+        check.name == name or check.name.startswith((name + ".", name + "[")) for check in failing)]
+    if stale:
+        return dataclasses.replace(
+            result, outcome=XPASS, expectation=entry, location=entry.location,
+            reason=f"listed checks passed: {', '.join(stale)} — remove them from the expectations entry")
+    return dataclasses.replace(result, outcome=XFAIL, expectation=entry)
+
+
 def load_all(paths: Iterable[str], runtime_version: str | None) -> Expectations:
     """Read every file in order (a later file's entry replaces an earlier one for the same id) and
     keep the entries in scope for ``runtime_version``; raises :class:`ExpectationsError`."""
@@ -183,7 +248,8 @@ def load_all(paths: Iterable[str], runtime_version: str | None) -> Expectations:
         for entry in load_expectations(path).entries:
             by_id.pop(entry.case_id, None)
             by_id[entry.case_id] = entry
-    kept = tuple(e for e in by_id.values() if e.holds_for(runtime_version))
+    kept = tuple(e.for_runtime(runtime_version) for e in by_id.values()
+                 if e.holds_for(runtime_version) and e.outcome != "pass")
     return Expectations(", ".join(names), kept)
 
 
@@ -231,9 +297,42 @@ def parse_expectations(data: dict, lines: dict[str, int], path: str) -> Expectat
         if body["kind"] not in KINDS:
             raise ExpectationsError(path, line, f"{case_id!r}: kind {body['kind']!r} is not one of {', '.join(KINDS)}")
         runtime = _runtime_specifier(body.get("runtime"), case_id, path, line)
+        checks = _check_names(body, case_id, path, line)
+        builds = _builds(body, case_id, path, line)
         entries.append(Expectation(case_id, body["outcome"], body["kind"], " ".join(body["reason"].split()), path,
-                                   line or 0, runtime))
+                                   line or 0, runtime, checks, builds))
     return Expectations(path, tuple(entries))
+
+
+def _check_names(body: dict, case_id: str, path: str, line: int | None) -> tuple[str, ...]:
+    value = body.get("checks")
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not value or not all(isinstance(v, str) and v.strip() for v in value):
+        raise ExpectationsError(path, line, f"{case_id!r}: checks must be a non-empty list of check names "
+                                '(as the run prints them, e.g. "expected.span_tree")')
+    if body["outcome"] != "fail":
+        raise ExpectationsError(path, line, f"{case_id!r}: checks apply to outcome \"fail\" only (a skipped case runs no check)")
+    return tuple(value)
+
+
+def _builds(body: dict, case_id: str, path: str, line: int | None) -> tuple[tuple[str, tuple[str, ...], str], ...]:
+    """``["<id>".builds."<specifier>"] = {checks, reason}``: checks that also fail on those builds."""
+    tables = body.get("builds")
+    if tables is None:
+        return ()
+    if not isinstance(tables, dict) or not body.get("checks"):
+        raise ExpectationsError(path, line, f"{case_id!r}: builds is a table of PEP 440 specifiers, each {{checks, reason}}, "
+                                "beside the entry's own checks")
+    found = []
+    for spec, table in tables.items():
+        where = f"{case_id!r} builds {spec!r}"
+        if not isinstance(table, dict) or set(table) != {"checks", "reason"} or not isinstance(table["reason"], str):
+            raise ExpectationsError(path, line, f"{where}: a build's table has exactly checks and reason")
+        found.append((_runtime_specifier(spec, case_id, path, line), _check_names({"checks": table["checks"], "outcome": "fail"},
+                                                                                   case_id, path, line),
+                      " ".join(table["reason"].split())))
+    return tuple(found)
 
 
 def _runtime_specifier(value: object, case_id: str, path: str, line: int | None) -> str | None:

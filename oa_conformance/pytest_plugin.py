@@ -25,6 +25,10 @@ with its own event loop and harness), so fixtures' deliberate sleeps overlap whi
 reports item by item. Under pytest-xdist each worker runs its own items in the test itself. Nothing
 runs under ``--collect-only``.
 
+The build under test: the session header names it and the source of truth for its skips (the
+runtime's ``conformance.toml`` wherever it is, else a probe of its API: ``host/manifest.py``);
+``--oa-runtime-manifest FILE`` (or ini ``oa_runtime_manifest``) gives the manifest to judge it by.
+
 Known deviations: ``--oa-expectations FILE`` (or ini ``oa_expectations``) maps the expectations
 file onto pytest's own markers: ``outcome = "fail"`` → strict ``xfail`` (a pass is a failure: remove
 the entry), ``outcome = "skip"`` → ``skip`` (the case is not run).
@@ -63,8 +67,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--oa-expectations", metavar="FILE", action="append", default=[],
                     help="known deviations (TOML): 'fail' entries are strict xfail, 'skip' entries skip "
                          "(repeatable: a later file's entry replaces an earlier one)")
+    group.addoption("--oa-runtime-manifest", metavar="FILE",
+                    help="the runtime's conformance.toml to decide its skips by (default: the one the build ships, else probing its API)")
     parser.addini("oa_spec_roots", type="paths", default=[], help="spec repositories or spec/ folders to collect fixtures from")
     parser.addini("oa_expectations", type="paths", default=[], help="the expectations files (known deviations) to apply, in order")
+    parser.addini("oa_runtime_manifest", type="paths", default=[], help="the runtime's conformance.toml to decide its skips by")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -92,6 +99,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[_ROOTS] = tuple(Path(os.path.realpath(r)) for r in roots if r is not None)
     config.stash[_SEEN] = set()
     config.stash[_EXPECTATIONS] = _expectations(config)
+    _runtime_manifest(config)
     config.stash[_SCHEDULER] = _Scheduler(config.getoption("oa_workers"), config.getoption("oa_timeout"))
 
 
@@ -140,8 +148,17 @@ def _is_within(path: Path, ancestor: Path) -> bool:
     return path == ancestor or ancestor in path.parents
 
 
+def _one_path(config: pytest.Config, name: str, what: str) -> str | None:
+    """The file given by option ``--name`` (dashes), else by the ini setting ``name``: at most one."""
+    given = config.getoption(name)
+    configured = config.getini(name)
+    if len(configured) > 1:
+        raise pytest.UsageError(f"{name}: one {what}, not several")
+    return given or (str(configured[0]) if configured else None)
+
+
 def _expectations(config: pytest.Config) -> Expectations:
-    from .version import runtime_version
+    from .host.manifest import runtime_version
 
     paths = config.getoption("oa_expectations") or [str(path) for path in config.getini("oa_expectations")]
     if not paths:
@@ -150,6 +167,30 @@ def _expectations(config: pytest.Config) -> Expectations:
         return load_all(paths, runtime_version())
     except ExpectationsError as exc:
         raise pytest.UsageError(f"oa-expectations: {exc}") from None
+
+
+def _runtime_manifest(config: pytest.Config) -> None:
+    """The source of truth for the build's skips, chosen before any case runs (as ``run`` does): a
+    manifest that cannot be read is a usage error. A session that collects no fixtures reads none."""
+    from .host.manifest import ManifestError, use_runtime_manifest
+
+    path = _one_path(config, "oa_runtime_manifest", "runtime manifest")
+    if path is None and not config.stash[_ROOTS]:
+        return
+    try:
+        use_runtime_manifest(path)
+    except ManifestError as exc:
+        option = "--oa-runtime-manifest " if path else ""
+        raise pytest.UsageError(f"oa-conformance: {option}{exc}") from None
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    """Which build runs and what decides its skips — when the session collects fixtures at all."""
+    if not config.stash.get(_ROOTS, ()):
+        return []
+    from .host.manifest import header_lines
+
+    return [f"oa-conformance {line}" for line in header_lines()]
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -260,10 +301,15 @@ def pytest_itemcollected(item: pytest.Item) -> None:
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
     """Entries of the collected fixtures that name none of their cases (only those: a selection or a
-    single file says nothing about fixtures it did not collect)."""
+    single file says nothing about fixtures it did not collect); needed proposals of undetermined status."""
     expectations = config.stash.get(_EXPECTATIONS, NO_EXPECTATIONS)
     for entry in expectations.unmatched(config.stash.get(_COLLECTED, set()), directories=()):
         terminalreporter.write_line(f"oa-expectations: {entry.location}: {entry.case_id} matches no case of its fixture")
+    if config.stash.get(_ROOTS, ()):
+        from .host.manifest import warning_lines
+
+        for line in warning_lines():  # a needed proposal's status could not be determined: said even under -q
+            terminalreporter.write_line(f"oa-conformance {line}")
 
 
 @pytest.hookimpl(wrapper=True)
@@ -317,7 +363,9 @@ class FixtureFile(pytest.File):
             item.add_marker(marker_name(fixture.capability))
             item.extra_keyword_matches.add(case.id)
             entry = expectations.lookup(case.id)
-            if entry is not None and entry.outcome == "fail":
+            if entry is not None and entry.outcome == "fail" and entry.checks:
+                item.judged_by = expectations  # per-check: judged on the result (CaseItem.runtest)
+            elif entry is not None and entry.outcome == "fail":
                 item.add_marker(pytest.mark.xfail(reason=f"{entry.kind}: {entry.reason} ({entry.location})", strict=True))
             elif entry is not None and entry.outcome == "skip":
                 item.add_marker(pytest.mark.skip(reason=f"{entry.kind}: {entry.reason} ({entry.location})"))
@@ -337,13 +385,21 @@ class CaseItem(pytest.Item):
         self.case = case
         self.runs = True  # False when the expectations file skips it: never run ahead
         self.skipped_at: str | None = None  # path:line:col of a recognized skip
+        # A per-check expectations entry is applied to the result here (an xfail marker would
+        # also swallow the failures it does not list); a whole-case entry is a marker.
+        self.judged_by: Any = None
 
     def runtest(self) -> None:
         result = self.config.stash[_SCHEDULER].result(self)
+        if self.judged_by is not None:
+            result = self.judged_by.apply(result)
         self.user_properties.append(("oa_outcome", result.outcome))
         if result.outcome == "skipped":
             self.skipped_at = result.location  # reported there (pytest_runtest_makereport), not at this line
             pytest.skip(result.reason or "skipped")
+        if result.outcome == "xfail":
+            entry = result.expectation
+            pytest.xfail(f"{entry.kind}: {entry.reason} ({entry.location}; checks {', '.join(entry.checks)})")
         if result.outcome != "passed":
             raise CaseFailed(result)
 
@@ -365,6 +421,8 @@ class CaseItem(pytest.Item):
 def render_failure(result: CaseResult) -> str:
     """The fixture's YAML around the failing expectation, then what did not match."""
     lines = [f"{result.outcome}{' [' + result.category + ']' if result.category else ''}: {result.ref.id}"]
+    if result.expectation is not None and result.expectation.checks:  # a per-check entry that did not hold
+        lines.append(f"{result.expectation.location}: {result.reason}")
     location = result.location
     if location:
         lines.append(f"at {location}")

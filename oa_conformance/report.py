@@ -7,13 +7,15 @@ import platform
 from typing import Iterable
 
 from .expectations import Expectation
+from .host.manifest import DISTRIBUTION, host_document, runtime_build
 from .runner import FAILED, NOT_IMPLEMENTED, OUTCOMES, CaseResult
-from .version import ADAPTER_NAME, ADAPTER_VERSION, TARGET_SPEC_VERSION, runtime_location, runtime_version
+from .version import ADAPTER_NAME, ADAPTER_VERSION, TARGET_SPEC_VERSION
 
 
 def host() -> dict:
-    return {"name": "openarmature", "version": runtime_version(), "location": runtime_location(),
-            "python": platform.python_version()}
+    """The build that ran (name, version, where it is installed from) and what decided the skips."""
+    build = runtime_build()
+    return {"name": DISTRIBUTION, "version": build.version, "python": platform.python_version(), **host_document()}
 
 
 def json_report(results: Iterable[CaseResult], unmatched: Iterable[Expectation] = ()) -> dict:
@@ -24,6 +26,8 @@ def json_report(results: Iterable[CaseResult], unmatched: Iterable[Expectation] 
         "host": host(),
         "cases": [
             {
+                "id": r.ref.id,
+                "capability": r.ref.fixture.capability,
                 "fixture": r.ref.fixture.display,
                 "case": r.ref.name,
                 "outcome": r.outcome,
@@ -71,6 +75,8 @@ def case_lines(result: CaseResult) -> list[str]:
     entry = result.expectation
     if entry is not None and result.outcome == "xfail":
         lines.append(f"{INDENT}{entry.location}: expected to fail [{entry.kind}]: {one_line(entry.reason)}")
+    elif entry is not None and entry.checks:  # a per-check entry that did not hold: why, before what failed
+        lines.append(f"{INDENT}{entry.location}: {one_line(result.reason or '')}")
     for location, text in result.findings():
         lines.append(f"{INDENT}{location + ': ' if location else ''}{one_line(text)}")
     lines.extend(f"{INDENT}note: {one_line(note)}" for note in result.notes)

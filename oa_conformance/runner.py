@@ -26,8 +26,10 @@ from .interpreter.assert_pass import assert_case
 from .interpreter.behaviors import NotImplementedDirective
 from .interpreter.case_output import captured, notes
 from .interpreter.execute import CaseTimeout, execute_case
-from .interpreter.features import missing_features
+from .interpreter.adapter_capabilities import capability_mismatches
+from .interpreter.features import feature_needs
 from .interpreter.graph_build import FactoryReducerMissing
+from .host.detect import RuntimeLacks
 from .interpreter.harness import FixtureInvalid, HarnessPrimitiveMissing
 
 PASSED, FAILED, SKIPPED, ERROR = "passed", "failed", "skipped", "error"
@@ -125,28 +127,35 @@ def _judge(ref: CaseRef, timeout: float) -> CaseResult:
 
         load → schema check → build → version check   interpreter.read_fixture  } cases_of(), once per
         scenarios (one per case, inherited decls)      ast.scenarios.scenarios   } fixture → CaseRef
-        features (runtime ships what the case needs?)  features.missing_features → recognized skip
+        features (runtime ships what the case needs?)  features.feature_needs → recognized skip
+                                                       (and host.detect.RuntimeLacks while it runs)
+        adapter capabilities (requires_capability)     adapter_capabilities.capability_mismatches → skip
         harness primitives → graph build → execute     execute.execute_case (its _run_once, one screen)
         assert (every expectation a rule)              assert_pass.assert_case   → checks → verdict
     """
     started = time.perf_counter()
+    undetermined: tuple[str, ...] = ()  # needed proposals whose status is unknown: the case runs, noted
 
     def done(outcome: str, **kwargs) -> CaseResult:
-        return CaseResult(ref, outcome, duration_s=round(time.perf_counter() - started, 4), **kwargs)
+        return CaseResult(ref, outcome, duration_s=round(time.perf_counter() - started, 4), notes=undetermined, **kwargs)
 
     if ref.scenario is None:
         first = ref.problems[0]
         return done(ERROR, category=first.category, reason="; ".join(p.message for p in ref.problems), location=first.location)
     scenario = ref.scenario
-    missing = missing_features(ref.fixture.capability, _own_sections(scenario), scenario)  # features
+    needs = feature_needs(ref.fixture.capability, _own_sections(scenario), scenario)  # features
+    missing = list(needs.missing) + capability_mismatches(scenario)  # requires_capability: the arm asserted
     if missing:
         return done(SKIPPED, reason="; ".join(map(str, missing)), location=str(scenario.span))
+    undetermined = tuple(needs.undetermined)
     try:
         trace = execute_case(scenario, timeout, ref.fixture.capability)  # harness → graph build → execute
     except FactoryReducerMissing as exc:
         return done(SKIPPED, reason=f"the runtime does not ship proposal 0023: {exc}", location=str(scenario.span))
+    except RuntimeLacks as exc:  # the build lacks the public API the case needs: it does not ship the feature
+        return done(SKIPPED, reason=f"{exc.what} the case needs", location=str(exc.span or scenario.span))
     except HarnessPrimitiveMissing as exc:
-        return done(ERROR, category="harness_primitive_missing", reason=f"harness primitive missing: {exc.what}", location=str(exc.span) if exc.span else None)
+        return done(ERROR, category="harness_primitive_missing", reason=f"harness primitive missing: {exc.what}", location=str(exc.span or scenario.span))
     except FixtureInvalid as exc:
         return done(ERROR, category=exc.category, reason=f"fixture invalid: {exc.what}", location=str(exc.span) if exc.span else None)
     except NotImplementedDirective as exc:

@@ -20,20 +20,3 @@ def parse_version(text: str) -> tuple[int, int, int] | None:
     match = _VERSION.match(text.strip()) if isinstance(text, str) else None
     return tuple(int(part) for part in match.groups()) if match else None  # type: ignore[return-value]
 
-
-def runtime_version() -> str | None:
-    """The installed openarmature distribution's version (``None`` when it is not installed)."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("openarmature")
-    except PackageNotFoundError:
-        return None
-
-
-def runtime_location() -> str | None:
-    """The directory the ``openarmature`` package is imported from (found, not imported)."""
-    from importlib.util import find_spec
-
-    spec = find_spec("openarmature")
-    return next(iter(spec.submodule_search_locations), None) if spec and spec.submodule_search_locations else None

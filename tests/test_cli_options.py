@@ -76,16 +76,17 @@ def test_oa_lint_reads_standard_input(monkeypatch, capsys):
 def test_not_implemented_counts_apart_from_failed_and_progress_streams(tmp_path, capsys):
     report = tmp_path / "report.json"
     assert cli(["run", three_fixtures(tmp_path), "--workers", "1", "--json", str(report)]) == 1
-    out = capsys.readouterr().out
-    assert out.splitlines()[0] == "F.N"  # one character per case as it completes
-    header, row = out.splitlines()[1], out.splitlines()[2]
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("runtime: openarmature ") and lines[1].startswith("proposals: ")  # the run header
+    assert lines[2] == "F.N"  # one character per case as it completes
+    header, row = lines[3], lines[4]
     assert "not implemented" in header
     cells = row.split()
     assert cells[:4] == ["graph-engine", "1", "1", "1"]  # passed, failed, not implemented
     assert [c["category"] for c in json.loads(report.read_text())["cases"]] == [None, None, "not_implemented"]
 
 
-def test_quiet_prints_no_progress(tmp_path, capsys):
+def test_quiet_prints_no_header_and_no_progress(tmp_path, capsys):
     cli(["run", three_fixtures(tmp_path), "-q"])
     assert capsys.readouterr().out.splitlines()[0].startswith("capability")
 

@@ -10,13 +10,15 @@ import pytest
 
 from oa_conformance.cli.oa_conformance import main as cli
 from oa_conformance.discovery import discover
-from oa_conformance.expectations import ExpectationsError, Expectations, load_expectations, parse_expectations
+from oa_conformance.expectations import ExpectationsError, Expectations, load_all, load_expectations, parse_expectations
+from oa_conformance.host.manifest import runtime_version
 from oa_conformance.runner import cases_of, run_all
 
 from .conftest import BUNDLED_SPEC, REPO
 from .test_run import LINEAR, write_fixture
 
-SHIPPED = REPO / "oa-expectations.toml"
+SHIPPED = REPO / "oa-expectations.toml"  # openarmature 0.17.0 against the target, spec 0.118.2
+OVERLAY_0_109 = REPO / "oa-expectations-spec-0.109.0.toml"  # the 0.109.0 corpus, read after it
 ENTRY = '["{id}"]\noutcome = "{outcome}"\nkind = "{kind}"\nreason = "{reason}"\n'
 
 
@@ -81,9 +83,9 @@ def test_a_runtime_scoped_entry_applies_only_to_the_builds_it_names(tmp_path, ca
     scoped = expectations_file(tmp_path, {"id": "graph-engine/001-wrong"})
     scoped.write_text(scoped.read_text() + 'runtime = "<0.17"\n')
     args = ["run", str(tmp_path / "spec"), "--expectations", str(scoped), "-q"]
-    monkeypatch.setattr("oa_conformance.version.runtime_version", lambda: "0.16.0")
+    monkeypatch.setattr("oa_conformance.host.manifest.runtime_version", lambda: "0.16.0")
     assert cli(args) == 0 and "XFAIL   graph-engine/001-wrong" in capsys.readouterr().out
-    monkeypatch.setattr("oa_conformance.version.runtime_version", lambda: "0.17.0")
+    monkeypatch.setattr("oa_conformance.host.manifest.runtime_version", lambda: "0.17.0")
     out = capsys.readouterr().out if cli(args) == 1 else "exit was not 1"
     assert "FAILED  graph-engine/001-wrong" in out and "matched no case" not in out  # out of scope: not stale either
 
@@ -98,6 +100,49 @@ def test_a_later_file_replaces_an_earlier_entry_for_the_same_id(tmp_path, capsys
     assert "SKIPPED graph-engine/001-wrong" in out and "from the overlay" in out and "from the base" not in out
 
 
+def _with_checks(path: Path, checks: list[str]) -> Path:
+    path.write_text(path.read_text().replace('kind = "fixture"\n', f'kind = "fixture"\nchecks = {checks!r}\n'.replace("'", '"'), 1))
+    return path
+
+
+def test_a_per_check_entry_is_xfail_when_exactly_its_checks_fail(tmp_path, capsys):
+    wrong_fixture(tmp_path)
+    path = _with_checks(expectations_file(tmp_path, {"id": "graph-engine/001-wrong"}), ["expected.final_state"])
+    assert cli(["run", str(tmp_path / "spec"), "--expectations", str(path), "-q"]) == 0
+    assert "XFAIL   graph-engine/001-wrong" in capsys.readouterr().out
+
+
+def test_a_failure_the_entry_does_not_list_fails_the_case(tmp_path, capsys):
+    """web-platform-tests' subtest expectations: a new failure beside a known one is not hidden."""
+    text = LINEAR.read_text().replace("count: 2\n", "count: 3\n").replace("execution_order: [first, second, third]",
+                                                                          "execution_order: [first, third, second]")
+    write_fixture(tmp_path, text, name="001-wrong.yaml")
+    path = _with_checks(expectations_file(tmp_path, {"id": "graph-engine/001-wrong"}), ["expected.final_state"])
+    assert cli(["run", str(tmp_path / "spec"), "--expectations", str(path), "-q"]) == 1
+    out = capsys.readouterr().out
+    assert "FAILED  graph-engine/001-wrong" in out and "expected.execution_order" in out
+
+
+def test_a_listed_check_that_passes_is_a_stale_xpass(tmp_path, capsys):
+    wrong_fixture(tmp_path)
+    path = _with_checks(expectations_file(tmp_path, {"id": "graph-engine/001-wrong"}),
+                        ["expected.final_state", "expected.execution_order"])
+    assert cli(["run", str(tmp_path / "spec"), "--expectations", str(path), "-q"]) == 1
+    out = capsys.readouterr().out
+    assert "XPASS   graph-engine/001-wrong" in out and "listed checks passed: expected.execution_order" in out
+
+
+def test_a_listed_check_covers_what_is_under_it_and_what_restates_it():
+    from oa_conformance.assertions.rules import FAILED, Check
+
+    entry = parse_expectations({"graph-engine/001-x": {"outcome": "fail", "kind": "runtime", "reason": "r",
+                                                       "checks": ["expected_error", "expected.span_tree"]}}, {}, "e.toml").entries[0]
+    assert entry.covers(Check("expected_error.category", FAILED, None))
+    assert entry.covers(Check("expected.invariants.p", FAILED, None, "restates expected.span_tree, and expected.span_tree failed"))
+    assert not entry.covers(Check("expected.span_tree_extra", FAILED, None))
+    assert not entry.covers(Check("expected.invariants.q", FAILED, None, "restates expected.traces, and it failed"))
+
+
 def test_a_skip_entry_does_not_run_the_case(tmp_path, capsys):
     wrong_fixture(tmp_path)
     path = expectations_file(tmp_path, {"id": "graph-engine/001-wrong", "outcome": "skip", "kind": "runtime", "reason": "hangs"})
@@ -108,7 +153,7 @@ def test_a_skip_entry_does_not_run_the_case(tmp_path, capsys):
 
 @pytest.mark.parametrize(("text", "line", "message"), [
     ('["graph-engine/001-x"]\noutcome = "fail"\nkind = "fixture"\n', 1, "missing required key 'reason'"),
-    ('# c\n\n["graph-engine/001-x"]\noutcome = "flaky"\nkind = "fixture"\nreason = "r"\n', 3, "outcome 'flaky' is not one of fail, skip"),
+    ('# c\n\n["graph-engine/001-x"]\noutcome = "flaky"\nkind = "fixture"\nreason = "r"\n', 3, "outcome 'flaky' is not one of fail, skip, pass"),
     ('["graph-engine/001-x"]\noutcome = "fail"\nkind = "nobody"\nreason = "r"\n', 1, "kind 'nobody' is not one of runtime, fixture, adapter"),
     ('["graph-engine/001-x"]\noutcome = "fail"\nkind = "fixture"\nreason = "  "\n', 1, "reason must be a non-empty string"),
     ('["graph-engine/001-x"]\noutcome = "fail"\nkind = "fixture"\nreason = "r"\nwhy = "w"\n', 1, "unknown key 'why'"),
@@ -119,6 +164,10 @@ def test_a_skip_entry_does_not_run_the_case(tmp_path, capsys):
      "runtime 'before 0.17' is not a PEP 440 version specifier"),
     ('["graph-engine/001-x"]\noutcome = "fail"\nkind = "fixture"\nreason = "r"\nruntime = 17\n', 1,
      "runtime 17 is not a PEP 440 version specifier"),
+    ('["graph-engine/001-x"]\noutcome = "fail"\nkind = "fixture"\nreason = "r"\nchecks = []\n', 1,
+     "checks must be a non-empty list of check names"),
+    ('["graph-engine/001-x"]\noutcome = "skip"\nkind = "fixture"\nreason = "r"\nchecks = ["expected"]\n', 1,
+     'checks apply to outcome "fail" only'),
 ])
 def test_a_malformed_file_names_its_line_and_exits_2(tmp_path, capsys, text, line, message):
     path = tmp_path / "bad.toml"
@@ -145,33 +194,46 @@ def test_the_shipped_file_reads_and_every_entry_has_evidence():
 CAPABILITIES = ("graph-engine", "pipeline-utilities")
 
 
-def test_the_shipped_file_makes_the_shared_corpus_run_exit_0(shared_spec, capsys):
-    args = ["run", str(shared_spec), "--expectations", str(SHIPPED), "--workers", "8"]
+def test_the_shipped_file_makes_the_target_corpus_run_exit_0(target_spec, capsys):
+    args = ["run", str(target_spec), "--expectations", str(SHIPPED), "--workers", "8"]
     assert cli(args + [f"--capability={c}" for c in CAPABILITIES]) == 0
     assert "XPASS" not in capsys.readouterr().out
 
 
-def test_removing_any_shipped_entry_makes_the_run_fail(shared_spec):
-    """Each entry is load-bearing: without it, some case of the run fails (and each one matches)."""
-    shipped = load_expectations(str(SHIPPED))
-    listed = sorted({e.case_id.split("/", 1)[0] for e in shipped.entries})  # every directory with an entry
-    refs = [c for f in discover([str(shared_spec)], listed) for c in cases_of(f)]
+def _each_entry_is_needed(root, files: list[Path], judged: Path) -> None:
+    """Each entry of ``judged`` is load-bearing on ``root`` read with ``files``: without it, some
+    case of the run fails (and every entry matches a case)."""
+    shipped = load_all([str(f) for f in files], runtime_version())
+    own = load_expectations(str(judged))
+    listed = sorted({e.case_id.split("/", 1)[0] for e in own.entries})  # every directory with an entry
+    refs = [c for f in discover([str(root)], listed) for c in cases_of(f)]
     raw = list(run_all(refs, workers=8))
-    assert not shipped.unmatched(r.ref.id for r in raw)
-    for entry in shipped.entries:
-        without = Expectations(shipped.path, tuple(e for e in shipped.entries if e is not entry))
-        assert any(without.apply(r).fails_run for r in raw), f"{entry.case_id} is not needed"
-    assert not any(shipped.apply(r).fails_run for r in raw if r.ref.fixture.capability in CAPABILITIES)
+    assert not own.unmatched(r.ref.id for r in raw)
+    def fails(expectations: Expectations, result) -> bool:  # as a run judges it: skip entries first
+        return (expectations.skip(result.ref) or expectations.apply(result)).fails_run
+
+    for entry in own.entries:
+        without = Expectations(shipped.path, tuple(e for e in shipped.entries if e.case_id != entry.case_id))
+        assert any(fails(without, r) for r in raw), f"{entry.case_id} is not needed"
+    assert not any(fails(shipped, r) for r in raw)
 
 
-def test_the_cli_exits_1_when_a_shipped_entry_is_removed(shared_spec, tmp_path):
+def test_removing_any_shipped_entry_makes_the_target_run_fail(target_spec):
+    _each_entry_is_needed(target_spec, [SHIPPED], SHIPPED)
+
+
+def test_removing_any_overlay_entry_makes_the_0_109_run_fail(shared_spec):
+    _each_entry_is_needed(shared_spec, [SHIPPED, OVERLAY_0_109], OVERLAY_0_109)
+
+
+def test_the_cli_exits_1_when_a_shipped_entry_is_removed(target_spec, tmp_path):
     """The command-line form of the removal check, on one listed fixture."""
     text = SHIPPED.read_text()
     start = text.index('["pipeline-utilities/006-middleware-error-recovery"]')
     end = text.index("\n[", start + 1)
     without = tmp_path / "without-006.toml"
     without.write_text(text[:start] + text[end + 1:])
-    args = ["run", str(shared_spec), "--capability", "pipeline-utilities", "-k", "006-middleware-error-recovery"]
+    args = ["run", str(target_spec), "--capability", "pipeline-utilities", "-k", "006-middleware-error-recovery"]
     assert cli(args + ["--expectations", str(SHIPPED)]) == 0
     assert cli(args + ["--expectations", str(without)]) == 1
 

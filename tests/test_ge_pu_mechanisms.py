@@ -197,3 +197,55 @@ def test_a_file_checkpointer_leaves_no_files_behind(tmp_path, monkeypatch):
     found = results(tmp_path / "spec", PU + "040-state-migration-chain.yaml")
     assert outcomes(found) == {"passed"}, [r.reason for r in found.values()]
     assert not list(scratch.iterdir())
+
+
+EMPTY_OUTPUTS = """\
+state:
+  fields:
+    x: {type: int, default: 0}
+subgraphs:
+  inner:
+    state:
+      fields:
+        x: {type: int, default: 0}
+    entry: s
+    nodes:
+      s: {update: {x: 5}}
+    edges:
+      - {from: s, to: END}
+entry: run
+nodes:
+  run:
+    subgraph: inner
+    outputs: {}
+edges:
+  - {from: run, to: END}
+initial_state: {}
+expected:
+  final_state: {x: 0}
+"""
+
+
+def test_a_present_empty_outputs_map_projects_nothing(tmp_path):
+    """graph-engine §2: a present `outputs` map replaces field-name matching, so `{}` projects nothing
+    (it was read as absent, and the same-named field came out)."""
+    assert run_case(cases_of(write_fixture(tmp_path / "empty", EMPTY_OUTPUTS))[0]).outcome == "passed"
+    without = EMPTY_OUTPUTS.replace("    outputs: {}\n", "")  # field-name matching: x comes out as 5
+    result = run_case(cases_of(write_fixture(tmp_path / "absent", without))[0])
+    assert result.outcome == "failed" and "final_state.x: expected 0, got 5" in result.reason
+
+
+def test_an_omitted_max_attempts_is_the_runtimes_default(monkeypatch):
+    """A `retry` block without max_attempts leaves the runtime's default in force (it was the
+    adapter's own 3): a runtime whose default is 5 gets 5."""
+    import dataclasses
+
+    from oa_conformance.interpreter import behaviors
+
+    @dataclasses.dataclass(frozen=True)
+    class DefaultFive(behaviors.oa.RetryConfig):
+        max_attempts: int = 5
+
+    monkeypatch.setattr(behaviors.oa, "RetryConfig", DefaultFive)
+    spec = type("RetryBlock", (), {"get": lambda self, key: None})()  # `retry: {}`
+    assert behaviors.retry_middleware(spec, None, "n").config.max_attempts == 5

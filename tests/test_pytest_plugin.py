@@ -173,6 +173,21 @@ def test_expectations_become_strict_xfail(pytester, ran):
     assert "graph-engine/001-five[c4]" not in ran
 
 
+def test_a_per_check_entry_is_judged_on_the_result(pytester):
+    """xfail when exactly the listed checks fail, a real failure when another check fails (an xfail
+    marker would have swallowed it), as `oa-conformance run` judges it."""
+    spec = five_cases(pytester.path)
+    expectations = pytester.path / "oa-expectations.toml"
+    expectations.write_text(
+        '["graph-engine/001-five[c2]"]\noutcome = "fail"\nkind = "fixture"\nchecks = ["expected.final_state"]\nreason = "r"\n\n'
+        '["graph-engine/001-five[c4]"]\noutcome = "fail"\nkind = "fixture"\nchecks = ["expected.execution_order"]\nreason = "r"\n',
+        encoding="utf-8")
+    result = pytester.runpytest(f"--oa-spec-root={spec}", "-p", "no:cacheprovider", f"--oa-expectations={expectations}",
+                                "-k", "c2 or c4", "-rxf")
+    result.assert_outcomes(xfailed=1, failed=1)
+    assert "the expectations entry lists expected.execution_order; expected.final_state failed too" in result.stdout.str()
+
+
 @pytest.mark.parametrize("option", ["--oa-timeout=nan", "--oa-timeout=-5", "--oa-workers=-3"])
 def test_bad_option_values_are_usage_errors(pytester, option):
     spec = five_cases(pytester.path)

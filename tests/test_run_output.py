@@ -14,23 +14,34 @@ import pytest
 from oa_conformance.cli.oa_conformance import main as cli
 
 ROOT = Path(__file__).resolve().parents[1]
+EXPECTATIONS = ROOT / "oa-expectations.toml"
+OVERLAY_0_109 = ROOT / "oa-expectations-spec-0.109.0.toml"
 LOCATION = re.compile(r"\S+\.(?:yaml|toml):\d+(?::\d+)?")
 INDENT = " " * 10
 
 
-@pytest.fixture(scope="module")
-def corpus_run(shared_spec):
-    """The whole shared corpus through the installed command, as a user runs it."""
+@pytest.fixture(scope="module", params=["target", "0.109.0"])
+def corpus_run(request):
+    """A whole corpus through the installed command, as a user runs it, with the shipped
+    expectations: the target 0.118.2 corpus, and the 0.109.0 regression set with its overlay."""
+    if request.param == "target":
+        root, files = request.getfixturevalue("target_spec"), [EXPECTATIONS]
+    else:
+        root, files = request.getfixturevalue("shared_spec"), [EXPECTATIONS, OVERLAY_0_109]
     return subprocess.run(
-        [sys.executable, "-m", "oa_conformance.cli.oa_conformance", "run", str(shared_spec),
-         "--expectations", str(ROOT / "oa-expectations.toml"), "-q"],
+        [sys.executable, "-m", "oa_conformance.cli.oa_conformance", "run", str(root), "-q",
+         *(arg for path in files for arg in ("--expectations", str(path)))],
         capture_output=True, text=True, timeout=300, cwd=ROOT,
     )
 
 
-def test_a_whole_corpus_run_prints_nothing_to_stderr(corpus_run):
+def test_a_whole_corpus_run_with_the_shipped_expectations_passes_and_prints_nothing_to_stderr(corpus_run):
     assert corpus_run.stderr == ""
+    assert corpus_run.returncode == 0, corpus_run.stdout[-3000:]
     assert "cases in" in corpus_run.stdout.splitlines()[-1]
+    table = corpus_run.stdout.split("\n\n", 1)[0].splitlines()
+    total = dict(zip(table[0].replace("not implemented", "not_implemented").split()[1:], table[-1].split()[1:]))
+    assert int(total["passed"]) > 500 and total["not_implemented"] == total["error"] == total["xpass"] == "0"
 
 
 def test_every_line_of_a_whole_corpus_run_carries_at_most_one_location(corpus_run):

@@ -26,7 +26,9 @@ def sample_fixtures():
     shared = shared_spec_root()
     if shared is not None and (shared / "spec").is_dir():
         roots.append(str(shared))
-    refs = discover(roots)
+    # Only fixtures that read cleanly (a fixture defect such as 052's undefined record type is
+    # test_corpus.py's business), so which ones are sampled does not depend on the corpus's defects.
+    refs = [ref for ref in discover(roots) if read_fixture(ref.path, capability=ref.capability).ok]
     return [ref for index, ref in enumerate(refs) if index % SAMPLE_EVERY == 0]
 
 

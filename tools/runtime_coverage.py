@@ -22,7 +22,7 @@ from pathlib import Path
 from oa_conformance.discovery import discover
 from oa_conformance.expectations import load_all
 from oa_conformance.runner import PASSED, cases_of, run_all, run_case
-from oa_conformance.version import runtime_location, runtime_version
+from oa_conformance.host.manifest import runtime_package, runtime_version
 
 
 def passing_cases(roots: list[str], expectations: list[str]) -> list:
@@ -103,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     if not all(roots) or not all(Path(root).exists() for root in roots):
         print("coverage: give the upstream spec roots (or set OA_TARGET_SPEC)", file=sys.stderr)
         return 2
-    package = runtime_location()
+    package = runtime_package()
     if package is None:
         print("coverage: openarmature is not installed", file=sys.stderr)
         return 2

@@ -109,8 +109,9 @@ def run_corpus(roots: list[str], pythonpath: Path | None, args: list[str] = ()) 
         if not report.exists():
             raise FaultError(f"the run did not finish (exit {done.returncode}): {done.stderr.strip()[-400:]}")
         data = json.loads(report.read_text(encoding="utf-8"))
-    if pythonpath is not None and not str(data["host"].get("location", pythonpath)).startswith(str(pythonpath)):
-        raise FaultError(f"the run imported {data['host'].get('location')}, not the patched copy")
+    imported = data["host"]["installed"]["path"]
+    if pythonpath is not None and not str(imported).startswith(str(pythonpath.resolve())):
+        raise FaultError(f"the run imported the runtime from {imported}, not the patched copy {pythonpath}")
     return {_case_id(case): case["outcome"] for case in data["cases"]}
 
 

@@ -102,12 +102,10 @@ ASSERTION_SUBKEYS = frozenset(("non_empty_string", "harness_parameterized"))
 def harness_parameter(name: str) -> Any:
     """The harness-injected value ``harness_parameterized: <name>`` compares against (§5.10): the
     runtime's own identity, as it declares it."""
-    import openarmature
+    from ..host.identity import implementation_identity
 
-    parameters = {"implementation_name": openarmature.__implementation_name__,
-                  "implementation_version": openarmature.__version__,
-                  "spec_version": openarmature.__spec_version__}
-    if name not in parameters:
+    parameters = implementation_identity()
+    if parameters.get(name) is None:
         raise LookupError(f"no harness parameter named {name!r}")
     return parameters[name]
 

@@ -4,9 +4,10 @@ Langfuse mapping; conformance-adapter §5.5 typed-event collectors, §6.4 Langfu
 **Langfuse.** ``langfuse_trace`` is the Trace of the invocation the block is about; ``langfuse_traces``
 every Trace the case produced, in creation order. A Trace matches on ``id``, ``name``, ``metadata``
 (subset), ``input`` / ``output`` / ``sessionId`` / ``userId`` (exact) and its ``observations`` tree.
-An observation matches on ``type``, ``name``, ``metadata`` and ``modelParameters`` (subset), the
-other Langfuse fields exactly (``usage`` / ``usageDetails`` name exactly the counters reported),
-three derived assertions (``input_parses_as_messages``, ``input_is_raw_string_with_marker``,
+An observation matches on ``type``, ``name``, ``metadata`` and ``modelParameters`` (subset),
+``metadata_absent`` (metadata keys the observation does not carry, not even as null), the other
+Langfuse fields exactly (``usage`` / ``usageDetails`` name exactly the counters reported), three
+derived assertions (``input_parses_as_messages``, ``input_is_raw_string_with_marker``,
 ``prompt_entity_link`` / ``prompt_entity_link_absent``) and its ``children``.
 
 Sibling order is asserted only where the spec determines it (conformance-adapter §7): siblings are
@@ -26,8 +27,9 @@ arrival order.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 from ..ast.nodes import Mapping, Scalar, Sequence
 from ..diagnostics import Span
@@ -72,12 +74,32 @@ def invocation_trace(ctx: Context) -> Any:
     raise LookupError(f"{len(roots)} Langfuse Traces, and the invocation's id was never observable")
 
 
-def children_index(collection: Any) -> dict[Any, list[Any]]:
-    """Observations by parent (``(traceId, parentObservationId)``), each list in creation order."""
-    index: dict[Any, list[Any]] = {}
+class Index(NamedTuple):
+    """What observation matching reads besides the observation itself: ``children`` by parent
+    (``(traceId, parentObservationId)``, each list in creation order) and ``harvested`` — every
+    value the run's events carried per field name (``error_message`` …), the untruncated source a
+    ``metadata_truncation`` prefix is compared with."""
+
+    children: dict[Any, list[Any]]
+    harvested: dict[str, tuple[str, ...]]
+
+
+def children_index(collection: Any, events: Any = ()) -> Index:
+    children: dict[Any, list[Any]] = {}
     for observation in collection["observations"]:
-        index.setdefault((observation["traceId"], observation["parentObservationId"]), []).append(observation)
-    return index
+        children.setdefault((observation["traceId"], observation["parentObservationId"]), []).append(observation)
+    harvested: dict[str, list[str]] = {}
+    for event in events:
+        for field, value in event.items():
+            if isinstance(value, str):
+                harvested.setdefault(field, []).append(value)
+    return Index(children, {field: tuple(values) for field, values in harvested.items()})
+
+
+def run_events(ctx: Context) -> list[Any]:
+    """Every event the case's observers received (the run's, or every run's for a case-level block)."""
+    invocations = [ctx.invocation] if ctx.invocation is not None else list(ctx.trace.invocations)
+    return [event for invocation in invocations for events in invocation.events.values() for event in events]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -97,7 +119,7 @@ def _merge(into: list, result: Match) -> Any:
     return result.bindings
 
 
-def match_trace(expected: Mapping, trace: Any, index: dict, bindings: Any, path: str,
+def match_trace(expected: Mapping, trace: Any, index: Index, bindings: Any, path: str,
                 unknown: list) -> Match:
     problems: list[Mismatch] = []
     for key, want in expected.items():
@@ -107,14 +129,14 @@ def match_trace(expected: Mapping, trace: Any, index: dict, bindings: Any, path:
         elif key == "metadata":
             bindings = _merge(problems, match(want, trace["metadata"], bindings, child, "subset"))
         elif key == "observations":
-            roots = index.get((trace["id"], None), [])
+            roots = index.children.get((trace["id"], None), [])
             bindings = _merge(problems, match_children(want, roots, index, bindings, child, unknown))
         else:
             unknown.append((child, expected.key_span(key)))
     return Match(not problems, bindings, tuple(problems))
 
 
-def match_observation(expected: Mapping, observation: Any, index: dict, bindings: Any, path: str,
+def match_observation(expected: Mapping, observation: Any, index: Index, bindings: Any, path: str,
                       unknown: list) -> Match:
     problems: list[Mismatch] = []
     for key, want in expected.items():
@@ -125,8 +147,15 @@ def match_observation(expected: Mapping, observation: Any, index: dict, bindings
         elif key in OBSERVATION_SUBSET:
             bindings = _merge(problems, match(want, observation[key], bindings, child, "subset"))
         elif key == "children":
-            kids = index.get((observation["traceId"], observation["id"]), [])
+            kids = index.children.get((observation["traceId"], observation["id"]), [])
             bindings = _merge(problems, match_children(want, kids, index, bindings, child, unknown))
+        elif key == "metadata_absent":  # proposal 0118: keys the observation withholds (not even null)
+            metadata = observation["metadata"] or {}
+            if not isinstance(want, Sequence):
+                problems.append(Mismatch(child, "a list of metadata keys", "a single value", span))
+            for item in (want.items if isinstance(want, Sequence) else ()):
+                if item.value in metadata:
+                    problems.append(Mismatch(f"{child}[{item.value}]", "absent", f"present = {show(metadata[item.value])}", item.span))
         elif key == "prompt_entity_link":
             bindings = _merge(problems, match(want, observation["promptEntityLink"], bindings, child, "exact"))
         elif key == "prompt_entity_link_absent":
@@ -140,6 +169,8 @@ def match_observation(expected: Mapping, observation: Any, index: dict, bindings
                 problems.append(Mismatch(child, "an input that parses as a message list", error, span))
             else:
                 bindings = _merge(problems, match(want, parsed, bindings, child, "exact"))
+        elif key == "metadata_truncation":
+            problems.extend(truncation_mismatches(want, observation["metadata"], index.harvested, child))
         elif key == "input_is_raw_string_with_marker":
             value = observation["input"]
             raw = isinstance(value, str) and TRUNCATION_MARKER in value and _parsed(value)[1] is not None
@@ -149,6 +180,64 @@ def match_observation(expected: Mapping, observation: Any, index: dict, bindings
         else:
             unknown.append((child, span))
     return Match(not problems, bindings, tuple(problems))
+
+
+# ``metadata_truncation: {<key>: {max_bytes, marker_pattern, utf8_valid, prefix_of_full_serialization}}``
+# (conformance-adapter §5.5; observability §5.5.5 applied directly to a plain-string metadata value,
+# proposal 0119). The metadata value must be present; each sub-key is one property of the cut.
+TRUNCATION_PROPERTIES = ("max_bytes", "marker_pattern", "utf8_valid", "prefix_of_full_serialization")
+
+
+def _cut_prefix(value: str, marker_pattern: str | None) -> str:
+    """The value without its truncation marker (the pattern's match, else the §5.5.5 marker's text)."""
+    if marker_pattern is not None:
+        found = re.search(marker_pattern, value)
+        if found is not None:
+            return value[:found.start()]
+    return value.split(TRUNCATION_MARKER, 1)[0]
+
+
+def _truncation_holds(prop: str, want: Any, value: str, full_values: tuple[str, ...], marker: str | None) -> tuple[bool, str]:
+    """Whether one property of a truncated value holds, with what was seen."""
+    encoded = value.encode("utf-8", "surrogatepass")
+    if prop == "max_bytes":
+        return len(encoded) <= want, f"{len(encoded)} bytes"
+    if prop == "marker_pattern":
+        return re.search(want, value) is not None, f"ends {show(value[-48:])}"
+    if prop == "utf8_valid":  # a split multi-byte sequence shows as a lone surrogate or U+FFFD after decoding
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as error:
+            return not want, f"not encodable as UTF-8 ({error.reason})"
+        broken = "\ufffd" in value and not any("\ufffd" in full for full in full_values)
+        return broken != want, "a U+FFFD replacement character the source lacks" if broken else "valid UTF-8"
+    # prefix_of_full_serialization: the kept part is a byte-exact prefix of an untruncated source value
+    if not full_values:
+        return False, "no untruncated value of this field in the run's events to compare with"
+    kept = _cut_prefix(value, marker).encode("utf-8", "surrogatepass")
+    prefixed = any(full.encode("utf-8", "surrogatepass").startswith(kept) for full in full_values)
+    return prefixed == want, f"the kept {len(kept)} bytes are{'' if prefixed else ' not'} a prefix of a source value"
+
+
+def truncation_mismatches(expected: Any, metadata: Any, harvested: dict[str, tuple[str, ...]], path: str) -> list[Mismatch]:
+    problems: list[Mismatch] = []
+    if not isinstance(expected, Mapping):
+        return [Mismatch(path, "a mapping of metadata key → truncation properties", show(metadata), getattr(expected, "span", None))]
+    for key, properties in expected.items():
+        where = f"{path}.{key}"
+        value = metadata.get(key)
+        if not isinstance(value, str):
+            problems.append(Mismatch(where, "a present string metadata value", show(value), expected.key_span(key)))
+            continue
+        marker = properties.get("marker_pattern").value if isinstance(properties.get("marker_pattern"), Scalar) else None
+        for prop, want in properties.items():
+            if prop not in TRUNCATION_PROPERTIES or not isinstance(want, Scalar):
+                problems.append(Mismatch(f"{where}.{prop}", f"one of {', '.join(TRUNCATION_PROPERTIES)}", show(prop), properties.key_span(prop)))
+                continue
+            held, seen = _truncation_holds(prop, want.value, value, harvested.get(key, ()), marker)
+            if not held:
+                problems.append(Mismatch(f"{where}.{prop}", f"{prop}: {show(want.value)}", seen, properties.key_span(prop)))
+    return problems
 
 
 def _parsed(value: Any) -> tuple[Any, str | None]:
@@ -166,7 +255,7 @@ def _names_identity(expected: Any) -> bool:
     return isinstance(metadata, Mapping) and any(key in metadata for key in INSTANCE_IDENTITIES)
 
 
-def match_children(expected: Any, actual: list, index: dict, bindings: Any, path: str, unknown: list) -> Match:
+def match_children(expected: Any, actual: list, index: Index, bindings: Any, path: str, unknown: list) -> Match:
     """An expected list of observations against actual siblings (creation order; see the module doc)."""
     if not isinstance(expected, Sequence):
         return Match(False, bindings, (Mismatch(path, "a list of observations", show(actual), expected.span),))
@@ -193,7 +282,7 @@ def match_children(expected: Any, actual: list, index: dict, bindings: Any, path
     return Match(not problems, bindings, tuple(problems))
 
 
-def match_traces_in_order(expected: Sequence, traces: list, index: dict, bindings: Any, path: str, unknown: list) -> Match:
+def match_traces_in_order(expected: Sequence, traces: list, index: Index, bindings: Any, path: str, unknown: list) -> Match:
     """``langfuse_traces``: each expected Trace is a distinct recorded Trace, in creation order (an
     ordered subsequence — a fixture lists the Traces it describes and counts the others, e.g. with
     ``detached_trace_count``). An expected Trace no later recorded Trace matches is reported against
@@ -218,7 +307,7 @@ class LangfuseTraceRule(SelectingRule):
 
     def evaluate(self, ctx: Context, bindings: Any):
         collection = langfuse_collection(ctx)
-        index = children_index(collection)
+        index = children_index(collection, run_events(ctx))
         unknown: list = []
         path = self.name.split(".", 1)[-1]
         if isinstance(self.expected, Sequence):
@@ -348,6 +437,70 @@ def _leak_shape(directive: str, key: str, what: str, present: bool) -> None:
         return FlagRule(f"expected.{directive}", span, node, negated, _sdk_exported)
 
     shape(directive, capability=OBS)(factory)
+
+
+# ---- payload-scoped leak checks (proposals 0116-0118: the §6 payload-leak invariant) --------
+# A Langfuse observation span is *payload-bearing* (§6.4 as 158's sidecar narrows it) when it carries
+# harvested payload: provider input / output, a Trace-level input / output other than the §8.4.1
+# minimal stub, or a failed observation's error_message. Classifications (error_type, the error
+# category in statusMessage) and caller-attached dimensions are payload-free.
+PAYLOAD_ATTRIBUTES = ("langfuse.observation.input", "langfuse.observation.output")
+TRACE_PAYLOAD_ATTRIBUTES = ("langfuse.trace.input", "langfuse.trace.output")
+METADATA_ATTRIBUTE = "langfuse.observation.metadata"
+HARVESTED_METADATA = ("error_message",)
+# §8.4.1's minimal stubs, by their key sets: {entry_node, correlation_id} / {final_node, status}.
+TRACE_STUBS = (frozenset(("entry_node", "correlation_id")), frozenset(("final_node", "status")))
+
+
+def _json(value: Any) -> Any:
+    try:
+        return json.loads(value) if isinstance(value, str) else value
+    except ValueError:
+        return value
+
+
+def payload_carried(span: Any) -> list[str]:
+    """The payload attributes a Langfuse observation span carries (empty: payload-free). A dict
+    metadata renders as one attribute per key (``langfuse.observation.metadata.<key>``), any other
+    as one serialized blob under the bare name — both are read."""
+    attributes = span["attributes"]
+    carried = [name for name in PAYLOAD_ATTRIBUTES if attributes.get(name) is not None]
+    for name in TRACE_PAYLOAD_ATTRIBUTES:
+        value = _json(attributes.get(name))
+        if value is not None and not (isinstance(value, dict) and frozenset(value) in TRACE_STUBS):
+            carried.append(name)
+    blob = _json(attributes.get(METADATA_ATTRIBUTE))
+    for key in HARVESTED_METADATA:
+        if attributes.get(f"{METADATA_ATTRIBUTE}.{key}") is not None or (isinstance(blob, dict) and key in blob):
+            carried.append(f"{METADATA_ATTRIBUTE}.{key}")
+    return carried
+
+
+def _payload_bearing_on_global(ctx: Context) -> tuple[bool, str]:
+    bearing = {s["name"]: payload_carried(s) for s in _otel_spans(ctx, "global_spans", "global TracerProvider's")
+               if is_langfuse_span(s) and payload_carried(s)}
+    return bool(bearing), f"payload-bearing Langfuse observation spans on the global exporter: {show(bearing)}"
+
+
+def _global_capture_or_emission(ctx: Context) -> str | None:
+    """A payload absence is meaningful when the global exporter captured the case and the Langfuse
+    client emitted — or when standing the observer up raised, which is why nothing was emitted."""
+    _otel_spans(ctx, "global_spans", "global TracerProvider's")  # LookupError: cannot evaluate
+    return None if ctx.trace.construction_error is not None else _sdk_exported(ctx)
+
+
+@shape("payload_bearing_langfuse_observations_on_global", capability=OBS)
+def _payload_bearing(node: Scalar, span: Span | None) -> Rule:
+    return FlagRule("expected.payload_bearing_langfuse_observations_on_global", span, node, _payload_bearing_on_global)
+
+
+@shape("no_payload_bearing_langfuse_observations_on_global", capability=OBS)
+def _no_payload_bearing(node: Scalar, span: Span | None) -> Rule:
+    def none_bearing(ctx: Context) -> tuple[bool, str]:
+        held, seen = _payload_bearing_on_global(ctx)
+        return not held, seen
+    return FlagRule("expected.no_payload_bearing_langfuse_observations_on_global", span, node, none_bearing,
+                    _global_capture_or_emission)
 
 
 _leak_shape("no_langfuse_observations_on_global", "global_spans", "global TracerProvider's", present=False)

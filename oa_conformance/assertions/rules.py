@@ -391,6 +391,27 @@ class CompileErrorRule(Rule):
 
 
 @dataclass(frozen=True)
+class ConstructionErrorRule(Rule):
+    """``expected_construction_error: {category}`` (conformance-adapter §5.5): standing up the case's
+    observers / clients raised the categorized error, or their first use did (the run's error)."""
+
+    name: str
+    span: Span | None
+    expected: Any  # the construction_error_expectation section
+
+    def check(self, ctx: Context, bindings: Any):
+        want = self.expected.category.value
+        error, when = ctx.trace.construction_error, "at construction"
+        if error is None and ctx.trace.main is not None:
+            error, when = ctx.trace.main.error, "at first use (the run's error)"
+        if error is None:
+            return (Check(self.name, FAILED, self.span, f"expected {want!r} at construction or first use; nothing was raised"),), bindings
+        if error.category != want:
+            return (Check(self.name, FAILED, self.span, f"expected {want!r}, got {error.category!r} {when} ({error.message})"),), bindings
+        return (Check(self.name, VERIFIED, self.span),), bindings
+
+
+@dataclass(frozen=True)
 class BuildOrRunErrorRule(Rule):
     """An error category the spec lets surface either while the graph is built or when it runs
     (`expected_chain_ambiguity_error`: compile-time SHOULD, load-time acceptable, §10.12.2)."""

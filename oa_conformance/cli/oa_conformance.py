@@ -3,12 +3,18 @@
     oa-conformance run [SPEC_ROOT...] [--capability NAME] [-k EXPR] [--json FILE] [--expectations FILE]
                                           run every case against openarmature; summary table + JSON report
     oa-conformance check [SPEC_ROOT...]   read every fixture (load, schema, version) and report problems
+    oa-conformance diff OLD.json NEW.json the cases whose verdict changed between two --json reports
+
+`run` first names the build that runs and the source of truth for its skips (the runtime's
+conformance.toml, wherever it is, ``--runtime-manifest FILE``, or a probe of its API: host/manifest.py);
+``-q`` leaves that out, never a warning that a needed proposal's status is undetermined.
 
 Exit status: 0 when nothing failed or errored (an expected failure listed in the expectations file is
 ``xfail``; a listed case that passes is ``xpass`` and fails the run), 1 otherwise (a case that is
 ``not implemented`` by the adapter fails too), 2 on a usage error (bad option value, unwritable
 ``--json`` path, unknown capability) or a malformed expectations file, 130 when interrupted (Ctrl-C:
-the cases that finished are summarised).
+the cases that finished are summarised). `diff`: 1 when a verdict got worse, 0 otherwise, 2 when a
+report cannot be read (cli/report_diff.py).
 """
 
 from __future__ import annotations
@@ -49,10 +55,16 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--timeout", type=positive_seconds, default=60.0, help="per-case time limit in seconds (default 60)")
     run.add_argument("-x", "--exitfirst", dest="maxfail", action="store_const", const=1, help="stop after the first failing case")
     run.add_argument("--maxfail", type=positive_count, metavar="N", help="stop after N failing cases")
-    run.add_argument("-q", "--quiet", action="store_true", help="no progress characters while cases run")
+    run.add_argument("-q", "--quiet", action="store_true", help="no run header, no progress characters while cases run")
+    run.add_argument("--runtime-manifest", metavar="FILE",
+                     help="the runtime's conformance.toml to decide its skips by (default: the one the build ships, else probing its API)")
     check = commands.add_parser("check", help="load and statically check fixtures (no runtime)")
     check.add_argument("roots", nargs="*", default=["spec"], metavar="SPEC_ROOT", help="spec repository, spec/ folder, conformance/ folder or file (default: spec)")
     check.add_argument("--capability", action="append", help="only this capability (repeatable)")
+    diff = commands.add_parser("diff", help="the cases whose verdict changed between two JSON reports of run")
+    diff.add_argument("old", metavar="OLD.json", help="the earlier report (run --json)")
+    diff.add_argument("new", metavar="NEW.json", help="the later report")
+    diff.add_argument("--same", action="store_true", help="exit 1 when any verdict differs (not only a worse one)")
     return parser
 
 
@@ -71,6 +83,10 @@ def main(argv: list[str] | None = None) -> int:
 
 def _main(argv: list[str] | None) -> int:
     args = build_parser().parse_args(argv)
+    if args.command == "diff":
+        from .report_diff import diff
+
+        return diff(args.old, args.new, same=args.same)
     limit = limits_problem()
     if limit:
         print(f"oa-conformance: {limit}", file=sys.stderr)
@@ -106,11 +122,19 @@ def _main(argv: list[str] | None) -> int:
 
 def _run(fixtures, args) -> int:
     from ..expectations import NO_EXPECTATIONS, ExpectationsError, load_all
-    from ..version import runtime_version
+    from ..host.manifest import runtime_version
     from ..grammar import GrammarError, parse_keyword_expression
+    from ..host.manifest import ManifestError, header_lines, use_runtime_manifest, warning_lines
     from ..report import column, json_report, summary_table
     from ..runner import cases_of, run_as_completed
 
+    try:
+        use_runtime_manifest(args.runtime_manifest)
+    except ManifestError as exc:
+        given = "--runtime-manifest " if args.runtime_manifest else ""
+        hint = "" if given else " (give --runtime-manifest FILE to judge the build by another)"
+        print(f"oa-conformance: {given}{exc}{hint}", file=sys.stderr)
+        return 2
     expectations = NO_EXPECTATIONS
     if args.expectations:
         try:
@@ -131,6 +155,8 @@ def _run(fixtures, args) -> int:
     if not cases:
         print("oa-conformance: no case matches", file=sys.stderr)
         return 2
+    for line in ([] if args.quiet else header_lines()) + warning_lines():
+        print(line)
     started = time.perf_counter()
     finished: dict[int, object] = {}
     failures, stopped = 0, None

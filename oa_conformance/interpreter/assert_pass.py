@@ -20,10 +20,12 @@ from ..assertions.catalogue.engine import RestatesRule, predicate_rule
 from ..assertions.rules import (
     FAILED,
     UNVERIFIED,
+    VERIFIED,
     Check,
     BuildOrRunErrorRule,
     CompileErrorRule,
     CompileWarningRule,
+    ConstructionErrorRule,
     Context,
     ErrorRule,
     Rule,
@@ -36,6 +38,7 @@ from ..assertions.rules import (
 )
 from ..ast.nodes import PredicateBlock, Section
 from ..ast.scenarios import FILE_ONLY, Scenario
+from ..diagnostics import Span
 from .capabilities import harness_for
 from .resume import FIRST_RUN, POPULATE, RESUMED, is_multi_run
 from ..trace import CaseTrace
@@ -44,6 +47,7 @@ load_assertions()  # every shape and predicate registered before a case is asser
 
 PREDICATE_BLOCKS = ("invariants", "observer_event_invariants")
 BUILD_OR_RUN_ERROR = "expected_chain_ambiguity_error"
+CONSTRUCTION_ERROR = "expected_construction_error"
 
 
 def assert_case(scenario: Scenario, trace: CaseTrace, capability: str | None = None, repeated: bool = True) -> tuple[Check, ...]:
@@ -80,6 +84,19 @@ def assert_case(scenario: Scenario, trace: CaseTrace, capability: str | None = N
     if trace.compile_error is not None:
         error = trace.compile_error
         return (Check("compile", FAILED, scenario.section.span, f"compilation failed unexpectedly: {error.category}: {error.message}"),)
+    construction = scenario.get(CONSTRUCTION_ERROR)
+    if construction is not None:  # raised standing the observers up, or at their first use in the run
+        run(ConstructionErrorRule(CONSTRUCTION_ERROR, _span(scenario, CONSTRUCTION_ERROR), construction))
+    if trace.construction_error is not None:
+        if construction is None:
+            error = trace.construction_error
+            return (Check("construction", FAILED, scenario.section.span,
+                          f"standing up the case's observers failed unexpectedly: {error.category}: {error.message}"),)
+        # Nothing ran: the case-level `expected:` judges what the captures saw while the case stood up.
+        for _, _, rule in expected_rules(scenario.get("expected"), capability):
+            run(rule)
+        stood_up = list(checks)
+        return tuple(stood_up + [rule.judge(holder, stood_up) for rule, holder, _ in restating])
     warning = scenario.get("expected_compile_warning")
     if warning is not None:
         run(CompileWarningRule("expected_compile_warning", _span(scenario, "expected_compile_warning"), warning))
@@ -108,7 +125,7 @@ def assert_case(scenario: Scenario, trace: CaseTrace, capability: str | None = N
         owner = source if source is not None else scenario
         run_number = len(run_starts)
         run_starts.append(len(checks))
-        expects_error = False
+        expects_error = construction is not None  # a first-use raise is the run's error
         error_key = "first_run_expected_error" if invocation.role == FIRST_RUN else "expected_error"
         for holder in ((source,) if source is not None else ()) + (scenario,):
             expected_error = holder.get(error_key)
@@ -126,20 +143,13 @@ def assert_case(scenario: Scenario, trace: CaseTrace, capability: str | None = N
         # A resume case's first run may carry its own expectations beside its expected error.
         first_run = invocation.role == FIRST_RUN and owner.get("first_run_expected") is not None
         expected = owner.get("first_run_expected" if first_run else "expected")
-        if expected is not None:
-            for directive, node in expected.items():
-                span = expected.key_span(directive)
-                if directive in PREDICATE_BLOCKS:
-                    for rule in predicate_rules(node, f"expected.{directive}", capability):
-                        run(rule)
-                else:
-                    if directive in ("error", "expected_error", "outcome", "final_state_at_error"):
-                        expects_error = expects_error or directive != "outcome" or getattr(node, "value", None) == "errored"
-                    rule = shape_rule(directive, node, span, capability)
-                    # A shape whose expectation describes the failed run (an ERROR invocation span,
-                    # an invoke() rejected at its boundary) accounts for the error like expected_error.
-                    expects_error = expects_error or getattr(rule, "expects_failure", False)
-                    run(rule)
+        for directive, node, rule in expected_rules(expected, capability):
+            if directive in ("error", "expected_error", "outcome", "final_state_at_error"):
+                expects_error = expects_error or directive != "outcome" or getattr(node, "value", None) == "errored"
+            # A shape whose expectation describes the failed run (an ERROR invocation span,
+            # an invoke() rejected at its boundary) accounts for the error like expected_error.
+            expects_error = expects_error or getattr(rule, "expects_failure", False)
+            run(rule)
         invariants = owner.get("invariants")  # the run-level block, beside `expected:`
         if invariants is not None:
             for rule in predicate_rules(invariants, "invariants", capability):
@@ -161,6 +171,7 @@ def assert_case(scenario: Scenario, trace: CaseTrace, capability: str | None = N
         if scenario.get("expected") is not None:
             checks.append(Check("expected", UNVERIFIED, _span(scenario, "expected"),
                                 "not implemented: a case-level expected: beside invocations:"))
+    checks.extend(barrier_checks(scenario, trace))
     case_checks = list(checks)
     bounds = run_starts + [runs_end]
     for rule, holder, number in restating:  # after every other check: a restatement reads their verdicts
@@ -170,6 +181,46 @@ def assert_case(scenario: Scenario, trace: CaseTrace, capability: str | None = N
     if run_count is not None and repeated:
         checks.extend(_repeated_runs(scenario, trace, run_count, capability))
     return tuple(checks)
+
+
+# The middleware-log kind a harness barrier logs its outcome under (observability_nodes.BARRIER).
+BARRIER = "event_delivery_barrier"
+
+
+def barrier_checks(scenario: Scenario, trace: CaseTrace) -> list[Check]:
+    """One check per barrier the graph build wired (``wiring.barriers``: the directive's node, line
+    and column; `await_event_delivery`, conformance-adapter §5.1): verified when it ran and
+    held every time, failed at the directive when it never ran or did not hold (§5.1: an adapter
+    that cannot provide the barrier fails the case rather than run it without one)."""
+    path = scenario.section.span.path
+    outcomes: dict[tuple[int, int], list[Any]] = {}
+    for entry in trace.middleware_log:
+        if entry[0] == BARRIER:
+            outcomes.setdefault((entry[1]["line"], entry[1]["column"]), []).append(entry[1])
+    checks = []
+    for barrier in trace.wiring.get("barriers", ()):
+        span = Span(path, barrier["line"], barrier["column"])
+        name = f"{barrier['node']}.calls_llm_from_wrapper.await_event_delivery"
+        ran = outcomes.get((span.line, span.column), [])
+        broken = [dict(outcome) for outcome in ran if not outcome["held"]]
+        if not ran:
+            checks.append(Check(name, FAILED, span, "the barrier never ran, so the case ran without it"))
+        elif broken:
+            checks.append(Check(name, FAILED, span, f"the barrier did not hold: {broken}"))
+        else:
+            checks.append(Check(name, VERIFIED, span, f"held {len(ran)} time(s)"))
+    return checks
+
+
+def expected_rules(expected: Section | None, capability: str | None):
+    """The rules of an ``expected:`` block, in document order, as ``(directive, value, rule)``: a
+    predicate block's rows one by one, every other key through its shape."""
+    for directive, node in (expected.items() if expected is not None else ()):
+        if directive in PREDICATE_BLOCKS:
+            for rule in predicate_rules(node, f"expected.{directive}", capability):
+                yield directive, node, rule
+        else:
+            yield directive, node, shape_rule(directive, node, expected.key_span(directive), capability)
 
 
 def _members(rule: Rule) -> list[Rule]:

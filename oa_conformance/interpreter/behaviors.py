@@ -22,7 +22,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
-from openarmature import graph as oa
+from ..host import graph as oa
 
 from ..ast.nodes import Mapping, Scalar, Section
 from .harness import Harness, HarnessPrimitiveMissing, HarnessRaised, timed_drain
@@ -144,8 +144,8 @@ def composite_prelude(name: str, decl: Section, harness: Harness) -> Callable | 
 def _body_event(event: str, name: str) -> dict[str, Any]:
     """A node-body log row: where the runtime says the body runs (its context, read in the body;
     the namespace is the runtime's, ending with the node itself)."""
-    from openarmature import observability as obs
-    from openarmature.observability.correlation import current_fan_out_index_chain
+    from ..host import observability as obs
+    from ..host.observability import current_fan_out_index_chain
 
     return {"event": event, "node": name, "namespace": obs.current_namespace_prefix(), "fan_out_index": obs.current_fan_out_index(),
             "fan_out_index_chain": current_fan_out_index_chain(), "attempt_index": obs.current_attempt_index(),
@@ -247,10 +247,10 @@ async def _flaky(ctx: NodeContext, spec: Section) -> None:
 def runtime_error(category: str, message: str) -> Exception:
     """The runtime's own error class for a category it defines (an LLM provider category raises
     e.g. ``ProviderRateLimit``, as a real provider call would); otherwise a harness error carrying it."""
-    from openarmature.llm import errors
+    from ..host.llm import provider_error_classes
 
-    for value in vars(errors).values():
-        if isinstance(value, type) and issubclass(value, errors.LlmProviderError) and getattr(value, "category", None) == category:
+    for value in provider_error_classes():
+        if getattr(value, "category", None) == category:
             try:
                 return value(message)
             except TypeError:  # a class whose constructor needs more than a message
@@ -270,7 +270,7 @@ def success_update(ctx: NodeContext, spec: Any) -> dict:
 
 
 def _instance() -> tuple[int | None, ...]:
-    from openarmature.observability.correlation import current_fan_out_index_chain
+    from ..host.observability import current_fan_out_index_chain
 
     return tuple(current_fan_out_index_chain())
 
@@ -295,7 +295,7 @@ async def _flaky_by_index(ctx: NodeContext, spec: Section) -> None:
 
 def _item_value(ctx: NodeContext, spec: Scalar) -> Any:
     """The fan-out item of the running instance: its state's item_field, from the nearest fan-out."""
-    from openarmature.observability import current_namespace_prefix
+    from ..host.observability import current_namespace_prefix
 
     for node in reversed(current_namespace_prefix()):
         item_field = ctx.harness.graph.fan_out_item_fields.get(node)
@@ -308,7 +308,7 @@ def _item_value(ctx: NodeContext, spec: Scalar) -> Any:
 async def _flaky_per_index(ctx: NodeContext, spec: Section) -> None:
     """Invocation-keyed: `fail_first_run_indices` fail on the case's first invocation only,
     `always_fail_indices` on every invocation (the index is the runtime's fan_out_index)."""
-    from openarmature.observability import current_fan_out_index
+    from ..host.observability import current_fan_out_index
 
     index = current_fan_out_index()
     first = literal(spec.get("fail_first_run_indices")) or []
@@ -342,7 +342,7 @@ async def _flaky_resume_aware(ctx: NodeContext, spec: Section) -> None:
 
 @node_directive("invoke_drain_events_for")
 async def _drain_events_for(ctx: NodeContext, spec: Section) -> None:
-    from openarmature.observability import current_invocation_id
+    from ..host.observability import current_invocation_id
 
     invocation_id = current_invocation_id()
     summary = await timed_drain(ctx.harness.graph.compiled.drain_events_for, spec.timeout_seconds.value, invocation_id)
@@ -483,7 +483,7 @@ def metadata_middleware(entries: dict[str, Any], harness: Any, unit: str) -> Any
     """A middleware that calls the runtime's ``set_invocation_metadata(**entries)`` before ``next()``:
     the write happens in the wrapped unit's own context (a branch's, an instance's), at the top of its body.
     The accepted write is logged like a node's (``metadata_write``, under the unit's name)."""
-    from openarmature.observability import set_invocation_metadata
+    from ..host.observability import set_invocation_metadata
 
     async def augment(state: Any, next_: Any) -> Any:
         set_invocation_metadata(**entries)
@@ -547,11 +547,9 @@ def _chain(exc: BaseException | None):
 def retry_middleware(spec: Section, harness: Harness, node_name: str | None) -> Any:
     """The runtime's RetryMiddleware from a `retry` block (max_attempts, classifier, backoff)."""
     attempts = spec.get("max_attempts")
-    config = oa.RetryConfig(
-        max_attempts=attempts.value if attempts is not None else 3,
-        classifier=_classifier(spec.get("classifier")),
-        backoff=_backoff(spec.get("backoff")),
-    )
+    # An omitted max_attempts is the runtime's own default (pipeline-utilities §6.1), never ours.
+    chosen = {"max_attempts": attempts.value} if attempts is not None else {}
+    config = oa.RetryConfig(classifier=_classifier(spec.get("classifier")), backoff=_backoff(spec.get("backoff")), **chosen)
     return oa.RetryMiddleware(config)
 
 

@@ -7,7 +7,7 @@ import cycle.
 
 from __future__ import annotations
 
-from openarmature import graph as oa
+from ..host import graph as oa
 
 from ..trace import ErrorRecord, plain
 
@@ -40,9 +40,7 @@ def error_record(error: BaseException) -> ErrorRecord:
         derived = str(error)
     attributes["raw_message"] = str(error)
     if isinstance(error, Exception):  # the runtime's own default retry classification (§6.1)
-        from openarmature.graph.middleware import default_classifier
-
-        attributes["transient"] = bool(default_classifier(error, None))
+        attributes["transient"] = bool(oa.default_classifier(error, None))
     return ErrorRecord(
         category=getattr(error, "category", None),
         message=derived,

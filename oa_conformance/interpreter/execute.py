@@ -14,7 +14,8 @@ import dataclasses
 import uuid
 from typing import Any
 
-from openarmature import graph as oa
+from ..host import checkpoint as oa_checkpoint
+from ..host import graph as oa
 
 from ..ast.nodes import Scalar, Section
 from ..ast.scenarios import Scenario
@@ -23,7 +24,7 @@ from .errors import error_record
 from .capabilities import CapabilityHarness, harness_for
 from .case_output import run_loop
 from .graph_build import BuiltGraph, build_graph
-from .harness import Harness, HarnessPrimitiveMissing, Instruments, RecordingObserver, timed_drain
+from .harness import Harness, HarnessPrimitiveMissing, Instruments, RecordingObserver, harness_missing, timed_drain
 from .resume import POPULATE, RESUMED, Crashed, Run, crashable, planned_runs, recording_checkpointer, saved_record
 from ..trace import CaseTrace, ErrorRecord, InvocationTrace, plain
 from ..trace.record import freezing
@@ -40,6 +41,7 @@ CASE_DIRECTIVES = frozenset((
     "expected_compile_warning", "invariants", "run_count", "first_run_expected_error", "first_run_expected",
     "crash_injection", "resume", "seeded_record", "saved_record_assertions",
     "every_save_assertions", "migrations", "runtime_state_subclass", "populate_checkpointer_via_runs",
+    "requires_capability", "expected_construction_error",
 ))
 INVOCATION_DIRECTIVES = frozenset((
     "name", "description", "initial_state", "expected", "expected_error", "invariants", "drain",
@@ -70,12 +72,11 @@ def unsupported(scenario: Scenario, contract: CapabilityHarness | None = None) -
     return None
 
 
-def _build_errors() -> tuple[type[BaseException], ...]:
-    from openarmature.checkpoint.errors import CheckpointError
 
+def _build_errors() -> tuple[type[BaseException], ...]:
     # A checkpoint configuration error (a duplicate migration pair, pipeline-utilities §10.12.1) is
     # raised by the builder while the graph is built: it is a build-time outcome like a compile error.
-    return (oa.CompileError, CheckpointError)
+    return (oa.CompileError, oa_checkpoint.CheckpointError)
 
 
 BUILD_ERRORS = _build_errors()
@@ -112,7 +113,7 @@ async def _with_limit(scenario: Scenario, timeout: float, contract: CapabilityHa
 def _checkpointer(spec: Any, harness: Harness, case_files: contextlib.ExitStack) -> Any:
     """The runtime checkpointer backend the fixture names, recording its saves (resume.py). A file
     backend writes under a directory the case removes when it ends (``case_files``)."""
-    from openarmature.checkpoint import FanOutInternalSaveBatching, InMemoryCheckpointer, SQLiteCheckpointer
+    from ..host.checkpoint import FanOutInternalSaveBatching, InMemoryCheckpointer, SQLiteCheckpointer
 
     if spec is None:
         return None
@@ -236,13 +237,20 @@ async def _run_once(scenario: Scenario, contract: CapabilityHarness | None = Non
     with contextlib.ExitStack() as case_files:                             # removed when the run ends
         harness.instruments = instruments(scenario, harness, case_files)  # §6 harness primitives
         async with _captured(scenario, harness, contract) as capture:     # the directory's captures (OTel …)
-            try:
-                built = build_graph(scenario, harness)                      # graph build
-            except BUILD_ERRORS as error:  # compile and registration-time configuration errors
-                trace = CaseTrace(compile_error=error_record(error), parameters=plain(case_parameters(scenario)))
-            else:
-                trace = await execute_graph(scenario, built, harness)       # execute
+            trace = await _build_and_execute(scenario, harness)
     return trace if capture is None else dataclasses.replace(trace, collections=plain(capture.collections()))
+
+
+async def _build_and_execute(scenario: Scenario, harness: Harness) -> CaseTrace:
+    """Graph build → execute, unless standing up the case's observers already failed (a categorized
+    construction error: the case stands down, §5.5 ``expected_construction_error``)."""
+    if harness.instruments.construction_error is not None:
+        return CaseTrace(construction_error=harness.instruments.construction_error, parameters=plain(case_parameters(scenario)))
+    try:
+        built = build_graph(scenario, harness)                      # graph build
+    except BUILD_ERRORS as error:  # compile and registration-time configuration errors
+        return CaseTrace(compile_error=error_record(error), parameters=plain(case_parameters(scenario)))
+    return await execute_graph(scenario, built, harness)            # execute
 
 
 def _captured(scenario: Scenario, harness: Harness, contract: CapabilityHarness | None) -> Any:
@@ -382,8 +390,9 @@ async def _invoke(scenario: Scenario, run: Run, harness: Harness, built: Any, ob
     except Crashed:  # abandoned by an injected crash: no outcome of its own
         outcome = "crashed"
     except (oa.GraphError, Exception) as raised:  # any failure is the outcome under test
-        if isinstance(raised, HarnessPrimitiveMissing):
-            raise
+        missing = harness_missing(raised)
+        if missing is not None:  # the harness (or the build) lacks what the case needs: not the outcome under test
+            raise missing
         outcome, error = "errored", error_record(raised)
     new_ids = harness.log.invocation_ids[ids_start:]
     if new_ids:

@@ -1,20 +1,18 @@
-"""What the runtime under test ships, read from its own ``conformance.toml``.
+"""Which proposals a fixture needs, judged against what the runtime build ships.
 
-A fixture that needs a proposal the runtime marks ``not-yet`` is a *recognized skip* that names the
+A fixture that needs a proposal the build does not ship is a *recognized skip* that names the
 proposal — never a pass, never a failure blamed on the runtime. The proposal a fixture needs comes
-from its capability directory or from the directives it uses (the table below); the status comes
-from the installed ``openarmature`` package.
+from its capability directory or from the directives it uses (the tables below); whether the build
+ships it comes from ``host.manifest`` (its manifest, wherever it is, or a probe of its API).
 """
 
 from __future__ import annotations
 
-import tomllib
-from functools import cache
-from importlib.resources import files
 from typing import Any, Iterable, NamedTuple
 
 from ..ast.nodes import Mapping, Scalar, Section
 from ..ast.visitor import walk
+from ..host.manifest import NOT_SHIPPED, UNDETERMINED, proposal_status
 
 # Capability directories that are one proposal each.
 CAPABILITY_PROPOSALS = {
@@ -48,6 +46,9 @@ VALUE_PROPOSALS = {
     ("stream_body", None): ("0062", "LLM completion streaming"),  # None: any value
 }
 
+# A field whose reducer is a factory ({bounded_append: {max_len: 3}}): graph-engine §2's factories.
+FACTORY_REDUCER_PROPOSAL = "0023"
+
 # Message content-block types (llm-provider §3.1) a proposal introduced: a fixture whose messages
 # or canned responses carry one needs that proposal's message types.
 CONTENT_BLOCK_PROPOSALS = {
@@ -65,45 +66,43 @@ class Missing(NamedTuple):
         return f"the runtime does not ship proposal {self.proposal} ({self.title}): {self.note}"
 
 
-@cache
-def runtime_manifest() -> dict:
-    """The installed runtime's conformance manifest (empty when it ships none)."""
-    try:
-        text = files("openarmature").joinpath("conformance.toml").read_text(encoding="utf-8")
-    except (FileNotFoundError, ModuleNotFoundError):
-        return {}
-    return tomllib.loads(text)
+class FeatureNeeds(NamedTuple):
+    """What a scenario needs that the build does not ship (a recognized skip), and the proposals it
+    needs whose status could not be determined (the case runs; each is a note on it)."""
+
+    missing: list[Missing]
+    undetermined: list[str]
 
 
-def status(proposal: str) -> str:
-    entry = runtime_manifest().get("proposals", {}).get(proposal)
-    return entry.get("status", "unknown") if entry else "unknown"
+def feature_needs(capability: str | None, sections: Iterable[Section], scenario: Any = None) -> FeatureNeeds:
+    """Judge the proposals a scenario needs against what the build ships (``host.manifest``)."""
+    missing, undetermined = [], []
+    for proposal, title in sorted(needed_proposals(capability, sections, scenario).items()):
+        status = proposal_status(proposal)
+        if status.state == NOT_SHIPPED:
+            missing.append(Missing(proposal, title, status.evidence))
+        elif status.state == UNDETERMINED:
+            undetermined.append(f"proposal {proposal} ({title}) status undetermined: {status.evidence}; the case ran")
+    return FeatureNeeds(missing, undetermined)
 
 
-def _missing(proposal: str, title: str) -> Missing | None:
-    state = status(proposal)
-    if state == "not-yet":
-        return Missing(proposal, title, "status not-yet in openarmature's conformance.toml")
-    return None
-
-
-def missing_features(capability: str | None, sections: Iterable[Section], scenario: Any = None) -> list[Missing]:
-    """The not-shipped proposals a scenario needs (empty when the runtime has them all).
+def needed_proposals(capability: str | None, sections: Iterable[Section], scenario: Any = None) -> dict[str, str]:
+    """The proposals a scenario's constructs belong to, each with the title a skip names it by.
 
     ``scenario`` (when given) also resolves inherited scalar directives such as a fixture-level
     ``mapping:`` that its cases inherit.
     """
-    found: dict[str, Missing] = {}
+    found: dict[str, str] = {}
+
+    def need(proposal: str, title: str) -> None:
+        found[proposal] = title
+
     for (name, wanted), needs in VALUE_PROPOSALS.items():
         value = scenario.get(name) if scenario is not None else None
         if isinstance(value, Scalar) and wanted is not None and value.value == wanted:
-            miss = _missing(*needs)
-            if miss:
-                found[miss.proposal] = miss
+            need(*needs)
     if capability in CAPABILITY_PROPOSALS:
-        miss = _missing(*CAPABILITY_PROPOSALS[capability])
-        if miss:
-            found[miss.proposal] = miss
+        need(*CAPABILITY_PROPOSALS[capability])
     for section in sections:
         for node in walk(section):
             if isinstance(node, Section):
@@ -113,20 +112,19 @@ def missing_features(capability: str | None, sections: Iterable[Section], scenar
                     if needs is None and isinstance(value, Scalar):
                         needs = VALUE_PROPOSALS.get((name, value.value))
                     if needs:
-                        miss = _missing(*needs)
-                        if miss:
-                            found[miss.proposal] = miss
-            elif isinstance(node, Mapping) and "type" in node.keys:
-                kind = node.get("type")
-                needs = CONTENT_BLOCK_PROPOSALS.get(kind.value) if isinstance(kind, Scalar) and isinstance(kind.value, str) else None
-                miss = _missing(*needs) if needs else None
-                if miss:
-                    found[miss.proposal] = miss
-            if isinstance(node, Section):
+                        need(*needs)
                 if node.family == "field":
                     reducer = node.get("reducer")
                     if isinstance(reducer, Mapping) and not isinstance(reducer, Scalar):
-                        miss = _missing("0023", f"factory reducer {reducer.keys[0]!r}")
-                        if miss:
-                            found[miss.proposal] = miss
-    return sorted(found.values())
+                        need(FACTORY_REDUCER_PROPOSAL, f"factory reducer {reducer.keys[0]!r}")
+            elif isinstance(node, Mapping) and "type" in node.keys:
+                kind = node.get("type")
+                if isinstance(kind, Scalar) and isinstance(kind.value, str) and kind.value in CONTENT_BLOCK_PROPOSALS:
+                    need(*CONTENT_BLOCK_PROPOSALS[kind.value])
+    return found
+
+
+def table_proposals() -> set[str]:
+    """Every proposal the tables above can name (each needs a probe in ``host.manifest``)."""
+    tables = (CAPABILITY_PROPOSALS, DIRECTIVE_PROPOSALS, VALUE_PROPOSALS, CONTENT_BLOCK_PROPOSALS)
+    return {number for table in tables for number, _ in table.values()} | {FACTORY_REDUCER_PROPOSAL}

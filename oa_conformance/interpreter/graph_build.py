@@ -20,8 +20,10 @@ from typing import Annotated, Any, Iterator
 
 from pydantic import ConfigDict, Field, create_model
 
-from openarmature import graph as oa
-from openarmature.observability import current_correlation_id, current_invocation_id
+from ..host import graph as oa
+from ..host.detect import require
+from ..host.graph import with_subgraph_identity
+from ..host.observability import current_correlation_id, current_invocation_id
 
 from ..ast.nodes import Mapping, Scalar, Section, Sequence, TypeRef
 from ..ast.scenarios import Scenario
@@ -260,14 +262,18 @@ class _GraphCompiler:
             builder.add_node(name, node_body(name, decl, self.harness), **kwargs)
 
     def projection(self, decl: Section) -> Any:
+        # A present map is the projection even when empty (`outputs: {}` projects nothing out,
+        # graph-engine §2): every test here is `is not None`, never truthiness.
         mapping = decl.get("mapping")
-        inputs = decl.get("inputs") or (mapping.get("inputs") if mapping is not None else None)
-        outputs = decl.get("outputs") or (mapping.get("outputs") if mapping is not None else None)
+        inputs, outputs = (decl.get(key) if decl.get(key) is not None else (mapping.get(key) if mapping is not None else None)
+                           for key in ("inputs", "outputs"))
         projects_in, projects_out = decl.get("projects_in"), decl.get("projects_out")
         if projects_in is not None or projects_out is not None:
             if inputs is not None or outputs is not None:
-                return _BothForms(literal(inputs) if inputs else {}, literal(outputs) if outputs else None,
-                                  literal(projects_in) if projects_in else [], literal(projects_out) if projects_out else [])
+                require(oa.DeclaredSameName)  # both forms need the declared one to exist at all
+                return _BothForms(literal(inputs) if inputs is not None else {}, literal(outputs) if outputs is not None else None,
+                                  literal(projects_in) if projects_in is not None else [],
+                                  literal(projects_out) if projects_out is not None else [])
             return oa.DeclaredSameName(
                 in_fields=set(literal(projects_in) if projects_in is not None else ()),
                 out_fields=set(literal(projects_out) if projects_out is not None else ()),
@@ -416,15 +422,3 @@ def _wiring(decl: Section) -> dict | None:
 
 
 __all__ = ["BuiltGraph", "FactoryReducerMissing", "build_graph", "python_type", "state_class", "Sequence"]
-
-
-def with_subgraph_identity(builder: Any, node_name: str, identity: str) -> None:
-    """Give a subgraph node its compiled subgraph's identity (the name it is declared under), which
-    observers report as `subgraph_name` (observability §5.3 / §8.4.2). The runtime's
-    ``SubgraphNode`` carries the field, but ``add_subgraph_node`` takes no argument for it (its
-    fan-out sibling ``add_fan_out_node(subgraph_identity=)`` does), so the registered node is
-    replaced by a copy carrying it."""
-    import dataclasses
-
-    nodes = builder._nodes
-    nodes[node_name] = dataclasses.replace(nodes[node_name], subgraph_identity=identity)

@@ -27,6 +27,19 @@ class HarnessPrimitiveMissing(Exception):
         self.span = span
 
 
+def harness_missing(error: BaseException | None) -> HarnessPrimitiveMissing | None:
+    """The ``HarnessPrimitiveMissing`` an error is, or was raised from: a node body's own error
+    reaches the caller wrapped by the runtime (``NodeException``), and a primitive the harness (or
+    the build under test) lacks is never the outcome under test."""
+    seen: set[int] = set()
+    while error is not None and id(error) not in seen:
+        if isinstance(error, HarnessPrimitiveMissing):
+            return error
+        seen.add(id(error))
+        error = error.__cause__ or error.__context__
+    return None
+
+
 class FixtureInvalid(Exception):
     """A block the schema accepts but the harness cannot build from (a call without the inputs its
     operation needs, a malformed template segment): ``fixture_schema_invalid`` at its line (§9)."""
@@ -54,7 +67,7 @@ class ObserverRaised(Exception):
 
 def _current_invocation() -> str | None:
     """The invocation whose delivery worker is running (delivery runs in the invocation's context)."""
-    from openarmature.observability import current_invocation_id
+    from ..host.observability import current_invocation_id
 
     try:
         return current_invocation_id()
@@ -78,7 +91,7 @@ def event_record(event: Any) -> Any:
 def error_data(error: BaseException) -> dict[str, Any]:
     """An event's error as data; ``cause_chain`` is the runtime's own classification of its cause
     chain (``classify_cause_chain``: the derived category / message and the carrier-flagged links)."""
-    from openarmature.graph import classify_cause_chain
+    from ..host.graph import classify_cause_chain
 
     data = {"category": getattr(error, "category", None), "message": str(error), "type": type(error).__name__}
     if isinstance(error, Exception):
@@ -188,6 +201,9 @@ class Instruments:
     # interleave as far as the runtime's bound lets them (a body that never awaits runs to its end
     # before a sibling starts, and measured overlap would always be 1).
     concurrency_markers: bool = False
+    # A categorized error a capture's construction raised (an observer / client the case stands up,
+    # conformance-adapter §5.5 `expected_construction_error`): the case then builds no graph.
+    construction_error: Any = None
 
     def clock(self) -> float:
         """Seconds: the deterministic stub (advancing a fixed step per read) or the real monotonic clock."""

@@ -8,7 +8,8 @@ Shared by every directory whose fixtures talk to a mock LLM:
   consumed by node bodies that call ``complete()`` (``calls_llm``).
 
 Both forms are lists of ``llm_mock_response`` sections (``status``, ``body``, ``headers``,
-``connection_failure``, ``stream_body``). :func:`canned_responses` turns them into
+``connection_failure``, ``stream_body``, ``raises``: a non-2xx entry's error envelope from a literal
+``error_type`` and a ``message`` or synthesized ``message_repeat``). :func:`canned_responses` turns them into
 :class:`~.wire.Canned` values, keeping each entry's ``path:line:col`` for messages;
 :func:`mock_wire` builds the case's wire from whichever form the scenario declares; and
 :func:`openai_provider` constructs the real provider over it. Nothing else is mocked: request
@@ -33,8 +34,8 @@ from typing import Any, Iterable
 
 from ..ast.nodes import Scalar, Section
 from .harness import FixtureInvalid, HarnessPrimitiveMissing
-from .values import literal
-from .wire import Canned, CapturedWire, hosts_of, sse_body
+from .values import literal, raised_message
+from .wire import Canned, CapturedWire, hosts_of, sse_body, status_classifier
 
 # The mock provider's host root. `.invalid` (RFC 2606) can never resolve, so even a request that
 # somehow bypassed the wire could not reach a server.
@@ -67,6 +68,15 @@ def canned_response(entry: Section) -> Canned:
     if stream is not None:
         headers = canned.headers + (("content-type", "text/event-stream"),)
         return replace(canned, raw=sse_body(literal(stream)), headers=headers)
+    raises = entry.get("raises")
+    if raises is not None:
+        if canned.status < 300:
+            raise FixtureInvalid("`raises` belongs on a non-2xx mock entry (its status fixes the §7 category)", entry.key_span("raises"))
+        # The call raises the literal exception (wire.CapturedWire.literal_exception); the envelope is
+        # the OpenAI-compatible error body the status came with, kept for the record.
+        message = raised_message(raises)
+        return replace(canned, body={"error": {"message": message, "type": raises.error_type.value}},
+                       raises=(raises.error_type.value, message))
     body = entry.get("body")
     if body is None:
         return canned
@@ -107,7 +117,15 @@ def mock_wire(scenario: Any, sleep: Any = None) -> CapturedWire | None:
     wire = CapturedWire(responses, hosts=hosts_of([MOCK_BASE_URL]))
     if sleep is not None:
         wire.sleep = sleep
+    model = bound_model(scenario)
+    wire.classifiers[None] = status_classifier(lambda transport: openai_provider(transport, model), _probe_completion)
     return wire
+
+
+async def _probe_completion(provider: Any) -> Any:
+    from ..host.llm import UserMessage
+
+    return await provider.complete([UserMessage(content="probe")])
 
 
 def bound_model(scenario: Any) -> str:
@@ -142,7 +160,7 @@ def openai_provider(wire: CapturedWire, model: str = DEFAULT_MODEL, **options: A
     ``options`` are the provider's own keyword arguments (``readiness_probe``,
     ``force_prompt_augmentation_fallback``, ``genai_system``, ``api_key`` …).
     """
-    from openarmature.llm import OpenAIProvider
+    from ..host.llm import OpenAIProvider
 
     return OpenAIProvider(base_url=MOCK_BASE_URL, model=model, transport=wire, **options)
 

@@ -16,9 +16,9 @@ from typing import Any
 from ..ast.nodes import Mapping, Scalar, Section
 from .behaviors import (NODE_DIRECTIVES, RETRY_CLASSIFIERS, NodeContext, NotImplementedDirective, node_directive,
                         node_middleware, retry_middleware)
-from .harness import HarnessPrimitiveMissing
+from .harness import HarnessPrimitiveMissing, _current_invocation
 from .synthetic import synthetic_base64
-from .values import literal
+from .values import literal, repeated_text
 
 # The logger `emits_log` records go through (capabilities/otel_capture.py routes them per case);
 # its own level, so the root logger's default WARNING threshold does not swallow INFO records.
@@ -73,7 +73,7 @@ def _set_metadata(ctx: NodeContext, entries: dict[str, Any]) -> None:
     """``set_invocation_metadata`` at the call site; the accepted write is logged (what the
     augmentation predicates read: which keys node code added), a rejection is recorded (the
     call-site check) and propagates out of the node like any error a node body raises."""
-    from openarmature.observability import set_invocation_metadata
+    from ..host.observability import set_invocation_metadata
 
     try:
         set_invocation_metadata(**entries)
@@ -98,7 +98,7 @@ async def _augment_metadata_from_field(ctx: NodeContext, spec: Mapping) -> None:
 async def _capture_metadata(ctx: NodeContext, spec: Scalar) -> None:
     """Write a copy of the read into the state field, then log the read itself (its kind, and
     whether the harness could change it: capabilities/metadata_reads.py)."""
-    from openarmature.observability import get_invocation_metadata
+    from ..host.observability import get_invocation_metadata
 
     reads = ctx.harness.instruments.services.get("metadata_reads")
     if reads is None:
@@ -121,7 +121,7 @@ def _queryable(ctx: NodeContext, spec: Section) -> Any:
 
 
 def _current_invocation_id() -> str:
-    from openarmature.observability import current_invocation_id
+    from ..host.observability import current_invocation_id
 
     return current_invocation_id()
 
@@ -206,7 +206,7 @@ ATTEMPT_KEYS = frozenset(("attempt", "raises", "succeeds"))
 async def _per_attempt_behavior(ctx: NodeContext, spec: Any) -> None:
     """On the attempt the runtime is running (its attempt index), the entry for that attempt: its
     node directives in document order, then `raises:` a harness error (or `succeeds: true`)."""
-    from openarmature.observability import current_attempt_index
+    from ..host.observability import current_attempt_index
 
     attempt = current_attempt_index()
     entry = next((item for item in spec.items if item.attempt.value == attempt), None)
@@ -238,8 +238,7 @@ def expand_message(message: Any) -> Any:
         message = dict(message)
         repeat = message.pop("content_repeat", None)
         if repeat is not None:
-            char = repeat["char"]
-            message["content"] = char * (repeat["bytes"] // len(char.encode("utf-8")))
+            message["content"] = repeated_text(repeat["char"], repeat["bytes"])
         synthetic = message.pop("base64_data_synthetic", None)
         if synthetic is not None:
             message["base64_data"] = synthetic_base64(synthetic["bytes"])
@@ -252,14 +251,14 @@ def expand_message(message: Any) -> Any:
 def llm_arguments(spec: Section) -> dict[str, Any]:
     """The ``complete()`` arguments a call block describes, as the runtime's own types."""
     from pydantic import TypeAdapter
-    from openarmature.llm import Message, RuntimeConfig, Tool
+    from ..host.llm import Message, Tool, runtime_config
 
     messages = expand_message(literal(spec.messages)) if spec.get("messages") is not None else []
     arguments: dict[str, Any] = {"messages": TypeAdapter(list[Message]).validate_python(messages)}
     if spec.get("tools") is not None:
         arguments["tools"] = [Tool(**tool) for tool in literal(spec.tools)]
     if spec.get("config") is not None:
-        arguments["config"] = RuntimeConfig(**literal(spec.config))
+        arguments["config"] = runtime_config(literal(spec.config))
     if spec.get("response_schema") is not None:
         arguments["response_schema"] = literal(spec.response_schema)
     return arguments
@@ -269,9 +268,13 @@ def llm_arguments(spec: Section) -> dict[str, Any]:
 LLM_CALL_KEYS = frozenset(("messages", "stores_response_in", "model", "config", "response_schema", "tools"))
 
 
+# calls_llm_from_wrapper keys its middleware executes (the call itself is the calls_llm surface).
+WRAPPER_KEYS = frozenset(("phase", "await_event_delivery"))
+
+
 async def call_llm(harness: Any, spec: Section, directive: str, prompt: Any = None) -> Any:
     for key in spec.order:
-        if key not in LLM_CALL_KEYS and key != "phase":
+        if key not in LLM_CALL_KEYS and key not in WRAPPER_KEYS:
             raise NotImplementedDirective(f"{directive}.{key}", spec.key_span(key))
     providers = harness.instruments.services.get("llm")
     if providers is None:
@@ -282,7 +285,7 @@ async def call_llm(harness: Any, spec: Section, directive: str, prompt: Any = No
     if spec.get("messages") is None and prompt is not None:  # a `renders_prompt` earlier in the body
         arguments["messages"] = prompt.messages
     response = await provider.complete(**arguments)
-    providers.responses.append(response.model_dump(mode="json"))
+    providers.record(response, _current_invocation())
     return response
 
 
@@ -299,37 +302,73 @@ def _llm_from_wrapper(spec: Section, harness: Any, node: str) -> Any:
     """A middleware around the node that makes one `complete()` before `next()` (`phase: pre`, the
     default) or after it returns (`post`): a call made while the node's own span is not open.
 
-    The contract (conformance-adapter §5.1) is that the node's span is not open when the provider
-    span is *emitted*. The runtime emits it when its observers deliver the call's event, on a queue
-    that runs behind the engine, while the node's span opens synchronously at the node's `started`
-    dispatch inside `next()`. So a pre-phase wrapper lets its own call's event be delivered (the
-    runtime's `drain_events_for` on this invocation) before `next()`: otherwise the node span is
-    already open at delivery and the call is not the orphan the directive models."""
+    With `await_event_delivery: true` (conformance-adapter §5.1, proposal 0124) the wrapper holds a
+    barrier right after its call: it proceeds past the call site (for `pre`, into `next()`) only once
+    that call's provider event has reached every observer, and the case fails if it did not hold.
+    With `false` the wrapper goes straight on. Without the key (the fixtures before 0124) a `pre`
+    wrapper lets its call's event be delivered before `next()`, unjudged: the earlier §5.1 contract
+    is that the node's span is not open when the provider span is *emitted*, and the runtime emits
+    it on the delivery queue while the node's span opens synchronously inside `next()`."""
     phase = spec.get("phase")
     before = phase is None or phase.value == "pre"
+    barrier = spec.get("await_event_delivery")
+    awaits = barrier is not None and bool(barrier.value)
+    if awaits:  # declared, so judged: a barrier that never runs fails the case (barrier_checks)
+        declared = {"node": node, "line": barrier.span.line, "column": barrier.span.column}
+        barriers = harness.graph.wiring.setdefault("barriers", [])
+        if declared not in barriers:  # a subgraph built again for another caller is the same directive
+            barriers.append(declared)
+
+    async def call() -> None:
+        await call_llm(harness, spec, "calls_llm_from_wrapper")
+        if awaits:
+            await _event_delivery_barrier(harness, node, barrier.span)
+        elif barrier is None and before:
+            await harness.graph.compiled.drain_events_for(_current_invocation_id(), timeout=BARRIER_TIMEOUT_S)
 
     async def wrapper(state: Any, next_: Any) -> Any:
         if before:
-            await call_llm(harness, spec, "calls_llm_from_wrapper")
-            await _deliver_emitted_events(harness)
+            await call()
         partial = await next_(state)
         if not before:
-            await call_llm(harness, spec, "calls_llm_from_wrapper")
+            await call()
         return partial
 
     wrapper.__name__ = f"calls_llm_from_wrapper_{node}"
     return wrapper
 
 
-# How long a wrapper waits for its own call's event to reach the observers (a stuck observer is the
-# runtime's defect, reported by the case's expectations, not a hang of the harness).
-WRAPPER_DELIVERY_TIMEOUT_S = 5.0
+# How long a barrier waits for its call's event to reach the observers (a stuck observer is the
+# runtime's defect, reported as the barrier not holding, not a hang of the harness).
+BARRIER_TIMEOUT_S = 5.0
+# The middleware-log kind of a barrier's outcome (docs/TRACE.md).
+BARRIER = "event_delivery_barrier"
+# The provider event a returned complete() dispatched (llm-provider §9: one per completed call).
+COMPLETION_EVENT = "LlmCompletionEvent"
 
 
-async def _deliver_emitted_events(harness: Any) -> None:
-    from openarmature.observability import current_invocation_id
+async def _event_delivery_barrier(harness: Any, node: str, span: Any) -> None:
+    """Drain this invocation's events (the runtime's ``drain_events_for``: every event dispatched
+    before the call, and a returned ``complete()`` has dispatched its own), then check the drain did
+    what it says: every recording observer (attached after the capability observers, and the
+    runtime delivers one event to all observers before the next) has received as many completion
+    events of this invocation as its calls returned so far. ``drain_events_for`` answers an id with
+    no live worker with a clean summary, so the summary alone cannot prove the barrier held.
 
-    await harness.graph.compiled.drain_events_for(current_invocation_id(), timeout=WRAPPER_DELIVERY_TIMEOUT_S)
+    The outcome is logged, not raised: a raise inside middleware under a fan-out's `collect` policy
+    becomes a dropped error record, and the case could still pass. ``barrier_checks`` judges it."""
+    invocation = _current_invocation_id()
+    returned = harness.instruments.services["llm"].returned_in(invocation)
+    summary = await harness.graph.compiled.drain_events_for(invocation, timeout=BARRIER_TIMEOUT_S)
+    delivered = {name: sum(1 for observer, run, event in harness.log.deliveries
+                           if observer == name and run == invocation and event["type"] == COMPLETION_EVENT)
+                 for name in harness.instruments.observers}
+    held = (not summary.timeout_reached and bool(delivered)
+            and all(count >= returned for count in delivered.values()))
+    harness.log.middleware_log.append((BARRIER, {
+        "node": node, "line": span.line, "column": span.column, "held": held, "completed_calls": returned,
+        "completion_events_delivered": delivered, "timeout_reached": summary.timeout_reached,
+        "undelivered_count": summary.undelivered_count}))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -347,7 +386,7 @@ def tool_error(error_type: str, message: str) -> Exception:
 
 @node_directive("calls_tool")
 async def _calls_tool(ctx: NodeContext, spec: Section) -> None:
-    from openarmature.observability import with_tool_call
+    from ..host.observability import with_tool_call
 
     arguments = literal(spec.arguments) if spec.get("arguments") is not None else {}
     call_id = spec.get("tool_call_id")

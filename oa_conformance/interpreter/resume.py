@@ -305,7 +305,7 @@ SEEDED_FIELDS = frozenset(("state", "correlation_id", "completed_positions", "pa
 
 async def seed_record(checkpointer: Any, spec: Any, state_cls: type) -> str:
     """Write the fixture's ``seeded_record`` as a runtime ``CheckpointRecord``; return its id."""
-    from openarmature.checkpoint import CheckpointRecord
+    from ..host.checkpoint import CheckpointRecord
 
     data = literal(spec)
     unknown = sorted(set(data) - SEEDED_FIELDS)
@@ -327,24 +327,22 @@ async def seed_record(checkpointer: Any, spec: Any, state_cls: type) -> str:
 
 
 def _position(data: dict) -> Any:
-    from openarmature.checkpoint import NodePosition
+    from ..host.checkpoint import NodePosition
 
     return NodePosition(namespace=tuple(data.get("namespace", ())), node_name=data["node_name"], step=data.get("step", 0),
                         attempt_index=data.get("attempt_index", 0), fan_out_index=data.get("fan_out_index"))
 
 
 def _fan_out_progress(data: dict) -> Any:
-    from openarmature.checkpoint.protocol import EnclosingFanOutInstance, FanOutInstanceProgress, FanOutProgress
+    from ..host.checkpoint import FanOutInstanceProgress, fan_out_progress
 
     instances = tuple(FanOutInstanceProgress(state=i["state"], result=i.get("result"), result_is_error=i.get("result_is_error", False),
                                              completed_inner_positions=tuple(_position(p) for p in i.get("completed_inner_positions", ())))
                       for i in data.get("instances", ()))
-    lineage = tuple(EnclosingFanOutInstance(namespace=tuple(e.get("namespace", ())), fan_out_node_name=e["fan_out_node_name"],
-                                            fan_out_index=e["fan_out_index"])
-                    for e in data.get("enclosing_fan_out_lineage", ()))
-    return FanOutProgress(fan_out_node_name=data["fan_out_node_name"], namespace=tuple(data.get("namespace", ())),
-                          instance_count=data.get("instance_count", len(instances)), instances=instances,
-                          enclosing_fan_out_lineage=lineage)
+    lineage = [{"namespace": tuple(e.get("namespace", ())), "fan_out_node_name": e["fan_out_node_name"],
+                "fan_out_index": e["fan_out_index"]} for e in data.get("enclosing_fan_out_lineage", ())]
+    return fan_out_progress(lineage, fan_out_node_name=data["fan_out_node_name"], namespace=tuple(data.get("namespace", ())),
+                            instance_count=data.get("instance_count", len(instances)), instances=instances)
 
 
 async def rewrite_record(checkpointer: Any, invocation_id: str, fields: dict) -> None:

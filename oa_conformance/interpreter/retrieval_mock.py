@@ -12,9 +12,10 @@ adapter §5.15) says:
   stand-ins are exactly what the runtime's ``OpenAIEmbeddingProvider`` / ``CohereRerankProvider``
   parse, so the stand-in is served to those real providers, never imitated.
 - A non-2xx entry drives the provider's own status → §7 category mapping; ``raises: {error_type,
-  message}`` puts the literal message in the vendor's error body (the status still fixes the
-  category). The runtime names the exception's type itself (its class), so ``error_type`` cannot
-  reach the wire: :func:`canned` keeps it in the vendor error body for the record only.
+  message | message_repeat}`` makes the call raise the literal exception instead: the class the
+  provider raises for that status, renamed to ``error_type``, with the literal (or synthesized,
+  ``values.raised_message``) message (``wire.CapturedWire.literal_exception``) — so the status still
+  fixes the category. The vendor's error body carrying both is kept for the record.
 - A construction block (``tei_embedding_provider``, ``cohere_rerank_provider`` …) names the vendor
   and its §8.x construction parameters; ``mapping:`` alone picks the vendor with its defaults.
 
@@ -33,9 +34,10 @@ from ..ast.nodes import Scalar, Section
 from ..ast.scenarios import Scenario
 from ..diagnostics import Span
 from .behaviors import NotImplementedDirective, node_directive
+from ..host.detect import RuntimeLacks
 from .harness import FixtureInvalid, HarnessPrimitiveMissing
-from .values import literal
-from .wire import Canned, CapturedWire, hosts_of
+from .values import literal, raised_message
+from .wire import Canned, CapturedWire, hosts_of, status_classifier
 
 EMBEDDING, RERANK = "embedding", "rerank"
 MOCKS = {EMBEDDING: "mock_embedding", RERANK: "mock_rerank"}
@@ -58,7 +60,7 @@ STAND_IN_MODEL = {EMBEDDING: "mock-embedding-model", RERANK: "mock-rerank-model"
 
 
 def _provider_classes() -> dict[tuple[str, str], Any]:
-    from openarmature import retrieval as r
+    from ..host import retrieval as r
 
     return {
         (EMBEDDING, "openai"): r.OpenAIEmbeddingProvider,
@@ -94,7 +96,9 @@ def canned(entry: Section, vendor: str) -> Canned:
             raise FixtureInvalid("`raises` belongs on a non-2xx mock entry (conformance-adapter §5.15)", entry.key_span("raises"))
         if body is not None:
             raise FixtureInvalid("a mock entry gives either `body` or `raises`, not both", entry.key_span("raises"))
-        body = _error_body(vendor, raises.error_type.value, raises.message.value)
+        message = raised_message(raises)
+        return Canned(status=status, body=_error_body(vendor, raises.error_type.value, message),
+                      declared_at=str(entry.span) if entry.span else None, raises=(raises.error_type.value, message))
     if status < 300 and body is None:
         raise FixtureInvalid("a 2xx mock entry needs a `body` (the response the provider parses)", entry.span)
     return Canned(status=status, body=body, declared_at=str(entry.span) if entry.span else None)
@@ -168,6 +172,12 @@ class RetrievalWire:
 
     def provider(self, kind: str, model: str | None = None, span: Span | None = None) -> Any:
         """A real provider of ``kind`` over this wire, bound to the spec's model or to ``model``."""
+        provider = self.unrecorded_provider(kind, self.transports[kind], model, span)
+        self.made.append(provider)
+        return provider
+
+    def unrecorded_provider(self, kind: str, transport: Any, model: str | None = None, span: Span | None = None) -> Any:
+        """A real provider of ``kind`` over ``transport`` (the caller closes it)."""
         spec = self.specs[kind]
         cls = _provider_classes().get((kind, spec.vendor)) if spec is not None else None
         if cls is None:
@@ -179,11 +189,9 @@ class RetrievalWire:
             options["base_url"] = _default_base_url(spec)
         accepted = _parameters(cls)
         unknown = sorted(set(options) - accepted)
-        if unknown:  # a construction parameter this runtime's provider does not take
-            raise HarnessPrimitiveMissing(f"{cls.__name__} construction parameter(s) {unknown}", spec.span or span)
-        provider = cls(transport=self.transports[kind], populate_caller_metadata=self.populate_caller_metadata, **options)
-        self.made.append(provider)
-        return provider
+        if unknown:  # a construction parameter this runtime's provider does not take: the build lacks it
+            raise RuntimeLacks(f"{cls.__name__} construction parameter(s) {unknown}", spec.span or span)
+        return cls(transport=transport, populate_caller_metadata=self.populate_caller_metadata, **options)
 
     async def aclose(self) -> None:
         for provider in self.made:
@@ -217,8 +225,18 @@ def retrieval_wire(scenario: Scenario, sleep: Callable[[float], Any] | None = No
     mapping = scenario.get("mapping")
     from .capabilities.typed_events import populates_caller_metadata  # (the capabilities package imports this module)
 
-    return RetrievalWire(wire, specs, mapping.value if mapping is not None else None, transports,
+    mock = RetrievalWire(wire, specs, mapping.value if mapping is not None else None, transports,
                          populate_caller_metadata=populates_caller_metadata(scenario))
+    for kind in (EMBEDDING, RERANK):
+        if specs[kind] is not None:
+            wire.classifiers[kind] = status_classifier(
+                lambda transport, kind=kind: mock.unrecorded_provider(kind, transport), PROBES[kind])
+    return mock
+
+
+# One throwaway call per kind: what its provider raises for a canned answer (wire.status_classifier).
+PROBES = {EMBEDDING: lambda provider: provider.embed(["probe"]),
+          RERANK: lambda provider: provider.rerank("probe", ["probe"])}
 
 
 def _default_base_url(spec: ProviderSpec) -> str:
@@ -301,14 +319,14 @@ def rendered_text(ctx: Any, spec: Section, directive: str) -> str:
 @node_directive("calls_embed")
 async def calls_embed(ctx: Any, spec: Section) -> None:
     """`calls_embed`: the node calls the bound EmbeddingProvider's embed() (retrieval-provider 001 header)."""
-    from openarmature.retrieval import EmbeddingRuntimeConfig
+    from ..host.retrieval import embedding_config
 
     if spec.get("input_from_rendered_prompt") is not None:  # the observability header's RAG form
         strings = [rendered_text(ctx, spec, "input_from_rendered_prompt")]
     else:
         strings = literal(spec.input)
     config = literal(spec.config) if spec.get("config") is not None else None
-    runtime_config = EmbeddingRuntimeConfig(**config) if config is not None else None
+    runtime_config = embedding_config(config) if config is not None else None
     await _call(ctx, spec, EMBEDDING, "embed", {"input": strings, "config": config},
                 lambda provider: provider.embed(strings, config=runtime_config))
 
@@ -316,7 +334,7 @@ async def calls_embed(ctx: Any, spec: Section) -> None:
 @node_directive("calls_rerank")
 async def calls_rerank(ctx: Any, spec: Section) -> None:
     """`calls_rerank`: the node calls the bound RerankProvider's rerank() (retrieval-provider 006 header)."""
-    from openarmature.retrieval import RerankRuntimeConfig
+    from ..host.retrieval import rerank_config
 
     if spec.get("query_from_rendered_prompt") is not None:  # the observability header's RAG form
         query = rendered_text(ctx, spec, "query_from_rendered_prompt")
@@ -325,7 +343,7 @@ async def calls_rerank(ctx: Any, spec: Section) -> None:
     documents = literal(spec.documents)
     top_k = spec.top_k.value if spec.get("top_k") is not None else None
     config = literal(spec.config) if spec.get("config") is not None else None
-    runtime_config = RerankRuntimeConfig(**config) if config is not None else None
+    runtime_config = rerank_config(config) if config is not None else None
     await _call(ctx, spec, RERANK, "rerank", {"query": query, "documents": documents, "top_k": top_k, "config": config},
                 lambda provider: provider.rerank(query, documents, top_k=top_k, config=runtime_config))
 

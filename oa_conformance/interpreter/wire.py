@@ -23,7 +23,8 @@ responses in order, recording into the same wire. What it recorded becomes the t
       responses[]  {index, request (the index of the request it answered), status, headers, body (the
                    JSON value, or the text of a raw body), failure (connect | timeout | read, or
                    null), declared_at ("path:line:col" of the canned entry), lane (only for a
-                   lane's response; ``index`` then counts within the lane)}
+                   lane's response; ``index`` then counts within the lane), raises ({error_type,
+                   message}: the literal exception the call raised instead, when the entry has one)}
       declared     how many canned responses the fixture declared
       unused       how many of them no request consumed
       overrun      requests that arrived after the canned responses ran out (each also failed)
@@ -33,10 +34,11 @@ responses in order, recording into the same wire. What it recorded becomes the t
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json
 from collections import Counter
-from dataclasses import dataclass, field
-from typing import Any, Iterable
+from dataclasses import dataclass, field, replace
+from typing import Any, Awaitable, Callable, Iterable
 
 import httpx
 
@@ -52,6 +54,10 @@ class Canned:
     delay_s: float = 0.0  # slept (on the case's clock) before answering
     failure: str | None = None  # "connect" | "timeout" | "read": raise the httpx transport error instead
     declared_at: str | None = None  # "path:line:col" of the fixture entry, for messages
+    # conformance-adapter §5.15 `raises: {error_type, message}` on a non-2xx entry: the call raises an
+    # exception with these literal values while the status still fixes its §7 category (see
+    # CapturedWire.literal_exception); the body stays the vendor's error body, for the record.
+    raises: tuple[str, str] | None = None
 
 
 class WireExhausted(httpx.TransportError):
@@ -77,6 +83,9 @@ class CapturedWire(httpx.AsyncBaseTransport):
     overrun: int = 0
     refused: list[dict[str, Any]] = field(default_factory=list)
     lanes: dict[str, list[Canned]] = field(default_factory=dict)  # lane name -> its own canned responses
+    # lane name (None: the wire's own queue) -> what the provider on that lane raises for an answer
+    # (status_classifier): the class a `raises` entry's literal exception is made from
+    classifiers: dict[str | None, Callable[[Canned], Awaitable[type]]] = field(default_factory=dict)
 
     def lane(self, name: str, responses: Iterable[Canned]) -> httpx.AsyncBaseTransport:
         """A transport for one provider of the case, serving ``responses`` in order on its own."""
@@ -112,11 +121,27 @@ class CapturedWire(httpx.AsyncBaseTransport):
             await self.sleep(canned.delay_s)
         if canned.failure is not None:
             raise _FAILURES[canned.failure](f"canned {canned.failure} failure", request=request)
+        if canned.raises is not None:
+            served["raises"] = {"error_type": canned.raises[0], "message": canned.raises[1]}
+            raise await self.literal_exception(canned, lane)
         if canned.raw is not None:
             return httpx.Response(canned.status, headers=list(canned.headers), content=canned.raw, request=request)
         if canned.body is None:
             return httpx.Response(canned.status, headers=list(canned.headers), request=request)
         return httpx.Response(canned.status, headers=list(canned.headers), json=canned.body, request=request)
+
+    async def literal_exception(self, canned: Canned, lane: str | None) -> BaseException:
+        """§5.15 ``raises``: the exception the lane's real provider raises for this answer — its class,
+        so its §7 category, is the runtime's own reading of the status — renamed to the literal
+        ``error_type`` and carrying the literal message. Raised from the transport, it reaches the
+        provider as its own error would (it is no ``httpx`` error), so the failure event is built
+        from it."""
+        classify = self.classifiers.get(lane)
+        if classify is None:
+            raise RuntimeError(f"no classifier for the {lane or 'default'} lane of the captured wire")
+        base = await classify(replace(canned, raises=None))
+        error_type, message = canned.raises  # type: ignore[misc]
+        return type(error_type, (base,), {"__module__": base.__module__})(message)
 
     def document(self) -> dict[str, Any]:
         """The ``wire`` collection of the trace document."""
@@ -185,6 +210,23 @@ def sse_body(chunks: Iterable[Any]) -> bytes:
     a string such as the ``[DONE]`` sentinel verbatim), each ended by a blank line."""
     events = [f"data: {chunk if isinstance(chunk, str) else json.dumps(chunk)}\n\n" for chunk in chunks]
     return "".join(events).encode("utf-8")
+
+
+def status_classifier(make_provider: Callable[[httpx.AsyncBaseTransport], Any],
+                      call: Callable[[Any], Awaitable[Any]]) -> Callable[[Canned], Awaitable[type]]:
+    """What a provider raises for one canned answer: a throwaway provider (``make_provider`` over a
+    wire serving only that answer) is called once (``call``) in an empty context, so no invocation,
+    observer or span of the case sees it, and the class of what it raised is returned."""
+    async def classify(canned: Canned) -> type:
+        provider = make_provider(CapturedWire([canned]))
+        try:
+            await asyncio.get_running_loop().create_task(call(provider), context=contextvars.Context())
+        except Exception as raised:
+            return type(raised)
+        finally:
+            await provider.aclose()
+        raise RuntimeError(f"the provider raised nothing for a {canned.status} answer")
+    return classify
 
 
 def hosts_of(base_urls: Iterable[str]) -> frozenset[str]:

@@ -6,6 +6,8 @@ vectors), so a rule can neither change the trace nor depend on runtime object id
 
     CaseTrace
       compile_error        ErrorRecord | None     compilation failed (expected_compile_error)
+      construction_error   ErrorRecord | None     standing up an observer / client raised a categorized
+                                                  error (expected_construction_error); no graph was built
       compile_warnings     (category, ...)        warnings emitted while compiling
       invocations          (InvocationTrace, ...) one per invoke(), in order
       middleware_log       (entry, ...)           trace records, timing records, and what harness
@@ -142,6 +144,7 @@ def primary_observer(invocation: InvocationTrace) -> str:
 @dataclass(frozen=True)
 class CaseTrace:
     compile_error: ErrorRecord | None = None
+    construction_error: ErrorRecord | None = None
     compile_warnings: tuple[str, ...] = ()
     invocations: tuple[InvocationTrace, ...] = ()
     middleware_log: Any = field(default_factory=pvector)

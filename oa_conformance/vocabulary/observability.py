@@ -45,6 +45,9 @@ V_METRICS = "0.64.0"      # proposal 0067: metrics (§11) and the §6.9 metric-c
 V_TOOLS = "0.69.0"        # proposal 0063: tool-call instrumentation
 V_ORPHAN = "0.81.0"       # proposal 0084: nested fan-out span lineage, `calls_llm_from_wrapper`
 V_ISOLATION = "0.109.0"   # proposal 0115: Langfuse provider-isolation conformance
+V_FAIL_CLOSED = "0.110.0" # proposal 0116: the payload-leak invariant's raise / suppress / opt-out arms
+V_OTEL_BLOCK = "0.115.0"  # the `otel_observer` block (conformance-adapter §5.5; runtime CHANGELOG, proposal 0121 entry)
+V_BARRIER = "0.118.0"     # proposal 0124: the `await_event_delivery` barrier (conformance-adapter §5.1)
 
 
 def _general(name: str, where: tuple[str, ...], shape: Shape, since: str | None, doc: str, section: str = HEADER) -> Directive:
@@ -90,8 +93,16 @@ FAMILIES: list[Family] = [
 
     # ---- case configuration (§5.5; §3.2 header) ------------------------------------------------
     Family("langfuse_observer_config", "LangfuseObserverConfig", "Construction flags of the bundled Langfuse observer (observability §8)."),
+    Family("otel_observer_config", "OtelObserverConfig",
+           "Construction flags of the bundled OTel observer (§5.5): the OTel side only; the Langfuse observer keeps its own."),
     Family("langfuse_client", "LangfuseClientDecl", "How the Langfuse observer's client is constructed (§5.5, observability §8.9).",
            required=("mode",)),
+    Family("adapter_capability_requirement", "AdapterCapabilityRequirement",
+           "The adapter capabilities a case is asserted under (§5.5, proposal 0116): one key per capability, "
+           "the value the adapter must have; a case whose requirement the adapter does not meet is a recognized skip."),
+    Family("construction_error_expectation", "ConstructionErrorExpectation",
+           "Standing up the case's observers / clients (or their first use) raises this categorized error (§5.5).",
+           required=("category",)),
     Family("obs_prompt_backend", "ObsPromptBackend", "The PromptBackend whose prompts `renders_prompt` renders.",
            required=("type", "prompts")),
     Family("obs_prompt", "ObsPrompt", "One prompt the backend serves (prompt-management §3).",
@@ -147,6 +158,9 @@ DIRECTIVES: list[Directive] = [
               "A middleware around the node issues one `complete()` before / after `next()`, orphaned from the node span."),
     Directive("phase", ("obs_llm_wrapper_call",), Enum(("pre", "post")), "§5.1", OBS, V_ORPHAN,
               "`pre`: before `next()` (node span not yet open); `post`: after it returns. Default pre."),
+    Directive("await_event_delivery", ("obs_llm_wrapper_call",), BOOL, "§5.1", OBS, V_BARRIER,
+              "Barrier: delivery of this call's provider event to every observer completes before the wrapper "
+              "proceeds past the call site (`pre`: before `next()`); a barrier that cannot hold fails the case."),
 
     Directive("calls_tool", NODE, Section("obs_tool_call"), HEADER, OBS, V_TOOLS,
               "Run a mock tool inside the tool-call instrumentation scope; OA emits ToolCallEvent / ToolCallFailedEvent."),
@@ -238,9 +252,13 @@ DIRECTIVES: list[Directive] = [
               "Install a second exporter on the OTel global TracerProvider (the §6 isolation check)."),
     Directive("disable_llm_spans", CASE + ("langfuse_observer_config",), BOOL, "§5.5", OBS, V_OTEL,
               "Construct the observer with the §5.5 LLM-span opt-out."),
-    Directive("disable_provider_payload", CASE + ("langfuse_observer_config",), BOOL, HEADER, OBS, V_PAYLOAD,
-              "The §5.5.4 provider-payload opt-out (default true); at case level, the OTel observer's."),
-    Directive("disable_genai_semconv", CASE, BOOL, HEADER, OBS, V_GENAI, "The §5.5.4 GenAI-semconv opt-out of the OTel observer."),
+    Directive("disable_provider_payload", CASE + ("langfuse_observer_config", "otel_observer_config"), BOOL, HEADER, OBS, V_PAYLOAD,
+              "The §5.5.4 provider-payload opt-out (default true), per observer; at case level (before `otel_observer`), "
+              "both observers' unless the `langfuse_observer` block sets its own."),
+    Directive("disable_genai_semconv", CASE + ("otel_observer_config",), BOOL, HEADER, OBS, V_GENAI,
+              "The §5.5.4 GenAI-semconv opt-out of the OTel observer."),
+    Directive("otel_observer", CASE, Section("otel_observer_config"), "§5.5", OBS, V_OTEL_BLOCK,
+              "The bundled OTel observer's construction flags; a flag it sets wins over the case-level key of the same name."),
     Directive("enable_metrics", CASE, BOOL, "§6.9", OBS, V_METRICS, "Turn on the observer's §11 metrics (default off)."),
     Directive("detached_subgraphs", CASE, ListOf(STR), HEADER, OBS, V_OTEL, "Subgraphs rendered as detached traces (observability §4.4)."),
     Directive("detached_fan_outs", CASE, ListOf(STR), HEADER, OBS, V_OTEL, "Fan-out nodes rendered as detached traces (observability §4.4)."),
@@ -265,6 +283,20 @@ DIRECTIVES: list[Directive] = [
               "`credentials`: the implementation builds it (§8.9 mode b); `supplied`: the harness builds and hands it in (mode a)."),
     Directive("provider", ("langfuse_client",), Enum(("global", "isolated")), "§5.5", OBS, V_ISOLATION,
               "`supplied` only: the TracerProvider the client is bound to (default global)."),
+    Directive("preexisting_same_key_client", ("langfuse_client",), BOOL, "§5.5", OBS, V_FAIL_CLOSED,
+              "`credentials` only: the harness first builds a same-credential client on the global provider, so the "
+              "implementation is not the SDK's first constructor for that key (default false)."),
+    Directive("accept_shared_provider", ("langfuse_client",), BOOL, "§5.5", OBS, V_FAIL_CLOSED,
+              "`credentials` only: the caller's single shared-provider opt-out on the observer's construction (default false)."),
+    _general("requires_capability", CASE, Section("adapter_capability_requirement"), V_FAIL_CLOSED,
+             "Assert the case only under an adapter whose capabilities match (else a recognized skip naming the mismatch).",
+             section="§5.5"),
+    _general("langfuse_bound_provider_detection", ("adapter_capability_requirement",), BOOL, V_FAIL_CLOSED,
+             "The implementation can establish which TracerProvider its Langfuse client is bound to (observability §6).",
+             section="§5.5"),
+    _general("expected_construction_error", CASE, Section("construction_error_expectation"), V_FAIL_CLOSED,
+             "Constructing the case's observers / clients, or their first use, raises this categorized error.", section="§5.5"),
+    _general("category", ("construction_error_expectation",), STR, V_FAIL_CLOSED, "The error's category token.", section="§5.5"),
     Directive("prompt_backend", CASE, Section("obs_prompt_backend"), HEADER, OBS, V_LANGFUSE, "The backend serving `renders_prompt` prompts."),
     Directive("render_variables", CASE, Data(("map",)), HEADER, OBS, V_LANGFUSE, "The variables `renders_prompt` renders with."),
 
@@ -329,7 +361,7 @@ DIRECTIVES: list[Directive] = [
     # ---- expected: Langfuse (§5.5, §5.8; §3.2 header) ------------------------------------------
     Directive("langfuse_trace", EXPECTED, Expect(("map",)), "§5.8", OBS, V_LANGFUSE,
               "The recorded Langfuse Trace: `id`, `name`, `metadata` (subset), `observations` tree "
-              "(`type`, `name`, `metadata`, `level`, Generation fields, `children`)."),
+              "(`type`, `name`, `metadata`, `metadata_absent`, `level`, Generation fields, `children`)."),
     Directive("langfuse_traces", EXPECTED, Expect(("list",)), "§5.8", OBS, V_LANGFUSE, "Several recorded Langfuse Traces (detached mode)."),
     Directive("no_langfuse_observations_on_global", EXPECTED, BOOL, "§5.5", OBS, V_ISOLATION,
               "No `langfuse.observation.*` span reached the global TracerProvider's exporter."),
@@ -337,6 +369,11 @@ DIRECTIVES: list[Directive] = [
               "No `langfuse.observation.*` span reached openarmature's private OTel exporter."),
     Directive("langfuse_observations_on_global", EXPECTED, BOOL, "§5.5", OBS, V_ISOLATION,
               "At least one `langfuse.observation.*` span reached the global exporter."),
+    Directive("no_payload_bearing_langfuse_observations_on_global", EXPECTED, BOOL, "§5.5", OBS, V_FAIL_CLOSED,
+              "No payload-bearing Langfuse observation (provider payload, non-stub Trace state, error_message) reached the "
+              "global exporter (§6.4)."),
+    Directive("payload_bearing_langfuse_observations_on_global", EXPECTED, BOOL, "§5.5", OBS, V_FAIL_CLOSED,
+              "At least one payload-bearing Langfuse observation reached the global exporter (§6.4)."),
     _local("no_langfuse_observations_emitted", EXPECTED, BOOL, V_METADATA, "No Langfuse observation was recorded."),
     _local("detached_trace_count", EXPECTED, INT, V_LANGFUSE, "How many detached Langfuse Traces were minted."),
 

@@ -14,6 +14,7 @@ CAPABILITY = "retrieval-provider"
 RP = CAPABILITY
 OBS = "observability"
 CASE = ("fixture", "case")
+V_REPEAT = "0.116.0"  # proposal 0119: `message_repeat` (a synthesized oversized exception message)
 NODE = ("node",)
 
 FAMILIES = [
@@ -37,8 +38,12 @@ FAMILIES = [
            "One mock embedding / rerank response, dispatched per call (per request when chunking) in arrival order (§5.15).",
            required=("status",)),
     Family("retrieval_mock_raise", "RetrievalMockRaise",
-           "Literal exception values for a non-2xx mock entry; the status still fixes the §7 category (§5.15).",
-           required=("error_type", "message")),
+           "Literal exception values for a non-2xx mock entry; the status still fixes the §7 category (§5.15). "
+           "The message is literal (`message`) or synthesized (`message_repeat`): exactly one.",
+           required=("error_type",), exclusive=(("message", "message_repeat"),)),
+    Family("message_repeat", "MessageRepeat",
+           "A synthesized exception message: `char` repeated as many whole times as fit in `bytes` UTF-8 bytes "
+           "(rounded down, §5.15).", required=("char", "bytes")),
 ]
 
 PROVIDERS = ("tei_embedding_provider", "tei_rerank_provider", "jina_provider", "openai_embedding_provider", "cohere_provider")
@@ -101,6 +106,11 @@ DIRECTIVES = [
               "Literal `error_type` / `message` for the raised exception (non-2xx entries only)."),
     Directive("error_type", ("retrieval_mock_raise",), STR, "§5.15", RP, "0.102.0", "The exception's literal error_type."),
     Directive("message", ("retrieval_mock_raise",), STR, "§5.15", RP, "0.102.0", "The exception's literal message (the event's error_message)."),
+    Directive("message_repeat", ("retrieval_mock_raise", "llm_mock_raise"), Section("message_repeat"), "§5.15", RP, V_REPEAT,
+              "The exception's message synthesized instead of written out (an oversized message, e.g. for truncation)."),
+    Directive("char", ("message_repeat",), STR, "§5.15", RP, V_REPEAT, "The repeated character (may be multi-byte)."),
+    Directive("bytes", ("message_repeat",), INT, "§5.15", RP, V_REPEAT,
+              "The byte budget: the largest whole number of `char` repetitions fitting in it."),
 
     # ---- wire assertions (§5.15) ---------------------------------------------------------------
     Directive("expected_wire_request_count", CASE, INT, "§5.15", RP, "0.102.0", "How many outbound requests the call issues."),

@@ -732,6 +732,19 @@ RESTATING_LANGFUSE = (
     ("tool_name_and_call_id_in_metadata", "tool_name / tool_call_id sit in the Tool observation's metadata."),
     ("failed_tool_renders_error_level", "A failed tool execution renders at ERROR level."),
     ("error_type_and_message_in_metadata", "error_type / error_message sit in the failed observation's metadata."),
+    # Proposal 0118 (§5.5.4): the harvested error_message follows the payload flag; error_type and
+    # the error category are classifications, never gated. The case states both sides in its
+    # observation (`metadata` / `metadata_absent` / `statusMessage` / `output`).
+    ("error_type_in_metadata", "error_type sits in the failed observation's metadata (error_message is asserted apart)."),
+    ("error_message_gated_by_provider_payload_flag",
+     "The failed observation carries error_message only where the Langfuse payload flag permits it (here: absent)."),
+    ("error_message_withheld_with_output_under_payload_disabled",
+     "Under the default posture the failed Generation withholds error_message along with its output."),
+    ("error_category_retained_when_message_omitted", "With error_message withheld, the error category is still the statusMessage."),
+    ("error_type_retained_under_default_posture", "A failed Tool observation keeps error_type under the default posture."),
+    ("tool_failure_message_not_smuggled_into_status_message",
+     "A failed Tool observation's withheld message is not substituted into statusMessage (null: a Tool failure has no category)."),
+    ("caller_metadata_reaches_tool_observation", "The caller's metadata keys reach the Tool observation's metadata (§8.4.2)."),
     ("embedding_failure_renders_error_level", "A failed embedding call renders at ERROR level."),
     ("rerank_failure_renders_error_level", "A failed rerank call renders at ERROR level."),
     ("error_category_is_status_message", "The failure's error category is the observation's statusMessage."),

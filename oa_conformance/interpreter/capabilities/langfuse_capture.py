@@ -36,6 +36,7 @@ import uuid
 from typing import Any
 
 from ...ast.scenarios import Scenario
+from ..errors import error_record
 from ..harness import HarnessPrimitiveMissing, _current_invocation
 from ..values import literal
 
@@ -84,6 +85,11 @@ def _hook(node: Any, side: str, calls: list[dict[str, Any]]) -> Any:
         return returned
 
     return logged
+
+
+def _flag(block: Any, name: str) -> bool:
+    value = block.get(name)
+    return bool(value.value) if value is not None else False
 
 
 def observer_settings(scenario: Scenario, hook_calls: list[dict[str, Any]] | None = None) -> dict[str, Any]:
@@ -149,7 +155,7 @@ class RefusingTransport:
         return None
 
 
-def _sdk_options(exporter: Any, transport: RefusingTransport) -> dict[str, Any]:
+def sdk_options(exporter: Any, transport: RefusingTransport) -> dict[str, Any]:
     """The Langfuse constructor options that make the SDK client the §6.4 fake: spans go to an
     in-memory exporter (no OTLP/HTTP exporter is built) and every HTTP call is refused."""
     import httpx
@@ -198,7 +204,7 @@ class RecordingClient:
     OPENERS = ("span", "generation", "tool", "embedding", "retriever")
 
     def __init__(self, real: Any):
-        from openarmature.observability.langfuse import InMemoryLangfuseClient
+        from ...host.observability import InMemoryLangfuseClient
 
         self.real = real
         self.recorder = InMemoryLangfuseClient()
@@ -230,7 +236,7 @@ class LangfuseCapture:
     """One case's Langfuse observer and what its client recorded."""
 
     def __init__(self, scenario: Scenario):
-        from openarmature.observability.langfuse import InMemoryLangfuseClient, LangfuseObserver
+        from ...host.observability import InMemoryLangfuseClient, LangfuseObserver
 
         self.hook_calls: list[dict[str, Any]] = []
         settings = observer_settings(scenario, self.hook_calls)
@@ -238,30 +244,51 @@ class LangfuseCapture:
         self.mode = declared.mode.value if declared is not None else "in_memory"
         self.provider = None
         self.sdk = None  # the langfuse.Langfuse client, when the mode builds one
+        self.primed = None  # the same-credential client the harness built first (preexisting_same_key_client)
+        self.construction_error = None  # ErrorRecord: constructing the observer raised a categorized error
         self.exporter = None
         self.transport = RefusingTransport()
         if declared is None:
             self.recorder = InMemoryLangfuseClient()
             self.observer = LangfuseObserver(client=self.recorder, **settings)
             return
+        from langfuse import Langfuse
         from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
         self.exporter = InMemorySpanExporter()
-        options = _sdk_options(self.exporter, self.transport)
+        options = sdk_options(self.exporter, self.transport)
         public_key = f"pk-oa-conformance-{uuid.uuid4().hex}"  # one SDK client per case (the SDK caches per key)
         if self.mode == "credentials":
+            from langfuse import get_client
             from pydantic import SecretStr
+
+            from ...host.observability import langfuse_credentials_constructor
 
             if declared.get("provider") is not None:
                 raise HarnessPrimitiveMissing("langfuse_client provider applies to mode 'supplied' only", declared.key_span("provider"))
-            self.observer = LangfuseObserver.from_credentials(
-                public_key=public_key, secret_key=SecretStr("sk-oa-conformance"), host=NO_NETWORK_HOST,
-                langfuse_kwargs=options, **settings)
+            if _flag(declared, "preexisting_same_key_client"):
+                # §6.4 singleton priming: the same credential's client exists first, on the global
+                # provider (the v4 default binding), exporting to this case's exporter.
+                self.sdk = self.primed = Langfuse(public_key=public_key, secret_key="sk-oa-conformance", host=NO_NETWORK_HOST,
+                                                  tracer_provider=_bound_provider("global", declared.span), **options)
+            from_credentials = langfuse_credentials_constructor()  # outside the try: a build lacking it is no outcome
+            try:
+                self.observer = from_credentials(
+                    public_key=public_key, secret_key=SecretStr("sk-oa-conformance"), host=NO_NETWORK_HOST,
+                    accept_shared_provider=_flag(declared, "accept_shared_provider"), langfuse_kwargs=options, **settings)
+            except Exception as raised:
+                if getattr(raised, "category", None) is None:  # not a categorized construction outcome: ours or a bug
+                    raise
+                self.construction_error = error_record(raised)
+                self.recorder = InMemoryLangfuseClient()  # nothing was recorded: the observer never existed
+                return
             adapter = self.observer.client
-            self.sdk = adapter._client
+            self.sdk = get_client(public_key=public_key)  # the SDK's client for this case's key, the one the runtime built
         else:
-            from langfuse import Langfuse
-            from openarmature.observability.langfuse import LangfuseSDKAdapter
+            for name in ("preexisting_same_key_client", "accept_shared_provider"):
+                if declared.get(name) is not None:
+                    raise HarnessPrimitiveMissing(f"langfuse_client {name} applies to mode 'credentials' only", declared.key_span(name))
+            from ...host.observability import LangfuseSDKAdapter
 
             self.provider = declared.provider.value if declared.get("provider") is not None else "global"
             bound = _bound_provider(self.provider, declared.span)
@@ -276,8 +303,8 @@ class LangfuseCapture:
 
     def close(self) -> None:
         """Flush the SDK client's exporter and stop its threads (no-op for the in-memory client)."""
-        if self.sdk is not None:
-            self.sdk.shutdown()
+        for client in {id(c): c for c in (self.sdk, self.primed) if c is not None}.values():
+            client.shutdown()
 
     def collections(self) -> dict[str, Any]:
         traces = list(self.recorder.traces.values())
@@ -298,7 +325,10 @@ class LangfuseCapture:
 async def open_langfuse(scenario: Scenario, harness: Any):
     """The capture entered around a graph run: its observer attaches to the outermost graph."""
     capture = LangfuseCapture(scenario)
-    harness.runtime_observers.append(capture.observer)
+    if capture.construction_error is not None:  # the case stands down before any graph is built
+        harness.instruments.construction_error = capture.construction_error
+    else:
+        harness.runtime_observers.append(capture.observer)
     try:
         yield capture
     finally:
@@ -312,7 +342,7 @@ async def open_langfuse(scenario: Scenario, harness: Any):
 def _trace_id(raw: str) -> str:
     """The Langfuse ``trace.id`` for the id the observer passed (its invocation id): the runtime's
     own derivation (observability §8.4.1), which its SDK adapter applies on the way out."""
-    from openarmature.observability.langfuse import langfuse_trace_id
+    from ...host.observability import langfuse_trace_id
 
     return langfuse_trace_id(raw)
 

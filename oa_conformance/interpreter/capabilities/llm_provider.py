@@ -36,7 +36,7 @@ from ...ast.scenarios import Scenario
 from ...trace import CaseTrace, plain
 from ..errors import error_record
 from ..behaviors import NotImplementedDirective, _backoff, _classifier
-from ..harness import FixtureInvalid, HarnessPrimitiveMissing
+from ..harness import FixtureInvalid, HarnessPrimitiveMissing, harness_missing
 from ..llm_mock import bound_model, mock_wire, openai_provider, readiness_probe
 from ..values import literal
 from . import CapabilityHarness, register
@@ -148,7 +148,7 @@ def _span_capture(scenario: Scenario) -> Any:
 
 async def _inside_invocation(call: Any, observer: Any) -> dict[str, Any]:
     """Run ``call`` (which records its own outcome and never raises) as the body of a one-node graph."""
-    from openarmature import graph as oa
+    from ...host import graph as oa
 
     class CallState(oa.State):
         pass
@@ -165,7 +165,10 @@ async def _inside_invocation(call: Any, observer: Any) -> dict[str, Any]:
     builder.add_edge("llm_call", oa.END)
     compiled = builder.compile()
     compiled.attach_observer(observer)
-    await compiled.invoke(CallState())
+    try:
+        await compiled.invoke(CallState())
+    except Exception as raised:  # only a missing primitive escapes the body (it records every other outcome)
+        raise harness_missing(raised) or raised
     await compiled.drain()
     return outcome["record"]
 
@@ -223,7 +226,7 @@ def _caller_inputs(arguments: dict[str, Any]) -> dict[str, Any]:
 def _arguments(step: Section, clock: VirtualClock) -> dict[str, Any]:
     """The call's inputs as the runtime's own types (constructing them is the runtime's validation)."""
     from pydantic import TypeAdapter
-    from openarmature.llm import ForceTool, Message, RuntimeConfig, Tool
+    from ...host.llm import ForceTool, Message, Tool, runtime_config
 
     messages = [_without_nulls(m) for m in literal(step.messages)]
     arguments: dict[str, Any] = {"messages": TypeAdapter(list[Message]).validate_python(messages)}
@@ -233,7 +236,7 @@ def _arguments(step: Section, clock: VirtualClock) -> dict[str, Any]:
     if choice is not None:
         arguments["tool_choice"] = choice.value if isinstance(choice, Scalar) else ForceTool(**literal(choice))
     if step.get("config") is not None:
-        arguments["config"] = RuntimeConfig(**literal(step.config))
+        arguments["config"] = runtime_config(literal(step.config))
     if step.get("response_schema") is not None:
         arguments["response_schema"] = literal(step.response_schema)
     if step.get("retry") is not None:
@@ -249,17 +252,16 @@ def _without_nulls(message: Any) -> Any:
 
 def _retry_config(spec: Section, clock: VirtualClock) -> Any:
     """`call.retry` as the runtime's ``LlmRetryConfig`` (llm-provider §7.1, conformance-adapter §5.11)."""
-    from openarmature.llm import RuntimeConfig
-    from openarmature.llm.retry import LlmRetryConfig
+    from ...host.llm import call_retry_config, runtime_config
 
     attempts = spec.get("max_attempts")
     overrides = spec.get("per_attempt_override")
     reask = spec.get("reask")
-    return LlmRetryConfig(
+    return call_retry_config(
         max_attempts=attempts.value if attempts is not None else 3,
         classifier=_classifier(spec.get("classifier")),
         backoff=clock.backoff(_backoff(spec.get("backoff"))),
-        per_attempt_override=[RuntimeConfig(**entry) for entry in literal(overrides)] if overrides is not None else None,
+        per_attempt_override=[runtime_config(entry) for entry in literal(overrides)] if overrides is not None else None,
         reask=_reask_builder(reask.template.value) if reask is not None else None,
     )
 
@@ -282,7 +284,7 @@ def _with_retry_middleware(step: Section, clock: VirtualClock, call: Any) -> Any
     spec = step.get("retry_middleware")
     if spec is None:
         return call
-    from openarmature import graph as oa
+    from ...host import graph as oa
 
     attempts = spec.get("max_attempts")
     middleware = oa.RetryMiddleware(oa.RetryConfig(

@@ -15,7 +15,7 @@ from ...trace import CaseTrace, plain
 
 
 def _operations() -> dict[str, Callable[[], Any]]:
-    from openarmature.observability import get_invocation_metadata
+    from ...host.observability import get_invocation_metadata
 
     return {"get_invocation_metadata": get_invocation_metadata}
 

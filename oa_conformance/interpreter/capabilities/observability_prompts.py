@@ -41,7 +41,7 @@ class CasePrompts:
     """One case's prompt manager and the variables its prompts render with."""
 
     def __init__(self, scenario: Scenario):
-        from openarmature.prompts import PromptManager
+        from ...host.prompts import PromptManager
 
         declared = scenario.get("prompt_backend")
         self.variables = literal(scenario.get("render_variables")) if scenario.get("render_variables") is not None else {}
@@ -98,7 +98,7 @@ def _case_prompts(span: Any) -> CasePrompts:
 
 @node_directive("renders_prompt")
 async def renders_prompt(ctx: NodeContext, spec: Any) -> None:
-    from openarmature.prompts import with_active_prompt
+    from ...host.prompts import with_active_prompt
 
     result = await _case_prompts(spec.span).render(spec.value, spec.span)
     ctx.prompt = result
@@ -107,7 +107,7 @@ async def renders_prompt(ctx: NodeContext, spec: Any) -> None:
 
 @node_directive("renders_prompt_group")
 async def renders_prompt_group(ctx: NodeContext, spec: Any) -> None:
-    from openarmature.prompts import PromptGroup, with_active_prompt, with_active_prompt_group
+    from ...host.prompts import PromptGroup, with_active_prompt, with_active_prompt_group
 
     prompts = _case_prompts(spec.span)
     members = {key: await prompts.render(key, spec.members.span) for key in literal(spec.members)}

@@ -93,7 +93,7 @@ def _restore_global_tracer(saved: Any) -> None:
 def _install_log_bridge() -> Any:
     from opentelemetry.sdk._logs import LoggerProvider
     from opentelemetry.sdk._logs.export import SimpleLogRecordProcessor
-    from openarmature.observability.otel import install_log_bridge
+    from ...host.observability import install_log_bridge
 
     _, log_exporter = _routing_exporters()
     root = logging.getLogger()
@@ -127,6 +127,15 @@ def _flag(scenario: Scenario, name: str, default: bool) -> bool:
     return bool(value.value) if isinstance(value, Scalar) else default
 
 
+def observer_flag(scenario: Scenario, name: str, default: bool) -> bool:
+    """An OTel observer flag: the ``otel_observer`` block's (conformance-adapter §5.5, the 0.118
+    spelling), else the case-level key of the same name (the earlier spelling), else the §5.5.4
+    default. The block configures the OTel side only (the Langfuse observer keeps its own copy)."""
+    block = scenario.get("otel_observer")
+    value = block.get(name) if block is not None else None
+    return bool(value.value) if isinstance(value, Scalar) else _flag(scenario, name, default)
+
+
 def _names(scenario: Scenario, name: str) -> frozenset[str]:
     value = scenario.get(name)
     return frozenset(literal(value)) if value is not None else frozenset()
@@ -151,7 +160,7 @@ class OtelCapture:
     def __init__(self, scenario: Scenario):
         from opentelemetry.sdk.trace.export import SimpleSpanProcessor
         from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
-        from openarmature.observability.otel import OTelObserver
+        from ...host.observability import OTelObserver
 
         self.exporter = InMemorySpanExporter()
         self.global_active = _flag(scenario, "caller_global_otel_active", False)
@@ -171,8 +180,8 @@ class OtelCapture:
             detached_subgraphs=_dispatching_nodes(scenario, _names(scenario, "detached_subgraphs")),
             detached_fan_outs=_names(scenario, "detached_fan_outs"),
             disable_llm_spans=_flag(scenario, "disable_llm_spans", False),
-            disable_provider_payload=_flag(scenario, "disable_provider_payload", True),
-            disable_genai_semconv=_flag(scenario, "disable_genai_semconv", False),
+            disable_provider_payload=observer_flag(scenario, "disable_provider_payload", True),
+            disable_genai_semconv=observer_flag(scenario, "disable_genai_semconv", False),
             enable_metrics=self.metrics_enabled,
             meter_provider=meter_provider,
         )
@@ -305,6 +314,6 @@ def _point_values(point: Any) -> list[Any]:
 
 OTEL_DIRECTIVES = frozenset((
     "caller_global_otel_active", "enable_metrics", "detached_subgraphs", "detached_fan_outs",
-    "disable_llm_spans", "disable_provider_payload", "disable_genai_semconv",
+    "disable_llm_spans", "disable_provider_payload", "disable_genai_semconv", "otel_observer",
 ))
 

@@ -29,8 +29,8 @@ from typing import Any, Mapping
 
 from pydantic import TypeAdapter, ValidationError
 
-from openarmature.llm.messages import Message
-from openarmature.prompts import (
+from ...host.llm import Message
+from ...host.prompts import (
     ChatPrompt,
     ContentSegment,
     ImageInlineBlockTemplate,
@@ -43,10 +43,10 @@ from openarmature.prompts import (
     PromptStoreUnavailable,
     TextBlockTemplate,
     TextPrompt,
+    prompt_manager,
+    sampling_config,
+    token_budget,
 )
-# The runtime's reading of a sourced prompt config (the filesystem backend's sidecar parsers): the
-# mock backends parse a record's raw `sampling` / `token_budget` exactly as a runtime backend does.
-from openarmature.prompts.backends.filesystem import _sampling_from_dict, _token_budget_from_dict
 
 from ...ast.nodes import Scalar, Section
 from ...ast.scenarios import Scenario
@@ -91,9 +91,9 @@ def prompt_from_record(record: Mapping[str, Any], fetched_at: datetime | None = 
         "fetched_at": fetched_at or datetime.now(UTC),
     }
     if record.get("sampling") is not None:
-        fields["sampling"] = _sampling_from_dict(dict(record["sampling"]))
+        fields["sampling"] = sampling_config(record["sampling"])
     if record.get("token_budget") is not None:
-        fields["token_budget"] = _token_budget_from_dict({"token_budget": dict(record["token_budget"])})
+        fields["token_budget"] = token_budget(record["token_budget"])
     if record.get("observability_entities") is not None:
         fields["observability_entities"] = dict(record["observability_entities"])
     if "chat_template" not in record:
@@ -300,7 +300,7 @@ class PromptCase:
         if default_ttl is not None:
             kwargs["default_cache_ttl_seconds"] = default_ttl.value
         try:
-            self.managers[which] = PromptManager(*backends, **kwargs)
+            self.managers[which] = prompt_manager(*backends, **kwargs)
         except ValueError as rejected:  # e.g. a negative default TTL: not a case the fixture can assert on
             raise FixtureInvalid(f"the runtime rejects the {which}: {rejected}", decl.span if decl is not None else span) from rejected
         return self.managers[which]

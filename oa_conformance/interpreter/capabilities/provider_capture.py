@@ -41,6 +41,7 @@ class LlmProviders:
         self.default_model = requested_model(bound_model(scenario))
         self._providers: dict[str, Any] = {}
         self.responses: list[Any] = []  # every completed call's Response, as plain data, in completion order
+        self._returned: dict[str | None, int] = {}  # completed calls per invocation id
         declared = scenario.get("provider")
         # Whether the typed events snapshot caller metadata: the typed-event collectors' opt-in.
         self.options: dict[str, Any] = {"populate_caller_metadata": populates_caller_metadata(scenario)}
@@ -48,6 +49,15 @@ class LlmProviders:
             system = declared.get("genai_system")
             if system is not None:
                 self.options["genai_system"] = system.value
+
+    def record(self, response: Any, invocation: str | None) -> None:
+        """A call that returned ``response`` inside ``invocation``."""
+        self.responses.append(response.model_dump(mode="json"))
+        self._returned[invocation] = self._returned.get(invocation, 0) + 1
+
+    def returned_in(self, invocation: str | None) -> int:
+        """How many calls have returned inside ``invocation`` so far."""
+        return self._returned.get(invocation, 0)
 
     def provider(self, model: str | None, span: Any = None) -> Any:
         if self.wire is None:

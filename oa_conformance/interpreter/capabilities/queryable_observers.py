@@ -18,7 +18,7 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from openarmature.graph import NodeEvent
+from ...host.graph import NodeEvent
 
 from ...ast.scenarios import Scenario
 from ..harness import HarnessPrimitiveMissing, _current_invocation

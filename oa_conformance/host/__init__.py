@@ -1,0 +1,1 @@
+"""The openarmature build under test: which one runs, and what it ships (``manifest``)."""

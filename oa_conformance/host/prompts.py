@@ -1,0 +1,53 @@
+"""Prompt management (prompt-management): prompts, templates, managers, label resolvers, groups, the
+active-prompt scopes and the sourced sampling config — the runtime's public ``openarmature.prompts``."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from .detect import RuntimeLacks, accepts, late_bound, require, with_extras
+
+RUNTIME = {name: "openarmature.prompts" for name in (
+    "ChatPrompt", "ContentSegment", "ImageInlineBlockTemplate", "ImageURLBlockTemplate", "MappingLabelResolver",
+    "PlaceholderSegment", "PromptGroup", "PromptManager", "PromptNotFound", "PromptStoreUnavailable", "SamplingConfig",
+    "TextBlockTemplate", "TextPrompt", "with_active_prompt", "with_active_prompt_group",
+    "TokenBudget",  # a prompt's token budget (proposal 0083): not in every build
+)}
+__getattr__ = late_bound(__name__, RUNTIME)
+
+
+def sampling_config(raw: Mapping[str, Any]) -> Any:
+    """A backend's reading of a prompt's sourced sampling config (prompt-management §5): the keys
+    ``SamplingConfig`` declares, its vendor knobs from ``extras`` (nested or flat, as the build's
+    model takes them), any other key dropped (``token_budget`` is a sibling, read on its own)."""
+    model = __getattr__("SamplingConfig")
+    declared = {key: value for key, value in raw.items() if key in model.model_fields and key != "extras"}
+    if isinstance(raw.get("extras"), Mapping):
+        declared["extras"] = dict(raw["extras"])
+    return with_extras(model, declared)
+
+
+def token_budget(raw: Any) -> Any:
+    """A backend's reading of a prompt's ``token_budget`` record: the bounds ``TokenBudget``
+    declares (any other key dropped); a budget that bounds nothing is no budget (``None``).
+    Raises ``ValueError`` for a record that is not a mapping."""
+    if raw is None:
+        return None
+    if not isinstance(raw, Mapping):
+        raise ValueError(f"token_budget must be a mapping, got {type(raw).__name__}")
+    model = require(__getattr__("TokenBudget"))
+    bounds = {key: value for key, value in raw.items() if key in model.model_fields}
+    return model(**bounds) if any(value is not None for value in bounds.values()) else None
+
+
+def prompt_manager(*backends: Any, **options: Any) -> Any:
+    """A ``PromptManager`` over ``backends``; an option the build's constructor does not take
+    (``default_cache_ttl_seconds`` …) is one the build lacks."""
+    manager = __getattr__("PromptManager")
+    lacking = sorted(name for name in options if not accepts(manager, name))
+    if lacking:
+        raise RuntimeLacks(f"PromptManager option(s) {lacking}")
+    return manager(*backends, **options)
+
+
+__all__ = [*RUNTIME, "prompt_manager", "sampling_config", "token_budget"]
