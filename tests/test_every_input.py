@@ -38,11 +38,12 @@ def target_fixture_text(capability: str, number: int) -> str:
     return next(folder.glob(f"{number:03d}-*.yaml")).read_text(encoding="utf-8")
 
 
-def spec_with(root: Path, name: str, text: str | None = None) -> Path:
+def spec_with(root: Path, name: str, text: str | None = None, capability: str = "graph-engine") -> Path:
     """A spec tree holding the good linear fixture and, beside it, ``name`` with ``text`` (when given)."""
-    folder = root / "spec" / "graph-engine" / "conformance"
+    (root / "spec" / "graph-engine" / "conformance").mkdir(parents=True, exist_ok=True)
+    (root / "spec" / "graph-engine" / "conformance" / GOOD).write_text(LINEAR.read_text(), encoding="utf-8")
+    folder = root / "spec" / capability / "conformance"
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / GOOD).write_text(LINEAR.read_text(), encoding="utf-8")
     if text is not None:
         (folder / name).write_text(text, encoding="utf-8")
     return root / "spec"
@@ -311,3 +312,25 @@ def test_ctrl_c_in_oa_lint_is_one_line_and_status_130(monkeypatch, capsys):
     monkeypatch.setattr(lint_cli, "lint_paths", interrupted)
     assert oa_lint([str(LINEAR)]) == 130
     assert capsys.readouterr().err == "oa-lint: interrupted\n"
+
+
+# --- Low ------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("capability, number, old, new", [
+    ("graph-engine", 22, "timeout_seconds: 0.1", "timeout_seconds: .nan"),
+    ("graph-engine", 22, "timeout_seconds: 0.1", "timeout_seconds: -1"),
+    ("graph-engine", 22, "sleep_ms_per_event: 200", "sleep_ms_per_event: -5"),
+    ("pipeline-utilities", 33, "sleep_ms: ", "sleep_ms: -5 #"),
+    ("pipeline-utilities", 33, "sleep_ms: ", "sleep_ms: " + "9" * 400 + " #"),
+])
+def test_a_duration_out_of_range_is_a_schema_problem_where_it_is_written(pytester, capsys, capability, number, old, new):
+    text = target_fixture_text(capability, number)
+    assert old in text
+    broken = text.replace(old, new, 1)
+    spec = spec_with(pytester.path, "002-duration.yaml", broken, capability)
+    line = next(i for i, l in enumerate(broken.splitlines(), 1) if new in l)
+    column = broken.splitlines()[line - 1].index(new) + len(new.split(":")[0]) + 3
+    every_front_end_reports(pytester, capsys, spec, f"{spec}/{capability}/conformance/002-duration.yaml:{line}:{column}")
+    assert cli(["check", str(spec)]) == 1
+    out = capsys.readouterr().out
+    assert "fixture_schema_invalid" in out and "from 0 to" in out and "adapter" not in out and "nan, found" not in out

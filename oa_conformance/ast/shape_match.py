@@ -36,6 +36,8 @@ def scalar_problem(node: Scalar, shape: sh.Shape) -> str | None:
     if isinstance(shape, sh.Scalar):
         found = _PY_TYPES.get(type(value), "str")
         if found in shape.types or (found == "int" and "float" in shape.types):
+            if shape.bounds is not None and not (shape.bounds[0] <= value <= shape.bounds[1]):  # NaN is in no range
+                return f"expected {shape.describe()}, found {describe_value(value)}"
             return None
         return f"expected {shape.describe()}, found {describe_value(value)}"
     if isinstance(shape, sh.Enum):
@@ -52,6 +54,8 @@ def describe_value(value: object) -> str:
         return "null"
     if isinstance(value, bool):
         return f"boolean {str(value).lower()}"
+    if type(value) is int and abs(value) >= 10 ** 20:  # shown by its size, not hundreds of digits
+        return f"a number of {len(str(abs(value)))} digits"
     if isinstance(value, (int, float)):
         return f"number {value!r}"
     return f"string {value!r}"

@@ -211,7 +211,7 @@ class _SchemaChecker(Visitor):
             kind = type(shape)
             if kind is sh.Data and not shape.kinds:
                 continue  # any value at all: nothing to check
-            if kind is sh.Scalar and type(value) is Scalar and _PY_TYPE_NAMES.get(type(value.value)) in shape.types:
+            if kind is sh.Scalar and shape.bounds is None and type(value) is Scalar and _PY_TYPE_NAMES.get(type(value.value)) in shape.types:
                 continue  # the most common directive: a scalar of the right type
             self.child(value, shape, (path, key))
         spec = vocabulary.families[family]  # required / exclusive are the family's own rules

@@ -4,7 +4,7 @@ drain primitives (§6.6)."""
 from __future__ import annotations
 
 from .registry import Directive, Family
-from .shapes import BOOL, INT, NUM, STR, Data, Expect, ListOf, OneOf, Section
+from .shapes import BOOL, INT, MILLISECONDS, NUM, SECONDS, STR, Data, Expect, ListOf, OneOf, Section
 
 CAPABILITY = "graph-engine"
 GE = CAPABILITY
@@ -30,7 +30,7 @@ DIRECTIVES = [
     Directive("exception_kind", ("node_raise",), STR, "§5.1", GE, None,
               "The host-language exception type raised (a built-in such as ValueError): a bare error with no category."),
     Directive("error_category", NODE, STR, "§5.1", "pipeline-utilities", None, "The category the `raises:` error carries."),
-    Directive("sleep_ms", NODE, INT, "§5.1", "pipeline-utilities", None, "Sleep this long before the node's other directives."),
+    Directive("sleep_ms", NODE, MILLISECONDS, "§5.1", "pipeline-utilities", None, "Sleep this long before the node's other directives."),
     Directive("noop", NODE, BOOL, "§5.1", GE, None, "A node that returns no update."),
 
     Directive("subgraph", NODE, STR, "§5.4", GE, "0.48.0", "Run the named subgraph as this node."),
@@ -42,7 +42,7 @@ DIRECTIVES = [
 
     Directive("invoke_drain_events_for", NODE, Section("drain_for"), "§5.1", GE, "0.48.0",
               "Before returning, call `drain_events_for(invocation_id)` and snapshot an accumulator."),
-    Directive("timeout_seconds", ("drain_for",), NUM, "§6.6", GE, "0.48.0", "The drain timeout."),
+    Directive("timeout_seconds", ("drain_for",), SECONDS, "§6.6", GE, "0.48.0", "The drain timeout."),
     Directive("snapshot_observer", ("drain_for",), STR, "§6.6", GE, "0.48.0", "The accumulate observer to snapshot."),
 
     Directive("delivery_order", ("expected",), Expect(("list",)), "§6", GE, None, "The order events reached observers."),

@@ -18,12 +18,15 @@ class Shape:
 
 @dataclass(frozen=True)
 class Scalar(Shape):
-    """A scalar of one of ``types`` (names: ``str``, ``int``, ``float``, ``bool``, ``null``)."""
+    """A scalar of one of ``types`` (names: ``str``, ``int``, ``float``, ``bool``, ``null``); a number
+    within ``bounds`` (inclusive, finite) when given."""
 
     types: tuple[str, ...]
+    bounds: tuple[float, float] | None = None
 
     def describe(self) -> str:
-        return " | ".join(_TYPE_WORDS[t] for t in self.types)
+        words = " | ".join(_TYPE_WORDS[t] for t in self.types)
+        return words if self.bounds is None else f"{words} from {self.bounds[0]:g} to {self.bounds[1]:g}"
 
 
 _TYPE_WORDS = {"str": "string", "int": "integer", "float": "number", "bool": "boolean", "null": "null"}
@@ -32,6 +35,11 @@ STR = Scalar(("str",))
 INT = Scalar(("int",))
 NUM = Scalar(("int", "float"))
 BOOL = Scalar(("bool",))
+# Durations a fixture asks the adapter to wait: never negative, NaN or infinite, at most a day (a
+# case's own time limit ends it long before; a longer value is a typo the runtime cannot take).
+DAY_MS = 86_400_000
+MILLISECONDS = Scalar(("int",), (0, DAY_MS))
+SECONDS = Scalar(("int", "float"), (0, DAY_MS // 1000))
 SCALAR = Scalar(("str", "int", "float", "bool", "null"))
 
 
