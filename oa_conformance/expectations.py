@@ -261,7 +261,7 @@ def load_expectations(path: str) -> Expectations:
     except OSError as exc:
         raise ExpectationsError(path, None, f"cannot read: {exc.strerror or exc}") from None
     try:
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8-sig")  # an editor's byte-order mark is not a TOML statement
         data = tomllib.loads(text)
     except UnicodeDecodeError as exc:
         raise ExpectationsError(path, None, f"not UTF-8: {exc}") from None

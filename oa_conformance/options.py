@@ -34,7 +34,10 @@ def worker_count(text: str) -> int:
 
 def positive_count(text: str) -> int:
     """A whole number, 1 or more."""
-    value = worker_count(text)
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"{text!r}: must be 1 or more")
     return value

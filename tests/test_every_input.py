@@ -334,3 +334,68 @@ def test_a_duration_out_of_range_is_a_schema_problem_where_it_is_written(pyteste
     assert cli(["check", str(spec)]) == 1
     out = capsys.readouterr().out
     assert "fixture_schema_invalid" in out and "from 0 to" in out and "adapter" not in out and "nan, found" not in out
+
+
+def check_output(capsys, tmp_path, text: str, status: int = 1) -> str:
+    folder = tmp_path / "spec" / "graph-engine" / "conformance"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "001-words.yaml").write_text(text, encoding="utf-8")
+    assert cli(["check", str(tmp_path / "spec")]) == status
+    out = capsys.readouterr().out
+    no_traceback(out)
+    return out
+
+
+def test_keys_one_and_true_are_two_keys(tmp_path, capsys):
+    out = check_output(capsys, tmp_path, LINEAR.read_text().replace("initial_state: {}", "initial_state: {1: a, true: b}"), status=0)
+    assert "duplicate key" not in out
+
+
+def test_a_null_key_is_named_as_yaml_writes_it(tmp_path, capsys):
+    out = check_output(capsys, tmp_path, LINEAR.read_text() + "~: x\n")
+    assert "unknown directive null (a directive name is a string)" in out and "None" not in out
+
+
+def test_every_bad_tag_and_the_schema_problems_beside_a_duplicate_key_are_reported(tmp_path, capsys):
+    text = LINEAR.read_text().replace("entry: first", "entry: !!python/name:os.system first\nentyr: x")
+    text = text.replace("count: 2\n", "count: !!binary Mg==\n").replace("initial_state: {}", "initial_state: {}\ninitial_state: {}")
+    out = check_output(capsys, tmp_path, text)
+    lines = text.splitlines()
+    for needle, what in (("entry: !!", "tag 'tag:yaml.org,2002:python/name:os.system'"), ("count: !!binary", "tag 'tag:yaml.org,2002:binary'"),
+                         ("entyr", "unknown directive 'entyr'")):
+        line = next(i for i, l in enumerate(lines, 1) if needle in l)
+        assert f"001-words.yaml:{line}:" in out and what in out, (needle, out)
+    assert "duplicate key 'initial_state'" in out
+
+
+def test_an_expected_nan_matches_a_nan(tmp_path):
+    text = (LINEAR.read_text().replace("    count: {type: int, default: 0}\n", "    count: {type: int, default: 0}\n    ratio: {type: float, default: 0.0}\n")
+            .replace("update: {count: 1,", "update: {ratio: .nan, count: 1,").replace("    count: 2\n", "    count: 2\n    ratio: .nan\n"))
+    folder = tmp_path / "spec" / "graph-engine" / "conformance"
+    folder.mkdir(parents=True)
+    (folder / "001-nan.yaml").write_text(text, encoding="utf-8")
+    assert cli(["run", str(folder / "001-nan.yaml"), "-q"]) == 0  # was: "expected nan, got nan"
+
+
+def test_an_expectations_file_with_a_byte_order_mark_reads(tmp_path, capsys):
+    expectations = tmp_path / "oa-expectations.toml"
+    expectations.write_bytes(b"\xef\xbb\xbf# known deviations\n")
+    assert cli(["run", str(LINEAR), "-q", "--expectations", str(expectations)]) == 0, capsys.readouterr().err
+
+
+def test_option_words_and_version_on_every_command(capsys):
+    with pytest.raises(SystemExit) as stopped:
+        cli(["run", "--workers", "-3"])
+    assert stopped.value.code == 2 and "must be 1 or more" in capsys.readouterr().err
+    for command in ("run", "check"):
+        with pytest.raises(SystemExit) as stopped:
+            cli([command, "--version"])
+        assert stopped.value.code == 0 and "conformance-adapter spec" in capsys.readouterr().out
+
+
+def test_a_fifo_given_as_a_path_is_reported_as_a_fifo(tmp_path, capsys):
+    fifo = tmp_path / "spec" / "graph-engine" / "conformance" / "001-fifo.yaml"
+    fifo.parent.mkdir(parents=True)
+    os.mkfifo(fifo)
+    assert cli(["check", str(fifo)]) == 1
+    assert f"{fifo}:1:1: fixture_schema_invalid: cannot read fixture: a FIFO" in capsys.readouterr().out

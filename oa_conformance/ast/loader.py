@@ -628,17 +628,21 @@ class _Converter:
         first: dict = {}
         kept = ([], [], [])
         for name, span, value in zip(keys, key_spans, values):
-            if name in first:
-                message = f"duplicate key {name!r} (first defined at line {first[name].line})"
+            typed = (type(name), name)  # 1 and true are different keys (Python: 1 == True)
+            if typed in first:
+                message = f"duplicate key {name!r} (first defined at line {first[typed].line})"
                 self.diagnostics.append(Diagnostic.at(span, FIXTURE_SCHEMA_INVALID, "duplicate-key", message))
                 continue
-            first[name] = span
+            first[typed] = span
             for bucket, item in zip(kept, (name, span, value)):
                 bucket.append(item)
         return kept
 
     def bad_tag(self, node: yaml.Node) -> None:
-        raise _Problem(self.span(node), f"tag {node.tag!r} is not allowed in a fixture (only plain YAML values; no object-constructing tags)")
+        """Reported where it stands; the node is read as the plain value it is written as, so every
+        tag of the file is reported (and what the schema check finds besides)."""
+        message = f"tag {node.tag!r} is not allowed in a fixture (only plain YAML values; no object-constructing tags)"
+        self.diagnostics.append(Diagnostic.at(self.span(node), FIXTURE_SCHEMA_INVALID, "tag", message))
 
     convert = build
 

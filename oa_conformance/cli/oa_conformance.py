@@ -65,6 +65,8 @@ def build_parser() -> argparse.ArgumentParser:
     diff.add_argument("old", metavar="OLD.json", help="the earlier report (run --json)")
     diff.add_argument("new", metavar="NEW.json", help="the later report")
     diff.add_argument("--same", action="store_true", help="exit 1 when any verdict differs (not only a worse one)")
+    for command in commands.choices.values():  # every command takes --version, as the tool does
+        command.add_argument("--version", action="version", version=version_text("oa-conformance"))
     return parser
 
 

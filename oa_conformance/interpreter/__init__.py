@@ -23,6 +23,7 @@ from .schema_check import check_schema
 from .version_check import check_version
 
 STAGES = ("load", "schema", "version")
+_RECOVERABLE = frozenset(("duplicate-key", "tag"))  # loader findings after which the schema check still runs
 
 
 class ReadResult(NamedTuple):
@@ -69,9 +70,13 @@ def read_fixture(path: str, data: bytes | str | None = None, stop_after: str = "
 def _read(path: str, data: bytes | str | None, stop_after: str, capability: str | None) -> ReadResult:
     loaded = load_path(path) if data is None else load_bytes(data, path)
     composed = loaded.composed
-    if loaded.diagnostics or loaded.tree is None or stop_after == "load":
+    # A repeated key (the first one kept) or a refused tag (read as plain) leaves a tree worth checking.
+    recoverable = all(d.code in _RECOVERABLE for d in loaded.diagnostics)
+    if loaded.tree is None or stop_after == "load" or not recoverable:
         return ReadResult(None, loaded.diagnostics, composed)
     problems = check_schema(loaded.tree, capability, tokens=loaded.may_hold_tokens)
+    if loaded.diagnostics:
+        return ReadResult(None, tuple(sorted(loaded.diagnostics + problems, key=lambda d: (d.line, d.column))), composed)
     if problems:
         if stop_after != "schema":
             # A too-new fixture is expected to use directives this adapter lacks: say so first.

@@ -228,7 +228,8 @@ class _SchemaChecker(Visitor):
         hint = difflib.get_close_matches(str(key), known, n=1)
         suggestion = f" (did you mean {hint[0]!r}?)" if hint else ""
         where = f" at {_text(path)}" if path is not None else " at the top level"
-        self.report(span, f"unknown directive {key!r} in {family}{where}{suggestion}", FIXTURE_DIRECTIVE_UNKNOWN, "unknown-directive")
+        name = repr(key) if isinstance(key, str) else f"{describe_value(key)} (a directive name is a string)"
+        self.report(span, f"unknown directive {name} in {family}{where}{suggestion}", FIXTURE_DIRECTIVE_UNKNOWN, "unknown-directive")
 
     scan_tokens = True
 

@@ -31,4 +31,4 @@ NAME = "invalid-yaml"
 SEVERITY = "error"
 KIND = "static"
 CATEGORY = FIXTURE_SCHEMA_INVALID
-CLAIMS = ("yaml",)
+CLAIMS = ("yaml", "tag")
