@@ -399,3 +399,16 @@ def test_a_fifo_given_as_a_path_is_reported_as_a_fifo(tmp_path, capsys):
     os.mkfifo(fifo)
     assert cli(["check", str(fifo)]) == 1
     assert f"{fifo}:1:1: fixture_schema_invalid: cannot read fixture: a FIFO" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("old, new, line, column, words", [
+    ("  first:\n    update: {count: 1, trace: [first], tags: {a: x}}", "  first:\n    update: {count: 1, trace: [first], tags: {a: x}", 12, 13,
+     "a flow mapping that opens here is not closed"),
+    ("entry: first", "entry: fi\x00rst", 9, 10, "character U+0000 is not allowed"),
+])
+def test_yaml_errors_are_located_where_the_offending_text_is(pytester, capsys, old, new, line, column, words):
+    text = LINEAR.read_text()
+    assert old in text
+    spec = spec_with(pytester.path, "002-yaml.yaml", text.replace(old, new))
+    every_front_end_reports(pytester, capsys, spec, f"{spec}/graph-engine/conformance/002-yaml.yaml:{line}:{column}")
+    assert cli(["check", str(spec)]) == 1 and words in capsys.readouterr().out

@@ -402,6 +402,10 @@ def _load(data: bytes | str, path: str, bounds: Limits) -> LoadResult:
         root = _compose(text)
     except yaml.MarkedYAMLError as exc:
         return LoadResult(None, (_yaml_error(exc, path),))
+    except yaml.reader.ReaderError as exc:  # a character YAML does not allow: located by its position
+        line, column = _line_column(text, exc.position)
+        message = f"invalid YAML: character U+{exc.character:04X} is not allowed in a YAML document ({exc.reason})"
+        return LoadResult(None, (Diagnostic(FIXTURE_SCHEMA_INVALID, "yaml", message, path, line, column),))
     except yaml.YAMLError as exc:  # pragma: no cover - libyaml always marks its errors
         return LoadResult(None, (Diagnostic(FIXTURE_SCHEMA_INVALID, "yaml", f"invalid YAML: {exc}", path, 1, 1),))
 
@@ -423,12 +427,27 @@ def _load(data: bytes | str, path: str, bounds: Limits) -> LoadResult:
     return LoadResult(tree, tuple(converter.diagnostics), _may_hold_tokens(text), composed)
 
 
+def _line_column(text: str, position: int) -> tuple[int, int]:
+    """The 1-based line and column of a character offset."""
+    return text.count("\n", 0, position) + 1, position - (text.rfind("\n", 0, position) + 1) + 1
+
+
+# Constructs that open at one place and must close later: an error inside one is located where it
+# opens (an unclosed `{` is found only at the end of the file, or at the next line that cannot go on).
+_OPENED = ("while parsing a flow", "while scanning a quoted", "while scanning a block scalar")
+
+
 def _yaml_error(exc: yaml.MarkedYAMLError, path: str) -> Diagnostic:
     mark = exc.problem_mark or exc.context_mark
     line, column = (mark.line, mark.column) if mark is not None else (0, 0)
     problem = exc.problem or "invalid YAML"
     if "expected a single document" in (exc.context or ""):
         message = "fixture holds several YAML documents; exactly one is expected"
+    elif exc.context_mark is not None and exc.problem_mark is not None and (exc.context or "").startswith(_OPENED):
+        opened = exc.context_mark
+        message = (f"invalid YAML: {exc.context.removeprefix('while ').split(' ', 1)[1]} that opens here is not closed: "
+                   f"{problem} at line {line + 1}, column {column + 1}")
+        line, column = opened.line, opened.column
     else:
         context = f" ({exc.context})" if exc.context else ""
         message = f"invalid YAML: {problem}{context}"
