@@ -315,8 +315,12 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Any:
     """A recognized skip is located at its fixture's line (``-rs``), not at the plugin's
-    ``pytest.skip`` call, where every skip of the run would be folded into one entry."""
+    ``pytest.skip`` call, where every skip of the run would be folded into one entry. The call's
+    duration is the case's own (``--durations``, ``--junitxml``): a case run ahead in the pool is
+    only waited for here, often not at all."""
     report = yield
+    if isinstance(item, CaseItem) and call.when == "call" and item.case_seconds:
+        report.duration = item.case_seconds
     if isinstance(item, CaseItem) and item.skipped_at and report.skipped and isinstance(report.longrepr, tuple):
         path, line, _column = item.skipped_at.rsplit(":", 2)
         report.longrepr = (path, int(line), report.longrepr[2])
@@ -385,6 +389,7 @@ class CaseItem(pytest.Item):
         self.case = case
         self.runs = True  # False when the expectations file skips it: never run ahead
         self.skipped_at: str | None = None  # path:line:col of a recognized skip
+        self.case_seconds: float | None = None  # how long the case itself ran (it may have run ahead)
         # A per-check expectations entry is applied to the result here (an xfail marker would
         # also swallow the failures it does not list); a whole-case entry is a marker.
         self.judged_by: Any = None
@@ -394,6 +399,7 @@ class CaseItem(pytest.Item):
         if self.judged_by is not None:
             result = self.judged_by.apply(result)
         self.user_properties.append(("oa_outcome", result.outcome))
+        self.case_seconds = result.duration_s
         if result.outcome == "skipped":
             self.skipped_at = result.location  # reported there (pytest_runtest_makereport), not at this line
             pytest.skip(result.reason or "skipped")

@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import time
+from xml.etree import ElementTree
 from pathlib import Path
 
 import pytest
@@ -412,3 +413,16 @@ def test_yaml_errors_are_located_where_the_offending_text_is(pytester, capsys, o
     spec = spec_with(pytester.path, "002-yaml.yaml", text.replace(old, new))
     every_front_end_reports(pytester, capsys, spec, f"{spec}/graph-engine/conformance/002-yaml.yaml:{line}:{column}")
     assert cli(["check", str(spec)]) == 1 and words in capsys.readouterr().out
+
+
+def test_junitxml_and_durations_report_each_case_s_own_time(pytester):
+    folder = pytester.path / "spec" / "pipeline-utilities" / "conformance"
+    folder.mkdir(parents=True)
+    slow = LINEAR.read_text().replace("  first:\n", "  first:\n    sleep_ms: 1000\n")
+    for number in (1, 2):  # side by side: the second is done by the time pytest asks for it
+        (folder / f"00{number}-slow.yaml").write_text(slow, encoding="utf-8")
+    report = pytester.path / "junit.xml"
+    result = pytester.runpytest(f"--oa-spec-root={pytester.path / 'spec'}", "-p", "no:cacheprovider", f"--junitxml={report}", "--durations=0")
+    result.assert_outcomes(passed=2)
+    times = [float(case.get("time")) for case in ElementTree.parse(report).iter("testcase")]
+    assert len(times) == 2 and all(t >= 0.9 for t in times), times
