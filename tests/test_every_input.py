@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import time
+import tracemalloc
 from xml.etree import ElementTree
 from pathlib import Path
 
@@ -426,3 +427,19 @@ def test_junitxml_and_durations_report_each_case_s_own_time(pytester):
     result.assert_outcomes(passed=2)
     times = [float(case.get("time")) for case in ElementTree.parse(report).iter("testcase")]
     assert len(times) == 2 and all(t >= 0.9 for t in times), times
+
+
+def test_the_failure_snippet_of_a_huge_fixture_reads_only_what_it_shows(pytester):
+    folder = pytester.path / "spec" / "graph-engine" / "conformance"
+    folder.mkdir(parents=True)
+    with open(folder / "001-huge.yaml", "w", encoding="utf-8") as handle:
+        handle.write("# padding\n" * 5_000_000)  # 50 MB, over the size cap: refused at 1:1
+    tracemalloc.start()
+    try:
+        result = pytester.runpytest(f"--oa-spec-root={pytester.path / 'spec'}", "-p", "no:cacheprovider")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    result.assert_outcomes(failed=1)
+    assert "over the" in result.stdout.str() and ">    1 | # padding" in result.stdout.str()
+    assert peak < 20 << 20, f"{peak / (1 << 20):.0f} MiB"
