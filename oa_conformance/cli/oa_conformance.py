@@ -55,7 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--timeout", type=positive_seconds, default=60.0, help="per-case time limit in seconds (default 60)")
     run.add_argument("-x", "--exitfirst", dest="maxfail", action="store_const", const=1, help="stop after the first failing case")
     run.add_argument("--maxfail", type=positive_count, metavar="N", help="stop after N failing cases")
-    run.add_argument("-q", "--quiet", action="store_true", help="no run header, no progress characters while cases run")
+    run.add_argument("-q", "--quiet", action="store_true", help="no run header, no progress characters while cases run, no skipped or expected-failure detail in the summary")
     run.add_argument("--runtime-manifest", metavar="FILE",
                      help="the runtime's conformance.toml to decide its skips by (default: the one the build ships, else probing its API)")
     check = commands.add_parser("check", help="load and statically check fixtures (no runtime)")
@@ -183,7 +183,7 @@ def _run(fixtures, args) -> int:
     # the directories read in full (a fixture given as a file says nothing about its neighbours).
     whole = {f.capability for f in fixtures if f.path not in args.roots}
     unmatched = expectations.unmatched((case.id for case in read), whole) if stopped is None else ()
-    print(summary_table(results, unmatched))
+    print(summary_table(results, unmatched, quiet=args.quiet))
     print(f"\n{len(results)} of {len(cases)} cases in {elapsed:.1f} s" + (f"; {stopped}" if stopped else ""))
     if args.json_path:
         with open(args.json_path, "w", encoding="utf-8") as handle:
