@@ -454,3 +454,12 @@ def test_quiet_hides_the_detail_of_skips_and_expected_failures(tmp_path, capsys)
     assert cli(["run", str(tmp_path / "spec"), "-q"]) == 0
     out = capsys.readouterr().out
     assert "SKIPPED" not in out and "proposal 0020" not in out
+
+
+def test_an_unexpected_compile_error_is_located_where_lint_locates_it(pytester, capsys):
+    text = LINEAR.read_text().replace("  - {from: third, to: END}", "  - {from: third, to: nowhere}")
+    spec = spec_with(pytester.path, "002-dangling.yaml", text)
+    where = f"{spec}/graph-engine/conformance/002-dangling.yaml:20:23"
+    assert any(d.location == where and d.code == "G002" for d in lint_paths([str(spec)]).diagnostics)
+    code, found = cli_locations(capsys, "run", spec)
+    assert code == 1 and where in found, found  # was the case's first line

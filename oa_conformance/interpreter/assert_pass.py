@@ -83,7 +83,7 @@ def assert_case(scenario: Scenario, trace: CaseTrace, capability: str | None = N
             return tuple(found)
     if trace.compile_error is not None:
         error = trace.compile_error
-        return (Check("compile", FAILED, scenario.section.span, f"compilation failed unexpectedly: {error.category}: {error.message}"),)
+        return (Check("compile", FAILED, _compile_error_span(scenario, error), f"compilation failed unexpectedly: {error.category}: {error.message}"),)
     construction = scenario.get(CONSTRUCTION_ERROR)
     if construction is not None:  # raised standing the observers up, or at their first use in the run
         run(ConstructionErrorRule(CONSTRUCTION_ERROR, _span(scenario, CONSTRUCTION_ERROR), construction))
@@ -269,6 +269,25 @@ def direct_expectations(scenario: Scenario, capability: str | None):
             elif name == "expected":
                 for directive, value in node.items():
                     yield directive, value, node.key_span(directive)
+
+
+def _compile_error_span(scenario: Scenario, error: Any) -> Span:
+    """Where the fixture wrote what an unexpected compile error names — the endpoint of a dangling
+    edge, the node, the state field (the runtime's error exposes them) — else the case."""
+    attributes = error.attributes or {}
+    source, target = attributes.get("source"), attributes.get("target")
+    edges = scenario.get("edges")
+    for edge in (edges.items if target is not None and edges is not None else ()):
+        ends = {key: getattr(edge.get(key), "value", None) for key in ("from", "to")} if hasattr(edge, "get") else {}
+        if ends.get("to") == target and ends.get("from") == source:
+            return edge.get("to").span
+    for directive, name in (("nodes", error.node), ("state", attributes.get("field_name"))):
+        holder = scenario.get(directive)
+        if directive == "state" and holder is not None:
+            holder = holder.get("fields")
+        if name is not None and holder is not None and name in getattr(holder, "keys", ()):
+            return holder.key_span(name)
+    return scenario.section.span
 
 
 def _span(scenario: Scenario, directive: str):

@@ -28,7 +28,7 @@ def error_record(error: BaseException) -> ErrorRecord:
         }))
         current = current.__cause__
     attributes = {}
-    for name in ("recoverable_state", "branch_name", "fan_out_category", "field_name", "reducer_name", "returned",
+    for name in ("source", "target", "recoverable_state", "branch_name", "fan_out_category", "field_name", "reducer_name", "returned",
                  "fields", "from_version", "to_version", "registered_migrations_count"):
         if hasattr(error, name):
             attributes[name] = getattr(error, name)
