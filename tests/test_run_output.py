@@ -29,7 +29,7 @@ def corpus_run(request):
     else:
         root, files = request.getfixturevalue("shared_spec"), [EXPECTATIONS, OVERLAY_0_109]
     return subprocess.run(
-        [sys.executable, "-m", "oa_conformance.cli.oa_conformance", "run", str(root), "-q",
+        [sys.executable, "-m", "oa_conformance.cli.oa_conformance", "run", str(root),
          *(arg for path in files for arg in ("--expectations", str(path)))],
         capture_output=True, text=True, timeout=300, cwd=ROOT,
     )

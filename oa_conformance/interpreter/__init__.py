@@ -75,8 +75,8 @@ def _read(path: str, data: bytes | str | None, stop_after: str, capability: str 
     if loaded.tree is None or stop_after == "load" or not recoverable:
         return ReadResult(None, loaded.diagnostics, composed)
     problems = check_schema(loaded.tree, capability, tokens=loaded.may_hold_tokens)
-    if loaded.diagnostics:
-        return ReadResult(None, tuple(sorted(loaded.diagnostics + problems, key=lambda d: (d.line, d.column))), composed)
+    if loaded.diagnostics:  # the loader's findings first: what the schema check saw depends on them
+        return ReadResult(None, loaded.diagnostics + problems, composed)
     if problems:
         if stop_after != "schema":
             # A too-new fixture is expected to use directives this adapter lacks: say so first.
