@@ -18,7 +18,7 @@ from typing import Iterable, Iterator
 
 from .ast.nodes import Section
 from .ast.scenarios import Scenario, scenarios
-from .assertions.rules import FAILED, UNVERIFIED, VERIFIED, Check
+from .assertions.rules import UNVERIFIED, VERIFIED, Check
 from .diagnostics import Diagnostic
 from .discovery import FixtureRef
 from .expectations import NO_EXPECTATIONS, XFAIL, XPASS, Expectation, Expectations

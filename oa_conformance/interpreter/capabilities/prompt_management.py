@@ -58,7 +58,6 @@ from . import CapabilityHarness, register
 
 CAPABILITY = "prompt-management"
 CALL_BLOCKS = ("calls", "secondary_calls", "tertiary_calls")
-MANAGERS = ("manager", "secondary_manager", "tertiary_manager")
 GROUP_TARGET = "construct_prompt_group"
 
 
