@@ -68,15 +68,3 @@ class Diagnostic(NamedTuple):
 
     def __str__(self) -> str:
         return f"{self.location}: {self.category}: {self.message}"
-
-
-class FixtureError(Exception):
-    """Raised by convenience entry points when a fixture has problems; carries all of them."""
-
-    def __init__(self, diagnostics: tuple[Diagnostic, ...]):
-        self.diagnostics = tuple(diagnostics)
-        super().__init__("\n".join(str(d) for d in self.diagnostics))
-
-    @property
-    def category(self) -> str:
-        return self.diagnostics[0].category if self.diagnostics else FIXTURE_SCHEMA_INVALID

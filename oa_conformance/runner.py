@@ -7,6 +7,7 @@ event loop and harness, so nothing is shared and the fixtures' deliberate sleeps
 
 from __future__ import annotations
 
+import os
 import queue
 import threading
 import time
@@ -17,7 +18,7 @@ from typing import Iterable, Iterator
 
 from .ast.nodes import Section
 from .ast.scenarios import Scenario, scenarios
-from .assertions.rules import FAILED, UNVERIFIED, VERIFIED, Check
+from .assertions.rules import UNVERIFIED, VERIFIED, Check
 from .diagnostics import Diagnostic
 from .discovery import FixtureRef
 from .expectations import NO_EXPECTATIONS, XFAIL, XPASS, Expectation, Expectations
@@ -96,6 +97,18 @@ class CaseResult:
         }
 
 
+def raised_by_runtime(exc: BaseException) -> bool:
+    """Whether the exception was raised inside the runtime's own code (its innermost frame is in the
+    openarmature package): the runtime's behaviour, judged as a failure, not the adapter's bug."""
+    from .host.manifest import runtime_package
+
+    package = runtime_package()
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    return package is not None and tb is not None and os.path.realpath(tb.tb_frame.f_code.co_filename).startswith(package + os.sep)
+
+
 def cases_of(fixture: FixtureRef) -> list[CaseRef]:
     """The cases of one fixture file; a file that does not read is one case carrying its problems."""
     read = read_fixture(fixture.path, capability=fixture.capability)
@@ -162,7 +175,11 @@ def _judge(ref: CaseRef, timeout: float) -> CaseResult:
         return done("failed", category=NOT_IMPLEMENTED, reason=str(exc), location=str(exc.span) if exc.span else None)
     except CaseTimeout as exc:
         return done("failed", reason=str(exc), location=str(scenario.span))
-    except Exception as exc:  # an adapter bug: one case errors, the run goes on, the user sees what and where
+    except Exception as exc:
+        if raised_by_runtime(exc):  # the runtime rejected what the case builds from valid input: its outcome
+            return done("failed", reason=f"the runtime raised {type(exc).__name__} while the case was set up: {exc}",
+                        location=str(scenario.span))
+        # an adapter bug: one case errors, the run goes on, the user sees what and where
         return done(ERROR, category=ADAPTER_ERROR, reason=f"adapter error {type(exc).__name__}: {exc}", location=str(scenario.span))
     try:
         checks = assert_case(scenario, trace, ref.fixture.capability)  # assert

@@ -168,6 +168,21 @@ def test_an_adapter_bug_errors_one_case_and_names_itself(tmp_path, monkeypatch):
     assert "RuntimeError: simulated adapter bug" in result.reason and result.location.endswith(":1:1")  # the case: the whole file
 
 
+def test_an_exception_the_runtime_raises_while_the_case_is_set_up_fails_the_case(tmp_path, monkeypatch):
+    """The runtime rejecting what a valid fixture builds is the runtime's outcome, not the adapter's
+    bug: raised from openarmature's own code, the case fails (and blames the runtime)."""
+    from openarmature.graph import GraphBuilder
+
+    def rejecting(self, *args, **kwargs):
+        raise ValueError("simulated runtime rejection")
+
+    monkeypatch.setattr(GraphBuilder, "add_node", rejecting)
+    rejecting.__code__ = rejecting.__code__.replace(co_filename=GraphBuilder.compile.__code__.co_filename)
+    result = only_result(write_fixture(tmp_path, LINEAR.read_text()))
+    assert result.outcome == "failed" and result.category is None, (result.outcome, result.reason)
+    assert "the runtime raised ValueError while the case was set up: simulated runtime rejection" in result.reason
+
+
 def test_a_rule_that_raises_errors_one_case_instead_of_escaping_run_case(tmp_path, monkeypatch):
     """run_case never raises: a rule's bug in the assert pass (the mutation audit found one, a
     determinism check unpacking a one-run `compare_runs`) is an adapter error of that case."""

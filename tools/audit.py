@@ -37,7 +37,8 @@ from oa_conformance.ast.nodes import (BindingToken, FormatToken, Mapping, Placeh
 from oa_conformance.ast.scenarios import scenarios
 from oa_conformance.ast.visitor import walk
 from oa_conformance.discovery import discover
-from oa_conformance.expectations import NO_EXPECTATIONS, load_expectations
+from oa_conformance.expectations import NO_EXPECTATIONS, load_all
+from oa_conformance.host.manifest import runtime_version
 from oa_conformance.interpreter import read_fixture
 from oa_conformance.runner import ADAPTER_ERROR, PASSED, CaseRef, CaseResult, cases_of, run_all, run_case
 
@@ -536,7 +537,7 @@ def render(result: Audit, verbose: bool = False) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="./dev audit", description=__doc__.split("\n\n")[0])
-    parser.add_argument("roots", nargs="*", help="spec roots (default: $OA_SHARED_SPEC)")
+    parser.add_argument("roots", nargs="*", help="spec roots (default: $OA_TARGET_SPEC, the target corpus)")
     parser.add_argument("--capability", action="append", default=None)
     parser.add_argument("-k", dest="keyword", default=None, help="pytest-style expression over case ids")
     parser.add_argument("--expectations", default="oa-expectations.toml")
@@ -549,14 +550,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-lists", dest="lists", action="store_false",
                         help="no list mutants (by default each expectation's first list also loses its last item)")
     args = parser.parse_args(argv)
-    roots = args.roots or ([os.environ["OA_SHARED_SPEC"]] if os.environ.get("OA_SHARED_SPEC") else [])
+    roots = args.roots or ([os.environ["OA_TARGET_SPEC"]] if os.environ.get("OA_TARGET_SPEC") else [])
     if not roots:
-        print("audit: give a spec root or set OA_SHARED_SPEC", file=sys.stderr)
+        print("audit: give a spec root or set OA_TARGET_SPEC", file=sys.stderr)
         return 2
     from oa_conformance.grammar import parse_keyword_expression
 
     selected = parse_keyword_expression(args.keyword) if args.keyword else None
-    expectations = load_expectations(args.expectations) if args.expectations else NO_EXPECTATIONS
+    expectations = load_all([args.expectations], runtime_version()) if args.expectations else NO_EXPECTATIONS
     cases = [c for f in discover(roots, args.capability) for c in cases_of(f) if selected is None or selected(c.id)]
     if not cases:
         print("audit: no case matches", file=sys.stderr)

@@ -97,7 +97,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("roots", nargs="*", metavar="ROOT", help="upstream spec roots (default: $OA_TARGET_SPEC)")
     parser.add_argument("--expectations", action="append", default=[], metavar="FILE")
     parser.add_argument("--bundled", default="spec", metavar="DIR", help="the bundled fixtures (default: spec)")
-    parser.add_argument("--missing", metavar="PREFIX", help="list the uncovered branches of modules under PREFIX")
+    parser.add_argument("--missing", metavar="PREFIX", action="append", default=[],
+                        help="list the uncovered branches of modules under PREFIX (repeatable)")
     args = parser.parse_args(argv)
     roots = args.roots or [os.environ.get("OA_TARGET_SPEC", "")]
     if not all(roots) or not all(Path(root).exists() for root in roots):
@@ -114,9 +115,9 @@ def main(argv: list[str] | None = None) -> int:
     alone = measure(upstream, package)
     both = measure(upstream + bundled, package)
     print_table({"upstream": _summary(alone, package), "+bundled": _summary(both, package)})
-    if args.missing is not None:
-        print(f"\nuncovered branches (upstream + bundled) under {args.missing!r}:")
-        print_missing(both, package, args.missing)
+    for prefix in args.missing:
+        print(f"\nuncovered branches (upstream + bundled) under {prefix!r}:")
+        print_missing(both, package, prefix)
     return 0
 
 

@@ -30,7 +30,7 @@ from ..diagnostics import Span
 from ..interpreter.values import literal
 from ..kinds import is_mapping, is_sequence
 from .matchers import Match, Mismatch, match, show
-from .rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, _AllOf, collection, first_difference, shape, verdict
+from .rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, collection, first_difference, shape, verdict
 
 OBS = "observability"
 

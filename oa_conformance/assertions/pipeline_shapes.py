@@ -16,7 +16,6 @@ from .matchers import Match, Mismatch, explain, match, show
 from .rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, ValueRule, invocation_of, shape, verdict  # noqa: F401
 
 ISOLATED = "FailureIsolatedEvent"
-LINEAGE = ("namespace", "attempt_index", "fan_out_index", "branch_name")
 STATES = ("pre_state", "post_state")
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pyrsistent import pvector
 
-from ..grammar import looks_like_placeholder, looks_like_token, parse_placeholder, parse_token, parse_type
+from ..grammar import looks_like_placeholder, parse_placeholder, parse_token, parse_type
 from ..vocabulary import VOCABULARY, Vocabulary
 from ..vocabulary import shapes as sh
 from .families import BY_FAMILY

@@ -26,7 +26,7 @@ from ..kinds import is_sequence
 from functools import cache
 from typing import Any, ClassVar, Iterator
 
-from pyrsistent import PClass, field, pvector
+from pyrsistent import PClass, field
 
 _new = object.__new__
 _setattr = object.__setattr__
@@ -325,7 +325,3 @@ class Section(Node):
     def children(self) -> Iterator[Node]:
         for _, value in self.items():
             yield value
-
-
-def empty_vector():
-    return pvector()

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import uuid
 from typing import Any
 
 from ..host import checkpoint as oa_checkpoint
@@ -26,7 +25,7 @@ from .case_output import run_loop
 from .graph_build import BuiltGraph, build_graph
 from .harness import Harness, HarnessPrimitiveMissing, Instruments, RecordingObserver, harness_missing, timed_drain
 from .resume import POPULATE, RESUMED, Crashed, Run, crashable, planned_runs, recording_checkpointer, saved_record
-from ..trace import CaseTrace, ErrorRecord, InvocationTrace, plain
+from ..trace import CaseTrace, InvocationTrace, plain
 from ..trace.record import freezing
 from .values import literal
 
@@ -434,7 +433,3 @@ async def _invoke(scenario: Scenario, run: Run, harness: Harness, built: Any, ob
         checkpoint=plain({"saved_record": await saved_record(harness, invocation_id), "resumed_from": run.resumed_from,
                           "migrations_run": harness.log.migration_log[migrations_start:]}),
     )
-
-
-def new_id() -> str:
-    return str(uuid.uuid4())

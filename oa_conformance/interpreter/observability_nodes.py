@@ -313,8 +313,9 @@ def _llm_from_wrapper(spec: Section, harness: Any, node: str) -> Any:
     before = phase is None or phase.value == "pre"
     barrier = spec.get("await_event_delivery")
     awaits = barrier is not None and bool(barrier.value)
+    at = spec.key_span("await_event_delivery") if awaits else None  # the directive, where its check points
     if awaits:  # declared, so judged: a barrier that never runs fails the case (barrier_checks)
-        declared = {"node": node, "line": barrier.span.line, "column": barrier.span.column}
+        declared = {"node": node, "line": at.line, "column": at.column}
         barriers = harness.graph.wiring.setdefault("barriers", [])
         if declared not in barriers:  # a subgraph built again for another caller is the same directive
             barriers.append(declared)
@@ -322,7 +323,7 @@ def _llm_from_wrapper(spec: Section, harness: Any, node: str) -> Any:
     async def call() -> None:
         await call_llm(harness, spec, "calls_llm_from_wrapper")
         if awaits:
-            await _event_delivery_barrier(harness, node, barrier.span)
+            await _event_delivery_barrier(harness, node, at)
         elif barrier is None and before:
             await harness.graph.compiled.drain_events_for(_current_invocation_id(), timeout=BARRIER_TIMEOUT_S)
 

@@ -33,7 +33,7 @@ from typing import Any, AsyncIterator, Callable
 from ..ast.nodes import Scalar, Section
 from ..ast.scenarios import Scenario
 from ..diagnostics import Span
-from .behaviors import NotImplementedDirective, node_directive
+from .behaviors import node_directive
 from ..host.detect import RuntimeLacks
 from .harness import FixtureInvalid, HarnessPrimitiveMissing
 from .values import literal, raised_message

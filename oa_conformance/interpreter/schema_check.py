@@ -23,7 +23,7 @@ from ..ast.shape_match import choose, describe_value, node_kind, scalar_problem,
 from ..ast.visitor import Visitor
 from ..diagnostics import FIXTURE_DIRECTIVE_UNKNOWN, FIXTURE_SCHEMA_INVALID, Diagnostic, Span
 from ..grammar import check as grammar_check
-from ..grammar import looks_like_placeholder, looks_like_token
+from ..grammar import looks_like_placeholder
 from ..vocabulary import VOCABULARY, Vocabulary
 from ..vocabulary import shapes as sh
 

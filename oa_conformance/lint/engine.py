@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import gc
 import os
-import re
 from collections import Counter
 from typing import Iterable, Iterator, NamedTuple
 

@@ -5,13 +5,6 @@ from __future__ import annotations
 # §5.10 format matchers, longest first so ``uuid-hex-3`` is read as uuid-hex labelled 3, not uuid.
 FORMAT_TOKENS: tuple[str, ...] = ("uuid-hex", "uuid", "any-string", "timestamp")
 
-FORMAT_DOCS = {
-    "uuid": "any canonical UUIDv4 (36 characters, hyphenated)",
-    "uuid-hex": "a 32-character lowercase hex string (a UUID without dashes); a suffix only labels it",
-    "any-string": "any non-empty string",
-    "timestamp": "an ISO-8601 timestamp string",
-}
-
 # First-occurrence binding stems (§5.10; the observability suite's header notes, §3.2).
 BINDING_STEMS: tuple[str, ...] = ("invocation_id", "trace_id", "corr_id", "span_id")
 

@@ -32,11 +32,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from ...ast.nodes import Node, Scalar, Section
+from ...ast.nodes import Node
 from ...diagnostics import Span
 from ...kinds import is_mapping, is_sequence
 from ...trace.document import document, thaw
-from ...trace.record import CaseTrace, primary_observer
+from ...trace.record import CaseTrace
 from ..matchers import explain, match, show
 from ..rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule
 from . import Compute, Query, Resolved, Restates, Verdict, directive_node, resolve

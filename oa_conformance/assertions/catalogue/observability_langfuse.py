@@ -16,7 +16,6 @@ from . import Compute, Example, Query, Restates, Verdict, flag
 from .examples import case, invocation
 
 LANGFUSE = "expected.langfuse_trace"
-LANGFUSE_ALL = "expected.langfuse_traces"
 OBSERVERS = "expected.observers"
 DIRECT_CALL = "expected.direct_call_result"
 
