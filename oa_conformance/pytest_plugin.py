@@ -20,7 +20,7 @@ A fixture that fails to load is one failing item, not a collection error. Failur
 fixture's YAML around the failing expectation and the mismatch — never the adapter's traceback.
 
 Cases run lazily: only the items pytest will run, once selection (``-k``, ``-m``, ``--lf``,
-deselection) is final — from ``pytest_runtestloop`` — and side by side in a thread pool (each case
+deselection) is final — from ``pytest_runtestloop`` — and side by side in daemon threads (each case
 with its own event loop and harness), so fixtures' deliberate sleeps overlap while pytest still
 reports item by item. Under pytest-xdist each worker runs its own items in the test itself. Nothing
 runs under ``--collect-only``.
