@@ -86,26 +86,18 @@ def test_an_unknown_capability_is_rejected(tmp_path, target_spec):
 # ---- langfuse_client priming / opt-out, expected_construction_error -------------------------
 
 
-def test_without_priming_the_runtime_isolates_and_the_raise_expectation_fails(tmp_path, target_spec):
+@pytest.mark.parametrize(("written", "key", "faulty"), [
+    # without priming the runtime isolates, so the raise expectation fails
+    ("preexisting_same_key_client: true", "preexisting_same_key_client", "false"),
+    # opting in to a shared provider is passed to the runtime, which then proceeds
+    ("accept_shared_provider: false", "accept_shared_provider", "true"),
+    # a wrong construction category
+    ("category: langfuse_provider_isolation_unavailable", "category", "provider_unavailable"),
+], ids=["unprimed", "opted_in", "wrong_category"])
+def test_a_changed_construction_setup_fails_the_raise_expectation(tmp_path, target_spec, written, key, faulty):
     text = text_158()
-    primed = line_of(text, "preexisting_same_key_client: true", after="name: singleton_preexists_raises")
-    results = run_text(tmp_path, replace_value(text, primed, "preexisting_same_key_client", "false"), OBS, F158)
-    check_failed(case(results, "singleton_preexists_raises"), "expected_construction_error",
-                 line_of(text, "expected_construction_error:", after="name: singleton_preexists_raises"))
-
-
-def test_opting_in_to_a_shared_provider_is_passed_to_the_runtime(tmp_path, target_spec):
-    text = text_158()
-    opt_out = line_of(text, "accept_shared_provider: false", after="name: singleton_preexists_raises")
-    results = run_text(tmp_path, replace_value(text, opt_out, "accept_shared_provider", "true"), OBS, F158)
-    check_failed(case(results, "singleton_preexists_raises"), "expected_construction_error",
-                 line_of(text, "expected_construction_error:", after="name: singleton_preexists_raises"))
-
-
-def test_a_wrong_construction_category_fails(tmp_path, target_spec):
-    text = text_158()
-    category = line_of(text, "category: langfuse_provider_isolation_unavailable", after="name: singleton_preexists_raises")
-    results = run_text(tmp_path, replace_value(text, category, "category", "provider_unavailable"), OBS, F158)
+    line = line_of(text, written, after="name: singleton_preexists_raises")
+    results = run_text(tmp_path, replace_value(text, line, key, faulty), OBS, F158)
     check_failed(case(results, "singleton_preexists_raises"), "expected_construction_error",
                  line_of(text, "expected_construction_error:", after="name: singleton_preexists_raises"))
 

@@ -70,22 +70,21 @@ def reject_even_matching_extras(monkeypatch, provider: type) -> None:
     _wrap_body(monkeypatch, provider, ban)
 
 
-def cohere_reserves_output_dimension(monkeypatch, _provider: type = None) -> None:
-    """The over-applied 0122 correction: output_dimension reserved even with dimensions absent."""
-    def reserve(self, original, chunk, input_type, dimensions, extras):
-        if "output_dimension" in extras:
-            _reject("output_dimension")
-        return original(self, chunk, input_type, dimensions, extras)
-    _wrap_body(monkeypatch, _cohere(), reserve)
+def _reserving(key: str, provider):
+    """A mapping that reserves an extras ``key`` unconditionally (its body builder rejects it)."""
+    def fault(monkeypatch, _provider: type = None) -> None:
+        def reserve(self, original, *args):
+            if key in args[-1]:  # the builder's last argument is the extras
+                _reject(key)
+            return original(self, *args)
+        _wrap_body(monkeypatch, provider(), reserve)
+    return fault
 
 
-def tei_reserves_prompt_name(monkeypatch, _provider: type = None) -> None:
-    """prompt_name reserved whether or not the mapping produces it."""
-    def reserve(self, original, inputs, input_type, dimensions, extras):
-        if "prompt_name" in extras:
-            _reject("prompt_name")
-        return original(self, inputs, input_type, dimensions, extras)
-    _wrap_body(monkeypatch, _tei(), reserve)
+# The over-applied 0122 correction: output_dimension reserved even with dimensions absent.
+cohere_reserves_output_dimension = _reserving("output_dimension", _cohere)
+# prompt_name reserved whether or not the mapping produces it.
+tei_reserves_prompt_name = _reserving("prompt_name", _tei)
 
 
 def tei_manages_by_declared_presence(monkeypatch, _provider: type = None) -> None:
