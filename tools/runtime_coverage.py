@@ -15,11 +15,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from oa_conformance.discovery import discover
+from oa_conformance.discovery import FixtureRef, discover
 from oa_conformance.expectations import load_all
 from oa_conformance.runner import PASSED, cases_of, run_all, run_case
 from oa_conformance.host.manifest import runtime_package, runtime_version
@@ -33,20 +34,34 @@ def passing_cases(roots: list[str], expectations: list[str]) -> list:
 
 def measure(cases: list, package: str) -> dict:
     """coverage.py's JSON report (``files``: per-file summary and missing branches) of running
-    ``cases`` one at a time."""
+    ``cases`` one at a time, in a fresh process that starts coverage before openarmature is
+    imported (module-level lines run at import count, as in any coverage run)."""
+    with tempfile.TemporaryDirectory(prefix="oa-coverage-") as scratch:
+        ids, out = Path(scratch) / "cases.json", Path(scratch) / "coverage.json"
+        ids.write_text(json.dumps([[case.fixture.path, case.fixture.capability, case.fixture.name, case.id] for case in cases]))
+        subprocess.run([sys.executable, "-m", "tools.runtime_coverage", "--measure", str(ids), str(out), package],
+                       check=True, cwd=Path(__file__).resolve().parent.parent)
+        return json.loads(out.read_text(encoding="utf-8"))
+
+
+def _measure_here(ids: Path, out: Path, package: str) -> None:
+    """The child of :func:`measure`: coverage first, then the cases."""
     import coverage
 
     cov = coverage.Coverage(branch=True, source=[package], data_file=None)
     cov.start()
     try:
-        for case in cases:
-            run_case(case)
+        wanted = json.loads(ids.read_text(encoding="utf-8"))
+        by_fixture: dict[tuple, set] = {}
+        for path, capability, name, case_id in wanted:
+            by_fixture.setdefault((path, capability, name), set()).add(case_id)
+        for (path, capability, name), case_ids in by_fixture.items():
+            for case in cases_of(FixtureRef(path, capability, name)):
+                if case.id in case_ids:
+                    run_case(case)
     finally:
         cov.stop()
-    with tempfile.TemporaryDirectory(prefix="oa-coverage-") as scratch:
-        out = Path(scratch) / "coverage.json"
-        cov.json_report(outfile=str(out))
-        return json.loads(out.read_text(encoding="utf-8"))
+    cov.json_report(outfile=str(out))
 
 
 def _summary(report: dict, package: str) -> dict[str, tuple[int, int, int, int]]:
@@ -99,7 +114,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bundled", default="spec", metavar="DIR", help="the bundled fixtures (default: spec)")
     parser.add_argument("--missing", metavar="PREFIX", action="append", default=[],
                         help="list the uncovered branches of modules under PREFIX (repeatable)")
+    parser.add_argument("--measure", nargs=3, metavar=("CASES", "OUT", "PACKAGE"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.measure:
+        _measure_here(Path(args.measure[0]), Path(args.measure[1]), args.measure[2])
+        return 0
     roots = args.roots or [os.environ.get("OA_TARGET_SPEC", "")]
     if not all(roots) or not all(Path(root).exists() for root in roots):
         print("coverage: give the upstream spec roots (or set OA_TARGET_SPEC)", file=sys.stderr)
