@@ -23,15 +23,10 @@ from .diagnostics import Diagnostic
 from .discovery import FixtureRef
 from .expectations import NO_EXPECTATIONS, XFAIL, XPASS, Expectation, Expectations
 from .interpreter import read_fixture
-from .interpreter.assert_pass import assert_case
-from .interpreter.behaviors import NotImplementedDirective
-from .interpreter.case_output import captured, notes
-from .interpreter.execute import CaseTimeout, execute_case
-from .interpreter.adapter_capabilities import capability_mismatches
-from .interpreter.features import feature_needs
-from .interpreter.graph_build import FactoryReducerMissing
-from .host.detect import RuntimeLacks
-from .interpreter.harness import FixtureInvalid, HarnessPrimitiveMissing
+
+# The passes that run a case (graph build, execute, assert: the runtime, OTel, the catalogue) are
+# imported by the first case that runs, not with this module: a run that selects nothing, and the
+# parent of worker processes (processes.py), only read fixtures and present results.
 
 PASSED, FAILED, SKIPPED, ERROR = "passed", "failed", "skipped", "error"
 OUTCOMES = (PASSED, FAILED, SKIPPED, ERROR, XFAIL, XPASS)
@@ -130,6 +125,8 @@ def run_case(ref: CaseRef, timeout: float = DEFAULT_TIMEOUT) -> CaseResult:
     """One case through the whole pass chain (:func:`_judge`); never raises for a fixture, harness or
     runtime problem. What the run would have printed — runtime warnings, the runtime's log records —
     becomes the result's ``notes`` (``interpreter/case_output.py``), never stderr."""
+    from .interpreter.case_output import captured, notes
+
     with captured() as caught:
         result = _judge(ref, timeout)
     return dataclasses.replace(result, notes=result.notes + notes(caught)) if caught else result
@@ -146,6 +143,15 @@ def _judge(ref: CaseRef, timeout: float) -> CaseResult:
         harness primitives → graph build → execute     execute.execute_case (its _run_once, one screen)
         assert (every expectation a rule)              assert_pass.assert_case   → checks → verdict
     """
+    from .host.detect import RuntimeLacks
+    from .interpreter.adapter_capabilities import capability_mismatches
+    from .interpreter.assert_pass import assert_case
+    from .interpreter.behaviors import NotImplementedDirective
+    from .interpreter.execute import CaseTimeout, execute_case
+    from .interpreter.features import feature_needs
+    from .interpreter.graph_build import FactoryReducerMissing
+    from .interpreter.harness import FixtureInvalid, HarnessPrimitiveMissing
+
     started = time.perf_counter()
     undetermined: tuple[str, ...] = ()  # needed proposals whose status is unknown: the case runs, noted
 
