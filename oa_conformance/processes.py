@@ -1,0 +1,190 @@
+"""Running cases on every core: worker processes, each running its share side by side on threads.
+
+``run_in_processes`` has the contract of :func:`runner.run_as_completed` (``(input index, result)``
+as each case completes; closing the stream stops the run promptly) and spreads the cases over
+``processes`` worker processes. Each worker is a ``ProcessPoolExecutor`` of one process (so a crash
+breaks only its own share), started by the ``forkserver`` method — never ``fork``: the parent has
+threads and the OTel SDK's state, which a forked child would inherit half-made. The forkserver
+imports the whole stack once (``PRELOAD``) and forks each worker from that clean, single-threaded
+process. A worker re-reads the fixtures of its share (an AST does not cross the boundary), runs
+them with ``run_as_completed`` and sends each result back without its ``ref``; the parent puts the
+ref back and applies the expectations. Which case goes where is the only scheduling: longest
+expected first (:func:`expected_seconds`), each to the share expected to finish first.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import heapq
+import multiprocessing
+import queue
+import signal
+import threading
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Iterable, Iterator, Mapping
+
+from .ast.nodes import Mapping as MappingNode
+from .ast.nodes import Scalar, Section
+from .ast.visitor import walk
+from .expectations import NO_EXPECTATIONS, Expectations
+from .runner import ADAPTER_ERROR, DEFAULT_TIMEOUT, ERROR, CaseRef, CaseResult, cases_of, run_as_completed
+
+START_METHOD = "forkserver"
+PRELOAD = ["oa_conformance.processes", "oa_conformance.interpreter.execute", "oa_conformance.interpreter.assert_pass"]
+POLL_S = 0.1  # how often a waiting side looks at the stop flag / its workers' health
+# A case's expected cost when nothing is known: what one side-by-side case costs in CPU, roughly.
+BASE_SECONDS = 0.05
+# The words of a key that declares a deliberate wait (a paced observer, a slow node, a delay).
+WAIT_WORDS = ("sleep", "delay", "pace", "latency")
+
+
+def expected_seconds(ref: CaseRef, durations: Mapping[str, float] | None = None) -> float:
+    """How long the case is expected to take: its duration in a previous report when given, else a
+    base cost plus the waits its fixture declares (keys naming a sleep / delay / pace, ``_ms`` naming
+    milliseconds, otherwise seconds)."""
+    if durations and ref.id in durations:
+        return durations[ref.id]
+    if ref.scenario is None:
+        return 0.0
+    declared = 0.0
+    roots = [ref.scenario.section] + ([ref.scenario.fixture] if ref.scenario.case is not None else [])
+    for root in roots:
+        for node in walk(root):
+            if not isinstance(node, (MappingNode, Section)):
+                continue
+            for key, value in node.items():
+                name = str(key).lower()
+                if isinstance(value, Scalar) and isinstance(value.value, (int, float)) and not isinstance(value.value, bool) \
+                        and any(word in name for word in WAIT_WORDS):
+                    declared += value.value / 1000 if "_ms" in name else value.value
+    return BASE_SECONDS + declared
+
+
+def plan_shares(costs: Mapping[int, float], processes: int) -> list[list[int]]:
+    """Longest expected first, each case to the share with the least expected work so far
+    (ties: the earlier share); within a share, cases in input order. Empty shares are dropped."""
+    heap = [(0.0, share) for share in range(max(1, processes))]
+    shares: list[list[int]] = [[] for _ in heap]
+    for index in sorted(costs, key=lambda i: (-costs[i], i)):
+        load, share = heapq.heappop(heap)
+        shares[share].append(index)
+        heapq.heappush(heap, (load + costs[index], share))
+    return [sorted(share) for share in shares if share]
+
+
+def start_forkserver() -> None:
+    """Start the forkserver (and its imports of the whole stack) now, so they overlap what the
+    parent does before the first case is handed out (reading the fixtures)."""
+    import multiprocessing.forkserver
+
+    multiprocessing.get_context(START_METHOD).set_forkserver_preload(PRELOAD)
+    multiprocessing.forkserver.ensure_running()
+
+
+# --- the worker side ---------------------------------------------------------------------------
+
+_results = None  # the queue results go back on (set in each worker by _start_worker)
+_stop = None  # set by the parent when the run stops
+
+
+def _start_worker(results, stop, runtime_manifest: str | None) -> None:
+    """Each worker's initializer: Ctrl-C is the parent's to handle (the terminal sends SIGINT to the
+    whole process group; a worker would print a traceback), and the build's source of truth is the
+    parent's."""
+    global _results, _stop
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _results, _stop = results, stop
+    from .host.manifest import use_runtime_manifest
+
+    use_runtime_manifest(runtime_manifest)
+
+
+def _run_share(jobs: list[tuple[int, object, int]], workers: int, timeout: float) -> None:
+    """Run one share (``(input index, fixture, position among the fixture's cases)``) side by side;
+    return as soon as every result is sent or the parent stops the run (the cases still in flight
+    are daemon threads and end with the process)."""
+    done = threading.Event()
+
+    def run() -> None:
+        try:
+            read: dict[str, list[CaseRef]] = {}
+            refs = [read.setdefault(fixture.path, cases_of(fixture))[position] for _, fixture, position in jobs]
+            for position, result in run_as_completed(refs, workers=workers, timeout=timeout):
+                _results.put((jobs[position][0], dataclasses.replace(result, ref=None)))
+        finally:
+            done.set()
+
+    threading.Thread(target=run, name="oa-share", daemon=True).start()
+    while not done.wait(POLL_S):
+        if _stop.is_set():
+            return
+
+
+# --- the parent side ---------------------------------------------------------------------------
+
+
+def run_in_processes(refs: Iterable[CaseRef], processes: int, workers: int = 16, timeout: float = DEFAULT_TIMEOUT,
+                     expectations: Expectations = NO_EXPECTATIONS, runtime_manifest: str | None = None,
+                     durations: Mapping[str, float] | None = None) -> Iterator[tuple[int, CaseResult]]:
+    """Run cases in ``processes`` worker processes (``workers`` threads each) and yield
+    ``(input index, result)`` as each completes, seen through the expectations file. A worker that
+    dies makes each of its unfinished cases an error; closing the generator stops every worker."""
+    refs = list(refs)
+    positions = _positions(refs)
+    todo: dict[int, float] = {}
+    for index, ref in enumerate(refs):
+        listed = expectations.skip(ref)
+        if listed is not None:
+            yield index, listed
+        else:
+            todo[index] = expected_seconds(ref, durations)
+    if not todo:
+        return
+    context = multiprocessing.get_context(START_METHOD)
+    context.set_forkserver_preload(PRELOAD)
+    results, stop = context.Queue(), context.Event()
+    pools: list[ProcessPoolExecutor] = []
+    owner: dict[int, Future] = {}
+    try:
+        for share in plan_shares(todo, processes):
+            pool = ProcessPoolExecutor(1, mp_context=context, initializer=_start_worker, initargs=(results, stop, runtime_manifest))
+            pools.append(pool)
+            future = pool.submit(_run_share, [(i, refs[i].fixture, positions[i]) for i in share], workers, timeout)
+            owner.update((i, future) for i in share)
+        while owner:
+            try:
+                index, plain = results.get(timeout=POLL_S)
+            except queue.Empty:
+                yield from _lost(refs, owner, results, expectations)
+                continue
+            owner.pop(index, None)
+            yield index, expectations.apply(dataclasses.replace(plain, ref=refs[index]))
+    finally:
+        stop.set()
+        for pool in pools:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _lost(refs, owner: dict[int, Future], results, expectations: Expectations) -> Iterator[tuple[int, CaseResult]]:
+    """The unfinished cases of each worker that died, as errors (after the results it did send)."""
+    dead = {future for future in owner.values() if future.done() and future.exception() is not None}
+    if not dead:
+        return
+    while True:  # what a dead worker sent before it died comes first
+        try:
+            index, plain = results.get_nowait()
+        except queue.Empty:
+            break
+        if owner.pop(index, None) is not None:
+            yield index, expectations.apply(dataclasses.replace(plain, ref=refs[index]))
+    for index, future in sorted(owner.items()):
+        if future in dead:
+            del owner[index]
+            why = f"{type(future.exception()).__name__}: {future.exception()}"
+            yield index, expectations.apply(CaseResult(refs[index], ERROR, category=ADAPTER_ERROR,
+                                                       reason=f"the worker process running this case ended abruptly ({why})"))
+
+
+def _positions(refs: list[CaseRef]) -> list[int]:
+    """Each case's position among its fixture's cases (how a worker finds it again)."""
+    return [ref.scenario.index if ref.scenario is not None and ref.scenario.index is not None else 0 for ref in refs]
