@@ -73,12 +73,23 @@ def plan_shares(costs: Mapping[int, float], processes: int) -> list[list[int]]:
 
 
 def start_forkserver() -> None:
-    """Start the forkserver (and its imports of the whole stack) now, so they overlap what the
-    parent does before the first case is handed out (reading the fixtures)."""
+    """Start the forkserver (and its imports of the whole stack) if it is not running, early enough
+    that they overlap what the parent does before the first case is handed out (reading fixtures).
+
+    Ctrl-C is the parent's to handle, but the terminal sends SIGINT to the whole process group: the
+    forkserver is started with SIGINT ignored, which it keeps through its imports (Python leaves an
+    inherited SIG_IGN alone) and hands on to every worker it forks — none prints a traceback."""
     import multiprocessing.forkserver
 
     multiprocessing.get_context(START_METHOD).set_forkserver_preload(PRELOAD)
-    multiprocessing.forkserver.ensure_running()
+    if threading.current_thread() is not threading.main_thread():  # only the main thread sets handlers
+        multiprocessing.forkserver.ensure_running()
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        multiprocessing.forkserver.ensure_running()
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 # --- the worker side ---------------------------------------------------------------------------
@@ -88,9 +99,8 @@ _stop = None  # set by the parent when the run stops
 
 
 def _start_worker(results, stop, runtime_manifest: str | None) -> None:
-    """Each worker's initializer: Ctrl-C is the parent's to handle (the terminal sends SIGINT to the
-    whole process group; a worker would print a traceback), and the build's source of truth is the
-    parent's."""
+    """Each worker's initializer: Ctrl-C is the parent's (SIGINT ignored, as the forkserver already
+    does when this process started it), and the build's source of truth is the parent's."""
     global _results, _stop
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _results, _stop = results, stop
@@ -140,8 +150,8 @@ def run_in_processes(refs: Iterable[CaseRef], processes: int, workers: int = 16,
             todo[index] = expected_seconds(ref, durations)
     if not todo:
         return
+    start_forkserver()
     context = multiprocessing.get_context(START_METHOD)
-    context.set_forkserver_preload(PRELOAD)
     results, stop = context.Queue(), context.Event()
     pools: list[ProcessPoolExecutor] = []
     owner: dict[int, Future] = {}
