@@ -7,7 +7,9 @@
 
 `run` first names the build that runs and the source of truth for its skips (the runtime's
 conformance.toml, wherever it is, ``--runtime-manifest FILE``, or a probe of its API: host/manifest.py);
-``-q`` leaves that out, never a warning that a needed proposal's status is undetermined.
+``-q`` leaves that out, never a warning that a needed proposal's status is undetermined. Cases run
+in ``--processes`` worker processes (default: one per core; processes.py), each running its share
+side by side on ``--workers`` threads; ``--processes 1`` runs them all in this process.
 
 Exit status: 0 when nothing failed or errored (an expected failure listed in the expectations file is
 ``xfail``; a listed case that passes is ``xpass`` and fails the run), 1 otherwise (a case that is
