@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import heapq
 import multiprocessing
+import pickle
 import queue
 import signal
 import threading
@@ -27,7 +28,7 @@ from .ast.nodes import Mapping as MappingNode
 from .ast.nodes import Scalar, Section
 from .ast.visitor import walk
 from .expectations import NO_EXPECTATIONS, Expectations
-from .runner import ADAPTER_ERROR, DEFAULT_TIMEOUT, ERROR, CaseRef, CaseResult, cases_of, run_as_completed
+from .runner import ADAPTER_ERROR, DEFAULT_TIMEOUT, ERROR, CaseRef, CaseResult, cases_of, run_as_completed, run_case
 
 START_METHOD = "forkserver"
 PRELOAD = ["oa_conformance.processes", "oa_conformance.interpreter.execute", "oa_conformance.interpreter.assert_pass"]
@@ -62,7 +63,7 @@ def expected_seconds(ref: CaseRef, durations: Mapping[str, float] | None = None)
 
 def plan_shares(costs: Mapping[int, float], processes: int) -> list[list[int]]:
     """Longest expected first, each case to the share with the least expected work so far
-    (ties: the earlier share); within a share, cases in input order. Empty shares are dropped."""
+    (ties: the earlier share); each share in input order. Empty shares are dropped."""
     heap = [(0.0, share) for share in range(max(1, processes))]
     shares: list[list[int]] = [[] for _ in heap]
     for index in sorted(costs, key=lambda i: (-costs[i], i)):
@@ -104,23 +105,33 @@ def _start_worker(results, stop, runtime_manifest: str | None) -> None:
     global _results, _stop
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _results, _stop = results, stop
+    # A stopped run stops reading results: a worker must not wait at exit for its queue's pipe to
+    # drain (the parent joins its workers before it exits). A run that goes on reads every result
+    # before it shuts the workers down, so nothing is lost.
+    results.cancel_join_thread()
     from .host.manifest import use_runtime_manifest
 
     use_runtime_manifest(runtime_manifest)
 
 
 def _run_share(jobs: list[tuple[int, object, int]], workers: int, timeout: float) -> None:
-    """Run one share (``(input index, fixture, position among the fixture's cases)``) side by side;
-    return as soon as every result is sent or the parent stops the run (the cases still in flight
-    are daemon threads and end with the process)."""
+    """Run one share (``(input index, fixture, position among the fixture's cases)``, longest
+    expected first) side by side, each job reading its case in the thread that runs it, so the first
+    cases start at once; return as soon as every result is sent or the parent stops the run (the
+    cases still in flight are daemon threads and end with the process)."""
     done = threading.Event()
+    read: dict[str, list[CaseRef]] = {}
+
+    def judge(job: tuple[int, object, int]) -> CaseResult:
+        _, fixture, position = job
+        if fixture.path not in read:  # two threads reading one fixture at once: the same cases twice
+            read[fixture.path] = cases_of(fixture)
+        return run_case(read[fixture.path][position], timeout)
 
     def run() -> None:
         try:
-            read: dict[str, list[CaseRef]] = {}
-            refs = [read.setdefault(fixture.path, cases_of(fixture))[position] for _, fixture, position in jobs]
-            for position, result in run_as_completed(refs, workers=workers, timeout=timeout):
-                _results.put((jobs[position][0], dataclasses.replace(result, ref=None)))
+            for position, result in run_as_completed(jobs, workers=workers, timeout=timeout, judge=judge):
+                _results.put((jobs[position][0], _portable(result)))
         finally:
             done.set()
 
@@ -128,6 +139,16 @@ def _run_share(jobs: list[tuple[int, object, int]], workers: int, timeout: float
     while not done.wait(POLL_S):
         if _stop.is_set():
             return
+
+
+def _portable(result: CaseResult) -> bytes:
+    """The result without its ref, pickled here (a queue pickles in a background thread, where a
+    failure would lose the result and leave the parent waiting): an error result if it cannot be."""
+    try:
+        return pickle.dumps(dataclasses.replace(result, ref=None))
+    except Exception as exc:  # an adapter bug (a check carrying a live object): this case errors
+        return pickle.dumps(CaseResult(None, ERROR, category=ADAPTER_ERROR, duration_s=result.duration_s,
+                                       reason=f"adapter error: the case's result cannot leave its worker ({type(exc).__name__}: {exc})"))
 
 
 # --- the parent side ---------------------------------------------------------------------------
@@ -159,7 +180,8 @@ def run_in_processes(refs: Iterable[CaseRef], processes: int, workers: int = 16,
         for share in plan_shares(todo, processes):
             pool = ProcessPoolExecutor(1, mp_context=context, initializer=_start_worker, initargs=(results, stop, runtime_manifest))
             pools.append(pool)
-            future = pool.submit(_run_share, [(i, refs[i].fixture, positions[i]) for i in share], workers, timeout)
+            longest_first = sorted(share, key=lambda i: (-todo[i], i))
+            future = pool.submit(_run_share, [(i, refs[i].fixture, positions[i]) for i in longest_first], workers, timeout)
             owner.update((i, future) for i in share)
         while owner:
             try:
@@ -168,7 +190,7 @@ def run_in_processes(refs: Iterable[CaseRef], processes: int, workers: int = 16,
                 yield from _lost(refs, owner, results, expectations)
                 continue
             owner.pop(index, None)
-            yield index, expectations.apply(dataclasses.replace(plain, ref=refs[index]))
+            yield index, _received(refs, index, plain, expectations)
     finally:
         stop.set()
         for pool in pools:
@@ -186,13 +208,18 @@ def _lost(refs, owner: dict[int, Future], results, expectations: Expectations) -
         except queue.Empty:
             break
         if owner.pop(index, None) is not None:
-            yield index, expectations.apply(dataclasses.replace(plain, ref=refs[index]))
+            yield index, _received(refs, index, plain, expectations)
     for index, future in sorted(owner.items()):
         if future in dead:
             del owner[index]
             why = f"{type(future.exception()).__name__}: {future.exception()}"
             yield index, expectations.apply(CaseResult(refs[index], ERROR, category=ADAPTER_ERROR,
                                                        reason=f"the worker process running this case ended abruptly ({why})"))
+
+
+def _received(refs, index: int, plain: bytes, expectations: Expectations) -> CaseResult:
+    """A worker's result with its ref put back, seen through the expectations file."""
+    return expectations.apply(dataclasses.replace(pickle.loads(plain), ref=refs[index]))
 
 
 def _positions(refs: list[CaseRef]) -> list[int]:

@@ -14,7 +14,7 @@ import time
 import dataclasses
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from .ast.nodes import Section
 from .ast.scenarios import Scenario, scenarios
@@ -261,14 +261,20 @@ class DaemonPool:
 
 
 def run_as_completed(refs: Iterable[CaseRef], workers: int = 16, timeout: float = DEFAULT_TIMEOUT,
-                     expectations: Expectations = NO_EXPECTATIONS) -> Iterator[tuple[int, CaseResult]]:
+                     expectations: Expectations = NO_EXPECTATIONS,
+                     judge: Callable[[Any], CaseResult] | None = None) -> Iterator[tuple[int, CaseResult]]:
     """Run cases side by side and yield ``(input index, result)`` as each one completes.
 
     Closing the generator early (``-x``, ``--maxfail``, Ctrl-C) starts no further case. The workers
     are daemon threads, so a case still in flight (a fixture sleeping towards its time limit) does
-    not hold up the process's exit.
+    not hold up the process's exit. ``judge`` turns one entry of ``refs`` into its result in the
+    worker thread (default: the expectations' skip, else :func:`run_case` seen through them; a
+    worker process passes its jobs and reads each case's fixture there).
     """
     refs = list(refs)
+    if judge is None:
+        def judge(ref: CaseRef) -> CaseResult:
+            return expectations.skip(ref) or expectations.apply(run_case(ref, timeout))
     pending: queue.SimpleQueue = queue.SimpleQueue()
     for index, ref in enumerate(refs):
         pending.put((index, ref))
@@ -289,7 +295,7 @@ def run_as_completed(refs: Iterable[CaseRef], workers: int = 16, timeout: float 
             except queue.Empty:
                 return
             try:
-                result = expectations.skip(ref) or expectations.apply(run_case(ref, timeout))
+                result = judge(ref)
             except Exception as exc:  # run_case never raises; an expectations bug must not hang the run
                 result = CaseResult(ref, ERROR, category=ADAPTER_ERROR, reason=f"adapter error {type(exc).__name__}: {exc}")
             finished.put((index, result))

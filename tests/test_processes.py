@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 import signal
 import threading
 import time
@@ -115,3 +116,14 @@ def test_the_longest_expected_cases_are_spread_first(target_spec):
     assert expected_seconds(paced) > expected_seconds(plain) * 5
     assert expected_seconds(plain, {plain.id: 9.0}) == 9.0  # a previous report's duration wins
     assert plan_shares({0: 1.0, 1: 3.0, 2: 1.0, 3: 1.0}, 2) == [[1], [0, 2, 3]]
+
+
+def test_a_result_that_cannot_leave_its_worker_is_an_error():
+    """Pickled in the worker's own thread: a result carrying a live object becomes an error result
+    (a queue would fail in its background thread, losing the result and leaving the parent waiting)."""
+    from oa_conformance.processes import _portable
+    from oa_conformance.runner import CaseResult
+
+    sent = pickle.loads(_portable(CaseResult(None, "passed", notes=(threading.Lock(),))))
+    assert sent.outcome == ERROR and "cannot leave its worker" in sent.reason
+    assert pickle.loads(_portable(CaseResult(None, "passed", notes=("fine",)))).outcome == "passed"
