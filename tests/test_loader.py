@@ -57,7 +57,8 @@ def test_nested_duplicate_key_is_found_too():
 def test_invalid_yaml_points_at_the_problem():
     problem = only_problem("a: [1, 2\nb: 3\n")
     assert problem.category == FIXTURE_SCHEMA_INVALID
-    assert problem.line == 2 and "invalid YAML" in problem.message
+    # an unclosed list is located where it opens; the message says where the parser stopped
+    assert (problem.line, problem.column) == (1, 4) and "invalid YAML" in problem.message and "at line 2, column 2" in problem.message
 
 
 def test_non_utf8_bytes_are_located():

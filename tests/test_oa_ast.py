@@ -64,7 +64,7 @@ def test_problems_without_stop_after_go_to_stderr(tmp_path, capsys):
     broken.write_text("a: [1\n")
     assert main([str(broken)]) == 1
     captured = capsys.readouterr()
-    assert captured.out == "" and f"{broken}:2:1: fixture_schema_invalid: invalid YAML" in captured.err
+    assert captured.out == "" and f"{broken}:1:4: fixture_schema_invalid: invalid YAML" in captured.err
 
 
 def test_missing_file_is_a_usage_error(capsys):
