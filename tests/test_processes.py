@@ -104,7 +104,7 @@ def test_a_worker_that_dies_makes_its_cases_errors(tmp_path):
     outcomes = sorted(result.outcome for result in results.values())
     assert outcomes == [ERROR, "passed"]
     (dead,) = [result for result in results.values() if result.outcome == ERROR]
-    assert "ended abruptly" in dead.reason and dead.ref in refs
+    assert "did not finish it (BrokenProcessPool" in dead.reason and "terminated abruptly" in dead.reason and dead.ref in refs
 
 
 def test_the_longest_expected_cases_are_spread_first(target_spec):
@@ -127,3 +127,23 @@ def test_a_result_that_cannot_leave_its_worker_is_an_error():
     sent = pickle.loads(_portable(CaseResult(None, "passed", notes=(threading.Lock(),))))
     assert sent.outcome == ERROR and "cannot leave its worker" in sent.reason
     assert pickle.loads(_portable(CaseResult(None, "passed", notes=("fine",)))).outcome == "passed"
+
+
+def test_a_share_whose_runner_fails_makes_its_cases_errors(tmp_path, monkeypatch):
+    """The worker side of a share failing (not the process dying) is an error of its unsent cases,
+    never a parent waiting for results that will not come. Run in this process: the share's runner
+    with a results queue whose put fails."""
+    import queue as queues
+
+    import oa_conformance.processes as processes
+
+    class Broken(queues.SimpleQueue):
+        def put(self, item):
+            raise OSError("simulated: the pipe is gone")
+
+    write_fixture(tmp_path, SLOW_SINGLE.replace("    sleep_ms: 2000\n", ""), name="001-quick.yaml")
+    (fixture,) = discover([str(tmp_path / "spec")])
+    monkeypatch.setattr(processes, "_results", Broken())
+    monkeypatch.setattr(processes, "_stop", threading.Event())
+    with pytest.raises(RuntimeError, match="the share's runner failed: OSError: simulated"):
+        processes._run_share([(0, fixture, 0)], workers=1, timeout=10)
