@@ -62,15 +62,18 @@ def expected_seconds(ref: CaseRef, durations: Mapping[str, float] | None = None)
     return BASE_SECONDS + declared
 
 
-def plan_shares(costs: Mapping[int, float], processes: int) -> list[list[int]]:
-    """Longest expected first, each case to the share with the least expected work so far
-    (ties: the earlier share); each share in input order. Empty shares are dropped."""
+def plan_shares(costs: Mapping[int, float], processes: int, loads: Mapping[int, float] | None = None) -> list[list[int]]:
+    """Longest expected first (``costs``), each case to the share with the least load so far (ties:
+    the earlier share); each share in input order. ``loads`` is what a case costs the process that
+    runs it (default: its expected time): a declared wait is expected time but no load — the cases
+    waiting go first, so they are spread over the shares, and the CPU is spread evenly."""
+    loads = costs if loads is None else loads
     heap = [(0.0, share) for share in range(max(1, processes))]
     shares: list[list[int]] = [[] for _ in heap]
     for index in sorted(costs, key=lambda i: (-costs[i], i)):
         load, share = heapq.heappop(heap)
         shares[share].append(index)
-        heapq.heappush(heap, (load + costs[index], share))
+        heapq.heappush(heap, (load + loads[index], share))
     return [sorted(share) for share in shares if share]
 
 
@@ -175,6 +178,8 @@ def run_in_processes(refs: Iterable[CaseRef], processes: int, workers: int = 16,
             yield index, listed
         else:
             todo[index] = expected_seconds(ref, durations)
+    # Without a previous report, what a case costs its process is unknown: the same for each.
+    loads = {index: todo[index] if durations and refs[index].id in durations else BASE_SECONDS for index in todo}
     if not todo:
         return
     start_forkserver()
@@ -183,7 +188,7 @@ def run_in_processes(refs: Iterable[CaseRef], processes: int, workers: int = 16,
     pools: list[ProcessPoolExecutor] = []
     owner: dict[int, Future] = {}
     try:
-        for share in plan_shares(todo, processes):
+        for share in plan_shares(todo, processes, loads):
             pool = ProcessPoolExecutor(1, mp_context=context, initializer=_start_worker, initargs=(results, stop, runtime_manifest))
             pools.append(pool)
             longest_first = sorted(share, key=lambda i: (-todo[i], i))

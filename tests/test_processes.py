@@ -116,6 +116,8 @@ def test_the_longest_expected_cases_are_spread_first(target_spec):
     assert expected_seconds(paced) > expected_seconds(plain) * 5
     assert expected_seconds(plain, {plain.id: 9.0}) == 9.0  # a previous report's duration wins
     assert plan_shares({0: 1.0, 1: 3.0, 2: 1.0, 3: 1.0}, 2) == [[1], [0, 2, 3]]
+    # waits spread first, then the same load each: the waiting cases go to different shares
+    assert plan_shares({0: 0.1, 1: 3.0, 2: 2.0, 3: 0.1}, 2, loads=dict.fromkeys(range(4), 0.1)) == [[0, 1], [2, 3]]
 
 
 def test_a_result_that_cannot_leave_its_worker_is_an_error():
