@@ -177,7 +177,8 @@ def bench_corpus() -> None:
         with open(report, encoding="utf-8") as handle:
             cases = json.load(handle)["cases"]
     slowest = max(cases, key=lambda case: case["duration_s"])
-    runs = {"floor": command + ["-k", slowest["id"]],  # a -k word matches the ids containing it "workers": command, "one process": command + ["--processes", "1"]}
+    # a -k word matches the ids containing it: the floor runs the slowest case alone
+    runs = {"floor": command + ["-k", slowest["id"]], "workers": command, "one process": command + ["--processes", "1"]}
     walls: dict[str, list[float]] = {name: [] for name in runs}
     for _ in range(CORPUS_ROUNDS):
         for name, argv in runs.items():
