@@ -2,6 +2,8 @@
 
     ./dev bench                      all benchmarks
     ./dev bench parse                reading the shared corpus vs plain libyaml composing
+    ./dev bench corpus               oa-conformance run over the whole target corpus next to its
+                                     floor (its slowest case alone), with and without worker processes
     ./dev bench assert               the assert pass (and the catalogue's trace documents) next to execution
     ./dev bench run                  the graph-engine and pipeline-utilities cases against the runtime
     ./dev bench lint                 oa-lint over the shared corpus, as one process, next to a
@@ -17,6 +19,7 @@ the C loader on the same bytes. Target: within 2× of it.
 from __future__ import annotations
 
 import gc
+import json
 import os
 import subprocess
 import sys
@@ -29,6 +32,7 @@ from oa_conformance.discovery import discover
 from oa_conformance.interpreter import read_fixture
 
 ROUNDS = 7
+CORPUS_ROUNDS = 5
 
 
 def shared_root() -> str:
@@ -158,18 +162,35 @@ def bench_run() -> None:
 
 
 def bench_corpus() -> None:
-    """``corpus``: every case of every directory of the shared corpus, side by side (16 threads, one
-    event loop each: the fixtures' deliberate sleeps overlap). Guide: at most 10 s on 2 cores."""
-    import collections
+    """``corpus``: ``oa-conformance run`` over the whole target corpus (OA_TARGET_SPEC, else the
+    shared one) as a fresh process — one worker process per core (the default) and all in one
+    process — next to its floor, the same command running only the corpus's slowest case (found in
+    a first run's JSON report: a case spending seconds in deliberate sleeps). Interleaved rounds;
+    medians, and the ratio of each to the floor. Goal: the default within 1.25x of the floor."""
+    import statistics
 
-    from oa_conformance.runner import cases_of, run_all
-
-    refs = [case for fixture in discover([shared_root()]) for case in cases_of(fixture)]
-    started = time.perf_counter()
-    outcomes = collections.Counter(result.outcome for result in run_all(refs, workers=16))
-    elapsed = time.perf_counter() - started
-    print(f"corpus: {len(refs)} cases: {dict(outcomes)}")
-    print(f"  whole-corpus wall time, side by side           {elapsed:6.2f} s   (guide: at most 10 s)")
+    root = os.environ.get("OA_TARGET_SPEC") or shared_root()
+    command = [os.path.join(os.path.dirname(sys.executable), "oa-conformance"), "run", root, "-q"]
+    with tempfile.TemporaryDirectory() as tmp:
+        report = os.path.join(tmp, "report.json")
+        subprocess.run(command + ["--json", report], capture_output=True, check=False)
+        with open(report, encoding="utf-8") as handle:
+            cases = json.load(handle)["cases"]
+    slowest = max(cases, key=lambda case: case["duration_s"])
+    # a -k word matches the ids containing it: the floor runs the slowest case alone
+    runs = {"floor": command + ["-k", slowest["id"]], "workers": command, "one process": command + ["--processes", "1"]}
+    walls: dict[str, list[float]] = {name: [] for name in runs}
+    for _ in range(CORPUS_ROUNDS):
+        for name, argv in runs.items():
+            started = time.perf_counter()
+            subprocess.run(argv, capture_output=True, check=False)
+            walls[name].append(time.perf_counter() - started)
+    floor = statistics.median(walls["floor"])
+    print(f"corpus: {len(cases)} cases of {root}; floor: {slowest['id']} alone ({slowest['duration_s']:.2f} s in the run)")
+    print(f"  the slowest case alone (the floor)          {floor:6.2f} s  (median of {CORPUS_ROUNDS} interleaved rounds)")
+    for name, label in (("workers", f"whole corpus, {os.cpu_count()} worker processes"), ("one process", "whole corpus, one process")):
+        wall = statistics.median(walls[name])
+        print(f"  {label:<42} {wall:6.2f} s  {wall / floor:5.2f}x the floor" + ("  (goal <= 1.25x)" if name == "workers" else ""))
 
 
 def bench_assert() -> None:

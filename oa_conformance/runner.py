@@ -14,7 +14,7 @@ import time
 import dataclasses
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from .ast.nodes import Section
 from .ast.scenarios import Scenario, scenarios
@@ -23,15 +23,10 @@ from .diagnostics import Diagnostic
 from .discovery import FixtureRef
 from .expectations import NO_EXPECTATIONS, XFAIL, XPASS, Expectation, Expectations
 from .interpreter import read_fixture
-from .interpreter.assert_pass import assert_case
-from .interpreter.behaviors import NotImplementedDirective
-from .interpreter.case_output import captured, notes
-from .interpreter.execute import CaseTimeout, execute_case
-from .interpreter.adapter_capabilities import capability_mismatches
-from .interpreter.features import feature_needs
-from .interpreter.graph_build import FactoryReducerMissing
-from .host.detect import RuntimeLacks
-from .interpreter.harness import FixtureInvalid, HarnessPrimitiveMissing
+
+# The passes that run a case (graph build, execute, assert: the runtime, OTel, the catalogue) are
+# imported by the first case that runs, not with this module: a run that selects nothing, and the
+# parent of worker processes (processes.py), only read fixtures and present results.
 
 PASSED, FAILED, SKIPPED, ERROR = "passed", "failed", "skipped", "error"
 OUTCOMES = (PASSED, FAILED, SKIPPED, ERROR, XFAIL, XPASS)
@@ -130,6 +125,8 @@ def run_case(ref: CaseRef, timeout: float = DEFAULT_TIMEOUT) -> CaseResult:
     """One case through the whole pass chain (:func:`_judge`); never raises for a fixture, harness or
     runtime problem. What the run would have printed — runtime warnings, the runtime's log records —
     becomes the result's ``notes`` (``interpreter/case_output.py``), never stderr."""
+    from .interpreter.case_output import captured, notes
+
     with captured() as caught:
         result = _judge(ref, timeout)
     return dataclasses.replace(result, notes=result.notes + notes(caught)) if caught else result
@@ -146,6 +143,15 @@ def _judge(ref: CaseRef, timeout: float) -> CaseResult:
         harness primitives → graph build → execute     execute.execute_case (its _run_once, one screen)
         assert (every expectation a rule)              assert_pass.assert_case   → checks → verdict
     """
+    from .host.detect import RuntimeLacks
+    from .interpreter.adapter_capabilities import capability_mismatches
+    from .interpreter.assert_pass import assert_case
+    from .interpreter.behaviors import NotImplementedDirective
+    from .interpreter.execute import CaseTimeout, execute_case
+    from .interpreter.features import feature_needs
+    from .interpreter.graph_build import FactoryReducerMissing
+    from .interpreter.harness import FixtureInvalid, HarnessPrimitiveMissing
+
     started = time.perf_counter()
     undetermined: tuple[str, ...] = ()  # needed proposals whose status is unknown: the case runs, noted
 
@@ -255,14 +261,20 @@ class DaemonPool:
 
 
 def run_as_completed(refs: Iterable[CaseRef], workers: int = 16, timeout: float = DEFAULT_TIMEOUT,
-                     expectations: Expectations = NO_EXPECTATIONS) -> Iterator[tuple[int, CaseResult]]:
+                     expectations: Expectations = NO_EXPECTATIONS,
+                     judge: Callable[[Any], CaseResult] | None = None) -> Iterator[tuple[int, CaseResult]]:
     """Run cases side by side and yield ``(input index, result)`` as each one completes.
 
     Closing the generator early (``-x``, ``--maxfail``, Ctrl-C) starts no further case. The workers
     are daemon threads, so a case still in flight (a fixture sleeping towards its time limit) does
-    not hold up the process's exit.
+    not hold up the process's exit. ``judge`` turns one entry of ``refs`` into its result in the
+    worker thread (default: the expectations' skip, else :func:`run_case` seen through them; a
+    worker process passes its jobs and reads each case's fixture there).
     """
     refs = list(refs)
+    if judge is None:
+        def judge(ref: CaseRef) -> CaseResult:
+            return expectations.skip(ref) or expectations.apply(run_case(ref, timeout))
     pending: queue.SimpleQueue = queue.SimpleQueue()
     for index, ref in enumerate(refs):
         pending.put((index, ref))
@@ -283,7 +295,7 @@ def run_as_completed(refs: Iterable[CaseRef], workers: int = 16, timeout: float 
             except queue.Empty:
                 return
             try:
-                result = expectations.skip(ref) or expectations.apply(run_case(ref, timeout))
+                result = judge(ref)
             except Exception as exc:  # run_case never raises; an expectations bug must not hang the run
                 result = CaseResult(ref, ERROR, category=ADAPTER_ERROR, reason=f"adapter error {type(exc).__name__}: {exc}")
             finished.put((index, result))

@@ -70,3 +70,13 @@ def shared_fixture(relative: str) -> Path:
 def target_fixture(relative: str) -> Path:
     """One fixture of the target 0.118.2 corpus."""
     return _fixture_in(TARGET_SPEC, relative)
+
+
+@pytest.fixture(autouse=True)
+def one_process_by_default(monkeypatch):
+    """``oa-conformance run`` called in this process runs its cases in this process (``--processes 1``)
+    unless a test asks for workers: the tests patch the runner here, which a worker process would
+    not see. Commands run as their own processes keep the default (one worker per core)."""
+    import oa_conformance.cli.oa_conformance as cli_module
+
+    monkeypatch.setattr(cli_module, "default_processes", lambda: 1)

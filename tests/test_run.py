@@ -157,12 +157,12 @@ def test_a_projection_on_a_plain_node_is_not_silently_ignored(tmp_path):
 
 
 def test_an_adapter_bug_errors_one_case_and_names_itself(tmp_path, monkeypatch):
-    import oa_conformance.runner as runner
+    import oa_conformance.interpreter.execute as execute  # the runner imports it when a case runs
 
     def broken(scenario, timeout, capability=None):
         raise RuntimeError("simulated adapter bug")
 
-    monkeypatch.setattr(runner, "execute_case", broken)
+    monkeypatch.setattr(execute, "execute_case", broken)
     result = only_result(write_fixture(tmp_path, LINEAR.read_text()))
     assert (result.outcome, result.category) == ("error", "adapter_internal_error")
     assert "RuntimeError: simulated adapter bug" in result.reason and result.location.endswith(":1:1")  # the case: the whole file

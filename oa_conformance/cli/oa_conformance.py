@@ -7,7 +7,9 @@
 
 `run` first names the build that runs and the source of truth for its skips (the runtime's
 conformance.toml, wherever it is, ``--runtime-manifest FILE``, or a probe of its API: host/manifest.py);
-``-q`` leaves that out, never a warning that a needed proposal's status is undetermined.
+``-q`` leaves that out, never a warning that a needed proposal's status is undetermined. Cases run
+in ``--processes`` worker processes (default: one per core; processes.py), each running its share
+side by side on ``--workers`` threads; ``--processes 1`` runs them all in this process.
 
 Exit status: 0 when nothing failed or errored (an expected failure listed in the expectations file is
 ``xfail``; a listed case that passes is ``xpass`` and fails the run), 1 otherwise (a case that is
@@ -52,6 +54,10 @@ def build_parser() -> argparse.ArgumentParser:
                      help="known deviations (TOML): listed failures are xfail, listed passes xpass (strict); "
                           "repeatable: a later file's entry replaces an earlier one for the same id")
     run.add_argument("--workers", type=positive_count, default=16, help="cases run side by side (default 16; each has its own event loop)")
+    run.add_argument("--processes", type=positive_count, metavar="N",
+                     help="worker processes, each running its share of the cases side by side (default: one per core; 1: all in this process)")
+    run.add_argument("--durations", metavar="FILE",
+                     help="a previous --json report: its case durations decide which cases start first (longest first) with --processes > 1")
     run.add_argument("--timeout", type=positive_seconds, default=60.0, help="per-case time limit in seconds (default 60)")
     run.add_argument("-x", "--exitfirst", dest="maxfail", action="store_const", const=1, help="stop after the first failing case")
     run.add_argument("--maxfail", type=positive_count, metavar="N", help="stop after N failing cases")
@@ -145,6 +151,14 @@ def _run(fixtures, args) -> int:
             print(f"oa-conformance: {exc}", file=sys.stderr)
             return 2
 
+    durations = None
+    if args.durations:
+        try:
+            with open(args.durations, encoding="utf-8") as handle:
+                durations = {case["id"]: float(case["duration_s"]) for case in json.load(handle)["cases"]}
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            print(f"oa-conformance: --durations {args.durations}: not a --json report of run ({exc})", file=sys.stderr)
+            return 2
     selected = None
     if args.keyword:
         try:
@@ -152,17 +166,29 @@ def _run(fixtures, args) -> int:
         except GrammarError as exc:
             print(f"oa-conformance: -k: {exc.message}", file=sys.stderr)
             return 2
+    processes = args.processes or default_processes()
+    if processes > 1 and selected is None:  # everything runs: the workers' imports overlap the reading below
+        _start_workers_imports()
     read = [case for fixture in fixtures for case in cases_of(fixture)]
     cases = [case for case in read if selected is None or selected(case.id)]
     if not cases:
         print("oa-conformance: no case matches", file=sys.stderr)
         return 2
+    in_processes = processes > 1 and len(cases) > 1
+    if in_processes:
+        _start_workers_imports()
     for line in ([] if args.quiet else header_lines()) + warning_lines():
         print(line)
     started = time.perf_counter()
     finished: dict[int, object] = {}
     failures, stopped = 0, None
-    stream = run_as_completed(cases, workers=args.workers, timeout=args.timeout, expectations=expectations)
+    if in_processes:
+        from ..processes import run_in_processes
+
+        stream = run_in_processes(cases, processes, workers=args.workers, timeout=args.timeout, expectations=expectations,
+                                  runtime_manifest=args.runtime_manifest, durations=durations)
+    else:
+        stream = run_as_completed(cases, workers=args.workers, timeout=args.timeout, expectations=expectations)
     try:
         for index, result in stream:
             finished[index] = result
@@ -192,6 +218,17 @@ def _run(fixtures, args) -> int:
     if stopped and stopped.startswith("interrupted"):
         return INTERRUPTED
     return 1 if any(r.fails_run for r in results) else 0
+
+
+def _start_workers_imports() -> None:
+    from ..processes import start_forkserver
+
+    start_forkserver()
+
+
+def default_processes() -> int:
+    """``--processes`` when not given: one worker process per core."""
+    return os.cpu_count() or 1
 
 
 def _progress(column: str, count: int, quiet: bool) -> None:

@@ -1,0 +1,238 @@
+"""Running cases on every core: worker processes, each running its share side by side on threads.
+
+``run_in_processes`` has the contract of :func:`runner.run_as_completed` (``(input index, result)``
+as each case completes; closing the stream stops the run promptly) and spreads the cases over
+``processes`` worker processes. Each worker is a ``ProcessPoolExecutor`` of one process (so a crash
+breaks only its own share), started by the ``forkserver`` method — never ``fork``: the parent has
+threads and the OTel SDK's state, which a forked child would inherit half-made. The forkserver
+imports the whole stack once (``PRELOAD``) and forks each worker from that clean, single-threaded
+process. A worker re-reads the fixtures of its share (an AST does not cross the boundary), runs
+them with ``run_as_completed`` and sends each result back without its ``ref``; the parent puts the
+ref back and applies the expectations. Which case goes where is the only scheduling: longest
+expected first (:func:`expected_seconds`), each to the share expected to finish first.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import heapq
+import multiprocessing
+import pickle
+import queue
+import signal
+import threading
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Iterable, Iterator, Mapping
+
+from .ast.nodes import Mapping as MappingNode
+from .ast.nodes import Scalar, Section
+from .ast.visitor import walk
+from .expectations import NO_EXPECTATIONS, Expectations
+from .runner import ADAPTER_ERROR, DEFAULT_TIMEOUT, ERROR, CaseRef, CaseResult, cases_of, run_as_completed, run_case
+
+START_METHOD = "forkserver"
+PRELOAD = ["oa_conformance.processes", "oa_conformance.interpreter.execute", "oa_conformance.interpreter.assert_pass"]
+POLL_S = 0.1  # how often a waiting side looks at the stop flag / its workers' health
+# A case's expected cost when nothing is known: what one case costs in CPU on average (the 0.118.2
+# corpus: ~4.8 s over 771 cases), so a case's declared waits weigh what they cost in wall time.
+BASE_SECONDS = 0.006
+# The words of a key that declares a deliberate wait (a paced observer, a slow node, a delay).
+WAIT_WORDS = ("sleep", "delay", "latency")
+
+
+def expected_seconds(ref: CaseRef, durations: Mapping[str, float] | None = None) -> float:
+    """How long the case is expected to take: its duration in a previous report when given, else a
+    base cost plus the waits its fixture declares (keys naming a sleep / delay / latency, ``_ms`` naming
+    milliseconds, otherwise seconds)."""
+    if durations and ref.id in durations:
+        return durations[ref.id]
+    if ref.scenario is None:
+        return 0.0
+    declared = 0.0
+    roots = [ref.scenario.section] + ([ref.scenario.fixture] if ref.scenario.case is not None else [])
+    for root in roots:
+        for node in walk(root):
+            if not isinstance(node, (MappingNode, Section)):
+                continue
+            for key, value in node.items():
+                name = str(key).lower()
+                if isinstance(value, Scalar) and isinstance(value.value, (int, float)) and not isinstance(value.value, bool) \
+                        and any(word in name for word in WAIT_WORDS):
+                    declared += value.value / 1000 if "_ms" in name else value.value
+    return BASE_SECONDS + declared
+
+
+def plan_shares(costs: Mapping[int, float], processes: int, loads: Mapping[int, float] | None = None) -> list[list[int]]:
+    """Longest expected first (``costs``), each case to the share with the least load so far (ties:
+    the earlier share); each share in input order. ``loads`` is what a case costs the process that
+    runs it (default: its expected time): a declared wait is expected time but no load — the cases
+    waiting go first, so they are spread over the shares, and the CPU is spread evenly."""
+    loads = costs if loads is None else loads
+    heap = [(0.0, share) for share in range(max(1, processes))]
+    shares: list[list[int]] = [[] for _ in heap]
+    for index in sorted(costs, key=lambda i: (-costs[i], i)):
+        load, share = heapq.heappop(heap)
+        shares[share].append(index)
+        heapq.heappush(heap, (load + loads[index], share))
+    return [sorted(share) for share in shares if share]
+
+
+def start_forkserver() -> None:
+    """Start the forkserver (and its imports of the whole stack) if it is not running, early enough
+    that they overlap what the parent does before the first case is handed out (reading fixtures).
+
+    Ctrl-C is the parent's to handle, but the terminal sends SIGINT to the whole process group: the
+    forkserver is started with SIGINT ignored, which it keeps through its imports (Python leaves an
+    inherited SIG_IGN alone) and hands on to every worker it forks — none prints a traceback."""
+    import multiprocessing.forkserver
+
+    multiprocessing.get_context(START_METHOD).set_forkserver_preload(PRELOAD)
+    if threading.current_thread() is not threading.main_thread():  # only the main thread sets handlers
+        multiprocessing.forkserver.ensure_running()
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        multiprocessing.forkserver.ensure_running()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+# --- the worker side ---------------------------------------------------------------------------
+
+_results = None  # the queue results go back on (set in each worker by _start_worker)
+_stop = None  # set by the parent when the run stops
+
+
+def _start_worker(results, stop, runtime_manifest: str | None) -> None:
+    """Each worker's initializer: Ctrl-C is the parent's (SIGINT ignored, as the forkserver already
+    does when this process started it), and the build's source of truth is the parent's."""
+    global _results, _stop
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _results, _stop = results, stop
+    # A stopped run stops reading results: a worker must not wait at exit for its queue's pipe to
+    # drain (the parent joins its workers before it exits). A run that goes on reads every result
+    # before it shuts the workers down, so nothing is lost.
+    results.cancel_join_thread()
+    from .host.manifest import use_runtime_manifest
+
+    use_runtime_manifest(runtime_manifest)
+
+
+def _run_share(jobs: list[tuple[int, object, int]], workers: int, timeout: float) -> None:
+    """Run one share (``(input index, fixture, position among the fixture's cases)``, longest
+    expected first) side by side, each job reading its case in the thread that runs it, so the first
+    cases start at once; return as soon as every result is sent or the parent stops the run (the
+    cases still in flight are daemon threads and end with the process)."""
+    done = threading.Event()
+    read: dict[str, list[CaseRef]] = {}
+    failure: list[BaseException] = []
+
+    def judge(job: tuple[int, object, int]) -> CaseResult:
+        _, fixture, position = job
+        if fixture.path not in read:  # two threads reading one fixture at once: the same cases twice
+            read[fixture.path] = cases_of(fixture)
+        return run_case(read[fixture.path][position], timeout)
+
+    def run() -> None:
+        try:
+            for position, result in run_as_completed(jobs, workers=workers, timeout=timeout, judge=judge):
+                _results.put((jobs[position][0], _portable(result)))
+        except BaseException as exc:  # an adapter bug: the parent makes the unsent cases errors
+            failure.append(exc)
+        finally:
+            done.set()
+
+    threading.Thread(target=run, name="oa-share", daemon=True).start()
+    while not done.wait(POLL_S):
+        if _stop.is_set():
+            return
+    if failure:
+        raise RuntimeError(f"the share's runner failed: {type(failure[0]).__name__}: {failure[0]}")
+
+
+def _portable(result: CaseResult) -> bytes:
+    """The result without its ref, pickled here (a queue pickles in a background thread, where a
+    failure would lose the result and leave the parent waiting): an error result if it cannot be."""
+    try:
+        return pickle.dumps(dataclasses.replace(result, ref=None))
+    except Exception as exc:  # an adapter bug (a check carrying a live object): this case errors
+        return pickle.dumps(CaseResult(None, ERROR, category=ADAPTER_ERROR, duration_s=result.duration_s,
+                                       reason=f"adapter error: the case's result cannot leave its worker ({type(exc).__name__}: {exc})"))
+
+
+# --- the parent side ---------------------------------------------------------------------------
+
+
+def run_in_processes(refs: Iterable[CaseRef], processes: int, workers: int = 16, timeout: float = DEFAULT_TIMEOUT,
+                     expectations: Expectations = NO_EXPECTATIONS, runtime_manifest: str | None = None,
+                     durations: Mapping[str, float] | None = None) -> Iterator[tuple[int, CaseResult]]:
+    """Run cases in ``processes`` worker processes (``workers`` threads each) and yield
+    ``(input index, result)`` as each completes, seen through the expectations file. A worker that
+    dies makes each of its unfinished cases an error; closing the generator stops every worker."""
+    refs = list(refs)
+    positions = _positions(refs)
+    todo: dict[int, float] = {}
+    for index, ref in enumerate(refs):
+        listed = expectations.skip(ref)
+        if listed is not None:
+            yield index, listed
+        else:
+            todo[index] = expected_seconds(ref, durations)
+    # Without a previous report, what a case costs its process is unknown: the same for each.
+    loads = {index: todo[index] if durations and refs[index].id in durations else BASE_SECONDS for index in todo}
+    if not todo:
+        return
+    start_forkserver()
+    context = multiprocessing.get_context(START_METHOD)
+    results, stop = context.Queue(), context.Event()
+    pools: list[ProcessPoolExecutor] = []
+    owner: dict[int, Future] = {}
+    try:
+        for share in plan_shares(todo, processes, loads):
+            pool = ProcessPoolExecutor(1, mp_context=context, initializer=_start_worker, initargs=(results, stop, runtime_manifest))
+            pools.append(pool)
+            longest_first = sorted(share, key=lambda i: (-todo[i], i))
+            future = pool.submit(_run_share, [(i, refs[i].fixture, positions[i]) for i in longest_first], workers, timeout)
+            owner.update((i, future) for i in share)
+        while owner:
+            try:
+                index, plain = results.get(timeout=POLL_S)
+            except queue.Empty:
+                yield from _lost(refs, owner, results, expectations)
+                continue
+            owner.pop(index, None)
+            yield index, _received(refs, index, plain, expectations)
+    finally:
+        stop.set()
+        for pool in pools:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _lost(refs, owner: dict[int, Future], results, expectations: Expectations) -> Iterator[tuple[int, CaseResult]]:
+    """The unfinished cases of each worker that died, as errors (after the results it did send)."""
+    dead = {future for future in owner.values() if future.done() and future.exception() is not None}
+    if not dead:
+        return
+    while True:  # what a dead worker sent before it died comes first
+        try:
+            index, plain = results.get_nowait()
+        except queue.Empty:
+            break
+        if owner.pop(index, None) is not None:
+            yield index, _received(refs, index, plain, expectations)
+    for index, future in sorted(owner.items()):
+        if future in dead:
+            del owner[index]
+            why = f"{type(future.exception()).__name__}: {future.exception()}"
+            yield index, expectations.apply(CaseResult(refs[index], ERROR, category=ADAPTER_ERROR,
+                                                       reason=f"the worker process running this case did not finish it ({why})"))
+
+
+def _received(refs, index: int, plain: bytes, expectations: Expectations) -> CaseResult:
+    """A worker's result with its ref put back, seen through the expectations file."""
+    return expectations.apply(dataclasses.replace(pickle.loads(plain), ref=refs[index]))
+
+
+def _positions(refs: list[CaseRef]) -> list[int]:
+    """Each case's position among its fixture's cases (how a worker finds it again)."""
+    return [ref.scenario.index if ref.scenario is not None and ref.scenario.index is not None else 0 for ref in refs]

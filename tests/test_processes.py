@@ -1,0 +1,151 @@
+"""``oa-conformance run --processes N``: worker processes give the verdicts of one process, and a
+stopped run, a case's time limit and a worker that dies behave as in one process."""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import signal
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from oa_conformance.cli.oa_conformance import main as cli
+from oa_conformance.discovery import discover
+from oa_conformance.processes import expected_seconds, plan_shares, run_in_processes
+from oa_conformance.runner import ERROR, cases_of
+
+from .test_cli_options import SLOW_SINGLE, three_fixtures
+from .test_run import write_fixture
+
+
+def verdicts(report: Path) -> dict:
+    """Each case's verdict as a JSON report gives it, without what differs run to run (durations,
+    the random ids quoted in messages): outcome, category, check counts, where each finding is."""
+    return {case["id"]: (case["outcome"], case["category"], case["location"], case["checks"],
+                         [finding["location"] for finding in case["findings"]])
+            for case in json.loads(report.read_text())["cases"]}
+
+
+def test_workers_give_the_verdicts_of_one_process(target_spec, tmp_path, capsys):
+    expectations = Path(__file__).resolve().parent.parent / "oa-expectations.toml"
+    slice_ = ["-k", "graph-engine or pipeline-utilities or checkpoint", "--expectations", str(expectations)]
+    one, two = tmp_path / "one.json", tmp_path / "two.json"
+    status_one = cli(["run", str(target_spec), "-q", "--processes", "1", "--json", str(one), *slice_])
+    status_two = cli(["run", str(target_spec), "-q", "--processes", "2", "--json", str(two), *slice_])
+    assert status_one == status_two
+    first, second = verdicts(one), verdicts(two)
+    assert len(first) > 100 and list(first) == list(second)  # the same cases, in the same order
+    assert first == second
+    capsys.readouterr()
+
+
+def test_exitfirst_stops_every_worker_promptly(tmp_path, capsys):
+    """Two slow cases (a 30 s sleep) beside a failing one: -x returns once the failure is in."""
+    root = three_fixtures(tmp_path)
+    for name in ("004-slow.yaml", "005-slow.yaml"):
+        write_fixture(tmp_path, SLOW_SINGLE.replace("sleep_ms: 2000", "sleep_ms: 30000"), name=name)
+    started = time.perf_counter()
+    assert cli(["run", root, "--processes", "2", "-x", "-q"]) == 1
+    assert time.perf_counter() - started < 15
+    out = capsys.readouterr()
+    assert "--maxfail 1" in out.out and out.err == ""
+
+
+def test_a_case_time_limit_holds_in_a_worker(tmp_path, capsys):
+    write_fixture(tmp_path, SLOW_SINGLE, "pipeline-utilities", "001-slow.yaml")
+    write_fixture(tmp_path, SLOW_SINGLE.replace("    sleep_ms: 2000\n", ""), "pipeline-utilities", "002-quick.yaml")
+    report = tmp_path / "report.json"
+    assert cli(["run", str(tmp_path / "spec"), "--timeout", "0.3", "--processes", "2", "-q", "--json", str(report)]) == 1
+    slow, quick = json.loads(report.read_text())["cases"]
+    assert slow["outcome"] == "failed" and slow["reason"] == "the case did not finish within 0.3 s"
+    assert quick["outcome"] == "passed"
+    capsys.readouterr()
+
+
+def _workers_now() -> set[int]:
+    """The processes forked by this process's forkserver (its worker processes), from /proc."""
+    def parent_of(pid: str) -> int | None:
+        try:
+            return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            return None
+
+    pids = [p for p in os.listdir("/proc") if p.isdigit()]
+    servers = {int(p) for p in pids if parent_of(p) == os.getpid()
+               and b"forkserver" in Path(f"/proc/{p}/cmdline").read_bytes()}
+    return {int(p) for p in pids if parent_of(p) in servers}
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="finds the worker processes through /proc")
+def test_a_worker_that_dies_makes_its_cases_errors(tmp_path):
+    """Kill one worker while its case sleeps: its case is an error naming the abrupt end, the
+    other worker's case passes, and the run ends (no hang)."""
+    for name in ("001-slow.yaml", "002-slow.yaml"):
+        write_fixture(tmp_path, SLOW_SINGLE.replace("sleep_ms: 2000", "sleep_ms: 4000"), name=name)
+    refs = [case for fixture in discover([str(tmp_path / "spec")]) for case in cases_of(fixture)]
+    before = _workers_now()
+    results: dict = {}
+    consumer = threading.Thread(target=lambda: results.update(run_in_processes(refs, processes=2)), daemon=True)
+    consumer.start()
+    deadline = time.monotonic() + 20
+    new: set[int] = set()
+    while len(new) < 2 and time.monotonic() < deadline:
+        new = _workers_now() - before
+        time.sleep(0.05)
+    assert len(new) == 2
+    time.sleep(1.0)  # both cases are under way
+    os.kill(min(new), signal.SIGKILL)
+    consumer.join(15)
+    assert not consumer.is_alive()
+    outcomes = sorted(result.outcome for result in results.values())
+    assert outcomes == [ERROR, "passed"]
+    (dead,) = [result for result in results.values() if result.outcome == ERROR]
+    assert "did not finish it (BrokenProcessPool" in dead.reason and "terminated abruptly" in dead.reason and dead.ref in refs
+
+
+def test_the_longest_expected_cases_are_spread_first(target_spec):
+    """A fixture's declared waits (a paced observer's sleeps) make it expected to take longest, and
+    the shares are balanced on expected time."""
+    fixture = next(f for f in discover([str(target_spec)], ["graph-engine"]) if f.name.startswith("030-"))
+    (paced,) = cases_of(fixture)
+    plain = cases_of(next(f for f in discover([str(target_spec)], ["graph-engine"]) if f.name.startswith("001-")))[0]
+    assert expected_seconds(paced) > expected_seconds(plain) * 5
+    assert expected_seconds(plain, {plain.id: 9.0}) == 9.0  # a previous report's duration wins
+    assert plan_shares({0: 1.0, 1: 3.0, 2: 1.0, 3: 1.0}, 2) == [[1], [0, 2, 3]]
+    # waits spread first, then the same load each: the waiting cases go to different shares
+    assert plan_shares({0: 0.1, 1: 3.0, 2: 2.0, 3: 0.1}, 2, loads=dict.fromkeys(range(4), 0.1)) == [[0, 1], [2, 3]]
+
+
+def test_a_result_that_cannot_leave_its_worker_is_an_error():
+    """Pickled in the worker's own thread: a result carrying a live object becomes an error result
+    (a queue would fail in its background thread, losing the result and leaving the parent waiting)."""
+    from oa_conformance.processes import _portable
+    from oa_conformance.runner import CaseResult
+
+    sent = pickle.loads(_portable(CaseResult(None, "passed", notes=(threading.Lock(),))))
+    assert sent.outcome == ERROR and "cannot leave its worker" in sent.reason
+    assert pickle.loads(_portable(CaseResult(None, "passed", notes=("fine",)))).outcome == "passed"
+
+
+def test_a_share_whose_runner_fails_makes_its_cases_errors(tmp_path, monkeypatch):
+    """The worker side of a share failing (not the process dying) is an error of its unsent cases,
+    never a parent waiting for results that will not come. Run in this process: the share's runner
+    with a results queue whose put fails."""
+    import queue as queues
+
+    import oa_conformance.processes as processes
+
+    class Broken(queues.SimpleQueue):
+        def put(self, item):
+            raise OSError("simulated: the pipe is gone")
+
+    write_fixture(tmp_path, SLOW_SINGLE.replace("    sleep_ms: 2000\n", ""), name="001-quick.yaml")
+    (fixture,) = discover([str(tmp_path / "spec")])
+    monkeypatch.setattr(processes, "_results", Broken())
+    monkeypatch.setattr(processes, "_stop", threading.Event())
+    with pytest.raises(RuntimeError, match="the share's runner failed: OSError: simulated"):
+        processes._run_share([(0, fixture, 0)], workers=1, timeout=10)
