@@ -20,7 +20,7 @@ over its fixture's entry.
 An entry of a case that runs names the checks it expects to fail (the names the run prints before
 ``: failed``); every other check of the case must pass::
 
-    ["observability/010-otel-log-correlation[detached_case]"]
+    ["observability/903-example-detached[detached_case]"]
     outcome = "fail"
     kind = "runtime"
     checks = ["expected.log_records", "expected.invariants.log_trace_ids_differ_when_detached"]
@@ -122,8 +122,7 @@ class Expectation:
         restated = re.match(r"restates (\S+?),", check.detail or "")
         if restated:
             names.append(restated.group(1))
-        return any(name == listed or name.startswith(listed + ".") or name.startswith(listed + "[")
-                   for name in names for listed in self.checks)
+        return any(_is_under(name, listed) for name in names for listed in self.checks)
 
     def holds_for(self, runtime_version: str | None) -> bool:
         """Whether the entry is in scope for this runtime version (an unscoped entry always is; a
@@ -143,6 +142,11 @@ class Expectation:
         """The entry as JSON-able data (the JSON report's ``expectation``)."""
         return {"outcome": self.outcome, "kind": self.kind, "reason": self.reason, "entry": self.case_id,
                 "location": self.location}
+
+
+def _is_under(name: str, listed: str) -> bool:
+    """A check name is the listed one or a check under it (``expected_error.category``, ``calls[0]``)."""
+    return name == listed or name.startswith((listed + ".", listed + "["))
 
 
 def _contains(specifier: str, version: str) -> bool:
@@ -229,8 +233,7 @@ def _apply_checks(result: "CaseResult", entry: Expectation) -> "CaseResult":
                else f"the case did not reach its checks ({result.reason})")
         note = f"the expectations entry lists {', '.join(entry.checks)}; {why}"
         return dataclasses.replace(result, reason=note, expectation=entry)
-    stale = [name for name in entry.checks if not any(
-        check.name == name or check.name.startswith((name + ".", name + "[")) for check in failing)]
+    stale = [name for name in entry.checks if not any(_is_under(check.name, name) for check in failing)]
     if stale:
         return dataclasses.replace(
             result, outcome=XPASS, expectation=entry, location=entry.location,

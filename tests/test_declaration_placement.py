@@ -8,7 +8,6 @@ from __future__ import annotations
 import pytest
 
 from oa_conformance.ast import scenarios
-from oa_conformance.ast.nodes import Mapping, Scalar, Section
 from oa_conformance.interpreter import read_fixture
 
 from .faults import run_text, target_text
@@ -27,21 +26,12 @@ def test_every_case_of_the_real_fixture_passes(tmp_path):
     assert all(r.outcome == "passed" for r in results.values()), {k: r.reason for k, r in results.items()}
 
 
-def _declarations(site: Section):
-    """``(name, graph, is_mapping)`` for each declaration at one site, in document order."""
-    for _, value in site.items():
-        if isinstance(value, Section) and value.family == "graph" and isinstance(value.get("name"), Scalar):
-            yield value.get("name").value, value, False
-        elif isinstance(value, Mapping):
-            yield from ((str(k), v, True) for k, v in value.items() if isinstance(v, Section) and v.family == "graph")
-
-
 def flat(last_wins: bool):
     """No scoping model: every declaration in document order into one mapping."""
     def resolve(scenario):
         found = {}
         for site in scenarios.declaration_sites(scenario):
-            for name, graph, _ in _declarations(site):
+            for name, graph, _ in scenarios.site_declarations(site):
                 if last_wins or name not in found:
                     found[name] = graph
         return found
@@ -52,7 +42,7 @@ def mapping_before_site(scenario):
     """Any in-scope mapping beats any inline declaration, whatever its site."""
     inline, mapped = {}, {}
     for site in scenarios.declaration_sites(scenario):
-        for name, graph, is_mapping in _declarations(site):
+        for name, graph, is_mapping in scenarios.site_declarations(site):
             (mapped if is_mapping else inline)[name] = graph
     return inline | mapped
 

@@ -16,7 +16,7 @@ Each fault in ``tools/runtime-faults.toml`` is a one-line patch to a *copy* of t
 
 For each fault the corpus runs in a fresh process whose ``PYTHONPATH`` puts the patched copy ahead
 of the installed runtime. A fault is *detected* by a case whose verdict is worse than on the intact
-runtime (passed → failed / error / not implemented / xpass; xfail → failed …). The report lists
+runtime (passed, xfail or skipped → failed, error, not implemented or xpass). The report lists
 each fault with the cases that detect it; exit 1 when any fault goes undetected.
 """
 
@@ -35,8 +35,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from oa_conformance.cli.report_diff import BAD, GOOD, Entry
+
 FAULTS = Path(__file__).with_name("runtime-faults.toml")
-GOOD = frozenset(("passed", "xfail", "skipped"))
 
 
 class FaultError(Exception):
@@ -112,19 +113,12 @@ def run_corpus(roots: list[str], pythonpath: Path | None, args: list[str] = ()) 
     imported = data["host"]["installed"]["path"]
     if pythonpath is not None and not str(imported).startswith(str(pythonpath.resolve())):
         raise FaultError(f"the run imported the runtime from {imported}, not the patched copy {pythonpath}")
-    return {_case_id(case): case["outcome"] for case in data["cases"]}
-
-
-def _case_id(case: dict) -> str:
-    fixture = case["fixture"].rsplit("/conformance/", 1)
-    name = f"{fixture[0].rsplit('/', 1)[-1]}/{fixture[-1].removesuffix('.yaml')}"
-    return f"{name}[{case['case']}]" if case["case"] is not None else name
+    return {entry.id: entry.verdict for entry in map(Entry.of, data["cases"])}
 
 
 def detections(baseline: dict[str, str], faulty: dict[str, str]) -> list[str]:
-    """The cases whose verdict got worse under the fault."""
-    return sorted(case for case, outcome in faulty.items()
-                  if outcome not in GOOD and baseline.get(case) in GOOD and outcome != baseline.get(case))
+    """The cases whose verdict got worse under the fault (as ``oa-conformance diff`` counts worse)."""
+    return sorted(case for case, outcome in faulty.items() if baseline.get(case) in GOOD and outcome in BAD)
 
 
 def outcomes_under(fault: Fault, roots: list[str], args: list[str] = ()) -> dict[str, str]:

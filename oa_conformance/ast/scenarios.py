@@ -90,18 +90,24 @@ class Scenario(NamedTuple):
         for site in declaration_sites(self):
             inline: dict[str, Section] = {}
             mapped: dict[str, Section] = {}
-            for _, value in site.items():
-                if isinstance(value, Section) and value.family == "graph":
-                    name = value.get("name")
-                    if isinstance(name, Scalar) and isinstance(name.value, str):
-                        inline.setdefault(name.value, value)
-                elif isinstance(value, Mapping):
-                    for key, item in value.items():
-                        if isinstance(item, Section) and item.family == "graph":
-                            mapped.setdefault(str(key), item)
+            for name, graph, is_mapping in site_declarations(site):
+                (mapped if is_mapping else inline).setdefault(name, graph)
             found |= inline
             found |= mapped
         return found
+
+
+def site_declarations(site: Section) -> Iterator[tuple[str, Section, bool]]:
+    """``(name, graph, is_mapping)`` for each graph one site declares, in document order: an inline
+    block's ``name:`` (``is_mapping`` false) or a name-keyed mapping's entry (true)."""
+    for _, value in site.items():
+        if isinstance(value, Section) and value.family == "graph":
+            name = value.get("name")
+            if isinstance(name, Scalar) and isinstance(name.value, str):
+                yield name.value, value, False
+        elif isinstance(value, Mapping):
+            yield from ((str(key), item, True) for key, item in value.items()
+                        if isinstance(item, Section) and item.family == "graph")
 
 
 def declaration_sites(scenario: Scenario) -> list[Section]:

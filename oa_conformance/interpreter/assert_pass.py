@@ -40,6 +40,7 @@ from ..ast.nodes import PredicateBlock, Section
 from ..ast.scenarios import FILE_ONLY, Scenario
 from ..diagnostics import Span
 from .capabilities import harness_for
+from .observability_nodes import BARRIER  # the middleware-log kind a barrier logs its outcome under
 from .resume import FIRST_RUN, POPULATE, RESUMED, is_multi_run
 from ..trace import CaseTrace
 
@@ -181,10 +182,6 @@ def assert_case(scenario: Scenario, trace: CaseTrace, capability: str | None = N
     if run_count is not None and repeated:
         checks.extend(_repeated_runs(scenario, trace, run_count, capability))
     return tuple(checks)
-
-
-# The middleware-log kind a harness barrier logs its outcome under (observability_nodes.BARRIER).
-BARRIER = "event_delivery_barrier"
 
 
 def barrier_checks(scenario: Scenario, trace: CaseTrace) -> list[Check]:

@@ -91,6 +91,7 @@ def canned(entry: Section, vendor: str) -> Canned:
         raise FixtureInvalid(f"mock status {status} is not an HTTP status", entry.key_span("status"))
     raises = entry.get("raises")
     body = literal(entry.body) if entry.get("body") is not None else None
+    declared_at = str(entry.span) if entry.span else None
     if raises is not None:
         if status < 300:
             raise FixtureInvalid("`raises` belongs on a non-2xx mock entry (conformance-adapter §5.15)", entry.key_span("raises"))
@@ -98,10 +99,10 @@ def canned(entry: Section, vendor: str) -> Canned:
             raise FixtureInvalid("a mock entry gives either `body` or `raises`, not both", entry.key_span("raises"))
         message = raised_message(raises)
         return Canned(status=status, body=_error_body(vendor, raises.error_type.value, message),
-                      declared_at=str(entry.span) if entry.span else None, raises=(raises.error_type.value, message))
+                      declared_at=declared_at, raises=(raises.error_type.value, message))
     if status < 300 and body is None:
         raise FixtureInvalid("a 2xx mock entry needs a `body` (the response the provider parses)", entry.span)
-    return Canned(status=status, body=body, declared_at=str(entry.span) if entry.span else None)
+    return Canned(status=status, body=body, declared_at=declared_at)
 
 
 @dataclass(frozen=True)
