@@ -232,3 +232,7 @@ class Vocabulary:
             if id(directive) not in seen:
                 seen.add(id(directive))
                 yield directive
+
+
+# What a row's ``handled_by`` may be given as (one handler or several).
+Handlers = tuple[Handler, ...] | Handler
