@@ -198,7 +198,7 @@ def bench_assert() -> None:
     pipeline-utilities case is executed once, then its assert pass is timed (best of several), and
     within it the one-off build of the trace document the catalogue's queries read."""
     from oa_conformance.assertions.catalogue import engine
-    from oa_conformance.interpreter.assert_pass import assert_case
+    from oa_conformance.assertions.assert_pass import assert_case
     from oa_conformance.interpreter.execute import execute_case
     from oa_conformance.runner import cases_of
     from oa_conformance.trace.document import document

@@ -14,10 +14,10 @@ from typing import Any
 
 from pyrsistent import pmap
 
-from ..assertions import load as load_assertions
-from ..assertions.checkpoint_shapes import record_rules
-from ..assertions.catalogue.engine import RestatesRule, predicate_rule
-from ..assertions.rules import (
+from . import load as load_assertions
+from .checkpoint_shapes import record_rules
+from .catalogue.engine import RestatesRule, predicate_rule
+from .rules import (
     FAILED,
     UNVERIFIED,
     VERIFIED,
@@ -39,9 +39,9 @@ from ..assertions.rules import (
 from ..ast.nodes import PredicateBlock, Section
 from ..ast.scenarios import FILE_ONLY, Scenario
 from ..diagnostics import Span
-from .capabilities import harness_for
-from .observability_nodes import BARRIER  # the middleware-log kind a barrier logs its outcome under
-from .resume import FIRST_RUN, POPULATE, RESUMED, is_multi_run
+from ..interpreter.capabilities import harness_for
+from ..interpreter.observability_nodes import BARRIER  # the middleware-log kind a barrier logs its outcome under
+from ..interpreter.resume import FIRST_RUN, POPULATE, RESUMED, is_multi_run
 from ..trace import CaseTrace
 
 load_assertions()  # every shape and predicate registered before a case is asserted
