@@ -11,14 +11,15 @@ import pytest
 from pyrsistent import pmap
 
 from oa_conformance.assertions import catalogue
-from oa_conformance.assertions.catalogue import Compute, Example, Query, Resolved, Restates, all_rows, pattern_regex, resolve
+from oa_conformance.assertions.catalogue import Resolved, all_rows, pattern_regex, resolve
+from oa_conformance.assertions.catalogue.rows import Compute, Example, Query, Restates
 from oa_conformance.assertions.catalogue.engine import (
     QueryRule,
     RestatesRule,
     row_problems,
     rule_for,
-    scope_from,
 )
+from oa_conformance.assertions.catalogue.scope import scope_from
 from oa_conformance.assertions.catalogue.examples import node_event, one_run
 from oa_conformance.assertions.rules import FAILED, UNVERIFIED, VERIFIED, Check
 from oa_conformance.ast.loader import load_bytes
@@ -146,8 +147,8 @@ def test_pattern_syntax():
     assert pattern_regex("plain_name") is None
 
 
-def test_every_registered_module_exports_rows():
-    for capability in catalogue.MODULES:
+def test_every_registered_table_is_a_tuple_of_rows():
+    for capability in catalogue.TABLES:
         assert isinstance(catalogue.rows_of(capability), tuple)
 
 

@@ -8,7 +8,7 @@ no events fails the check instead of passing it vacuously.
 
 from __future__ import annotations
 
-from . import Example, Query
+from .rows import Example, Query
 from .examples import case, invocation, node_event, one_run
 from .graph_engine_compute import ROWS as COMPUTED
 

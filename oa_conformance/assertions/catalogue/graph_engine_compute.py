@@ -12,9 +12,10 @@ from typing import Any
 
 from ...kinds import is_sequence
 from ..matchers import show
-from . import Compute, Example, Verdict, flag
+from .rows import Compute, Example, Verdict, flag
 from .canonical import DRAIN_PROMPT_TURNS
 from .examples import case, invocation, node_event, one_run
+from .scope import view
 
 EDGE_FAILURES = frozenset(("routing_error", "edge_exception"))
 SCALAR_IDENTITY = ("namespace", "fan_out_index", "branch_name", "attempt_index", "phase")
@@ -24,12 +25,6 @@ SCALAR_IDENTITY = ("namespace", "fan_out_index", "branch_name", "attempt_index",
 def identity(event: dict, *fields: str) -> tuple:
     """An event's identity tuple over ``fields`` (sequences made hashable)."""
     return tuple(tuple(v) if is_sequence(v) else v for v in (event.get(f) for f in fields))
-
-
-def node_events(scope: dict) -> list:
-    if "node_events" not in scope:
-        raise LookupError("this predicate reads one invocation's events; the block is about the whole case")
-    return scope["node_events"]
 
 
 def of_node(events: list, node: str) -> list:
@@ -52,7 +47,7 @@ def distinct(values: list) -> list:
 def inner_branch_names(scope: dict, expected: Any) -> Verdict:
     problems = []
     for node, branch in expected.items():
-        names = [e.get("branch_name") for e in of_node(node_events(scope), node)]
+        names = [e.get("branch_name") for e in of_node(view(scope, "node_events"), node)]
         if not names:
             problems.append(f"no events from {node!r}")
         elif any(name != branch for name in names):
@@ -62,7 +57,7 @@ def inner_branch_names(scope: dict, expected: Any) -> Verdict:
 
 def scalar_collides(scope: dict, expected: Any, node: str) -> Verdict:
     outer_by_identity: dict[tuple, set] = {}
-    events = of_node(node_events(scope), node)
+    events = of_node(view(scope, "node_events"), node)
     if not events:
         raise LookupError(f"no events from node {node!r}")
     for e in events:

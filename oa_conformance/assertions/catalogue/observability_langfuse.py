@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import Compute, Example, Query, Restates, Verdict, flag
+from .rows import Compute, Example, Query, Restates, Verdict, flag
 from .examples import case, invocation
 
 LANGFUSE = "expected.langfuse_trace"

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import Compute, Example, Query, Restates, Verdict, flag
+from .rows import Compute, Example, Query, Restates, Verdict, flag
+from .scope import view
 from .examples import case, invocation, node_event, one_run
 
 SPAN_TREE = "expected.span_tree"
@@ -163,11 +164,9 @@ def callable_branch_events(scope: dict) -> list[tuple[dict, int | None]]:
     """Each callable-branch event (``branch_name`` set, at a parallel-branches NODE's own namespace)
     with the attempt index of the NODE attempt it ran in: the NODE's latest ``started`` event at the
     same namespace before it."""
-    if "node_events" not in scope:
-        raise LookupError("the block has no observer events")
     current: dict[tuple, int] = {}
     found = []
-    for event in scope["node_events"]:
+    for event in view(scope, "node_events"):
         namespace = tuple(event.get("namespace") or ())
         if event.get("branch_name") is None:
             if event.get("phase") == "started":

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from . import Compute, Query, Restates, all_rows
+from . import all_rows
+from .rows import Compute, Query, Restates
 
 
 def _cell(text: str) -> str:
