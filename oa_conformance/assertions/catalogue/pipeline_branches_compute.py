@@ -9,8 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..matchers import show
-from .rows import Verdict, flag
-from .pipeline_isolation_reads import (as_set, completed, holds_in, inner, isolation_events, needs, observed, outcome_text, outer_event, values_of, wired)
+from .rows import flag, Verdict
+from .pipeline_isolation_reads import (
+    as_set, completed, holds_in, inner, isolation_events, needs, observed, outcome_text, outer_event,
+    values_of, wired,
+)
 from .scope import view
 
 

@@ -13,7 +13,10 @@ from __future__ import annotations
 
 from . import pipeline_branches_compute as branching, pipeline_isolation_compute as isolating
 from .examples import node_event
-from .pipeline_isolation_examples import (BOTH, CARRIED, UNCATEGORIZED, branch, callable_run, caught_as, conditional, degraded_branch, degraded_callable, fanned, gate, inner_events, isolation, link, on_caught, outer, parallel, retried, run, uncovered)
+from .pipeline_isolation_examples import (
+    BOTH, CARRIED, UNCATEGORIZED, branch, callable_run, caught_as, conditional, degraded_branch,
+    degraded_callable, fanned, gate, inner_events, isolation, link, on_caught, retried, run, uncovered,
+)
 from .rows import Compute, Example
 
 # Why each group of rows cannot be a query.

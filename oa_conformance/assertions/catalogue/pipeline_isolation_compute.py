@@ -9,8 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..matchers import show
-from .rows import Verdict, flag
-from .pipeline_isolation_reads import (caught, completed, degraded_instances, derive, final_state, holds_in, initial_state, isolation_configs, isolation_events, lineage, logged, needs, observed, outcome_text, outer_event, slot, wired)
+from .rows import flag, Verdict
+from .pipeline_isolation_reads import (
+    caught, completed, degraded_instances, derive, final_state, holds_in, initial_state, isolation_configs,
+    isolation_events, lineage, logged, needs, observed, outcome_text, outer_event, slot, wired,
+)
 from .scope import view
 
 

@@ -44,7 +44,7 @@ class CaseContext(Context):
 MISSING_VIEW = {
     "invocation": "this predicate reads one invocation; the block is about the whole case",
     "observed": "the invocation has no observer to read",
-    "node_events": "this predicate reads one invocation's events",
+    "node_events": "the block has no observer events",
 }
 
 
