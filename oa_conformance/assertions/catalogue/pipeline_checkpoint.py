@@ -3,7 +3,7 @@
 They join the resumed run's node log (what ran again) with the record the resume loaded (what was
 completed, per fan-out instance and enclosing lineage), the wiring (which state field a fan-out
 collects into) and the final state: joins keyed by a value read from another part of the trace,
-which JMESPath cannot make. Each function takes the query scope (engine.py) and the fixture's value.
+which JMESPath cannot make. Each function takes the query scope (scope.py) and the fixture's value.
 """
 
 from __future__ import annotations
