@@ -10,5 +10,5 @@ pieces they reach.
 
 def load() -> None:
     """Import (once) every module that registers shapes and predicates."""
-    from . import checkpoint_shapes, graph_engine_shapes, llm_provider_shapes, matchers, observability_shapes, pipeline_shapes, prompt_management_shapes, retrieval_provider_shapes, rules  # noqa: F401
-    from . import observability_langfuse_shapes  # noqa: F401,E402
+    from . import matchers, rules  # noqa: F401
+    from .shapes import checkpoint, graph_engine, langfuse_traces, llm_provider, otel_spans, pipeline, prompt_management, retrieval_provider  # noqa: F401

@@ -15,7 +15,7 @@ from typing import Any
 from pyrsistent import pmap
 
 from ..assertions import load as load_assertions
-from ..assertions.checkpoint_shapes import record_rules
+from ..assertions.shapes.checkpoint import record_rules
 from ..assertions.catalogue.engine import RestatesRule, predicate_rule
 from ..assertions.rules import (
     FAILED,

@@ -31,11 +31,11 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, NamedTuple
 
-from ..ast.nodes import Mapping, Scalar, Sequence
-from ..diagnostics import Span
-from ..trace import primary_observer
-from .matchers import Match, Mismatch, match, show
-from .rules import FAILED, collection, invocation_of, node_events, UNVERIFIED, VERIFIED, Check, Context, Rule, SelectingRule, Unverified, ValueRule, _AllOf, shape, verdict
+from ...ast.nodes import Mapping, Scalar, Sequence
+from ...diagnostics import Span
+from ...trace import primary_observer
+from ..matchers import Match, Mismatch, match, show
+from ..rules import FAILED, collection, invocation_of, node_events, UNVERIFIED, VERIFIED, Check, Context, Rule, SelectingRule, Unverified, ValueRule, _AllOf, shape, verdict
 
 OBS = "observability"
 
@@ -372,7 +372,7 @@ def _first_trace_unchanged(ctx: Context) -> tuple[bool, str]:
     """The first run's Trace after the resume: a Trace of its own (not the resumed run's), holding
     no observation created after the resumed Trace's first one, and not carrying the resumed
     Trace's output — a resume that reopened the first Trace would do one of these."""
-    from ..trace.record import FIRST_RUN, RESUMED
+    from ...trace.record import FIRST_RUN, RESUMED
 
     runs = {invocation.role: invocation for invocation in ctx.trace.invocations}
     if FIRST_RUN not in runs or RESUMED not in runs:
@@ -670,7 +670,7 @@ class ValuesCover(SelectingRule):
     """``captured_event_field_values_cover``: across the captured events, ``field`` takes every value listed."""
 
     def evaluate(self, ctx: Context, bindings: Any):
-        from ..interpreter.values import literal
+        from ...interpreter.values import literal
 
         field = self.expected.field.value
         seen = [event.get(field) for event in self.select(ctx) if field in event]

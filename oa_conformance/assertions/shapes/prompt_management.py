@@ -20,12 +20,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from ..ast.nodes import Mapping, Scalar, Section, Sequence
-from ..diagnostics import Span
-from ..trace import ErrorRecord
-from .matchers import Match, Mismatch, describe, match, show
-from .catalogue.engine import predicate_rule
-from .rules import (
+from ...ast.nodes import Mapping, Scalar, Section, Sequence
+from ...diagnostics import Span
+from ...trace import ErrorRecord
+from ..matchers import Match, Mismatch, describe, match, show
+from ..catalogue.engine import predicate_rule
+from ..rules import (
     FAILED,
     VERIFIED,
     Check,

@@ -25,12 +25,12 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
-from ..ast.nodes import Mapping, Scalar, Sequence
-from ..diagnostics import Span
-from ..interpreter.values import literal
-from ..kinds import is_mapping, is_sequence
-from .matchers import Match, Mismatch, match, show
-from .rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, collection, first_difference, shape, verdict
+from ...ast.nodes import Mapping, Scalar, Sequence
+from ...diagnostics import Span
+from ...interpreter.values import literal
+from ...kinds import is_mapping, is_sequence
+from ..matchers import Match, Mismatch, match, show
+from ..rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, collection, first_difference, shape, verdict
 
 OBS = "observability"
 
@@ -95,7 +95,7 @@ def _json(value: Any) -> Any:
 
 
 def _synthetic_prefixes(kind: str) -> list[str]:
-    from ..interpreter.synthetic import forbidden_prefixes
+    from ...interpreter.synthetic import forbidden_prefixes
 
     return forbidden_prefixes(kind)
 
@@ -156,7 +156,7 @@ ATTRIBUTE_CHECKS = frozenset(("harness_parameterized", "non_empty_string"))
 
 def harness_parameter(name: str) -> Any:
     """A value the harness supplies for the implementation under test."""
-    from ..host.identity import implementation_identity
+    from ...host.identity import implementation_identity
 
     values = {key: value for key, value in implementation_identity().items() if key != "spec_version"}
     if values.get(name) is None:
@@ -589,7 +589,7 @@ def llm_span(ctx: Context) -> Any:
 
 @shape("llm_span_attributes", capability=OBS)
 def _llm_span_attributes(node: Any, span: Span | None) -> Rule:
-    from .rules import ValueRule
+    from ..rules import ValueRule
 
     return ValueRule("expected.llm_span_attributes", span, node, lambda ctx: llm_span(ctx)["attributes"], "subset")
 
@@ -619,7 +619,7 @@ def invocation_spans(ctx: Context) -> list[Any]:
 
 @shape("invocation_id", capability=OBS)
 def _invocation_id(node: Any, span: Span | None) -> Rule:
-    from .rules import ValueRule
+    from ..rules import ValueRule
 
     def select(ctx: Context) -> Any:
         ids = {s["attributes"].get("openarmature.invocation_id") for s in invocation_spans(ctx)}
@@ -632,7 +632,7 @@ def _invocation_id(node: Any, span: Span | None) -> Rule:
 
 @shape("invocation_count", capability=OBS)
 def _invocation_count(node: Any, span: Span | None) -> Rule:
-    from .rules import ValueRule
+    from ..rules import ValueRule
 
     return ValueRule("expected.invocation_count", span, node, lambda ctx: len(ctx.trace.invocations))
 
@@ -640,7 +640,7 @@ def _invocation_count(node: Any, span: Span | None) -> Rule:
 @shape("direct_call_result", capability=OBS)
 def _direct_call_result(node: Any, span: Span | None) -> Rule:
     """What the case's ``direct_call`` returned (value, type, exception; observability_direct.py)."""
-    from .rules import ValueRule
+    from ..rules import ValueRule
 
     def select(ctx: Context) -> Any:
         calls = collection(ctx, "calls", "the case made no direct call")
@@ -661,7 +661,7 @@ class StateBoundsRule(Rule):
     expected: Any
 
     def evaluate(self, ctx: Context, bindings: Any):
-        from .rules import final_state
+        from ..rules import final_state
 
         state = final_state(ctx)
         problems: list[Mismatch] = []
@@ -695,8 +695,8 @@ class PerInvocationRule(Rule):
     def check(self, ctx: Context, bindings: Any):
         from dataclasses import replace
 
-        from .catalogue.engine import RestatesRule, predicate_rule
-        from .rules import Unverified
+        from ..catalogue.engine import RestatesRule, predicate_rule
+        from ..rules import Unverified
 
         checks: list[Check] = []
         runs = {invocation.name: invocation for invocation in ctx.trace.invocations}
@@ -882,7 +882,7 @@ class RejectionRule(Rule):
         return bool(self.expected.value)
 
     def evaluate(self, ctx: Context, bindings: Any):
-        from .rules import invocation_of
+        from ..rules import invocation_of
 
         invocation = invocation_of(ctx)
         if self.where == "api_boundary":
@@ -920,6 +920,6 @@ def llm_response(ctx: Context) -> Any:
 @shape("response_usage", capability=OBS)
 def _response_usage(node: Any, span: Span | None) -> Rule:
     """The one LLM call's `Response.usage`: the fields the fixture names (null: reported absent)."""
-    from .rules import ValueRule
+    from ..rules import ValueRule
 
     return ValueRule("expected.response_usage", span, node, lambda ctx: llm_response(ctx)["usage"], "subset")

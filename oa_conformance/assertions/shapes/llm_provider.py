@@ -19,12 +19,12 @@ from typing import Any
 
 from pyrsistent import pvector
 
-from ..ast.nodes import FormatToken, Mapping, Scalar, Sequence
-from ..diagnostics import Span
-from ..trace import ErrorRecord
-from .matchers import Match, Mismatch, match, show
-from .catalogue.engine import predicate_rule
-from .rules import (collection, SHAPES, FAILED, VERIFIED, Check, Context, ErrorRule, Rule, SelectingRule, Unverified, ValueRule, _AllOf,
+from ...ast.nodes import FormatToken, Mapping, Scalar, Sequence
+from ...diagnostics import Span
+from ...trace import ErrorRecord
+from ..matchers import Match, Mismatch, match, show
+from ..catalogue.engine import predicate_rule
+from ..rules import (collection, SHAPES, FAILED, VERIFIED, Check, Context, ErrorRule, Rule, SelectingRule, Unverified, ValueRule, _AllOf,
                     shape, shape_rule, verdict)
 
 LP = "llm-provider"

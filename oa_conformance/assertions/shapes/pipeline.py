@@ -9,11 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..ast.nodes import Mapping, Scalar, Sequence
-from ..diagnostics import Span
-from ..trace import primary_observer
-from .matchers import Match, Mismatch, explain, match, show
-from .rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, ValueRule, invocation_of, shape, verdict  # noqa: F401
+from ...ast.nodes import Mapping, Scalar, Sequence
+from ...diagnostics import Span
+from ...trace import primary_observer
+from ..matchers import Match, Mismatch, explain, match, show
+from ..rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, ValueRule, invocation_of, shape, verdict  # noqa: F401
 
 ISOLATED = "FailureIsolatedEvent"
 STATES = ("pre_state", "post_state")

@@ -6,9 +6,9 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from ..diagnostics import Span
-from .catalogue.engine import predicate_rule
-from .rules import FAILED, VERIFIED, Check, Context, Rule, Unverified, ValueRule, _AllOf, invocation_of, node_events, shape
+from ...diagnostics import Span
+from ..catalogue.engine import predicate_rule
+from ..rules import FAILED, VERIFIED, Check, Context, Rule, Unverified, ValueRule, _AllOf, invocation_of, node_events, shape
 
 
 @dataclass(frozen=True)

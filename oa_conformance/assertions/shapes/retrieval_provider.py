@@ -26,10 +26,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from ..ast.nodes import Mapping, Sequence
-from ..kinds import is_mapping, is_sequence
-from .matchers import Match, Mismatch, match, show
-from .rules import Context, ErrorRule, StateRule, ValueRule, final_state, raised_error, shape, verdict
+from ...ast.nodes import Mapping, Sequence
+from ...kinds import is_mapping, is_sequence
+from ..matchers import Match, Mismatch, match, show
+from ..rules import Context, ErrorRule, StateRule, ValueRule, final_state, raised_error, shape, verdict
 
 CAPABILITY = "retrieval-provider"
 

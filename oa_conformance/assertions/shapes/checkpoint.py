@@ -32,11 +32,11 @@ from typing import Any, Callable, Iterable
 
 from pyrsistent import pmap
 
-from ..ast.nodes import Mapping, Node, Scalar, Section, Sequence
-from ..diagnostics import Span
-from ..trace import InvocationTrace
-from .matchers import Match, Mismatch, explain, match, show
-from .rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, SelectingRule, ValueRule, invocation_of, shape
+from ...ast.nodes import Mapping, Node, Scalar, Section, Sequence
+from ...diagnostics import Span
+from ...trace import InvocationTrace
+from ..matchers import Match, Mismatch, explain, match, show
+from ..rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, SelectingRule, ValueRule, invocation_of, shape
 
 RECORD_FIELDS = ("state", "parent_states", "schema_version", "invocation_id", "correlation_id", "last_saved_at")
 
