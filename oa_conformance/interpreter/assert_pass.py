@@ -14,28 +14,12 @@ from typing import Any
 
 from pyrsistent import pmap
 
-from ..assertions import load as load_assertions
-from ..assertions.shapes.checkpoint import record_rules
+from ..assertions.case_rules import BuildOrRunErrorRule, CompileErrorRule, CompileWarningRule, ConstructionErrorRule, RunsAgree
 from ..assertions.catalogue.engine import RestatesRule, predicate_rule
-from ..assertions.rules import (
-    FAILED,
-    UNVERIFIED,
-    VERIFIED,
-    Check,
-    BuildOrRunErrorRule,
-    CompileErrorRule,
-    CompileWarningRule,
-    ConstructionErrorRule,
-    Context,
-    ErrorRule,
-    Rule,
-    RunsAgree,
-    SHAPES,
-    Unverified,
-    invocation_error,
-    _AllOf,
-    shape_rule,
-)
+from ..assertions.error_rules import ErrorRule, invocation_error
+from ..assertions.rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, Unverified, _AllOf
+from ..assertions.shapes import SHAPES, shape_rule
+from ..assertions.shapes.checkpoint import record_rules
 from ..ast.nodes import PredicateBlock, Section
 from ..ast.scenarios import FILE_ONLY, Scenario
 from ..diagnostics import Span
@@ -43,8 +27,6 @@ from .capabilities import harness_for
 from .observability_nodes import BARRIER  # the middleware-log kind a barrier logs its outcome under
 from .resume import FIRST_RUN, POPULATE, RESUMED, is_multi_run
 from ..trace import CaseTrace
-
-load_assertions()  # every shape and predicate registered before a case is asserted
 
 PREDICATE_BLOCKS = ("invariants", "observer_event_invariants")
 BUILD_OR_RUN_ERROR = "expected_chain_ambiguity_error"
