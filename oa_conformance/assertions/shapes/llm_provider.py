@@ -119,12 +119,7 @@ class InCall(Rule):
     rules: tuple[Rule, ...]
 
     def check(self, ctx: Context, bindings: Any):
-        scoped = dataclasses.replace(ctx, call=self.index)
-        checks: list[Check] = []
-        for rule in self.rules:
-            found, bindings = rule.check(scoped, bindings)
-            checks.extend(found)
-        return tuple(checks), bindings
+        return _AllOf(self.rules).check(dataclasses.replace(ctx, call=self.index), bindings)
 
 
 @dataclass(frozen=True)
