@@ -31,7 +31,7 @@ from .expectations import NO_EXPECTATIONS, Expectations
 from .runner import ADAPTER_ERROR, DEFAULT_TIMEOUT, ERROR, CaseRef, CaseResult, cases_of, run_as_completed, run_case
 
 START_METHOD = "forkserver"
-PRELOAD = ["oa_conformance.processes", "oa_conformance.interpreter.execute", "oa_conformance.interpreter.assert_pass"]
+PRELOAD = ["oa_conformance.processes", "oa_conformance.interpreter.execute", "oa_conformance.assertions.assert_pass"]
 POLL_S = 0.1  # how often a waiting side looks at the stop flag / its workers' health
 # A case's expected cost when nothing is known: what one case costs in CPU on average (the 0.118.2
 # corpus: ~4.8 s over 771 cases), so a case's declared waits weigh what they cost in wall time.

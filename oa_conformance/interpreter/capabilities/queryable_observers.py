@@ -23,7 +23,6 @@ from ...host.graph import NodeEvent
 from ...ast.scenarios import Scenario
 from ..harness import HarnessPrimitiveMissing, _current_invocation
 
-QUERYABLE_DIRECTIVES = frozenset(("queryable_observers",))
 
 
 def _is_node_event(event: Any) -> bool:

@@ -24,7 +24,6 @@ from typing import Any
 from ...ast.scenarios import Scenario
 from ..harness import HarnessPrimitiveMissing, event_record
 
-TYPED_EVENT_DIRECTIVES = frozenset(("typed_observers",))
 
 # The graph-engine §6 typed event families a collector keeps (conformance-adapter §5.5).
 TYPED_EVENT_FAMILIES = frozenset((
