@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from oa_conformance.assertions.observability_shapes import _log_matcher
+from oa_conformance.assertions.shapes.otel_logs_metrics import _log_matcher
 from oa_conformance.interpreter import adapter_capabilities
 from oa_conformance.interpreter.adapter_capabilities import PROBES, Probed
 from oa_conformance.interpreter.values import repeated_text
