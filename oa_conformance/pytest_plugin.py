@@ -76,7 +76,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     from .vocabulary.registry import Vocabulary  # noqa: F401 - import errors surface here, once
-    from .ast.loader import limits_problem
+    from .interpreter.loader import limits_problem
 
     limit = limits_problem()
     if limit:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator
 
 from .ast.nodes import Section
-from .ast.scenarios import Scenario, scenarios
+from .interpreter.scenarios import Scenario, scenarios
 from .assertions.rules import UNVERIFIED, VERIFIED, Check
 from .diagnostics import Diagnostic
 from .discovery import FixtureRef

@@ -14,7 +14,7 @@ import sys
 import pytest
 
 from oa_conformance.ast import dump
-from oa_conformance.ast.loader import DEFAULT_MAX_FIXTURE_BYTES, DEPTH_CEILING, MAX_DEPTH, MAX_EXPANDED_NODES, limits, load_bytes
+from oa_conformance.interpreter.loader import DEFAULT_MAX_FIXTURE_BYTES, DEPTH_CEILING, MAX_DEPTH, MAX_EXPANDED_NODES, limits, load_bytes
 from oa_conformance.cli.oa_ast import main as oa_ast
 from oa_conformance.cli.oa_conformance import main as oa_conformance
 from oa_conformance.cli.oa_lint import main as oa_lint
@@ -260,7 +260,7 @@ def test_standard_input_over_the_size_cap_is_refused_without_reading_it_all(monk
 def test_only_a_text_with_an_anchor_and_an_alias_takes_the_alias_pass(monkeypatch):
     """The event pass costs a Python step per event: texts that cannot share a node skip it (65
     corpus fixtures hold a '*' after a space, none an anchor), and still load as before."""
-    from oa_conformance.ast import loader
+    from oa_conformance.interpreter import loader
 
     calls = []
     original = loader._bound_expansion

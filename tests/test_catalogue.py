@@ -21,7 +21,7 @@ from oa_conformance.assertions.catalogue.engine import (
 )
 from oa_conformance.assertions.catalogue.examples import node_event, one_run
 from oa_conformance.assertions.rules import FAILED, UNVERIFIED, VERIFIED, Check
-from oa_conformance.ast.loader import load_bytes
+from oa_conformance.interpreter.loader import load_bytes
 
 ROWS = list(all_rows())
 

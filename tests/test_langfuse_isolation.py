@@ -140,7 +140,7 @@ def test_suppressed_payload_fails_payload_bearing(tmp_path, target_spec):
 
 
 def test_log_record_level_is_the_severity():
-    from oa_conformance.ast.loader import load_bytes
+    from oa_conformance.interpreter.loader import load_bytes
 
     expected = load_bytes(b"level: WARNING\n")[0]
     record = {"body": "b", "attributes": {}, "severity_text": "INFO", "trace_id": None, "span_id": None}

@@ -60,7 +60,7 @@ def test_pyproject_declares_the_target_spec_version_and_the_runtime_range():
 def test_the_c_loader_is_in_use():
     import yaml
 
-    from oa_conformance.ast import loader
+    from oa_conformance.interpreter import loader
 
     assert yaml.__with_libyaml__ and issubclass(loader._Composer, yaml.CSafeLoader)
 

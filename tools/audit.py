@@ -34,7 +34,7 @@ from oa_conformance.assertions.catalogue import Query, resolve
 from oa_conformance.assertions.rules import VERIFIED, Check
 from oa_conformance.ast.nodes import (BindingToken, FormatToken, Mapping, Placeholder, PredicateBlock, Scalar, Section,
                                       Sequence)
-from oa_conformance.ast.scenarios import scenarios
+from oa_conformance.interpreter.scenarios import scenarios
 from oa_conformance.ast.visitor import walk
 from oa_conformance.discovery import discover
 from oa_conformance.expectations import NO_EXPECTATIONS, load_all

@@ -19,7 +19,7 @@ import sys
 
 import yaml
 
-from ..ast.loader import limits_problem, read_capped
+from ..interpreter.loader import limits_problem, read_capped
 from ..ast.dump import dump_json, dump_text, unparse
 from ..interpreter import read_fixture
 from ..options import capability_name

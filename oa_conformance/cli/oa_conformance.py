@@ -29,7 +29,7 @@ import os
 import sys
 import time
 
-from ..ast.loader import limits_problem
+from ..interpreter.loader import limits_problem
 from ..discovery import CAPABILITIES, DiscoveryError, capability_unknown, discover
 from ..interpreter import read_fixture
 from ..options import positive_count, positive_seconds

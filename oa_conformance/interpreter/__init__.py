@@ -1,8 +1,8 @@
 """The interpreter: the passes a fixture goes through, in order.
 
-    load (YAML → value tree)                    oa_conformance.ast.loader.load_path
+    load (YAML → value tree)                    oa_conformance.interpreter.loader.load_path
     schema check (value tree × vocabulary)      .schema_check.check_schema
-    build (value tree → typed AST)              oa_conformance.ast.build.build_fixture
+    build (value tree → typed AST)              oa_conformance.interpreter.build.build_fixture
     version check (typed AST × target version)  .version_check.check_version
 
 :func:`read_fixture` chains them and stops at the first pass that reports a problem, so later passes
@@ -15,8 +15,8 @@ import gc
 import os
 from typing import NamedTuple
 
-from ..ast.build import build_fixture
-from ..ast.loader import Composed, load_bytes, load_path
+from .build import build_fixture
+from .loader import Composed, load_bytes, load_path
 from ..ast.nodes import Section
 from ..diagnostics import FIXTURE_VERSION_UNSUPPORTED, Diagnostic
 from .schema_check import check_schema
@@ -28,7 +28,7 @@ _RECOVERABLE = frozenset(("duplicate-key", "tag"))  # loader findings after whic
 
 class ReadResult(NamedTuple):
     """The typed ``Fixture`` (``None`` when a pass failed) and every problem found; with
-    ``keep_composed``, also the document libyaml composed (see :class:`~oa_conformance.ast.loader.Composed`)."""
+    ``keep_composed``, also the document libyaml composed (see :class:`~oa_conformance.interpreter.loader.Composed`)."""
 
     fixture: Section | None
     diagnostics: tuple[Diagnostic, ...]

@@ -37,7 +37,7 @@ from ..assertions.rules import (
     shape_rule,
 )
 from ..ast.nodes import PredicateBlock, Section
-from ..ast.scenarios import FILE_ONLY, Scenario
+from .scenarios import FILE_ONLY, Scenario
 from ..diagnostics import Span
 from .capabilities import harness_for
 from .observability_nodes import BARRIER  # the middleware-log kind a barrier logs its outcome under

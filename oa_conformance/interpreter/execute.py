@@ -17,7 +17,7 @@ from ..host import checkpoint as oa_checkpoint
 from ..host import graph as oa
 
 from ..ast.nodes import Scalar, Section
-from ..ast.scenarios import Scenario
+from .scenarios import Scenario
 from .behaviors import NotImplementedDirective
 from .errors import error_record
 from .capabilities import CapabilityHarness, harness_for

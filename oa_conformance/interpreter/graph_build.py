@@ -26,7 +26,7 @@ from ..host.graph import with_subgraph_identity
 from ..host.observability import current_correlation_id, current_invocation_id
 
 from ..ast.nodes import Mapping, Scalar, Section, Sequence, TypeRef
-from ..ast.scenarios import Scenario
+from .scenarios import Scenario
 from .case_output import captured, forward
 from .behaviors import NODE_MIDDLEWARE, NotImplementedDirective, build_middleware, composite_prelude, wrap_middleware, condition_function, count_function, guarded_route, metadata_middleware, node_body
 from .harness import Harness, HarnessPrimitiveMissing

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any, AsyncIterator, Callable
 
 from ..ast.nodes import Scalar, Section
-from ..ast.scenarios import Scenario
+from .scenarios import Scenario
 from .harness import Harness, HarnessPrimitiveMissing
 from ..trace import plain
 from .values import literal

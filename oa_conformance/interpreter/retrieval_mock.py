@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, AsyncIterator, Callable
 
 from ..ast.nodes import Scalar, Section
-from ..ast.scenarios import Scenario
+from .scenarios import Scenario
 from ..diagnostics import Span
 from .behaviors import node_directive
 from ..host.detect import RuntimeLacks

@@ -19,7 +19,7 @@ import difflib
 import re
 
 from ..ast.nodes import Mapping, Node, Scalar, Sequence
-from ..ast.shape_match import choose, describe_value, node_kind, scalar_problem, site_keys, token_sites
+from .shape_match import choose, describe_value, node_kind, scalar_problem, site_keys, token_sites
 from ..ast.visitor import Visitor
 from ..diagnostics import FIXTURE_DIRECTIVE_UNKNOWN, FIXTURE_SCHEMA_INVALID, Diagnostic, Span
 from ..grammar import check as grammar_check

@@ -23,7 +23,7 @@ import contextlib
 from dataclasses import dataclass
 from typing import Any, AsyncContextManager, Awaitable, Callable
 
-from ...ast.scenarios import Scenario
+from ..scenarios import Scenario
 from ...trace import CaseTrace
 
 

@@ -35,7 +35,7 @@ import contextlib
 import uuid
 from typing import Any
 
-from ...ast.scenarios import Scenario
+from ..scenarios import Scenario
 from ..errors import error_record
 from ..harness import HarnessPrimitiveMissing, _current_invocation
 from ..values import literal

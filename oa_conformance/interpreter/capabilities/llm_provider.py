@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...ast.nodes import Scalar, Section
-from ...ast.scenarios import Scenario
+from ..scenarios import Scenario
 from ...trace import CaseTrace, plain
 from ..errors import error_record
 from ..behaviors import NotImplementedDirective, _backoff, _classifier

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, AsyncContextManager, Callable
 
-from ...ast.scenarios import Scenario
+from ..scenarios import Scenario
 from . import CapabilityHarness, captures, register
 from .. import observability_nodes  # noqa: F401 - registers the directory's node directives
 from .observability_direct import is_direct, run_direct

@@ -23,7 +23,7 @@ import contextlib
 import contextvars
 from typing import Any
 
-from ...ast.scenarios import Scenario
+from ..scenarios import Scenario
 from ..behaviors import NodeContext, node_directive
 from ..harness import FixtureInvalid, HarnessPrimitiveMissing
 from ..values import literal

@@ -28,7 +28,7 @@ import logging
 from typing import Any
 
 from ...ast.nodes import Scalar
-from ...ast.scenarios import Scenario
+from ..scenarios import Scenario
 from ..case_output import SharedSlot
 from ..values import literal
 

@@ -49,7 +49,7 @@ from ...host.prompts import (
 )
 
 from ...ast.nodes import Scalar, Section
-from ...ast.scenarios import Scenario
+from ..scenarios import Scenario
 from ...trace import CaseTrace, plain
 from ..errors import error_record
 from ..harness import FixtureInvalid, HarnessPrimitiveMissing

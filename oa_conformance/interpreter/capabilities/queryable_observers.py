@@ -20,7 +20,7 @@ from typing import Any
 
 from ...host.graph import NodeEvent
 
-from ...ast.scenarios import Scenario
+from ..scenarios import Scenario
 from ..harness import HarnessPrimitiveMissing, _current_invocation
 
 QUERYABLE_DIRECTIVES = frozenset(("queryable_observers",))

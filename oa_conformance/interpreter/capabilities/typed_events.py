@@ -21,7 +21,7 @@ import contextlib
 from collections.abc import MutableMapping
 from typing import Any
 
-from ...ast.scenarios import Scenario
+from ..scenarios import Scenario
 from ..harness import HarnessPrimitiveMissing, event_record
 
 TYPED_EVENT_DIRECTIVES = frozenset(("typed_observers",))

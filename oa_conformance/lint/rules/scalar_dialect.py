@@ -33,7 +33,7 @@ from typing import Iterator
 
 import yaml
 
-from ...ast.loader import IntegerTooLong, _may_alias, core_value
+from ...interpreter.loader import IntegerTooLong, _may_alias, core_value
 from ...diagnostics import Span
 from ..context import DocumentContext, Finding
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..grammar import looks_like_token
 from ..vocabulary import shapes as sh
-from .nodes import Mapping, Node, Scalar, Sequence
+from ..ast.nodes import Mapping, Node, Scalar, Sequence
 
 _PY_TYPES = {str: "str", int: "int", float: "float", bool: "bool", type(None): "null"}
 

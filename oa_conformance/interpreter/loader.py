@@ -33,7 +33,7 @@ import yaml
 from pyrsistent import pvector
 
 from ..diagnostics import FIXTURE_SCHEMA_INVALID, Diagnostic, Span, span_at
-from .nodes import Mapping, Scalar, Sequence, slot_setters
+from ..ast.nodes import Mapping, Scalar, Sequence, slot_setters
 
 try:  # pragma: no branch - libyaml is a declared requirement (PyYAML wheels bundle it)
     from yaml import CSafeLoader as _Loader

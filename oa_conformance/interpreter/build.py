@@ -13,8 +13,8 @@ from pyrsistent import pvector
 from ..grammar import looks_like_placeholder, parse_placeholder, parse_token, parse_type
 from ..vocabulary import VOCABULARY, Vocabulary
 from ..vocabulary import shapes as sh
-from .families import BY_FAMILY
-from .nodes import Mapping, Node, PredicateBlock, PredicateRef, Scalar, Sequence, Section
+from ..ast.families import BY_FAMILY
+from ..ast.nodes import Mapping, Node, PredicateBlock, PredicateRef, Scalar, Sequence, Section
 from .shape_match import choose, token_sites
 
 
