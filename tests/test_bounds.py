@@ -211,7 +211,7 @@ def test_a_mutable_input_is_frozen_again_after_it_changed():
 
 def test_a_literal_keeps_the_fixtures_sharing():
     from oa_conformance.ast.visitor import walk
-    from oa_conformance.interpreter.values import literal
+    from oa_conformance.values import literal
 
     tree = load_bytes("a: &a [1, 2, 3]\nb: &b [*a, *a, *a]\nc: [*b, *b]\n", "f.yaml").tree
     c = literal(tree.get("c"))

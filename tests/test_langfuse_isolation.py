@@ -11,7 +11,7 @@ import pytest
 from oa_conformance.assertions.observability_shapes import _log_matcher
 from oa_conformance.interpreter import adapter_capabilities
 from oa_conformance.interpreter.adapter_capabilities import PROBES, Probed
-from oa_conformance.interpreter.values import repeated_text
+from oa_conformance.values import repeated_text
 from oa_conformance.vocabulary import VOCABULARY
 
 from .faults import line_of, replace_value, run_text, target_text

@@ -670,7 +670,7 @@ class ValuesCover(SelectingRule):
     """``captured_event_field_values_cover``: across the captured events, ``field`` takes every value listed."""
 
     def evaluate(self, ctx: Context, bindings: Any):
-        from ..interpreter.values import literal
+        from ..values import literal
 
         field = self.expected.field.value
         seen = [event.get(field) for event in self.select(ctx) if field in event]

@@ -26,7 +26,7 @@ from ..host import graph as oa
 
 from ..ast.nodes import Mapping, Scalar, Section
 from .harness import Harness, HarnessPrimitiveMissing, HarnessRaised, timed_drain
-from .values import literal
+from ..values import literal
 
 
 class NotImplementedDirective(Exception):

@@ -27,7 +27,7 @@ from .harness import Harness, HarnessPrimitiveMissing, Instruments, RecordingObs
 from .resume import POPULATE, RESUMED, Crashed, Run, crashable, planned_runs, recording_checkpointer, saved_record
 from ..trace import CaseTrace, InvocationTrace, plain
 from ..trace.record import freezing
-from .values import literal
+from ..values import literal
 
 # The scenario- and invocation-level directives this pass acts on (or the assert pass checks).
 # Any other directive a case uses is one the adapter cannot honour yet: the case fails as

@@ -31,7 +31,7 @@ from .case_output import captured, forward
 from .behaviors import NODE_MIDDLEWARE, NotImplementedDirective, build_middleware, composite_prelude, wrap_middleware, condition_function, count_function, guarded_route, metadata_middleware, node_body
 from .harness import Harness, HarnessPrimitiveMissing
 from .resume import abort_point, migration_function
-from .values import literal
+from ..values import literal
 
 REDUCERS = {
     "last_write_wins": oa.last_write_wins,

@@ -17,8 +17,8 @@ from ..ast.nodes import Mapping, Scalar, Section
 from .behaviors import (NODE_DIRECTIVES, RETRY_CLASSIFIERS, NodeContext, NotImplementedDirective, node_directive,
                         node_middleware, retry_middleware)
 from .harness import HarnessPrimitiveMissing, _current_invocation
-from .synthetic import synthetic_base64
-from .values import literal, repeated_text
+from ..synthetic import synthetic_base64
+from ..values import literal, repeated_text
 
 # The logger `emits_log` records go through (capabilities/otel_capture.py routes them per case);
 # its own level, so the root logger's default WARNING threshold does not swallow INFO records.

@@ -37,7 +37,7 @@ from ..ast.nodes import Scalar, Section
 from .scenarios import Scenario
 from .harness import Harness, HarnessPrimitiveMissing
 from ..trace import plain
-from .values import literal
+from ..values import literal
 
 from ..trace.record import FIRST_RUN, POPULATE, RESUMED  # noqa: E402  (the trace's roles, re-exported)
 # Scenario directives that make a case a multi-run (checkpoint resume) case.

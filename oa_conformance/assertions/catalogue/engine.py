@@ -226,7 +226,7 @@ def substitute(text: str, bindings: dict[str, str], value: Any) -> str:
 def plain_value(expected: Any) -> Any:
     """The fixture's value as plain data (an AST value, or already plain in a hand-built example)."""
     if isinstance(expected, Node):
-        from ...interpreter.values import literal
+        from ...values import literal
 
         return literal(expected)
     return expected

@@ -38,7 +38,7 @@ from typing import Any
 from ..scenarios import Scenario
 from ..errors import error_record
 from ..harness import HarnessPrimitiveMissing, _current_invocation
-from ..values import literal
+from ...values import literal
 
 LANGFUSE_DIRECTIVES = frozenset(("langfuse_observer", "langfuse_observer_config", "langfuse_client"))
 

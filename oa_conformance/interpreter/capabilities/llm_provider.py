@@ -38,7 +38,7 @@ from ..errors import error_record
 from ..behaviors import NotImplementedDirective, _backoff, _classifier
 from ..harness import FixtureInvalid, HarnessPrimitiveMissing, harness_missing
 from ..llm_mock import bound_model, mock_wire, openai_provider, readiness_probe
-from ..values import literal
+from ...values import literal
 from . import CapabilityHarness, register
 
 CAPABILITY = "llm-provider"

@@ -26,7 +26,7 @@ from typing import Any
 from ..scenarios import Scenario
 from ..behaviors import NodeContext, node_directive
 from ..harness import FixtureInvalid, HarnessPrimitiveMissing
-from ..values import literal
+from ...values import literal
 from .prompt_management import PreloadedPromptBackend
 
 PROMPT_DIRECTIVES = frozenset(("prompt_backend", "render_variables"))

@@ -53,7 +53,7 @@ from ..scenarios import Scenario
 from ...trace import CaseTrace, plain
 from ..errors import error_record
 from ..harness import FixtureInvalid, HarnessPrimitiveMissing
-from ..values import literal
+from ...values import literal
 from . import CapabilityHarness, register
 
 CAPABILITY = "prompt-management"
