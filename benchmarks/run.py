@@ -29,7 +29,7 @@ import time
 import yaml
 
 from oa_conformance.discovery import discover
-from oa_conformance.interpreter import read_fixture
+from oa_conformance.pipeline import read_fixture
 
 ROUNDS = 7
 CORPUS_ROUNDS = 5

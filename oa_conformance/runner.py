@@ -22,7 +22,7 @@ from .assertions.rules import UNVERIFIED, VERIFIED, Check
 from .diagnostics import Diagnostic
 from .discovery import FixtureRef
 from .expectations import NO_EXPECTATIONS, XFAIL, XPASS, Expectation, Expectations
-from .interpreter import read_fixture
+from .pipeline import read_fixture
 
 # The passes that run a case (graph build, execute, assert: the runtime, OTel, the catalogue) are
 # imported by the first case that runs, not with this module: a run that selects nothing, and the

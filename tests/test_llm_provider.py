@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from oa_conformance.interpreter.scenarios import scenarios
-from oa_conformance.interpreter import read_fixture
+from oa_conformance.pipeline import read_fixture
 from oa_conformance.interpreter.llm_mock import MOCK_BASE_URL, bound_model, mock_wire, openai_provider
 
 MOCK_FIXTURE = """\

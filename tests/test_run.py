@@ -137,7 +137,7 @@ def test_pytest_plugin_markers_select_by_capability(pytester, tmp_path):
 
 def test_wrap_with_middleware_logs_markers_around_the_node(tmp_path):
     from oa_conformance.interpreter.scenarios import scenarios
-    from oa_conformance.interpreter import read_fixture
+    from oa_conformance.pipeline import read_fixture
     from oa_conformance.interpreter.execute import execute_case
 
     text = LINEAR.read_text().replace(

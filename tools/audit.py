@@ -39,7 +39,7 @@ from oa_conformance.ast.visitor import walk
 from oa_conformance.discovery import discover
 from oa_conformance.expectations import NO_EXPECTATIONS, load_all
 from oa_conformance.host.manifest import runtime_version
-from oa_conformance.interpreter import read_fixture
+from oa_conformance.pipeline import read_fixture
 from oa_conformance.runner import ADAPTER_ERROR, PASSED, CaseRef, CaseResult, cases_of, run_all, run_case
 
 SUFFIX = "-mutated"

@@ -31,7 +31,7 @@ import time
 
 from ..interpreter.loader import limits_problem
 from ..discovery import CAPABILITIES, DiscoveryError, capability_unknown, discover
-from ..interpreter import read_fixture
+from ..pipeline import read_fixture
 from ..options import positive_count, positive_seconds
 from ..version import ADAPTER_VERSION, TARGET_SPEC_VERSION
 from .pipes import closed_pipe_tolerated
