@@ -19,7 +19,7 @@ from ..host import graph as oa
 from ..ast.nodes import Scalar, Section
 from .scenarios import Scenario
 from .behaviors import NotImplementedDirective
-from .errors import error_record
+from .error_record import error_record
 from .capabilities import CapabilityHarness, harness_for
 from .case_output import run_loop
 from .graph_build import BuiltGraph, build_graph

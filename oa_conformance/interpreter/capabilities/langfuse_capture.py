@@ -36,7 +36,7 @@ import uuid
 from typing import Any
 
 from ..scenarios import Scenario
-from ..errors import error_record
+from ..error_record import error_record
 from ..harness import HarnessPrimitiveMissing, _current_invocation
 from ...values import literal
 

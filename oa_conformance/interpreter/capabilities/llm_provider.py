@@ -34,7 +34,7 @@ from typing import Any
 from ...ast.nodes import Scalar, Section
 from ..scenarios import Scenario
 from ...trace import CaseTrace, plain
-from ..errors import error_record
+from ..error_record import error_record
 from ..behaviors import NotImplementedDirective, _backoff, _classifier
 from ..harness import FixtureInvalid, HarnessPrimitiveMissing, harness_missing
 from ..llm_mock import bound_model, mock_wire, openai_provider, readiness_probe

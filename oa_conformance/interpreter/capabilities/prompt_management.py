@@ -51,7 +51,7 @@ from ...host.prompts import (
 from ...ast.nodes import Scalar, Section
 from ..scenarios import Scenario
 from ...trace import CaseTrace, plain
-from ..errors import error_record
+from ..error_record import error_record
 from ..harness import FixtureInvalid, HarnessPrimitiveMissing
 from ...values import literal
 from . import CapabilityHarness, register
