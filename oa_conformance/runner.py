@@ -150,7 +150,7 @@ def _judge(ref: CaseRef, timeout: float) -> CaseResult:
     from .interpreter.execute import CaseTimeout, execute_case
     from .interpreter.features import feature_needs
     from .interpreter.graph_build import FactoryReducerMissing
-    from .interpreter.harness import FixtureInvalid, HarnessPrimitiveMissing
+    from .errors import FixtureInvalid, HarnessPrimitiveMissing
 
     started = time.perf_counter()
     undetermined: tuple[str, ...] = ()  # needed proposals whose status is unknown: the case runs, noted

@@ -17,7 +17,7 @@ import importlib
 import inspect
 from typing import Any, Callable, Mapping
 
-from ..interpreter.harness import HarnessPrimitiveMissing
+from ..errors import HarnessPrimitiveMissing
 
 
 class RuntimeLacks(HarnessPrimitiveMissing):

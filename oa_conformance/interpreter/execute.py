@@ -23,7 +23,8 @@ from .error_record import error_record
 from .capabilities import CapabilityHarness, harness_for
 from .case_output import run_loop
 from .graph_build import BuiltGraph, build_graph
-from .harness import Harness, HarnessPrimitiveMissing, Instruments, RecordingObserver, harness_missing, timed_drain
+from ..errors import HarnessPrimitiveMissing, harness_missing
+from .harness import Harness, Instruments, RecordingObserver, timed_drain
 from .resume import POPULATE, RESUMED, Crashed, Run, crashable, planned_runs, recording_checkpointer, saved_record
 from ..trace import CaseTrace, InvocationTrace, plain
 from ..trace.record import freezing

@@ -29,7 +29,8 @@ from ..ast.nodes import Mapping, Scalar, Section, Sequence, TypeRef
 from .scenarios import Scenario
 from .case_output import captured, forward
 from .behaviors import NODE_MIDDLEWARE, NotImplementedDirective, build_middleware, composite_prelude, wrap_middleware, condition_function, count_function, guarded_route, metadata_middleware, node_body
-from .harness import Harness, HarnessPrimitiveMissing
+from ..errors import HarnessPrimitiveMissing
+from .harness import Harness
 from .resume import abort_point, migration_function
 from ..values import literal
 

@@ -33,7 +33,7 @@ from dataclasses import replace
 from typing import Any, Iterable
 
 from ..ast.nodes import Scalar, Section
-from .harness import FixtureInvalid, HarnessPrimitiveMissing
+from ..errors import FixtureInvalid, HarnessPrimitiveMissing
 from ..values import literal, raised_message
 from .wire import Canned, CapturedWire, hosts_of, sse_body, status_classifier
 

@@ -16,7 +16,8 @@ from typing import Any
 from ..ast.nodes import Mapping, Scalar, Section
 from .behaviors import (NODE_DIRECTIVES, RETRY_CLASSIFIERS, NodeContext, NotImplementedDirective, node_directive,
                         node_middleware, retry_middleware)
-from .harness import HarnessPrimitiveMissing, _current_invocation
+from ..errors import HarnessPrimitiveMissing
+from .harness import _current_invocation
 from ..synthetic import synthetic_base64
 from ..values import literal, repeated_text
 

@@ -35,7 +35,8 @@ from typing import Any, AsyncIterator, Callable
 
 from ..ast.nodes import Scalar, Section
 from .scenarios import Scenario
-from .harness import Harness, HarnessPrimitiveMissing
+from ..errors import HarnessPrimitiveMissing
+from .harness import Harness
 from ..trace import plain
 from ..values import literal
 

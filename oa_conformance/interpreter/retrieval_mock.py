@@ -35,7 +35,7 @@ from .scenarios import Scenario
 from ..diagnostics import Span
 from .behaviors import node_directive
 from ..host.detect import RuntimeLacks
-from .harness import FixtureInvalid, HarnessPrimitiveMissing
+from ..errors import FixtureInvalid, HarnessPrimitiveMissing
 from ..values import literal, raised_message
 from .wire import Canned, CapturedWire, hosts_of, status_classifier
 

@@ -37,7 +37,8 @@ from typing import Any
 
 from ..scenarios import Scenario
 from ..error_record import error_record
-from ..harness import HarnessPrimitiveMissing, _current_invocation
+from ...errors import HarnessPrimitiveMissing
+from ..harness import _current_invocation
 from ...values import literal
 
 LANGFUSE_DIRECTIVES = frozenset(("langfuse_observer", "langfuse_observer_config", "langfuse_client"))

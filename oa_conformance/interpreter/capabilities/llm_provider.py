@@ -36,7 +36,7 @@ from ..scenarios import Scenario
 from ...trace import CaseTrace, plain
 from ..error_record import error_record
 from ..behaviors import NotImplementedDirective, _backoff, _classifier
-from ..harness import FixtureInvalid, HarnessPrimitiveMissing, harness_missing
+from ...errors import FixtureInvalid, HarnessPrimitiveMissing, harness_missing
 from ..llm_mock import bound_model, mock_wire, openai_provider, readiness_probe
 from ...values import literal
 from . import CapabilityHarness, register

@@ -25,7 +25,7 @@ from typing import Any
 
 from ..scenarios import Scenario
 from ..behaviors import NodeContext, node_directive
-from ..harness import FixtureInvalid, HarnessPrimitiveMissing
+from ...errors import FixtureInvalid, HarnessPrimitiveMissing
 from ...values import literal
 from .prompt_management import PreloadedPromptBackend
 

@@ -52,7 +52,7 @@ from ...ast.nodes import Scalar, Section
 from ..scenarios import Scenario
 from ...trace import CaseTrace, plain
 from ..error_record import error_record
-from ..harness import FixtureInvalid, HarnessPrimitiveMissing
+from ...errors import FixtureInvalid, HarnessPrimitiveMissing
 from ...values import literal
 from . import CapabilityHarness, register
 

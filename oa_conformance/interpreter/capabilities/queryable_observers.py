@@ -21,7 +21,8 @@ from typing import Any
 from ...host.graph import NodeEvent
 
 from ..scenarios import Scenario
-from ..harness import HarnessPrimitiveMissing, _current_invocation
+from ...errors import HarnessPrimitiveMissing
+from ..harness import _current_invocation
 
 QUERYABLE_DIRECTIVES = frozenset(("queryable_observers",))
 

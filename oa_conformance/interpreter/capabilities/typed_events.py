@@ -22,7 +22,8 @@ from collections.abc import MutableMapping
 from typing import Any
 
 from ..scenarios import Scenario
-from ..harness import HarnessPrimitiveMissing, event_record
+from ...errors import HarnessPrimitiveMissing
+from ..harness import event_record
 
 TYPED_EVENT_DIRECTIVES = frozenset(("typed_observers",))
 
