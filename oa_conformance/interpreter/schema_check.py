@@ -19,7 +19,8 @@ import difflib
 import re
 
 from ..ast.nodes import Mapping, Node, Scalar, Sequence
-from .shape_match import choose, describe_value, node_kind, scalar_problem, site_keys, token_sites
+from ..grammar.value_tokens import token_sites
+from .shape_match import choose, describe_value, node_kind, scalar_problem, site_keys
 from ..ast.visitor import Visitor
 from ..diagnostics import FIXTURE_DIRECTIVE_UNKNOWN, FIXTURE_SCHEMA_INVALID, Diagnostic, Span
 from ..grammar import check as grammar_check

@@ -21,7 +21,7 @@ from collections import Counter
 from functools import cached_property, lru_cache
 from typing import Iterable, Iterator, NamedTuple
 
-from ..interpreter.build import content_span
+from ..grammar.value_tokens import content_span
 from ..ast.nodes import BindingToken, FormatToken, Mapping, Node, PredicateBlock, PredicateRef, Scalar, Section, Sequence
 from ..interpreter.scenarios import FILE_ONLY, Scenario, scenarios
 from ..diagnostics import Span

@@ -367,7 +367,7 @@ def rule_for(found: Resolved, name: str, value: Any, span: Span | None) -> Rule:
     if isinstance(value, Node):
         # A predicate's value is an expected value like any other: its `<uuid>` / `<trace_id_X>`
         # strings are §5.10 matchers, compared (and bound) by matchers.match, not literal text.
-        from ...interpreter.build import with_tokens
+        from ...grammar.value_tokens import with_tokens
 
         value = with_tokens(value)
     if isinstance(row, Query):
