@@ -145,7 +145,8 @@ def bench_run() -> None:
     fixtures' deliberate sleeps shows. Guide: well under 10 s side by side."""
     import collections
 
-    from oa_conformance.runner import cases_of, run_all
+    from oa_conformance.pipeline import cases_of
+    from oa_conformance.runner import run_all
 
     refs = [case for fixture in discover([shared_root()], ["graph-engine", "pipeline-utilities"]) for case in cases_of(fixture)]
 
@@ -200,7 +201,7 @@ def bench_assert() -> None:
     from oa_conformance.assertions.catalogue import engine
     from oa_conformance.interpreter.assert_pass import assert_case
     from oa_conformance.interpreter.execute import execute_case
-    from oa_conformance.runner import cases_of
+    from oa_conformance.pipeline import cases_of
     from oa_conformance.trace.document import document
 
     refs = [case for fixture in discover([shared_root()], ["graph-engine", "pipeline-utilities"]) for case in cases_of(fixture)

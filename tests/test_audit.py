@@ -10,7 +10,7 @@ from oa_conformance.assertions.rules import VERIFIED, Check, ValueRule
 from oa_conformance.discovery import discover
 from oa_conformance.expectations import load_all
 from oa_conformance.host.manifest import runtime_version
-from oa_conformance.runner import cases_of
+from oa_conformance.pipeline import cases_of
 from tools import audit
 
 from .conftest import REPO

@@ -204,7 +204,7 @@ def restating(monkeypatch):
 
 def run_fixture(tmp_path, final_state: str):
     from oa_conformance.discovery import discover
-    from oa_conformance.runner import cases_of, run_case
+    from oa_conformance.pipeline import cases_of, run_case
 
     path = tmp_path / "spec" / "graph-engine" / "conformance" / "901-restated.yaml"
     path.parent.mkdir(parents=True)

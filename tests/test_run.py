@@ -11,7 +11,8 @@ import pytest
 
 from oa_conformance.cli.oa_conformance import main as cli
 from oa_conformance.discovery import FixtureRef, discover
-from oa_conformance.runner import cases_of, run_all, run_case
+from oa_conformance.pipeline import cases_of, run_case
+from oa_conformance.runner import run_all
 
 from .conftest import BUNDLED_SPEC
 

@@ -134,7 +134,8 @@ def _run(fixtures, args) -> int:
     from ..grammar import GrammarError, parse_keyword_expression
     from ..host.manifest import ManifestError, header_lines, use_runtime_manifest, warning_lines
     from ..report import column, json_report, summary_table
-    from ..runner import cases_of, run_as_completed
+    from ..pipeline import cases_of
+    from ..runner import run_as_completed
 
     try:
         use_runtime_manifest(args.runtime_manifest)

@@ -18,7 +18,6 @@ from ..host import graph as oa
 
 from ..ast.nodes import Scalar, Section
 from .scenarios import Scenario
-from .behaviors import NotImplementedDirective
 from .error_record import error_record
 from .capabilities import CapabilityHarness, harness_for
 from .case_output import run_loop
@@ -217,9 +216,6 @@ def _target_graph(decl: Section, built: Any) -> Any:
 
 
 async def _run(scenario: Scenario, contract: CapabilityHarness | None = None) -> CaseTrace:
-    gap = unsupported(scenario, contract)
-    if gap is not None:
-        raise NotImplementedDirective(*gap)
     count = scenario.get("run_count")
     if count is None:
         return await _run_once(scenario, contract)
