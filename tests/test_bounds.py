@@ -229,7 +229,7 @@ def test_a_dag_state_costs_its_distinct_values_in_the_trace_and_its_document(tmp
     from .test_run import write_fixture as write
 
     ref = write(tmp_path, alias_dag(levels=3, width=10, nodes=6))
-    (case,) = __import__("oa_conformance.runner", fromlist=["cases_of"]).cases_of(ref)
+    (case,) = __import__("oa_conformance.pipeline", fromlist=["cases_of"]).cases_of(ref)
     trace = execute_case(case.scenario, 20, ref.capability)
     (invocation,) = trace.invocations
     assert invocation.outcome == "completed"
