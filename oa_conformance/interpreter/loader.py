@@ -172,7 +172,6 @@ _ScalarNode = yaml.ScalarNode
 _MappingNode = yaml.MappingNode
 _SequenceNode = yaml.SequenceNode
 _new = object.__new__
-_tuple_new = tuple.__new__
 
 
 # The loader sets some 200,000 slots per corpus load: through their descriptors (see slot_setters).
@@ -198,7 +197,7 @@ def _string_scalar(node, path):
     scalar = _new(Scalar)
     _scalar_value(scalar, node.value)
     _scalar_quoted(scalar, node.style in _QUOTES)
-    _scalar_span(scalar, _tuple_new(Span, (path, mark.line + 1, mark.column + 1)))
+    _scalar_span(scalar, span_at(path, mark.line, mark.column))
     _scalar_frozen(scalar, True)
     return scalar
 
@@ -379,10 +378,8 @@ def _load(data: bytes | str, path: str, bounds: Limits) -> LoadResult:
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as exc:
-            line = data.count(b"\n", 0, exc.start) + 1
-            column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
             message = f"fixture is not valid UTF-8: byte 0x{data[exc.start]:02x} cannot start or continue a character"
-            return LoadResult(None, (Diagnostic(FIXTURE_SCHEMA_INVALID, "encoding", message, path, line, column),))
+            return LoadResult(None, (Diagnostic.at(_offset_span(data, exc.start, path), FIXTURE_SCHEMA_INVALID, "encoding", message),))
     else:
         text = data
     if text.startswith("\ufeff"):
@@ -403,9 +400,8 @@ def _load(data: bytes | str, path: str, bounds: Limits) -> LoadResult:
     except yaml.MarkedYAMLError as exc:
         return LoadResult(None, (_yaml_error(exc, path),))
     except yaml.reader.ReaderError as exc:  # a character YAML does not allow: located by its position
-        line, column = _line_column(text, exc.position)
         message = f"invalid YAML: character U+{exc.character:04X} is not allowed in a YAML document ({exc.reason})"
-        return LoadResult(None, (Diagnostic(FIXTURE_SCHEMA_INVALID, "yaml", message, path, line, column),))
+        return LoadResult(None, (Diagnostic.at(_offset_span(text, exc.position, path), FIXTURE_SCHEMA_INVALID, "yaml", message),))
     except yaml.YAMLError as exc:  # pragma: no cover - libyaml always marks its errors
         return LoadResult(None, (Diagnostic(FIXTURE_SCHEMA_INVALID, "yaml", f"invalid YAML: {exc}", path, 1, 1),))
 
@@ -427,9 +423,10 @@ def _load(data: bytes | str, path: str, bounds: Limits) -> LoadResult:
     return LoadResult(tree, tuple(converter.diagnostics), _may_hold_tokens(text), composed)
 
 
-def _line_column(text: str, position: int) -> tuple[int, int]:
-    """The 1-based line and column of a character offset."""
-    return text.count("\n", 0, position) + 1, position - (text.rfind("\n", 0, position) + 1) + 1
+def _offset_span(text: str | bytes, offset: int, path: str) -> Span:
+    """The span of a character (or byte) offset into the text."""
+    newline = "\n" if isinstance(text, str) else b"\n"
+    return span_at(path, text.count(newline, 0, offset), offset - (text.rfind(newline, 0, offset) + 1))
 
 
 # Constructs that open at one place and must close later: an error inside one is located where it
@@ -439,19 +436,19 @@ _OPENED = ("while parsing a flow", "while scanning a quoted", "while scanning a 
 
 def _yaml_error(exc: yaml.MarkedYAMLError, path: str) -> Diagnostic:
     mark = exc.problem_mark or exc.context_mark
-    line, column = (mark.line, mark.column) if mark is not None else (0, 0)
+    line, column = (mark.line, mark.column) if mark is not None else (0, 0)  # 0-based, as libyaml counts
     problem = exc.problem or "invalid YAML"
     if "expected a single document" in (exc.context or ""):
         message = "fixture holds several YAML documents; exactly one is expected"
     elif exc.context_mark is not None and exc.problem_mark is not None and (exc.context or "").startswith(_OPENED):
-        opened = exc.context_mark
+        opened, found = exc.context_mark, span_at(path, line, column)
         message = (f"invalid YAML: {exc.context.removeprefix('while ').split(' ', 1)[1]} that opens here is not closed: "
-                   f"{problem} at line {line + 1}, column {column + 1}")
+                   f"{problem} at line {found.line}, column {found.column}")
         line, column = opened.line, opened.column
     else:
         context = f" ({exc.context})" if exc.context else ""
         message = f"invalid YAML: {problem}{context}"
-    return Diagnostic(FIXTURE_SCHEMA_INVALID, "yaml", message, path, line + 1, column + 1)
+    return Diagnostic.at(span_at(path, line, column), FIXTURE_SCHEMA_INVALID, "yaml", message)
 
 
 def _bound_expansion(text: str, path: str, bounds: Limits) -> _Problem | None:
@@ -533,7 +530,7 @@ def _too_many(path: str, event, bounds: Limits, last_alias: Span | None) -> _Pro
 
 
 def _mark_span(path: str, mark) -> Span:
-    return _tuple_new(Span, (path, mark.line + 1, mark.column + 1))
+    return span_at(path, mark.line, mark.column)
 
 
 class _Converter:
@@ -552,7 +549,7 @@ class _Converter:
 
     def span(self, node: yaml.Node) -> Span:
         mark = node.start_mark
-        return _tuple_new(Span, (self.path, mark.line + 1, mark.column + 1))
+        return span_at(self.path, mark.line, mark.column)
 
     def convert_aliased(self, node: yaml.Node, depth: int):
         key = id(node)
@@ -599,7 +596,7 @@ class _Converter:
             self.bad_tag(node)
             value = text
         mark = node.start_mark
-        return _make_scalar(value, node.style in _QUOTES, _tuple_new(Span, (self.path, mark.line + 1, mark.column + 1)))
+        return _make_scalar(value, node.style in _QUOTES, span_at(self.path, mark.line, mark.column))
 
     def mapping(self, node: yaml.MappingNode, depth: int) -> Mapping:
         # The hot loop of loading: locals for everything, string scalars built inline.
@@ -618,7 +615,7 @@ class _Converter:
             else:
                 add_key(self.key(key_node))
             mark = key_node.start_mark
-            add_key_span(_tuple_new(Span, (path, mark.line + 1, mark.column + 1)))
+            add_key_span(span_at(path, mark.line, mark.column))
             if type(value_node) is _ScalarNode and value_node.tag == _STR:  # the common case, without convert()
                 add_value(_string_scalar(value_node, path))
             else:
@@ -630,7 +627,7 @@ class _Converter:
         _mapping_keys(mapping, tuple(keys))
         _mapping_values(mapping, pvector(values))
         _mapping_key_spans(mapping, tuple(key_spans))
-        _mapping_span(mapping, _tuple_new(Span, (path, mark.line + 1, mark.column + 1)))
+        _mapping_span(mapping, span_at(path, mark.line, mark.column))
         _mapping_frozen(mapping, True)
         return mapping
 

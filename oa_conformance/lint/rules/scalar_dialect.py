@@ -34,7 +34,7 @@ from typing import Iterator
 import yaml
 
 from ...interpreter.loader import IntegerTooLong, _may_alias, core_value
-from ...diagnostics import Span
+from ...diagnostics import span_at
 from ..context import DocumentContext, Finding
 
 CODE = "Y007"
@@ -84,7 +84,7 @@ def check(document: DocumentContext) -> Iterator[Finding]:
                  if (differs := _compare(yaml11_node.tag, node.tag, node.value)) is not None]
     for node, (new, old) in found:
         mark = node.start_mark
-        yield Finding(Span(document.path, mark.line + 1, mark.column + 1),
+        yield Finding(span_at(document.path, mark.line, mark.column),
                       f"plain scalar {node.value!r} is {new!r} in YAML 1.2 (what the adapter reads) but "
                       f"{old!r} in YAML 1.1; quote it or write it unambiguously")
 
