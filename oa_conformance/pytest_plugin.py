@@ -78,7 +78,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     from .vocabulary.registry import Vocabulary  # noqa: F401 - import errors surface here, once
-    from .interpreter.loader import limits_problem
+    from .interpreter.yaml_compose import limits_problem
 
     limit = limits_problem()
     if limit:

@@ -54,9 +54,9 @@ class CaseResult:
     duration_s: float = 0.0
     location: str | None = None
     notes: tuple[str, ...] = field(default_factory=tuple)
-    # The expectations-file entry applied to this case (an expectations.Expectation: that module
-    # reads results, so this one names its type without importing it).
-    expectation: "Expectation | None" = None
+    # The expectations-file entry applied to this case: an ``expectations.Expectation`` (that module
+    # makes results from results, so it sits above this one, which does not import it).
+    expectation: object | None = None
 
     @property
     def fails_run(self) -> bool:

@@ -14,7 +14,8 @@ import sys
 import pytest
 
 from oa_conformance.ast import dump
-from oa_conformance.interpreter.loader import DEFAULT_MAX_FIXTURE_BYTES, DEPTH_CEILING, MAX_DEPTH, MAX_EXPANDED_NODES, limits, load_bytes
+from oa_conformance.interpreter.loader import load_bytes
+from oa_conformance.interpreter.yaml_compose import DEFAULT_MAX_FIXTURE_BYTES, DEPTH_CEILING, MAX_DEPTH, MAX_EXPANDED_NODES, limits
 from oa_conformance.cli.oa_ast import main as oa_ast
 from oa_conformance.cli.oa_conformance import main as oa_conformance
 from oa_conformance.cli.oa_lint import main as oa_lint
@@ -263,8 +264,8 @@ def test_only_a_text_with_an_anchor_and_an_alias_takes_the_alias_pass(monkeypatc
     from oa_conformance.interpreter import loader
 
     calls = []
-    original = loader._bound_expansion
-    monkeypatch.setattr(loader, "_bound_expansion", lambda *a: calls.append(a[0]) or original(*a))
+    original = loader.bound_expansion
+    monkeypatch.setattr(loader, "bound_expansion", lambda *a: calls.append(a[0]) or original(*a))
     assert load_bytes("a: 'x * y'\nb: [1, 2]\nc: '&z'\n", "f.yaml").diagnostics == ()
     assert calls == []
     assert load_bytes("a: &y [1]\nb: *y\n", "f.yaml").diagnostics == ()

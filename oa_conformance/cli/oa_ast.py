@@ -19,7 +19,7 @@ import sys
 
 import yaml
 
-from ..interpreter.loader import limits_problem, read_capped
+from ..interpreter.yaml_compose import limits_problem, read_capped
 from ..ast.dump import dump_json, dump_text, unparse
 from ..pipeline import read_fixture
 from ..options import capability_name

@@ -29,7 +29,7 @@ import os
 import sys
 import time
 
-from ..interpreter.loader import limits_problem
+from ..interpreter.yaml_compose import limits_problem
 from ..discovery import CAPABILITIES, DiscoveryError, capability_unknown, discover
 from ..pipeline import read_fixture
 from ..options import positive_count, positive_seconds

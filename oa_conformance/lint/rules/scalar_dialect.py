@@ -33,7 +33,7 @@ from typing import Iterator
 
 import yaml
 
-from ...interpreter.loader import IntegerTooLong, _may_alias, core_value
+from ...interpreter.yaml_compose import IntegerTooLong, core_value, may_alias
 from ...diagnostics import span_at
 from ..context import DocumentContext, Finding
 
@@ -68,7 +68,7 @@ class _Yaml11Composer(_Reader):  # type: ignore[misc,valid-type]
 
 
 def check(document: DocumentContext) -> Iterator[Finding]:
-    shared = _may_alias(document.text)
+    shared = may_alias(document.text)
     if "!" not in document.text or _TAG.search(document.text) is None:  # `in` first: the regex scans slowly
         found = [(node, differs) for node in _plain_scalars(document.root, shared)
                  if (differs := _untagged(node.tag, node.value)) is not None]
