@@ -139,7 +139,7 @@ def run_case(ref: CaseRef, timeout: float = DEFAULT_TIMEOUT) -> CaseResult:
     becomes the case's verdict. Never raises for a fixture, harness or runtime problem."""
     from .assertions.rules import VERIFIED
     from .interpreter.adapter_capabilities import capability_mismatches
-    from .interpreter.assert_pass import assert_case
+    from .assertions.assert_pass import assert_case
     from .interpreter.behaviors import NotImplementedDirective
     from .interpreter.capabilities import harness_for
     from .interpreter.execute import execute_case, unsupported

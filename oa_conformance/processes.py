@@ -33,7 +33,7 @@ from .results import ADAPTER_ERROR, ERROR, CaseRef, CaseResult
 from .runner import run_as_completed
 
 START_METHOD = "forkserver"
-PRELOAD = ["oa_conformance.processes", "oa_conformance.interpreter.execute", "oa_conformance.interpreter.assert_pass"]
+PRELOAD = ["oa_conformance.processes", "oa_conformance.interpreter.execute", "oa_conformance.assertions.assert_pass"]
 POLL_S = 0.1  # how often a waiting side looks at the stop flag / its workers' health
 # A case's expected cost when nothing is known: what one case costs in CPU on average (the 0.118.2
 # corpus: ~4.8 s over 771 cases), so a case's declared waits weigh what they cost in wall time.

@@ -260,7 +260,8 @@ def render_in_node(scenario, directive: str, spec):
 
     from openarmature.prompts.context import current_prompt_group, current_prompt_result
 
-    from oa_conformance.interpreter.behaviors import NODE_DIRECTIVES, NodeContext
+    from oa_conformance.interpreter.behaviors import NodeContext
+    from oa_conformance.interpreter.node_table import NODE_DIRECTIVES
     from oa_conformance.interpreter.capabilities.observability_prompts import open_prompts
 
     async def run():

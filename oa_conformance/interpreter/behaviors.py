@@ -2,21 +2,20 @@
 
 These are the only parts of a graph the adapter writes itself, because the fixture describes them
 as data: "this node returns {v: 1}", "this node fails twice then succeeds", "this middleware logs a
-marker". Each directive family has one handler, registered by name in :data:`NODE_DIRECTIVES`;
-a node body runs its directives in document order (§8.3). The runtime's own primitives —
-retry, timing and failure-isolation middleware, drains — are constructed here, never imitated.
+marker". Each node directive has one handler, listed by name in the explicit table
+``node_table.NODE_DIRECTIVES``; a node body runs its directives in document order (§8.3). The
+runtime's own primitives — drains, and in ``middleware.py`` retry, timing and failure-isolation
+middleware — are constructed, never imitated.
 
-To support a new node directive: write ``async def handler(ctx, spec)`` and register it with
-``@node_directive("name")``. A directive the vocabulary knows but no handler serves makes the case
-fail as "not implemented: <directive>".
+To support a new node directive: give its vocabulary row ``handled_by=node("name")``, write
+``async def handler(ctx, spec)`` and list it in ``node_table.NODE_DIRECTIVES``. A directive the
+vocabulary marks ``NOT_EXECUTED`` makes the case fail as "not implemented: <directive>".
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import contextvars
-import itertools
 import re
 import dataclasses
 from dataclasses import dataclass
@@ -57,132 +56,32 @@ class NodeContext:
 
 
 Handler = Callable[[NodeContext, Any], Awaitable[None]]
-NODE_DIRECTIVES: dict[str, Handler] = {}
-# Directives the graph build applies around the body (middleware) or a sibling handler reads.
-MODIFIERS = frozenset(("error_category", "middleware", "wrap_with_middleware"))
-# Subgraph boundary directives: they mean something only on a node that runs a subgraph.
-PROJECTIONS = frozenset(("inputs", "outputs", "mapping", "projects_in", "projects_out"))
-
-
-# Node directives that are middleware around the node rather than steps of its body (a call made
-# before / after ``next()``): directive -> factory(spec, harness, node_name) -> middleware.
-NODE_MIDDLEWARE: dict[str, Callable[[Any, Harness, str], Any]] = {}
-
-
-def node_middleware(name: str) -> Callable:
-    def register(factory: Callable) -> Callable:
-        NODE_MIDDLEWARE[name] = factory
-        return factory
-
-    return register
-
-
-def node_directive(name: str) -> Callable[[Handler], Handler]:
-    def register(handler: Handler) -> Handler:
-        NODE_DIRECTIVES[name] = handler
-        return handler
-
-    return register
-
-
-def node_body(name: str, decl: Section, harness: Harness) -> Callable[[Any], Awaitable[dict]]:
-    """The async node function for a node declared by behaviour directives."""
-    steps = []
-    for directive, spec in decl.items():
-        if directive in MODIFIERS or directive in NODE_MIDDLEWARE:
-            continue
-        if directive in PROJECTIONS:
-            raise NotImplementedDirective(f"{directive} on a node that runs no subgraph", decl.key_span(directive))
-        handler = NODE_DIRECTIVES.get(directive)
-        if handler is None:
-            raise NotImplementedDirective(directive, decl.key_span(directive))
-        steps.append((handler, spec))
-
-    async def body(state: Any) -> dict:
-        if harness.invocation.crash is not None and harness.invocation.crash.fired:  # an injected crash: the process is gone
-            raise asyncio.CancelledError()
-        ctx = NodeContext(name, decl, state, {}, harness)
-        harness.log.node_log.append(_body_event("entered", name))
-        try:
-            if harness.instruments.concurrency_markers:  # let siblings start: overlap is what is measured
-                await asyncio.sleep(0)
-            with ctx.scope:
-                for handler, spec in steps:
-                    await handler(ctx, spec)
-        except BaseException:
-            harness.log.node_log.append(_body_event("raised", name))
-            raise
-        harness.log.node_log.append(_body_event("returned", name))
-        return ctx.partial
-
-    body.__name__ = body.__qualname__ = f"fixture_node_{name}"
-    return body
-
-
-def composite_prelude(name: str, decl: Section, harness: Harness) -> Callable | None:
-    """A middleware running the behaviour directives a composite node (subgraph, fan-out, parallel
-    branches) declares beside its composition key — an `emits_log` on a subgraph node — just before
-    the runtime dispatches it: the runtime runs no body of ours there, so without this the
-    directives would be silently dropped. None when the node declares none. A state write among them
-    has nowhere to go (the composite's output is its projection), so it is not implemented."""
-    steps = [(NODE_DIRECTIVES[directive], directive, spec) for directive, spec in decl.items() if directive in NODE_DIRECTIVES]
-    if not steps:
-        return None
-
-    async def prelude(state: Any, next_: Any) -> Any:
-        ctx = NodeContext(name, decl, state, {}, harness)
-        with ctx.scope:
-            for handler, directive, spec in steps:
-                await handler(ctx, spec)
-                if ctx.partial:
-                    raise NotImplementedDirective(f"{directive}: a state write on a composite node", decl.key_span(directive))
-        return await next_(state)
-
-    prelude.__name__ = f"composite_prelude_{name}"
-    return prelude
-
-
-def _body_event(event: str, name: str) -> dict[str, Any]:
-    """A node-body log row: where the runtime says the body runs (its context, read in the body;
-    the namespace is the runtime's, ending with the node itself)."""
-    from ..host import observability as obs
-    from ..host.observability import current_fan_out_index_chain
-
-    return {"event": event, "node": name, "namespace": obs.current_namespace_prefix(), "fan_out_index": obs.current_fan_out_index(),
-            "fan_out_index_chain": current_fan_out_index_chain(), "attempt_index": obs.current_attempt_index(),
-            "invocation_id": obs.current_invocation_id(), "correlation_id": obs.current_correlation_id()}
 
 
 # ---------------------------------------------------------------------------------------------
 # Node directives
 
 
-@node_directive("update")
-@node_directive("update_pure")
-async def _update(ctx: NodeContext, spec: Mapping) -> None:
+async def update(ctx: NodeContext, spec: Mapping) -> None:
     ctx.partial.update(literal(spec))
 
 
-@node_directive("update_from_field")
-async def _update_from_field(ctx: NodeContext, spec: Mapping) -> None:
+async def update_from_field(ctx: NodeContext, spec: Mapping) -> None:
     mapping = literal(spec)
     multiplier = mapping.pop("multiplier", 1)
     for target, source in mapping.items():
         ctx.partial[target] = ctx.field(source) * multiplier
 
 
-@node_directive("noop")
-async def _noop(ctx: NodeContext, spec: Scalar) -> None:
+async def noop(ctx: NodeContext, spec: Scalar) -> None:
     return None
 
 
-@node_directive("sleep_ms")
-async def _sleep(ctx: NodeContext, spec: Scalar) -> None:
+async def sleep(ctx: NodeContext, spec: Scalar) -> None:
     await asyncio.sleep(spec.value / 1000.0)
 
 
-@node_directive("raises")
-async def _raises(ctx: NodeContext, spec: Any) -> None:
+async def raises(ctx: NodeContext, spec: Any) -> None:
     if isinstance(spec, Scalar):
         category = ctx.decl.get("error_category")
         raise HarnessRaised(spec.value, category.value if category is not None else None)
@@ -224,8 +123,7 @@ def with_cause(error: HarnessRaised, spec: Section) -> HarnessRaised:
     return error
 
 
-@node_directive("flaky")
-async def _flaky(ctx: NodeContext, spec: Section) -> None:
+async def flaky(ctx: NodeContext, spec: Section) -> None:
     if spec.get("fail_first_invocation_only") is not None:
         if spec.fail_first_invocation_only.value and ctx.harness.invocation.index == 0:
             raise HarnessRaised(f"{ctx.name} fails its first invocation", "node_exception")
@@ -281,8 +179,7 @@ def _mock_failure(ctx: NodeContext, spec: Section, why: str, default_category: s
     return with_cause(HarnessRaised(f"{ctx.name} {why}", category.value if category is not None else default_category), spec)
 
 
-@node_directive("flaky_by_index")
-async def _flaky_by_index(ctx: NodeContext, spec: Section) -> None:
+async def flaky_by_index(ctx: NodeContext, spec: Section) -> None:
     """`fail_when_idx`: the instance whose item value equals it fails, every attempt;
     `fail_count_per_idx`: every instance fails its first N attempts. Category default provider_unavailable."""
     when = spec.get("fail_when_idx")
@@ -305,8 +202,7 @@ def _item_value(ctx: NodeContext, spec: Scalar) -> Any:
     raise HarnessPrimitiveMissing("flaky_by_index.fail_when_idx outside an items_field fan-out instance", spec.span)
 
 
-@node_directive("flaky_per_index")
-async def _flaky_per_index(ctx: NodeContext, spec: Section) -> None:
+async def flaky_per_index(ctx: NodeContext, spec: Section) -> None:
     """Invocation-keyed: `fail_first_run_indices` fail on the case's first invocation only,
     `always_fail_indices` on every invocation (the index is the runtime's fan_out_index)."""
     from ..host.observability import current_fan_out_index
@@ -319,8 +215,7 @@ async def _flaky_per_index(ctx: NodeContext, spec: Section) -> None:
     ctx.partial.update(success_update(ctx, spec.get("success_compute")))
 
 
-@node_directive("flaky_instance_only")
-async def _flaky_instance_only(ctx: NodeContext, spec: Section) -> None:
+async def flaky_instance_only(ctx: NodeContext, spec: Section) -> None:
     """Each fan-out instance fails its first `fail_count_per_instance` runs of this node (one per
     whole-instance attempt), then succeeds."""
     attempt = ctx.harness.log.count_attempt(("flaky_instance_only", ctx.name, _instance()))
@@ -329,8 +224,7 @@ async def _flaky_instance_only(ctx: NodeContext, spec: Section) -> None:
     ctx.partial.update(success_update(ctx, spec.get("success_compute")))
 
 
-@node_directive("flaky_resume_aware")
-async def _flaky_resume_aware(ctx: NodeContext, spec: Section) -> None:
+async def flaky_resume_aware(ctx: NodeContext, spec: Section) -> None:
     """Fails its first `fail_first_invocation_count` attempts in the case's first invocation and
     its first `fail_resumed_invocation_count` attempts in any later (resumed) invocation."""
     index = ctx.harness.invocation.index
@@ -341,8 +235,7 @@ async def _flaky_resume_aware(ctx: NodeContext, spec: Section) -> None:
     ctx.partial.update(success_update(ctx, spec.get("on_success")))
 
 
-@node_directive("invoke_drain_events_for")
-async def _drain_events_for(ctx: NodeContext, spec: Section) -> None:
+async def drain_events_for(ctx: NodeContext, spec: Section) -> None:
     from ..host.observability import current_invocation_id
 
     invocation_id = current_invocation_id()
@@ -461,301 +354,4 @@ def _queue_chunk(spec: Section) -> Callable[[Any], int]:
 COUNT_CALLABLES: dict[str, Callable[[Section], Callable[[Any], int]]] = {
     "state_field_read": _count_from_field,
     "queue_chunk": _queue_chunk,
-}
-
-
-# ---------------------------------------------------------------------------------------------
-# Middleware
-
-
-def build_middleware(spec: Section, harness: Harness, node_name: str | None) -> Any:
-    """One middleware entry → a runtime middleware (built-in) or a harness test middleware."""
-    kind = spec.get("type")
-    name = kind.value if kind is not None else (spec.name.value if spec.get("name") is not None else None)
-    if name is None and tuple(spec.order) == ("retry",):  # the keyed form `- retry: {max_attempts: …}`
-        return retry_middleware(spec.retry, harness, node_name)
-    factory = MIDDLEWARE.get(name)
-    if factory is None:
-        raise HarnessPrimitiveMissing(f"middleware type {name!r}", spec.span)
-    return factory(spec, harness, node_name)
-
-
-def metadata_middleware(entries: dict[str, Any], harness: Any, unit: str) -> Any:
-    """A middleware that calls the runtime's ``set_invocation_metadata(**entries)`` before ``next()``:
-    the write happens in the wrapped unit's own context (a branch's, an instance's), at the top of its body.
-    The accepted write is logged like a node's (``metadata_write``, under the unit's name)."""
-    from ..host.observability import set_invocation_metadata
-
-    async def augment(state: Any, next_: Any) -> Any:
-        set_invocation_metadata(**entries)
-        harness.log.middleware_log.append(("metadata_write", {"node": unit, "entries": dict(entries)}))
-        return await next_(state)
-
-    return augment
-
-
-def _backoff(spec: Section | None):
-    if spec is None:
-        return oa.deterministic_backoff(0.0)
-    kind = spec.get("type")
-    if kind is not None and kind.value != "deterministic":
-        raise HarnessPrimitiveMissing(f"backoff type {kind.value!r}", kind.span)
-    seconds = spec.get("seconds")
-    return oa.deterministic_backoff(float(seconds.value) if seconds is not None else 0.0)
-
-
-# Named retry classifiers a capability directory's header defines (name -> classify(exc, state)),
-# registered by that directory's node-directive module.
-RETRY_CLASSIFIERS: dict[str, Callable[[BaseException, Any], bool]] = {}
-
-
-def _classifier(spec: Any):
-    if spec is None:
-        return None
-    if isinstance(spec, Scalar) and spec.value in RETRY_CLASSIFIERS:
-        return RETRY_CLASSIFIERS[spec.value]
-    if isinstance(spec, Section) and spec.get("transient_categories") is not None:
-        categories = frozenset(literal(spec.transient_categories))
-
-        def classify(exc: BaseException, state: Any) -> bool:
-            return any(getattr(e, "category", None) in categories for e in _chain(exc))
-
-        return classify
-    kind = spec.type.value if isinstance(spec, Section) else spec.value
-    if kind == "default":  # the runtime's own (transient categories, cause-walking)
-        return None
-    state_aware = re.fullmatch(r"state_aware_(?P<field>\w+)", kind or "")
-    if state_aware is not None:
-        return _state_aware_classifier(state_aware["field"])
-    raise HarnessPrimitiveMissing(f"retry classifier {kind!r}", spec.span)
-
-
-def _state_aware_classifier(field_name: str):
-    """The harness classifier `state_aware_<field>`: retry exactly while ``state.<field> > 0``."""
-
-    def classify(exc: BaseException, state: Any) -> bool:
-        return getattr(state, field_name) > 0
-
-    return classify
-
-
-def _chain(exc: BaseException | None):
-    while exc is not None:
-        yield exc
-        exc = exc.__cause__
-
-
-def retry_middleware(spec: Section, harness: Harness, node_name: str | None) -> Any:
-    """The runtime's RetryMiddleware from a `retry` block (max_attempts, classifier, backoff)."""
-    attempts = spec.get("max_attempts")
-    # An omitted max_attempts is the runtime's own default (pipeline-utilities §6.1), never ours.
-    chosen = {"max_attempts": attempts.value} if attempts is not None else {}
-    config = oa.RetryConfig(classifier=_classifier(spec.get("classifier")), backoff=_backoff(spec.get("backoff")), **chosen)
-    return oa.RetryMiddleware(config)
-
-
-def _timing(spec: Section, harness: Harness, node_name: str | None) -> Any:
-    log = harness.log.middleware_log
-    capture = spec.get("on_complete").get("capture_to") if spec.get("on_complete") is not None else None
-    if capture is not None and capture.value != "timing_records":  # the one capture the trace keeps
-        raise NotImplementedDirective(f"timing on_complete capture_to {capture.value!r}", capture.span)
-
-    async def on_complete(record: Any) -> None:
-        log.append(("timing", {"node_name": record.node_name, "duration_ms": record.duration_ms,
-                               "outcome": record.outcome, "exception_category": record.exception_category}))
-
-    name = spec.get("node_name")
-    return oa.TimingMiddleware(node_name=name.value if name is not None else node_name, on_complete=on_complete, clock=harness.instruments.clock)
-
-
-def _failure_isolation(spec: Section, harness: Harness, node_name: str | None) -> Any:
-    options: dict[str, Any] = {}
-    degraded = spec.get("degraded_update")
-    options["degraded_update"] = _degraded_update(degraded, harness) if degraded is not None else {}
-    event_name = spec.get("event_name")
-    options["event_name"] = event_name.value if event_name is not None else "failure_isolated"
-    catch = spec.get("catch")
-    if catch is not None:
-        options["catch"] = frozenset(literal(catch))
-    predicate = spec.get("predicate")
-    if predicate is not None:
-        category = predicate.matches_category.value
-        options["predicate"] = lambda exc: any(getattr(e, "category", None) == category for e in _chain(exc))
-    on_caught = spec.get("on_caught")
-    harness.graph.wiring["failure_isolation"].append({
-        "node": node_name,
-        "event_name": options["event_name"],
-        "catch": sorted(options["catch"]) if "catch" in options else None,
-        "predicate_category": predicate.matches_category.value if predicate is not None else None,
-        "degraded_update": "callable" if callable(options["degraded_update"]) else dict(options["degraded_update"]),
-        "on_caught": on_caught.kind.value if on_caught is not None and on_caught.get("kind") is not None else None,
-    })
-    if on_caught is None:
-        return oa.FailureIsolationMiddleware(**options)
-    kind = on_caught.get("kind")
-    factory = ON_CAUGHT.get(kind.value if kind is not None else None)
-    if factory is None:
-        raise HarnessPrimitiveMissing(f"on_caught kind {kind.value if kind is not None else None!r}", on_caught.span)
-    return factory(on_caught, harness, options)
-
-
-def _degraded_update(spec: Any, harness: Harness) -> Any:
-    """A static degraded update, or — `{callable: <name>, ...}` — a harness callable ``state -> update``."""
-    name = spec.get("callable") if isinstance(spec, Mapping) else None
-    if not isinstance(name, Scalar) or not isinstance(name.value, str):
-        return literal(spec)
-    factory = DEGRADED_CALLABLES.get(name.value)
-    if factory is None:
-        raise HarnessPrimitiveMissing(f"degraded_update callable {name.value!r}", name.span)
-    return factory(literal(spec), harness, spec.span)
-
-
-_STATE_REF = re.compile(r"\{\{\s*state\.(\w+)\s*\}\}")
-
-
-def _state_derived(config: dict, harness: Harness, span: Any) -> Callable[[Any], dict]:
-    """`state_derived`: ``{<target_field>: <template>}`` with each ``{{ state.<field> }}`` replaced by that field.
-
-    Every call is logged (``degraded_callable``: the state it received, the update it returned).
-    """
-    template, target = config.get("template"), config.get("target_field")
-    if not isinstance(template, str) or not isinstance(target, str) or "{{" in _STATE_REF.sub("", template):
-        raise HarnessPrimitiveMissing("state_derived needs a `template` of {{ state.<field> }} references and a `target_field`", span)
-    log = harness.log.middleware_log
-
-    def degrade(state: Any) -> dict:
-        update = {target: _STATE_REF.sub(lambda m: str(getattr(state, m[1])), template)}
-        log.append(("degraded_callable", {"state_in": state.model_dump(), "returned": dict(update)}))
-        return update
-
-    return degrade
-
-
-DEGRADED_CALLABLES: dict[str, Callable[[dict, Harness, Any], Callable[[Any], dict]]] = {"state_derived": _state_derived}
-
-
-def _record_to_state_side_channel(spec: Section, harness: Harness, options: dict) -> Any:
-    """`on_caught` that counts its calls and captures the caught message into state fields.
-
-    The callback writes into a per-dispatch side channel (and logs ``on_caught`` with the
-    exception it received); a harness middleware around the runtime's isolation middleware adds
-    the side channel to the partial update it returns, so the fields reach state through the
-    parent reducers like any node update.
-    """
-    counter = spec.get("increment_field")
-    capture = spec.get("capture_message_field")
-    channel: contextvars.ContextVar[dict | None] = contextvars.ContextVar("on_caught_channel", default=None)
-    log = harness.log.middleware_log
-
-    async def on_caught(exc: Exception) -> None:
-        log.append(("on_caught", {"category": getattr(exc, "category", None), "message": str(exc), "type": type(exc).__name__}))
-        found = channel.get()
-        if found is not None:
-            found["calls"] = found.get("calls", 0) + 1
-            found["message"] = str(exc)
-
-    isolation = oa.FailureIsolationMiddleware(**options, on_caught=on_caught)
-
-    async def side_channel(state: Any, next_: Any) -> Any:
-        found: dict = {}
-        token = channel.set(found)
-        try:
-            partial = await isolation(state, next_)
-        finally:
-            channel.reset(token)
-        if not found:
-            return partial
-        update = dict(partial)
-        if counter is not None:
-            update[counter.value] = getattr(state, counter.value) + found["calls"]
-        if capture is not None:
-            update[capture.value] = found["message"]
-        return update
-
-    return side_channel
-
-
-ON_CAUGHT: dict[str, Callable[[Section, Harness, dict], Any]] = {"record_to_state_side_channel": _record_to_state_side_channel}
-
-
-_markers = itertools.count()
-
-
-# The list field a trace_recorder's markers sandwich: it returns ``{trace: [pre] + <next's trace> + [post]}``.
-TRACE_FIELD = "trace"
-
-
-def _trace_recorder(spec: Section, harness: Harness, node_name: str | None) -> Any:
-    """Records (state_in, partial_update_returned, pre_seen, post_seen) per dispatch (``trace_records``);
-    with markers, wraps the inner update's ``trace`` list between its pre and post markers."""
-    name = spec.get("name").value if spec.get("name") is not None else f"recorder{next(_markers)}"
-    pre = spec.get("pre_marker")
-    post = spec.get("post_marker")
-    log = harness.log.middleware_log
-
-    async def trace_recorder(state: Any, next_: Any) -> Any:
-        record = {"state_in": state.model_dump(), "pre_seen": True, "post_seen": False}
-        try:
-            partial = await next_(state)
-            record["partial_update_returned"] = dict(partial)
-            record["post_seen"] = True
-        finally:  # the record is kept when next() raises: pre ran, post did not
-            log.append(("trace", name, record))
-        if pre is None and post is None:
-            return partial
-        markers = ([pre.value] if pre is not None else []) + list(partial.get(TRACE_FIELD, ())) + ([post.value] if post is not None else [])
-        return {**partial, TRACE_FIELD: markers}
-
-    return trace_recorder
-
-
-def _short_circuit(spec: Section, harness: Harness, node_name: str | None) -> Any:
-    update = literal(spec.get("partial_update")) if spec.get("partial_update") is not None else {}
-
-    async def short_circuit(state: Any, next_: Any) -> Any:
-        return dict(update)
-
-    return short_circuit
-
-
-def _error_recovery(spec: Section, harness: Harness, node_name: str | None) -> Any:
-    update = literal(spec.get("partial_update")) if spec.get("partial_update") is not None else {}
-
-    async def error_recovery(state: Any, next_: Any) -> Any:
-        try:
-            return await next_(state)
-        except Exception:  # the fixture's recovery middleware catches the chain's exception by design
-            return dict(update)
-
-    return error_recovery
-
-
-def wrap_middleware(spec: Section, harness: Harness) -> Any:
-    """A `wrap_with_middleware` entry (§6.7): a named middleware logging its pre / post markers into
-    the case's middleware log around ``next()``."""
-    if spec.get("pre_next_calls_suspend_with_descriptor") is not None:  # suspension §8.4 (not shipped)
-        raise NotImplementedDirective("wrap_with_middleware.pre_next_calls_suspend_with_descriptor", spec.key_span("pre_next_calls_suspend_with_descriptor"))
-    name = spec.name.value
-    pre, post = spec.get("pre_log"), spec.get("post_log")
-    log = harness.log.middleware_log
-
-    async def wrapped(state: Any, next_: Any) -> Any:
-        if pre is not None:
-            log.append(("marker", pre.value, name))
-        partial = await next_(state)
-        if post is not None:
-            log.append(("marker", post.value, name))
-        return partial
-
-    wrapped.__name__ = f"wrap_{name}"
-    return wrapped
-
-
-MIDDLEWARE: dict[str, Callable[[Section, Harness, str | None], Any]] = {
-    "retry": retry_middleware,
-    "timing": _timing,
-    "failure_isolation": _failure_isolation,
-    "trace_recorder": _trace_recorder,
-    "short_circuit": _short_circuit,
-    "error_recovery": _error_recovery,
 }

@@ -28,25 +28,16 @@ from .resume import POPULATE, RESUMED, Crashed, Run, crashable, planned_runs, re
 from ..trace import CaseTrace, InvocationTrace, plain
 from ..trace.record import freezing
 from ..values import literal
+from ..vocabulary import VOCABULARY
+from ..vocabulary.registry import GENERAL_KINDS
 
-# The scenario- and invocation-level directives this pass acts on (or the assert pass checks).
-# Any other directive a case uses is one the adapter cannot honour yet: the case fails as
-# "not implemented: <directive>" instead of running with the directive silently ignored.
-CASE_DIRECTIVES = frozenset((
-    "name", "description", "cases", "conformance_version", "graph", "state", "entry", "nodes", "edges",
-    "subgraph", "subgraphs", "subgraph_with_idx", "initial_state", "observers", "invoke", "invoke_with",
-    "invocations", "checkpointer", "clock_stub", "middleware", "caller_correlation_id", "caller_invocation_id",
-    "caller_metadata", "expected", "expected_error", "expected_compile_error", "expected_chain_ambiguity_error",
-    "expected_compile_warning", "invariants", "run_count", "first_run_expected_error", "first_run_expected",
-    "crash_injection", "resume", "seeded_record", "saved_record_assertions",
-    "every_save_assertions", "migrations", "runtime_state_subclass", "populate_checkpointer_via_runs",
-    "requires_capability", "expected_construction_error",
-))
-INVOCATION_DIRECTIVES = frozenset((
-    "name", "description", "initial_state", "expected", "expected_error", "invariants", "drain",
-    "caller_invocation_id", "caller_metadata", "correlation_id", "resume_invocation", "populate_checkpointer_via_runs",
-))
-INVOKE_DIRECTIVES = frozenset(("drain", "resume_invocation"))  # inside `invoke:` / `invoke_with:`
+# The scenario- and invocation-level directives the general passes act on: the vocabulary rows a
+# general handler (graph build, execute, assert …) consumes in any directory. Any other directive a
+# case uses is one the adapter cannot honour yet (unless the directory's harness adds it): the case
+# fails as "not implemented: <directive>" instead of running with the directive silently ignored.
+CASE_DIRECTIVES = VOCABULARY.handled_by("fixture", GENERAL_KINDS) | VOCABULARY.handled_by("case", GENERAL_KINDS)
+INVOCATION_DIRECTIVES = VOCABULARY.handled_by("invocation", GENERAL_KINDS)
+INVOKE_DIRECTIVES = VOCABULARY.handled_by("invoke", GENERAL_KINDS)  # inside `invoke:` / `invoke_with:`
 
 
 def unsupported(scenario: Scenario, contract: CapabilityHarness | None = None) -> tuple[str, Any] | None:

@@ -28,9 +28,11 @@ from ..host.observability import current_correlation_id, current_invocation_id
 from ..ast.nodes import Mapping, Scalar, Section, Sequence, TypeRef
 from .scenarios import Scenario
 from .case_output import captured, forward
-from .behaviors import NODE_MIDDLEWARE, NotImplementedDirective, build_middleware, composite_prelude, wrap_middleware, condition_function, count_function, guarded_route, metadata_middleware, node_body
-from ..errors import HarnessPrimitiveMissing
+from .behaviors import NotImplementedDirective, condition_function, count_function, guarded_route
+from .middleware import build_middleware, metadata_middleware, wrap_middleware
+from .node_table import COMPOSITION_KEYS, NODE_MIDDLEWARE, composite_prelude, node_body
 from .harness import Harness
+from ..errors import HarnessPrimitiveMissing
 from .resume import abort_point, migration_function
 from ..values import literal
 
@@ -44,10 +46,6 @@ REDUCERS = {
 FACTORY_REDUCERS = ("bounded_append", "dedupe_append", "merge_by_key")  # proposal 0023
 
 _PRIMITIVES = {"string": str, "int": int, "float": float, "bool": bool, "any": Any}
-
-
-# The keys that make a node a composite the runtime dispatches itself (see add_node).
-COMPOSITION_KEYS = ("subgraph", "subgraph_call", "fan_out", "parallel_branches")
 
 
 class FactoryReducerMissing(Exception):

@@ -1,6 +1,6 @@
 """Node behaviours of the observability fixtures (conformance-adapter §5.1; the directory header).
 
-Each is a node directive (``behaviors.NODE_DIRECTIVES``) run in document order with the node's
+Each is a node directive (listed in ``node_table.NODE_DIRECTIVES``) run in document order with the node's
 other directives (§8.3). What they call is the runtime's own API: ``complete()`` on the real
 ``OpenAIProvider`` over the case's captured wire (``harness.instruments.services["llm"]``),
 ``set_invocation_metadata`` / ``get_invocation_metadata``, ``with_tool_call``, the stdlib
@@ -14,12 +14,13 @@ import logging
 from typing import Any
 
 from ..ast.nodes import Mapping, Scalar, Section
-from .behaviors import (NODE_DIRECTIVES, RETRY_CLASSIFIERS, NodeContext, NotImplementedDirective, node_directive,
-                        node_middleware, retry_middleware)
+from .behaviors import NodeContext, NotImplementedDirective
+from .middleware import TransientMarkerError, retry_middleware
 from ..errors import HarnessPrimitiveMissing
 from .harness import _current_invocation
 from ..synthetic import synthetic_base64
 from ..values import literal, repeated_text
+from ..vocabulary import VOCABULARY
 
 # The logger `emits_log` records go through (capabilities/otel_capture.py routes them per case);
 # its own level, so the root logger's default WARNING threshold does not swallow INFO records.
@@ -38,8 +39,7 @@ STATE_OPERATIONS = {
 }
 
 
-@node_directive("update_pure_from_state")
-async def _update_pure_from_state(ctx: NodeContext, spec: Mapping) -> None:
+async def update_pure_from_state(ctx: NodeContext, spec: Mapping) -> None:
     for output, operation in spec.items():
         compute = STATE_OPERATIONS.get(operation.value)
         if compute is None:
@@ -47,8 +47,7 @@ async def _update_pure_from_state(ctx: NodeContext, spec: Mapping) -> None:
         ctx.partial[output] = compute(ctx)
 
 
-@node_directive("emits_log")
-async def _emits_log(ctx: NodeContext, spec: Section) -> None:
+async def emits_log(ctx: NodeContext, spec: Section) -> None:
     level = spec.get("level")
     name = level.value.upper() if level is not None else "INFO"
     number = logging.getLevelName(name)
@@ -57,8 +56,7 @@ async def _emits_log(ctx: NodeContext, spec: Section) -> None:
     NODE_LOGGER.log(number, spec.message.value)
 
 
-@node_directive("also_emits_via_global_tracer")
-async def _global_span(ctx: NodeContext, spec: Section) -> None:
+async def global_span(ctx: NodeContext, spec: Section) -> None:
     """A span through the OTel global TracerProvider, as application code beside openarmature would."""
     from opentelemetry import trace
 
@@ -85,18 +83,15 @@ def _set_metadata(ctx: NodeContext, entries: dict[str, Any]) -> None:
     ctx.harness.log.middleware_log.append(("metadata_write", {"node": ctx.name, "entries": dict(entries)}))
 
 
-@node_directive("augment_metadata")
-async def _augment_metadata(ctx: NodeContext, spec: Mapping) -> None:
+async def augment_metadata(ctx: NodeContext, spec: Mapping) -> None:
     _set_metadata(ctx, literal(spec))
 
 
-@node_directive("augment_metadata_from_field")
-async def _augment_metadata_from_field(ctx: NodeContext, spec: Mapping) -> None:
+async def augment_metadata_from_field(ctx: NodeContext, spec: Mapping) -> None:
     _set_metadata(ctx, {key: ctx.field(field.value) for key, field in spec.items()})
 
 
-@node_directive("capture_invocation_metadata_into")
-async def _capture_metadata(ctx: NodeContext, spec: Scalar) -> None:
+async def capture_metadata(ctx: NodeContext, spec: Scalar) -> None:
     """Write a copy of the read into the state field, then log the read itself (its kind, and
     whether the harness could change it: capabilities/metadata_reads.py)."""
     from ..host.observability import get_invocation_metadata
@@ -143,8 +138,7 @@ QUERYABLE_READS = {
 }
 
 
-@node_directive("capture_queryable_observer_read_into")
-async def _capture_queryable_read(ctx: NodeContext, spec: Section) -> None:
+async def capture_queryable_read(ctx: NodeContext, spec: Section) -> None:
     method = spec.method.value
     read = QUERYABLE_READS.get(method)
     if read is None:
@@ -159,13 +153,11 @@ async def _capture_queryable_read(ctx: NodeContext, spec: Section) -> None:
     ctx.partial[spec.state_field.value] = value
 
 
-@node_directive("then_drop_for_current_invocation")
-async def _drop_for_current_invocation(ctx: NodeContext, spec: Section) -> None:
+async def drop_for_current_invocation(ctx: NodeContext, spec: Section) -> None:
     _queryable(ctx, spec).drop(_current_invocation_id())
 
 
-@node_directive("then_assert_bucket_absent_into")
-async def _bucket_absent_into(ctx: NodeContext, spec: Scalar) -> None:
+async def bucket_absent_into(ctx: NodeContext, spec: Scalar) -> None:
     """Re-read the bucket of the observer the node just dropped from: absent → true."""
     drop = ctx.decl.then_drop_for_current_invocation
     ctx.partial[spec.value] = _queryable(ctx, drop).get_bucket(_current_invocation_id()) is None
@@ -175,39 +167,23 @@ async def _bucket_absent_into(ctx: NodeContext, spec: Scalar) -> None:
 # Retried nodes (observability §3.4 per-attempt scoping; pipeline-utilities §6.1)
 
 
-class TransientMarkerError(Exception):
-    """The test-specific transient error (`raises: transient_marker_error`) that the
-    `transient_marker` classifier retries."""
-
-
 # The harness errors `per_attempt_behavior` may raise, by the fixture's name.
 HARNESS_ERRORS = {"transient_marker_error": TransientMarkerError}
 
-RETRY_CLASSIFIERS["transient_marker"] = lambda error, state: any(
-    isinstance(cause, TransientMarkerError) for cause in _causes(error))
-
-
-def _causes(error: BaseException | None):
-    while error is not None:
-        yield error
-        error = error.__cause__
-
-
-@node_middleware("retry_middleware")
-def _retry_middleware(spec: Section, harness: Any, node: str) -> Any:
+def node_retry_middleware(spec: Section, harness: Any, node: str) -> Any:
     """The runtime's RetryMiddleware around this one node."""
     return retry_middleware(spec, harness, node)
 
 
-# `per_attempt_behavior` entry keys that are not node directives.
-ATTEMPT_KEYS = frozenset(("attempt", "raises", "succeeds"))
+# `per_attempt_behavior` entry keys it reads itself (the others are node directives).
+ATTEMPT_KEYS = VOCABULARY.handled_by("attempt_behavior", ("part",))
 
 
-@node_directive("per_attempt_behavior")
-async def _per_attempt_behavior(ctx: NodeContext, spec: Any) -> None:
+async def per_attempt_behavior(ctx: NodeContext, spec: Any) -> None:
     """On the attempt the runtime is running (its attempt index), the entry for that attempt: its
     node directives in document order, then `raises:` a harness error (or `succeeds: true`)."""
     from ..host.observability import current_attempt_index
+    from .node_table import NODE_DIRECTIVES  # the table lists this handler too
 
     attempt = current_attempt_index()
     entry = next((item for item in spec.items if item.attempt.value == attempt), None)
@@ -265,17 +241,13 @@ def llm_arguments(spec: Section) -> dict[str, Any]:
     return arguments
 
 
-# calls_llm keys the node executes; any other one fails the case as not implemented.
-LLM_CALL_KEYS = frozenset(("messages", "stores_response_in", "model", "config", "response_schema", "tools"))
-
-
-# calls_llm_from_wrapper keys its middleware executes (the call itself is the calls_llm surface).
-WRAPPER_KEYS = frozenset(("phase", "await_event_delivery"))
+# calls_llm / calls_llm_from_wrapper keys the call reads; any other one fails the case as not implemented.
+LLM_CALL_KEYS = VOCABULARY.handled_by("obs_llm_call", ("part",)) | VOCABULARY.handled_by("obs_llm_wrapper_call", ("part",))
 
 
 async def call_llm(harness: Any, spec: Section, directive: str, prompt: Any = None) -> Any:
     for key in spec.order:
-        if key not in LLM_CALL_KEYS and key not in WRAPPER_KEYS:
+        if key not in LLM_CALL_KEYS:
             raise NotImplementedDirective(f"{directive}.{key}", spec.key_span(key))
     providers = harness.instruments.services.get("llm")
     if providers is None:
@@ -290,16 +262,14 @@ async def call_llm(harness: Any, spec: Section, directive: str, prompt: Any = No
     return response
 
 
-@node_directive("calls_llm")
-async def _calls_llm(ctx: NodeContext, spec: Section) -> None:
+async def calls_llm(ctx: NodeContext, spec: Section) -> None:
     response = await call_llm(ctx.harness, spec, "calls_llm", ctx.prompt)
     target = spec.get("stores_response_in")
     if target is not None:
         ctx.partial[target.value] = response.message.content
 
 
-@node_middleware("calls_llm_from_wrapper")
-def _llm_from_wrapper(spec: Section, harness: Any, node: str) -> Any:
+def llm_from_wrapper(spec: Section, harness: Any, node: str) -> Any:
     """A middleware around the node that makes one `complete()` before `next()` (`phase: pre`, the
     default) or after it returns (`post`): a call made while the node's own span is not open.
 
@@ -386,8 +356,7 @@ def tool_error(error_type: str, message: str) -> Exception:
     return type(error_type, (HarnessToolError,), {})(message)
 
 
-@node_directive("calls_tool")
-async def _calls_tool(ctx: NodeContext, spec: Section) -> None:
+async def calls_tool(ctx: NodeContext, spec: Section) -> None:
     from ..host.observability import with_tool_call
 
     arguments = literal(spec.arguments) if spec.get("arguments") is not None else {}

@@ -33,7 +33,6 @@ from typing import Any, AsyncIterator, Callable
 from ..ast.nodes import Scalar, Section
 from .scenarios import Scenario
 from ..diagnostics import Span
-from .behaviors import node_directive
 from ..host.detect import RuntimeLacks
 from ..errors import FixtureInvalid, HarnessPrimitiveMissing
 from ..values import literal, raised_message
@@ -271,8 +270,6 @@ def install(scenario: Scenario, harness: Any) -> RetrievalWire:
     return mock
 
 
-# The case-level directives the mock reads (a capability that installs it accepts these).
-DIRECTIVES = frozenset(("mapping", *BLOCKS, *MOCKS.values()))
 
 
 @asynccontextmanager
@@ -317,7 +314,6 @@ def rendered_text(ctx: Any, spec: Section, directive: str) -> str:
     return "\n".join(m.content for m in ctx.prompt.messages if isinstance(m.content, str))
 
 
-@node_directive("calls_embed")
 async def calls_embed(ctx: Any, spec: Section) -> None:
     """`calls_embed`: the node calls the bound EmbeddingProvider's embed() (retrieval-provider 001 header)."""
     from ..host.retrieval import embedding_config
@@ -332,7 +328,6 @@ async def calls_embed(ctx: Any, spec: Section) -> None:
                 lambda provider: provider.embed(strings, config=runtime_config))
 
 
-@node_directive("calls_rerank")
 async def calls_rerank(ctx: Any, spec: Section) -> None:
     """`calls_rerank`: the node calls the bound RerankProvider's rerank() (retrieval-provider 006 header)."""
     from ..host.retrieval import rerank_config

@@ -31,6 +31,57 @@ class Family:
     exclusive: tuple[tuple[str, ...], ...] = ()
 
 
+# Who consumes a directive at run time (``Directive.handled_by``). The vocabulary names handlers by
+# kind and key only (it imports nothing above it); the interpreter's explicit tables map the keys of
+# the keyed kinds to functions, and every list of supported directives is derived from these rows.
+HANDLER_KINDS = {
+    # general kinds: the graph executor in any directory (a key restricts the row to that directory)
+    "static": "read by the reading passes only (names, markers, the case gate); nothing to run",
+    "graph": "graph build (graph_build.py) reads it to build the compiled graph",
+    "run": "the execute pass (execute.py, resume.py) reads it to set up or drive the invocations",
+    "expectation": "the assert pass judges it against the trace",
+    "predicates": "the assert pass judges it as a block of catalogue predicates",
+    # keyed kinds: the key names an entry of an interpreter table
+    "capture": "a capture a capability harness enters around the graph run (key: the capture's name)",
+    "direct": "a capability harness's own run reads it (key: the capability)",
+    "case_expectation": "a capability's shapes judge it beside `expected:` (key: the capability)",
+    "node": "a node-body step, run in document order (key: the node behaviour table entry)",
+    "node_middleware": "a middleware graph build puts around the node (key: the node middleware table entry)",
+    # node keys graph build reads itself
+    "node_modifier": "graph build applies it around the body (middleware, an error category)",
+    "composition": "graph build composes the node from the runtime's primitive (subgraph, fan-out …)",
+    "projection": "graph build reads it at a subgraph boundary",
+    # the rest
+    "part": "read by the handler of the directive whose value holds it",
+    "not_executed": "accepted by the schema, not executed yet: a case using it fails as not implemented",
+}
+# The kinds whose key names an interpreter table entry (a general kind's optional key is a directory).
+KEYED_KINDS = frozenset(("capture", "direct", "case_expectation", "node", "node_middleware"))
+GENERAL_KINDS = frozenset(("static", "graph", "run", "expectation", "predicates"))
+
+
+@dataclass(frozen=True)
+class Handler:
+    """One consumer of a directive: a kind of :data:`HANDLER_KINDS`, the key of its table entry (or,
+    for a general kind, the one directory it serves), and the families it holds in (default: all the
+    directive's families — ``crash_injection`` is run at case level but not per invocation)."""
+
+    kind: str
+    key: str = ""
+    families: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.kind not in HANDLER_KINDS:
+            raise ValueError(f"unknown handler kind {self.kind!r}")
+        if self.kind in KEYED_KINDS and not self.key:
+            raise ValueError(f"handler kind {self.kind!r} needs the key of its table entry")
+        if self.key and self.kind not in KEYED_KINDS | GENERAL_KINDS:
+            raise ValueError(f"handler kind {self.kind!r} takes no key")
+
+    def holds_in(self, family: str) -> bool:
+        return not self.families or family in self.families
+
+
 @dataclass(frozen=True)
 class Directive:
     """One key a family allows."""
@@ -44,11 +95,19 @@ class Directive:
     doc: str = ""
     # "general" (conformance-adapter §5) or "directory" (a §3.2 fixture-header vocabulary).
     scope: str = "general"
+    # Who consumes it at run time (one Handler, or several when two directories read it).
+    handled_by: tuple[Handler, ...] | Handler = ()
     attr: str = field(default="", init=False, compare=False)  # the Python attribute on its family's AST class
 
     def __post_init__(self) -> None:
         # The AST attribute name, computed once (the builder reads it for every directive).
         object.__setattr__(self, "attr", _attr_names(self.name))
+        if isinstance(self.handled_by, Handler):
+            object.__setattr__(self, "handled_by", (self.handled_by,))
+
+    def handlers_in(self, family: str) -> tuple[Handler, ...]:
+        """Its handlers where it appears in ``family``."""
+        return tuple(h for h in self.handled_by if h.holds_in(family))  # type: ignore[union-attr]
 
 
 def attr_name(directive: str) -> str:
@@ -156,9 +215,24 @@ class Vocabulary:
         """Directive name → AST attribute, over every directory's vocabulary."""
         return {d.name: d.attr for d in self._by_family[family]}
 
+    def handled_by(self, family: str, kinds: Iterable[str], key: str = "") -> frozenset[str]:
+        """The names of ``family``'s directives that a handler of one of ``kinds`` with ``key``
+        consumes there: every list of the supported surface is one of these."""
+        kinds = frozenset(kinds)
+        return frozenset(d.name for d in self._by_family[family]
+                         if any(h.kind in kinds and h.key == key for h in d.handlers_in(family)))
+
+    def keys_of(self, kind: str) -> frozenset[str]:
+        """Every key the rows give handlers of ``kind`` (a test checks each names a table entry)."""
+        return frozenset(h.key for d in self.all_directives() for h in d.handled_by if h.kind == kind)  # type: ignore[union-attr]
+
     def all_directives(self) -> Iterable[Directive]:
         seen: set[int] = set()
         for directive in (d for group in self._by_family.values() for d in group):
             if id(directive) not in seen:
                 seen.add(id(directive))
                 yield directive
+
+
+# What a row's ``handled_by`` may be given as (one handler or several).
+Handlers = tuple[Handler, ...] | Handler

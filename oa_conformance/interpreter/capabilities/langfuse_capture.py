@@ -41,7 +41,6 @@ from ...errors import HarnessPrimitiveMissing
 from ..harness import _current_invocation
 from ...values import literal
 
-LANGFUSE_DIRECTIVES = frozenset(("langfuse_observer", "langfuse_observer_config", "langfuse_client"))
 
 # Observer flags a case may set at case level for every observer (the header's OTel-side flags),
 # which the `langfuse_observer` block overrides for the Langfuse observer.

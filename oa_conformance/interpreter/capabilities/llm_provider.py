@@ -35,27 +35,20 @@ from ...ast.nodes import Scalar, Section
 from ..scenarios import Scenario
 from ...trace import CaseTrace, plain
 from ..error_record import error_record
-from ..behaviors import NotImplementedDirective, _backoff, _classifier
+from ..behaviors import NotImplementedDirective
+from ..middleware import _backoff, _classifier
 from ...errors import FixtureInvalid, HarnessPrimitiveMissing, harness_missing
 from ..llm_mock import bound_model, mock_wire, openai_provider, readiness_probe
 from ...values import literal
-from . import CapabilityHarness, register
+from .contract import CapabilityHarness
+from ...vocabulary import VOCABULARY
 
 CAPABILITY = "llm-provider"
 
-# Directives beside `expected:` that are expectations about the wire (checked as shapes).
-WIRE_EXPECTATIONS = frozenset((
-    "expected_wire_request", "expected_wire_request_absent_keys", "expected_wire_request_checks",
-    "expected_wire_bytes_identical",
-))
-CASE_DIRECTIVES = frozenset(("mock_provider", "call", "calls", "mapping")) | WIRE_EXPECTATIONS
-
-# What a call entry may hold; anything else fails the case as not implemented.
-CALL_DIRECTIVES = frozenset((
-    "operation", "messages", "tools", "tool_choice", "config", "response_schema", "retry", "retry_middleware",
-    "stream", "expected",
-)) | WIRE_EXPECTATIONS
-MOCK_DIRECTIVES = frozenset(("responses", "capabilities", "health_endpoint"))
+# What a call entry and the mock may hold (the rows their parent reads); anything else fails the
+# case as not implemented.
+CALL_DIRECTIVES = VOCABULARY.handled_by("llm_call", ("part",)) | VOCABULARY.handled_by("llm_call_step", ("part",))
+MOCK_DIRECTIVES = VOCABULARY.handled_by("llm_mock_provider", ("part",))
 
 
 @dataclass
@@ -320,9 +313,4 @@ def _error(raised: BaseException) -> dict[str, Any]:
             "chain": list(record.chain), "attributes": plain(attributes)}
 
 
-HARNESS = register(CapabilityHarness(
-    capability=CAPABILITY,
-    case_directives=CASE_DIRECTIVES,
-    is_direct=is_direct,
-    run_direct=run_direct,
-))
+HARNESS = CapabilityHarness(capability=CAPABILITY, is_direct=is_direct, run_direct=run_direct)

@@ -24,12 +24,11 @@ import contextvars
 from typing import Any
 
 from ..scenarios import Scenario
-from ..behaviors import NodeContext, node_directive
+from ..behaviors import NodeContext
 from ...errors import FixtureInvalid, HarnessPrimitiveMissing
 from ...values import literal
 from .prompt_management import PreloadedPromptBackend
 
-PROMPT_DIRECTIVES = frozenset(("prompt_backend", "render_variables"))
 
 # The backend kinds of the header: `filesystem` exposes no Langfuse Prompt entity; the mock does.
 BACKEND_KINDS = ("filesystem", "mock_with_langfuse_reference")
@@ -96,7 +95,6 @@ def _case_prompts(span: Any) -> CasePrompts:
     return prompts
 
 
-@node_directive("renders_prompt")
 async def renders_prompt(ctx: NodeContext, spec: Any) -> None:
     from ...host.prompts import with_active_prompt
 
@@ -105,7 +103,6 @@ async def renders_prompt(ctx: NodeContext, spec: Any) -> None:
     ctx.scope.enter_context(with_active_prompt(result))
 
 
-@node_directive("renders_prompt_group")
 async def renders_prompt_group(ctx: NodeContext, spec: Any) -> None:
     from ...host.prompts import PromptGroup, with_active_prompt, with_active_prompt_group
 

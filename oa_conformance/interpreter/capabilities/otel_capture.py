@@ -312,8 +312,4 @@ def _point_values(point: Any) -> list[Any]:
     return [point.min] + [None] * (count - 2) + [point.max]
 
 
-OTEL_DIRECTIVES = frozenset((
-    "caller_global_otel_active", "enable_metrics", "detached_subgraphs", "detached_fan_outs",
-    "disable_llm_spans", "disable_provider_payload", "disable_genai_semconv", "otel_observer",
-))
 

@@ -54,7 +54,7 @@ from ...trace import CaseTrace, plain
 from ..error_record import error_record
 from ...errors import FixtureInvalid, HarnessPrimitiveMissing
 from ...values import literal
-from . import CapabilityHarness, register
+from .contract import CapabilityHarness
 
 CAPABILITY = "prompt-management"
 CALL_BLOCKS = ("calls", "secondary_calls", "tertiary_calls")
@@ -471,13 +471,4 @@ async def run_direct(scenario: Scenario) -> CaseTrace:
     return CaseTrace(collections=plain(case.collections()))
 
 
-register(CapabilityHarness(
-    capability=CAPABILITY,
-    case_directives=frozenset((
-        "backends", "manager", "secondary_manager", "tertiary_manager", "label_resolver", "tertiary_label_resolver",
-        "calls", "secondary_calls", "tertiary_calls", "expected_backend_state", "expected_shared_prefix",
-        "expected_message_equal",
-    )),
-    is_direct=is_direct,
-    run_direct=run_direct,
-))
+HARNESS = CapabilityHarness(capability=CAPABILITY, is_direct=is_direct, run_direct=run_direct)

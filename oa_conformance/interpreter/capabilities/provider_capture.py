@@ -83,6 +83,5 @@ async def open_providers(scenario: Scenario, harness: Any):
     yield providers
 
 
-PROVIDER_DIRECTIVES = frozenset(("mock_llm", "provider"))
 
-__all__ = ["LlmProviders", "PROVIDER_DIRECTIVES", "open_providers"]
+__all__ = ["LlmProviders", "open_providers"]

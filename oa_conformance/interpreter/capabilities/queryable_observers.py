@@ -24,7 +24,6 @@ from ..scenarios import Scenario
 from ...errors import HarnessPrimitiveMissing
 from ..harness import _current_invocation
 
-QUERYABLE_DIRECTIVES = frozenset(("queryable_observers",))
 
 
 def _is_node_event(event: Any) -> bool:

@@ -11,20 +11,8 @@ one for the case's construction block or ``mapping:``, talking to a captured wir
 
 from __future__ import annotations
 
-from ..retrieval_mock import DIRECTIVES, open_retrieval
-from . import CapabilityHarness, captures, register
-from .typed_events import TYPED_EVENT_DIRECTIVES, open_typed_events
+from .contract import CapabilityHarness
 
-# Case-level expectations (not under `expected:`): each is checked by the shape registered under its
-# name for this directory.
-EXPECTATIONS = frozenset((
-    "expected_wire_request", "expected_wire_request_count", "expected_wire_request_absent_keys", "expected_wire_headers",
-    "expected_wire_url",
-))
-
-HARNESS = register(CapabilityHarness(
-    capability="retrieval-provider",
-    case_directives=DIRECTIVES | EXPECTATIONS | TYPED_EVENT_DIRECTIVES,
-    case_expectations=EXPECTATIONS,
-    instrument=captures(open_retrieval, open_typed_events),
-))
+# The wire-request expectations beside `expected:` are the rows handled by
+# case_expectation("retrieval-provider"), judged with this directory's shapes.
+HARNESS = CapabilityHarness(capability="retrieval-provider", captures=("retrieval", "typed_events"))

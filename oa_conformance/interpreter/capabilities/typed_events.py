@@ -25,7 +25,6 @@ from ..scenarios import Scenario
 from ...errors import HarnessPrimitiveMissing
 from ..harness import event_record
 
-TYPED_EVENT_DIRECTIVES = frozenset(("typed_observers",))
 
 # The graph-engine §6 typed event families a collector keeps (conformance-adapter §5.5).
 TYPED_EVENT_FAMILIES = frozenset((

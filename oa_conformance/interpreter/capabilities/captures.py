@@ -1,0 +1,31 @@
+"""The captures a capability harness may enter around a graph run: the explicit table.
+
+Each entry opens an async context manager over ``(scenario, harness)`` that yields an object with
+``collections()``; a vocabulary row handled by ``capture("<name>")`` is read by the entry of that
+name, and a harness that lists the name accepts the row's directive.
+"""
+
+from __future__ import annotations
+
+from typing import Any, AsyncContextManager, Callable
+
+from ..scenarios import Scenario
+from ..retrieval_mock import open_retrieval
+from .langfuse_capture import open_langfuse
+from .metadata_reads import open_metadata_reads
+from .observability_prompts import open_prompts
+from .otel_capture import open_otel
+from .provider_capture import open_providers
+from .queryable_observers import open_queryable_observers
+from .typed_events import open_typed_events
+
+CAPTURES: dict[str, Callable[[Scenario, Any], AsyncContextManager[Any]]] = {
+    "otel": open_otel,
+    "providers": open_providers,
+    "langfuse": open_langfuse,
+    "typed_events": open_typed_events,
+    "queryable_observers": open_queryable_observers,
+    "metadata_reads": open_metadata_reads,  # what get_invocation_metadata() gave node code
+    "prompts": open_prompts,
+    "retrieval": open_retrieval,  # the mock embedding / rerank providers
+}

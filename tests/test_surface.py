@@ -1,0 +1,112 @@
+"""The supported surface is one table: each vocabulary row names its handler (``handled_by``), the
+interpreter's explicit tables hold exactly the keys the rows name, and every list of supported
+directives the gates read is derived from the rows."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from oa_conformance.interpreter import execute, node_table
+from oa_conformance.interpreter.capabilities import HARNESSES
+from oa_conformance.interpreter.capabilities.captures import CAPTURES
+from oa_conformance.vocabulary import MODULES, VOCABULARY, Vocabulary
+from oa_conformance.vocabulary.handlers import NOT_EXECUTED, node
+from oa_conformance.vocabulary.registry import GENERAL_KINDS, Handler
+
+from . import faults
+
+
+def surface_problems(vocabulary: Vocabulary, node_directives: dict, node_middleware: dict, captures: dict, harnesses: dict) -> list[str]:
+    """Every way the rows and the interpreter's tables disagree (empty when they agree)."""
+    problems = []
+    for directive in vocabulary.all_directives():
+        for family in directive.where:
+            if not directive.handlers_in(family):
+                problems.append(f"{family}.{directive.name}: no handler and not marked not_executed")
+    tables = {"node": node_directives, "node_middleware": node_middleware, "capture": captures,
+              "direct": harnesses, "case_expectation": harnesses, **{kind: harnesses for kind in GENERAL_KINDS}}
+    for kind, table in tables.items():
+        for key in sorted(vocabulary.keys_of(kind) - {""} - set(table)):
+            problems.append(f"handler {kind}:{key} names no table entry")
+    for kind, table in (("node", node_directives), ("node_middleware", node_middleware)):
+        for key in sorted(set(table) - vocabulary.keys_of(kind)):
+            problems.append(f"{kind} table entry {key!r} has no vocabulary row")
+    listed = {name for harness in harnesses.values() for name in harness.captures}
+    problems += [f"capture {name!r} is entered by no harness" for name in sorted(set(captures) - listed)]
+    problems += [f"a harness lists unknown capture {name!r}" for name in sorted(listed - set(captures))]
+    return problems
+
+
+def _tables() -> tuple:
+    return node_table.NODE_DIRECTIVES, node_table.NODE_MIDDLEWARE, CAPTURES, HARNESSES
+
+
+def _doctored(name: str, family: str, handled_by) -> Vocabulary:
+    """The vocabulary with the row ``name`` of ``family`` given other handlers."""
+    target = VOCABULARY.lookup(family, name)
+    rows = [dataclasses.replace(d, handled_by=handled_by) if d is target else d
+            for module in MODULES for d in module.DIRECTIVES]
+    return Vocabulary((f for module in MODULES for f in module.FAMILIES), rows)
+
+
+def test_rows_and_tables_agree():
+    assert surface_problems(VOCABULARY, *_tables()) == []
+
+
+def test_a_row_without_a_handler_is_reported():
+    doctored = _doctored("clock_stub", "case", ())
+    assert "case.clock_stub: no handler and not marked not_executed" in surface_problems(doctored, *_tables())
+
+
+def test_a_handler_naming_no_table_entry_is_reported():
+    doctored = _doctored("update", "node", node("no_such_behaviour"))
+    problems = surface_problems(doctored, *_tables())
+    assert "handler node:no_such_behaviour names no table entry" in problems
+    assert "node table entry 'update' has no vocabulary row" in problems
+
+
+def test_a_table_entry_without_a_row_is_reported():
+    node_directives = {**node_table.NODE_DIRECTIVES, "unlisted": node_table.NODE_DIRECTIVES["noop"]}
+    problems = surface_problems(VOCABULARY, node_directives, *_tables()[1:])
+    assert problems == ["node table entry 'unlisted' has no vocabulary row"]
+
+
+def test_a_row_marked_not_executed_fails_its_case_at_the_directive(tmp_path, monkeypatch):
+    """The gate reads the derived set: the same row marked not_executed fails a real fixture at it."""
+    text = faults.target_text("pipeline-utilities", "012-timing-middleware-basic-firing.yaml")
+    doctored = _doctored("clock_stub", "case", NOT_EXECUTED)
+    derived = doctored.handled_by("fixture", GENERAL_KINDS) | doctored.handled_by("case", GENERAL_KINDS)
+    assert derived == execute.CASE_DIRECTIVES - {"clock_stub"}
+    monkeypatch.setattr(execute, "CASE_DIRECTIVES", derived)
+    results = faults.run_text(tmp_path, text, "pipeline-utilities")
+    assert any(r.reason == "not implemented: clock_stub" for r in results), [r.reason for r in results]
+    for result in results:
+        faults.failed_at(result, faults.line_of(text, "clock_stub:"))
+
+
+def test_a_node_directive_without_its_handler_fails_at_the_directive(tmp_path, monkeypatch):
+    text = faults.target_text("graph-engine", "001-linear-static-flow.yaml")
+    monkeypatch.setattr(node_table, "NODE_DIRECTIVES", {k: v for k, v in node_table.NODE_DIRECTIVES.items() if k != "update"})
+    [result] = faults.run_text(tmp_path, text, "graph-engine")
+    assert result.reason == "not implemented: update"
+    faults.failed_at(result, faults.line_of(text, "update:"))
+
+
+@pytest.mark.parametrize("capability", sorted(HARNESSES))
+def test_each_harness_adds_only_rows_keyed_to_it(capability):
+    harness = HARNESSES[capability]
+    for name in harness.case_directives:
+        rows = [(d, f) for f in ("fixture", "case") for d in VOCABULARY.directives_of(f) if d.name == name]
+        keys = {h.key for d, f in rows for h in d.handlers_in(f)}
+        assert keys & ({capability} | set(harness.captures)), (name, keys)
+
+
+def test_handler_kinds_are_closed():
+    with pytest.raises(ValueError):
+        Handler("somewhere")
+    with pytest.raises(ValueError):
+        Handler("node")  # a keyed kind needs its table entry
+    with pytest.raises(ValueError):
+        Handler("part", "x")
