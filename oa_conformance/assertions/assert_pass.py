@@ -22,7 +22,7 @@ from .rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, Unverifie
 from .shapes import SHAPES, shape_rule
 from .shapes.checkpoint import record_rules
 from ..ast.nodes import PredicateBlock, Section
-from ..ast.scenarios import FILE_ONLY, Scenario
+from ..interpreter.scenarios import FILE_ONLY, Scenario
 from ..diagnostics import Span
 from ..interpreter.capabilities import harness_for
 from ..interpreter.observability_nodes import BARRIER  # the middleware-log kind a barrier logs its outcome under

@@ -87,7 +87,7 @@ def describe(expected: Any) -> str:
         return f"{expected.text} ({FORMAT_WORDS.get(expected.kind, expected.kind)})"
     if isinstance(expected, BindingToken):
         return f"{expected.text} (the value it bound first)"
-    from ..interpreter.values import literal
+    from ..values import literal
 
     return show(literal(expected)) if isinstance(expected, Node) else show(expected)
 

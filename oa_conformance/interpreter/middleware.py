@@ -18,8 +18,9 @@ from ..host import graph as oa
 
 from ..ast.nodes import Mapping, Scalar, Section
 from .behaviors import NotImplementedDirective
-from .harness import Harness, HarnessPrimitiveMissing
-from .values import literal
+from .harness import Harness
+from ..errors import HarnessPrimitiveMissing
+from ..values import literal
 
 
 def build_middleware(spec: Section, harness: Harness, node_name: str | None) -> Any:

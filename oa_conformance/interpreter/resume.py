@@ -34,10 +34,11 @@ from dataclasses import dataclass
 from typing import Any, AsyncIterator, Callable
 
 from ..ast.nodes import Scalar, Section
-from ..ast.scenarios import Scenario
-from .harness import Harness, HarnessPrimitiveMissing
+from .scenarios import Scenario
+from ..errors import HarnessPrimitiveMissing
+from .harness import Harness
 from ..trace import plain
-from .values import literal
+from ..values import literal
 
 from ..trace.record import FIRST_RUN, POPULATE, RESUMED  # noqa: E402  (the trace's roles, re-exported)
 # Scenario directives that make a case a multi-run (checkpoint resume) case.

@@ -31,11 +31,11 @@ from dataclasses import dataclass, field
 from typing import Any, AsyncIterator, Callable
 
 from ..ast.nodes import Scalar, Section
-from ..ast.scenarios import Scenario
+from .scenarios import Scenario
 from ..diagnostics import Span
 from ..host.detect import RuntimeLacks
-from .harness import FixtureInvalid, HarnessPrimitiveMissing
-from .values import literal, raised_message
+from ..errors import FixtureInvalid, HarnessPrimitiveMissing
+from ..values import literal, raised_message
 from .wire import Canned, CapturedWire, hosts_of, status_classifier
 
 EMBEDDING, RERANK = "embedding", "rerank"

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 from ...diagnostics import Span
-from ...interpreter.values import literal
+from ...values import literal
 from ...kinds import is_mapping
 from ..catalogue.engine import RestatesRule, predicate_rule
 from ..matchers import Match, Mismatch, show

@@ -27,7 +27,7 @@ from typing import Any, Callable, Iterable
 
 from ...ast.nodes import Mapping, Scalar, Sequence
 from ...diagnostics import Span
-from ...interpreter.values import literal
+from ...values import literal
 from ...kinds import is_mapping, is_sequence
 from ..matchers import Match, Mismatch, absorb, first_difference, match, show
 from ..rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, ShapeRow, collection, verdict
@@ -96,7 +96,7 @@ def _json(value: Any) -> Any:
 
 
 def _synthetic_prefixes(kind: str) -> list[str]:
-    from ...interpreter.synthetic import forbidden_prefixes
+    from ...synthetic import forbidden_prefixes
 
     return forbidden_prefixes(kind)
 

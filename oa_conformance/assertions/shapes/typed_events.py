@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 from ...ast.nodes import Mapping, Scalar
 from ...diagnostics import Span
-from ...interpreter.values import literal
+from ...values import literal
 from ..matchers import Match, Mismatch, absorb, match, show
 from ..rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, SelectingRule, ShapeRow, Unverified, _AllOf, node_events, \
     primary_events, verdict

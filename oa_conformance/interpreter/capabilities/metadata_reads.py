@@ -15,7 +15,7 @@ import contextlib
 from collections.abc import Mapping
 from typing import Any
 
-from ...ast.scenarios import Scenario
+from ..scenarios import Scenario
 from .observability_direct import value_kind
 
 # A key no fixture or runtime uses: the probe's write, removed again when the write took effect.

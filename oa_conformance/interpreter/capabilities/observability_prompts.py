@@ -23,10 +23,10 @@ import contextlib
 import contextvars
 from typing import Any
 
-from ...ast.scenarios import Scenario
+from ..scenarios import Scenario
 from ..behaviors import NodeContext
-from ..harness import FixtureInvalid, HarnessPrimitiveMissing
-from ..values import literal
+from ...errors import FixtureInvalid, HarnessPrimitiveMissing
+from ...values import literal
 from .prompt_management import PreloadedPromptBackend
 
 

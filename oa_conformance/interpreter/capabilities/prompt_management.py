@@ -49,11 +49,11 @@ from ...host.prompts import (
 )
 
 from ...ast.nodes import Scalar, Section
-from ...ast.scenarios import Scenario
+from ..scenarios import Scenario
 from ...trace import CaseTrace, plain
-from ..errors import error_record
-from ..harness import FixtureInvalid, HarnessPrimitiveMissing
-from ..values import literal
+from ..error_record import error_record
+from ...errors import FixtureInvalid, HarnessPrimitiveMissing
+from ...values import literal
 from .contract import CapabilityHarness
 
 CAPABILITY = "prompt-management"

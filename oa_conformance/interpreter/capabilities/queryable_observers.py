@@ -20,8 +20,9 @@ from typing import Any
 
 from ...host.graph import NodeEvent
 
-from ...ast.scenarios import Scenario
-from ..harness import HarnessPrimitiveMissing, _current_invocation
+from ..scenarios import Scenario
+from ...errors import HarnessPrimitiveMissing
+from ..harness import _current_invocation
 
 
 
