@@ -126,7 +126,6 @@ def test_the_cycle_check_finds_a_cycle_and_names_its_import_lines(tmp_path):
     assert "one.py:2:" in text and "beta.py:2:" in text and "gamma" not in text
 
 
-@pytest.mark.xfail(strict=False, reason="issue 17 in progress")
 def test_no_module_over_600_lines():
     long = {os.path.relpath(path): count for _, path in modules()
             if (count := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES}
