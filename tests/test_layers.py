@@ -130,3 +130,48 @@ def test_no_module_over_600_lines():
     long = {os.path.relpath(path): count for _, path in modules()
             if (count := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES}
     assert not long, f"modules over {MAX_MODULE_LINES} lines: {long}"
+
+
+# Decorators that wrap the function they decorate and register nothing anywhere.
+WRAPPING_DECORATORS = frozenset(("dataclass", "dataclasses.dataclass", "lru_cache", "functools.lru_cache", "cache",
+                                 "contextmanager", "contextlib.contextmanager", "asynccontextmanager",
+                                 "contextlib.asynccontextmanager", "property", "staticmethod", "classmethod",
+                                 "pytest.hookimpl", "v_args", "_output_as_notes"))
+
+
+def registrations_at_import(path: Path) -> list[str]:
+    """What a module does at import to a table it does not own: a module-level decorator outside
+    :data:`WRAPPING_DECORATORS` (``@shape``, ``@predicate``, ``@node_directive``), or a module-level
+    call on a name the module imported (``register(x)``, ``other.TABLE.append(x)``)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    imported = {alias.asname or alias.name.split(".")[0]
+                for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom)) for alias in node.names}
+    found = []
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            for decorator in node.decorator_list:
+                name = ast.unparse(decorator.func if isinstance(decorator, ast.Call) else decorator)
+                if name not in WRAPPING_DECORATORS:
+                    found.append(f"{path.name}:{decorator.lineno}: @{name}")
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+            root = node.value.func
+            while isinstance(root, (ast.Attribute, ast.Call, ast.Subscript)):
+                root = root.value if not isinstance(root, ast.Call) else root.func
+            if isinstance(root, ast.Name) and root.id in imported:
+                found.append(f"{path.name}:{node.lineno}: {ast.unparse(node)[:60]}")
+    return found
+
+
+def test_no_registration_by_import_side_effect():
+    """Every registry is an explicit table in its package (``lint/rules/__init__.py``,
+    ``interpreter/node_table.py``, ``assertions/shapes/__init__.py``, ``assertions/catalogue/__init__.py``):
+    importing a module never adds an entry to another module's table."""
+    found = [entry for _, path in modules() for entry in registrations_at_import(path)]
+    assert not found, "registration at import:\n" + "\n".join(found)
+
+
+def test_the_registration_check_finds_decorators_and_calls(tmp_path):
+    module = tmp_path / "rules.py"
+    module.write_text("from .table import register, TABLE\n\n@register('x')\ndef x(): pass\n\nTABLE.append(x)\n"
+                      "@dataclass(frozen=True)\nclass Fine: pass\nOWN = []\nOWN.append(1)\n")
+    assert registrations_at_import(module) == ["rules.py:3: @register", "rules.py:6: TABLE.append(x)"]
