@@ -344,5 +344,5 @@ async def calls_rerank(ctx: Any, spec: Section) -> None:
                 lambda provider: provider.rerank(query, documents, top_k=top_k, config=runtime_config))
 
 
-__all__ = ["DIRECTIVES", "EMBEDDING", "RERANK", "open_retrieval", "ProviderSpec", "RetrievalWire", "calls_embed", "calls_rerank", "canned", "install",
+__all__ = ["EMBEDDING", "RERANK", "open_retrieval", "ProviderSpec", "RetrievalWire", "calls_embed", "calls_rerank", "canned", "install",
            "provider_spec", "retrieval_wire"]

@@ -301,7 +301,7 @@ class PromptCase:
                 raise FixtureInvalid("default_cache_ttl_seconds is a non-negative number of seconds (prompt-management §6)",
                                      default_ttl.span)
             kwargs["default_cache_ttl_seconds"] = default_ttl.value
-        # A valid manager the runtime rejects is the runtime's outcome (runner.raised_by_runtime fails the case).
+        # A valid manager the runtime rejects is the runtime's outcome (pipeline.raised_by_runtime fails the case).
         self.managers[which] = prompt_manager(*backends, **kwargs)
         return self.managers[which]
 
