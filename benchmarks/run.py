@@ -29,7 +29,7 @@ import time
 import yaml
 
 from oa_conformance.discovery import discover
-from oa_conformance.interpreter import read_fixture
+from oa_conformance.pipeline import read_fixture
 
 ROUNDS = 7
 CORPUS_ROUNDS = 5
@@ -145,7 +145,8 @@ def bench_run() -> None:
     fixtures' deliberate sleeps shows. Guide: well under 10 s side by side."""
     import collections
 
-    from oa_conformance.runner import cases_of, run_all
+    from oa_conformance.pipeline import cases_of
+    from oa_conformance.runner import run_all
 
     refs = [case for fixture in discover([shared_root()], ["graph-engine", "pipeline-utilities"]) for case in cases_of(fixture)]
 
@@ -199,7 +200,7 @@ def bench_assert() -> None:
     within it the one-off build of the trace document the catalogue's queries read."""
     from oa_conformance.assertions.assert_pass import assert_case
     from oa_conformance.interpreter.execute import execute_case
-    from oa_conformance.runner import cases_of
+    from oa_conformance.pipeline import cases_of
     from oa_conformance.trace.document import document
 
     refs = [case for fixture in discover([shared_root()], ["graph-engine", "pipeline-utilities"]) for case in cases_of(fixture)

@@ -43,8 +43,14 @@ class Span(NamedTuple):
 
 
 def span_at(path: str, line0: int, column0: int) -> Span:
-    """Build a span from PyYAML's 0-based line and column."""
-    return Span(path, line0 + 1, column0 + 1)
+    """The span of PyYAML's (libyaml's) 0-based line and column: the one place they become 1-based.
+
+    The loader calls it for every node it builds, so it skips ``Span.__new__``'s argument handling
+    (a NamedTuple's ``__new__`` is Python code; ``tuple.__new__`` is not)."""
+    return _tuple_new(Span, (path, line0 + 1, column0 + 1))
+
+
+_tuple_new = tuple.__new__
 
 
 class Diagnostic(NamedTuple):

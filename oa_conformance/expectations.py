@@ -14,7 +14,7 @@ each with the outcome expected, the reason and whose deviation it is::
     kind = "fixture"
     reason = "..."
 
-Ids are the ones ``oa-conformance run`` prints (:attr:`runner.CaseRef.id`). A case-level entry wins
+Ids are the ones ``oa-conformance run`` prints (:attr:`results.CaseRef.id`). A case-level entry wins
 over its fixture's entry.
 
 An entry of a case that runs names the checks it expects to fail (the names the run prints before
@@ -67,17 +67,17 @@ import tomllib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable
 
-if TYPE_CHECKING:  # pragma: no cover - the runner imports this module
-    from .assertions.rules import Check
-    from .runner import CaseRef, CaseResult
+from .results import SKIPPED, XFAIL, XPASS, CaseRef, CaseResult
 
-XFAIL, XPASS = "xfail", "xpass"
+if TYPE_CHECKING:  # pragma: no cover - annotations only
+    from .assertions.rules import Check
+
 EXPECTED_OUTCOMES = ("fail", "skip", "pass")  # pass: replaces an earlier file's entry, then applies nothing
 KINDS = ("runtime", "fixture", "adapter")
 KEYS = ("outcome", "kind", "reason")
 OPTIONAL_KEYS = ("runtime", "checks", "builds")  # a PEP 440 specifier; the failing checks; per-build additions
 
-# capability/NNN-name, optionally [case]: what runner.CaseRef.id prints.
+# capability/NNN-name, optionally [case]: what results.CaseRef.id prints.
 _CASE_ID = re.compile(r"^[a-z0-9][a-z0-9-]*/[^/\[\]\s]+(?:\[[^\[\]]+\])?$")
 _TOML_LINE = re.compile(r"at line (\d+)")
 
@@ -179,8 +179,6 @@ class Expectations:
 
     def skip(self, ref: "CaseRef") -> "CaseResult | None":
         """The ``skipped`` result of a case listed ``outcome = "skip"`` (it is not run), else ``None``."""
-        from .runner import SKIPPED, CaseResult
-
         entry = self.lookup(ref.id)
         if entry is None or entry.outcome != "skip":
             return None

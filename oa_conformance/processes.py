@@ -28,7 +28,9 @@ from .ast.nodes import Mapping as MappingNode
 from .ast.nodes import Scalar, Section
 from .ast.visitor import walk
 from .expectations import NO_EXPECTATIONS, Expectations
-from .runner import ADAPTER_ERROR, DEFAULT_TIMEOUT, ERROR, CaseRef, CaseResult, cases_of, run_as_completed, run_case
+from .pipeline import DEFAULT_TIMEOUT, cases_of, run_case
+from .results import ADAPTER_ERROR, ERROR, CaseRef, CaseResult
+from .runner import run_as_completed
 
 START_METHOD = "forkserver"
 PRELOAD = ["oa_conformance.processes", "oa_conformance.interpreter.execute", "oa_conformance.assertions.assert_pass"]

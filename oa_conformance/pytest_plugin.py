@@ -47,7 +47,9 @@ import pytest
 from .discovery import CAPABILITIES, FixtureRef, spec_dir
 from .expectations import NO_EXPECTATIONS, Expectations, ExpectationsError, load_all
 from .options import positive_seconds, worker_count
-from .runner import DEFAULT_TIMEOUT, CaseRef, CaseResult, DaemonPool, cases_of, run_case
+from .pipeline import DEFAULT_TIMEOUT, cases_of, run_case
+from .results import CaseRef, CaseResult
+from .runner import DaemonPool
 
 _SCHEDULER = pytest.StashKey["_Scheduler"]()
 _ROOTS = pytest.StashKey["tuple[Path, ...]"]()
@@ -76,7 +78,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     from .vocabulary.registry import Vocabulary  # noqa: F401 - import errors surface here, once
-    from .ast.loader import limits_problem
+    from .interpreter.yaml_compose import limits_problem
 
     limit = limits_problem()
     if limit:

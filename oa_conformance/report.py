@@ -8,7 +8,7 @@ from typing import Iterable
 
 from .expectations import Expectation
 from .host.manifest import DISTRIBUTION, host_document, runtime_build
-from .runner import FAILED, NOT_IMPLEMENTED, OUTCOMES, CaseResult
+from .results import FAILED, NOT_IMPLEMENTED, OUTCOMES, CaseResult
 from .version import ADAPTER_NAME, ADAPTER_VERSION, TARGET_SPEC_VERSION
 
 

@@ -72,7 +72,7 @@ def target_text(capability: str, name: str) -> str:
 
 def run_text(tmp_path, text: str, capability: str, name: str = "001-case.yaml"):
     """Every case of ``text``, written under the capability's layout in ``tmp_path``, run."""
-    from oa_conformance.runner import cases_of, run_case
+    from oa_conformance.pipeline import cases_of, run_case
 
     from .test_run import write_fixture
 

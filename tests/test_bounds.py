@@ -14,7 +14,8 @@ import sys
 import pytest
 
 from oa_conformance.ast import dump
-from oa_conformance.ast.loader import DEFAULT_MAX_FIXTURE_BYTES, DEPTH_CEILING, MAX_DEPTH, MAX_EXPANDED_NODES, limits, load_bytes
+from oa_conformance.interpreter.loader import load_bytes
+from oa_conformance.interpreter.yaml_compose import DEFAULT_MAX_FIXTURE_BYTES, DEPTH_CEILING, MAX_DEPTH, MAX_EXPANDED_NODES, limits
 from oa_conformance.cli.oa_ast import main as oa_ast
 from oa_conformance.cli.oa_conformance import main as oa_conformance
 from oa_conformance.cli.oa_lint import main as oa_lint
@@ -211,7 +212,7 @@ def test_a_mutable_input_is_frozen_again_after_it_changed():
 
 def test_a_literal_keeps_the_fixtures_sharing():
     from oa_conformance.ast.visitor import walk
-    from oa_conformance.interpreter.values import literal
+    from oa_conformance.values import literal
 
     tree = load_bytes("a: &a [1, 2, 3]\nb: &b [*a, *a, *a]\nc: [*b, *b]\n", "f.yaml").tree
     c = literal(tree.get("c"))
@@ -229,7 +230,7 @@ def test_a_dag_state_costs_its_distinct_values_in_the_trace_and_its_document(tmp
     from .test_run import write_fixture as write
 
     ref = write(tmp_path, alias_dag(levels=3, width=10, nodes=6))
-    (case,) = __import__("oa_conformance.runner", fromlist=["cases_of"]).cases_of(ref)
+    (case,) = __import__("oa_conformance.pipeline", fromlist=["cases_of"]).cases_of(ref)
     trace = execute_case(case.scenario, 20, ref.capability)
     (invocation,) = trace.invocations
     assert invocation.outcome == "completed"
@@ -260,11 +261,11 @@ def test_standard_input_over_the_size_cap_is_refused_without_reading_it_all(monk
 def test_only_a_text_with_an_anchor_and_an_alias_takes_the_alias_pass(monkeypatch):
     """The event pass costs a Python step per event: texts that cannot share a node skip it (65
     corpus fixtures hold a '*' after a space, none an anchor), and still load as before."""
-    from oa_conformance.ast import loader
+    from oa_conformance.interpreter import loader
 
     calls = []
-    original = loader._bound_expansion
-    monkeypatch.setattr(loader, "_bound_expansion", lambda *a: calls.append(a[0]) or original(*a))
+    original = loader.bound_expansion
+    monkeypatch.setattr(loader, "bound_expansion", lambda *a: calls.append(a[0]) or original(*a))
     assert load_bytes("a: 'x * y'\nb: [1, 2]\nc: '&z'\n", "f.yaml").diagnostics == ()
     assert calls == []
     assert load_bytes("a: &y [1]\nb: *y\n", "f.yaml").diagnostics == ()

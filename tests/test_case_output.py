@@ -11,7 +11,8 @@ from pathlib import Path
 
 from oa_conformance.interpreter.case_output import captured, notes, run_loop
 from oa_conformance.report import json_report, summary_table
-from oa_conformance.runner import cases_of, run_all
+from oa_conformance.pipeline import cases_of
+from oa_conformance.runner import run_all
 
 from .conftest import shared_fixture
 from .test_run import write_fixture

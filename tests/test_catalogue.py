@@ -22,7 +22,7 @@ from oa_conformance.assertions.catalogue.engine import (
 from oa_conformance.assertions.catalogue.scope import scope_from
 from oa_conformance.assertions.catalogue.examples import node_event, one_run
 from oa_conformance.assertions.rules import FAILED, UNVERIFIED, VERIFIED, Check
-from oa_conformance.ast.loader import load_bytes
+from oa_conformance.interpreter.loader import load_bytes
 
 ROWS = list(all_rows())
 
@@ -205,7 +205,7 @@ def restating(monkeypatch):
 
 def run_fixture(tmp_path, final_state: str, fixture: str = FIXTURE):
     from oa_conformance.discovery import discover
-    from oa_conformance.runner import cases_of, run_case
+    from oa_conformance.pipeline import cases_of, run_case
 
     path = tmp_path / "spec" / "graph-engine" / "conformance" / "901-restated.yaml"
     path.parent.mkdir(parents=True, exist_ok=True)

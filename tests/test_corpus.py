@@ -10,7 +10,7 @@ import yaml
 
 from oa_conformance.ast.dump import dump_text, from_data, to_data, unparse
 from oa_conformance.discovery import discover
-from oa_conformance.interpreter import read_fixture
+from oa_conformance.pipeline import read_fixture
 
 from .conftest import BUNDLED_SPEC
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from oa_conformance.ast import scenarios
-from oa_conformance.interpreter import read_fixture
+from oa_conformance.interpreter import scenarios
+from oa_conformance.pipeline import read_fixture
 
 from .faults import run_text, target_text
 

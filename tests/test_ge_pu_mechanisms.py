@@ -7,7 +7,7 @@ import pytest
 
 from oa_conformance.assertions.matchers import match
 from oa_conformance.ast.nodes import Scalar
-from oa_conformance.runner import cases_of, run_case
+from oa_conformance.pipeline import cases_of, run_case
 
 from .conftest import shared_fixture
 from .test_run import write_fixture

@@ -17,7 +17,7 @@ CRASH = ("pipeline-utilities", "070-crash-injection-after-node-resume.yaml")  # 
 def built_harness(tmp_path, monkeypatch, fixture):
     """Run the fixture's first case for real; return the Harness graph build handed back, and the trace."""
     from oa_conformance.interpreter import execute
-    from oa_conformance.runner import cases_of
+    from oa_conformance.pipeline import cases_of
 
     seen = []
 

@@ -60,9 +60,9 @@ def test_pyproject_declares_the_target_spec_version_and_the_runtime_range():
 def test_the_c_loader_is_in_use():
     import yaml
 
-    from oa_conformance.ast import loader
+    from oa_conformance.interpreter import yaml_compose
 
-    assert yaml.__with_libyaml__ and issubclass(loader._Composer, yaml.CSafeLoader)
+    assert yaml.__with_libyaml__ and issubclass(yaml_compose._Composer, yaml.CSafeLoader)
 
 
 # Imports each module of the package first, as a fresh interpreter would: the package's own modules

@@ -16,7 +16,7 @@ import pytest
 
 from oa_conformance.ast.nodes import Mapping, Node, Scalar, Section, Sequence, TypeRef
 from oa_conformance.discovery import discover
-from oa_conformance.interpreter import read_fixture
+from oa_conformance.pipeline import read_fixture
 from oa_conformance.lint import BY_CODE, lint_file
 from oa_conformance.lint.context import FixtureContext
 

@@ -9,8 +9,8 @@ import socket
 import httpx
 import pytest
 
-from oa_conformance.ast.scenarios import scenarios
-from oa_conformance.interpreter import read_fixture
+from oa_conformance.interpreter.scenarios import scenarios
+from oa_conformance.pipeline import read_fixture
 from oa_conformance.interpreter.llm_mock import MOCK_BASE_URL, bound_model, mock_wire, openai_provider
 
 MOCK_FIXTURE = """\
@@ -114,7 +114,7 @@ from .conftest import shared_fixture  # noqa: E402
 from .faults import replace_value  # noqa: E402
 from .test_run import write_fixture  # noqa: E402
 
-from oa_conformance.runner import cases_of, run_case  # noqa: E402
+from oa_conformance.pipeline import cases_of, run_case  # noqa: E402
 
 
 def run_copy(tmp_path, name: str, text: str, case: str | None = None):

@@ -7,7 +7,7 @@ import time
 import pytest
 from pyrsistent import PClass
 
-from oa_conformance.ast.loader import load_bytes
+from oa_conformance.interpreter.loader import load_bytes
 from oa_conformance.ast.nodes import Mapping, Scalar, Sequence
 from oa_conformance.diagnostics import FIXTURE_SCHEMA_INVALID
 
@@ -169,26 +169,26 @@ def test_the_no_op_resolver_hooks_are_really_no_ops():
     # while the safe loader registers no path resolvers.
     import yaml
 
-    from oa_conformance.ast import loader
+    from oa_conformance.interpreter import loader, yaml_compose
 
     assert not yaml.CSafeLoader.yaml_path_resolvers
-    assert not loader._Composer.yaml_path_resolvers
+    assert not yaml_compose._Composer.yaml_path_resolvers
     text = "a: [1, {b: c, d: [true, null, 2.5]}]\nk: 'x'\n"
     assert loader.load_bytes(text, "f.yaml").tree == loader.load_bytes(text.replace("'x'", '"x"'), "g.yaml").tree
-    assert yaml.compose(text, Loader=yaml.CSafeLoader).value[0][1].tag == loader._compose(text).value[0][1].tag
+    assert yaml.compose(text, Loader=yaml.CSafeLoader).value[0][1].tag == yaml_compose.compose(text).value[0][1].tag
 
 
 def _slow_path_value(text: str):
     """The same scalar through PyYAML's pure-Python reader with the loader's resolver."""
     import yaml
 
-    from oa_conformance.ast import loader
+    from oa_conformance.interpreter import yaml_compose
 
     class SlowComposer(yaml.SafeLoader):
-        resolve = staticmethod(loader._plain_resolver.resolve)
+        resolve = staticmethod(yaml_compose._plain_resolver.resolve)
 
     node = SlowComposer(f"a: [{text}]\n").get_single_node().value[0][1].value[0]
-    return loader.core_value(node.tag, node.value)
+    return yaml_compose.core_value(node.tag, node.value)
 
 
 def _same(left, right) -> bool:
@@ -226,7 +226,7 @@ def test_the_token_gate_is_the_one_pattern_it_stands_for():
     hypothesis = pytest.importorskip("hypothesis")
     from hypothesis import strategies as st
 
-    from oa_conformance.ast.loader import _ESCAPED_LT, _may_hold_tokens
+    from oa_conformance.interpreter.yaml_compose import _ESCAPED_LT, may_hold_tokens
 
     opening = re.compile(r"""[\s"'\[{,:]<[\w>-]""")
 
@@ -236,6 +236,6 @@ def test_the_token_gate_is_the_one_pattern_it_stands_for():
     @hypothesis.settings(max_examples=2000, deadline=None)
     @hypothesis.given(st.text(alphabet="<>-_aZ9 \t\n\u00a0\u2003\"'[]{},:;x\\3cCu0", max_size=12))
     def agree(text):
-        assert _may_hold_tokens(text) == reference(text), repr(text)
+        assert may_hold_tokens(text) == reference(text), repr(text)
 
     agree()

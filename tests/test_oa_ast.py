@@ -11,7 +11,7 @@ import pytest
 
 from oa_conformance.ast.dump import from_data
 from oa_conformance.cli.oa_ast import main
-from oa_conformance.interpreter import read_fixture
+from oa_conformance.pipeline import read_fixture
 
 from .conftest import BUNDLED_SPEC
 

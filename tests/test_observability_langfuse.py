@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from oa_conformance.discovery import FixtureRef
-from oa_conformance.runner import cases_of, run_case
+from oa_conformance.pipeline import cases_of, run_case
 
 from .conftest import shared_fixture
 

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from oa_conformance.discovery import FixtureRef, discover
-from oa_conformance.runner import cases_of, run_all
+from oa_conformance.pipeline import cases_of
+from oa_conformance.runner import run_all
 
 from .conftest import shared_fixture
 

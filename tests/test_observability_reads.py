@@ -107,7 +107,7 @@ def test_only_a_graph_declaring_no_state_accepts_undeclared_fields():
 
 def _empty_state_section():
     """The `state: {fields: {}}` section of a minimal fixture, read through the real passes."""
-    from oa_conformance.interpreter import read_fixture
+    from oa_conformance.pipeline import read_fixture
 
     text = b"state: {fields: {}}\nentry: a\nnodes: {a: {noop: true}}\nedges: [{from: a, to: END}]\ninitial_state: {}\nexpected: {final_state: {}}\n"
     read = read_fixture("x.yaml", text, capability="graph-engine")

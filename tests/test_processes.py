@@ -16,7 +16,8 @@ import pytest
 from oa_conformance.cli.oa_conformance import main as cli
 from oa_conformance.discovery import discover
 from oa_conformance.processes import expected_seconds, plan_shares, run_in_processes
-from oa_conformance.runner import ERROR, cases_of
+from oa_conformance.pipeline import cases_of
+from oa_conformance.results import ERROR
 
 from .test_cli_options import SLOW_SINGLE, three_fixtures
 from .test_run import write_fixture
@@ -124,7 +125,7 @@ def test_a_result_that_cannot_leave_its_worker_is_an_error():
     """Pickled in the worker's own thread: a result carrying a live object becomes an error result
     (a queue would fail in its background thread, losing the result and leaving the parent waiting)."""
     from oa_conformance.processes import _portable
-    from oa_conformance.runner import CaseResult
+    from oa_conformance.results import CaseResult
 
     sent = pickle.loads(_portable(CaseResult(None, "passed", notes=(threading.Lock(),))))
     assert sent.outcome == ERROR and "cannot leave its worker" in sent.reason

@@ -12,7 +12,7 @@ import gc
 from pathlib import Path
 
 from oa_conformance.discovery import discover
-from oa_conformance.interpreter import read_fixture
+from oa_conformance.pipeline import read_fixture
 from oa_conformance.lint import lint_paths
 
 BUNDLED = Path(__file__).resolve().parent.parent / "spec"

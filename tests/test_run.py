@@ -11,7 +11,8 @@ import pytest
 
 from oa_conformance.cli.oa_conformance import main as cli
 from oa_conformance.discovery import FixtureRef, discover
-from oa_conformance.runner import cases_of, run_all, run_case
+from oa_conformance.pipeline import cases_of, run_case
+from oa_conformance.runner import run_all
 
 from .conftest import BUNDLED_SPEC
 
@@ -136,8 +137,8 @@ def test_pytest_plugin_markers_select_by_capability(pytester, tmp_path):
 
 
 def test_wrap_with_middleware_logs_markers_around_the_node(tmp_path):
-    from oa_conformance.ast.scenarios import scenarios
-    from oa_conformance.interpreter import read_fixture
+    from oa_conformance.interpreter.scenarios import scenarios
+    from oa_conformance.pipeline import read_fixture
     from oa_conformance.interpreter.execute import execute_case
 
     text = LINEAR.read_text().replace(

@@ -13,7 +13,7 @@ import pytest
 
 from oa_conformance.diagnostics import FIXTURE_DIRECTIVE_UNKNOWN, FIXTURE_SCHEMA_INVALID, FIXTURE_VERSION_UNSUPPORTED
 from oa_conformance.discovery import discover
-from oa_conformance.interpreter import read_fixture
+from oa_conformance.pipeline import read_fixture
 
 from .conftest import BUNDLED_SPEC, shared_spec_root
 from .faults import block_sections, insert_at, replace_value

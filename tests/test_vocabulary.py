@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from oa_conformance.ast import families
-from oa_conformance.interpreter import read_fixture
+from oa_conformance.pipeline import read_fixture
 from oa_conformance.vocabulary import VOCABULARY, Directive, Family, Vocabulary
 from oa_conformance.vocabulary import shapes as sh
 

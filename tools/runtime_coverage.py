@@ -22,7 +22,9 @@ from pathlib import Path
 
 from oa_conformance.discovery import FixtureRef, discover
 from oa_conformance.expectations import load_all
-from oa_conformance.runner import PASSED, cases_of, run_all, run_case
+from oa_conformance.pipeline import cases_of, run_case
+from oa_conformance.results import PASSED
+from oa_conformance.runner import run_all
 from oa_conformance.host.manifest import runtime_package, runtime_version
 
 

@@ -1,14 +1,9 @@
 """The assertion layer: value matchers, expected-outcome shapes and invariant predicates, all pure
 rule objects over the recorded execution trace.
 
-``load()`` registers every shape and predicate (the capability modules it imports are the explicit
-registry); the assert pass calls it. Importing the package alone loads nothing, so ``oa-lint`` —
+``rules`` (the rule objects and selectors), ``matchers`` (§5.10 values), ``error_rules`` and
+``case_rules``; ``shapes/`` (the ``expected:`` shapes, tabled in its ``__init__``) and
+``catalogue/`` (the predicate rows). Importing this package alone loads nothing, so ``oa-lint`` —
 which needs only the predicate catalogue — does not pay for the shape modules and the runtime
 pieces they reach.
 """
-
-
-def load() -> None:
-    """Import (once) every module that registers shapes and predicates."""
-    from . import checkpoint_shapes, graph_engine_shapes, llm_provider_shapes, matchers, observability_shapes, pipeline_shapes, prompt_management_shapes, retrieval_provider_shapes, rules  # noqa: F401
-    from . import observability_langfuse_shapes  # noqa: F401,E402

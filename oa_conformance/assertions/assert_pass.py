@@ -14,39 +14,21 @@ from typing import Any
 
 from pyrsistent import pmap
 
-from . import load as load_assertions
-from .checkpoint_shapes import record_rules
+from .case_rules import BuildOrRunErrorRule, CompileErrorRule, CompileWarningRule, ConstructionErrorRule, RunsAgree
 from .catalogue.engine import RestatesRule, predicate_rule
 from .catalogue.scope import CaseContext
-from .rules import (
-    FAILED,
-    UNVERIFIED,
-    VERIFIED,
-    Check,
-    BuildOrRunErrorRule,
-    CompileErrorRule,
-    CompileWarningRule,
-    ConstructionErrorRule,
-    Context,
-    ErrorRule,
-    Rule,
-    RunsAgree,
-    SHAPES,
-    Unverified,
-    invocation_error,
-    _AllOf,
-    shape_rule,
-)
+from .error_rules import ErrorRule, invocation_error
+from .rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, Unverified, _AllOf
+from .shapes import SHAPES, shape_rule
+from .shapes.checkpoint import record_rules
 from ..ast.nodes import PredicateBlock, Section
-from ..ast.scenarios import FILE_ONLY, Scenario
+from ..interpreter.scenarios import FILE_ONLY, Scenario
 from ..diagnostics import Span
 from ..interpreter.capabilities import harness_for
 from ..interpreter.observability_nodes import BARRIER  # the middleware-log kind a barrier logs its outcome under
 from ..interpreter.resume import FIRST_RUN, POPULATE, RESUMED, is_multi_run
 from ..trace import CaseTrace
 from ..trace.document import document
-
-load_assertions()  # every shape and predicate registered before a case is asserted
 
 PREDICATE_BLOCKS = ("invariants", "observer_event_invariants")
 BUILD_OR_RUN_ERROR = "expected_chain_ambiguity_error"

@@ -57,6 +57,12 @@ class Match:
     mismatches: tuple[Mismatch, ...] = ()
 
 
+
+def absorb(problems: list[Mismatch], result: Match) -> Any:
+    """Add a child match's mismatches to ``problems``; return its bindings, for the next match."""
+    problems.extend(result.mismatches)
+    return result.bindings
+
 def show(value: Any) -> str:
     """A short rendering of an actual value for a mismatch message."""
     if hasattr(value, "items") and not isinstance(value, (str, bytes)):
@@ -81,7 +87,7 @@ def describe(expected: Any) -> str:
         return f"{expected.text} ({FORMAT_WORDS.get(expected.kind, expected.kind)})"
     if isinstance(expected, BindingToken):
         return f"{expected.text} (the value it bound first)"
-    from ..interpreter.values import literal
+    from ..values import literal
 
     return show(literal(expected)) if isinstance(expected, Node) else show(expected)
 
@@ -229,3 +235,27 @@ def _match(expected: Any, actual: Any, bindings: TMapping, path: str, mode: str,
     if not _scalar_equal(expected, actual) and expected != actual:
         _fail(problems, path, expected, actual, span)
     return bindings
+
+
+def first_difference(a: Any, b: Any, path: str = "") -> tuple[str, Any, Any] | None:
+    """The first place two plain values differ, as (path, a's value, b's value), or None."""
+    def sequence(value: Any) -> bool:
+        return is_sequence(value)
+
+    if hasattr(a, "keys") and hasattr(b, "keys"):
+        for key in list(a.keys()) + [k for k in b.keys() if k not in a]:
+            if key not in a or key not in b:
+                return f"{path}.{key}", a.get(key, "<absent>"), b.get(key, "<absent>")
+            found = first_difference(a[key], b[key], f"{path}.{key}")
+            if found:
+                return found
+        return None
+    if sequence(a) and sequence(b):
+        if len(a) != len(b):
+            return f"{path} (length)", len(a), len(b)
+        for index, (x, y) in enumerate(zip(a, b)):
+            found = first_difference(x, y, f"{path}[{index}]")
+            if found:
+                return found
+        return None
+    return None if a == b else (path, a, b)

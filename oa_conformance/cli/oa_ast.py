@@ -19,9 +19,9 @@ import sys
 
 import yaml
 
-from ..ast.loader import limits_problem, read_capped
+from ..interpreter.yaml_compose import limits_problem, read_capped
 from ..ast.dump import dump_json, dump_text, unparse
-from ..interpreter import read_fixture
+from ..pipeline import read_fixture
 from ..options import capability_name
 from .oa_conformance import version_text
 from .pipes import run_command

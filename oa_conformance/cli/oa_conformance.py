@@ -29,9 +29,9 @@ import os
 import sys
 import time
 
-from ..ast.loader import limits_problem
+from ..interpreter.yaml_compose import limits_problem
 from ..discovery import CAPABILITIES, DiscoveryError, capability_unknown, discover
-from ..interpreter import read_fixture
+from ..pipeline import read_fixture
 from ..options import positive_count, positive_seconds
 from ..version import ADAPTER_VERSION, TARGET_SPEC_VERSION
 from .pipes import closed_pipe_tolerated
@@ -134,7 +134,8 @@ def _run(fixtures, args) -> int:
     from ..grammar import GrammarError, parse_keyword_expression
     from ..host.manifest import ManifestError, header_lines, use_runtime_manifest, warning_lines
     from ..report import column, json_report, summary_table
-    from ..runner import cases_of, run_as_completed
+    from ..pipeline import cases_of
+    from ..runner import run_as_completed
 
     try:
         use_runtime_manifest(args.runtime_manifest)

@@ -20,7 +20,7 @@ import gc
 import os
 import sys
 
-from ..ast.loader import limits_problem, read_capped
+from ..interpreter.yaml_compose import limits_problem, read_capped
 from ..options import capability_name
 from ..lint import BY_CODE, RULES, Selection, UsageError, lint_paths
 from ..lint.engine import INTERNAL, LintResult, lint_file

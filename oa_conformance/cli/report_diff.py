@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from ..report import NOT_IMPLEMENTED_COLUMN, one_line
-from ..runner import NOT_IMPLEMENTED
+from ..results import NOT_IMPLEMENTED
 
 GOOD = frozenset({"passed", "xfail", "skipped"})
 BAD = frozenset({"failed", "error", "xpass", NOT_IMPLEMENTED_COLUMN})

@@ -17,13 +17,13 @@ import importlib
 import inspect
 from typing import Any, Callable, Mapping
 
-from ..interpreter.harness import HarnessPrimitiveMissing
+from ..errors import HarnessPrimitiveMissing
 
 
 class RuntimeLacks(HarnessPrimitiveMissing):
     """The build under test lacks the runtime API a case needs (a class, a module, a field, a
     parameter): the build does not ship that feature, so the case is a recognized skip naming it
-    (runner._judge) — never an import crash, never a pass."""
+    (pipeline.run_case) — never an import crash, never a pass."""
 
     def __init__(self, what: str, span=None):
         super().__init__(f"the openarmature build under test lacks {what}", span)

@@ -19,7 +19,7 @@ import uuid
 from typing import Any, Callable, NamedTuple
 
 from ..ast.nodes import Scalar
-from ..ast.scenarios import Scenario
+from .scenarios import Scenario
 from .case_output import captured
 
 

@@ -24,8 +24,9 @@ from typing import Any, Awaitable, Callable
 from ..host import graph as oa
 
 from ..ast.nodes import Mapping, Scalar, Section
-from .harness import Harness, HarnessPrimitiveMissing, HarnessRaised, timed_drain
-from .values import literal
+from ..errors import HarnessPrimitiveMissing
+from .harness import Harness, HarnessRaised, timed_drain
+from ..values import literal
 
 
 class NotImplementedDirective(Exception):

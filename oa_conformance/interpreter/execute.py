@@ -18,18 +18,17 @@ from ..host import checkpoint as oa_checkpoint
 from ..host import graph as oa
 
 from ..ast.nodes import Scalar, Section
-from ..ast.scenarios import Scenario
-from .behaviors import NotImplementedDirective
-from .errors import error_record
+from .scenarios import Scenario
+from .error_record import error_record
 from .capabilities import CapabilityHarness, harness_for
 from .case_output import run_loop
 from .graph_build import BuiltGraph, build_graph
-from .harness import (CaptureSeams, Harness, HarnessPrimitiveMissing, Instruments, InvocationCursor, RecordingObserver, RunLog,
-                      harness_missing, timed_drain)
+from ..errors import HarnessPrimitiveMissing, harness_missing
+from .harness import CaptureSeams, Harness, Instruments, InvocationCursor, RecordingObserver, RunLog, timed_drain
 from .resume import POPULATE, RESUMED, Crashed, Run, crashable, planned_runs, recording_checkpointer, saved_record
 from ..trace import CaseTrace, InvocationTrace, plain
 from ..trace.record import freezing
-from .values import literal
+from ..values import literal
 from ..vocabulary import VOCABULARY
 from ..vocabulary.registry import GENERAL_KINDS
 
@@ -219,9 +218,6 @@ def _target_graph(decl: Section, built: Any) -> Any:
 
 
 async def _run(scenario: Scenario, contract: CapabilityHarness | None = None) -> CaseTrace:
-    gap = unsupported(scenario, contract)
-    if gap is not None:
-        raise NotImplementedDirective(*gap)
     count = scenario.get("run_count")
     if count is None:
         return await _run_once(scenario, contract)

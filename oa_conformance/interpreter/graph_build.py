@@ -26,15 +26,16 @@ from ..host.graph import with_subgraph_identity
 from ..host.observability import current_correlation_id, current_invocation_id
 
 from ..ast.nodes import Mapping, Scalar, Section, Sequence, TypeRef
-from ..ast.scenarios import Scenario
+from .scenarios import Scenario
 from .case_output import captured, forward
 from .behaviors import NotImplementedDirective, condition_function, count_function, guarded_route
 from .middleware import build_middleware, metadata_middleware, wrap_middleware
 from .node_table import COMPOSITION_KEYS, NODE_MIDDLEWARE, composite_prelude, node_body
-from .harness import Harness, HarnessPrimitiveMissing, Instruments, InvocationCursor, RunLog, WiringDraft, WiringSlot
+from .harness import Harness, Instruments, InvocationCursor, RunLog, WiringDraft, WiringSlot
 from .middleware import BuildSite
+from ..errors import HarnessPrimitiveMissing
 from .resume import abort_point, migration_function
-from .values import literal
+from ..values import literal
 
 REDUCERS = {
     "last_write_wins": oa.last_write_wins,

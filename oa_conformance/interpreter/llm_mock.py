@@ -33,8 +33,8 @@ from dataclasses import replace
 from typing import Any, Iterable
 
 from ..ast.nodes import Scalar, Section
-from .harness import FixtureInvalid, HarnessPrimitiveMissing
-from .values import literal, raised_message
+from ..errors import FixtureInvalid, HarnessPrimitiveMissing
+from ..values import literal, raised_message
 from .wire import Canned, CapturedWire, hosts_of, sse_body, status_classifier
 
 # The mock provider's host root. `.invalid` (RFC 2606) can never resolve, so even a request that

@@ -19,8 +19,9 @@ from ..host import graph as oa
 
 from ..ast.nodes import Mapping, Scalar, Section
 from .behaviors import NotImplementedDirective
-from .harness import Harness, HarnessPrimitiveMissing, RunLog, WiringDraft
-from .values import literal
+from .harness import Harness, RunLog, WiringDraft
+from ..errors import HarnessPrimitiveMissing
+from ..values import literal
 
 
 @dataclass(frozen=True)

@@ -16,9 +16,10 @@ from typing import Any
 from ..ast.nodes import Mapping, Scalar, Section
 from .behaviors import NodeContext, NotImplementedDirective
 from .middleware import BuildSite, TransientMarkerError, retry_middleware
-from .harness import Harness, HarnessPrimitiveMissing, Instruments, _current_invocation
-from .synthetic import synthetic_base64
-from .values import literal, repeated_text
+from ..errors import HarnessPrimitiveMissing
+from .harness import Harness, Instruments, _current_invocation
+from ..synthetic import synthetic_base64
+from ..values import literal, repeated_text
 from ..vocabulary import VOCABULARY
 
 # The logger `emits_log` records go through (capabilities/otel_capture.py routes them per case);

@@ -34,10 +34,11 @@ from dataclasses import dataclass
 from typing import Any, AsyncIterator, Callable, Mapping
 
 from ..ast.nodes import Scalar, Section
-from ..ast.scenarios import Scenario
-from .harness import Harness, HarnessPrimitiveMissing, InvocationCursor, RunLog
+from .scenarios import Scenario
+from ..errors import HarnessPrimitiveMissing
+from .harness import Harness, InvocationCursor, RunLog
 from ..trace import plain
-from .values import literal
+from ..values import literal
 
 from ..trace.record import FIRST_RUN, POPULATE, RESUMED  # noqa: E402  (the trace's roles, re-exported)
 # Scenario directives that make a case a multi-run (checkpoint resume) case.

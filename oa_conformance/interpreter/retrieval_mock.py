@@ -31,12 +31,12 @@ from dataclasses import dataclass, field
 from typing import Any, AsyncIterator, Callable
 
 from ..ast.nodes import Scalar, Section
-from ..ast.scenarios import Scenario
+from .scenarios import Scenario
 from ..diagnostics import Span
 from ..host.detect import RuntimeLacks
+from ..errors import FixtureInvalid, HarnessPrimitiveMissing
 from .harness import CaptureSeams
-from .harness import FixtureInvalid, HarnessPrimitiveMissing
-from .values import literal, raised_message
+from ..values import literal, raised_message
 from .wire import Canned, CapturedWire, hosts_of, status_classifier
 
 EMBEDDING, RERANK = "embedding", "rerank"
@@ -345,5 +345,5 @@ async def calls_rerank(ctx: Any, spec: Section) -> None:
                 lambda provider: provider.rerank(query, documents, top_k=top_k, config=runtime_config))
 
 
-__all__ = ["DIRECTIVES", "EMBEDDING", "RERANK", "open_retrieval", "ProviderSpec", "RetrievalWire", "calls_embed", "calls_rerank", "canned", "install",
+__all__ = ["EMBEDDING", "RERANK", "open_retrieval", "ProviderSpec", "RetrievalWire", "calls_embed", "calls_rerank", "canned", "install",
            "provider_spec", "retrieval_wire"]

@@ -19,7 +19,8 @@ import difflib
 import re
 
 from ..ast.nodes import Mapping, Node, Scalar, Sequence
-from ..ast.shape_match import choose, describe_value, node_kind, scalar_problem, site_keys, token_sites
+from ..grammar.value_tokens import token_sites
+from .shape_match import choose, describe_value, node_kind, scalar_problem, site_keys
 from ..ast.visitor import Visitor
 from ..diagnostics import FIXTURE_DIRECTIVE_UNKNOWN, FIXTURE_SCHEMA_INVALID, Diagnostic, Span
 from ..grammar import check as grammar_check
@@ -67,7 +68,7 @@ def _case_list_problems(tree: Mapping) -> list[Diagnostic]:
             continue
         name = case.get("name")
         if type(name) is not Scalar or not isinstance(name.value, str):
-            text, span = f"case {index}", case.span  # the name the case goes by (ast.scenarios); a wrong type is reported by the shape check
+            text, span = f"case {index}", case.span  # the name the case goes by (interpreter.scenarios); a wrong type is reported by the shape check
         else:
             text, span = name.value, name.span
             if not text.strip():

@@ -6,7 +6,7 @@
 * :class:`FixtureContext` — one typed ``Fixture`` that passed the static checks, with the value
   tokens and predicates it holds (rules over the whole file).
 * :class:`ScenarioContext` — one scenario of it (a case, or the single-case file) as
-  :mod:`oa_conformance.ast.scenarios` sees it: its graph, the subgraphs it can reference, its
+  :mod:`oa_conformance.interpreter.scenarios` sees it: its graph, the subgraphs it can reference, its
   sections, tokens and expectations (every per-case rule).
 * :class:`Graph` — one graph of a scenario: the scenario's own, or a declared subgraph.
 
@@ -21,9 +21,9 @@ from collections import Counter
 from functools import cached_property, lru_cache
 from typing import Iterable, Iterator, NamedTuple
 
-from ..ast.build import content_span
+from ..grammar.value_tokens import content_span
 from ..ast.nodes import BindingToken, FormatToken, Mapping, Node, PredicateBlock, PredicateRef, Scalar, Section, Sequence
-from ..ast.scenarios import FILE_ONLY, Scenario, scenarios
+from ..interpreter.scenarios import FILE_ONLY, Scenario, scenarios
 from ..diagnostics import Span
 from ..grammar import check as grammar_check
 from ..grammar import looks_like_token, parse_token

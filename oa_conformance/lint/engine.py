@@ -3,7 +3,7 @@
 For each file, in discovery order:
 
 1. the ``file`` rules (layout: its name among its siblings);
-2. the static passes of :func:`oa_conformance.interpreter.read_fixture` — load, schema check, build,
+2. the static passes of :func:`oa_conformance.pipeline.read_fixture` — load, schema check, build,
    version check — whose diagnostics are re-coded to the lint rule that claims them (keeping their
    §9 category); then the ``document`` rules over the YAML those passes composed (the file is
    parsed once);
@@ -25,7 +25,7 @@ from typing import Iterable, Iterator, NamedTuple
 
 from ..diagnostics import Diagnostic, Span
 from ..discovery import DiscoveryError, FixtureRef, discover
-from ..interpreter import capability_of, read_fixture
+from ..pipeline import capability_of, read_fixture
 from .context import DocumentContext, FileContext, Finding, FixtureContext
 from .rules import BY_CODE, DETECTABLE, RULES, Rule
 

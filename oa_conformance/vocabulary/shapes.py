@@ -1,7 +1,7 @@
 """Value shapes: what a directive's value must look like.
 
 Shapes are plain immutable descriptions. The schema check (:mod:`oa_conformance.interpreter.schema_check`)
-checks a value against a shape; the AST builder (:mod:`oa_conformance.ast.build`) converts a checked
+checks a value against a shape; the AST builder (:mod:`oa_conformance.interpreter.build`) converts a checked
 value according to it; the linter and the generated docs print ``shape.describe()``.
 """
 

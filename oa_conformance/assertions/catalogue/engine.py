@@ -133,7 +133,7 @@ def substitute(text: str, bindings: dict[str, str], value: Any) -> str:
 def plain_value(expected: Any) -> Any:
     """The fixture's value as plain data (an AST value, or already plain in a hand-built example)."""
     if isinstance(expected, Node):
-        from ...interpreter.values import literal
+        from ...values import literal
 
         return literal(expected)
     return expected
@@ -274,7 +274,7 @@ def rule_for(found: Resolved, name: str, value: Any, span: Span | None) -> Rule:
     if isinstance(value, Node):
         # A predicate's value is an expected value like any other: its `<uuid>` / `<trace_id_X>`
         # strings are §5.10 matchers, compared (and bound) by matchers.match, not literal text.
-        from ...ast.build import with_tokens
+        from ...grammar.value_tokens import with_tokens
 
         value = with_tokens(value)
     if isinstance(row, Query):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, AsyncContextManager, Callable
 
-from ...ast.scenarios import Scenario
+from ..scenarios import Scenario
 from ..retrieval_mock import open_retrieval
 from .langfuse_capture import open_langfuse
 from .metadata_reads import open_metadata_reads

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, AsyncContextManager, Awaitable, Callable
 
-from ...ast.scenarios import Scenario
+from ..scenarios import Scenario
 from ...trace import CaseTrace
 from ...vocabulary import VOCABULARY
 from ...vocabulary.registry import GENERAL_KINDS

@@ -35,11 +35,12 @@ import contextlib
 import uuid
 from typing import Any
 
-from ...ast.scenarios import Scenario
+from ..scenarios import Scenario
 from ..harness import CaptureSeams
-from ..errors import error_record
-from ..harness import HarnessPrimitiveMissing, _current_invocation
-from ..values import literal
+from ..error_record import error_record
+from ...errors import HarnessPrimitiveMissing
+from ..harness import _current_invocation
+from ...values import literal
 
 
 # Observer flags a case may set at case level for every observer (the header's OTel-side flags),

@@ -32,14 +32,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...ast.nodes import Scalar, Section
-from ...ast.scenarios import Scenario
+from ..scenarios import Scenario
 from ...trace import CaseTrace, plain
-from ..errors import error_record
+from ..error_record import error_record
 from ..behaviors import NotImplementedDirective
 from ..middleware import _backoff, _classifier
-from ..harness import FixtureInvalid, HarnessPrimitiveMissing, harness_missing
+from ...errors import FixtureInvalid, HarnessPrimitiveMissing, harness_missing
 from ..llm_mock import bound_model, mock_wire, openai_provider, readiness_probe
-from ..values import literal
+from ...values import literal
 from .contract import CapabilityHarness
 from ...vocabulary import VOCABULARY
 

@@ -15,7 +15,7 @@ import contextlib
 from collections.abc import Mapping
 from typing import Any
 
-from ...ast.scenarios import Scenario
+from ..scenarios import Scenario
 from ..harness import CaptureSeams
 from .observability_direct import value_kind
 

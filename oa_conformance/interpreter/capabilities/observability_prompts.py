@@ -23,11 +23,11 @@ import contextlib
 import contextvars
 from typing import Any
 
-from ...ast.scenarios import Scenario
+from ..scenarios import Scenario
 from ..harness import CaptureSeams
 from ..behaviors import NodeContext
-from ..harness import FixtureInvalid, HarnessPrimitiveMissing
-from ..values import literal
+from ...errors import FixtureInvalid, HarnessPrimitiveMissing
+from ...values import literal
 from .prompt_management import PreloadedPromptBackend
 
 

@@ -28,10 +28,10 @@ import logging
 from typing import Any
 
 from ...ast.nodes import Scalar
-from ...ast.scenarios import Scenario
+from ..scenarios import Scenario
 from ..harness import CaptureSeams
 from ..case_output import SharedSlot
-from ..values import literal
+from ...values import literal
 
 # The case whose context is running: where routed log records and global-provider spans go.
 _ROUTE: contextvars.ContextVar["OtelCapture | None"] = contextvars.ContextVar("oa_otel_capture", default=None)

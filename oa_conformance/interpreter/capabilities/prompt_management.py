@@ -49,11 +49,11 @@ from ...host.prompts import (
 )
 
 from ...ast.nodes import Scalar, Section
-from ...ast.scenarios import Scenario
+from ..scenarios import Scenario
 from ...trace import CaseTrace, plain
-from ..errors import error_record
-from ..harness import FixtureInvalid, HarnessPrimitiveMissing
-from ..values import literal
+from ..error_record import error_record
+from ...errors import FixtureInvalid, HarnessPrimitiveMissing
+from ...values import literal
 from .contract import CapabilityHarness
 
 CAPABILITY = "prompt-management"
@@ -301,7 +301,7 @@ class PromptCase:
                 raise FixtureInvalid("default_cache_ttl_seconds is a non-negative number of seconds (prompt-management §6)",
                                      default_ttl.span)
             kwargs["default_cache_ttl_seconds"] = default_ttl.value
-        # A valid manager the runtime rejects is the runtime's outcome (runner.raised_by_runtime fails the case).
+        # A valid manager the runtime rejects is the runtime's outcome (pipeline.raised_by_runtime fails the case).
         self.managers[which] = prompt_manager(*backends, **kwargs)
         return self.managers[which]
 

@@ -14,7 +14,7 @@ import contextlib
 import re
 from typing import Any
 
-from ...ast.scenarios import Scenario
+from ..scenarios import Scenario
 from ..harness import CaptureSeams
 from ..llm_mock import MOCK_BASE_URL, bound_model, hosts_of, mock_wire, openai_provider
 from ..wire import CapturedWire

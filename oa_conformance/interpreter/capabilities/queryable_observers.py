@@ -20,9 +20,10 @@ from typing import Any
 
 from ...host.graph import NodeEvent
 
-from ...ast.scenarios import Scenario
+from ..scenarios import Scenario
 from ..harness import CaptureSeams
-from ..harness import HarnessPrimitiveMissing, _current_invocation
+from ...errors import HarnessPrimitiveMissing
+from ..harness import _current_invocation
 
 
 

@@ -5,7 +5,7 @@ Every case is a graph whose nodes call the bound embedding / rerank provider (``
 one for the case's construction block or ``mapping:``, talking to a captured wire that serves the
 ``mock_embedding`` / ``mock_rerank`` entries; the wire-request expectations beside ``expected:``
 (``expected_wire_request`` …) are checked by this directory's shapes
-(``assertions/retrieval_provider_shapes.py``) over the ``wire`` collection. Typed-event collectors
+(``assertions/shapes/retrieval_provider.py``) over the ``wire`` collection. Typed-event collectors
 (``typed_observers``, fixture 013's header) are the shared capture of :mod:`.typed_events`.
 """
 

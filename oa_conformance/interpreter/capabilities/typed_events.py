@@ -21,9 +21,10 @@ import contextlib
 from collections.abc import MutableMapping
 from typing import Any
 
-from ...ast.scenarios import Scenario
+from ..scenarios import Scenario
 from ..harness import CaptureSeams
-from ..harness import HarnessPrimitiveMissing, event_record
+from ...errors import HarnessPrimitiveMissing
+from ..harness import event_record
 
 
 # The graph-engine §6 typed event families a collector keeps (conformance-adapter §5.5).

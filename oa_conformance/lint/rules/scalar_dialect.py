@@ -33,8 +33,8 @@ from typing import Iterator
 
 import yaml
 
-from ...ast.loader import IntegerTooLong, _may_alias, core_value
-from ...diagnostics import Span
+from ...interpreter.yaml_compose import IntegerTooLong, core_value, may_alias
+from ...diagnostics import span_at
 from ..context import DocumentContext, Finding
 
 CODE = "Y007"
@@ -68,7 +68,7 @@ class _Yaml11Composer(_Reader):  # type: ignore[misc,valid-type]
 
 
 def check(document: DocumentContext) -> Iterator[Finding]:
-    shared = _may_alias(document.text)
+    shared = may_alias(document.text)
     if "!" not in document.text or _TAG.search(document.text) is None:  # `in` first: the regex scans slowly
         found = [(node, differs) for node in _plain_scalars(document.root, shared)
                  if (differs := _untagged(node.tag, node.value)) is not None]
@@ -84,7 +84,7 @@ def check(document: DocumentContext) -> Iterator[Finding]:
                  if (differs := _compare(yaml11_node.tag, node.tag, node.value)) is not None]
     for node, (new, old) in found:
         mark = node.start_mark
-        yield Finding(Span(document.path, mark.line + 1, mark.column + 1),
+        yield Finding(span_at(document.path, mark.line, mark.column),
                       f"plain scalar {node.value!r} is {new!r} in YAML 1.2 (what the adapter reads) but "
                       f"{old!r} in YAML 1.1; quote it or write it unambiguously")
 

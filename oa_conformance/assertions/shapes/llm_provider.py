@@ -19,13 +19,13 @@ from typing import Any
 
 from pyrsistent import pvector
 
-from ..ast.nodes import FormatToken, Mapping, Scalar, Sequence
-from ..diagnostics import Span
-from ..trace import ErrorRecord
-from .matchers import Match, Mismatch, match, show
-from .catalogue.engine import predicate_rule
-from .rules import (collection, SHAPES, FAILED, VERIFIED, Check, Context, ErrorRule, Rule, SelectingRule, Unverified, ValueRule, _AllOf,
-                    shape, shape_rule, verdict)
+from ...ast.nodes import FormatToken, Mapping, Scalar, Sequence
+from ...diagnostics import Span
+from ...trace import ErrorRecord
+from ..matchers import Match, Mismatch, match, show
+from ..catalogue.engine import predicate_rule
+from ..error_rules import ErrorRule
+from ..rules import FAILED, VERIFIED, Check, Context, Rule, SelectingRule, ShapeRow, Unverified, ValueRule, _AllOf, collection, verdict
 
 LP = "llm-provider"
 
@@ -119,12 +119,7 @@ class InCall(Rule):
     rules: tuple[Rule, ...]
 
     def check(self, ctx: Context, bindings: Any):
-        scoped = dataclasses.replace(ctx, call=self.index)
-        checks: list[Check] = []
-        for rule in self.rules:
-            found, bindings = rule.check(scoped, bindings)
-            checks.extend(found)
-        return tuple(checks), bindings
+        return _AllOf(self.rules).check(dataclasses.replace(ctx, call=self.index), bindings)
 
 
 @dataclass(frozen=True)
@@ -146,29 +141,30 @@ def _expects_error(expected: Any) -> bool:
     return expected is not None and expected.get("raises") is not None
 
 
-@shape("expected", capability=LP)
 def _expected(node: Any, span: Span | None) -> Rule:
     """A call's `expected:` (the case's, for its one `call:`; an entry's, under `calls:`): each key
     through its shape, and — unless it expects `raises` — the call must not have raised."""
+    from . import shape_rule  # the package's table, which lists this module's rows too
+
     rules: list[Rule] = [] if _expects_error(node) else [CallOutcome("expected", span)]
     rules.extend(shape_rule(key, value, node.key_span(key), LP) for key, value in node.items())
     return _AllOf(tuple(rules))
 
 
-@shape("calls", capability=LP)
 def _calls(node: Any, span: Span | None) -> Rule:
     """Each entry's own `expected:` keys and wire directives, about that call."""
+    from . import shape_rule  # the package's table, which lists this module's rows too
+
     rules: list[Rule] = []
     for index, step in enumerate(node.items):
         inner: list[Rule] = [] if step.get("expected") is not None else [CallOutcome(f"calls[{index}]", step.span)]
         for directive in step.order:
-            if (LP, directive) in SHAPES:  # `expected` and the wire directives
+            if directive in DIRECTIVES:  # `expected` and the wire directives
                 inner.append(shape_rule(directive, step.get(directive), step.key_span(directive), LP))
         rules.append(InCall(f"calls[{index}]", step.span, index, tuple(inner)))
     return _AllOf(tuple(rules))
 
 
-@shape("invariants", capability=LP)
 def _invariants(node: Any, span: Span | None) -> Rule:
     """An `invariants:` block under a call's `expected:`: catalogue predicates about the call."""
     rules = []
@@ -225,22 +221,18 @@ def _raw_check(spec: Mapping, raw: Any, canned: Any, path: str) -> list[Mismatch
     return problems
 
 
-@shape("response", capability=LP)
 def _response(node: Any, span: Span | None) -> Rule:
     return ResponseRule("expected.response", span, node, call_result)
 
 
-@shape("raises", capability=LP)
 def _raises(node: Any, span: Span | None) -> Rule:
     return ErrorRule("expected.raises", span, node, call_error)
 
 
-@shape("success", capability=LP)
 def _success(node: Any, span: Span | None) -> Rule:
     return ValueRule("expected.success", span, node, lambda ctx: call_record(ctx).get("error") is None)
 
 
-@shape("provider_call_count", capability=LP)
 def _provider_call_count(node: Any, span: Span | None) -> Rule:
     return ValueRule("expected.provider_call_count", span, node, lambda ctx: len(call_record(ctx)["requests"]))
 
@@ -252,7 +244,6 @@ def _messages_unmodified(ctx: Context) -> Any:
     return record["messages_unmodified"]
 
 
-@shape("caller_messages_unmodified", capability=LP)
 def _caller_messages_unmodified(node: Any, span: Span | None) -> Rule:
     return ValueRule("expected.caller_messages_unmodified", span, node, _messages_unmodified)
 
@@ -277,7 +268,6 @@ def with_wildcards(node: Any) -> Any:
     return node
 
 
-@shape("expected_wire_request", capability=LP)
 def _expected_wire_request(node: Any, span: Span | None) -> Rule:
     node = with_wildcards(node)
     if isinstance(node, Sequence):  # one body per request, in order
@@ -305,13 +295,11 @@ class AbsentKeysRule(SelectingRule):
         return (verdict(self.name, self.span, Match(not problems, bindings, tuple(problems))),), bindings
 
 
-@shape("expected_wire_request_absent_keys", capability=LP)
 def _absent_keys(node: Any, span: Span | None) -> Rule:
     keys = tuple((item.value, True, item.span) for item in node.items)
     return AbsentKeysRule("expected_wire_request_absent_keys", span, keys, block_requests)
 
 
-@shape("expected_wire_request_checks", capability=LP)
 def _wire_checks(node: Any, span: Span | None) -> Rule:
     """Each name is a catalogue predicate (`<key>_absent` is the catalogue's key check on the body)."""
     rules: list[Rule] = []
@@ -352,7 +340,6 @@ class BytesIdenticalRule(Rule):
         return (Check(self.name, VERIFIED, self.span),), bindings
 
 
-@shape("expected_wire_bytes_identical", capability=LP)
 def _bytes_identical(node: Any, span: Span | None) -> Rule:
     return BytesIdenticalRule("expected_wire_bytes_identical", span, node)
 
@@ -408,7 +395,6 @@ def _appended(expected: Sequence, actual: list[Any], bindings: Any, path: str) -
     return Match(not problems, bindings, tuple(problems))
 
 
-@shape("wire_requests", capability=LP)
 def _wire_requests(node: Any, span: Span | None) -> Rule:
     return WireRequestsRule("expected.wire_requests", span, node, block_requests)
 
@@ -462,6 +448,26 @@ class LlmSpansRule(SelectingRule):
         return (verdict(self.name, self.span, Match(not problems, bindings, tuple(problems))),), bindings
 
 
-@shape("llm_spans", capability=LP)
 def _llm_spans(node: Any, span: Span | None) -> Rule:
     return LlmSpansRule("expected.llm_spans", span, node, llm_spans)
+
+
+# directive → rule builder, in the llm-provider vocabulary
+SHAPES = (
+    ShapeRow("expected", _expected, LP),
+    ShapeRow("calls", _calls, LP),
+    ShapeRow("invariants", _invariants, LP),
+    ShapeRow("response", _response, LP),
+    ShapeRow("raises", _raises, LP),
+    ShapeRow("success", _success, LP),
+    ShapeRow("provider_call_count", _provider_call_count, LP),
+    ShapeRow("caller_messages_unmodified", _caller_messages_unmodified, LP),
+    ShapeRow("expected_wire_request", _expected_wire_request, LP),
+    ShapeRow("expected_wire_request_absent_keys", _absent_keys, LP),
+    ShapeRow("expected_wire_request_checks", _wire_checks, LP),
+    ShapeRow("expected_wire_bytes_identical", _bytes_identical, LP),
+    ShapeRow("wire_requests", _wire_requests, LP),
+    ShapeRow("llm_spans", _llm_spans, LP),
+)
+# The directives a `calls:` entry may carry that have a shape here.
+DIRECTIVES = frozenset(row.directive for row in SHAPES)

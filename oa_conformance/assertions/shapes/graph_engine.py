@@ -6,9 +6,9 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from ..diagnostics import Span
-from .catalogue.engine import predicate_rule
-from .rules import FAILED, VERIFIED, Check, Context, Rule, Unverified, ValueRule, _AllOf, invocation_of, node_events, shape
+from ...diagnostics import Span
+from ..catalogue.engine import predicate_rule
+from ..rules import FAILED, VERIFIED, Check, Context, Rule, ShapeRow, Unverified, ValueRule, _AllOf, invocation_of, node_events
 
 
 @dataclass(frozen=True)
@@ -29,7 +29,6 @@ class NoPropagatedError(Rule):
         return (Check(self.name, VERIFIED, self.span),), bindings
 
 
-@shape("no_propagated_error")
 def _no_propagated_error(node: Any, span: Span | None) -> Rule:
     return NoPropagatedError("expected.no_propagated_error", span, node)
 
@@ -56,7 +55,6 @@ class SnapshotScope(Rule):
         return tuple(checks), bindings
 
 
-@shape("node_accumulator_snapshot_invariants")
 def _snapshot_invariants(node: Any, span: Span | None) -> Rule:
     """`{<node>: {<observer>: {<predicate>: <value>}}}` — each predicate over that snapshot's events."""
     scopes = []
@@ -80,7 +78,14 @@ def _empty_phases_raised(ctx: Context) -> Any:
     return ((ctx.trace.wiring or {}).get("registration_probes") or {}).get("empty_phases", {}).get("raised")
 
 
-@shape("empty_phases_raises_at_registration")
 def _empty_phases(node: Any, span: Span | None) -> Rule:
     """§6: an empty phases set is a configuration error, raised at registration time."""
     return ValueRule("expected.empty_phases_raises_at_registration", span, node, _empty_phases_raised)
+
+
+# directive → rule builder (general shapes a graph-engine fixture uses)
+SHAPES = (
+    ShapeRow("no_propagated_error", _no_propagated_error),
+    ShapeRow("node_accumulator_snapshot_invariants", _snapshot_invariants),
+    ShapeRow("empty_phases_raises_at_registration", _empty_phases),
+)

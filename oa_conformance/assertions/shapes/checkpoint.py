@@ -32,11 +32,11 @@ from typing import Any, Callable, Iterable
 
 from pyrsistent import pmap
 
-from ..ast.nodes import Mapping, Node, Scalar, Section, Sequence
-from ..diagnostics import Span
-from ..trace import InvocationTrace
-from .matchers import Match, Mismatch, explain, match, show
-from .rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, SelectingRule, ValueRule, invocation_of, shape
+from ...ast.nodes import Mapping, Node, Scalar, Section, Sequence
+from ...diagnostics import Span
+from ...trace import InvocationTrace
+from ..matchers import Match, Mismatch, explain, match, show
+from ..rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, SelectingRule, ShapeRow, ValueRule, invocation_of
 
 RECORD_FIELDS = ("state", "parent_states", "schema_version", "invocation_id", "correlation_id", "last_saved_at")
 
@@ -331,12 +331,6 @@ def _set_shape(name: str, select: Callable[[Context], Iterable[Any]]) -> Callabl
     return factory
 
 
-for _name, _select in (("nodes_executed_during_resume", nodes_executed), ("nodes_skipped_during_resume", nodes_skipped),
-                       ("instances_executed_during_resume", instances_executed),
-                       ("instances_skipped_during_resume", instances_skipped)):
-    shape(_name)(_set_shape(_name, _select))
-
-
 def successful_attempt_index(ctx: Context) -> int | None:
     """The attempt_index of this run's latest successful attempt: the highest ``attempt_index`` of a
     ``completed`` event without an error (graph-engine §6: retries number their attempts 0..N-1)."""
@@ -345,23 +339,19 @@ def successful_attempt_index(ctx: Context) -> int | None:
     return max(succeeded) if succeeded else None
 
 
-@shape("successful_attempt_index_during_resume")
 def _successful_attempt_index(node: Scalar, span: Span | None) -> Rule:
     return ValueRule("expected.successful_attempt_index_during_resume", span, node, successful_attempt_index)
 
 
-@shape("migrations_run")
 def _migrations_run(node: Sequence, span: Span | None) -> Rule:
     """The harness migrations the run applied, in order (``from->to``)."""
     return ValueRule("expected.migrations_run", span, node, lambda ctx: ctx.invocation.checkpoint["migrations_run"])
 
 
-@shape("checkpoint_saves")
 def _checkpoint_saves(node: Sequence, span: Span | None) -> Rule:
     return EverySaveRule("expected.checkpoint_saves", span, node, every=False)
 
 
-@shape("latest_record_assertions")
 def _latest_record(node: Mapping, span: Span | None) -> Rule:
     return RecordRule("expected.latest_record_assertions", span, node, saved_record)
 
@@ -387,3 +377,16 @@ def _key_span(owner: Any, key: str) -> Span | None:
 
 __all__ = ["EverySaveRule", "RecordRule", "SetRule", "before_resume", "entered", "record_rules", "record_view",
            "run_with_role", "saved_record", "saves_of"]
+
+
+# directive → rule builder (general shapes a checkpointing fixture uses)
+SHAPES = (
+    ShapeRow("nodes_executed_during_resume", _set_shape("nodes_executed_during_resume", nodes_executed)),
+    ShapeRow("nodes_skipped_during_resume", _set_shape("nodes_skipped_during_resume", nodes_skipped)),
+    ShapeRow("instances_executed_during_resume", _set_shape("instances_executed_during_resume", instances_executed)),
+    ShapeRow("instances_skipped_during_resume", _set_shape("instances_skipped_during_resume", instances_skipped)),
+    ShapeRow("successful_attempt_index_during_resume", _successful_attempt_index),
+    ShapeRow("migrations_run", _migrations_run),
+    ShapeRow("checkpoint_saves", _checkpoint_saves),
+    ShapeRow("latest_record_assertions", _latest_record),
+)

@@ -9,11 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..ast.nodes import Mapping, Scalar, Sequence
-from ..diagnostics import Span
-from ..trace import primary_observer
-from .matchers import Match, Mismatch, explain, match, show
-from .rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, ValueRule, invocation_of, shape, verdict  # noqa: F401
+from ...ast.nodes import Mapping, Scalar, Sequence
+from ...diagnostics import Span
+from ...trace import primary_observer
+from ..matchers import Match, Mismatch, explain, match, show
+from ..rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, ShapeRow, ValueRule, invocation_of, verdict  # noqa: F401
 
 ISOLATED = "FailureIsolatedEvent"
 STATES = ("pre_state", "post_state")
@@ -116,7 +116,6 @@ class IsolationEventRule(EventsJudged):
         return self.any_matches(events, [match_isolation_event(self.expected, e, bindings, path) for e in events], "failure-isolation event", bindings)
 
 
-@shape("expected_failure_isolation_event")
 def _expected_isolation_event(node: Mapping, span: Span | None) -> Rule:
     return IsolationEventRule("expected.expected_failure_isolation_event", span, node)
 
@@ -137,7 +136,6 @@ class NoIsolationEventRule(EventsJudged):
         return Check(self.name, FAILED, self.span, detail), bindings
 
 
-@shape("no_failure_isolation_event")
 def _no_isolation_event(node: Scalar, span: Span | None) -> Rule:
     return NoIsolationEventRule("expected.no_failure_isolation_event", span, node)
 
@@ -177,7 +175,6 @@ class AttemptEventsRule(EventsJudged):
         return verdict(self.name, self.span, Match(not problems, bindings, tuple(problems))), bindings
 
 
-@shape("expected_attempt_events")
 def _expected_attempt_events(node: Sequence, span: Span | None) -> Rule:
     return AttemptEventsRule("expected.expected_attempt_events", span, node)
 
@@ -221,7 +218,6 @@ class ObserverEventRule(EventsJudged):
         return Match(not problems, bindings, tuple(problems))
 
 
-@shape("expected_observer_event")
 def _expected_observer_event(node: Mapping, span: Span | None) -> Rule:
     return ObserverEventRule("expected.expected_observer_event", span, node)
 
@@ -271,6 +267,15 @@ class ConcurrencyRule(EventsJudged):
         return Check(self.name, FAILED, self.span, f"{seen} instances were in flight at once, more than {bound}"), bindings
 
 
-@shape("concurrency_invariant")
 def _concurrency_invariant(node: Mapping, span: Span | None) -> Rule:
     return ConcurrencyRule("expected.concurrency_invariant", span, node)
+
+
+# directive → rule builder (general shapes a pipeline-utilities fixture uses)
+SHAPES = (
+    ShapeRow("expected_failure_isolation_event", _expected_isolation_event),
+    ShapeRow("no_failure_isolation_event", _no_isolation_event),
+    ShapeRow("expected_attempt_events", _expected_attempt_events),
+    ShapeRow("expected_observer_event", _expected_observer_event),
+    ShapeRow("concurrency_invariant", _concurrency_invariant),
+)

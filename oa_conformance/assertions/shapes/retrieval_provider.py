@@ -26,10 +26,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from ..ast.nodes import Mapping, Sequence
-from ..kinds import is_mapping, is_sequence
-from .matchers import Match, Mismatch, match, show
-from .rules import Context, ErrorRule, StateRule, ValueRule, final_state, raised_error, shape, verdict
+from ...ast.nodes import Mapping, Sequence
+from ...kinds import is_mapping, is_sequence
+from ..matchers import Match, Mismatch, match, show
+from ..error_rules import ErrorRule, raised_error
+from ..rules import Context, ShapeRow, StateRule, ValueRule, final_state, verdict
 
 CAPABILITY = "retrieval-provider"
 
@@ -145,27 +146,22 @@ def url_equals(expected: Any, request: Any, bindings: Any, path: str) -> Match:
     return match(expected, request["url"], bindings, path)
 
 
-@shape("expected_wire_request", capability=CAPABILITY)
 def _wire_request(node: Any, span: Any) -> WireBodies:
     return WireBodies("expected_wire_request", span, node, request_bodies)
 
 
-@shape("expected_wire_request_count", capability=CAPABILITY)
 def _wire_count(node: Any, span: Any) -> ValueRule:
     return ValueRule("expected_wire_request_count", span, node, lambda ctx: len(wire_requests(ctx)))
 
 
-@shape("expected_wire_request_absent_keys", capability=CAPABILITY)
 def _wire_absent(node: Any, span: Any) -> EveryRequest:
     return EveryRequest("expected_wire_request_absent_keys", span, node, sent_requests, judge=absent_keys)
 
 
-@shape("expected_wire_headers", capability=CAPABILITY)
 def _wire_headers(node: Any, span: Any) -> EveryRequest:
     return EveryRequest("expected_wire_headers", span, node, sent_requests, judge=headers_subset)
 
 
-@shape("expected_wire_url", capability=CAPABILITY)
 def _wire_url(node: Any, span: Any) -> EveryRequest:
     return EveryRequest("expected_wire_url", span, node, sent_requests, judge=url_equals)
 
@@ -226,7 +222,6 @@ class ResponseStateRule(StateRule):
         return (verdict(self.name, self.span, Match(not problems, bindings, tuple(problems))),), bindings
 
 
-@shape("final_state", capability=CAPABILITY)
 def _final_state(node: Any, span: Any) -> ResponseStateRule:
     return ResponseStateRule("expected.final_state", span, node, final_state)
 
@@ -235,6 +230,17 @@ def _final_state(node: Any, span: Any) -> ResponseStateRule:
 # The raised error: the provider call's §7 category
 
 
-@shape("expected_error", capability=CAPABILITY)
 def _expected_error(node: Any, span: Any) -> ErrorRule:
     return ErrorRule("expected_error", span, node, raised_error)
+
+
+# directive → rule builder, in the retrieval-provider vocabulary
+SHAPES = (
+    ShapeRow("expected_wire_request", _wire_request, CAPABILITY),
+    ShapeRow("expected_wire_request_count", _wire_count, CAPABILITY),
+    ShapeRow("expected_wire_request_absent_keys", _wire_absent, CAPABILITY),
+    ShapeRow("expected_wire_headers", _wire_headers, CAPABILITY),
+    ShapeRow("expected_wire_url", _wire_url, CAPABILITY),
+    ShapeRow("final_state", _final_state, CAPABILITY),
+    ShapeRow("expected_error", _expected_error, CAPABILITY),
+)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Iterator, NamedTuple
 
 from ..diagnostics import Span
-from .nodes import Mapping, Scalar, Section
+from ..ast.nodes import Mapping, Scalar, Section
 
 # Directives that belong to the file, not to a scenario: never inherited by a case.
 FILE_ONLY = frozenset(("cases", "conformance_version", "name", "description"))

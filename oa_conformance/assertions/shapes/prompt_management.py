@@ -20,24 +20,24 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from ..ast.nodes import Mapping, Scalar, Section, Sequence
-from ..diagnostics import Span
-from ..trace import ErrorRecord
-from .matchers import Match, Mismatch, describe, match, show
-from .catalogue.engine import predicate_rule
-from .rules import (
+from ...ast.nodes import Mapping, Scalar, Section, Sequence
+from ...diagnostics import Span
+from ...trace import ErrorRecord
+from ..matchers import Match, Mismatch, describe, match, show
+from ..catalogue.engine import predicate_rule
+from ..error_rules import ErrorRule
+from ..rules import (
     FAILED,
     VERIFIED,
     Check,
     Context,
-    ErrorRule,
     Rule,
     SelectingRule,
     Unverified,
     ValueRule,
     _AllOf,
+    ShapeRow,
     collection,
-    shape,
     verdict,
 )
 
@@ -203,22 +203,6 @@ def _calls(block: str):
     return factory
 
 
-for _block in ("calls", "secondary_calls", "tertiary_calls"):
-    shape(_block, capability=PM)(_calls(_block))
-
-
-# The assertions a key of `expected:` may name instead of a capture.
-ASSERTIONS: dict[str, Callable[[Any, Span | None], Rule]] = {}
-
-
-def assertion(name: str):
-    def register(factory):
-        ASSERTIONS[name] = factory
-        return factory
-    return register
-
-
-@shape("expected", capability=PM)
 def _expected(node: Mapping, span: Span | None) -> Rule:
     rules = []
     for key, value in node.items():
@@ -228,7 +212,6 @@ def _expected(node: Mapping, span: Span | None) -> Rule:
     return _AllOf(tuple(rules))
 
 
-@assertion("result_equivalence")
 def _result_equivalence(node: Mapping, span: Span | None) -> Rule:
     """`{of, fields_must_match, fields_may_differ}`: the captures agree on every must-match field; a
     may-differ field must still be present on each (it is named, so it exists)."""
@@ -261,11 +244,6 @@ def _hash_pairs(same: bool):
     return factory
 
 
-assertion("rendered_hash_equal")(_hash_pairs(True))
-assertion("rendered_hash_different")(_hash_pairs(False))
-
-
-@assertion("prompt_group")
 def _prompt_group(node: Mapping, span: Span | None) -> Rule:
     """`{of: <capture>, group_name, member_count, member_names, member_order_preserved}` about a
     captured PromptGroup; `member_order_preserved: true` — its members are, in order, the captures
@@ -290,6 +268,15 @@ def _prompt_group(node: Mapping, span: Span | None) -> Rule:
     return _AllOf(tuple(rules))
 
 
+# The assertions a key of `expected:` may name instead of a capture.
+ASSERTIONS: dict[str, Callable[[Any, Span | None], Rule]] = {
+    "result_equivalence": _result_equivalence,
+    "rendered_hash_equal": _hash_pairs(True),
+    "rendered_hash_different": _hash_pairs(False),
+    "prompt_group": _prompt_group,
+}
+
+
 def _order_preserved(of: str) -> Callable[[Context], bool]:
     def select(ctx: Context) -> bool:
         members = captured(of)(ctx)["members"]
@@ -301,7 +288,6 @@ def _order_preserved(of: str) -> Callable[[Context], bool]:
     return select
 
 
-@shape("expected_backend_state", capability=PM)
 def _backend_state(node: Mapping, span: Span | None) -> Rule:
     rules = []
     for backend, state in node.items():
@@ -344,12 +330,10 @@ class SharedPrefix(Rule):
         return judged(self, problems, bindings)
 
 
-@shape("expected_shared_prefix", capability=PM)
 def _shared_prefix(node: Section, span: Span | None) -> Rule:
     return SharedPrefix("expected_shared_prefix", node.key_span("prefix"), _names(node.between), node.message_index.value, node.prefix.value)
 
 
-@shape("expected_message_equal", capability=PM)
 def _message_equal(node: Section, span: Span | None) -> Rule:
     between = _names(node.between)
     rules = []
@@ -373,3 +357,15 @@ class _MessagesEqual(Rule):
         if any(message != messages[0] for message in messages[1:]):
             problems.append(f"messages[{self.index}] differ: " + ", ".join(f"{n}={show(m)}" for n, m in zip(self.captures, messages)))
         return judged(self, problems, bindings)
+
+
+# directive → rule builder, in the prompt-management vocabulary
+SHAPES = (
+    ShapeRow("calls", _calls("calls"), PM),
+    ShapeRow("secondary_calls", _calls("secondary_calls"), PM),
+    ShapeRow("tertiary_calls", _calls("tertiary_calls"), PM),
+    ShapeRow("expected", _expected, PM),
+    ShapeRow("expected_backend_state", _backend_state, PM),
+    ShapeRow("expected_shared_prefix", _shared_prefix, PM),
+    ShapeRow("expected_message_equal", _message_equal, PM),
+)

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from pyrsistent import pvector
 
-from ..grammar import looks_like_placeholder, parse_placeholder, parse_token, parse_type
+from ..grammar import looks_like_placeholder, parse_placeholder, parse_type
+from ..grammar.value_tokens import content_span, with_tokens
 from ..vocabulary import VOCABULARY, Vocabulary
 from ..vocabulary import shapes as sh
-from .families import BY_FAMILY
-from .nodes import Mapping, Node, PredicateBlock, PredicateRef, Scalar, Sequence, Section
-from .shape_match import choose, token_sites
+from ..ast.families import BY_FAMILY
+from ..ast.nodes import Mapping, Node, PredicateBlock, PredicateRef, Scalar, Sequence, Section
+from .shape_match import choose
 
 
 def build_fixture(tree: Mapping, capability: str | None = None, vocabulary: Vocabulary = VOCABULARY, tokens: bool = True) -> Section:
@@ -118,29 +119,3 @@ class _Builder:
 _AS_IS = frozenset((sh.Scalar, sh.Enum, sh.Data, sh.Version))
 _new = object.__new__
 _set = object.__setattr__
-
-
-def content_span(node: Scalar):
-    """Where a string scalar's text starts (after its opening quote, if any)."""
-    return node.span.shifted(1) if node.quoted else node.span
-
-
-def with_tokens(node: Node) -> Node:
-    """``node`` with every value-token string replaced by its token node.
-
-    Only the paths to the tokens are rebuilt; every other subtree is shared with the value tree.
-    """
-    for path, scalar in token_sites(node):
-        node = _replace(node, path, parse_token(scalar.value, content_span(scalar)))
-    return node
-
-
-def _replace(node: Node, path: tuple[int, ...], new: Node) -> Node:
-    if not path:
-        return new
-    index, rest = path[0], path[1:]
-    if type(node) is Mapping:
-        values = node.values.set(index, _replace(node.values[index], rest, new))
-        return Mapping.make(keys=node.keys, values=values, key_spans=node.key_spans, span=node.span)
-    items = node.items.set(index, _replace(node.items[index], rest, new))
-    return Sequence.make(items=items, span=node.span)

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..ast.dump import unparse as literal
+from .ast.dump import unparse as literal
+from .errors import FixtureInvalid
 
 __all__ = ["literal", "raised_message", "repeated_text"]
 
@@ -27,7 +28,5 @@ def raised_message(raises: Any) -> str:
         return raises.message.value
     repeat = raises.get("message_repeat")
     if repeat is None:
-        from .harness import FixtureInvalid
-
         raise FixtureInvalid("`raises` needs a `message` or a `message_repeat`", raises.span)
     return repeated_text(repeat.char.value, repeat.bytes.value)

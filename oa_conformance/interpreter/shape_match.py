@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from ..grammar import looks_like_token
 from ..vocabulary import shapes as sh
-from .nodes import Mapping, Node, Scalar, Sequence
+from ..ast.nodes import Mapping, Node, Scalar, Sequence
 
 _PY_TYPES = {str: "str", int: "int", float: "float", bool: "bool", type(None): "null"}
 
@@ -59,39 +58,6 @@ def describe_value(value: object) -> str:
     if isinstance(value, (int, float)):
         return f"number {value!r}"
     return f"string {value!r}"
-
-
-def token_sites(node: Node) -> list[tuple[tuple[int, ...], Scalar]]:
-    """Where an expected value holds strings meant as §5.10 tokens: (child indices, scalar) pairs.
-
-    Shared by the schema check (which parses them) and the builder (which replaces them); both then
-    touch only these paths instead of walking the whole value again. Scalars, the bulk of any
-    value, are tested inline without a call.
-    """
-    found: list[tuple[tuple[int, ...], Scalar]] = []
-    if type(node) is Scalar:
-        return [((), node)] if _token_candidate(node) else []
-    if type(node) is Mapping or type(node) is Sequence:
-        _walk_sites(node, (), found)
-    return found
-
-
-def _token_candidate(scalar: Scalar) -> bool:
-    value = scalar.value
-    return type(value) is str and value[:1] == "<" and looks_like_token(value)
-
-
-def _walk_sites(current: Node, path: tuple[int, ...], found: list) -> None:
-    # Module-level, not a closure: a recursive closure refers to itself through its cell, a
-    # reference cycle left to the cyclic collector.
-    children = current.values if type(current) is Mapping else current.items
-    for index, child in enumerate(children):
-        kind = type(child)
-        if kind is Scalar:
-            if _token_candidate(child):
-                found.append((path + (index,), child))
-        elif kind is Mapping or kind is Sequence:
-            _walk_sites(child, path + (index,), found)
 
 
 def site_keys(node: Node, path: tuple[int, ...]) -> list:

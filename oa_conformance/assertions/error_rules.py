@@ -1,0 +1,145 @@
+"""Expected errors (conformance-adapter §5.8, §5.13): the invocation's error against
+``expected_error`` / ``error`` / ``raises``, field by field, with the fields read off the trace.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ..ast.nodes import Mapping
+from .matchers import match, show
+from .rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, SelectingRule, invocation_of, verdict
+
+
+@dataclass(frozen=True)
+class ErrorRule(SelectingRule):
+    """An expected error (`expected_error`, `error`, `first_run_expected_error`)."""
+
+    def evaluate(self, ctx: Context, bindings: Any):
+        error = self.select(ctx)
+        checks = []
+        for key, want in self.expected.items():
+            name = f"{self.name}.{key}"
+            span = self.expected.key_span(key)
+            if key == "category":
+                # A node_exception carrier (graph-engine §4) wraps the originating error: a fixture may
+                # name the carrier's category or the one the cause chain derives (conformance-adapter §5.8).
+                derived = error.attributes.get("derived_category")
+                actual = derived if derived is not None and getattr(want, "value", None) == derived else error.category
+            elif key == "raised_from":
+                actual = error.node
+            elif key == "message":
+                actual = error.message
+            elif key == "execution_order":
+                actual = invocation_of(ctx).execution_order
+            elif key in ("carries", "cause"):  # §5.13 fields the error exposes / its cause link
+                found, bindings = (_carries if key == "carries" else _cause)(want, error, bindings, name)
+                checks.extend(found)
+                continue
+            elif key in DERIVED_ERROR_FIELDS:
+                try:
+                    actual = DERIVED_ERROR_FIELDS[key](ctx, error)
+                except LookupError as missing:
+                    checks.append(Check(name, FAILED, span, f"nothing to compare: {missing}"))
+                    continue
+            elif key in error.attributes:
+                actual = error.attributes[key]
+            else:
+                checks.append(Check(name, UNVERIFIED, span, f"not implemented: error field {key!r}"))
+                continue
+            result = match(want, actual, bindings, name, "exact")
+            bindings = result.bindings
+            check = verdict(name, span, result)
+            if key == "category" and not result.ok:  # say what was raised instead
+                check = dataclasses.replace(check, detail=f"{check.detail} (raised {error.type_name}: {error.message})")
+            checks.append(check)
+        return tuple(checks), bindings
+
+
+def _carries(expected: Mapping, error: Any, bindings: Any, path: str) -> tuple[list[Check], Any]:
+    """`carries` (conformance-adapter §5.13): each key names a field the error exposes — bare
+    (exact; a mapping by the keys named), ``_present`` (present / absent) or ``_mentions`` (substring)."""
+    checks = []
+    for key, want in expected.items():
+        name, span = f"{path}.{key}", expected.key_span(key)
+        stem, flavor = key, "exact"
+        for suffix in ("_present", "_mentions"):
+            if key.endswith(suffix):
+                stem, flavor = key[: -len(suffix)], suffix[1:]
+        actual = error.attributes.get(stem)
+        if flavor == "present":
+            ok = (actual is not None) == bool(want.value)
+            checks.append(Check(name, VERIFIED if ok else FAILED, span, "" if ok else f"{stem} is {show(actual)}"))
+        elif stem not in error.attributes:
+            checks.append(Check(name, FAILED, span, f"the {error.type_name} exposes no field {stem!r}"))
+        elif flavor == "mentions":
+            ok = isinstance(actual, str) and str(want.value) in actual
+            checks.append(Check(name, VERIFIED if ok else FAILED, span, "" if ok else f"{show(actual)} does not mention {want.value!r}"))
+        else:
+            result = match(want, actual, bindings, name, "subset")
+            bindings = result.bindings
+            checks.append(verdict(name, span, result))
+    return checks, bindings
+
+
+CAUSE_FIELDS = {"exception_type": "type", "message": "message", "category": "category"}
+
+
+def _cause(expected: Mapping, error: Any, bindings: Any, path: str) -> tuple[list[Check], Any]:
+    """`cause`: the error's direct cause (the next link of its chain) — exception_type, message, category."""
+    checks = []
+    link = error.chain[1] if len(error.chain) > 1 else None
+    for key, want in expected.items():
+        name, span = f"{path}.{key}", expected.key_span(key)
+        if link is None:
+            checks.append(Check(name, FAILED, span, f"the {error.type_name} has no cause"))
+        elif key not in CAUSE_FIELDS:
+            checks.append(Check(name, UNVERIFIED, span, f"not implemented: cause field {key!r}"))
+        else:
+            result = match(want, link.get(CAUSE_FIELDS[key]), bindings, name, "exact")
+            bindings = result.bindings
+            checks.append(verdict(name, span, result))
+    return checks, bindings
+
+
+def cause_message(ctx: Context, error: Any) -> Any:
+    """The message of the outermost non-carrier link below the raised error (what it wraps)."""
+    below = [link for link in error.chain[1:] if not link.get("carrier")]
+    if not below:
+        raise LookupError(f"the {error.type_name} has no non-carrier cause")
+    return below[0].get("message")
+
+
+def flaky_call_count(ctx: Context, error: Any) -> Any:
+    """How many times the `flaky` failure mock of the node the error surfaced from was called."""
+    return sum(n for key, n in ctx.trace.mock_calls.items() if key[0] == "flaky" and key[1] == error.node)
+
+
+# Error fields an expectation may name that are read off the trace rather than the error object.
+DERIVED_ERROR_FIELDS: dict[str, Callable[[Context, Any], Any]] = {
+    "cause_message": cause_message,
+    "flaky_call_count": flaky_call_count,
+}
+
+
+def invocation_error(ctx: Context) -> Any:
+    inv = invocation_of(ctx)
+    if inv.error is None:
+        raise LookupError(f"the invocation {inv.outcome} without an error (final state {show(inv.final_state)})")
+    return inv.error
+
+
+def raised_error(ctx: Context) -> Any:
+    """The invocation's error as the code inside the node raised it: the category (and type) of
+    the outermost non-carrier link of the chain that has one — a provider's §7 category raised
+    through the node_exception carrier the engine wraps it in. A chain with no such link (an
+    uncategorized exception) keeps the carrier's own. For directories whose `expected_error` is
+    about what raised out of a provider call (retrieval-provider 022 header: "Asserts the §7
+    category and the raising node")."""
+    error = invocation_error(ctx)
+    raised = next((link for link in error.chain if not link.get("carrier") and link.get("category")), None)
+    if raised is None:
+        return error
+    return dataclasses.replace(error, category=raised.get("category"), type_name=raised.get("type"))

@@ -1,0 +1,244 @@
+"""The pipeline: every pass a fixture goes through, in order, and where each problem becomes a verdict.
+
+    read_fixture (once per file)   load → schema check → build → version check   → the typed AST or problems
+    cases_of (once per file)       scenarios: one CaseRef per case, its inherited declarations included
+    run_case (once per case)       features → requires_capability → not implemented → execute → assert
+                                   → one CaseResult
+
+:func:`read_fixture` stops at the first pass that reports a problem, so later passes only ever see
+input the earlier ones accepted; :func:`run_case` never raises for a fixture, harness or runtime
+problem. Both front ends (``oa-conformance run``, the pytest plugin), ``oa-lint`` / ``check`` /
+``oa-ast`` (the static passes only) and the tools go through these three functions.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import gc
+import os
+import time
+from typing import TYPE_CHECKING, Callable, NamedTuple
+
+from .interpreter.build import build_fixture
+from .interpreter.loader import Composed, load_bytes, load_path
+from .ast.nodes import Section
+from .diagnostics import FIXTURE_VERSION_UNSUPPORTED, Diagnostic
+from .interpreter.schema_check import check_schema
+from .interpreter.version_check import check_version
+
+if TYPE_CHECKING:  # pragma: no cover - annotations only
+    from .discovery import FixtureRef
+    from .interpreter.scenarios import Scenario
+    from .results import CaseRef, CaseResult
+
+# The passes that run a case (graph build, execute, assert: the runtime, OTel, the catalogue) and
+# the results they make are imported by the first case that runs, not with this module: reading a
+# fixture (oa-lint, check, oa-ast, the parent of worker processes) pays only for the static passes.
+
+DEFAULT_TIMEOUT = 60.0
+
+STAGES = ("load", "schema", "version")
+_RECOVERABLE = frozenset(("duplicate-key", "tag"))  # loader findings after which the schema check still runs
+
+
+class ReadResult(NamedTuple):
+    """The typed ``Fixture`` (``None`` when a pass failed) and every problem found; with
+    ``keep_composed``, also the document libyaml composed (see :class:`~oa_conformance.interpreter.loader.Composed`)."""
+
+    fixture: Section | None
+    diagnostics: tuple[Diagnostic, ...]
+    composed: Composed | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not self.diagnostics
+
+
+def capability_of(path: str) -> str | None:
+    """The capability directory a fixture belongs to: ``spec/<capability>/conformance/NNN-x.yaml``."""
+    parts = os.path.normpath(os.path.abspath(path)).split(os.sep)
+    return parts[-3] if len(parts) >= 3 and parts[-2] == "conformance" else None
+
+
+def read_fixture(path: str, data: bytes | str | None = None, stop_after: str = "version", capability: str | None = None,
+                 keep_composed: bool = False) -> ReadResult:
+    """Load and check one fixture file (or ``data`` read from elsewhere, reported as ``path``).
+
+    ``capability`` defaults to the fixture's directory (see :func:`capability_of`).
+    ``keep_composed`` keeps the composed YAML document in the result (the linter reads it; a run
+    does not, so it is dropped as soon as the value tree is built).
+    """
+    if capability is None and path != "-":
+        capability = capability_of(path)
+    # The passes allocate many small immutable nodes and no cycles; pausing the cyclic collector
+    # while they run saves it from scanning them over and over (about a third of the time).
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        result = _read(path, data, stop_after, capability)
+        return result._replace(composed=result.composed if keep_composed else None)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _read(path: str, data: bytes | str | None, stop_after: str, capability: str | None) -> ReadResult:
+    loaded = load_path(path) if data is None else load_bytes(data, path)
+    composed = loaded.composed
+    # A repeated key (the first one kept) or a refused tag (read as plain) leaves a tree worth checking.
+    recoverable = all(d.code in _RECOVERABLE for d in loaded.diagnostics)
+    if loaded.tree is None or stop_after == "load" or not recoverable:
+        return ReadResult(None, loaded.diagnostics, composed)
+    problems = check_schema(loaded.tree, capability, tokens=loaded.may_hold_tokens)
+    if loaded.diagnostics:  # the loader's findings first: what the schema check saw depends on them
+        return ReadResult(None, loaded.diagnostics + problems, composed)
+    if problems:
+        if stop_after != "schema":
+            # A too-new fixture is expected to use directives this adapter lacks: say so first.
+            too_new = tuple(d for d in check_version(loaded.tree) if d.category == FIXTURE_VERSION_UNSUPPORTED)
+            problems = too_new + problems
+        return ReadResult(None, problems, composed)
+    fixture = build_fixture(loaded.tree, capability, tokens=loaded.may_hold_tokens)
+    if stop_after == "schema":
+        return ReadResult(fixture, (), composed)
+    return ReadResult(fixture, check_version(fixture), composed)
+
+
+
+
+def cases_of(fixture: FixtureRef) -> list[CaseRef]:
+    """The cases of one fixture file; a file that does not read is one case carrying its problems."""
+    from .interpreter.scenarios import scenarios
+    from .results import CaseRef
+
+    read = read_fixture(fixture.path, capability=fixture.capability)
+    if read.fixture is None or read.diagnostics:
+        return [CaseRef(fixture, None, read.diagnostics)]
+    return [CaseRef(fixture, scenario) for scenario in scenarios(read.fixture)]
+
+
+def _output_as_notes(passes: Callable[..., CaseResult]) -> Callable[..., CaseResult]:
+    """What a case's passes would have printed — runtime warnings, the runtime's log records —
+    becomes its result's ``notes`` (``interpreter/case_output.py``), never stderr."""
+
+    @functools.wraps(passes)
+    def run(ref: CaseRef, timeout: float = DEFAULT_TIMEOUT) -> CaseResult:
+        from .interpreter.case_output import captured, notes
+
+        with captured() as caught:
+            result = passes(ref, timeout)
+        return dataclasses.replace(result, notes=result.notes + notes(caught)) if caught else result
+
+    return run
+
+
+@_output_as_notes
+def run_case(ref: CaseRef, timeout: float = DEFAULT_TIMEOUT) -> CaseResult:
+    """One case through every pass after reading, in order; each ``return`` is where a problem
+    becomes the case's verdict. Never raises for a fixture, harness or runtime problem."""
+    from .assertions.rules import VERIFIED
+    from .interpreter.adapter_capabilities import capability_mismatches
+    from .assertions.assert_pass import assert_case
+    from .interpreter.behaviors import NotImplementedDirective
+    from .interpreter.capabilities import harness_for
+    from .interpreter.execute import execute_case, unsupported
+    from .interpreter.features import feature_needs
+    from .results import ADAPTER_ERROR, ERROR, FAILED, PASSED, SKIPPED
+
+    verdict = _Verdict(ref)
+    if ref.scenario is None:                                                # read: load → schema → build → version
+        first = ref.problems[0]
+        return verdict(ERROR, category=first.category, reason="; ".join(p.message for p in ref.problems), location=first.location)
+    scenario, capability = ref.scenario, ref.fixture.capability
+    needs = feature_needs(capability, own_sections(scenario), scenario)     # features: does the build ship them?
+    missing = list(needs.missing) + capability_mismatches(scenario)          # requires_capability: the arm asserted
+    if missing:
+        return verdict(SKIPPED, reason="; ".join(map(str, missing)), location=str(scenario.span))
+    verdict.notes = tuple(needs.undetermined)  # needed proposals whose status is unknown: the case runs, noted
+    gap = unsupported(scenario, harness_for(capability))                     # not implemented: a directive not executed
+    if gap is not None:
+        return _execution_verdict(verdict, scenario, NotImplementedDirective(*gap))
+    try:
+        trace = execute_case(scenario, timeout, capability)                  # harness → graph build → execute
+    except Exception as exc:
+        return _execution_verdict(verdict, scenario, exc)
+    try:
+        checks = assert_case(scenario, trace, capability)                    # assert: every expectation a rule
+    except Exception as exc:  # a rule's bug: this case errors, located at the case, the run goes on
+        return verdict(ERROR, category=ADAPTER_ERROR, reason=f"adapter error in the assert pass {type(exc).__name__}: {exc}",
+                       location=str(scenario.span))
+    failed = [c for c in checks if c.status != VERIFIED]                      # verdict
+    if not checks:
+        return verdict(FAILED, reason="the case asserts nothing the adapter could check", location=str(scenario.span))
+    if failed:
+        first = failed[0]
+        return verdict(FAILED, reason="; ".join(str(c) for c in failed[:3]), checks=checks,
+                       location=str(first.location) if first.location else None)
+    return verdict(PASSED, checks=checks)
+
+
+class _Verdict:
+    """Makes one case's result: the outcome and what explains it, with the time since the case
+    started and the notes gathered so far."""
+
+    def __init__(self, ref: CaseRef):
+        from .results import CaseResult
+
+        self.result, self.ref, self.started, self.notes = CaseResult, ref, time.perf_counter(), ()
+
+    def __call__(self, outcome: str, **details) -> CaseResult:
+        return self.result(self.ref, outcome, duration_s=round(time.perf_counter() - self.started, 4), notes=self.notes, **details)
+
+
+def _execution_verdict(verdict: _Verdict, scenario: Scenario, exc: Exception) -> CaseResult:
+    """What an exception out of setting up or executing a case makes of it."""
+    from .errors import FixtureInvalid, HarnessPrimitiveMissing
+    from .host.detect import RuntimeLacks
+    from .interpreter.behaviors import NotImplementedDirective
+    from .interpreter.execute import CaseTimeout
+    from .interpreter.graph_build import FactoryReducerMissing
+    from .results import ADAPTER_ERROR, ERROR, FAILED, NOT_IMPLEMENTED, SKIPPED
+
+    at_case = str(scenario.span)
+    if isinstance(exc, FactoryReducerMissing):
+        return verdict(SKIPPED, reason=f"the runtime does not ship proposal 0023: {exc}", location=at_case)
+    if isinstance(exc, RuntimeLacks):  # the build lacks the public API the case needs: it does not ship the feature
+        return verdict(SKIPPED, reason=f"{exc.what} the case needs", location=str(exc.span or scenario.span))
+    if isinstance(exc, HarnessPrimitiveMissing):
+        return verdict(ERROR, category="harness_primitive_missing", reason=f"harness primitive missing: {exc.what}",
+                       location=str(exc.span or scenario.span))
+    if isinstance(exc, FixtureInvalid):
+        return verdict(ERROR, category=exc.category, reason=f"fixture invalid: {exc.what}", location=str(exc.span) if exc.span else None)
+    if isinstance(exc, NotImplementedDirective):
+        return verdict(FAILED, category=NOT_IMPLEMENTED, reason=str(exc), location=str(exc.span) if exc.span else None)
+    if isinstance(exc, CaseTimeout):
+        return verdict(FAILED, reason=str(exc), location=at_case)
+    if raised_by_runtime(exc):  # the runtime rejected what the case builds from valid input: its outcome
+        return verdict(FAILED, reason=f"the runtime raised {type(exc).__name__} while the case was set up: {exc}", location=at_case)
+    # an adapter bug: one case errors, the run goes on, the user sees what and where
+    return verdict(ERROR, category=ADAPTER_ERROR, reason=f"adapter error {type(exc).__name__}: {exc}", location=at_case)
+
+
+def own_sections(scenario: Scenario) -> list[Section]:
+    """The case and the fixture's top level without its other cases (what the case is made of)."""
+    sections = [scenario.section]
+    if scenario.case is not None:
+        sections.extend(v for k, v in scenario.fixture.items() if k != "cases" and isinstance(v, Section))
+        sections.extend(v for k, v in scenario.fixture.items() if k != "cases" and not isinstance(v, Section))
+    return sections
+
+
+def raised_by_runtime(exc: BaseException) -> bool:
+    """Whether the exception was raised inside the runtime's own code (its innermost frame is in the
+    openarmature package): the runtime's behaviour, judged as a failure, not the adapter's bug."""
+    from .host.manifest import runtime_package
+
+    package = runtime_package()
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    return package is not None and tb is not None and os.path.realpath(tb.tb_frame.f_code.co_filename).startswith(package + os.sep)
+
+
+__all__ = ["DEFAULT_TIMEOUT", "ReadResult", "STAGES", "capability_of", "cases_of", "own_sections", "raised_by_runtime", "read_fixture", "run_case"]

@@ -1,0 +1,177 @@
+"""The package's layers: no import cycle between its first-level parts, no module too long to read.
+
+A first-level part is a subpackage (``interpreter``, ``assertions`` …) or a top-level module
+(``pipeline``, ``results`` …). Every import counts, at any depth of a module (a deferred import in a
+function, one under ``TYPE_CHECKING``): a cycle between two parts means neither can be read, moved
+or tested without the other.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+import oa_conformance
+
+PACKAGE = Path(oa_conformance.__file__).parent
+MAX_MODULE_LINES = 600
+
+
+def modules() -> list[tuple[str, Path]]:
+    """Every module of the package as (dotted name, path)."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        found.append((".".join(parts[:-1] if parts[-1] == "__init__" else parts), path))
+    return found
+
+
+def part_of(module: str) -> str:
+    pieces = module.split(".")
+    return pieces[1] if len(pieces) > 1 else pieces[0]
+
+
+def imports_of(module: str, path: Path) -> list[tuple[str, int]]:
+    """The package modules ``module`` imports, each with the line of its import."""
+    package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            found.append((target, node.lineno))
+        elif isinstance(node, ast.Import):
+            found.extend((alias.name, node.lineno) for alias in node.names)
+    return [(target, line) for target, line in found if target.split(".")[0] == PACKAGE.name]
+
+
+def part_graph(sources: list[tuple[str, Path]]) -> dict[str, dict[str, list[str]]]:
+    """part → the parts it imports → the import lines (``path:line: module -> target``) doing it."""
+    graph: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+    for module, path in sources:
+        for target, line in imports_of(module, path):
+            source, imported = part_of(module), part_of(target)
+            if source != imported:
+                graph[source][imported].append(f"{os.path.relpath(path)}:{line}: {module} -> {target}")
+    return graph
+
+
+def cycles(graph: dict[str, dict[str, list[str]]]) -> list[list[str]]:
+    """Each strongly connected group of more than one part (Tarjan), as its sorted part names."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    groups: list[list[str]] = []
+
+    def visit(part: str) -> None:
+        index[part] = low[part] = len(index)
+        stack.append(part)
+        for other in graph.get(part, {}):
+            if other not in index:
+                visit(other)
+                low[part] = min(low[part], low[other])
+            elif other in stack:
+                low[part] = min(low[part], index[other])
+        if low[part] == index[part]:
+            group = []
+            while True:
+                member = stack.pop()
+                group.append(member)
+                if member == part:
+                    break
+            if len(group) > 1:
+                groups.append(sorted(group))
+
+    for part in sorted(graph):
+        if part not in index:
+            visit(part)
+    return groups
+
+
+def describe(group: list[str], graph: dict[str, dict[str, list[str]]]) -> str:
+    lines = [" <-> ".join(group)]
+    for source in group:
+        for imported in group:
+            lines.extend(f"    {edge}" for edge in graph.get(source, {}).get(imported, ()))
+    return "\n".join(lines)
+
+
+def test_no_import_cycle_between_first_level_parts():
+    graph = part_graph(modules())
+    found = cycles(graph)
+    assert not found, "import cycles between first-level parts:\n" + "\n".join(describe(group, graph) for group in found)
+
+
+def test_the_cycle_check_finds_a_cycle_and_names_its_import_lines(tmp_path):
+    """The check above can fail: two parts importing each other are one group, with both lines."""
+    package = tmp_path / PACKAGE.name
+    (package / "alpha").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "alpha" / "__init__.py").write_text("")
+    (package / "alpha" / "one.py").write_text("import os\nfrom ..beta import thing\n")
+    (package / "beta.py").write_text("def later():\n    from .alpha.one import other\n")
+    (package / "gamma.py").write_text("from . import beta\n")  # imports into the cycle, is not in it
+    sources = [(f"{PACKAGE.name}.alpha.one", package / "alpha" / "one.py"), (f"{PACKAGE.name}.beta", package / "beta.py"),
+               (f"{PACKAGE.name}.gamma", package / "gamma.py")]
+    graph = part_graph(sources)
+    assert cycles(graph) == [["alpha", "beta"]]
+    text = describe(["alpha", "beta"], graph)
+    assert "one.py:2:" in text and "beta.py:2:" in text and "gamma" not in text
+
+
+def test_no_module_over_600_lines():
+    long = {os.path.relpath(path): count for _, path in modules()
+            if (count := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES}
+    assert not long, f"modules over {MAX_MODULE_LINES} lines: {long}"
+
+
+# Decorators that wrap the function they decorate and register nothing anywhere.
+WRAPPING_DECORATORS = frozenset(("dataclass", "dataclasses.dataclass", "lru_cache", "functools.lru_cache", "cache",
+                                 "contextmanager", "contextlib.contextmanager", "asynccontextmanager",
+                                 "contextlib.asynccontextmanager", "property", "staticmethod", "classmethod",
+                                 "pytest.hookimpl", "v_args", "_output_as_notes"))
+
+
+def registrations_at_import(path: Path) -> list[str]:
+    """What a module does at import to a table it does not own: a module-level decorator outside
+    :data:`WRAPPING_DECORATORS` (``@shape``, ``@predicate``, ``@node_directive``), or a module-level
+    call on a name the module imported (``register(x)``, ``other.TABLE.append(x)``)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    imported = {alias.asname or alias.name.split(".")[0]
+                for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom)) for alias in node.names}
+    found = []
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            for decorator in node.decorator_list:
+                name = ast.unparse(decorator.func if isinstance(decorator, ast.Call) else decorator)
+                if name not in WRAPPING_DECORATORS:
+                    found.append(f"{path.name}:{decorator.lineno}: @{name}")
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+            root = node.value.func
+            while isinstance(root, (ast.Attribute, ast.Call, ast.Subscript)):
+                root = root.value if not isinstance(root, ast.Call) else root.func
+            if isinstance(root, ast.Name) and root.id in imported:
+                found.append(f"{path.name}:{node.lineno}: {ast.unparse(node)[:60]}")
+    return found
+
+
+def test_no_registration_by_import_side_effect():
+    """Every registry is an explicit table in its package (``lint/rules/__init__.py``,
+    ``interpreter/node_table.py``, ``assertions/shapes/__init__.py``, ``assertions/catalogue/__init__.py``):
+    importing a module never adds an entry to another module's table."""
+    found = [entry for _, path in modules() for entry in registrations_at_import(path)]
+    assert not found, "registration at import:\n" + "\n".join(found)
+
+
+def test_the_registration_check_finds_decorators_and_calls(tmp_path):
+    module = tmp_path / "rules.py"
+    module.write_text("from .table import register, TABLE\n\n@register('x')\ndef x(): pass\n\nTABLE.append(x)\n"
+                      "@dataclass(frozen=True)\nclass Fine: pass\nOWN = []\nOWN.append(1)\n")
+    assert registrations_at_import(module) == ["rules.py:3: @register", "rules.py:6: TABLE.append(x)"]
