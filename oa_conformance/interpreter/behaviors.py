@@ -40,7 +40,8 @@ class NotImplementedDirective(Exception):
 
 @dataclass
 class NodeContext:
-    """What one running node body can see: its state, its partial update, the harness."""
+    """What one running node body can see: its state, its partial update, and the case's harness —
+    whose instruments and wiring it reads, whose cursor it reads, and whose log it appends to."""
 
     name: str
     decl: Section
@@ -125,7 +126,7 @@ def with_cause(error: HarnessRaised, spec: Section) -> HarnessRaised:
 
 async def flaky(ctx: NodeContext, spec: Section) -> None:
     if spec.get("fail_first_invocation_only") is not None:
-        if spec.fail_first_invocation_only.value and ctx.harness.invocation.index == 0:
+        if spec.fail_first_invocation_only.value and ctx.harness.cursor.index == 0:
             raise HarnessRaised(f"{ctx.name} fails its first invocation", "node_exception")
         ctx.partial.update(success_update(ctx, spec.get("on_success")))
         return
@@ -210,7 +211,7 @@ async def flaky_per_index(ctx: NodeContext, spec: Section) -> None:
     index = current_fan_out_index()
     first = literal(spec.get("fail_first_run_indices")) or []
     always = literal(spec.get("always_fail_indices")) or []
-    if index in always or (index in first and ctx.harness.invocation.index == 0):
+    if index in always or (index in first and ctx.harness.cursor.index == 0):
         raise _mock_failure(ctx, spec, f"fails for fan-out index {index}")
     ctx.partial.update(success_update(ctx, spec.get("success_compute")))
 
@@ -227,7 +228,7 @@ async def flaky_instance_only(ctx: NodeContext, spec: Section) -> None:
 async def flaky_resume_aware(ctx: NodeContext, spec: Section) -> None:
     """Fails its first `fail_first_invocation_count` attempts in the case's first invocation and
     its first `fail_resumed_invocation_count` attempts in any later (resumed) invocation."""
-    index = ctx.harness.invocation.index
+    index = ctx.harness.cursor.index
     attempt = ctx.harness.log.count_attempt(("flaky_resume_aware", ctx.name, index, _instance()))
     limit = spec.get("fail_first_invocation_count" if index == 0 else "fail_resumed_invocation_count")
     if limit is not None and attempt < limit.value:
@@ -239,15 +240,16 @@ async def drain_events_for(ctx: NodeContext, spec: Section) -> None:
     from ..host.observability import current_invocation_id
 
     invocation_id = current_invocation_id()
-    summary = await timed_drain(ctx.harness.graph.compiled.drain_events_for, spec.timeout_seconds.value, invocation_id)
-    ctx.harness.invocation.node_drains[ctx.name] = {**summary, "invocation_id": invocation_id,
-                                         "delivered_at_return": ctx.harness.delivered(invocation_id)}
+    harness = ctx.harness
+    summary = await timed_drain(harness.graph.compiled.drain_events_for, spec.timeout_seconds.value, invocation_id)
+    harness.log.node_drains.append((ctx.name, {**summary, "invocation_id": invocation_id,
+                                               "delivered_at_return": harness.log.delivered(harness.instruments.observers, invocation_id)}))
     observer_name = spec.get("snapshot_observer")
     if observer_name is not None:
-        observer = ctx.harness.instruments.observers.get(observer_name.value)
+        observer = harness.instruments.observers.get(observer_name.value)
         if observer is None:
             raise HarnessPrimitiveMissing(f"observer {observer_name.value!r} to snapshot", observer_name.span)
-        ctx.harness.invocation.node_snapshots[ctx.name] = {observer_name.value: observer.snapshot(invocation_id)}
+        harness.log.node_snapshots.append((ctx.name, {observer_name.value: observer.snapshot(invocation_id)}))
 
 
 # ---------------------------------------------------------------------------------------------

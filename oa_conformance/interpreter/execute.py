@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+from types import MappingProxyType
 from typing import Any
 
 from ..host import checkpoint as oa_checkpoint
@@ -23,7 +24,7 @@ from .capabilities import CapabilityHarness, harness_for
 from .case_output import run_loop
 from .graph_build import BuiltGraph, build_graph
 from ..errors import HarnessPrimitiveMissing, harness_missing
-from .harness import Harness, Instruments, RecordingObserver, timed_drain
+from .harness import CaptureSeams, Harness, Instruments, InvocationCursor, RecordingObserver, RunLog, timed_drain
 from .resume import POPULATE, RESUMED, Crashed, Run, crashable, planned_runs, recording_checkpointer, saved_record
 from ..trace import CaseTrace, InvocationTrace, plain
 from ..trace.record import freezing
@@ -100,7 +101,7 @@ async def _with_limit(scenario: Scenario, timeout: float, contract: CapabilityHa
         raise CaseTimeout(f"the case did not finish within {timeout:g} s") from None
 
 
-def _checkpointer(spec: Any, harness: Harness, case_files: contextlib.ExitStack) -> Any:
+def _checkpointer(spec: Any, log: RunLog, cursor: InvocationCursor, case_files: contextlib.ExitStack) -> Any:
     """The runtime checkpointer backend the fixture names, recording its saves (resume.py). A file
     backend writes under a directory the case removes when it ends (``case_files``)."""
     from ..host.checkpoint import FanOutInternalSaveBatching, InMemoryCheckpointer, SQLiteCheckpointer
@@ -109,37 +110,47 @@ def _checkpointer(spec: Any, harness: Harness, case_files: contextlib.ExitStack)
         return None
     kind = spec.value if isinstance(spec, Scalar) else spec.kind.value
     if kind == "in_memory":
-        return recording_checkpointer(InMemoryCheckpointer, harness)
+        return recording_checkpointer(InMemoryCheckpointer, log, cursor)
     if kind == "in_memory_batched" or (isinstance(spec, Section) and spec.get("fan_out_internal_save_batching") is not None):
         flush = spec.fan_out_internal_save_batching.flush_every.value if isinstance(spec, Section) else 0
         batching = FanOutInternalSaveBatching(flush_every=flush)
-        return recording_checkpointer(InMemoryCheckpointer, harness, fan_out_internal_save_batching=batching)
+        return recording_checkpointer(InMemoryCheckpointer, log, cursor, fan_out_internal_save_batching=batching)
     if kind == "sqlite":
         import tempfile
 
         directory = case_files.enter_context(tempfile.TemporaryDirectory(prefix="oa-checkpoint-"))
-        return recording_checkpointer(SQLiteCheckpointer, harness, f"{directory}/checkpoints.db", serialization="json")
+        return recording_checkpointer(SQLiteCheckpointer, log, cursor, f"{directory}/checkpoints.db", serialization="json")
     raise HarnessPrimitiveMissing(f"checkpointer backend {kind!r}", spec.span)
 
 
-def _observers(scenario: Scenario, harness: Harness, built: Any) -> list[Any]:
-    """Create the case's observers; attach graph-level ones, return invocation-level ones."""
-    per_invocation = []
-    for observer in harness.runtime_observers:  # a capability harness's instruments (capabilities/)
-        built.compiled.attach_observer(observer)
+def _recording_observers(scenario: Scenario, log: RunLog, cursor: InvocationCursor) -> dict[str, RecordingObserver]:
+    """The case's in-memory observers (§6.1), by name; one recording under ``HARNESS_OBSERVER``
+    when it declares none (the harness still watches the run: events are evidence for the assertions)."""
     declared = scenario.get("observers")
-    if declared is None:  # the harness still watches the run: events are evidence for the assertions
-        observer = RecordingObserver(HARNESS_OBSERVER, "record", harness)
-        harness.instruments.observers[HARNESS_OBSERVER] = observer
-        built.compiled.attach_observer(observer)
-    for decl in (declared.items if declared is not None else ()):
+    if declared is None:
+        return {HARNESS_OBSERVER: RecordingObserver(HARNESS_OBSERVER, "record", log, cursor)}
+    observers = {}
+    for decl in declared.items:
         name = decl.name.value
         behavior = decl.get("behavior").value if decl.get("behavior") is not None else "record"
         if behavior not in ("record", "accumulate", "raise"):
             raise HarnessPrimitiveMissing(f"observer behavior {behavior!r}", decl.behavior.span)
         pacing = decl.get("sleep_ms_per_event")
-        observer = RecordingObserver(name, behavior, harness, literal(pacing) if pacing is not None else 0)
-        harness.instruments.observers[name] = observer
+        observers[name] = RecordingObserver(name, behavior, log, cursor, literal(pacing) if pacing is not None else 0)
+    return observers
+
+
+def _attach_observers(scenario: Scenario, instruments: Instruments, built: Any) -> list[Any]:
+    """Attach the capture's runtime observers and the graph-level recording ones to the built
+    graph; return the invocation-level ones."""
+    per_invocation = []
+    for observer in instruments.runtime_observers:  # a capability harness's instruments (capabilities/)
+        built.compiled.attach_observer(observer)
+    declared = scenario.get("observers")
+    if declared is None:
+        built.compiled.attach_observer(instruments.observers[HARNESS_OBSERVER])
+    for decl in (declared.items if declared is not None else ()):
+        observer = instruments.observers[decl.name.value]
         phases = decl.get("phases")
         phase_set = frozenset(literal(phases)) if phases is not None else None
         attach = decl.get("attach").value if decl.get("attach") is not None else "graph"
@@ -185,11 +196,11 @@ def _probe_empty_phases(built: Any) -> dict[str, Any]:
 REGISTRATION_PROBES = {"empty_phases_raises_at_registration": ("empty_phases", _probe_empty_phases)}
 
 
-def _probe_registration(scenario: Scenario, harness: Harness, built: Any) -> None:
+def _probe_registration(scenario: Scenario, built: Any) -> dict[str, Any]:
+    """The registration probes the case's expectations ask for, by name (empty when none)."""
     expected = scenario.get("expected")
-    for directive, (name, probe) in REGISTRATION_PROBES.items():
-        if expected is not None and expected.get(directive) is not None:
-            harness.graph.wiring.setdefault("registration_probes", {})[name] = probe(built)
+    return {name: probe(built) for directive, (name, probe) in REGISTRATION_PROBES.items()
+            if expected is not None and expected.get(directive) is not None}
 
 
 def _target_graph(decl: Section, built: Any) -> Any:
@@ -220,31 +231,32 @@ async def _run_once(scenario: Scenario, contract: CapabilityHarness | None = Non
     """One run of a case: harness primitives → capture → graph build → execute (→ the trace)."""
     if contract is not None and contract.run_direct is not None and contract.is_direct(scenario):
         return await contract.run_direct(scenario)  # not a graph run: the directory's own contract
-    harness = Harness()
-    with contextlib.ExitStack() as case_files:                             # removed when the run ends
-        harness.instruments = instruments(scenario, harness, case_files)  # §6 harness primitives
-        async with _captured(scenario, harness, contract) as capture:     # the directory's captures (OTel …)
-            trace = await _build_and_execute(scenario, harness)
+    log, cursor = RunLog(), InvocationCursor()  # appended by the runtime's callbacks; moved between invocations
+    with contextlib.ExitStack() as case_files:                                   # removed when the run ends
+        primitives = instruments(scenario, log, cursor, case_files)             # §6 harness primitives
+        seams = CaptureSeams()
+        async with _captured(scenario, seams, contract) as capture:              # the directory's captures (OTel …)
+            trace = await _build_and_execute(scenario, primitives.with_captures(seams), log, cursor)
     return trace if capture is None else dataclasses.replace(trace, collections=plain(capture.collections()))
 
 
-async def _build_and_execute(scenario: Scenario, harness: Harness) -> CaseTrace:
+async def _build_and_execute(scenario: Scenario, instruments: Instruments, log: RunLog, cursor: InvocationCursor) -> CaseTrace:
     """Graph build → execute, unless standing up the case's observers already failed (a categorized
     construction error: the case stands down, §5.5 ``expected_construction_error``)."""
-    if harness.instruments.construction_error is not None:
-        return CaseTrace(construction_error=harness.instruments.construction_error, parameters=plain(case_parameters(scenario)))
+    if instruments.construction_error is not None:
+        return CaseTrace(construction_error=instruments.construction_error, parameters=plain(case_parameters(scenario)))
     try:
-        built = build_graph(scenario, harness)                      # graph build
+        built, harness = build_graph(scenario, instruments, log, cursor)   # graph build
     except BUILD_ERRORS as error:  # compile and registration-time configuration errors
         return CaseTrace(compile_error=error_record(error), parameters=plain(case_parameters(scenario)))
-    return await execute_graph(scenario, built, harness)            # execute
+    return await execute_graph(scenario, built, harness)                   # execute
 
 
-def _captured(scenario: Scenario, harness: Harness, contract: CapabilityHarness | None) -> Any:
+def _captured(scenario: Scenario, seams: CaptureSeams, contract: CapabilityHarness | None) -> Any:
     """The capability harness's capture around a graph run (``instrument``), or none."""
     if contract is None or contract.instrument is None:
         return contextlib.nullcontext(None)
-    return contract.instrument(scenario, harness)
+    return contract.instrument(scenario, seams)
 
 
 # Expectations that judge how node bodies overlapped in time: a case asserting one gets bodies that
@@ -261,14 +273,14 @@ def asks_for_overlap(scenario: Scenario) -> bool:
     return any(block is not None and block.get(name) is not None for block in blocks for name in OVERLAP_DIRECTIVES)
 
 
-def instruments(scenario: Scenario, harness: Harness, case_files: contextlib.ExitStack) -> Instruments:
-    """The harness primitives the scenario declares, before the graph is built: the checkpointer
-    backend (recording its saves into ``harness.log``) and the clock. Observers are created once the
-    graph exists (``_observers``: they attach to it)."""
+def instruments(scenario: Scenario, log: RunLog, cursor: InvocationCursor, case_files: contextlib.ExitStack) -> Instruments:
+    """The harness primitives the scenario declares, before the graph is built: the in-memory
+    observers, the checkpointer backend (both recording into ``log``) and the clock. They attach to
+    the graph once it exists (``_attach_observers``); the captures add theirs (``with_captures``)."""
     clock = scenario.get("clock_stub")
     return Instruments(
-        runtime_observers=harness.instruments.runtime_observers,
-        checkpointer=_checkpointer(scenario.get("checkpointer"), harness, case_files),
+        observers=MappingProxyType(_recording_observers(scenario, log, cursor)),
+        checkpointer=_checkpointer(scenario.get("checkpointer"), log, cursor, case_files),
         clock_step_ms=float(clock.advance_ms_per_call.value) if clock is not None else None,
         concurrency_markers=asks_for_overlap(scenario),
     )
@@ -277,19 +289,20 @@ def instruments(scenario: Scenario, harness: Harness, case_files: contextlib.Exi
 async def execute_graph(scenario: Scenario, built: BuiltGraph, harness: Harness) -> CaseTrace:
     """The execute pass over a built graph: attach observers, run every planned invocation (one run,
     ``invocations:``, or first run → resume), freeze what the harness recorded into the trace."""
-    invocation_observers = _observers(scenario, harness, built)
-    _probe_registration(scenario, harness, built)
+    invocation_observers = _attach_observers(scenario, harness.instruments, built)
+    probes = _probe_registration(scenario, built)
     traces: list[InvocationTrace] = []
     async for run in (planned_runs(scenario, harness, traces) if not compile_only(scenario) else _no_runs()):
-        harness.invocation.index = len(traces)
+        harness.cursor.index = len(traces)
         traces.append(await _invoke(scenario, run, harness, built, invocation_observers, traces))
+    wiring = harness.graph.wiring
     return CaseTrace(
         compile_warnings=built.warnings,
         invocations=tuple(traces),
         middleware_log=plain(harness.log.middleware_log),
         checkpoint_saves=plain(harness.log.saves),
         mock_calls=plain(harness.log.attempts),
-        wiring=plain(harness.graph.wiring),
+        wiring=plain({**wiring, "registration_probes": probes}) if probes else wiring,
         parameters=plain(case_parameters(scenario)),
     )
 
@@ -344,8 +357,7 @@ async def _invoke(scenario: Scenario, run: Run, harness: Harness, built: Any, ob
     execution_start = len(harness.log.execution)
     delivery_start = len(harness.log.deliveries)
     ids_start = len(harness.log.invocation_ids)
-    harness.invocation.node_drains, harness.invocation.node_snapshots = {}, {}  # this invocation's in-node drains only
-    event_start = {n: len(o.events) for n, o in harness.instruments.observers.items()}
+    drains_start, snapshots_start = len(harness.log.node_drains), len(harness.log.node_snapshots)  # this invocation's in-node drains only
     log_start, migrations_start = len(harness.log.node_log), len(harness.log.migration_log)
     kwargs: dict[str, Any] = {}
     correlation = _get(scenario, source, "caller_correlation_id") or _get(scenario, source, "correlation_id")
@@ -372,7 +384,7 @@ async def _invoke(scenario: Scenario, run: Run, harness: Harness, built: Any, ob
             state = make_state(**(literal(initial) if initial is not None else {}))
         except Exception as invalid:
             raise InitialStateInvalid(f"initial_state does not validate against the state schema: {invalid}") from invalid
-        result = await crashable(compiled.invoke(state, observers=observers or None, **kwargs), harness, run.crash)
+        result = await crashable(compiled.invoke(state, observers=observers or None, **kwargs), harness.cursor, harness.log, run.crash)
         final_state = plain(result)
     except Crashed:  # abandoned by an injected crash: no outcome of its own
         outcome = "crashed"
@@ -394,7 +406,7 @@ async def _invoke(scenario: Scenario, run: Run, harness: Harness, built: Any, ob
     if drain_spec is not None:
         timeout = drain_spec.get("timeout_seconds")
         drain = await timed_drain(compiled.drain, timeout.value if timeout is not None else None)
-        drain["delivered_at_return"] = harness.delivered(invocation_id)
+        drain["delivered_at_return"] = harness.log.delivered(harness.instruments.observers, invocation_id)
     # Collect everything still queued so the recorded events are complete (the fixture's own drain,
     # if any, has already been measured above); how this drain returned is recorded too.
     settle = await timed_drain(compiled.drain, None)
@@ -406,18 +418,18 @@ async def _invoke(scenario: Scenario, run: Run, harness: Harness, built: Any, ob
         invocation_id=invocation_id,
         correlation_id=correlation_id,
         execution_order=plain(harness.log.execution[execution_start:]),
-        events=plain({n: o.events[event_start.get(n, 0):] for n, o in harness.instruments.observers.items()}),
+        events=plain({n: harness.log.events_of(n, delivery_start) for n in harness.instruments.observers}),
         observers=tuple((n, o.behavior) for n, o in harness.instruments.observers.items()),
         deliveries=plain(harness.log.deliveries[delivery_start:]),
-        accumulators=plain({n: o.buckets for n, o in harness.instruments.observers.items() if o.behavior == "accumulate"}),
+        accumulators=plain({n: o.buckets() for n, o in harness.instruments.observers.items() if o.behavior == "accumulate"}),
         drain=plain(drain),
         settle_drain=plain(settle),
-        node_drains=plain(harness.invocation.node_drains),
-        node_snapshots=plain(harness.invocation.node_snapshots),
+        node_drains=plain(dict(harness.log.node_drains[drains_start:])),
+        node_snapshots=plain(dict(harness.log.node_snapshots[snapshots_start:])),
         role=run.role,
         call=plain(kwargs),
         initial_state=plain(state),
         node_log=plain(harness.log.node_log[log_start:]),
-        checkpoint=plain({"saved_record": await saved_record(harness, invocation_id), "resumed_from": run.resumed_from,
+        checkpoint=plain({"saved_record": await saved_record(harness.instruments.checkpointer, invocation_id), "resumed_from": run.resumed_from,
                           "migrations_run": harness.log.migration_log[migrations_start:]}),
     )

@@ -31,7 +31,8 @@ from .case_output import captured, forward
 from .behaviors import NotImplementedDirective, condition_function, count_function, guarded_route
 from .middleware import build_middleware, metadata_middleware, wrap_middleware
 from .node_table import COMPOSITION_KEYS, NODE_MIDDLEWARE, composite_prelude, node_body
-from .harness import Harness
+from .harness import Harness, Instruments, InvocationCursor, RunLog, WiringDraft, WiringSlot
+from .middleware import BuildSite
 from ..errors import HarnessPrimitiveMissing
 from .resume import abort_point, migration_function
 from ..values import literal
@@ -63,7 +64,7 @@ def python_type(ref: TypeRef) -> Any:
     return Any  # a record type: the fixture's own shape, validated by the runtime as data
 
 
-@dataclass
+@dataclass(frozen=True)
 class BuiltGraph:
     """A compiled graph with what the execute pass needs to drive it."""
 
@@ -133,7 +134,9 @@ class _GraphCompiler:
 
     def __init__(self, scenario: Scenario, harness: Harness):
         self.scenario = scenario
-        self.harness = harness
+        self.harness = harness  # handed to the callbacks it makes (node bodies, middleware)
+        self.draft = WiringDraft()  # what it wired where, frozen when build_graph returns
+        self.site = BuildSite(harness, self.draft)  # what a middleware factory builds with
         self.declarations = scenario.graph_declarations()
         self.compiled: dict[str, Any] = {}
         self.warnings: list[str] = []
@@ -156,11 +159,11 @@ class _GraphCompiler:
             middleware = list(per_node_middleware.get(node_name, ()))
             inline = decl.get("middleware")
             if inline is not None:
-                middleware.extend(build_middleware(m, self.harness, node_name) for m in inline.items)
+                middleware.extend(build_middleware(m, self.site, node_name) for m in inline.items)
             wrapping = decl.get("wrap_with_middleware")
             if wrapping is not None:
-                middleware.extend(wrap_middleware(m, self.harness) for m in wrapping.items)
-            middleware.extend(NODE_MIDDLEWARE[directive](spec, self.harness, node_name)
+                middleware.extend(wrap_middleware(m, self.harness.log) for m in wrapping.items)
+            middleware.extend(NODE_MIDDLEWARE[directive](spec, self.site, node_name)
                               for directive, spec in decl.items() if directive in NODE_MIDDLEWARE)
             if any(decl.get(key) is not None for key in COMPOSITION_KEYS):
                 prelude = composite_prelude(node_name, decl, self.harness)
@@ -169,10 +172,10 @@ class _GraphCompiler:
             if outermost:
                 dispatched, reached = self.harness_recorder(node_name)
                 middleware = [dispatched, *middleware, reached]
-                self.harness.graph.wiring.setdefault("declared_nodes", []).append(node_name)
+                self.draft.wiring.setdefault("declared_nodes", []).append(node_name)
                 wiring = _wiring(decl)
                 if wiring is not None:
-                    self.harness.graph.wiring["nodes"][node_name] = wiring
+                    self.draft.wiring["nodes"][node_name] = wiring
             self.add_node(builder, node_name, decl, middleware)
         for mw in per_graph_middleware:
             builder.add_middleware(mw)
@@ -194,7 +197,7 @@ class _GraphCompiler:
             migrations = get("migrations")
             for decl in (migrations.items if migrations is not None else ()):
                 steps = decl.from_version.value, decl.to_version.value
-                builder.with_state_migration(*steps, migration_function(decl.migrate.value, *steps, self.harness, get("state"), decl.migrate.span))
+                builder.with_state_migration(*steps, migration_function(decl.migrate.value, *steps, self.harness.log, get("state"), decl.migrate.span))
         with captured() as caught:  # per case, not warnings.catch_warnings: cases run side by side
             compiled = builder.compile()
         for warning in caught:
@@ -237,9 +240,9 @@ class _GraphCompiler:
         per_node: dict[str, list] = {}
         block = config.get("per_node")
         for node_name, entries in (block.items() if block is not None else ()):
-            per_node[node_name] = [build_middleware(m, self.harness, node_name) for m in entries.items]
+            per_node[node_name] = [build_middleware(m, self.site, node_name) for m in entries.items]
         graph_entries = config.get("per_graph")
-        per_graph = [build_middleware(m, self.harness, None) for m in (graph_entries.items if graph_entries is not None else ())]
+        per_graph = [build_middleware(m, self.site, None) for m in (graph_entries.items if graph_entries is not None else ())]
         return per_node, per_graph
 
     def add_node(self, builder: Any, name: str, decl: Section, middleware: list) -> None:
@@ -307,13 +310,13 @@ class _GraphCompiler:
                 options[key] = literal(value)
         instance = spec.get("instance_middleware")
         if instance is not None:
-            options["instance_middleware"] = [build_middleware(m, self.harness, name) for m in instance.items]
+            options["instance_middleware"] = [build_middleware(m, self.site, name) for m in instance.items]
         if "item_field" in options:
-            self.harness.graph.fan_out_item_fields[name] = options["item_field"]
+            self.draft.fan_out_item_fields[name] = options["item_field"]
         abort = spec.get("abort_after_instance")
         if abort is not None:  # a harness crash after that instance's completion save (resume.py)
-            self.harness.graph.abort_points[name] = abort.value
-            kwargs = {**kwargs, "middleware": [*kwargs.get("middleware", ()), abort_point(self.harness, name)]}
+            self.draft.abort_points[name] = abort.value
+            kwargs = {**kwargs, "middleware": [*kwargs.get("middleware", ()), abort_point(self.harness.cursor, self.harness.log, name)]}
         # The compiled subgraph's identity (its declared name): observers report it as `subgraph_name`.
         builder.add_fan_out_node(name, subgraph=child, subgraph_identity=subgraph_name.value, **options, **kwargs)
 
@@ -340,10 +343,10 @@ class _GraphCompiler:
                 field_name = when.field.value
                 options["when"] = lambda state, f=field_name: bool(getattr(state, f))
             middleware = branch.get("middleware")
-            built = [build_middleware(m, self.harness, branch_name) for m in middleware.items] if middleware is not None else []
+            built = [build_middleware(m, self.site, branch_name) for m in middleware.items] if middleware is not None else []
             augment = branch.get("augment_metadata")
             if augment is not None:  # set_invocation_metadata at the top of the branch body: outermost branch middleware
-                built.insert(0, metadata_middleware(literal(augment), self.harness, branch_name))
+                built.insert(0, metadata_middleware(literal(augment), self.harness.log, branch_name))
             if built:
                 options["middleware"] = tuple(built)
             branches[branch_name] = oa.BranchSpec(**options)
@@ -373,19 +376,23 @@ class _BothForms(oa.ExplicitMapping):
         self.out_fields = set(out_fields)
 
 
-def build_graph(scenario: Scenario, harness: Harness) -> BuiltGraph:
-    """Compile the scenario's outermost graph (and every subgraph it uses) with the real runtime.
+def build_graph(scenario: Scenario, instruments: Instruments, log: RunLog, cursor: InvocationCursor) -> tuple[BuiltGraph, Harness]:
+    """Compile the scenario's outermost graph (and every subgraph it uses) with the real runtime,
+    from the frozen instruments; the node bodies and middleware it makes append to ``log`` and read
+    ``cursor`` while the graph runs. Returns the built graph and the case's :class:`Harness`, whose
+    wiring is frozen from here on.
 
     Compile errors propagate as the runtime raises them; the execute pass records them.
     """
+    harness = Harness(instruments, log, cursor, WiringSlot())
     compiler = _GraphCompiler(scenario, harness)
     compiled = compiler.graph(scenario, "Case", outermost=True)
-    harness.graph.compiled = compiled
+    harness.wired.fill(compiler.draft.freeze(compiled))
     input_cls = compiled.state_cls
     subclass = scenario.get("runtime_state_subclass")
     if subclass is not None:  # the caller passes an instance of a subclass overriding class attributes
         input_cls = type(f"Runtime{input_cls.__name__}", (input_cls,), literal(subclass))
-    return BuiltGraph(compiled, compiled.state_cls, tuple(compiler.warnings), compiler.compiled, input_cls)
+    return BuiltGraph(compiled, compiled.state_cls, tuple(compiler.warnings), compiler.compiled, input_cls), harness
 
 
 def branch_entries(spec: Section) -> Iterator[tuple[str, Section | Scalar]]:

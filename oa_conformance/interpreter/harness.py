@@ -1,16 +1,22 @@
 """Harness primitives (conformance-adapter §6): the per-case instruments a fixture names.
 
-One :class:`Harness` per case — nothing here is shared between cases. It owns the in-memory
-observers (§6.1: record / accumulate / raise, paced, phase-filtered), the middleware log (§6.7),
-the per-node attempt counters the failure mocks read, and the deterministic clock. Observers are
-real ``openarmature`` observers: the runtime delivers to them, they only record.
+One :class:`Harness` per case — nothing here is shared between cases — in four parts, each with one
+writer: the :class:`Instruments` (in-memory observers, §6.1: record / accumulate / raise, paced,
+phase-filtered; the checkpointer; the deterministic clock; what the capability captures add), frozen
+before graph build; graph build's :class:`GraphWiring`, frozen when it returns; the :class:`RunLog`
+the runtime's callbacks append to while it runs (deliveries, the middleware log §6.7, the failure
+mocks' attempt counters …); and the :class:`InvocationCursor` the execute and resume passes move
+between invocations. Observers are real ``openarmature`` observers: the runtime delivers to them,
+they only record.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from dataclasses import dataclass, field
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Callable, Iterable, Mapping
 
 from ..trace import plain
 
@@ -108,20 +114,20 @@ async def timed_drain(drain: Any, timeout: float | None, *args: Any) -> dict[str
             "timeout_s": timeout, "elapsed_s": loop.time() - started, "turns_after_deadline": counter["turns"]}
 
 
-@dataclass
+@dataclass(frozen=True)
 class RecordingObserver:
-    """An in-memory observer per §6.1. ``behavior`` is record, accumulate or raise."""
+    """An in-memory observer per §6.1. ``behavior`` is record, accumulate or raise. What it receives
+    goes to the case's log (``RunLog.deliveries``); it reads the cursor only for its pacing."""
 
     name: str
     behavior: str
-    harness: "Harness"
+    log: "RunLog"
+    cursor: "InvocationCursor"
     sleep_ms: Any = 0  # int, or {first_invocation, subsequent_invocations}
-    events: list[Any] = field(default_factory=list)
-    buckets: dict[str, list[Any]] = field(default_factory=dict)
 
     def pace(self) -> float:
         if isinstance(self.sleep_ms, dict):
-            key = "first_invocation" if self.harness.invocation.index == 0 else "subsequent_invocations"
+            key = "first_invocation" if self.cursor.index == 0 else "subsequent_invocations"
             return self.sleep_ms.get(key, 0) / 1000.0
         return (self.sleep_ms or 0) / 1000.0
 
@@ -129,36 +135,41 @@ class RecordingObserver:
         delay = self.pace()
         if delay:
             await asyncio.sleep(delay)
-        record = event_record(event)
         # The invocation whose context delivered the event (the runtime's contextvar tagging, §6).
-        self.harness.log.deliveries.append((self.name, _current_invocation(), record))
+        self.log.deliveries.append((self.name, _current_invocation(), event_record(event)))
         if self.behavior == "raise":
-            self.events.append(record)
             raise ObserverRaised(f"observer {self.name!r} raises on every event")
-        if self.behavior == "accumulate":
-            key = record.get("invocation_id") or _current_invocation() or "?"
-            self.buckets.setdefault(key, []).append(record)
-        self.events.append(record)
+
+    def buckets(self) -> dict[str, list[Any]]:
+        """An accumulating observer's buckets, as they are now: its events by the invocation they
+        carry (else the one whose context delivered them). Other observers keep none."""
+        buckets: dict[str, list[Any]] = {}
+        if self.behavior != "accumulate":
+            return buckets
+        for name, invocation, event in self.log.deliveries:
+            if name == self.name:
+                buckets.setdefault(event.get("invocation_id") or invocation or "?", []).append(event)
+        return buckets
 
     def snapshot(self, invocation_id: str | None) -> tuple[Any, ...]:
         """The accumulator bucket for one invocation, as it is now."""
-        return tuple(self.buckets.get(invocation_id or "", ()))
+        return tuple(self.buckets().get(invocation_id or "", ()))
 
 
-@dataclass
+@dataclass(frozen=True)
 class Instruments:
-    """The §6 primitives set up before the graph is built — graph build's input besides the scenario."""
+    """The §6 primitives the instruments step sets up before the graph is built, frozen before graph
+    build reads them (execute.instruments, then ``with_captures``)."""
 
-    observers: dict[str, RecordingObserver] = field(default_factory=dict)  # the fixture's in-memory observers
-    # Runtime observers a capability harness's instruments (OTel, Langfuse, typed-event collectors)
-    # put here before the graph is built; attached to the outermost graph in this order.
-    runtime_observers: list[Any] = field(default_factory=list)
+    observers: Mapping[str, RecordingObserver] = MappingProxyType({})  # the fixture's in-memory observers
+    # Runtime observers a capability harness's captures (OTel, Langfuse, typed-event collectors)
+    # add before the graph is built; attached to the outermost graph in this order.
+    runtime_observers: tuple[Any, ...] = ()
     # Runtime objects a capability harness builds for node bodies (e.g. "llm": the mock providers;
     # "retrieval": the captured wire and providers of retrieval_mock.py).
-    services: dict[str, Any] = field(default_factory=dict)
+    services: Mapping[str, Any] = MappingProxyType({})
     checkpointer: Any = None  # the runtime checkpointer backend, wrapped to record its saves (resume.py)
     clock_step_ms: float | None = None  # a deterministic clock stub, when the case declares one
-    clock_ms: float = 0.0
     # The case judges overlap between node bodies (`concurrency_invariant`): every harness body then
     # yields to the event loop once after its entry marker, so sibling fan-out instances really
     # interleave as far as the runtime's bound lets them (a body that never awaits runs to its end
@@ -168,40 +179,104 @@ class Instruments:
     # conformance-adapter §5.5 `expected_construction_error`): the case then builds no graph.
     construction_error: Any = None
 
-    def clock(self) -> float:
-        """Seconds: the deterministic stub (advancing a fixed step per read) or the real monotonic clock."""
-        if self.clock_step_ms is None:
+    def with_captures(self, seams: "CaptureSeams") -> "Instruments":
+        """These instruments with what the capability captures added, frozen."""
+        return dataclasses.replace(self, runtime_observers=tuple(seams.runtime_observers), services=MappingProxyType(dict(seams.services)),
+                                   construction_error=seams.construction_error)
+
+    def clock(self, log: "RunLog") -> Callable[[], float]:
+        """The case's clock, in seconds: the deterministic stub (advancing a fixed step per read, each
+        reading appended to ``log``) or the real monotonic clock."""
+        step = self.clock_step_ms
+        if step is None:
             import time
 
-            return time.monotonic()
-        self.clock_ms += self.clock_step_ms
-        return self.clock_ms / 1000.0
+            return time.monotonic
+
+        def read() -> float:
+            log.clock_ms.append((log.clock_ms[-1] if log.clock_ms else 0.0) + step)
+            return log.clock_ms[-1] / 1000.0
+
+        return read
 
 
 @dataclass
-class GraphWiring:
-    """Graph build's output besides the compiled graph itself (``BuiltGraph``): what it wired where,
-    read by node bodies and the resume pass while the graph runs."""
+class CaptureSeams:
+    """What a capability capture adds to the instruments while the instruments step runs (its
+    ``(scenario, seams)`` opener): runtime observers, services for node bodies, a construction
+    error. Frozen into the :class:`Instruments` by ``Instruments.with_captures``."""
 
-    compiled: Any = None  # the outermost compiled graph, once built
-    wiring: dict[str, Any] = field(default_factory=lambda: {"nodes": {}, "failure_isolation": []})  # see trace.CaseTrace
-    fan_out_item_fields: dict[str, str] = field(default_factory=dict)  # fan-out node -> its item_field
-    abort_points: dict[str, int] = field(default_factory=dict)  # fan-out node -> abort_after_instance
+    runtime_observers: list[Any] = field(default_factory=list)
+    services: dict[str, Any] = field(default_factory=dict)
+    construction_error: Any = None
+
+
+@dataclass(frozen=True)
+class GraphWiring:
+    """Graph build's output besides the compiled graph's own classes (``BuiltGraph``): what it wired
+    where, read by node bodies and the resume pass while the graph runs. Frozen: nothing writes it
+    after graph build returns."""
+
+    compiled: Any  # the outermost compiled graph
+    wiring: Mapping[str, Any]  # see trace.CaseTrace
+    fan_out_item_fields: Mapping[str, str]  # fan-out node -> its item_field
+    abort_points: Mapping[str, int]  # fan-out node -> abort_after_instance
+
+
+@dataclass
+class WiringDraft:
+    """What graph build records while it builds (the middleware factories that wire something
+    record it here too); ``freeze`` turns it into the :class:`GraphWiring` graph build returns."""
+
+    wiring: dict[str, Any] = field(default_factory=lambda: {"nodes": {}, "failure_isolation": []})
+    fan_out_item_fields: dict[str, str] = field(default_factory=dict)
+    abort_points: dict[str, int] = field(default_factory=dict)
+
+    def freeze(self, compiled: Any) -> GraphWiring:
+        return GraphWiring(compiled, plain(self.wiring), MappingProxyType(dict(self.fan_out_item_fields)),
+                           MappingProxyType(dict(self.abort_points)))
+
+
+class WiringSlot:
+    """Where the callbacks graph build makes (node bodies, middleware) read its frozen wiring, which
+    exists only once the build they are part of has returned: filled once, by ``build_graph``."""
+
+    __slots__ = ("_wiring",)
+
+    def __init__(self) -> None:
+        self._wiring: GraphWiring | None = None
+
+    def fill(self, wiring: GraphWiring) -> None:
+        if self._wiring is not None:
+            raise RuntimeError("graph build's wiring is filled once")
+        self._wiring = wiring
+
+    def get(self) -> GraphWiring:
+        if self._wiring is None:
+            raise RuntimeError("graph build's wiring read before graph build returned")
+        return self._wiring
 
 
 @dataclass
 class RunLog:
-    """What the execute pass records while the runtime runs, in order — the trace's raw material
-    (execute.py slices it per invocation and freezes it into the ``CaseTrace``)."""
+    """What the runtime's callbacks append while it runs, in order — the only part of a case
+    written then, and the trace's raw material (execute.py slices it per invocation and freezes it
+    into the ``CaseTrace``)."""
 
     deliveries: list[tuple[str, str | None, Any]] = field(default_factory=list)  # (observer, invocation, event)
     middleware_log: list[Any] = field(default_factory=list)
     execution: list[str] = field(default_factory=list)  # outermost nodes dispatched
     invocation_ids: list[tuple[str | None, str | None]] = field(default_factory=list)  # (invocation, correlation) per dispatch
     node_log: list[dict[str, Any]] = field(default_factory=list)  # entered / returned / raised, per node body
+    node_drains: list[tuple[str, Any]] = field(default_factory=list)  # (node, summary) per in-node drain
+    node_snapshots: list[tuple[str, Any]] = field(default_factory=list)  # (node, {observer: bucket}) per in-node drain
     saves: list[dict[str, Any]] = field(default_factory=list)  # every save the checkpointer received
     migration_log: list[str] = field(default_factory=list)  # "from->to", per harness migration call
     attempts: dict[tuple, int] = field(default_factory=dict)  # failure-mock attempts per key
+    clock_ms: list[float] = field(default_factory=list)  # each reading of the deterministic clock stub
+    # The armed crashes' course (resume.py): ("target", run, task) an abort point took over the
+    # cancellation; ("fired", run, None) the boundary's save persisted.
+    crashes: list[tuple[str, int, Any]] = field(default_factory=list)
 
     def count_attempt(self, key: tuple) -> int:
         """How many times ``key`` was attempted before this one (0 on the first)."""
@@ -209,39 +284,40 @@ class RunLog:
         self.attempts[key] = seen + 1
         return seen
 
+    def events_of(self, observer: str, since: int = 0) -> list[Any]:
+        """The events ``observer`` received, from delivery ``since`` on."""
+        return [event for name, _, event in self.deliveries[since:] if name == observer]
 
-@dataclass
-class InvocationCursor:
-    """The invocation under way: set by the execute and resume passes before each run, read by node
-    bodies and observers during it."""
-
-    index: int = 0  # 0 for the first invocation of the case
-    node_drains: dict[str, Any] = field(default_factory=dict)  # this invocation's in-node drains
-    node_snapshots: dict[str, Any] = field(default_factory=dict)
-    crash: Any = None  # the crash armed for the running invocation (resume.Crash)
-
-
-@dataclass
-class Harness:
-    """Everything one case's run may touch besides the runtime itself, in four parts with one owner
-    each: ``instruments`` (built before graph build), ``graph`` (graph build's wiring), ``log``
-    (appended while the runtime runs), ``invocation`` (the run under way)."""
-
-    instruments: Instruments = field(default_factory=Instruments)
-    graph: GraphWiring = field(default_factory=GraphWiring)
-    log: RunLog = field(default_factory=RunLog)
-    invocation: InvocationCursor = field(default_factory=InvocationCursor)
-
-    @property
-    def runtime_observers(self) -> list[Any]:
-        """The capability harness contract's seam (capabilities/__init__.py): runtime observers a
-        capture attaches before the graph is built."""
-        return self.instruments.runtime_observers
-
-    def delivered(self, invocation_id: str | None) -> dict[str, int]:
+    def delivered(self, observers: Iterable[str], invocation_id: str | None) -> dict[str, int]:
         """Deliveries so far, per observer, of events delivered in ``invocation_id``'s context."""
-        counts = dict.fromkeys(self.instruments.observers, 0)
-        for observer, invocation, _ in self.log.deliveries:
+        counts = dict.fromkeys(observers, 0)
+        for observer, invocation, _ in self.deliveries:
             if invocation == invocation_id:
                 counts[observer] = counts.get(observer, 0) + 1
         return counts
+
+
+@dataclass
+class InvocationCursor:
+    """The invocation under way: written by the execute and resume passes between invocations, read
+    by node bodies, observers and the checkpointer during one."""
+
+    index: int = 0  # 0 for the first invocation of the case
+    crash: Any = None  # the crash armed for the running invocation (resume.Crash)
+
+
+@dataclass(frozen=True)
+class Harness:
+    """One case's parts besides the runtime itself, each with one writer: ``instruments`` (frozen by
+    the instruments step), the wiring (frozen, returned by graph build; read through ``wired``),
+    ``log`` (appended by the runtime's callbacks while it runs) and ``cursor`` (the execute and resume
+    passes, between invocations). Graph build hands it to the callbacks it makes."""
+
+    instruments: Instruments
+    log: RunLog
+    cursor: InvocationCursor
+    wired: WiringSlot
+
+    @property
+    def graph(self) -> GraphWiring:
+        return self.wired.get()

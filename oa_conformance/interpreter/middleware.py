@@ -12,30 +12,41 @@ from __future__ import annotations
 import contextvars
 import itertools
 import re
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..host import graph as oa
 
 from ..ast.nodes import Mapping, Scalar, Section
 from .behaviors import NotImplementedDirective
-from .harness import Harness
+from .harness import Harness, RunLog, WiringDraft
 from ..errors import HarnessPrimitiveMissing
 from ..values import literal
 
 
-def build_middleware(spec: Section, harness: Harness, node_name: str | None) -> Any:
+@dataclass(frozen=True)
+class BuildSite:
+    """What a middleware factory builds with, during graph build: the case's harness for the
+    middleware it returns (which appends to ``harness.log`` while the graph runs), and graph build's
+    draft wiring, where a factory records what it wired (failure isolation, a delivery barrier)."""
+
+    harness: Harness
+    draft: WiringDraft
+
+
+def build_middleware(spec: Section, site: BuildSite, node_name: str | None) -> Any:
     """One middleware entry → a runtime middleware (built-in) or a harness test middleware."""
     kind = spec.get("type")
     name = kind.value if kind is not None else (spec.name.value if spec.get("name") is not None else None)
     if name is None and tuple(spec.order) == ("retry",):  # the keyed form `- retry: {max_attempts: …}`
-        return retry_middleware(spec.retry, harness, node_name)
+        return retry_middleware(spec.retry, site, node_name)
     factory = MIDDLEWARE.get(name)
     if factory is None:
         raise HarnessPrimitiveMissing(f"middleware type {name!r}", spec.span)
-    return factory(spec, harness, node_name)
+    return factory(spec, site, node_name)
 
 
-def metadata_middleware(entries: dict[str, Any], harness: Any, unit: str) -> Any:
+def metadata_middleware(entries: dict[str, Any], log: RunLog, unit: str) -> Any:
     """A middleware that calls the runtime's ``set_invocation_metadata(**entries)`` before ``next()``:
     the write happens in the wrapped unit's own context (a branch's, an instance's), at the top of its body.
     The accepted write is logged like a node's (``metadata_write``, under the unit's name)."""
@@ -43,7 +54,7 @@ def metadata_middleware(entries: dict[str, Any], harness: Any, unit: str) -> Any
 
     async def augment(state: Any, next_: Any) -> Any:
         set_invocation_metadata(**entries)
-        harness.log.middleware_log.append(("metadata_write", {"node": unit, "entries": dict(entries)}))
+        log.middleware_log.append(("metadata_write", {"node": unit, "entries": dict(entries)}))
         return await next_(state)
 
     return augment
@@ -106,7 +117,7 @@ def _chain(exc: BaseException | None):
         exc = exc.__cause__
 
 
-def retry_middleware(spec: Section, harness: Harness, node_name: str | None) -> Any:
+def retry_middleware(spec: Section, site: BuildSite, node_name: str | None) -> Any:
     """The runtime's RetryMiddleware from a `retry` block (max_attempts, classifier, backoff)."""
     attempts = spec.get("max_attempts")
     # An omitted max_attempts is the runtime's own default (pipeline-utilities §6.1), never ours.
@@ -115,8 +126,8 @@ def retry_middleware(spec: Section, harness: Harness, node_name: str | None) -> 
     return oa.RetryMiddleware(config)
 
 
-def _timing(spec: Section, harness: Harness, node_name: str | None) -> Any:
-    log = harness.log.middleware_log
+def _timing(spec: Section, site: BuildSite, node_name: str | None) -> Any:
+    log = site.harness.log.middleware_log
     capture = spec.get("on_complete").get("capture_to") if spec.get("on_complete") is not None else None
     if capture is not None and capture.value != "timing_records":  # the one capture the trace keeps
         raise NotImplementedDirective(f"timing on_complete capture_to {capture.value!r}", capture.span)
@@ -126,13 +137,14 @@ def _timing(spec: Section, harness: Harness, node_name: str | None) -> Any:
                                "outcome": record.outcome, "exception_category": record.exception_category}))
 
     name = spec.get("node_name")
-    return oa.TimingMiddleware(node_name=name.value if name is not None else node_name, on_complete=on_complete, clock=harness.instruments.clock)
+    return oa.TimingMiddleware(node_name=name.value if name is not None else node_name, on_complete=on_complete,
+                               clock=site.harness.instruments.clock(site.harness.log))
 
 
-def _failure_isolation(spec: Section, harness: Harness, node_name: str | None) -> Any:
+def _failure_isolation(spec: Section, site: BuildSite, node_name: str | None) -> Any:
     options: dict[str, Any] = {}
     degraded = spec.get("degraded_update")
-    options["degraded_update"] = _degraded_update(degraded, harness) if degraded is not None else {}
+    options["degraded_update"] = _degraded_update(degraded, site.harness.log) if degraded is not None else {}
     event_name = spec.get("event_name")
     options["event_name"] = event_name.value if event_name is not None else "failure_isolated"
     catch = spec.get("catch")
@@ -143,7 +155,7 @@ def _failure_isolation(spec: Section, harness: Harness, node_name: str | None) -
         category = predicate.matches_category.value
         options["predicate"] = lambda exc: any(getattr(e, "category", None) == category for e in _chain(exc))
     on_caught = spec.get("on_caught")
-    harness.graph.wiring["failure_isolation"].append({
+    site.draft.wiring["failure_isolation"].append({
         "node": node_name,
         "event_name": options["event_name"],
         "catch": sorted(options["catch"]) if "catch" in options else None,
@@ -157,10 +169,10 @@ def _failure_isolation(spec: Section, harness: Harness, node_name: str | None) -
     factory = ON_CAUGHT.get(kind.value if kind is not None else None)
     if factory is None:
         raise HarnessPrimitiveMissing(f"on_caught kind {kind.value if kind is not None else None!r}", on_caught.span)
-    return factory(on_caught, harness, options)
+    return factory(on_caught, site.harness.log, options)
 
 
-def _degraded_update(spec: Any, harness: Harness) -> Any:
+def _degraded_update(spec: Any, log: RunLog) -> Any:
     """A static degraded update, or — `{callable: <name>, ...}` — a harness callable ``state -> update``."""
     name = spec.get("callable") if isinstance(spec, Mapping) else None
     if not isinstance(name, Scalar) or not isinstance(name.value, str):
@@ -168,13 +180,13 @@ def _degraded_update(spec: Any, harness: Harness) -> Any:
     factory = DEGRADED_CALLABLES.get(name.value)
     if factory is None:
         raise HarnessPrimitiveMissing(f"degraded_update callable {name.value!r}", name.span)
-    return factory(literal(spec), harness, spec.span)
+    return factory(literal(spec), log, spec.span)
 
 
 _STATE_REF = re.compile(r"\{\{\s*state\.(\w+)\s*\}\}")
 
 
-def _state_derived(config: dict, harness: Harness, span: Any) -> Callable[[Any], dict]:
+def _state_derived(config: dict, run_log: RunLog, span: Any) -> Callable[[Any], dict]:
     """`state_derived`: ``{<target_field>: <template>}`` with each ``{{ state.<field> }}`` replaced by that field.
 
     Every call is logged (``degraded_callable``: the state it received, the update it returned).
@@ -182,7 +194,7 @@ def _state_derived(config: dict, harness: Harness, span: Any) -> Callable[[Any],
     template, target = config.get("template"), config.get("target_field")
     if not isinstance(template, str) or not isinstance(target, str) or "{{" in _STATE_REF.sub("", template):
         raise HarnessPrimitiveMissing("state_derived needs a `template` of {{ state.<field> }} references and a `target_field`", span)
-    log = harness.log.middleware_log
+    log = run_log.middleware_log
 
     def degrade(state: Any) -> dict:
         update = {target: _STATE_REF.sub(lambda m: str(getattr(state, m[1])), template)}
@@ -192,10 +204,10 @@ def _state_derived(config: dict, harness: Harness, span: Any) -> Callable[[Any],
     return degrade
 
 
-DEGRADED_CALLABLES: dict[str, Callable[[dict, Harness, Any], Callable[[Any], dict]]] = {"state_derived": _state_derived}
+DEGRADED_CALLABLES: dict[str, Callable[[dict, RunLog, Any], Callable[[Any], dict]]] = {"state_derived": _state_derived}
 
 
-def _record_to_state_side_channel(spec: Section, harness: Harness, options: dict) -> Any:
+def _record_to_state_side_channel(spec: Section, run_log: RunLog, options: dict) -> Any:
     """`on_caught` that counts its calls and captures the caught message into state fields.
 
     The callback writes into a per-dispatch side channel (and logs ``on_caught`` with the
@@ -206,7 +218,7 @@ def _record_to_state_side_channel(spec: Section, harness: Harness, options: dict
     counter = spec.get("increment_field")
     capture = spec.get("capture_message_field")
     channel: contextvars.ContextVar[dict | None] = contextvars.ContextVar("on_caught_channel", default=None)
-    log = harness.log.middleware_log
+    log = run_log.middleware_log
 
     async def on_caught(exc: Exception) -> None:
         log.append(("on_caught", {"category": getattr(exc, "category", None), "message": str(exc), "type": type(exc).__name__}))
@@ -236,7 +248,7 @@ def _record_to_state_side_channel(spec: Section, harness: Harness, options: dict
     return side_channel
 
 
-ON_CAUGHT: dict[str, Callable[[Section, Harness, dict], Any]] = {"record_to_state_side_channel": _record_to_state_side_channel}
+ON_CAUGHT: dict[str, Callable[[Section, RunLog, dict], Any]] = {"record_to_state_side_channel": _record_to_state_side_channel}
 
 
 _markers = itertools.count()
@@ -246,13 +258,13 @@ _markers = itertools.count()
 TRACE_FIELD = "trace"
 
 
-def _trace_recorder(spec: Section, harness: Harness, node_name: str | None) -> Any:
+def _trace_recorder(spec: Section, site: BuildSite, node_name: str | None) -> Any:
     """Records (state_in, partial_update_returned, pre_seen, post_seen) per dispatch (``trace_records``);
     with markers, wraps the inner update's ``trace`` list between its pre and post markers."""
     name = spec.get("name").value if spec.get("name") is not None else f"recorder{next(_markers)}"
     pre = spec.get("pre_marker")
     post = spec.get("post_marker")
-    log = harness.log.middleware_log
+    log = site.harness.log.middleware_log
 
     async def trace_recorder(state: Any, next_: Any) -> Any:
         record = {"state_in": state.model_dump(), "pre_seen": True, "post_seen": False}
@@ -270,7 +282,7 @@ def _trace_recorder(spec: Section, harness: Harness, node_name: str | None) -> A
     return trace_recorder
 
 
-def _short_circuit(spec: Section, harness: Harness, node_name: str | None) -> Any:
+def _short_circuit(spec: Section, site: BuildSite, node_name: str | None) -> Any:
     update = literal(spec.get("partial_update")) if spec.get("partial_update") is not None else {}
 
     async def short_circuit(state: Any, next_: Any) -> Any:
@@ -279,7 +291,7 @@ def _short_circuit(spec: Section, harness: Harness, node_name: str | None) -> An
     return short_circuit
 
 
-def _error_recovery(spec: Section, harness: Harness, node_name: str | None) -> Any:
+def _error_recovery(spec: Section, site: BuildSite, node_name: str | None) -> Any:
     update = literal(spec.get("partial_update")) if spec.get("partial_update") is not None else {}
 
     async def error_recovery(state: Any, next_: Any) -> Any:
@@ -291,14 +303,14 @@ def _error_recovery(spec: Section, harness: Harness, node_name: str | None) -> A
     return error_recovery
 
 
-def wrap_middleware(spec: Section, harness: Harness) -> Any:
+def wrap_middleware(spec: Section, run_log: RunLog) -> Any:
     """A `wrap_with_middleware` entry (§6.7): a named middleware logging its pre / post markers into
     the case's middleware log around ``next()``."""
     if spec.get("pre_next_calls_suspend_with_descriptor") is not None:  # suspension §8.4 (not shipped)
         raise NotImplementedDirective("wrap_with_middleware.pre_next_calls_suspend_with_descriptor", spec.key_span("pre_next_calls_suspend_with_descriptor"))
     name = spec.name.value
     pre, post = spec.get("pre_log"), spec.get("post_log")
-    log = harness.log.middleware_log
+    log = run_log.middleware_log
 
     async def wrapped(state: Any, next_: Any) -> Any:
         if pre is not None:
@@ -312,7 +324,7 @@ def wrap_middleware(spec: Section, harness: Harness) -> Any:
     return wrapped
 
 
-MIDDLEWARE: dict[str, Callable[[Section, Harness, str | None], Any]] = {
+MIDDLEWARE: dict[str, Callable[[Section, BuildSite, str | None], Any]] = {
     "retry": retry_middleware,
     "timing": _timing,
     "failure_isolation": _failure_isolation,

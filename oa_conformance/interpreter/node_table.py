@@ -2,7 +2,7 @@
 
 A vocabulary row handled by ``node("<key>")`` is a step of the node body (``NODE_DIRECTIVES[key]``,
 ``async (ctx, spec)``, run in document order, §8.3); one handled by ``node_middleware("<key>")`` is a
-middleware graph build puts around the node (``NODE_MIDDLEWARE[key]``, ``(spec, harness, node)``).
+middleware graph build puts around the node (``NODE_MIDDLEWARE[key]``, ``(spec, site, node)``).
 The node keys graph build reads itself (``node_modifier``, ``projection``) are derived from the
 rows; ``tests/test_surface.py`` keeps these tables and the rows in step.
 """
@@ -18,6 +18,7 @@ from . import behaviors, observability_nodes, retrieval_mock
 from .behaviors import Handler, NodeContext, NotImplementedDirective
 from .capabilities import observability_prompts
 from .harness import Harness
+from .middleware import BuildSite
 
 NODE_DIRECTIVES: dict[str, Handler] = {
     "update": behaviors.update,
@@ -51,8 +52,8 @@ NODE_DIRECTIVES: dict[str, Handler] = {
 }
 
 # Node directives that are middleware around the node rather than steps of its body (a call made
-# before / after ``next()``): directive -> factory(spec, harness, node_name) -> middleware.
-NODE_MIDDLEWARE: dict[str, Callable[[Any, Harness, str], Any]] = {
+# before / after ``next()``): directive -> factory(spec, site, node_name) -> middleware.
+NODE_MIDDLEWARE: dict[str, Callable[[Any, BuildSite, str], Any]] = {
     "retry_middleware": observability_nodes.node_retry_middleware,
     "calls_llm_from_wrapper": observability_nodes.llm_from_wrapper,
 }
@@ -79,7 +80,8 @@ def node_body(name: str, decl: Section, harness: Harness) -> Callable[[Any], Awa
         steps.append((handler, spec))
 
     async def body(state: Any) -> dict:
-        if harness.invocation.crash is not None and harness.invocation.crash.fired:  # an injected crash: the process is gone
+        crash = harness.cursor.crash
+        if crash is not None and crash.fired(harness.log):  # an injected crash: the process is gone
             raise asyncio.CancelledError()
         ctx = NodeContext(name, decl, state, {}, harness)
         harness.log.node_log.append(_body_event("entered", name))

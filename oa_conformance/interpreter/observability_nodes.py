@@ -15,9 +15,9 @@ from typing import Any
 
 from ..ast.nodes import Mapping, Scalar, Section
 from .behaviors import NodeContext, NotImplementedDirective
-from .middleware import TransientMarkerError, retry_middleware
+from .middleware import BuildSite, TransientMarkerError, retry_middleware
 from ..errors import HarnessPrimitiveMissing
-from .harness import _current_invocation
+from .harness import Harness, Instruments, _current_invocation
 from ..synthetic import synthetic_base64
 from ..values import literal, repeated_text
 from ..vocabulary import VOCABULARY
@@ -170,9 +170,9 @@ async def bucket_absent_into(ctx: NodeContext, spec: Scalar) -> None:
 # The harness errors `per_attempt_behavior` may raise, by the fixture's name.
 HARNESS_ERRORS = {"transient_marker_error": TransientMarkerError}
 
-def node_retry_middleware(spec: Section, harness: Any, node: str) -> Any:
+def node_retry_middleware(spec: Section, site: BuildSite, node: str) -> Any:
     """The runtime's RetryMiddleware around this one node."""
-    return retry_middleware(spec, harness, node)
+    return retry_middleware(spec, site, node)
 
 
 # `per_attempt_behavior` entry keys it reads itself (the others are node directives).
@@ -245,11 +245,11 @@ def llm_arguments(spec: Section) -> dict[str, Any]:
 LLM_CALL_KEYS = VOCABULARY.handled_by("obs_llm_call", ("part",)) | VOCABULARY.handled_by("obs_llm_wrapper_call", ("part",))
 
 
-async def call_llm(harness: Any, spec: Section, directive: str, prompt: Any = None) -> Any:
+async def call_llm(instruments: Instruments, spec: Section, directive: str, prompt: Any = None) -> Any:
     for key in spec.order:
         if key not in LLM_CALL_KEYS:
             raise NotImplementedDirective(f"{directive}.{key}", spec.key_span(key))
-    providers = harness.instruments.services.get("llm")
+    providers = instruments.services.get("llm")
     if providers is None:
         raise HarnessPrimitiveMissing(f"{directive}: no mock LLM provider in this directory's harness", spec.span)
     model = spec.get("model")
@@ -263,13 +263,13 @@ async def call_llm(harness: Any, spec: Section, directive: str, prompt: Any = No
 
 
 async def calls_llm(ctx: NodeContext, spec: Section) -> None:
-    response = await call_llm(ctx.harness, spec, "calls_llm", ctx.prompt)
+    response = await call_llm(ctx.harness.instruments, spec, "calls_llm", ctx.prompt)
     target = spec.get("stores_response_in")
     if target is not None:
         ctx.partial[target.value] = response.message.content
 
 
-def llm_from_wrapper(spec: Section, harness: Any, node: str) -> Any:
+def llm_from_wrapper(spec: Section, site: BuildSite, node: str) -> Any:
     """A middleware around the node that makes one `complete()` before `next()` (`phase: pre`, the
     default) or after it returns (`post`): a call made while the node's own span is not open.
 
@@ -287,12 +287,13 @@ def llm_from_wrapper(spec: Section, harness: Any, node: str) -> Any:
     at = spec.key_span("await_event_delivery") if awaits else None  # the directive, where its check points
     if awaits:  # declared, so judged: a barrier that never runs fails the case (barrier_checks)
         declared = {"node": node, "line": at.line, "column": at.column}
-        barriers = harness.graph.wiring.setdefault("barriers", [])
+        barriers = site.draft.wiring.setdefault("barriers", [])
         if declared not in barriers:  # a subgraph built again for another caller is the same directive
             barriers.append(declared)
+    harness = site.harness
 
     async def call() -> None:
-        await call_llm(harness, spec, "calls_llm_from_wrapper")
+        await call_llm(harness.instruments, spec, "calls_llm_from_wrapper")
         if awaits:
             await _event_delivery_barrier(harness, node, at)
         elif barrier is None and before:
@@ -319,7 +320,7 @@ BARRIER = "event_delivery_barrier"
 COMPLETION_EVENT = "LlmCompletionEvent"
 
 
-async def _event_delivery_barrier(harness: Any, node: str, span: Any) -> None:
+async def _event_delivery_barrier(harness: Harness, node: str, span: Any) -> None:
     """Drain this invocation's events (the runtime's ``drain_events_for``: every event dispatched
     before the call, and a returned ``complete()`` has dispatched its own), then check the drain did
     what it says: every recording observer (attached after the capability observers, and the

@@ -31,12 +31,12 @@ import dataclasses
 import re
 import uuid
 from dataclasses import dataclass
-from typing import Any, AsyncIterator, Callable
+from typing import Any, AsyncIterator, Callable, Mapping
 
 from ..ast.nodes import Scalar, Section
 from .scenarios import Scenario
 from ..errors import HarnessPrimitiveMissing
-from .harness import Harness
+from .harness import Harness, InvocationCursor, RunLog
 from ..trace import plain
 from ..values import literal
 
@@ -66,18 +66,28 @@ class Boundary:
         return f"after {self.node!r}" if self.index is None else f"after fan-out instance {self.index} of {self.node!r}"
 
 
-@dataclass
+@dataclass(frozen=True)
 class Crash:
-    """An armed crash for one run: fired once the boundary's save persisted; ``target`` is cancelled."""
+    """A crash armed for one run (the cursor's, set by :func:`crashable`): it fires once the
+    boundary's save persisted, cancelling the invocation's task — or the task an abort point took the
+    cancellation over with. Firing and taking over happen while the runtime runs, so they are
+    appended to the case's log (``RunLog.crashes``), not written here."""
 
     boundary: Boundary
-    target: asyncio.Task | None = None
-    fired: bool = False
+    run: int  # the invocation index it is armed for
+    task: asyncio.Task
 
-    def fire(self) -> None:
-        self.fired = True
-        if self.target is not None:
-            self.target.cancel()
+    def fired(self, log: RunLog) -> bool:
+        return ("fired", self.run, None) in log.crashes
+
+    def take_over(self, log: RunLog, task: asyncio.Task) -> None:
+        """``task`` is the one the crash cancels from now on (an abort point's)."""
+        log.crashes.append(("target", self.run, task))
+
+    def fire(self, log: RunLog) -> None:
+        log.crashes.append(("fired", self.run, None))
+        targets = [task for kind, run, task in log.crashes if kind == "target" and run == self.run]
+        (targets[-1] if targets else self.task).cancel()
 
 
 class Crashed(Exception):
@@ -106,21 +116,21 @@ def is_multi_run(scenario: Scenario) -> bool:
 
 async def planned_runs(scenario: Scenario, harness: Harness, traces: list) -> AsyncIterator[Run]:
     """The runs of a case, in order; ``traces`` holds the finished runs' traces as they complete."""
+    checkpointer = harness.instruments.checkpointer
     if not is_multi_run(scenario):
         for index, (name, source) in enumerate(_invocations(scenario)):
-            for _ in range(_populating_runs(scenario, source, harness)):
+            for _ in range(_populating_runs(scenario, source, checkpointer)):
                 yield Run(name, source, POPULATE)
-            yield Run(name, source, crash=_first_run_boundary(scenario, harness) if index == 0 else None)
+            yield Run(name, source, crash=_first_run_boundary(scenario, harness.graph.abort_points) if index == 0 else None)
         return
-    checkpointer = harness.instruments.checkpointer
     if checkpointer is None:
         raise HarnessPrimitiveMissing("a resume case needs a `checkpointer:`", scenario.section.span)
     seeded = scenario.get("seeded_record")
     if seeded is not None:
         origin = await seed_record(checkpointer, seeded, harness.graph.compiled.state_cls)
     else:
-        yield Run(None, None, FIRST_RUN, crash=_first_run_boundary(scenario, harness))
-        origin = _first_run_id(traces[-1], harness)
+        yield Run(None, None, FIRST_RUN, crash=_first_run_boundary(scenario, harness.graph.abort_points))
+        origin = _first_run_id(traces[-1], harness.log, harness.cursor)
     resume = scenario.get("resume")
     if resume is None:
         return
@@ -138,13 +148,13 @@ async def planned_runs(scenario: Scenario, harness: Harness, traces: list) -> As
     yield Run("resume", resume, RESUMED, call=call, resumed_from=plain({"invocation_id": origin, "record": record}))
 
 
-def _populating_runs(scenario: Scenario, source: Section | None, harness: Harness) -> int:
+def _populating_runs(scenario: Scenario, source: Section | None, checkpointer: Any) -> int:
     """How many completed runs seed the checkpointer before this invocation (§5.6)."""
     count = source.get("populate_checkpointer_via_runs") if source is not None else None
     count = count if count is not None else scenario.get("populate_checkpointer_via_runs")
     if count is None:
         return 0
-    if harness.instruments.checkpointer is None:
+    if checkpointer is None:
         raise HarnessPrimitiveMissing("`populate_checkpointer_via_runs` needs a `checkpointer:`", count.span)
     return count.value
 
@@ -166,23 +176,23 @@ def _invocations(scenario: Scenario) -> list[tuple[str | None, Any]]:
     return [(None, None)]
 
 
-def _first_run_boundary(scenario: Scenario, harness: Harness) -> Boundary | None:
+def _first_run_boundary(scenario: Scenario, abort_points: Mapping[str, int]) -> Boundary | None:
     injected = scenario.get("crash_injection")
     if injected is not None:
         if injected.get("after_node") is not None:
             return Boundary(injected.after_node.value)
         instance = injected.after_fan_out_instance
         return Boundary(instance.node.value, instance.index.value)
-    for node, index in harness.graph.abort_points.items():
+    for node, index in abort_points.items():
         return Boundary(node, index)
     return None
 
 
-def _first_run_id(trace: Any, harness: Harness) -> str | None:
+def _first_run_id(trace: Any, log: RunLog, cursor: InvocationCursor) -> str | None:
     """The runtime's invocation id of the first run (seen by its nodes, the caller's, else on its saves)."""
     if trace.invocation_id is not None or trace.call.get("invocation_id") is not None:
         return trace.invocation_id or trace.call["invocation_id"]
-    saves = [s for s in harness.log.saves if s["run"] == harness.invocation.index]
+    saves = [s for s in log.saves if s["run"] == cursor.index]
     return saves[0]["invocation_id"] if saves else None
 
 
@@ -199,27 +209,27 @@ def _check_origin(resume: Section, seeded: bool) -> None:
 # Invoking with a crash armed
 
 
-async def crashable(invocation: Any, harness: Harness, boundary: Boundary | None) -> Any:
+async def crashable(invocation: Any, cursor: InvocationCursor, log: RunLog, boundary: Boundary | None) -> Any:
     """Await ``invocation`` (an ``invoke()`` coroutine) as a task the armed crash can cancel.
 
     Raises :class:`Crashed` when the crash cancelled it; while the crash has fired, every further
     save of this run is dropped (see :func:`recording_checkpointer`).
     """
     task = asyncio.ensure_future(invocation)
-    harness.invocation.crash = Crash(boundary, task) if boundary is not None else None
+    cursor.crash = Crash(boundary, cursor.index, task) if boundary is not None else None
     try:
         return await task
     except asyncio.CancelledError:
-        crash = harness.invocation.crash
+        crash = cursor.crash
         current = asyncio.current_task()
-        if crash is not None and crash.fired and task.cancelled() and not (current and current.cancelling()):
+        if crash is not None and crash.fired(log) and task.cancelled() and not (current and current.cancelling()):
             raise Crashed(f"crash injected {crash.boundary}") from None
         raise
     finally:
-        harness.invocation.crash = None
+        cursor.crash = None
 
 
-def abort_point(harness: Harness, node_name: str) -> Callable:
+def abort_point(cursor: InvocationCursor, log: RunLog, node_name: str) -> Callable:
     """The middleware `fan_out.abort_after_instance` puts around its fan-out node.
 
     While the node runs, the armed crash cancels this middleware's task; the middleware turns that
@@ -228,14 +238,14 @@ def abort_point(harness: Harness, node_name: str) -> Callable:
     """
 
     async def abort_after_instance(state: Any, next_: Any) -> Any:
-        crash = harness.invocation.crash
+        crash = cursor.crash
         if crash is None or crash.boundary.node != node_name:
             return await next_(state)
-        crash.target = asyncio.current_task()
+        crash.take_over(log, asyncio.current_task())
         try:
             return await next_(state)
         except asyncio.CancelledError:
-            if not crash.fired:
+            if not crash.fired(log):
                 raise
             asyncio.current_task().uncancel()
             raise ProcessAborted(f"harness abort {crash.boundary} (simulated process crash)") from None
@@ -251,17 +261,18 @@ SAVE_ROUTES = {"save": "save", "save_fan_out_internal": "fan_out_internal",
                "save_fan_out_in_flight_failure": "in_flight_failure"}
 
 
-def recording_checkpointer(backend: type, harness: Harness, *args: Any, **kwargs: Any) -> Any:
+def recording_checkpointer(backend: type, log: RunLog, cursor: InvocationCursor, *args: Any, **kwargs: Any) -> Any:
     """An instance of ``backend`` (a runtime checkpointer class) whose save entry points record each
-    save into ``harness.log.saves`` — {run, route, invocation_id, record, lost} — before
-    the backend's own method persists it. Only the seams the backend has are wrapped."""
+    save into ``log.saves`` — {run, route, invocation_id, record, lost} — before the backend's own
+    method persists it; the cursor says which run saves and which crash is armed. Only the seams the
+    backend has are wrapped."""
     namespace = {}
     for method, route in SAVE_ROUTES.items():
         if hasattr(backend, method):
             namespace[method] = _recorded(getattr(backend, method), route)
     namespace["seed"] = lambda self, invocation_id, record: backend.save(self, invocation_id, record)
     checkpointer = type(f"Recording{backend.__name__}", (backend,), namespace)(*args, **kwargs)
-    checkpointer.harness = harness
+    checkpointer.log, checkpointer.cursor = log, cursor
     return checkpointer
 
 
@@ -269,31 +280,31 @@ def _recorded(method: Callable, route: str) -> Callable:
     async def save(self: Any, invocation_id: str, record: Any) -> None:
         if _inside_save.get():  # a seam delegating to save(): one save, recorded once
             return await method(self, invocation_id, record)
-        harness = self.harness
-        crash = harness.invocation.crash
-        entry = {"run": harness.invocation.index, "route": route, "invocation_id": invocation_id, "record": plain(record), "lost": False}
-        if crash is not None and crash.fired:  # the process is gone: nothing more persists
-            harness.log.saves.append({**entry, "lost": True})
+        log, cursor = self.log, self.cursor
+        crash = cursor.crash
+        entry = {"run": cursor.index, "route": route, "invocation_id": invocation_id, "record": plain(record), "lost": False}
+        if crash is not None and crash.fired(log):  # the process is gone: nothing more persists
+            log.saves.append({**entry, "lost": True})
             return None
         token = _inside_save.set(True)
         try:
             await method(self, invocation_id, record)
         finally:
             _inside_save.reset(token)
-        harness.log.saves.append(entry)
+        log.saves.append(entry)
         if crash is not None and crash.boundary.reached(record):
-            crash.fire()
+            crash.fire(log)
         return None
 
     save.__name__ = method.__name__
     return save
 
 
-async def saved_record(harness: Harness, invocation_id: str | None) -> Any:
-    """The record the checkpointer holds for ``invocation_id`` now (frozen), or None."""
-    if harness.instruments.checkpointer is None or invocation_id is None:
+async def saved_record(checkpointer: Any, invocation_id: str | None) -> Any:
+    """The record ``checkpointer`` holds for ``invocation_id`` now (frozen), or None."""
+    if checkpointer is None or invocation_id is None:
         return None
-    return plain(await harness.instruments.checkpointer.load(invocation_id))
+    return plain(await checkpointer.load(invocation_id))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -360,7 +371,7 @@ async def rewrite_record(checkpointer: Any, invocation_id: str, fields: dict) ->
 # State migrations (§10.12): harness migration functions, named by the fixture
 
 
-def migration_function(name: str, from_version: str, to_version: str, harness: Harness, state: Section | None, span: Any) -> Callable:
+def migration_function(name: str, from_version: str, to_version: str, log: RunLog, state: Section | None, span: Any) -> Callable:
     """The harness migration ``name`` (a pure ``dict -> dict``); every call is logged as ``from->to``.
 
     ``add_<field>`` / ``add_<field>_default`` add the field with the default the current state
@@ -376,7 +387,7 @@ def migration_function(name: str, from_version: str, to_version: str, harness: H
         step = lambda data, f=field_name, d=default: {**data, f: d}  # noqa: E731
 
     def migrate(data: dict) -> dict:
-        harness.log.migration_log.append(f"{from_version}->{to_version}")
+        log.migration_log.append(f"{from_version}->{to_version}")
         return step(dict(data))
 
     migrate.__name__ = name

@@ -35,6 +35,7 @@ from .scenarios import Scenario
 from ..diagnostics import Span
 from ..host.detect import RuntimeLacks
 from ..errors import FixtureInvalid, HarnessPrimitiveMissing
+from .harness import CaptureSeams
 from ..values import literal, raised_message
 from .wire import Canned, CapturedWire, hosts_of, status_classifier
 
@@ -261,22 +262,22 @@ def model_override(call: Section) -> str | None:
 # Installing the mock for a graph run, and the node directives that call it
 
 
-def install(scenario: Scenario, harness: Any) -> RetrievalWire:
-    """Put the case's retrieval wire on the harness (``harness.instruments.services["retrieval"]``), where the
+def install(scenario: Scenario, seams: CaptureSeams) -> RetrievalWire:
+    """Put the case's retrieval wire among the instruments' services (``seams.services["retrieval"]``), where the
     ``calls_embed`` / ``calls_rerank`` node directives find it. A capability harness calls this in
     its ``instrument`` and reports :meth:`RetrievalWire.collections` afterwards."""
     mock = retrieval_wire(scenario)
-    harness.instruments.services["retrieval"] = mock
+    seams.services["retrieval"] = mock
     return mock
 
 
 
 
 @asynccontextmanager
-async def open_retrieval(scenario: Scenario, harness: Any) -> AsyncIterator[RetrievalWire]:
+async def open_retrieval(scenario: Scenario, seams: CaptureSeams) -> AsyncIterator[RetrievalWire]:
     """The mock as a capture around a graph run: installed before, its providers closed after; the
     yielded object's ``collections()`` are the ``wire`` and ``calls`` collections."""
-    mock = install(scenario, harness)
+    mock = install(scenario, seams)
     try:
         yield mock
     finally:

@@ -1,6 +1,7 @@
 """The captures a capability harness may enter around a graph run: the explicit table.
 
-Each entry opens an async context manager over ``(scenario, harness)`` that yields an object with
+Each entry opens an async context manager over ``(scenario, seams)`` (``harness.CaptureSeams``: what it
+adds to the instruments before they are frozen) that yields an object with
 ``collections()``; a vocabulary row handled by ``capture("<name>")`` is read by the entry of that
 name, and a harness that lists the name accepts the row's directive.
 """

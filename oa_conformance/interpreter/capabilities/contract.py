@@ -82,9 +82,9 @@ def captures(*openers: Callable[[Scenario, Any], AsyncContextManager[Any]]) -> C
     object with ``collections()``, and the instrument's collections are theirs merged."""
 
     @contextlib.asynccontextmanager
-    async def instrument(scenario: Scenario, harness: Any):
+    async def instrument(scenario: Scenario, seams: Any):
         async with contextlib.AsyncExitStack() as stack:
-            yield _Captured([await stack.enter_async_context(opener(scenario, harness)) for opener in openers])
+            yield _Captured([await stack.enter_async_context(opener(scenario, seams)) for opener in openers])
 
     return instrument
 

@@ -36,6 +36,7 @@ import uuid
 from typing import Any
 
 from ..scenarios import Scenario
+from ..harness import CaptureSeams
 from ..error_record import error_record
 from ...errors import HarnessPrimitiveMissing
 from ..harness import _current_invocation
@@ -322,13 +323,13 @@ class LangfuseCapture:
 
 
 @contextlib.asynccontextmanager
-async def open_langfuse(scenario: Scenario, harness: Any):
+async def open_langfuse(scenario: Scenario, seams: CaptureSeams):
     """The capture entered around a graph run: its observer attaches to the outermost graph."""
     capture = LangfuseCapture(scenario)
     if capture.construction_error is not None:  # the case stands down before any graph is built
-        harness.instruments.construction_error = capture.construction_error
+        seams.construction_error = capture.construction_error
     else:
-        harness.runtime_observers.append(capture.observer)
+        seams.runtime_observers.append(capture.observer)
     try:
         yield capture
     finally:

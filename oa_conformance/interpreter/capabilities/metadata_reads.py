@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..scenarios import Scenario
+from ..harness import CaptureSeams
 from .observability_direct import value_kind
 
 # A key no fixture or runtime uses: the probe's write, removed again when the write took effect.
@@ -51,7 +52,7 @@ class MetadataReads:
 
 
 @contextlib.asynccontextmanager
-async def open_metadata_reads(scenario: Scenario, harness: Any):
+async def open_metadata_reads(scenario: Scenario, seams: CaptureSeams):
     capture = MetadataReads()
-    harness.instruments.services["metadata_reads"] = capture
+    seams.services["metadata_reads"] = capture
     yield capture

@@ -2,9 +2,9 @@
 §3.2; conformance-adapter §6.3 OTel collector capture, §6.4 Langfuse mock, §6.9 metric capture).
 
 A graph run in this directory is wrapped by a list of **captures**. Each capture is a factory
-``(scenario, harness) -> async context manager`` yielding an object with ``collections() -> dict``:
-it is entered before the graph is built (it may attach runtime observers through
-``harness.runtime_observers``, which the executor attaches to the outermost graph in list order),
+``(scenario, seams) -> async context manager`` yielding an object with ``collections() -> dict``:
+it is entered before the graph is built (it may add runtime observers to
+``seams.runtime_observers``, which the executor attaches to the outermost graph in list order),
 and after the run its ``collections()`` become top-level collections of the trace document
 (docs/TRACE.md). The case-level directives a capture honours are the vocabulary rows handled by
 ``capture("<its name>")``, so the executor's supported surface is derived, never listed here.

@@ -24,6 +24,7 @@ import contextvars
 from typing import Any
 
 from ..scenarios import Scenario
+from ..harness import CaptureSeams
 from ..behaviors import NodeContext
 from ...errors import FixtureInvalid, HarnessPrimitiveMissing
 from ...values import literal
@@ -78,7 +79,7 @@ class CasePrompts:
 
 
 @contextlib.asynccontextmanager
-async def open_prompts(scenario: Scenario, harness: Any):
+async def open_prompts(scenario: Scenario, seams: CaptureSeams):
     """The capture entered around a graph run: the case's prompt manager, for node bodies."""
     prompts = CasePrompts(scenario)
     token = _PROMPTS.set(prompts)

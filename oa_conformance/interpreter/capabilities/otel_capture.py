@@ -29,6 +29,7 @@ from typing import Any
 
 from ...ast.nodes import Scalar
 from ..scenarios import Scenario
+from ..harness import CaptureSeams
 from ..case_output import SharedSlot
 from ...values import literal
 
@@ -198,9 +199,9 @@ class OtelCapture:
 
 
 @contextlib.asynccontextmanager
-async def open_otel(scenario: Scenario, harness: Any):
+async def open_otel(scenario: Scenario, seams: CaptureSeams):
     capture = OtelCapture(scenario)
-    harness.runtime_observers.append(capture.observer)
+    seams.runtime_observers.append(capture.observer)
     token = _ROUTE.set(capture)
     try:
         with contextlib.ExitStack() as slots:

@@ -15,6 +15,7 @@ import re
 from typing import Any
 
 from ..scenarios import Scenario
+from ..harness import CaptureSeams
 from ..llm_mock import MOCK_BASE_URL, bound_model, hosts_of, mock_wire, openai_provider
 from ..wire import CapturedWire
 from .typed_events import populates_caller_metadata
@@ -77,9 +78,9 @@ class LlmProviders:
 
 
 @contextlib.asynccontextmanager
-async def open_providers(scenario: Scenario, harness: Any):
+async def open_providers(scenario: Scenario, seams: CaptureSeams):
     providers = LlmProviders(scenario)
-    harness.instruments.services["llm"] = providers
+    seams.services["llm"] = providers
     yield providers
 
 

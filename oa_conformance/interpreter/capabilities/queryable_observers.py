@@ -6,7 +6,7 @@ receives (``get_count``); ``typed_event_counter`` counts every event it receives
 event type, and ``get_snapshot`` returns both as one point-in-time copy (§9.2: a read is never a
 torn view); ``per_invocation_accumulator`` buckets NodeEvents by the invocation id they carry
 (``get_bucket`` / ``drop``, §9.4: never dropped on completion). The observers attach to the
-outermost graph (``harness.runtime_observers``) and are reachable by name from node directives
+outermost graph (``seams.runtime_observers``) and are reachable by name from node directives
 through ``harness.instruments.services["queryable_observers"]``; every read a node makes is logged
 on its observer (``record_read``: the value, or the exception the read raised). After the run the
 collection ``queryable_observers`` is ``{name: {kind, reads, count? | total?, by_type? | buckets?}}``
@@ -21,6 +21,7 @@ from typing import Any
 from ...host.graph import NodeEvent
 
 from ..scenarios import Scenario
+from ..harness import CaptureSeams
 from ...errors import HarnessPrimitiveMissing
 from ..harness import _current_invocation
 
@@ -139,8 +140,8 @@ class QueryableCapture:
 
 
 @contextlib.asynccontextmanager
-async def open_queryable_observers(scenario: Scenario, harness: Any):
+async def open_queryable_observers(scenario: Scenario, seams: CaptureSeams):
     capture = QueryableCapture(scenario)
-    harness.runtime_observers.extend(capture.observers.values())
-    harness.instruments.services["queryable_observers"] = capture.observers
+    seams.runtime_observers.extend(capture.observers.values())
+    seams.services["queryable_observers"] = capture.observers
     yield capture

@@ -22,6 +22,7 @@ from collections.abc import MutableMapping
 from typing import Any
 
 from ..scenarios import Scenario
+from ..harness import CaptureSeams
 from ...errors import HarnessPrimitiveMissing
 from ..harness import event_record
 
@@ -86,9 +87,9 @@ class TypedEventCapture:
 
 
 @contextlib.asynccontextmanager
-async def open_typed_events(scenario: Scenario, harness: Any):
+async def open_typed_events(scenario: Scenario, seams: CaptureSeams):
     """The capture entered around a graph run: the collectors attach to the outermost graph
-    (``harness.runtime_observers``) in declaration order."""
+    (``seams.runtime_observers``) in declaration order."""
     capture = TypedEventCapture(scenario)
-    harness.runtime_observers.extend(capture.collectors.values())
+    seams.runtime_observers.extend(capture.collectors.values())
     yield capture
