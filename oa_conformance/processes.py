@@ -42,24 +42,36 @@ WAIT_WORDS = ("sleep", "delay", "latency")
 
 def expected_seconds(ref: CaseRef, durations: Mapping[str, float] | None = None) -> float:
     """How long the case is expected to take: its duration in a previous report when given, else a
-    base cost plus the waits its fixture declares (keys naming a sleep / delay / latency, ``_ms`` naming
-    milliseconds, otherwise seconds)."""
+    base cost plus the waits it declares (keys naming a sleep / delay / latency, ``_ms`` naming
+    milliseconds, otherwise seconds) in its own section and the fixture's top level — not in the
+    fixture's other cases (walking the whole fixture once per case costs the parent time quadratic
+    in a fixture's cases, before any case can start)."""
     if durations and ref.id in durations:
         return durations[ref.id]
     if ref.scenario is None:
         return 0.0
-    declared = 0.0
-    roots = [ref.scenario.section] + ([ref.scenario.fixture] if ref.scenario.case is not None else [])
-    for root in roots:
-        for node in walk(root):
-            if not isinstance(node, (MappingNode, Section)):
-                continue
-            for key, value in node.items():
-                name = str(key).lower()
-                if isinstance(value, Scalar) and isinstance(value.value, (int, float)) and not isinstance(value.value, bool) \
-                        and any(word in name for word in WAIT_WORDS):
-                    declared += value.value / 1000 if "_ms" in name else value.value
+    declared = _declared_waits(ref.scenario.section)
+    fixture = ref.scenario.fixture
+    if ref.scenario.case is not None:  # the top level's own keys, and what is below each but `cases`
+        declared += _waits_in(fixture) + sum(_declared_waits(value) for key, value in fixture.items()
+                                             if key != "cases" and not isinstance(value, Scalar))
     return BASE_SECONDS + declared
+
+
+def _declared_waits(root: object) -> float:
+    """The waits declared anywhere below ``root`` (and in it)."""
+    return sum(_waits_in(node) for node in walk(root) if isinstance(node, (MappingNode, Section)))
+
+
+def _waits_in(mapping: MappingNode | Section) -> float:
+    """The waits one mapping's own keys declare."""
+    total = 0.0
+    for key, value in mapping.items():
+        name = str(key).lower()
+        if isinstance(value, Scalar) and isinstance(value.value, (int, float)) and not isinstance(value.value, bool) \
+                and any(word in name for word in WAIT_WORDS):
+            total += value.value / 1000 if "_ms" in name else value.value
+    return total
 
 
 def plan_shares(costs: Mapping[int, float], processes: int, loads: Mapping[int, float] | None = None) -> list[list[int]]:
