@@ -3,10 +3,8 @@
 ``run_in_processes`` has the contract of :func:`runner.run_as_completed` (``(input index, result)``
 as each case completes; closing the stream stops the run promptly) and spreads the cases over
 ``processes`` worker processes. Each worker is a ``ProcessPoolExecutor`` of one process (so a crash
-breaks only its own share), started by the ``forkserver`` method — never ``fork``: the parent has
-threads and the OTel SDK's state, which a forked child would inherit half-made. The forkserver
-imports the whole stack once (``PRELOAD``) and forks each worker from that clean, single-threaded
-process. A worker re-reads the fixtures of its share (an AST does not cross the boundary), runs
+breaks only its own share), forked by the forkserver (``forkserver.py``: it imports the whole stack
+once, started by the command line before its own imports). A worker re-reads the fixtures of its share (an AST does not cross the boundary), runs
 them with ``run_as_completed`` and sends each result back without its ``ref``; the parent puts the
 ref back and applies the expectations. Which case goes where is the only scheduling: longest
 expected first (:func:`expected_seconds`), each to the share expected to finish first.
@@ -28,10 +26,9 @@ from .ast.nodes import Mapping as MappingNode
 from .ast.nodes import Scalar, Section
 from .ast.visitor import walk
 from .expectations import NO_EXPECTATIONS, Expectations
+from .forkserver import START_METHOD, start_forkserver
 from .runner import ADAPTER_ERROR, DEFAULT_TIMEOUT, ERROR, CaseRef, CaseResult, cases_of, run_as_completed, run_case
 
-START_METHOD = "forkserver"
-PRELOAD = ["oa_conformance.processes", "oa_conformance.interpreter.execute", "oa_conformance.interpreter.assert_pass"]
 POLL_S = 0.1  # how often a waiting side looks at the stop flag / its workers' health
 # A case's expected cost when nothing is known: what one case costs in CPU on average (the 0.118.2
 # corpus: ~4.8 s over 771 cases), so a case's declared waits weigh what they cost in wall time.
@@ -87,26 +84,6 @@ def plan_shares(costs: Mapping[int, float], processes: int, loads: Mapping[int, 
         shares[share].append(index)
         heapq.heappush(heap, (load + loads[index], share))
     return [sorted(share) for share in shares if share]
-
-
-def start_forkserver() -> None:
-    """Start the forkserver (and its imports of the whole stack) if it is not running, early enough
-    that they overlap what the parent does before the first case is handed out (reading fixtures).
-
-    Ctrl-C is the parent's to handle, but the terminal sends SIGINT to the whole process group: the
-    forkserver is started with SIGINT ignored, which it keeps through its imports (Python leaves an
-    inherited SIG_IGN alone) and hands on to every worker it forks — none prints a traceback."""
-    import multiprocessing.forkserver
-
-    multiprocessing.get_context(START_METHOD).set_forkserver_preload(PRELOAD)
-    if threading.current_thread() is not threading.main_thread():  # only the main thread sets handlers
-        multiprocessing.forkserver.ensure_running()
-        return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        multiprocessing.forkserver.ensure_running()
-    finally:
-        signal.signal(signal.SIGINT, previous)
 
 
 # --- the worker side ---------------------------------------------------------------------------
