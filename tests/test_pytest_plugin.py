@@ -232,7 +232,7 @@ def test_an_unusable_limit_is_a_usage_error(pytester, monkeypatch):
 
 # A conftest for a pytester project: each process writes the most cases it had in flight at once.
 IN_FLIGHT_PROBE = """
-import os, threading
+import threading
 import oa_conformance.pytest_plugin as plugin
 
 _lock, _now, _most = threading.Lock(), [0], [0]
@@ -254,7 +254,8 @@ plugin.run_case = _counting
 
 
 def pytest_sessionfinish(session):
-    with open(f"in-flight-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}.txt", "w") as handle:
+    worker = getattr(session.config, "workerinput", None)  # (an outer xdist run sets the environment)
+    with open(f"in-flight-{worker['workerid'] if worker else 'controller'}.txt", "w") as handle:
         handle.write(str(_most[0]))
 """
 
