@@ -15,7 +15,7 @@ import signal
 import threading
 
 START_METHOD = "forkserver"
-PRELOAD = ["oa_conformance.processes", "oa_conformance.interpreter.execute", "oa_conformance.interpreter.assert_pass"]
+PRELOAD = ["oa_conformance.processes", "oa_conformance.interpreter.execute", "oa_conformance.assertions.assert_pass"]
 
 
 def start_forkserver() -> None:

@@ -145,7 +145,7 @@ def _judge(ref: CaseRef, timeout: float) -> CaseResult:
     """
     from .host.detect import RuntimeLacks
     from .interpreter.adapter_capabilities import capability_mismatches
-    from .interpreter.assert_pass import assert_case
+    from .assertions.assert_pass import assert_case
     from .interpreter.behaviors import NotImplementedDirective
     from .interpreter.execute import CaseTimeout, execute_case
     from .interpreter.features import feature_needs

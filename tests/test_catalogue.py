@@ -11,14 +11,15 @@ import pytest
 from pyrsistent import pmap
 
 from oa_conformance.assertions import catalogue
-from oa_conformance.assertions.catalogue import Compute, Example, Query, Resolved, Restates, all_rows, pattern_regex, resolve
+from oa_conformance.assertions.catalogue import Resolved, all_rows, pattern_regex, resolve
+from oa_conformance.assertions.catalogue.rows import Compute, Example, Query, Restates
 from oa_conformance.assertions.catalogue.engine import (
     QueryRule,
     RestatesRule,
     row_problems,
     rule_for,
-    scope_from,
 )
+from oa_conformance.assertions.catalogue.scope import scope_from
 from oa_conformance.assertions.catalogue.examples import node_event, one_run
 from oa_conformance.assertions.rules import FAILED, UNVERIFIED, VERIFIED, Check
 from oa_conformance.ast.loader import load_bytes
@@ -146,8 +147,8 @@ def test_pattern_syntax():
     assert pattern_regex("plain_name") is None
 
 
-def test_every_registered_module_exports_rows():
-    for capability in catalogue.MODULES:
+def test_every_registered_table_is_a_tuple_of_rows():
+    for capability in catalogue.TABLES:
         assert isinstance(catalogue.rows_of(capability), tuple)
 
 
@@ -202,13 +203,13 @@ def restating(monkeypatch):
     monkeypatch.setattr(catalogue, "resolve", resolve_with)
 
 
-def run_fixture(tmp_path, final_state: str):
+def run_fixture(tmp_path, final_state: str, fixture: str = FIXTURE):
     from oa_conformance.discovery import discover
     from oa_conformance.runner import cases_of, run_case
 
     path = tmp_path / "spec" / "graph-engine" / "conformance" / "901-restated.yaml"
-    path.parent.mkdir(parents=True)
-    path.write_text(FIXTURE % final_state)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(fixture % final_state)
     (ref,) = cases_of(discover([str(tmp_path)])[0])
     return run_case(ref)
 
@@ -250,3 +251,33 @@ def test_boolean_row_fails_on_the_other_boolean(entry):
     found = judge(capability, row, flipped)
     assert found.status == FAILED, f"{row.name}: the fixture's {str(flipped.value).lower()} verified on the holding example"
     assert found.detail
+
+
+def test_a_rule_outside_the_assert_pass_has_no_document_and_cannot_pass():
+    """The trace document reaches rules only through the assert pass's context: no cache to fall back on."""
+    from oa_conformance.assertions.rules import Context
+    from oa_conformance.trace import CaseTrace
+
+    checks, _ = QueryRule("none_from_x", None, ast_value(True), ABSENT).check(Context(CaseTrace(), None), pmap())
+    assert checks[0].status == FAILED and "no trace document" in checks[0].detail
+
+
+def test_the_assert_pass_thaws_the_trace_once_per_case(monkeypatch, tmp_path):
+    """Every catalogue rule of a case reads the one document the assert pass built for it; a second
+    run of the same case builds its own (nothing kept between cases)."""
+    from oa_conformance.assertions import assert_pass
+
+    built = []
+    real = assert_pass.document
+
+    def counting(trace):
+        built.append(trace)
+        return real(trace)
+
+    monkeypatch.setattr(assert_pass, "document", counting)
+    fixture = FIXTURE.replace("  invariants:\n    log_holds_every_node: true\n",
+                              "  invariants:\n    a_node_events_count: 2\n    b_node_events_count: 2\n")
+    for _ in range(2):
+        result = run_fixture(tmp_path, "final_state: {log: [a, b]}", fixture)
+        assert result.outcome == "passed", [str(c) for c in result.checks]
+    assert len(built) == 2 and built[0] is not built[1]

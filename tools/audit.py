@@ -30,7 +30,8 @@ from typing import Any, Iterable
 
 import yaml
 
-from oa_conformance.assertions.catalogue import Query, resolve
+from oa_conformance.assertions.catalogue import resolve
+from oa_conformance.assertions.catalogue.rows import Query
 from oa_conformance.assertions.rules import VERIFIED, Check
 from oa_conformance.ast.nodes import (BindingToken, FormatToken, Mapping, Placeholder, PredicateBlock, Scalar, Section,
                                       Sequence)

@@ -32,89 +32,38 @@ Each row may carry ``holds=`` and ``fails=`` :class:`Example` s — a hand-built
 which the predicate holds and one on which it fails; ``tests/test_catalogue.py`` runs every row's
 pair (a Query or Compute row without both fails that test; a Restates row's pair is derived).
 
-Each capability has one data module here exporting ``ROWS``; :data:`MODULES` is the registry
-(capability → module name); :data:`GENERAL` holds the §5.9 canonical rows every capability
-shares. Modules are imported on first use, so a lookup costs one capability's table.
+The row types are in :mod:`.rows`. Each capability has one table module here exporting ``ROWS``
+(one literal entry per row; compute functions and example builders live in modules of their own,
+``*_compute.py`` / ``*_examples.py``); :data:`TABLES` is the explicit registry (capability → its
+rows), with the §5.9 canonical rows every capability shares under ``None``. Nothing registers
+itself on import.
 """
 
 from __future__ import annotations
 
-import importlib
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Callable, Iterator
+from typing import Any, Iterator
 
 from ...ast.nodes import Scalar
 from ...kinds import is_sequence
+from . import (canonical, graph_engine, llm_provider, observability, pipeline_utilities, prompt_management,
+               retrieval_provider)
+from .rows import Row
 
 
-@dataclass(frozen=True)
-class Example:
-    """A hand-built trace document and the value a fixture gives the predicate over it."""
-
-    document: dict  # a trace document (docs/TRACE.md); only what the row reads is needed
-    value: Any = True  # the predicate's value in the fixture (plain data)
-    invocation: int | None = 0  # the invocation the block is about; None: a case-level block
-    name: str | None = None  # for a pattern row: a concrete name (default: placeholders → "x")
-
-
-@dataclass(frozen=True)
-class Row:
-    name: str  # the predicate name, or a pattern with <placeholders>
-    doc: str  # one line: what it checks, quoting or paraphrasing the fixture prose that defines it
-    holds: Example | None = field(default=None, kw_only=True)
-    fails: Example | None = field(default=None, kw_only=True)
-
-
-@dataclass(frozen=True)
-class Restates(Row):
-    directive: str  # e.g. "expected.final_state.embedding_response.vectors"
-    value: Any = True
-
-
-@dataclass(frozen=True)
-class Query(Row):
-    query: str
-    compare: str = "equals"  # equals | set | count | flag | absent
-    anchor: str | None = None  # required for absent (and "none of" flags): must select something
-
-
-@dataclass(frozen=True)
-class Compute(Row):
-    function: Callable[..., Any]
-    why: str  # why this cannot be a query or a restatement
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """A compute row's own verdict, when its value is a flag rather than a quantity."""
-
-    ok: bool
-    detail: str = ""
-
-
-def flag(expected: Any, holds: bool, detail: str) -> Verdict:
-    """A compute row's verdict on a predicate that holds or not, against the boolean the fixture gives."""
-    if holds == bool(expected):
-        return Verdict(True)
-    if holds:  # the fixture gives false: say so, whatever the row found
-        return Verdict(False, "it holds, and the fixture gives false" + (f" ({detail})" if detail else ""))
-    return Verdict(False, detail or "it does not hold")
-
-
-COMPARES = ("equals", "set", "count", "flag", "absent")
-
-# capability → module of this package holding its ROWS (the explicit registry; add one line)
-MODULES: dict[str, str] = {
-    "graph-engine": "graph_engine",
-    "llm-provider": "llm_provider",
-    "pipeline-utilities": "pipeline_utilities",
-    "observability": "observability",
-    "prompt-management": "prompt_management",
-    "retrieval-provider": "retrieval_provider",
+# capability → its table of rows (the explicit registry; add one line). ``None``: the §5.9 canonical
+# rows, shared by every capability.
+TABLES: dict[str | None, tuple[Row, ...]] = {
+    None: canonical.ROWS,
+    "graph-engine": graph_engine.ROWS,
+    "llm-provider": llm_provider.ROWS,
+    "pipeline-utilities": pipeline_utilities.ROWS,
+    "observability": observability.ROWS,
+    "prompt-management": prompt_management.ROWS,
+    "retrieval-provider": retrieval_provider.ROWS,
 }
-GENERAL = "canonical"  # the §5.9 canonical rows, shared by every capability
 
 
 @dataclass(frozen=True)
@@ -144,11 +93,8 @@ def pattern_regex(name: str) -> re.Pattern | None:
 
 
 def rows_of(capability: str | None) -> tuple[Row, ...]:
-    """The rows of one capability's module (``None``: the general §5.9 rows); () when it has none."""
-    module = MODULES.get(capability) if capability is not None else GENERAL
-    if module is None:
-        return ()
-    return tuple(importlib.import_module(f"{__name__}.{module}").ROWS)
+    """The rows of one capability's table (``None``: the general §5.9 rows); () when it has none."""
+    return TABLES.get(capability, ())
 
 
 @lru_cache(maxsize=None)
@@ -204,11 +150,10 @@ def directive_node(owner: Any, directive: str) -> Any:
 
 
 def all_rows() -> Iterator[tuple[str | None, Row]]:
-    """Every row of every registered module, as (capability, row); the general rows first."""
-    for capability in (None, *MODULES):
+    """Every row of every registered table, as (capability, row); the general rows first."""
+    for capability in TABLES:
         for row in rows_of(capability):
             yield capability, row
 
 
-__all__ = ["COMPARES", "Compute", "Example", "GENERAL", "MODULES", "Query", "Resolved", "Restates", "Row", "Verdict",
-           "all_rows", "directive_node", "flag", "pattern_regex", "resolve", "rows_of"]
+__all__ = ["Resolved", "TABLES", "all_rows", "directive_node", "pattern_regex", "resolve", "rows_of"]

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import Compute, Example, Query, Verdict, flag
+from .rows import Compute, Example, Query, Verdict, flag
+from .scope import view
 from .examples import case, invocation, node_event, one_run
 
 # "Returned within its timeout" is judged in turns of the case's event loop after the deadline, not
@@ -65,10 +66,10 @@ def workers_not_cancelled(scope: dict, expected: Any) -> Verdict:
 
 
 def no_completed_for_suspending(scope: dict, expected: Any) -> Verdict:
-    suspended = {e["node_name"] for e in scope["node_events"] if e.get("phase") == "suspended"}
+    suspended = {e["node_name"] for e in view(scope, "node_events") if e.get("phase") == "suspended"}
     if not suspended:
         raise LookupError("no node suspended")
-    completed = [e["node_name"] for e in scope["node_events"] if e.get("phase") == "completed" and e["node_name"] in suspended]
+    completed = [e["node_name"] for e in view(scope, "node_events") if e.get("phase") == "completed" and e["node_name"] in suspended]
     return flag(expected, not completed, f"suspending nodes with a completed event: {completed}")
 
 

@@ -3,22 +3,7 @@
 A predicate reference in a fixture becomes one rule: :class:`QueryRule` (JMESPath over the query
 scope), :class:`ComputeRule` (a Python function over the same scope) or :class:`RestatesRule`
 (judged after the case's other checks, against the restated directive's checks and the fixture
-AST). The query scope is the case's trace document (built once per case, docs/TRACE.md) plus the
-views of the block's invocation:
-
-    invocation     the invocation the block is about (absent in a case-level block)
-    runs           [invocation] — or, in a case-level block, every invocation
-    node_events    the NodeEvents the block reads: the primary observer's in ``invocation``, or an
-                   accumulator snapshot's in a snapshot-scoped block (absent when neither exists)
-    inner_events   node_events from inner nodes (namespace deeper than 1: a subgraph, fan-out
-                   instance or branch, §5.9)
-    observed       every event the primary observer received in ``invocation`` (all types)
-    isolation_events  the FailureIsolatedEvents among them (pipeline-utilities §6.3)
-    saves          the checkpoint saves made during ``invocation`` that persisted (every run's, in a
-                   case-level block)
-    first_run, resumed_run  the invocations with those roles (absent when the case has none)
-    requests       the outbound wire requests of the block's direct call (a ``calls:`` entry's), or
-                   every captured request in a block about the case as a whole (absent without a wire)
+AST). The query scope (what a rule reads) is described in :mod:`.scope`.
 
 jmespath is imported on first evaluation, not when a fixture is merely read or linted.
 """
@@ -26,8 +11,6 @@ jmespath is imported on first evaluation, not when a fixture is merely read or l
 from __future__ import annotations
 
 import json
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -35,87 +18,11 @@ from typing import Any
 from ...ast.nodes import Node
 from ...diagnostics import Span
 from ...kinds import is_mapping, is_sequence
-from ...trace.document import document, thaw
-from ...trace.record import CaseTrace
 from ..matchers import explain, match, show
 from ..rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule
-from . import Compute, Query, Resolved, Restates, Verdict, directive_node, resolve
-
-# ---------------------------------------------------------------------------------------------
-# The query scope
-
-
-_DOCUMENTS: OrderedDict[int, tuple[CaseTrace, dict]] = OrderedDict()
-_DOCUMENTS_LOCK = threading.Lock()
-_DOCUMENTS_KEPT = 64  # cases run side by side in threads; each needs its document while asserted
-
-
-def document_of(trace: CaseTrace) -> dict:
-    """The trace's document, built once per case (kept while the case is being asserted)."""
-    key = id(trace)
-    with _DOCUMENTS_LOCK:
-        kept = _DOCUMENTS.get(key)
-        if kept is not None and kept[0] is trace:
-            return kept[1]
-    built = document(trace)
-    with _DOCUMENTS_LOCK:
-        _DOCUMENTS[key] = (trace, built)
-        while len(_DOCUMENTS) > _DOCUMENTS_KEPT:
-            _DOCUMENTS.popitem(last=False)
-    return built
-
-
-def is_node_event(event: Any) -> bool:
-    return event.get("type") == "NodeEvent"
-
-
-def scope_of(ctx: Context) -> dict:
-    """The query scope of a block (module docstring) from the rule context."""
-    case = document_of(ctx.trace)
-    index = next((i for i, inv in enumerate(ctx.trace.invocations) if inv is ctx.invocation), None)
-    if ctx.invocation is not None and index is None:
-        raise LookupError("the block's invocation is not one of the case's")
-    return scope_from(case, index, thaw(ctx.events) if ctx.events is not None else None, ctx.call)
-
-
-def scope_from(case: dict, invocation: int | None, events: list | None = None, call: int | None = None) -> dict:
-    """The scope over a trace document: ``invocation`` indexes ``case["invocations"]`` (None: a
-    case-level block); ``events``, when given, is the event list a scoped block reads; ``call``
-    indexes ``case["calls"]`` when the block is one direct call's."""
-    scope = dict(case)
-    if "wire" in case:
-        requests = case["wire"]["requests"]
-        if call is None:
-            scope["requests"] = list(requests)
-        else:
-            calls = case.get("calls", [])
-            if call >= len(calls):
-                raise LookupError(f"call {call} never ran (the case made {len(calls)} calls)")
-            scope["requests"] = [requests[i] for i in calls[call]["requests"]]
-    invocations = case.get("invocations", [])
-    persisted = [save for save in case.get("checkpoint_saves", []) if not save.get("lost")]
-    if invocation is not None:
-        current = invocations[invocation]
-        scope["invocation"] = current
-        scope["runs"] = [current]
-        scope["saves"] = [save for save in persisted if save.get("run") == invocation]
-        primary = current.get("primary_observer")
-        if primary is not None and primary in current.get("events", {}):
-            scope["observed"] = current["events"][primary]
-            scope["isolation_events"] = [e for e in scope["observed"] if e.get("type") == "FailureIsolatedEvent"]
-            if events is None:
-                events = scope["observed"]
-    else:
-        scope["runs"] = list(invocations)
-        scope["saves"] = persisted
-    for run in invocations:
-        if run.get("role") in ("first_run", "resumed"):
-            scope.setdefault("first_run" if run["role"] == "first_run" else "resumed_run", run)
-    if events is not None:
-        scope["node_events"] = [e for e in events if is_node_event(e)]
-        scope["inner_events"] = [e for e in scope["node_events"] if len(e.get("namespace") or ()) > 1]
-    return scope
-
+from . import Resolved, directive_node, resolve
+from .rows import Compute, Query, Restates, Verdict
+from .scope import scope_of
 
 # ---------------------------------------------------------------------------------------------
 # JMESPath: compiled once per query text, with the few functions it lacks
@@ -419,5 +326,5 @@ def _placeholders(name: str) -> list[str]:
     return [token.split(":")[0] for token in re.findall(r"<([^>]+)>", name)]
 
 
-__all__ = ["ComputeRule", "QueryRule", "RestatesRule", "directive_node", "document_of", "evaluate", "predicate_rule",
-           "row_problems", "rule_for", "scope_from", "scope_of", "truthy"]
+__all__ = ["ComputeRule", "QueryRule", "RestatesRule", "directive_node", "evaluate", "predicate_rule", "row_problems",
+           "rule_for", "truthy"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import Example
+from .rows import Example
 
 
 def node_event(node: str, phase: str, namespace: list | None = None, **fields: Any) -> dict:

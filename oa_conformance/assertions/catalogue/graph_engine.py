@@ -8,31 +8,26 @@ no events fails the check instead of passing it vacuously.
 
 from __future__ import annotations
 
-from . import Example, Query
+from .rows import Compute, Example, Query
 from .examples import case, invocation, node_event, one_run
-from .graph_engine_compute import ROWS as COMPUTED
+from .graph_engine_compute import (
+    covered_via_invocation, drain_scoped, edge_failure_in_completed, inner_branch_names,
+    intact_after_node_drain_timeout, intact_after_timeout, not_blocking_on_later, scalar_collides,
+    second_independent, synchronized_read, waited_for_all,
+)
+from .graph_engine_examples import (
+    APART, BRANCHED, BUCKET, COLLIDING, COVERED, EDGE_PAIR, LEAF, TOP, WHOLE, after_node_timeout, branched,
+    drain, edge_failed, pair, process_drained, snapshotting, timed_out_then, two_drains,
+)
 
+# Why the drain rows cannot be queries (their common part).
+CONTEXTUAL = "the drain contract joins drain summaries with the delivered stream, buckets and snapshots"
 OF_NODE = "node_events[?node_name == {node}]"
 
 
 def of_node(condition: str) -> str:
     """The node's events that meet a JMESPath condition."""
     return f"node_events[?node_name == {{node}} && {condition}]"
-
-
-def chained(node: str, fan_out: list, branch: list | None = None, **fields) -> list:
-    """A started/completed pair of an inner node with its lineage chains (scalars: the innermost)."""
-    branch = branch if branch is not None else [None] * len(fan_out)
-    scalars = {"fan_out_index": ([i for i in fan_out if i is not None] or [None])[-1],
-               "branch_name": ([b for b in branch if b is not None] or [None])[-1]}
-    return [node_event(node, phase, ["outer", "mid", node], fan_out_index_chain=fan_out, branch_name_chain=branch,
-                       **{**scalars, **fields}) for phase in ("started", "completed")]
-
-
-LEAF = chained("leaf", [0, 0]) + chained("leaf", [0, 1]) + chained("leaf", [1, 0]) + chained("leaf", [1, 1])
-TOP = [node_event("top", "started", fan_out_index_chain=[], branch_name_chain=[]),
-       node_event("top", "completed", fan_out_index_chain=[], branch_name_chain=[])]
-BRANCHED = [node_event("top", "started", branch_name="b"), node_event("top", "completed")]
 
 
 def chain_rows(field: str, seen: list) -> tuple:
@@ -90,5 +85,74 @@ ROWS = (
           anchor=OF_NODE,
           holds=Example(one_run(LEAF), name="leaf_event_identities_unique_by_chain"),
           fails=Example(one_run(LEAF + LEAF[:1]), name="leaf_event_identities_unique_by_chain")),
-    *COMPUTED,
+    # ---- compute rows: per-node maps, groupings, the drain contract (graph_engine_compute.py) ----
+    Compute("inner_events_carry_correct_branch_name",
+            "Every event of each listed node carries the branch_name given for it ({node: branch}).", inner_branch_names,
+            why="the value is a {node: branch} map: each event's branch_name is compared with the entry its own "
+                "node_name selects, a key lookup JMESPath cannot make from a field of the item",
+            holds=Example(branched("left"), {"a": "left"}), fails=Example(branched("right"), {"a": "left"})),
+    Compute("<node>[_node]_scalar_fan_out_index_not_unique_across_outer_instances",
+            "The node's scalar identity (namespace, fan_out_index, branch_name, attempt_index, phase) repeats across "
+            "events whose fan_out_index_chain differs in an enclosing position.", scalar_collides,
+            why="a group-by (events by scalar identity, then the outer chains within each group); JMESPath has no grouping",
+            holds=Example(one_run(COLLIDING), name="leaf_scalar_fan_out_index_not_unique_across_outer_instances"),
+            fails=Example(one_run(APART), name="leaf_scalar_fan_out_index_not_unique_across_outer_instances")),
+    Compute("edge_resolution_failure_in_completed_event",
+            "The invocation failed with routing_error / edge_exception, and each observer saw that error once: on the "
+            "completed event (no post_state) closing the raising node's own started/completed pair, as the last event.",
+            edge_failure_in_completed,
+            why="joins the invocation's error (its node and category) with every observer's stream, by position "
+                "(the last event) and by pairing the completed event with its started event on (step, attempt_index)",
+            holds=Example(edge_failed(EDGE_PAIR)), fails=Example(edge_failed(EDGE_PAIR + [node_event("b", "started")]))),
+    Compute("drain_events_for_synchronized_accumulator_read",
+            "At each in-node drain's return the accumulator already held every event emitted before the call "
+            "(through the node's own started event).", synchronized_read,
+            why=CONTEXTUAL + ", by position of the node's started event in the stream",
+            holds=Example(snapshotting(COVERED)), fails=Example(snapshotting(BUCKET[:3]))),
+    Compute("drain_returned_without_blocking_on_post_call_events",
+            "Each in-node drain returned (no timeout) before the node's own completed event, emitted after the call, "
+            "was delivered, and that event was delivered later all the same.", not_blocking_on_later,
+            why=CONTEXTUAL + ", by position of the node's completed event in the stream",
+            holds=Example(snapshotting(COVERED)), fails=Example(snapshotting(BUCKET))),
+    Compute("drain_covered_all_fan_out_instances_via_shared_invocation_id",
+            "A drain scoped to the invocation's id covered the events of every fan-out instance (each fan_out_index).",
+            covered_via_invocation("fan_out_index", "instances"),
+            why=CONTEXTUAL + ", comparing the instances in the snapshot with those emitted before the call",
+            holds=Example(snapshotting(COVERED)), fails=Example(snapshotting(COVERED, drain(invocation_id="other")))),
+    Compute("drain_covered_all_parallel_branches_via_shared_invocation_id",
+            "A drain scoped to the invocation's id covered the events of every parallel branch (each branch_name).",
+            covered_via_invocation("branch_name", "branches"),
+            why=CONTEXTUAL + ", comparing the branches in the snapshot with those emitted before the call",
+            holds=Example(one_run(id="i1", accumulators={"acc": {"i1": pair("a", ["p", "a"], branch_name="x") + pair("d")}},
+                                  node_drains={"d": drain(invocation_id="i1")},
+                                  node_snapshots={"d": {"acc": pair("a", ["p", "a"], branch_name="x") + pair("d")[:1]}})),
+            fails=Example(snapshotting(COVERED))),
+    Compute("drain_waited_for_all_events",
+            "The untimed process-wide drain returned only once every observer had received every event of the "
+            "invocation: nothing delivered after it returned, nothing reported undelivered.", waited_for_all,
+            why="compares each observer's delivery count at the drain's return with its deliveries over the whole "
+                "invocation, counted per observer in the invocation's own context (a grouped count)",
+            holds=Example(process_drained(4, 4)), fails=Example(process_drained(4, 3))),
+    Compute("graph_state_intact_after_timeout",
+            "A process-wide drain reached its timeout and the delivery state was clean afterwards: the next drain "
+            "returned at once with nothing undelivered, and later invocations completed.", intact_after_timeout,
+            why="timing (the next drain's event-loop turns against a bound) across this and later invocations",
+            holds=Example(timed_out_then(drain()), invocation=None),
+            fails=Example(timed_out_then(drain(elapsed_s=2.0, turns_after_deadline=1000)), invocation=None)),
+    Compute("graph_state_intact_after_per_invocation_drain_timeout",
+            "After an earlier invocation's in-node drain timed out, this invocation ran cleanly: it completed, each "
+            "observer received all of it (through its completed event), and its drains returned.",
+            intact_after_node_drain_timeout,
+            why="reads earlier invocations' drains and pairs every started event with a completed one per observer",
+            holds=Example(after_node_timeout(WHOLE), invocation=1), fails=Example(after_node_timeout(WHOLE[:2]), invocation=1)),
+    Compute("second_invocation_drain_independent_of_first",
+            "The first invocation's drain timed out; the second's then returned clean, and everything delivered during "
+            "the second was delivered in the second's own context.", second_independent,
+            why="joins two invocations: the first's drain, the second's drain and the contexts of its deliveries",
+            holds=Example(two_drains("i2"), invocation=None), fails=Example(two_drains("i1"), invocation=None)),
+    Compute("drain_scopes_strictly_to_supplied_invocation_id",
+            "Each in-node drain was given its own invocation's id, returned without timing out, and its snapshot holds "
+            "only that invocation's events, none repeated.", drain_scoped,
+            why=CONTEXTUAL + ", and checks the snapshot's event identities are unique",
+            holds=Example(snapshotting(COVERED)), fails=Example(snapshotting(COVERED + COVERED))),
 )

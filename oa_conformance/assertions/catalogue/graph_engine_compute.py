@@ -1,9 +1,10 @@
-"""The graph-engine predicates that cannot be queries: per-node maps, groupings, and the drain contract.
+"""The compute functions of the graph-engine rows (their rows are in :mod:`.graph_engine`): per-node maps,
+groupings, and the drain contract.
 
 The drain predicates (§6 ``invoke_drain_events_for`` / the process-wide drain) join an invocation's
 drain summaries with its delivered event stream, its accumulator buckets and snapshots, and other
 invocations of the case, and some judge promptness: joins, positions in a stream and timing,
-which JMESPath cannot say. Each function takes the query scope (engine.py) and the fixture's value.
+which JMESPath cannot say. Each function takes the query scope (scope.py) and the fixture's value.
 """
 
 from __future__ import annotations
@@ -12,9 +13,9 @@ from typing import Any
 
 from ...kinds import is_sequence
 from ..matchers import show
-from . import Compute, Example, Verdict, flag
+from .rows import flag, Verdict
 from .canonical import DRAIN_PROMPT_TURNS
-from .examples import case, invocation, node_event, one_run
+from .scope import view
 
 EDGE_FAILURES = frozenset(("routing_error", "edge_exception"))
 SCALAR_IDENTITY = ("namespace", "fan_out_index", "branch_name", "attempt_index", "phase")
@@ -24,12 +25,6 @@ SCALAR_IDENTITY = ("namespace", "fan_out_index", "branch_name", "attempt_index",
 def identity(event: dict, *fields: str) -> tuple:
     """An event's identity tuple over ``fields`` (sequences made hashable)."""
     return tuple(tuple(v) if is_sequence(v) else v for v in (event.get(f) for f in fields))
-
-
-def node_events(scope: dict) -> list:
-    if "node_events" not in scope:
-        raise LookupError("this predicate reads one invocation's events; the block is about the whole case")
-    return scope["node_events"]
 
 
 def of_node(events: list, node: str) -> list:
@@ -52,7 +47,7 @@ def distinct(values: list) -> list:
 def inner_branch_names(scope: dict, expected: Any) -> Verdict:
     problems = []
     for node, branch in expected.items():
-        names = [e.get("branch_name") for e in of_node(node_events(scope), node)]
+        names = [e.get("branch_name") for e in of_node(view(scope, "node_events"), node)]
         if not names:
             problems.append(f"no events from {node!r}")
         elif any(name != branch for name in names):
@@ -62,7 +57,7 @@ def inner_branch_names(scope: dict, expected: Any) -> Verdict:
 
 def scalar_collides(scope: dict, expected: Any, node: str) -> Verdict:
     outer_by_identity: dict[tuple, set] = {}
-    events = of_node(node_events(scope), node)
+    events = of_node(view(scope, "node_events"), node)
     if not events:
         raise LookupError(f"no events from node {node!r}")
     for e in events:
@@ -300,143 +295,3 @@ def drain_scoped(scope: dict, expected: Any) -> Verdict:
         if len(identities) != len(set(identities)):
             problems.append(f"{label}'s snapshot repeats events: {show(identities)}")
     return flag(expected, not problems, "; ".join(problems))
-
-
-# ---------------------------------------------------------------------------------------------
-# Example documents
-
-
-def drain(timeout_reached: bool = False, undelivered: int = 0, **fields: Any) -> dict:
-    return {"timeout_reached": timeout_reached, "undelivered_count": undelivered, "timeout_s": None, "elapsed_s": 0.01,
-            "turns_after_deadline": 0, **fields}
-
-
-def pair(node: str, namespace: list | None = None, **fields: Any) -> list:
-    return [node_event(node, "started", namespace, **fields), node_event(node, "completed", namespace, **fields)]
-
-
-# An in-node drain at node "d" after two fan-out instances ran: the bucket holds the instances,
-# d's started event, then d's completed event (emitted after the drain call).
-INSTANCES = pair("w", ["fan", "w"], fan_out_index=0) + pair("w", ["fan", "w"], fan_out_index=1)
-BUCKET = INSTANCES + pair("d")
-COVERED = BUCKET[:5]  # everything up to and including d's started event
-
-
-def snapshotting(snapshot: list, summary: dict | None = None, run_id: str = "i1", **fields: Any) -> dict:
-    return one_run(id=run_id, accumulators={"acc": {"i1": BUCKET}}, node_drains={"d": summary or drain(invocation_id="i1")},
-                   node_snapshots={"d": {"acc": snapshot}}, **fields)
-
-
-def branched(branch: str) -> dict:
-    return one_run(pair("a", ["par", "a"], branch_name=branch))
-
-
-def edge_failed(events: list) -> dict:
-    run = invocation(events, outcome="errored", error={"category": "routing_error", "message": "m", "type": "E", "node": "a", "chain": []})
-    run.pop("final_state")
-    return case(run)
-
-
-EDGE_PAIR = [node_event("a", "started", step=0), node_event("a", "completed", step=0, error={"category": "routing_error"})]
-COLLIDING = [node_event("leaf", "started", ["o", "m", "leaf"], fan_out_index=0, fan_out_index_chain=c) for c in ([0, 0], [1, 0])]
-APART = [node_event("leaf", "started", ["o", "m", "leaf"], fan_out_index=c[-1], fan_out_index_chain=c) for c in ([0, 0], [1, 1])]
-
-
-def delivered(observer: str, context: str, times: int) -> list:
-    return [{"seq": n, "observer": observer, "context": context, "event": {}} for n in range(times)]
-
-
-def process_drained(times: int, at_return: int) -> dict:
-    return one_run(id="i1", drain=drain(delivered_at_return={"obs": at_return}), deliveries=delivered("obs", "i1", times))
-
-
-def timed_out_then(settle: dict, later_outcome: str = "completed") -> dict:
-    first = invocation(id="i1", drain=drain(True, 2, timeout_s=0.1), settle_drain=settle)
-    return case(first, invocation(id="i2", outcome=later_outcome))
-
-
-WHOLE = [{"type": "InvocationStartedEvent"}, *pair("a"), {"type": "InvocationCompletedEvent"}]
-
-
-def after_node_timeout(events: list) -> dict:
-    return case(invocation(id="i1", node_drains={"d": drain(True, 1, invocation_id="i1")}), invocation(events, id="i2"))
-
-
-def two_drains(second_context: str) -> dict:
-    return case(invocation(id="i1", drain=drain(True, 3, timeout_s=0.1)),
-                invocation(id="i2", drain=drain(), deliveries=delivered("obs", second_context, 2)))
-
-
-CONTEXTUAL = "the drain contract joins drain summaries with the delivered stream, buckets and snapshots"
-
-ROWS = (
-    Compute("inner_events_carry_correct_branch_name",
-            "Every event of each listed node carries the branch_name given for it ({node: branch}).", inner_branch_names,
-            why="the value is a {node: branch} map: each event's branch_name is compared with the entry its own "
-                "node_name selects, a key lookup JMESPath cannot make from a field of the item",
-            holds=Example(branched("left"), {"a": "left"}), fails=Example(branched("right"), {"a": "left"})),
-    Compute("<node>[_node]_scalar_fan_out_index_not_unique_across_outer_instances",
-            "The node's scalar identity (namespace, fan_out_index, branch_name, attempt_index, phase) repeats across "
-            "events whose fan_out_index_chain differs in an enclosing position.", scalar_collides,
-            why="a group-by (events by scalar identity, then the outer chains within each group); JMESPath has no grouping",
-            holds=Example(one_run(COLLIDING), name="leaf_scalar_fan_out_index_not_unique_across_outer_instances"),
-            fails=Example(one_run(APART), name="leaf_scalar_fan_out_index_not_unique_across_outer_instances")),
-    Compute("edge_resolution_failure_in_completed_event",
-            "The invocation failed with routing_error / edge_exception, and each observer saw that error once: on the "
-            "completed event (no post_state) closing the raising node's own started/completed pair, as the last event.",
-            edge_failure_in_completed,
-            why="joins the invocation's error (its node and category) with every observer's stream, by position "
-                "(the last event) and by pairing the completed event with its started event on (step, attempt_index)",
-            holds=Example(edge_failed(EDGE_PAIR)), fails=Example(edge_failed(EDGE_PAIR + [node_event("b", "started")]))),
-    Compute("drain_events_for_synchronized_accumulator_read",
-            "At each in-node drain's return the accumulator already held every event emitted before the call "
-            "(through the node's own started event).", synchronized_read,
-            why=CONTEXTUAL + ", by position of the node's started event in the stream",
-            holds=Example(snapshotting(COVERED)), fails=Example(snapshotting(BUCKET[:3]))),
-    Compute("drain_returned_without_blocking_on_post_call_events",
-            "Each in-node drain returned (no timeout) before the node's own completed event, emitted after the call, "
-            "was delivered, and that event was delivered later all the same.", not_blocking_on_later,
-            why=CONTEXTUAL + ", by position of the node's completed event in the stream",
-            holds=Example(snapshotting(COVERED)), fails=Example(snapshotting(BUCKET))),
-    Compute("drain_covered_all_fan_out_instances_via_shared_invocation_id",
-            "A drain scoped to the invocation's id covered the events of every fan-out instance (each fan_out_index).",
-            covered_via_invocation("fan_out_index", "instances"),
-            why=CONTEXTUAL + ", comparing the instances in the snapshot with those emitted before the call",
-            holds=Example(snapshotting(COVERED)), fails=Example(snapshotting(COVERED, drain(invocation_id="other")))),
-    Compute("drain_covered_all_parallel_branches_via_shared_invocation_id",
-            "A drain scoped to the invocation's id covered the events of every parallel branch (each branch_name).",
-            covered_via_invocation("branch_name", "branches"),
-            why=CONTEXTUAL + ", comparing the branches in the snapshot with those emitted before the call",
-            holds=Example(one_run(id="i1", accumulators={"acc": {"i1": pair("a", ["p", "a"], branch_name="x") + pair("d")}},
-                                  node_drains={"d": drain(invocation_id="i1")},
-                                  node_snapshots={"d": {"acc": pair("a", ["p", "a"], branch_name="x") + pair("d")[:1]}})),
-            fails=Example(snapshotting(COVERED))),
-    Compute("drain_waited_for_all_events",
-            "The untimed process-wide drain returned only once every observer had received every event of the "
-            "invocation: nothing delivered after it returned, nothing reported undelivered.", waited_for_all,
-            why="compares each observer's delivery count at the drain's return with its deliveries over the whole "
-                "invocation, counted per observer in the invocation's own context (a grouped count)",
-            holds=Example(process_drained(4, 4)), fails=Example(process_drained(4, 3))),
-    Compute("graph_state_intact_after_timeout",
-            "A process-wide drain reached its timeout and the delivery state was clean afterwards: the next drain "
-            "returned at once with nothing undelivered, and later invocations completed.", intact_after_timeout,
-            why="timing (the next drain's event-loop turns against a bound) across this and later invocations",
-            holds=Example(timed_out_then(drain()), invocation=None),
-            fails=Example(timed_out_then(drain(elapsed_s=2.0, turns_after_deadline=1000)), invocation=None)),
-    Compute("graph_state_intact_after_per_invocation_drain_timeout",
-            "After an earlier invocation's in-node drain timed out, this invocation ran cleanly: it completed, each "
-            "observer received all of it (through its completed event), and its drains returned.",
-            intact_after_node_drain_timeout,
-            why="reads earlier invocations' drains and pairs every started event with a completed one per observer",
-            holds=Example(after_node_timeout(WHOLE), invocation=1), fails=Example(after_node_timeout(WHOLE[:2]), invocation=1)),
-    Compute("second_invocation_drain_independent_of_first",
-            "The first invocation's drain timed out; the second's then returned clean, and everything delivered during "
-            "the second was delivered in the second's own context.", second_independent,
-            why="joins two invocations: the first's drain, the second's drain and the contexts of its deliveries",
-            holds=Example(two_drains("i2"), invocation=None), fails=Example(two_drains("i1"), invocation=None)),
-    Compute("drain_scopes_strictly_to_supplied_invocation_id",
-            "Each in-node drain was given its own invocation's id, returned without timing out, and its snapshot holds "
-            "only that invocation's events, none repeated.", drain_scoped,
-            why=CONTEXTUAL + ", and checks the snapshot's event identities are unique",
-            holds=Example(snapshotting(COVERED)), fails=Example(snapshotting(COVERED + COVERED))),
-)

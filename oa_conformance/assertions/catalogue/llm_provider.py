@@ -11,7 +11,7 @@ Most restate an expectation the same case already makes: the exact outbound body
 
 from __future__ import annotations
 
-from . import Compute, Example, Query, Restates, Verdict, flag
+from .rows import Compute, Example, Query, Restates, Verdict, flag
 
 WIRE = "expected_wire_request"
 RESPONSE = "expected.response"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from . import Compute, Verdict
+from .rows import Compute, Verdict
 from .observability_langfuse import ROWS as LANGFUSE_ROWS
 from .observability_otel import ROWS as OTEL_ROWS
 

@@ -6,419 +6,52 @@ prose. The Langfuse / typed-event rows are in their own module; both are the `ob
 Most rows restate an expectation of the same case: the fixture's `span_tree` / `traces` /
 `metrics` block already asserts exactly what the name says (a span's name, an attribute present or
 absent, an exhaustive children list, an exhaustive observation list). Compute rows are the few that
-join spans with each other or with log records, which the tree shape cannot say.
+join spans with each other or with log records, which the tree shape cannot say; their functions
+are in :mod:`.observability_otel_compute`, the example documents in :mod:`.observability_otel_examples`.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from . import Compute, Example, Query, Restates, Verdict, flag
-from .examples import case, invocation, node_event, one_run
+from .examples import case
+from .rows import Compute, Example, Query, Restates
+from .observability_otel_compute import (
+    CORRELATION, IMPL_NAME, IMPL_VERSION, INVOCATION, ITEM_COUNT, attempt_sibling_count,
+    attempt_sibling_indices, callable_branch_current_attempt, callable_branch_retry_phases,
+    correlation_across_traces, correlation_consistent, correlation_differs_per_trace, correlation_uniform,
+    correlation_uniform_per_trace, correlation_uuid, deepest_node_span_count,
+    detached_roots_share_invocation_id, dispatch_spans_close_before_parent, distinct_invocation_traces,
+    index_range, logs_correlation, logs_one_trace, logs_traces_differ, logs_under_active_span,
+    no_instances_in_parent_trace, node_spans_per_attempt, unique_indices_under,
+)
+from .observability_otel_examples import (
+    ATTRIBUTED, C1, C2, DETACHED, DETACHED_OTHER_ID, DISPATCH_SPANS, DURATION, EXCEEDED, FAN_OUT,
+    FAN_OUT_CLASH, FOLDED, INSTANCE_LEFT_IN_PARENT, LINKED, NESTED_FAN_CLASH, NESTED_FAN_OUT, NESTED_NODES,
+    PB_COLLAPSED, PB_RETRIED, RETRIED, SPLIT, TOKEN_USAGE, TREE, UTILIZATION, callable_run, metadata_read,
+    metric, otel, record, span, with_value,
+)
 
 SPAN_TREE = "expected.span_tree"
 TRACES = "expected.traces"
-PARENT_TRACE = "expected.parent_trace"
 METRICS = "expected.metrics"
-CORRELATION = "openarmature.correlation_id"
-NAMESPACE = "openarmature.node.namespace"
-INVOCATION = "openarmature.invocation"
-INVOCATION_ID = "openarmature.invocation_id"
-ATTEMPT = "openarmature.node.attempt_index"
-ITEM_COUNT = "openarmature.fan_out.item_count"
-INSTANCE_OF = "openarmature.fan_out.parent_node_name"
-BRANCH_COUNT = "openarmature.parallel_branches.branch_count"
-IMPL_NAME = "openarmature.implementation.name"
-IMPL_VERSION = "openarmature.implementation.version"
-DISPATCH_OF = "openarmature.parallel_branches.parent_node_name"
 
 
-# ---- helpers over the scope -------------------------------------------------------------------
-
-
-def _spans(scope: dict) -> list[dict]:
-    if "otel" not in scope:
-        raise LookupError("the case captured no OTel spans")
-    spans = list(scope["otel"]["spans"])
-    if not spans:
-        raise LookupError("no span was exported")
-    return spans
-
-
-def _logs(scope: dict) -> list[dict]:
-    if "otel" not in scope:
-        raise LookupError("the case captured no log records")
-    logs = list(scope["otel"]["logs"])
-    if not logs:
-        raise LookupError("no log record was captured")
-    return logs
-
-
-def _openarmature_correlation_ids(scope: dict) -> list[Any]:
-    return [span["attributes"].get(CORRELATION) for span in _spans(scope) if span.get("scope") == "openarmature"]
-
-
-def correlation_consistent(scope: dict, expected: Any) -> Verdict:
-    ids = _openarmature_correlation_ids(scope)
-    return flag(expected, None not in ids and len(set(ids)) == 1, f"correlation ids {sorted(set(map(str, ids)))}")
-
-
-def correlation_uniform(scope: dict, expected: Any) -> Any:
-    ids = set(_openarmature_correlation_ids(scope))
-    if len(ids) != 1:
-        return Verdict(False, f"the spans carry {len(ids)} correlation ids: {sorted(map(str, ids))}")
-    return ids.pop()
-
-
-def correlation_uuid(scope: dict, expected: Any) -> Verdict:
-    from ..matchers import format_ok
-
-    ids = _openarmature_correlation_ids(scope)
-    return flag(expected, all(format_ok("uuid", value) for value in ids), f"correlation ids {ids[:4]}")
-
-
-def deepest_node_span_count(scope: dict, expected: Any) -> int:
-    depths = [len(span["attributes"].get(NAMESPACE) or ()) for span in _spans(scope)]
-    deepest = max(depths)
-    if not deepest:
-        raise LookupError("no span carries openarmature.node.namespace")
-    return depths.count(deepest)
-
-
-def _correlation_ids_per_trace(scope: dict) -> dict[str, set]:
-    """Each trace's (each invocation's) set of correlation ids on its openarmature spans."""
-    per_trace: dict[str, set] = {}
-    for span in _spans(scope):
-        if span.get("scope") == "openarmature":
-            per_trace.setdefault(span["trace_id"], set()).add(span["attributes"].get(CORRELATION))
-    return per_trace
-
-
-def correlation_uniform_per_trace(scope: dict, expected: Any) -> Verdict:
-    per_trace = _correlation_ids_per_trace(scope)
-    mixed = {trace: sorted(map(str, ids)) for trace, ids in per_trace.items() if None in ids or len(ids) != 1}
-    return flag(expected, not mixed, f"traces with no single correlation id: {mixed}")
-
-
-def correlation_differs_per_trace(scope: dict, expected: Any) -> Verdict:
-    per_trace = _correlation_ids_per_trace(scope)
-    ids = [next(iter(values)) for values in per_trace.values() if len(values) == 1]
-    distinct = len(per_trace) > 1 and len(ids) == len(per_trace) and len(set(ids)) == len(ids)
-    return flag(expected, distinct, f"correlation ids per trace: { {t: sorted(map(str, v)) for t, v in per_trace.items()} }")
-
-
-def unique_indices_under(scope: dict, expected: Any) -> Verdict:
-    spans = _spans(scope)
-    # The fan-out node span(s): §5.4 puts `item_count` on the node span only. Its instance spans
-    # share its name (§4.5) and carry the index; a fan-out nested in an outer instance has one node
-    # span per outer instance, and that node span carries the outer index too (§5.4 propagation).
-    parents = [span for span in spans if span["name"] == expected and ITEM_COUNT in span["attributes"]]
-    if not parents:
-        return Verdict(False, f"no fan-out node span named {expected!r} (a span carrying {ITEM_COUNT})")
-    for parent in parents:
-        indices = [s["attributes"].get("openarmature.node.fan_out_index") for s in spans if s["parent_span_id"] == parent["span_id"]]
-        if not indices or None in indices or len(set(indices)) != len(indices):
-            return Verdict(False, f"instance indices under the {expected!r} node span {parent['span_id']}: {indices}")
-    return Verdict(True)
-
-
-# ---- retry attempts: sibling node spans under the invocation span (§4.3, §5.2) -------------------
-
-
-def attempt_siblings(scope: dict, only: str | None = None) -> list[dict]:
-    """The largest group of same-named node spans directly under an invocation span (the attempts of
-    one retried node, §4.3), in start order; ``only`` keeps node spans carrying that attribute."""
-    spans = _spans(scope)
-    roots = {s["span_id"] for s in spans if s["name"] == INVOCATION}
-    groups: dict[tuple, list[dict]] = {}
-    for span in spans:
-        attributes = span["attributes"]
-        if span["parent_span_id"] in roots and ATTEMPT in attributes and (only is None or only in attributes):
-            groups.setdefault((span["trace_id"], span["name"]), []).append(span)
-    if not groups:
-        raise LookupError("no node span under an invocation span" + (f" carries {only}" if only else ""))
-    return sorted(max(groups.values(), key=len), key=lambda s: s["start_sequence"])
-
-
-def attempt_sibling_count(scope: dict, expected: Any) -> int:
-    return len(attempt_siblings(scope))
-
-
-def attempt_sibling_indices(scope: dict, expected: Any) -> list:
-    return [s["attributes"][ATTEMPT] for s in attempt_siblings(scope)]
-
-
-def node_spans_per_attempt(scope: dict, expected: Any) -> Any:
-    siblings = attempt_siblings(scope, only=BRANCH_COUNT)
-    indices = [s["attributes"][ATTEMPT] for s in siblings]
-    if len(set(indices)) != len(indices):
-        return Verdict(False, f"the {siblings[0]['name']!r} node spans share attempt indices: {indices}")
-    return len(siblings)
-
-
-# ---- the §6 source events of callable-branch dispatch spans (graph-engine §6, §5.7) ------------
-
-
-def callable_branch_events(scope: dict) -> list[tuple[dict, int | None]]:
-    """Each callable-branch event (``branch_name`` set, at a parallel-branches NODE's own namespace)
-    with the attempt index of the NODE attempt it ran in: the NODE's latest ``started`` event at the
-    same namespace before it."""
-    if "node_events" not in scope:
-        raise LookupError("the block has no observer events")
-    current: dict[tuple, int] = {}
-    found = []
-    for event in scope["node_events"]:
-        namespace = tuple(event.get("namespace") or ())
-        if event.get("branch_name") is None:
-            if event.get("phase") == "started":
-                current[namespace] = event.get("attempt_index")
-        elif namespace in current and event.get("node_name") == event.get("branch_name"):
-            found.append((event, current[namespace]))
-    if not found:
-        raise LookupError("no callable-branch event (a branch_name event at a parallel-branches node's namespace)")
-    return found
-
-
-def _event_label(event: dict) -> str:
-    return f"{event.get('node_name')}/{event.get('phase')}@{event.get('attempt_index')}"
-
-
-def callable_branch_current_attempt(scope: dict, expected: Any) -> Verdict:
-    wrong = [f"{_event_label(e)} in node attempt {node}" for e, node in callable_branch_events(scope) if e.get("attempt_index") != node]
-    return flag(expected, not wrong, f"callable-branch events not at their node's attempt index: {wrong}")
-
-
-def callable_branch_retry_phases(scope: dict, expected: Any) -> Verdict:
-    on_retry = [e for e, node in callable_branch_events(scope) if node == 1]
-    phases = {e.get("phase") for e in on_retry}
-    holds = {"started", "completed"} <= phases and all(e.get("attempt_index") == 1 for e in on_retry)
-    return flag(expected, holds, f"callable-branch events of node attempt 1: {[_event_label(e) for e in on_retry]}")
-
-
-def dispatch_spans_close_before_parent(scope: dict, expected: Any) -> Verdict:
-    """Each per-branch dispatch span (it names its parallel-branches node) ends before its parent span ends."""
-    spans = _spans(scope)
-    by_id = {s["span_id"]: s for s in spans}
-    dispatch = [s for s in spans if DISPATCH_OF in s["attributes"]]
-    if not dispatch:
-        raise LookupError(f"no dispatch span (one carrying {DISPATCH_OF}) was exported")
-    late = []
-    for found in dispatch:
-        parent = by_id.get(found["parent_span_id"])
-        if parent is None:
-            late.append(f"{found['name']} ({found['span_id']}) has no exported parent span")
-        elif found["end_sequence"] >= parent["end_sequence"]:
-            late.append(f"{found['name']} ends at {found['end_sequence']}, its parent {parent['name']} at {parent['end_sequence']}")
-    return flag(expected, not late, "; ".join(late))
-
-
-# ---- detached traces (§4.3 *Detached-dispatch invocation spans*, §4.4) -------------------------
-
-
-def traces_of(scope: dict) -> tuple[dict, dict[str, list[dict]]]:
-    """The parent invocation span (the invocation span that is a true root) and every other trace's
-    spans by trace id (the detached traces)."""
-    spans = _spans(scope)
-    parents = [s for s in spans if s["name"] == INVOCATION and s["parent_span_id"] is None]
-    if len(parents) != 1:
-        raise LookupError(f"{len(parents)} root invocation spans, expected the one parent invocation span")
-    detached: dict[str, list[dict]] = {}
-    for span in spans:
-        if span["trace_id"] != parents[0]["trace_id"]:
-            detached.setdefault(span["trace_id"], []).append(span)
-    return parents[0], detached
-
-
-def detached_roots_share_invocation_id(scope: dict, expected: Any) -> Verdict:
-    parent, detached = traces_of(scope)
-    if not detached:
-        return flag(expected, False, "no detached trace was exported")
-    wanted = parent["attributes"].get(INVOCATION_ID)
-    wrong = []
-    for trace_id, spans in detached.items():
-        ids = {s["span_id"] for s in spans}
-        roots = [s for s in spans if s["parent_span_id"] not in ids]
-        found = [(s["name"], s["attributes"].get(INVOCATION_ID)) for s in roots]
-        if found != [(INVOCATION, wanted)]:
-            wrong.append((trace_id, found))
-    return flag(expected, not wrong and wanted is not None,
-                f"parent invocation_id {wanted!r}; detached traces whose root is not one invocation span carrying it: {wrong}")
-
-
-def no_instances_in_parent_trace(scope: dict, expected: Any) -> Verdict:
-    parent, detached = traces_of(scope)
-    if not detached:
-        raise LookupError("no detached trace: nothing was moved out of the parent trace")
-    inside = [s["name"] for s in _spans(scope) if s["trace_id"] == parent["trace_id"] and INSTANCE_OF in s["attributes"]]
-    return flag(expected, not inside, f"fan-out instance spans in the parent trace: {inside}")
-
-
-def index_range(scope: dict, expected: Any) -> Any:
-    indices = [s["attributes"]["openarmature.node.fan_out_index"] for s in _spans(scope) if "openarmature.node.fan_out_index" in s["attributes"]]
-    if not indices:
-        return Verdict(False, "no span carries openarmature.node.fan_out_index")
-    return [min(indices), max(indices)]
-
-
-def logs_one_trace(scope: dict, expected: Any) -> Verdict:
-    ids = [record["trace_id"] for record in _logs(scope)]
-    return flag(expected, None not in ids and len(set(ids)) == 1, f"trace ids {ids}")
-
-
-def logs_traces_differ(scope: dict, expected: Any) -> Verdict:
-    ids = [record["trace_id"] for record in _logs(scope)]
-    return flag(expected, None not in ids and len(ids) > 1 and len(set(ids)) == len(ids), f"trace ids {ids}")
-
-
-def logs_under_active_span(scope: dict, expected: Any) -> Verdict:
-    by_id = {span["span_id"]: span for span in _spans(scope)}
-    wrong = []
-    for record in _logs(scope):
-        span = by_id.get(record["span_id"])
-        if span is None or span["trace_id"] != record["trace_id"] or span.get("attributes", {}).get("openarmature.node.name") is None:
-            wrong.append((record["body"], span["name"] if span else None))
-    return flag(expected, not wrong, f"records not under an exported node span of their trace: {wrong}")
-
-
-def logs_correlation(scope: dict, expected: Any) -> Any:
-    ids = {record["attributes"].get(CORRELATION) for record in _logs(scope)}
-    if len(ids) != 1:
-        return Verdict(False, f"the records carry {sorted(map(str, ids))}")
-    return ids.pop()
-
-
-
-def distinct_invocation_traces(scope: dict, expected: Any) -> Verdict:
-    ids = [s["trace_id"] for s in _spans(scope) if s["name"] == INVOCATION]
-    return flag(expected, len(ids) > 1 and len(set(ids)) == len(ids), f"invocation spans' trace ids {ids}")
-
-
-def correlation_across_traces(scope: dict, expected: Any) -> Verdict:
-    ids = _openarmature_correlation_ids(scope)
-    traces = {s["trace_id"] for s in _spans(scope)}
-    return flag(expected, len(traces) > 1 and None not in ids and len(set(ids)) == 1,
-                 f"{len(traces)} traces, correlation ids {sorted(set(map(str, ids)))}")
-
-# ---- example documents ------------------------------------------------------------------------
-
-
-def span(name: str, span_id: str, parent: str | None = None, trace: str = "t1", **attributes: Any) -> dict:
-    """An exported span as the `otel` collection records it."""
-    return {"span_id": span_id, "parent_span_id": parent, "trace_id": trace, "name": name, "kind": "INTERNAL",
-            "status": "OK", "status_description": None, "attributes": attributes, "events": [], "links": [],
-            "scope": "openarmature", "start_sequence": 0, "end_sequence": 1, "export_sequence": 0}
-
-
-def record(body: str, span_id: str, trace: str = "t1", **attributes: Any) -> dict:
-    """A captured log record."""
-    return {"body": body, "severity_text": "INFO", "severity_number": 9, "attributes": attributes, "trace_id": trace,
-            "span_id": span_id, "event_name": None, "sequence": 0}
-
-
-def otel(spans: list[dict], logs: list[dict] | None = None) -> Example:
-    return Example(case(otel={"spans": spans, "logs": logs or []}), invocation=None)
-
-
-def _with(example: Example, value: Any) -> Example:
-    return Example(example.document, value, example.invocation)
-
-
-TOKEN_USAGE = "openarmature.gen_ai.client.token.usage"
-DURATION = "openarmature.gen_ai.client.operation.duration"
-EXCEEDED = "openarmature.gen_ai.client.token_budget.exceeded"
-UTILIZATION = "openarmature.gen_ai.client.token_budget.utilization"
-
-
-def metric(instrument: str, value: Any = 1, **dimensions: Any) -> dict:
-    """A metric observation as the `metrics` collection records it."""
-    return {"instrument": instrument, "kind": "histogram", "unit": "", "dimensions": dimensions, "value": value}
-
-
-C1 = {CORRELATION: "c1"}
-C2 = {CORRELATION: "c2"}
-TREE = [span("openarmature.invocation", "s0", **C1), span("a", "s1", "s0", **{**C1, "openarmature.node.name": "a"})]
-SPLIT = [span("openarmature.invocation", "s0", **C1), span("a", "s1", "s0", **{CORRELATION: "c2"})]
-FAN_OUT = [span("process", "p", **{ITEM_COUNT: 2}), span("process", "i0", "p", **{"openarmature.node.fan_out_index": 0}),
-           span("process", "i1", "p", **{"openarmature.node.fan_out_index": 1})]
-NESTED_NODES = [span("outer", "o", **{NAMESPACE: ["outer"]}), span("ask", "a0", "o", **{NAMESPACE: ["outer", "ask"]}),
-                span("ask", "a1", "o", **{NAMESPACE: ["outer", "ask"]})]
-ATTRIBUTED = [span(INVOCATION, "p0", **{IMPL_NAME: "openarmature-python", IMPL_VERSION: "0.17.0"}),
-              span(INVOCATION, "q0", "p9", trace="t2", **{IMPL_NAME: "openarmature-python", IMPL_VERSION: "0.17.0"})]
-DISPATCH_SPANS = [span("dispatcher", "d"),
-                  {**span("b", "sb", "d", **{"openarmature.parallel_branches.parent_node_name": "dispatcher"}), "end_sequence": 5},
-                  {**span("a", "sa", "d", **{"openarmature.parallel_branches.parent_node_name": "dispatcher"}), "end_sequence": 3}]
-FAN_OUT_CLASH = [span("process", "p", **{ITEM_COUNT: 2}), span("process", "i0", "p", **{"openarmature.node.fan_out_index": 0}),
-                 span("process", "i1", "p", **{"openarmature.node.fan_out_index": 0})]
-
-
-
-def _at(start: int, found: dict) -> dict:
-    return {**found, "start_sequence": start, "end_sequence": start + 1}
-
-
-RETRIED = [span(INVOCATION, "s0")] + [_at(n, span("flaky", f"f{n}", "s0", **{ATTEMPT: n})) for n in range(3)]
-FOLDED = [span(INVOCATION, "s0"), span("flaky", "f0", "s0", **{ATTEMPT: 0})]
-PB_RETRIED = [span(INVOCATION, "s0")] + [_at(n, span("retrieve", f"r{n}", "s0", **{ATTEMPT: n, BRANCH_COUNT: 2})) for n in range(2)]
-PB_COLLAPSED = [span(INVOCATION, "s0")] + [_at(n, span("retrieve", f"r{n}", "s0", **{ATTEMPT: 0, BRANCH_COUNT: 2})) for n in range(2)]
-
-
-def _callable_run(retry_reports: int) -> dict:
-    """A parallel-branches node `retrieve` retried once; its callable branch `vector` reports
-    ``retry_reports`` as its attempt index on the retry."""
-    events = []
-    for attempt, reported in ((0, 0), (1, retry_reports)):
-        events += [node_event("retrieve", "started", attempt_index=attempt),
-                   node_event("vector", "started", ["retrieve"], branch_name="vector", attempt_index=reported),
-                   node_event("vector", "completed", ["retrieve"], branch_name="vector", attempt_index=reported),
-                   node_event("retrieve", "completed", attempt_index=attempt)]
-    return one_run(events)
-
-
-I1 = {INVOCATION_ID: "i1"}
-PARENT_TRACE = [span(INVOCATION, "p0", **I1), span("fan", "p1", "p0", **{ITEM_COUNT: 1})]
-DETACHED = PARENT_TRACE + [span(INVOCATION, "q0", "p9", trace="t2", **I1),
-                           span("fan", "q1", "q0", trace="t2", **{INSTANCE_OF: "fan", "openarmature.node.fan_out_index": 0})]
-DETACHED_OTHER_ID = PARENT_TRACE + [span(INVOCATION, "q0", "p9", trace="t2", **{INVOCATION_ID: "i2"})]
-INSTANCE_LEFT_IN_PARENT = DETACHED + [span("fan", "p2", "p1", **{INSTANCE_OF: "fan", "openarmature.node.fan_out_index": 0})]
-LINKED = [span(INVOCATION, "p0"), {**span("dispatch", "p1", "p0", **{ITEM_COUNT: 1}), "links": [{"trace_id": "t2", "span_id": "q9", "attributes": {}}]},
-          span("dispatch", "q1", "q0", trace="t2")]
-NESTED_FAN_OUT = [span("outer", "o"), span("outer", "o0", "o", **{"openarmature.node.fan_out_index": 0, INSTANCE_OF: "outer"}),
-                  span("inner", "n", "o0", **{"openarmature.node.fan_out_index": 0, ITEM_COUNT: 2}),
-                  span("inner", "n0", "n", **{"openarmature.node.fan_out_index": 0, INSTANCE_OF: "inner"}),
-                  span("inner", "n1", "n", **{"openarmature.node.fan_out_index": 1, INSTANCE_OF: "inner"})]
-# the same nesting with the inner instances' indices clashing under their one node span
-NESTED_FAN_CLASH = NESTED_FAN_OUT[:4] + [span("inner", "n1", "n", **{"openarmature.node.fan_out_index": 0, INSTANCE_OF: "inner"})]
-
-
-def _metadata_read(kind: str, succeeded: bool) -> dict:
-    """A case whose node read get_invocation_metadata() once: the value's kind and the probe's outcome."""
-    refused = None if succeeded else {"type": "TypeError", "message": "'mappingproxy' object does not support item assignment"}
-    return case(invocation(), metadata_reads=[{"node": "n", "field": "captured", "type": kind,
-                                 "mutation": {"attempted": True, "succeeded": succeeded, "exception": refused}}])
-
-
-METADATA_READS = (
+ROWS = (
     Query("read_returns_immutable_mapping",
           "§3.4: every get_invocation_metadata() read in a node returned an immutable mapping: not a MutableMapping, "
           "and the harness's attempt to set a key on it did not take effect.",
           "metadata_reads[?type != 'immutable_mapping' || mutation.succeeded]", "absent", anchor="metadata_reads",
-          holds=Example(_metadata_read("immutable_mapping", False)),
-          fails=Example(_metadata_read("mutable_mapping", True))),
-)
-
-
-ROWS = (
-    *METADATA_READS,
+          holds=Example(metadata_read("immutable_mapping", False)),
+          fails=Example(metadata_read("mutable_mapping", True))),
     # ---- retry attempts: one sibling node span per attempt (§4.3, §5.2) ---------------------------
     Compute("sibling_attempt_count_under_invocation", "How many same-named node spans (one per retry attempt) sit directly under the invocation span.",
             attempt_sibling_count, "joins spans with the invocation span by parent id, then groups the children by name",
-            holds=_with(otel(RETRIED), 3), fails=_with(otel(FOLDED), 3)),
+            holds=with_value(otel(RETRIED), 3), fails=with_value(otel(FOLDED), 3)),
     Compute("attempt_indices", "The retried node's sibling attempt spans carry these attempt_index values, in start order.",
             attempt_sibling_indices, "the same join and grouping as sibling_attempt_count_under_invocation, then ordered by start",
-            holds=_with(otel(RETRIED), [0, 1, 2]), fails=_with(otel(RETRIED), [0, 2, 1])),
+            holds=with_value(otel(RETRIED), [0, 1, 2]), fails=with_value(otel(RETRIED), [0, 2, 1])),
     Compute("sibling_parallel_branches_node_spans_per_attempt", "How many sibling parallel-branches node spans sit under the invocation span, each with its own attempt_index.",
             node_spans_per_attempt, "joins spans with the invocation span by parent id, then groups the children by name",
-            holds=_with(otel(PB_RETRIED), 2), fails=_with(otel(PB_COLLAPSED), 2)),
+            holds=with_value(otel(PB_RETRIED), 2), fails=with_value(otel(PB_COLLAPSED), 2)),
     *(Restates(name, doc, SPAN_TREE) for name, doc in (
         ("retry_callable_branch_dispatch_span_attempt_index_is_one", "The retry attempt's callable-branch dispatch spans carry attempt_index 1 (the tree's attributes)."),
         ("callable_branch_attempt_index_sourced_from_node_event_not_zero", "The dispatch spans' attempt_index is the node's current attempt, not 0 (the tree's attributes)."),
@@ -426,18 +59,18 @@ ROWS = (
     # ---- the §6 events the callable-branch dispatch spans render from (graph-engine §6) ------------
     Query("<node>_node_attempt_indices_seen", "The attempt_index values seen on the named node's own events (not its branches').",
           "node_events[?node_name == {node} && branch_name == null].attempt_index", "set",
-          holds=Example(_callable_run(1), [0, 1], name="retrieve_node_attempt_indices_seen"),
-          fails=Example(_callable_run(1), [0], name="retrieve_node_attempt_indices_seen")),
+          holds=Example(callable_run(1), [0, 1], name="retrieve_node_attempt_indices_seen"),
+          fails=Example(callable_run(1), [0], name="retrieve_node_attempt_indices_seen")),
     Query("<branch>_callable_branch_attempt_indices_seen", "The attempt_index values seen on the named callable branch's events.",
           "node_events[?branch_name == {branch} && node_name == {branch}].attempt_index", "set",
-          holds=Example(_callable_run(1), [0, 1], name="vector_callable_branch_attempt_indices_seen"),
-          fails=Example(_callable_run(0), [0, 1], name="vector_callable_branch_attempt_indices_seen")),
+          holds=Example(callable_run(1), [0, 1], name="vector_callable_branch_attempt_indices_seen"),
+          fails=Example(callable_run(0), [0, 1], name="vector_callable_branch_attempt_indices_seen")),
     Compute("callable_branch_events_report_current_attempt_index", "Every callable-branch event carries the attempt_index of the node attempt it ran in.",
             callable_branch_current_attempt, "pairs each branch event with the node's latest started event before it (an ordered join)",
-            holds=Example(_callable_run(1)), fails=Example(_callable_run(0))),
+            holds=Example(callable_run(1)), fails=Example(callable_run(0))),
     Compute("callable_branch_started_and_completed_carry_attempt_index_one_on_retry", "On the node's retry (attempt 1) the callable-branch started and completed events both carry attempt_index 1.",
             callable_branch_retry_phases, "pairs each branch event with the node's latest started event before it (an ordered join)",
-            holds=Example(_callable_run(1)), fails=Example(_callable_run(0))),
+            holds=Example(callable_run(1)), fails=Example(callable_run(0))),
     # ---- detached traces (§4.3 *Detached-dispatch invocation spans*, §4.4) -------------------------
     *(Compute(name, "Every detached trace roots in one openarmature.invocation span carrying the parent invocation span's invocation_id.",
               detached_roots_share_invocation_id, "groups spans by trace and finds each trace's root (a parent id no span of the trace has)",
@@ -445,7 +78,7 @@ ROWS = (
       for name in ("detached_invocation_id_equals_parent", "each_instance_trace_roots_in_invocation_span_sharing_parent_invocation_id")),
     Query("fan_out_node_span_link_count", "How many Links the fan-out node span(s) carry (one per detached instance trace).",
           f"sum(otel.spans[?has(attributes, '{ITEM_COUNT}')].length(links))", "equals",
-          holds=_with(otel(LINKED), 1), fails=_with(otel(LINKED), 3)),
+          holds=with_value(otel(LINKED), 1), fails=with_value(otel(LINKED), 3)),
     Query("<node>_span_link_count", "How many Links the named node's spans carry (one per detached trace it dispatched).",
           "sum(otel.spans[?name == {node}].length(links))", "equals",
           holds=Example(otel(LINKED).document, 1, invocation=None, name="dispatch_span_link_count"),
@@ -532,7 +165,7 @@ ROWS = (
     )),
     Query("dispatch_spans_close_in_declaration_order", "The per-branch dispatch spans end in the branches' declaration order (the listed names, by end order).",
           "sort_by(otel.spans[?attributes.\"openarmature.parallel_branches.parent_node_name\"], &end_sequence)[].name", "equals",
-          holds=_with(otel(DISPATCH_SPANS), ["a", "b"]), fails=_with(otel(DISPATCH_SPANS), ["b", "a"])),
+          holds=with_value(otel(DISPATCH_SPANS), ["a", "b"]), fails=with_value(otel(DISPATCH_SPANS), ["b", "a"])),
     Query("null_prompt_tokens_reaches_no_span_histogram_or_budget_surface",
           "A null prompt_tokens reaches no surface: no input usage span attribute, no input token-usage or token-budget observation.",
           "[otel.spans[?has(attributes, 'gen_ai.usage.input_tokens') || has(attributes, 'openarmature.llm.usage.prompt_tokens')],"
@@ -543,7 +176,7 @@ ROWS = (
                              metrics=[metric(TOKEN_USAGE, **{"openarmature.gen_ai.token.type": "input"})]), invocation=None)),
     Query("llm_provider_span_count", "How many openarmature.llm.complete spans were exported.",
           "otel.spans[?name == 'openarmature.llm.complete']", "count",
-          holds=_with(otel([span("openarmature.llm.complete", "l1")]), 1), fails=_with(otel(TREE), 1)),
+          holds=with_value(otel([span("openarmature.llm.complete", "l1")]), 1), fails=with_value(otel(TREE), 1)),
     # ---- metrics: the exhaustive observation list already says it ------------------------------
     *(Restates(name, doc, METRICS) for name, doc in (
         ("two_token_usage_observations_input_and_output", "Token usage is recorded twice, input and output (the exhaustive metrics list)."),
@@ -647,7 +280,7 @@ ROWS = (
     )),
     Compute("unique_fan_out_indices_per_node_span_under", "Under every span of the named fan-out node, instance indices are pairwise distinct.",
             unique_indices_under, "groups spans by their parent span (a join of span_id with parent_span_id)",
-            holds=_with(otel(NESTED_FAN_OUT), "inner"), fails=_with(otel(NESTED_FAN_CLASH), "inner")),
+            holds=with_value(otel(NESTED_FAN_OUT), "inner"), fails=with_value(otel(NESTED_FAN_CLASH), "inner")),
     # ---- joins the tree cannot say ----------------------------------------------------------------
     Compute("correlation_id_consistency", "All openarmature spans share the same correlation_id (one value, on every span).",
             correlation_consistent, "the tree matches each span's id against <uuid> on its own; equality across spans is a join",
@@ -657,10 +290,10 @@ ROWS = (
             holds=otel([span("a", "s1", **{CORRELATION: "0b6e3f1c-2a4d-4e8f-9a1b-3c5d7e9f1a2b"})]), fails=otel(TREE)),
     Compute("correlation_id_uniform_across_tree", "Every span carries one correlation id, the value the fixture gives.",
             correlation_uniform, "one value across all spans, then compared: a join over the whole span list",
-            holds=_with(otel(TREE), "c1"), fails=_with(otel(SPLIT), "c1")),
+            holds=with_value(otel(TREE), "c1"), fails=with_value(otel(SPLIT), "c1")),
     Compute("inner_node_span_count", "How many node spans sit at the deepest nesting (the innermost subgraph's node spans).",
             deepest_node_span_count, "the deepest namespace over all spans, then the spans at it: JMESPath cannot refer back to the whole list inside a filter",
-            holds=_with(otel(NESTED_NODES), 2), fails=_with(otel(NESTED_NODES[:2]), 2)),
+            holds=with_value(otel(NESTED_NODES), 2), fails=with_value(otel(NESTED_NODES[:2]), 2)),
     *(Restates(name, doc, "expected.determinism_check") for name, doc in (
         ("same_execution_path", "Both runs take the same route (the same node spans, under the same parents)."),
         ("span_count_equal_across_runs", "Both runs export the same number of spans."),
@@ -678,10 +311,10 @@ ROWS = (
             holds=otel([span("a", "s1", **{CORRELATION: "0b6e3f1c-2a4d-4e8f-9a1b-3c5d7e9f1a2b"})]), fails=otel(TREE)),
     Compute("unique_fan_out_indices_under", "Under the named fan-out node's span, instance spans carry pairwise distinct fan_out_index values.",
             unique_indices_under, "groups spans by their parent span (a join of span_id with parent_span_id)",
-            holds=_with(otel(FAN_OUT), "process"), fails=_with(otel(FAN_OUT_CLASH), "process")),
+            holds=with_value(otel(FAN_OUT), "process"), fails=with_value(otel(FAN_OUT_CLASH), "process")),
     Compute("fan_out_index_range", "The instance spans' fan_out_index values run from the fixture's min to its max.",
             index_range, "min and max over the spans carrying the attribute (JMESPath has them, but not the absent-key filter)",
-            holds=_with(otel(FAN_OUT), [0, 1]), fails=_with(otel(FAN_OUT), [0, 2])),
+            holds=with_value(otel(FAN_OUT), [0, 1]), fails=with_value(otel(FAN_OUT), [0, 2])),
     Compute("all_logs_same_trace_id", "Every log record carries one and the same trace id.", logs_one_trace,
             "equality across records, requiring at least one",
             holds=otel(TREE, [record("x", "s1"), record("y", "s1")]), fails=otel(TREE, [record("x", "s1"), record("y", "s1", "t2")])),
@@ -693,5 +326,5 @@ ROWS = (
             holds=otel(TREE, [record("x", "s1")]), fails=otel(TREE, [record("x", "s9")])),
     Compute("all_logs_carry_correlation_id", "Every log record carries openarmature.correlation_id, the value the fixture gives.",
             logs_correlation, "one value across all records, then compared",
-            holds=_with(otel(TREE, [record("x", "s1", **C1)]), "c1"), fails=_with(otel(TREE, [record("x", "s1")]), "c1")),
+            holds=with_value(otel(TREE, [record("x", "s1", **C1)]), "c1"), fails=with_value(otel(TREE, [record("x", "s1")]), "c1")),
 )

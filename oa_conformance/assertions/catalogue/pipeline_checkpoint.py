@@ -3,7 +3,7 @@
 They join the resumed run's node log (what ran again) with the record the resume loaded (what was
 completed, per fan-out instance and enclosing lineage), the wiring (which state field a fan-out
 collects into) and the final state: joins keyed by a value read from another part of the trace,
-which JMESPath cannot make. Each function takes the query scope (engine.py) and the fixture's value.
+which JMESPath cannot make. Each function takes the query scope (scope.py) and the fixture's value.
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..matchers import show
-from . import Compute, Example, Verdict, flag
+from .rows import Compute, Example, Verdict, flag
+from .scope import view
 from .examples import case, invocation, node_event
 
 
@@ -57,9 +58,7 @@ def unique(items: list) -> bool:
 def save_order(scope: dict, expected: Any) -> Verdict:
     saved = [tuple(p["namespace"]) + (p["node_name"],) for p in (s["record"]["completed_positions"][-1] for s in scope["saves"]
                                                                 if s["record"]["completed_positions"])]
-    if "node_events" not in scope:
-        raise LookupError("this predicate reads one invocation's events")
-    completed = [tuple(e["namespace"]) for e in scope["node_events"] if e.get("phase") == "completed" and e.get("error") is None]
+    completed = [tuple(e["namespace"]) for e in view(scope, "node_events") if e.get("phase") == "completed" and e.get("error") is None]
     return flag(expected, saved == completed, f"saves recorded {saved}; completed events {completed}")
 
 

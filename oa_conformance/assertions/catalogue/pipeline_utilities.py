@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..matchers import format_ok
-from . import Compute, Example, Query, Restates, Verdict, flag
+from .rows import Compute, Example, Query, Restates, Verdict, flag
 from .examples import case, invocation, node_event, one_run
 from .pipeline_checkpoint import ROWS as CHECKPOINT_COMPUTED, role
 from .pipeline_isolation import ROWS as ISOLATION_COMPUTED

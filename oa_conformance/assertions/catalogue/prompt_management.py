@@ -8,7 +8,7 @@ over the whole case: the fixtures that name one make that single call.
 
 from __future__ import annotations
 
-from . import Example, Query
+from .rows import Example, Query
 
 
 def _fetches(*backends: str) -> dict:

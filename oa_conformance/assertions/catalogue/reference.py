@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from . import Compute, Query, Restates, all_rows
+from . import all_rows
+from .rows import Compute, Query, Restates
 
 
 def _cell(text: str) -> str:
@@ -20,11 +21,26 @@ def how(row) -> str:
     return type(row).__name__
 
 
+# The one paragraph on adding a row, at the top of the page.
+HOW_TO_ADD = [
+    "**How to add a predicate** — one place: one literal entry in its capability's table "
+    "(`catalogue/<capability>.py`, or a table module it includes such as `observability_otel.py`): "
+    "`Query(name, what, jmespath, compare, anchor=..., holds=Example(...), fails=Example(...))` when JMESPath "
+    "over the trace document (docs/TRACE.md) can say it; `Restates(name, what, directive)` when another "
+    "expectation of the case already asserts it; else `Compute(name, what, function, why=..., holds=..., "
+    "fails=...)` with the function in the table's `*_compute.py` module (it reads the scope's views through "
+    "`scope.view`) and any example builder in its `*_examples.py`. Nothing registers itself: a new "
+    "capability's table is one line in `TABLES` (`catalogue/__init__.py`). `tests/test_catalogue.py` then "
+    "runs the row's holding and failing examples; regenerate this page with `oa-lint --list-predicates`.",
+]
+
+
 def markdown() -> str:
     """The page: one table per capability (canonical first), one line per row, and a count by kind."""
     lines = ["# Invariant predicates", "",
              "Generated from the catalogue (`oa_conformance/assertions/catalogue/`) by `oa-lint --list-predicates`;",
-             "do not edit by hand. Names with `<placeholders>` are patterns; `[...]` is optional.", ""]
+             "do not edit by hand. Names with `<placeholders>` are patterns; `[...]` is optional.", "",
+             *HOW_TO_ADD, ""]
     by_capability: dict = {}
     for capability, row in all_rows():
         by_capability.setdefault(capability, []).append(row)

@@ -12,7 +12,7 @@ document: how many requests reached the wire (``wire.requests``, per lane ``embe
 
 from __future__ import annotations
 
-from . import Example, Query, Restates
+from .rows import Example, Query, Restates
 from .examples import case, invocation
 
 

@@ -54,7 +54,8 @@ def blocks(owner: Any) -> Iterator[Any]:
 
 
 def check(ctx: ScenarioContext) -> Iterator[Finding]:
-    from ...assertions.catalogue import Restates, directive_node, resolve
+    from ...assertions.catalogue import directive_node, resolve
+    from ...assertions.catalogue.rows import Restates
 
     owners = [ctx.scenario] + list(ctx.invocations())
     resume = ctx.get("resume")

@@ -14,10 +14,11 @@ from typing import Any
 
 from pyrsistent import pmap
 
-from ..assertions import load as load_assertions
-from ..assertions.checkpoint_shapes import record_rules
-from ..assertions.catalogue.engine import RestatesRule, predicate_rule
-from ..assertions.rules import (
+from . import load as load_assertions
+from .checkpoint_shapes import record_rules
+from .catalogue.engine import RestatesRule, predicate_rule
+from .catalogue.scope import CaseContext
+from .rules import (
     FAILED,
     UNVERIFIED,
     VERIFIED,
@@ -39,10 +40,11 @@ from ..assertions.rules import (
 from ..ast.nodes import PredicateBlock, Section
 from ..ast.scenarios import FILE_ONLY, Scenario
 from ..diagnostics import Span
-from .capabilities import harness_for
-from .observability_nodes import BARRIER  # the middleware-log kind a barrier logs its outcome under
-from .resume import FIRST_RUN, POPULATE, RESUMED, is_multi_run
+from ..interpreter.capabilities import harness_for
+from ..interpreter.observability_nodes import BARRIER  # the middleware-log kind a barrier logs its outcome under
+from ..interpreter.resume import FIRST_RUN, POPULATE, RESUMED, is_multi_run
 from ..trace import CaseTrace
+from ..trace.document import document
 
 load_assertions()  # every shape and predicate registered before a case is asserted
 
@@ -70,7 +72,13 @@ def assert_case(scenario: Scenario, trace: CaseTrace, capability: str | None = N
         found, bindings = rule.check(context, bindings)
         checks.extend(found)
 
-    context = Context(trace, None)
+    # The trace thawed once for the whole case; every rule's context carries it (catalogue queries read it).
+    case_document = document(trace)
+
+    def context_of(invocation: Any) -> CaseContext:
+        return CaseContext(trace, invocation, document=case_document)
+
+    context = context_of(None)
     compile_error = scenario.get("expected_compile_error")
     if compile_error is not None:
         run(CompileErrorRule("expected_compile_error", _span(scenario, "expected_compile_error"), compile_error))
@@ -80,7 +88,7 @@ def assert_case(scenario: Scenario, trace: CaseTrace, capability: str | None = N
         if either is not None:
             judged = trace.invocations[-1] if trace.invocations else None
             span = holder.key_span(BUILD_OR_RUN_ERROR) if holder is not scenario else _span(scenario, BUILD_OR_RUN_ERROR)
-            found, _ = BuildOrRunErrorRule(BUILD_OR_RUN_ERROR, span, either).check(Context(trace, judged), bindings)
+            found, _ = BuildOrRunErrorRule(BUILD_OR_RUN_ERROR, span, either).check(context_of(judged), bindings)
             return tuple(found)
     if trace.compile_error is not None:
         error = trace.compile_error
@@ -122,7 +130,7 @@ def assert_case(scenario: Scenario, trace: CaseTrace, capability: str | None = N
     if is_multi_run(scenario):  # checkpoint resume: the case is the first run, `resume:` the resumed run
         runs = [(scenario.get("resume") if invocation.role == RESUMED else None, invocation) for invocation in invocations]
     for source, invocation in runs:
-        context = Context(trace, invocation)
+        context = context_of(invocation)
         owner = source if source is not None else scenario
         run_number = len(run_starts)
         run_starts.append(len(checks))
@@ -163,7 +171,7 @@ def assert_case(scenario: Scenario, trace: CaseTrace, capability: str | None = N
                                 f"the invocation failed unexpectedly: {error.category}: {error.message}"))
     runs_end = len(checks)
     if sources != [None]:  # `invocations:` — the case-level blocks are about the run as a whole
-        context = Context(trace, None)
+        context = context_of(None)
         owner, run_number = scenario, None
         invariants = scenario.get("invariants")
         if invariants is not None:
