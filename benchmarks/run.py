@@ -8,6 +8,8 @@
     ./dev bench run                  the graph-engine and pipeline-utilities cases against the runtime
     ./dev bench lint                 oa-lint over the shared corpus, as one process, next to a
                                      process that only composes the same files with libyaml
+    ./dev bench goals                issue 20's goals side by side, each as a ratio to its floor:
+                                     start-up, the slowest case, the whole corpus, pytest -n 2, oa-lint
     ./dev bench bounds               hostile inputs (an alias chain, an alias DAG, a 50 MB file)
                                      through every front end: wall, CPU and peak RSS per process
 
@@ -293,7 +295,56 @@ def bench_bounds() -> None:
             print(f"      {first.replace(tmp, '…')[:150]}")
 
 
-BENCHMARKS = {"parse": bench_parse, "lint": bench_lint, "run": bench_run, "corpus": bench_corpus, "assert": bench_assert, "bounds": bench_bounds}
+def bench_goals(rounds: int = CORPUS_ROUNDS) -> None:
+    """``goals``: each of issue 20's goals next to its floor, every command a fresh process, all in
+    the same interleaved rounds (a change in machine load hits each alike); medians and their ratios.
+
+    - start-up: ``run`` selecting nothing (imports, reading every fixture) / a bare ``python -c pass``;
+    - the slowest case (found in a first run's report) alone, as a command / its own duration in
+      that report (on a quiet machine graph-engine 030: its observer's sleeps, 16 events x 300 ms);
+    - the whole target corpus / that same duration (goal <= 1.25x);
+    - pytest over the corpus with ``-n 2`` / without (goal <= 1x);
+    - ``oa-lint`` over the shared corpus / a process composing the same files with libyaml (goal <= 3x).
+    """
+    import statistics
+
+    root = os.environ.get("OA_TARGET_SPEC") or shared_root()
+    bin_dir = os.path.dirname(sys.executable)
+    run = [f"{bin_dir}/oa-conformance", "run", root, "-q"]
+    with tempfile.TemporaryDirectory() as tmp:
+        report = os.path.join(tmp, "report.json")
+        subprocess.run(run + ["--json", report], capture_output=True, check=False)
+        with open(report, encoding="utf-8") as handle:
+            slowest = max(json.load(handle)["cases"], key=lambda case: case["duration_s"])
+    pytest = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-o", "addopts=", f"--oa-spec-root={root}"]
+    commands = {
+        "python": [sys.executable, "-c", "pass"],
+        "start-up": run + ["-k", "nothing_matches_this"],
+        "slowest case": run + ["-k", slowest["id"]],
+        "corpus": run,
+        "pytest": pytest,
+        "pytest -n 2": pytest + ["-n", "2"],
+        "compose": [sys.executable, "-c", COMPOSE_ONLY, shared_root()],
+        "oa-lint": [f"{bin_dir}/oa-lint", shared_root(), "--format", "json", "--exit-zero"],
+    }
+    walls: dict[str, list[float]] = {name: [] for name in commands}
+    for _ in range(rounds):
+        for name, argv in commands.items():
+            started = time.perf_counter()
+            subprocess.run(argv, capture_output=True, check=False)  # waits for every process holding its pipes
+            walls[name].append(time.perf_counter() - started)
+    median = {name: statistics.median(times) for name, times in walls.items()}
+    median["its case"] = slowest["duration_s"]
+    print(f"goals: median of {rounds} interleaved rounds, load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; "
+          f"slowest case {slowest['id']} ({slowest['duration_s']:.2f} s in the corpus run's report)")
+    for name, floor, goal in (("start-up", "python", None), ("slowest case", "its case", None), ("corpus", "its case", 1.25),
+                              ("pytest -n 2", "pytest", 1.0), ("oa-lint", "compose", 3.0)):
+        ratio = median[name] / median[floor]
+        print(f"  {name:<13} {median[name]:6.2f} s / {floor:<9} {median[floor]:6.2f} s = {ratio:5.2f}x"
+              + (f"  (goal <= {goal:g}x: {'met' if ratio <= goal else 'NOT met'})" if goal else ""))
+
+
+BENCHMARKS = {"parse": bench_parse, "goals": bench_goals, "lint": bench_lint, "run": bench_run, "corpus": bench_corpus, "assert": bench_assert, "bounds": bench_bounds}
 
 
 def main(argv: list[str]) -> int:

@@ -3,10 +3,8 @@
 ``run_in_processes`` has the contract of :func:`runner.run_as_completed` (``(input index, result)``
 as each case completes; closing the stream stops the run promptly) and spreads the cases over
 ``processes`` worker processes. Each worker is a ``ProcessPoolExecutor`` of one process (so a crash
-breaks only its own share), started by the ``forkserver`` method — never ``fork``: the parent has
-threads and the OTel SDK's state, which a forked child would inherit half-made. The forkserver
-imports the whole stack once (``PRELOAD``) and forks each worker from that clean, single-threaded
-process. A worker re-reads the fixtures of its share (an AST does not cross the boundary), runs
+breaks only its own share), forked by the forkserver (``forkserver.py``: it imports the whole stack
+once, started by the command line before its own imports). A worker re-reads the fixtures of its share (an AST does not cross the boundary), runs
 them with ``run_as_completed`` and sends each result back without its ``ref``; the parent puts the
 ref back and applies the expectations. Which case goes where is the only scheduling: longest
 expected first (:func:`expected_seconds`), each to the share expected to finish first.
@@ -31,9 +29,8 @@ from .expectations import NO_EXPECTATIONS, Expectations
 from .pipeline import DEFAULT_TIMEOUT, cases_of, run_case
 from .results import ADAPTER_ERROR, ERROR, CaseRef, CaseResult
 from .runner import run_as_completed
+from .forkserver import START_METHOD, start_forkserver
 
-START_METHOD = "forkserver"
-PRELOAD = ["oa_conformance.processes", "oa_conformance.interpreter.execute", "oa_conformance.assertions.assert_pass"]
 POLL_S = 0.1  # how often a waiting side looks at the stop flag / its workers' health
 # A case's expected cost when nothing is known: what one case costs in CPU on average (the 0.118.2
 # corpus: ~4.8 s over 771 cases), so a case's declared waits weigh what they cost in wall time.
@@ -44,24 +41,36 @@ WAIT_WORDS = ("sleep", "delay", "latency")
 
 def expected_seconds(ref: CaseRef, durations: Mapping[str, float] | None = None) -> float:
     """How long the case is expected to take: its duration in a previous report when given, else a
-    base cost plus the waits its fixture declares (keys naming a sleep / delay / latency, ``_ms`` naming
-    milliseconds, otherwise seconds)."""
+    base cost plus the waits it declares (keys naming a sleep / delay / latency, ``_ms`` naming
+    milliseconds, otherwise seconds) in its own section and the fixture's top level — not in the
+    fixture's other cases (walking the whole fixture once per case costs the parent time quadratic
+    in a fixture's cases, before any case can start)."""
     if durations and ref.id in durations:
         return durations[ref.id]
     if ref.scenario is None:
         return 0.0
-    declared = 0.0
-    roots = [ref.scenario.section] + ([ref.scenario.fixture] if ref.scenario.case is not None else [])
-    for root in roots:
-        for node in walk(root):
-            if not isinstance(node, (MappingNode, Section)):
-                continue
-            for key, value in node.items():
-                name = str(key).lower()
-                if isinstance(value, Scalar) and isinstance(value.value, (int, float)) and not isinstance(value.value, bool) \
-                        and any(word in name for word in WAIT_WORDS):
-                    declared += value.value / 1000 if "_ms" in name else value.value
+    declared = _declared_waits(ref.scenario.section)
+    fixture = ref.scenario.fixture
+    if ref.scenario.case is not None:  # the top level's own keys, and what is below each but `cases`
+        declared += _waits_in(fixture) + sum(_declared_waits(value) for key, value in fixture.items()
+                                             if key != "cases" and not isinstance(value, Scalar))
     return BASE_SECONDS + declared
+
+
+def _declared_waits(root: object) -> float:
+    """The waits declared anywhere below ``root`` (and in it)."""
+    return sum(_waits_in(node) for node in walk(root) if isinstance(node, (MappingNode, Section)))
+
+
+def _waits_in(mapping: MappingNode | Section) -> float:
+    """The waits one mapping's own keys declare."""
+    total = 0.0
+    for key, value in mapping.items():
+        name = str(key).lower()
+        if isinstance(value, Scalar) and isinstance(value.value, (int, float)) and not isinstance(value.value, bool) \
+                and any(word in name for word in WAIT_WORDS):
+            total += value.value / 1000 if "_ms" in name else value.value
+    return total
 
 
 def plan_shares(costs: Mapping[int, float], processes: int, loads: Mapping[int, float] | None = None) -> list[list[int]]:
@@ -77,26 +86,6 @@ def plan_shares(costs: Mapping[int, float], processes: int, loads: Mapping[int, 
         shares[share].append(index)
         heapq.heappush(heap, (load + loads[index], share))
     return [sorted(share) for share in shares if share]
-
-
-def start_forkserver() -> None:
-    """Start the forkserver (and its imports of the whole stack) if it is not running, early enough
-    that they overlap what the parent does before the first case is handed out (reading fixtures).
-
-    Ctrl-C is the parent's to handle, but the terminal sends SIGINT to the whole process group: the
-    forkserver is started with SIGINT ignored, which it keeps through its imports (Python leaves an
-    inherited SIG_IGN alone) and hands on to every worker it forks — none prints a traceback."""
-    import multiprocessing.forkserver
-
-    multiprocessing.get_context(START_METHOD).set_forkserver_preload(PRELOAD)
-    if threading.current_thread() is not threading.main_thread():  # only the main thread sets handlers
-        multiprocessing.forkserver.ensure_running()
-        return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        multiprocessing.forkserver.ensure_running()
-    finally:
-        signal.signal(signal.SIGINT, previous)
 
 
 # --- the worker side ---------------------------------------------------------------------------

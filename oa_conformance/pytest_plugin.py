@@ -22,8 +22,10 @@ fixture's YAML around the failing expectation and the mismatch — never the ada
 Cases run lazily: only the items pytest will run, once selection (``-k``, ``-m``, ``--lf``,
 deselection) is final — from ``pytest_runtestloop`` — and side by side in daemon threads (each case
 with its own event loop and harness), so fixtures' deliberate sleeps overlap while pytest still
-reports item by item. Under pytest-xdist each worker runs its own items in the test itself. Nothing
-runs under ``--collect-only``.
+reports item by item. Under pytest-xdist (``-n N``, its default ``--dist load``) with spec roots,
+the controller hands each worker a fixed share of the items, every N-th from the worker's position
+(:class:`_StaticShares`), so each worker knows its items when its loop starts and runs them ahead
+side by side exactly as a session without xdist does. Nothing runs under ``--collect-only``.
 
 The build under test: the session header names it and the source of truth for its skips (the
 runtime's ``conformance.toml`` wherever it is, else a probe of its API: ``host/manifest.py``);
@@ -274,20 +276,80 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
     return FixtureFile.from_parent(parent, path=file_path)
 
 
-def _runs_items_elsewhere(config: pytest.Config) -> bool:
-    """Under pytest-xdist the controller runs nothing and a worker only learns its items one by one."""
-    return hasattr(config, "workerinput") or config.pluginmanager.hasplugin("dsession")
+# The key a worker's input carries when the controller hands out static shares (_StaticShares).
+SHARES_KEY = "oa_static_shares"
+
+
+def _static_shares(config: pytest.Config) -> bool:
+    """The controller hands each xdist worker a fixed share of the items: a session with spec roots
+    under ``--dist load`` (what ``-n N`` means by default)."""
+    return bool(config.stash.get(_ROOTS, ())) and config.getvalue("dist") == "load"
+
+
+def share_of(index: int, workers: int) -> int:
+    """The worker that runs the item at ``index`` of the collection: every ``workers``-th item, so
+    each worker gets the slow and the fast cases of every capability alike."""
+    return index % workers
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    """Tell each xdist worker whether its share is fixed (it then runs it ahead)."""
+    node.workerinput[SHARES_KEY] = _static_shares(node.config)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    if not _static_shares(config):
+        return None  # xdist's own scheduler
+    from xdist.scheduler import LoadScheduling
+
+    class _StaticShares(LoadScheduling):
+        """``--dist load`` with the first distribution fixed: worker ``gwK`` of N gets the items
+        :func:`share_of` gives it, all at once. What a crashed worker leaves is handed on to the
+        others by ``LoadScheduling`` as usual (they run it in the test itself)."""
+
+        def schedule(self) -> None:
+            if self.collection is not None or not self._check_nodes_have_same_collection():
+                return super().schedule()
+            self.collection = next(iter(self.node2collection.values()))
+            if not self.collection:
+                return
+            for node in self.nodes:
+                position, workers = _worker_position(node.workerinput)
+                share = [i for i in range(len(self.collection)) if share_of(i, workers) == position]
+                if share:
+                    self.node2pending[node].extend(share)
+                    node.send_runtest_some(share)
+            for node in self.nodes:
+                node.shutdown()  # everything is handed out: each ends after its share
+
+    return _StaticShares(config, log)
+
+
+def _worker_position(workerinput: dict[str, Any]) -> tuple[int, int]:
+    """(this worker's position, how many workers) from xdist's worker input (``gw3`` is 3)."""
+    return int(workerinput["workerid"].removeprefix("gw")), int(workerinput["workercount"])
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtestloop(session: pytest.Session) -> None:
-    """Selection is final here: start running ahead exactly the items pytest is about to run."""
+    """Selection is final here: start running ahead exactly the items pytest is about to run — in an
+    xdist worker, its fixed share (the controller runs nothing; a worker of xdist's own scheduler
+    learns its items one by one and runs each in the test itself)."""
     config = session.config
-    if config.option.collectonly or _runs_items_elsewhere(config):
+    if config.option.collectonly or config.pluginmanager.hasplugin("dsession"):
         return
     if session.testsfailed and not config.option.continue_on_collection_errors:
         return  # pytest stops before running anything
-    config.stash[_SCHEDULER].start([item for item in session.items if isinstance(item, CaseItem) and item.runs])
+    items = list(enumerate(session.items))
+    workerinput = getattr(config, "workerinput", None)
+    if workerinput is not None:
+        if not workerinput.get(SHARES_KEY):
+            return
+        position, workers = _worker_position(workerinput)
+        items = [(i, item) for i, item in items if share_of(i, workers) == position]
+    config.stash[_SCHEDULER].start([item for _, item in items if isinstance(item, CaseItem) and item.runs])
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

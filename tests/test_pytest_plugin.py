@@ -228,3 +228,57 @@ def test_an_unusable_limit_is_a_usage_error(pytester, monkeypatch):
     result = pytester.runpytest(f"--oa-spec-root={spec}", "-p", "no:cacheprovider")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*OA_MAX_DEPTH='deep' is not a whole number*"])
+
+
+# A conftest for a pytester project: each process writes the most cases it had in flight at once.
+IN_FLIGHT_PROBE = """
+import threading
+import oa_conformance.pytest_plugin as plugin
+
+_lock, _now, _most = threading.Lock(), [0], [0]
+_real = plugin.run_case
+
+
+def _counting(*args, **kwargs):
+    with _lock:
+        _now[0] += 1
+        _most[0] = max(_most[0], _now[0])
+    try:
+        return _real(*args, **kwargs)
+    finally:
+        with _lock:
+            _now[0] -= 1
+
+
+plugin.run_case = _counting
+
+
+def pytest_sessionfinish(session):
+    worker = getattr(session.config, "workerinput", None)  # (an outer xdist run sets the environment)
+    with open(f"in-flight-{worker['workerid'] if worker else 'controller'}.txt", "w") as handle:
+        handle.write(str(_most[0]))
+"""
+
+
+def sleeping_cases(root: Path, count: int, sleep_ms: int) -> Path:
+    directory = root / "spec" / "pipeline-utilities" / "conformance"
+    directory.mkdir(parents=True, exist_ok=True)
+    case = ("  - name: {name}\n    state:\n      fields:\n        v: {{type: int, default: 0}}\n    entry: a\n"
+            "    nodes:\n      a: {{sleep_ms: {sleep_ms}, update: {{v: 1}}}}\n    edges:\n      - {{from: a, to: END}}\n"
+            "    initial_state: {{}}\n    expected:\n      final_state: {{v: 1}}\n")
+    text = "cases:\n" + "".join(case.format(name=f"s{i}", sleep_ms=sleep_ms) for i in range(count))
+    (directory / "001-sleeping.yaml").write_text(text, encoding="utf-8")
+    return root / "spec"
+
+
+def test_each_xdist_worker_runs_its_share_side_by_side(pytester):
+    """Under ``-n 2`` each worker runs its cases side by side, as the plugin does without xdist:
+    both workers had several cases in flight at once (one at a time would be 1 in each)."""
+    pytest.importorskip("xdist")
+    spec = sleeping_cases(pytester.path, 8, 300)
+    pytester.makeconftest(IN_FLIGHT_PROBE)
+    result = pytester.runpytest_subprocess(f"--oa-spec-root={spec}", "-n", "2", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=8)
+    in_flight = {path.name: int(path.read_text()) for path in pytester.path.glob("in-flight-gw*.txt")}
+    assert sorted(in_flight) == ["in-flight-gw0.txt", "in-flight-gw1.txt"]
+    assert all(most >= 2 for most in in_flight.values()), in_flight
