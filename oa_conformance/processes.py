@@ -19,6 +19,7 @@ import pickle
 import queue
 import signal
 import threading
+import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Iterable, Iterator, Mapping
 
@@ -32,6 +33,7 @@ from .runner import run_as_completed
 from .forkserver import START_METHOD, start_forkserver
 
 POLL_S = 0.1  # how often a waiting side looks at the stop flag / its workers' health
+EXIT_GRACE_S = 2.0  # how long a worker told to end may take before it is killed (it needs milliseconds)
 # A case's expected cost when nothing is known: what one case costs in CPU on average (the 0.118.2
 # corpus: ~4.8 s over 771 cases), so a case's declared waits weigh what they cost in wall time.
 BASE_SECONDS = 0.006
@@ -195,8 +197,31 @@ def run_in_processes(refs: Iterable[CaseRef], processes: int, workers: int = 16,
             yield index, _received(refs, index, plain, expectations)
     finally:
         stop.set()
+        # The pool's own record of its worker (there is no public one before Python 3.14's
+        # terminate_workers): the one handle that can end a worker that does not end by itself.
+        workers = [worker for pool in pools for worker in (pool._processes or {}).values()]
         for pool in pools:
             pool.shutdown(wait=False, cancel_futures=True)
+        end_workers(workers)
+
+
+def end_workers(workers, grace: float = EXIT_GRACE_S) -> list:
+    """Let the workers end, and kill the ones still running after ``grace`` seconds; return those.
+
+    A worker ends once told to (its share sent or the run stopped), unless a case left a thread
+    running that is not a daemon: Python joins such threads before a process exits, and the pool
+    joins its workers before the parent exits, so one leaked thread (a runtime client a faulty
+    build never shut down) would keep the whole run from ending after it printed its summary. Every
+    result has been received or the run was stopped, so nothing is lost by the kill."""
+    deadline = time.monotonic() + grace
+    killed = []
+    for worker in workers:
+        worker.join(max(0.0, deadline - time.monotonic()))
+        if worker.exitcode is None:
+            worker.kill()
+            worker.join()
+            killed.append(worker)
+    return killed
 
 
 def _lost(refs, owner: dict[int, Future], results, expectations: Expectations) -> Iterator[tuple[int, CaseResult]]:

@@ -4,6 +4,7 @@ stopped run, a case's time limit and a worker that dies behave as in one process
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import pickle
 import signal
@@ -15,7 +16,8 @@ import pytest
 
 from oa_conformance.cli.oa_conformance import main as cli
 from oa_conformance.discovery import discover
-from oa_conformance.processes import expected_seconds, plan_shares, run_in_processes
+from oa_conformance.forkserver import START_METHOD
+from oa_conformance.processes import end_workers, expected_seconds, plan_shares, run_in_processes
 from oa_conformance.pipeline import cases_of
 from oa_conformance.results import ERROR
 
@@ -150,3 +152,21 @@ def test_a_share_whose_runner_fails_makes_its_cases_errors(tmp_path, monkeypatch
     monkeypatch.setattr(processes, "_stop", threading.Event())
     with pytest.raises(RuntimeError, match="the share's runner failed: OSError: simulated"):
         processes._run_share([(0, fixture, 0)], workers=1, timeout=10)
+
+
+def _leave_a_thread_running() -> None:
+    threading.Thread(target=time.sleep, args=(60,), daemon=False).start()  # Python joins it at exit
+
+
+def test_a_worker_that_cannot_end_is_killed_after_the_grace():
+    """A case that leaves a thread running that is not a daemon keeps its worker from ending (Python
+    joins such threads at exit, the pool joins its workers): the parent kills it after the grace
+    instead of waiting for ever after the summary; a worker that ends by itself is left to end."""
+    context = multiprocessing.get_context(START_METHOD)
+    stuck, prompt = context.Process(target=_leave_a_thread_running), context.Process(target=int)
+    stuck.start()
+    prompt.start()
+    started = time.monotonic()
+    assert end_workers([prompt, stuck], grace=0.5) == [stuck]
+    assert time.monotonic() - started < 10
+    assert prompt.exitcode == 0 and stuck.exitcode == -signal.SIGKILL
