@@ -10,7 +10,6 @@ single-threaded process.
 
 from __future__ import annotations
 
-import multiprocessing
 import signal
 import threading
 

@@ -21,7 +21,7 @@ import pytest
 from oa_conformance.cli.oa_ast import main as oa_ast
 from oa_conformance.cli.oa_conformance import main as cli
 from oa_conformance.cli.oa_lint import main as oa_lint
-from oa_conformance.lint import Selection, lint_paths
+from oa_conformance.lint import lint_paths
 
 from .conftest import target_spec_root
 from .test_run import LINEAR

@@ -13,7 +13,6 @@ import os
 from collections import defaultdict
 from pathlib import Path
 
-import pytest
 
 import oa_conformance
 

@@ -194,8 +194,6 @@ def test_case_level_assertions_fail_at_their_line(tmp_path, name, old, new, need
 
 
 def test_member_order_is_judged_against_the_constructing_call():
-    from pyrsistent import pmap
-
     from oa_conformance.assertions.shapes.prompt_management import _order_preserved
     from oa_conformance.assertions.rules import Context
     from oa_conformance.trace import CaseTrace, plain

@@ -7,7 +7,6 @@ import json
 import re
 from pathlib import Path
 
-import pytest
 
 from oa_conformance.cli.oa_conformance import main as cli
 from oa_conformance.discovery import FixtureRef, discover

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import re
 import dataclasses
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
@@ -256,7 +255,7 @@ async def drain_events_for(ctx: NodeContext, spec: Section) -> None:
 # Routing
 
 
-def condition_function(condition: Section, declared_to: Scalar | None) -> Callable[[Any], Any]:
+def condition_function(condition: Section) -> Callable[[Any], Any]:
     """The routing function of a conditional edge."""
 
     def destination(name: Any) -> Any:

@@ -361,7 +361,7 @@ class _GraphCompiler:
         source = edge.get("from").value
         condition = edge.get("condition")
         if condition is not None:
-            builder.add_conditional_edge(source, condition_function(condition, edge.get("to")))
+            builder.add_conditional_edge(source, condition_function(condition))
             return
         target = edge.get("to").value
         builder.add_edge(source, oa.END if target == "END" else target)

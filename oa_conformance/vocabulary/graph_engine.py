@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .handlers import COMPOSITION, node, NODE_MODIFIER, PART, PROJECTION
 from .registry import Directive, Family, Handler
-from .shapes import BOOL, INT, MILLISECONDS, NUM, SECONDS, STR, Data, Expect, ListOf, OneOf, Section
+from .shapes import BOOL, MILLISECONDS, SECONDS, STR, Data, Expect, ListOf, OneOf, Section
 
 CAPABILITY = "graph-engine"
 GE = CAPABILITY

@@ -269,7 +269,7 @@ def assign(expected: Iterable[Any], actual: list[Any], matcher: Callable[..., Ma
     def order_ok(index: int, candidate: int) -> bool:
         if not ordered_by_time:
             return True
-        for earlier_expected, earlier_actual in enumerate(chosen):
+        for earlier_actual in chosen:
             a, b = actual[earlier_actual], actual[candidate]
             if not _overlap(a, b) and a["start_sequence"] > b["start_sequence"]:
                 return False

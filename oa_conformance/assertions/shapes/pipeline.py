@@ -13,7 +13,7 @@ from ...ast.nodes import Mapping, Scalar, Sequence
 from ...diagnostics import Span
 from ...trace import primary_observer
 from ..matchers import Match, Mismatch, explain, match, show
-from ..rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, ShapeRow, ValueRule, invocation_of, verdict  # noqa: F401
+from ..rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, ShapeRow, invocation_of, verdict
 
 ISOLATED = "FailureIsolatedEvent"
 STATES = ("pre_state", "post_state")
