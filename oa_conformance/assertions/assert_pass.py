@@ -16,7 +16,6 @@ from pyrsistent import pmap
 
 from .case_rules import BuildOrRunErrorRule, CompileErrorRule, CompileWarningRule, ConstructionErrorRule, RunsAgree
 from .catalogue.engine import RestatesRule, predicate_rule
-from .catalogue.scope import CaseContext
 from .error_rules import ErrorRule, invocation_error
 from .rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, Unverified, _AllOf
 from .shapes import SHAPES, shape_rule
@@ -57,8 +56,8 @@ def assert_case(scenario: Scenario, trace: CaseTrace, capability: str | None = N
     # The trace thawed once for the whole case; every rule's context carries it (catalogue queries read it).
     case_document = document(trace)
 
-    def context_of(invocation: Any) -> CaseContext:
-        return CaseContext(trace, invocation, document=case_document)
+    def context_of(invocation: Any) -> Context:
+        return Context(trace, invocation, document=case_document)
 
     context = context_of(None)
     compile_error = scenario.get("expected_compile_error")

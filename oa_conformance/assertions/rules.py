@@ -51,6 +51,9 @@ class Context:
     # A direct case (no graph run, e.g. llm-provider `calls:`): the index of the `calls` collection
     # entry the block is about; None for the case as a whole.
     call: int | None = None
+    # The case's trace document (docs/TRACE.md), thawed once by the assert pass for every rule of
+    # the case (catalogue/scope.py reads it); None outside the assert pass.
+    document: dict | None = None
 
 
 class Rule:

@@ -1,7 +1,7 @@
 """What a catalogue rule reads: the case's trace document and the views of the block it is in.
 
 The assert pass thaws the case's trace into its document (docs/TRACE.md) once per case and hands it
-to every rule in a :class:`CaseContext` — the way LibCST's ``MetadataWrapper`` computes metadata once
+to every rule in its ``rules.Context`` (``document``) — the way LibCST's ``MetadataWrapper`` computes metadata once
 and hands it to every visitor; nothing is cached between cases. A rule's query scope is that document
 plus the views of its block, computed from the context (a shape may narrow it to one call or to a
 snapshot's events with ``dataclasses.replace``, so the views are derived per block, not stored):
@@ -26,18 +26,8 @@ themselves, so a view the block lacks fails "cannot evaluate" with the same reas
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
-from ...trace.document import thaw
-from ..rules import Context
-
-
-@dataclass(frozen=True)
-class CaseContext(Context):
-    """A rule context carrying the case's trace document, thawed once by the assert pass."""
-
-    document: dict | None = None
 
 
 # Why a block lacks a view: the one reason each view's selector gives.
@@ -55,9 +45,11 @@ def view(scope: dict, name: str) -> Any:
     return scope[name]
 
 
-def scope_of(ctx: Context) -> dict:
-    """The query scope of a block (module docstring) from the rule context."""
-    case = getattr(ctx, "document", None)
+def scope_of(ctx: Any) -> dict:
+    """The query scope of a block (module docstring) from the rule context (``rules.Context``)."""
+    from ...trace.document import thaw  # imported when a rule runs: the linter reads the tables alone
+
+    case = ctx.document
     if case is None:
         raise LookupError("the rule context carries no trace document (a catalogue rule runs inside the assert pass)")
     index = next((i for i, inv in enumerate(ctx.trace.invocations) if inv is ctx.invocation), None)
@@ -105,4 +97,4 @@ def scope_from(case: dict, invocation: int | None, events: list | None = None, c
     return scope
 
 
-__all__ = ["CaseContext", "MISSING_VIEW", "scope_from", "scope_of", "view"]
+__all__ = ["MISSING_VIEW", "scope_from", "scope_of", "view"]
