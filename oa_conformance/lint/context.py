@@ -184,7 +184,14 @@ class FixtureContext:
         return [predicate for part in self.parts for predicate in part.predicates]
 
 
+# A scalar directive value (a third of them: `name:`, `entry:`, `description:` …) holds nothing the
+# index collects: they all share this one, never built, never mutated (readers only iterate).
+_NOTHING = Index({}, [], [], [])
+
+
 def _cached_index(indexes: dict[int, Index], node: Node) -> Index:
+    if type(node) is Scalar:
+        return _NOTHING
     key = id(node)
     found = indexes.get(key)
     if found is None:
