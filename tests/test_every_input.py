@@ -306,12 +306,12 @@ def test_a_closed_pipe_stops_the_output_not_the_command(command):
 
 
 def test_ctrl_c_in_oa_lint_is_one_line_and_status_130(monkeypatch, capsys):
-    import oa_conformance.cli.oa_lint as lint_cli
+    import oa_conformance.lint as lint  # oa_lint imports lint_paths from here when it runs
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt  # Ctrl-C while the fixtures are linted
 
-    monkeypatch.setattr(lint_cli, "lint_paths", interrupted)
+    monkeypatch.setattr(lint, "lint_paths", interrupted)
     assert oa_lint([str(LINEAR)]) == 130
     assert capsys.readouterr().err == "oa-lint: interrupted\n"
 
