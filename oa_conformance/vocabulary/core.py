@@ -130,7 +130,7 @@ DIRECTIVES = [
     Directive("expected_compile_error", CASE, STR, "§5.8", GE, "0.89.0", "Compilation fails with this graph-engine §2 category.", handled_by=ASSERT),
     Directive("expected_compile_warning", CASE, OneOf((STR, ListOf(STR))), "§5.8", GE, "0.89.0",
               "Compilation succeeds with this warning (scalar: among those emitted; list: exactly these).", handled_by=ASSERT),
-    Directive("invariants", RUN + ("expected",), Predicates(), "§5.9", ADAPTER, "0.48.0", "Named invariant predicates.", handled_by=(Handler("predicates", families=("fixture", "case", "invocation")), Handler("part", families=("expected",)))),
+    Directive("invariants", RUN + ("expected",), Predicates(), "§5.9", ADAPTER, "0.48.0", "Named invariant predicates.", handled_by=Handler("predicates")),
 
     Directive("final_state", ("expected",), Expect(("map",)), "§5.8", ADAPTER, "0.48.0", "The final state, field by field.", handled_by=PART),
     Directive("execution_order", ("expected",), Expect(("list",)), "§5.8", ADAPTER, "0.48.0", "The nodes that ran, in order.", handled_by=PART),
@@ -141,7 +141,7 @@ DIRECTIVES = [
               "The process-wide drain's summary (`timeout_reached`, `undelivered_count` / `undelivered_count_min`).", handled_by=PART),
     Directive("observer_events", ("expected",), OneOf((MapOf(Expect(("list",)), "observer name"), Expect(("list",)))), "§5.8", GE, "0.48.0",
               "The exact ordered events each observer received.", handled_by=PART),
-    Directive("observer_event_invariants", ("expected",), Predicates(), "§5.9", GE, "0.48.0", "Invariant predicates over recorded events.", handled_by=PART),
+    Directive("observer_event_invariants", ("expected",), Predicates(), "§5.9", GE, "0.48.0", "Invariant predicates over recorded events.", handled_by=Handler("predicates")),
     Directive("node_drain_summaries", ("expected",), MapOf(Expect(("map",)), "node name"), "§5.8", GE, "0.48.0",
               "Each node's `invoke_drain_events_for` summary.", handled_by=PART),
     Directive("node_accumulator_snapshots", ("expected",), MapOf(MapOf(Expect(("list",)), "observer name"), "node name"), "§5.8", GE, "0.48.0",
