@@ -105,8 +105,6 @@ def _read(path: str, data: bytes | str | None, stop_after: str, capability: str 
     return ReadResult(fixture, check_version(fixture), composed)
 
 
-
-
 def cases_of(fixture: FixtureRef) -> list[CaseRef]:
     """The cases of one fixture file; a file that does not read is one case carrying its problems."""
     from .interpreter.scenarios import scenarios

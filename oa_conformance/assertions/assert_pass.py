@@ -28,10 +28,8 @@ from ..interpreter.observability_nodes import BARRIER  # the middleware-log kind
 from ..interpreter.resume import FIRST_RUN, POPULATE, RESUMED, is_multi_run
 from ..trace import CaseTrace
 from ..trace.document import document
-from ..vocabulary import VOCABULARY
+from ..vocabulary import PREDICATE_BLOCKS
 
-# The predicate blocks of an `expected:` block (the vocabulary rows handled by the catalogue).
-PREDICATE_BLOCKS = tuple(sorted(VOCABULARY.handled_by("expected", ("predicates",))))
 BUILD_OR_RUN_ERROR = "expected_chain_ambiguity_error"
 CONSTRUCTION_ERROR = "expected_construction_error"
 

@@ -5,9 +5,10 @@ value, the spec section and capability it serves, and the spec version it arrive
 Entries are grouped in one module per capability (plus :mod:`.core` for the conformance-adapter §5
 general surface); :data:`MODULES` is the explicit registry of those modules.
 
-To add a directive: add a :class:`Directive` to the module of the capability it serves (or a new
-:class:`Family` if it opens a new kind of mapping). The schema check accepts it, the AST grows a
-field for it, and ``oa-lint --list-directives`` documents it.
+To add a directive: add a :class:`Directive` to the module of the capability it serves, with
+``handled_by`` naming who runs it (or a new :class:`Family` if it opens a new kind of mapping). The
+schema check accepts it, the AST grows a field for it, the executor's supported surface is derived
+from it, and ``oa-lint --list-directives`` documents it.
 """
 
 from __future__ import annotations
@@ -44,4 +45,8 @@ VOCABULARY = Vocabulary(
     (directive for module in MODULES for directive in module.DIRECTIVES),
 )
 
-__all__ = ["Directive", "Family", "MODULES", "VOCABULARY", "Vocabulary", "attr_name"]
+# The predicate blocks of an `expected:` block: its rows the predicate catalogue judges (the assert
+# pass runs their rows one by one; lint's P002 reads the predicates they name).
+PREDICATE_BLOCKS = tuple(sorted(VOCABULARY.handled_by("expected", ("predicates",))))
+
+__all__ = ["Directive", "Family", "MODULES", "PREDICATE_BLOCKS", "VOCABULARY", "Vocabulary", "attr_name"]

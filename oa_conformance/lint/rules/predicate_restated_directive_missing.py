@@ -33,15 +33,12 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from ..context import Finding, ScenarioContext
-from ...vocabulary import VOCABULARY
+from ...vocabulary import PREDICATE_BLOCKS
 
 CODE = "P002"
 NAME = "predicate-restated-directive-missing"
 SEVERITY = "warning"
 KIND = "scenario"
-
-# The predicate blocks of an `expected:` block (the vocabulary rows handled by the catalogue).
-PREDICATE_BLOCKS = tuple(sorted(VOCABULARY.handled_by("expected", ("predicates",))))
 
 
 def blocks(owner: Any) -> Iterator[Any]:
