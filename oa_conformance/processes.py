@@ -2,12 +2,15 @@
 
 ``run_in_processes`` has the contract of :func:`runner.run_as_completed` (``(input index, result)``
 as each case completes; closing the stream stops the run promptly) and spreads the cases over
-``processes`` worker processes. Each worker is a ``ProcessPoolExecutor`` of one process (so a crash
+``processes`` worker processes, plus one for the cases that declare waits (a paced observer, a
+slow node: :func:`waiting_cases`), which then wake from their sleeps without queueing behind busy
+cases for the interpreter. Each worker is a ``ProcessPoolExecutor`` of one process (so a crash
 breaks only its own share), forked by the forkserver (``forkserver.py``: it imports the whole stack
-once, started by the command line before its own imports). A worker re-reads the fixtures of its share (an AST does not cross the boundary), runs
-them with ``run_as_completed`` and sends each result back without its ``ref``; the parent puts the
-ref back and applies the expectations. Which case goes where is the only scheduling: longest
-expected first (:func:`expected_seconds`), each to the share expected to finish first.
+once, started by the command line before its own imports). A worker re-reads the fixtures of its
+share (an AST does not cross the boundary), runs them with ``run_as_completed`` and sends each
+result back without its ``ref``; the parent puts the ref back and applies the expectations. Which
+case goes where is the only scheduling: the waiting cases together, the others longest expected
+first (:func:`expected_seconds`), each to the share expected to finish first.
 """
 
 from __future__ import annotations
@@ -24,8 +27,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Iterable, Iterator, Mapping
 
 from .ast.nodes import Mapping as MappingNode
-from .ast.nodes import Scalar, Section
-from .ast.visitor import walk
+from .ast.nodes import Node, Scalar, Section
 from .expectations import NO_EXPECTATIONS, Expectations
 from .pipeline import DEFAULT_TIMEOUT, cases_of, run_case
 from .results import ADAPTER_ERROR, ERROR, CaseRef, CaseResult
@@ -41,53 +43,92 @@ BASE_SECONDS = 0.006
 WAIT_WORDS = ("sleep", "delay", "latency")
 
 
-def expected_seconds(ref: CaseRef, durations: Mapping[str, float] | None = None) -> float:
-    """How long the case is expected to take: its duration in a previous report when given, else a
-    base cost plus the waits it declares (keys naming a sleep / delay / latency, ``_ms`` naming
-    milliseconds, otherwise seconds) in its own section and the fixture's top level — not in the
-    fixture's other cases (walking the whole fixture once per case costs the parent time quadratic
-    in a fixture's cases, before any case can start)."""
-    if durations and ref.id in durations:
-        return durations[ref.id]
-    if ref.scenario is None:
-        return 0.0
-    declared = _declared_waits(ref.scenario.section)
-    fixture = ref.scenario.fixture
-    if ref.scenario.case is not None:  # the top level's own keys, and what is below each but `cases`
-        declared += _waits_in(fixture) + sum(_declared_waits(value) for key, value in fixture.items()
-                                             if key != "cases" and not isinstance(value, Scalar))
-    return BASE_SECONDS + declared
+def expected_seconds(refs: list[CaseRef], durations: Mapping[str, float] | None = None,
+                     waits: list[float] | None = None) -> list[float]:
+    """How long each case is expected to take: its duration in a previous report when given, else
+    a base cost plus the waits it declares (``waits``, default :func:`declared_waits`)."""
+    known = durations or {}
+    waits = declared_waits(refs) if waits is None else waits
+    return [known[ref.id] if ref.id in known else BASE_SECONDS + wait for ref, wait in zip(refs, waits)]
 
 
-def _declared_waits(root: object) -> float:
-    """The waits declared anywhere below ``root`` (and in it)."""
-    return sum(_waits_in(node) for node in walk(root) if isinstance(node, (MappingNode, Section)))
+def declared_waits(refs: list[CaseRef]) -> list[float]:
+    """The waits each case declares — keys naming a sleep / delay / latency (``_ms`` naming
+    milliseconds, otherwise seconds) — in its own section and, for a case of a ``cases:`` list, in
+    the fixture's top level outside ``cases`` (read once per fixture, not once per case: a fixture
+    of many cases would cost the parent time quadratic in them before any case could start)."""
+    top: dict[int, float] = {}
+    waits = []
+    for ref in refs:
+        scenario = ref.scenario
+        if scenario is None:
+            waits.append(0.0)
+            continue
+        own = _waits_below(scenario.section)
+        if scenario.case is not None:
+            if id(scenario.fixture) not in top:
+                top[id(scenario.fixture)] = _waits_below(scenario.fixture, besides="cases")
+            own += top[id(scenario.fixture)]
+        waits.append(own)
+    return waits
 
 
-def _waits_in(mapping: MappingNode | Section) -> float:
-    """The waits one mapping's own keys declare."""
-    total = 0.0
-    for key, value in mapping.items():
-        name = str(key).lower()
-        if isinstance(value, Scalar) and isinstance(value.value, (int, float)) and not isinstance(value.value, bool) \
-                and any(word in name for word in WAIT_WORDS):
-            total += value.value / 1000 if "_ms" in name else value.value
+def _waits_below(root: Node, besides: str | None = None) -> float:
+    """The waits declared in ``root`` and below it (but not under its key ``besides``); a subtree
+    the loader shared (a YAML alias) is read once: the cost is the fixture's distinct nodes, not its
+    alias expansion (up to 200,000 nodes)."""
+    total, stack, seen = 0.0, [root], set()
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, (MappingNode, Section)):
+            for key, value in node.items():
+                if type(value) is Scalar:
+                    total += _wait(key.value if type(key) is Scalar else key, value.value)
+                elif value is not None and not (node is root and key == besides):
+                    stack.append(value)
+        elif type(node) is not Scalar:
+            stack.extend(node.children())
     return total
 
 
-def plan_shares(costs: Mapping[int, float], processes: int, loads: Mapping[int, float] | None = None) -> list[list[int]]:
-    """Longest expected first (``costs``), each case to the share with the least load so far (ties:
-    the earlier share); each share in input order. ``loads`` is what a case costs the process that
-    runs it (default: its expected time): a declared wait is expected time but no load — the cases
-    waiting go first, so they are spread over the shares, and the CPU is spread evenly."""
+def _wait(key: object, value: object) -> float:
+    """The seconds one key declares waiting (0 when it declares none)."""
+    if not isinstance(key, str) or type(value) not in (int, float):
+        return 0.0
+    name = key.lower()
+    if not any(word in name for word in WAIT_WORDS):
+        return 0.0
+    return value / 1000 if "_ms" in name else value
+
+
+def plan_shares(costs: Mapping[int, float], processes: int, loads: Mapping[int, float] | None = None,
+                waiting: Iterable[int] = ()) -> list[list[int]]:
+    """The cases ``waiting`` (see :func:`waiting_cases`) as a share of their own, first; the others
+    longest expected first (``costs``), each to the one of ``processes`` shares with the least load
+    so far (ties: the earlier share); each share in input order. ``loads`` is what a case costs the
+    process that runs it (default: its expected time): a wait is expected time but no load."""
     loads = costs if loads is None else loads
+    alone = sorted(set(waiting))
     heap = [(0.0, share) for share in range(max(1, processes))]
     shares: list[list[int]] = [[] for _ in heap]
-    for index in sorted(costs, key=lambda i: (-costs[i], i)):
+    for index in sorted(set(costs) - set(alone), key=lambda i: (-costs[i], i)):
         load, share = heapq.heappop(heap)
         shares[share].append(index)
         heapq.heappush(heap, (load + loads[index], share))
-    return [sorted(share) for share in shares if share]
+    return [share for share in [alone] + [sorted(share) for share in shares] if share]
+
+
+def waiting_cases(waits: Mapping[int, float], side_by_side: int) -> list[int]:
+    """The cases that get a process of their own to wait in: those declaring waits, the longest
+    first, as many as a process runs side by side. Such a case spends its time asleep, and one that
+    shares an interpreter with busy cases wakes late from every sleep (each wake-up waits its turn
+    for the GIL): graph-engine 030's sixteen 300 ms sleeps took 5.2 s beside ~380 busy cases, 4.85 s
+    beside only the other waiting ones."""
+    declaring = sorted((index for index, seconds in waits.items() if seconds > 0), key=lambda i: (-waits[i], i))
+    return declaring[:side_by_side]
 
 
 # --- the worker side ---------------------------------------------------------------------------
@@ -159,29 +200,32 @@ def _portable(result: CaseResult) -> bytes:
 def run_in_processes(refs: Iterable[CaseRef], processes: int, workers: int = 16, timeout: float = DEFAULT_TIMEOUT,
                      expectations: Expectations = NO_EXPECTATIONS, runtime_manifest: str | None = None,
                      durations: Mapping[str, float] | None = None) -> Iterator[tuple[int, CaseResult]]:
-    """Run cases in ``processes`` worker processes (``workers`` threads each) and yield
-    ``(input index, result)`` as each completes, seen through the expectations file. A worker that
-    dies makes each of its unfinished cases an error; closing the generator stops every worker."""
+    """Run cases in ``processes`` worker processes, and one more for the cases that declare waits
+    (``workers`` threads each), and yield ``(input index, result)`` as each completes, seen through
+    the expectations file. A worker that dies makes each of its unfinished cases an error; closing
+    the generator stops every worker."""
     refs = list(refs)
     positions = _positions(refs)
-    todo: dict[int, float] = {}
+    indexes: list[int] = []
     for index, ref in enumerate(refs):
         listed = expectations.skip(ref)
         if listed is not None:
             yield index, listed
         else:
-            todo[index] = expected_seconds(ref, durations)
+            indexes.append(index)
+    if not indexes:
+        return
+    waits = declared_waits([refs[i] for i in indexes])
+    todo = dict(zip(indexes, expected_seconds([refs[i] for i in indexes], durations, waits)))
     # Without a previous report, what a case costs its process is unknown: the same for each.
     loads = {index: todo[index] if durations and refs[index].id in durations else BASE_SECONDS for index in todo}
-    if not todo:
-        return
     start_forkserver()
     context = multiprocessing.get_context(START_METHOD)
     results, stop = context.Queue(), context.Event()
     pools: list[ProcessPoolExecutor] = []
     owner: dict[int, Future] = {}
     try:
-        for share in plan_shares(todo, processes, loads):
+        for share in plan_shares(todo, processes, loads, waiting_cases(dict(zip(indexes, waits)), workers)):
             pool = ProcessPoolExecutor(1, mp_context=context, initializer=_start_worker, initargs=(results, stop, runtime_manifest))
             pools.append(pool)
             longest_first = sorted(share, key=lambda i: (-todo[i], i))

@@ -17,7 +17,8 @@ import pytest
 from oa_conformance.cli.oa_conformance import main as cli
 from oa_conformance.discovery import discover
 from oa_conformance.forkserver import START_METHOD
-from oa_conformance.processes import end_workers, expected_seconds, plan_shares, run_in_processes
+from oa_conformance.processes import (declared_waits, end_workers, expected_seconds, plan_shares, run_in_processes,
+                                      waiting_cases)
 from oa_conformance.pipeline import cases_of
 from oa_conformance.results import ERROR
 
@@ -92,7 +93,8 @@ def test_a_worker_that_dies_makes_its_cases_errors(tmp_path):
     refs = [case for fixture in discover([str(tmp_path / "spec")]) for case in cases_of(fixture)]
     before = _workers_now()
     results: dict = {}
-    consumer = threading.Thread(target=lambda: results.update(run_in_processes(refs, processes=2)), daemon=True)
+    # One case side by side per worker: the waiting process takes one of the two, a computing one the other.
+    consumer = threading.Thread(target=lambda: results.update(run_in_processes(refs, processes=2, workers=1)), daemon=True)
     consumer.start()
     deadline = time.monotonic() + 20
     new: set[int] = set()
@@ -116,11 +118,47 @@ def test_the_longest_expected_cases_are_spread_first(target_spec):
     fixture = next(f for f in discover([str(target_spec)], ["graph-engine"]) if f.name.startswith("030-"))
     (paced,) = cases_of(fixture)
     plain = cases_of(next(f for f in discover([str(target_spec)], ["graph-engine"]) if f.name.startswith("001-")))[0]
-    assert expected_seconds(paced) > expected_seconds(plain) * 5
-    assert expected_seconds(plain, {plain.id: 9.0}) == 9.0  # a previous report's duration wins
+    assert declared_waits([paced, plain]) == [0.3, 0.0]  # its observer's `sleep_ms: 300`
+    expected = expected_seconds([paced, plain])
+    assert expected[0] > expected[1] * 5
+    assert expected_seconds([paced, plain], {plain.id: 9.0})[1] == 9.0  # a previous report's duration wins
     assert plan_shares({0: 1.0, 1: 3.0, 2: 1.0, 3: 1.0}, 2) == [[1], [0, 2, 3]]
     # waits spread first, then the same load each: the waiting cases go to different shares
     assert plan_shares({0: 0.1, 1: 3.0, 2: 2.0, 3: 0.1}, 2, loads=dict.fromkeys(range(4), 0.1)) == [[0, 1], [2, 3]]
+
+
+def test_the_cases_that_wait_get_a_process_of_their_own():
+    """The cases declaring waits share a process only with each other (first, so it starts first),
+    at most as many as run side by side; the others are balanced over the computing shares."""
+    waits = {0: 0.0, 1: 0.3, 2: 0.0, 3: 5.0, 4: 0.2, 5: 0.0}
+    assert waiting_cases(waits, side_by_side=16) == [3, 1, 4]
+    assert waiting_cases(waits, side_by_side=2) == [3, 1]  # the longest waits
+    assert waiting_cases(dict.fromkeys(range(3), 0.0), side_by_side=16) == []
+    costs = dict.fromkeys(range(6), 1.0)
+    assert plan_shares(costs, 2, waiting=[3, 1, 4]) == [[1, 3, 4], [0, 5], [2]]
+    assert plan_shares(costs, 2) == [[0, 2, 4], [1, 3, 5]]  # nothing waits: no share of its own
+
+
+def test_a_run_gives_the_waiting_cases_their_own_worker(tmp_path, monkeypatch):
+    """What ``run_in_processes`` hands its workers: the case that declares a wait alone in the
+    first worker, the two that do not each in a computing one."""
+    import oa_conformance.processes as processes
+
+    handed: list[list[int]] = []
+
+    class Recording(processes.ProcessPoolExecutor):
+        def submit(self, function, jobs, *args):
+            handed.append([index for index, _, _ in jobs])
+            return super().submit(function, jobs, *args)
+
+    monkeypatch.setattr(processes, "ProcessPoolExecutor", Recording)
+    write_fixture(tmp_path, SLOW_SINGLE.replace("    sleep_ms: 2000\n", ""), name="001-quick.yaml")
+    write_fixture(tmp_path, SLOW_SINGLE.replace("sleep_ms: 2000", "sleep_ms: 200"), name="002-paced.yaml")
+    write_fixture(tmp_path, SLOW_SINGLE.replace("    sleep_ms: 2000\n", ""), name="003-quick.yaml")
+    refs = [case for fixture in discover([str(tmp_path / "spec")]) for case in cases_of(fixture)]
+    results = dict(run_in_processes(refs, processes=2))
+    assert handed == [[1], [0], [2]]
+    assert [results[i].outcome for i in range(3)] == ["passed"] * 3
 
 
 def test_a_result_that_cannot_leave_its_worker_is_an_error():

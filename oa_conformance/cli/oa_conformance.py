@@ -139,7 +139,7 @@ def _run(fixtures, args) -> int:
     from ..grammar import GrammarError, parse_keyword_expression
     from ..host.manifest import ManifestError, header_lines, use_runtime_manifest, warning_lines
     from ..report import column, json_report, summary_table
-    from ..pipeline import cases_of
+    from ..pipeline import read_cases
     from ..runner import run_as_completed
 
     try:
@@ -173,7 +173,7 @@ def _run(fixtures, args) -> int:
             print(f"oa-conformance: -k: {exc.message}", file=sys.stderr)
             return 2
     processes = _processes(args)
-    read = [case for fixture in fixtures for case in cases_of(fixture)]
+    read = read_cases(fixtures)
     cases = [case for case in read if selected is None or selected(case.id)]
     if not cases:
         print("oa-conformance: no case matches", file=sys.stderr)

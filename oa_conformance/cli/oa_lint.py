@@ -22,6 +22,7 @@ import sys
 
 from typing import TYPE_CHECKING
 
+from ..heap import collector_paused
 from ..options import capability_name
 from .oa_conformance import version_text
 from .pipes import run_command
@@ -149,15 +150,9 @@ def run() -> int:
     run the collector over everything the run built and cached, only for the process to drop it —
     about 30 ms after linting the corpus, a twentieth of the run. In-process callers use
     :func:`main`, which leaves the collector alone."""
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused(freeze=True):
         from .. import lint  # noqa: F401 - imported for its cost, see above
         from ..lint import formatters  # noqa: F401
-    finally:
-        gc.freeze()
-        if collecting:
-            gc.enable()
     code = main()
     gc.freeze()
     return code

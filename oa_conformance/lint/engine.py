@@ -18,13 +18,13 @@ Findings are deduplicated (cases report what they inherit once) and sorted by po
 
 from __future__ import annotations
 
-import gc
 import os
 from collections import Counter
 from typing import Iterable, Iterator, NamedTuple
 
 from ..diagnostics import Diagnostic, Span
 from ..discovery import DiscoveryError, FixtureRef, discover
+from ..heap import collector_paused
 from ..pipeline import capability_of, read_fixture
 from .context import DocumentContext, FileContext, Finding, FixtureContext
 from .rules import BY_CODE, DETECTABLE, RULES, Rule
@@ -121,17 +121,10 @@ def lint_paths(paths: Iterable[str], selection: Selection = Selection(), capabil
     refs = fixture_refs(paths, capability)
     listings: dict[str, tuple[str, ...]] = {}
     found: list[Diagnostic] = []
-    # Like read_fixture: the passes and rules make many small immutable objects and no cycles, so
-    # the cyclic collector is paused for the run instead of rescanning them.
-    paused = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused():  # like read_fixture: many small immutable objects, no cycles
         for ref in refs:
             found.extend(d for d in lint_file(ref.path, capability=ref.capability, listings=listings)
                          if d.code == INTERNAL.code or selection.allows(d.code))
-    finally:
-        if paused:
-            gc.enable()
     return LintResult(tuple(found), len(refs))
 
 
