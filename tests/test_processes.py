@@ -16,7 +16,7 @@ import pytest
 
 from oa_conformance.cli.oa_conformance import main as cli
 from oa_conformance.discovery import discover
-from oa_conformance.forkserver import START_METHOD
+from oa_conformance.forkserver import START_METHOD, end_forkserver, start_forkserver
 from oa_conformance.processes import (declared_waits, end_workers, expected_seconds, plan_shares, run_in_processes,
                                       waiting_cases)
 from oa_conformance.pipeline import cases_of
@@ -208,3 +208,24 @@ def test_a_worker_that_cannot_end_is_killed_after_the_grace():
     assert end_workers([prompt, stuck], grace=0.5) == [stuck]
     assert time.monotonic() - started < 10
     assert prompt.exitcode == 0 and stuck.exitcode == -signal.SIGKILL
+
+
+def test_the_forkserver_is_ended_at_once_and_comes_back_when_needed(tmp_path):
+    """At the command line's end the forkserver is ended by a signal (not left to run a whole
+    interpreter shutdown while holding the caller's stdout); a later run in this process starts a
+    new one and its cases still run."""
+    import multiprocessing.forkserver
+
+    start_forkserver()
+    pid = multiprocessing.forkserver._forkserver._forkserver_pid
+    end_forkserver()
+    deadline, ended = time.monotonic() + 10, None
+    while ended is None and time.monotonic() < deadline:  # left unreaped: the next start reaps it
+        ended = os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        time.sleep(0.01)
+    assert ended is not None and (ended.si_code, ended.si_status) == (os.CLD_KILLED, signal.SIGTERM)
+    end_forkserver()  # nothing left to end: no error
+    write_fixture(tmp_path, SLOW_SINGLE.replace("    sleep_ms: 2000\n", ""), name="001-quick.yaml")
+    write_fixture(tmp_path, SLOW_SINGLE.replace("    sleep_ms: 2000\n", ""), name="002-quick.yaml")
+    refs = [case for fixture in discover([str(tmp_path / "spec")]) for case in cases_of(fixture)]
+    assert [result.outcome for _, result in sorted(run_in_processes(refs, processes=2))] == ["passed", "passed"]

@@ -9,7 +9,8 @@
 conformance.toml, wherever it is, ``--runtime-manifest FILE``, or a probe of its API: host/manifest.py);
 ``-q`` leaves that out, never a warning that a needed proposal's status is undetermined. Cases run
 in ``--processes`` worker processes (default: one per core; processes.py), each running its share
-side by side on ``--workers`` threads; ``--processes 1`` runs them all in this process.
+side by side on ``--workers`` threads, plus one for the cases that declare waits; ``--processes 1``
+runs them all in this process.
 
 Exit status: 0 when nothing failed or errored (an expected failure listed in the expectations file is
 ``xfail``; a listed case that passes is ``xpass`` and fails the run), 1 otherwise (a case that is
@@ -54,7 +55,8 @@ def build_parser() -> argparse.ArgumentParser:
                           "repeatable: a later file's entry replaces an earlier one for the same id")
     run.add_argument("--workers", type=positive_count, default=16, help="cases run side by side (default 16; each has its own event loop)")
     run.add_argument("--processes", type=positive_count, metavar="N",
-                     help="worker processes, each running its share of the cases side by side (default: one per core; 1: all in this process)")
+                     help="worker processes, each running its share of the cases side by side (default: one per core; 1: all in this "
+                          "process); the cases that declare waits (sleeps, delays) get one more, to wait in")
     run.add_argument("--durations", metavar="FILE",
                      help="a previous --json report: its case durations decide which cases start first (longest first) with --processes > 1")
     run.add_argument("--timeout", type=positive_seconds, default=60.0, help="per-case time limit in seconds (default 60)")
@@ -284,9 +286,14 @@ def run() -> int:
     The heap is frozen (``gc.freeze()``) first, as ``oa-lint`` does: the interpreter's shutdown would
     otherwise run the cyclic collector over every fixture's tree and every result, only for the
     process to drop them — 0.4 to 0.8 s after a run of the target corpus on a loaded 2-core machine,
-    0.03 s frozen. In-process callers use :func:`main`, which leaves the collector alone."""
+    0.03 s frozen. The forkserver of a run in worker processes is ended at once too (see
+    ``forkserver.end_forkserver``). In-process callers use :func:`main`, which leaves both alone."""
     code = main()
     gc.freeze()
+    if "multiprocessing.forkserver" in sys.modules:  # a run in worker processes started it
+        from ..forkserver import end_forkserver
+
+        end_forkserver()
     return code
 
 
