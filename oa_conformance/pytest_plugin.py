@@ -40,14 +40,36 @@ from __future__ import annotations
 
 import itertools
 import os
+import sys
 from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+
+def unmark_for_rewrite(finders: list, package: str) -> None:
+    """Keep pytest from rewriting the asserts of ``package``'s modules.
+
+    pytest marks the whole distribution of an entry-point plugin for assert rewriting, and then
+    compiles each of its modules from source on import, in every session and every xdist worker
+    whenever it cannot cache them (``PYTHONDONTWRITEBYTECODE``, a read-only install): some 190
+    modules, 2.2 s of CPU per process on this machine. This package's asserts are internal
+    invariants, not tests: its modules load as Python loads them. Through the hook's own record of
+    what is marked (no public way to unmark); with a pytest that keeps it elsewhere, nothing
+    changes but the time."""
+    for finder in finders:
+        marked = getattr(finder, "_must_rewrite", None)
+        if isinstance(marked, set) and package in marked:
+            marked.discard(package)
+            getattr(finder, "_marked_for_rewrite_cache", {}).clear()
+
+
+unmark_for_rewrite(sys.meta_path, __package__)  # before this module imports the rest of the package
+
 from .discovery import CAPABILITIES, FixtureRef, spec_dir
 from .expectations import NO_EXPECTATIONS, Expectations, ExpectationsError, load_all
+from .heap import collector_paused
 from .options import positive_seconds, worker_count
 from .pipeline import DEFAULT_TIMEOUT, cases_of, run_case
 from .results import CaseRef, CaseResult
@@ -264,6 +286,18 @@ class SymlinkLoop(pytest.Directory):
 class AlreadyCollected(pytest.Directory):
     def collect(self):
         return []
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_collection(session: pytest.Session) -> Any:
+    """A session that collects a spec reads every fixture it holds, and keeps every tree until it
+    ends: as the command line does (``pipeline.read_cases``), the collector is paused while they are
+    read and what was collected is frozen after — collections rescanning the growing corpus cost a
+    third of reading it and freed nothing."""
+    if not session.config.stash.get(_ROOTS, ()):
+        return (yield)
+    with collector_paused(freeze=True):
+        return (yield)
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:

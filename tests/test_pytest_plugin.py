@@ -5,6 +5,7 @@ once, rootdir left alone, and the expectations file as strict xfail."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -282,3 +283,48 @@ def test_each_xdist_worker_runs_its_share_side_by_side(pytester):
     in_flight = {path.name: int(path.read_text()) for path in pytester.path.glob("in-flight-gw*.txt")}
     assert sorted(in_flight) == ["in-flight-gw0.txt", "in-flight-gw1.txt"]
     assert all(most >= 2 for most in in_flight.values()), in_flight
+
+
+def test_the_package_is_loaded_as_python_loads_it(pytester, monkeypatch):
+    """pytest marks the whole distribution of an entry-point plugin for assert rewriting and then
+    compiles each module from source wherever it cannot cache them; the plugin takes its package
+    off that list. Run where pytest does mark it (the project on ``sys.path``, as for a wheel)."""
+    pytester.makepyfile(test_loaders="""
+        import _pytest.config
+        import oa_conformance.interpreter.execute
+        import oa_conformance.pipeline
+
+        def test_marked_yet_loaded_plainly():
+            assert _pytest.config._plugin_rewrite_name("oa_conformance.pytest_plugin") == "oa_conformance"
+            for module in (oa_conformance.pipeline, oa_conformance.interpreter.execute):
+                assert type(module.__loader__).__name__ != "AssertionRewritingHook", module.__name__
+    """)
+    project = str(Path(plugin.__file__).resolve().parent.parent)
+    monkeypatch.setenv("PYTHONPATH", project + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-q")
+    result.assert_outcomes(passed=1)
+
+
+def test_a_spec_is_collected_with_the_collector_paused_and_kept_frozen(pytester):
+    """While a spec is collected the cyclic collector is paused, and what was collected is frozen
+    after; a session without spec roots is left alone."""
+    spec = five_cases(pytester.path)
+    pytester.makeconftest("""
+        import gc
+
+        def pytest_collection_finish(session):
+            print(f"collecting: collector on {gc.isenabled()}")
+
+        def pytest_sessionfinish(session):
+            print(f"finished: collector on {gc.isenabled()}, frozen {gc.get_freeze_count()}")
+    """)
+
+    def frozen(output: str) -> int:
+        return int(re.search(r"finished: collector on True, frozen (\d+)", output).group(1))
+
+    with_spec = pytester.runpytest_subprocess(f"--oa-spec-root={spec}", "-p", "no:cacheprovider", "-s", "--co").stdout.str()
+    assert "collecting: collector on False" in with_spec
+    pytester.makepyfile(test_plain="def test_plain():\n    pass\n")
+    plain = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-s", "test_plain.py").stdout.str()
+    assert "collecting: collector on True" in plain
+    assert frozen(with_spec) > frozen(plain) + 10_000  # the session's objects, the spec's trees among them
