@@ -285,3 +285,55 @@ def test_lint_paths_deduplicates_overlapping_paths():
     once = lint_paths([str(BUNDLED_SPEC)])
     twice = lint_paths([str(BUNDLED_SPEC), str(BUNDLED[0])])
     assert once == twice
+
+
+# Lints the shared corpus in 2 processes as the command does (forking needs a process with one
+# thread: this one has more); with LOSE_CHILD, each child dies before sending its findings.
+SIDE_BY_SIDE = """
+import os, sys
+from oa_conformance.lint import engine
+if os.environ.get("LOSE_CHILD"):
+    parent, lint_refs = os.getpid(), engine._lint_refs
+    def lost(share, selection):
+        if os.getpid() != parent:
+            os.kill(os.getpid(), 9)
+        return lint_refs(share, selection)
+    engine._lint_refs = lost
+forks, fork = [], engine._fork
+engine._fork = lambda *args: forks.append(1) or fork(*args)
+from oa_conformance.cli.oa_lint import main
+status = main(sys.argv[1:], processes=2)
+print(f"forked {len(forks)}", file=sys.stderr)
+sys.exit(status)
+"""
+
+
+def test_side_by_side_lint_gives_the_findings_of_one_process(shared_spec):
+    """The corpus linted in forked children (the command's default: one process per core) gives
+    the very output of one process; a child that dies has its share linted by the parent."""
+    argv = [str(shared_spec), "--format", "json", "--exit-zero"]
+    one = subprocess.run([sys.executable, "-c", SIDE_BY_SIDE, *argv, "--processes", "1"], capture_output=True, text=True, check=True)
+    two = subprocess.run([sys.executable, "-c", SIDE_BY_SIDE, *argv], capture_output=True, text=True, check=True)
+    lost = subprocess.run([sys.executable, "-c", SIDE_BY_SIDE, *argv], capture_output=True, text=True, check=True,
+                          env={**os.environ, "LOSE_CHILD": "1"})
+    assert len(json.loads(one.stdout)) > 100
+    assert two.stdout == one.stdout and lost.stdout == one.stdout
+    assert one.stderr.endswith("forked 0\n") and two.stderr.endswith("forked 1\n") and lost.stderr.endswith("forked 1\n")
+    assert two.stderr.splitlines()[:-1] == one.stderr.splitlines()[:-1] == lost.stderr.splitlines()[:-1]
+
+
+def test_only_a_corpus_large_enough_is_linted_side_by_side(monkeypatch, shared_spec):
+    """Below two shares of MIN_SHARE fixtures, or in a process with threads, nothing is forked."""
+    from oa_conformance.lint import engine
+
+    forked: list[int] = []
+    monkeypatch.setattr(engine, "_lint_side_by_side", lambda refs, selection, count: forked.append(count) or [])
+    monkeypatch.setattr(engine.threading, "active_count", lambda: 1)
+    conformance = shared_spec / "spec" / "graph-engine" / "conformance"
+    assert len(engine.fixture_refs([str(conformance)])) < 2 * engine.MIN_SHARE <= len(engine.fixture_refs([str(shared_spec)])) // 4
+    engine.lint_paths([str(shared_spec)], processes=4)
+    engine.lint_paths([str(conformance)], processes=4)
+    assert forked == [4]
+    monkeypatch.setattr(engine.threading, "active_count", lambda: 3)
+    engine.lint_paths([str(shared_spec)], processes=4)
+    assert forked == [4]

@@ -6,6 +6,7 @@
                                              under GitHub Actions)
     oa-lint PATH --select G,S --ignore S002  only some rules, by code prefix (the longer prefix wins)
     oa-lint PATH --exit-zero                 report, but exit 0 when there are findings
+    oa-lint PATH --processes N               lint side by side in N processes (default: one per core)
     oa-lint --list-rules                     every rule: code, severity, name, summary
     oa-lint --explain G003                   one rule's documentation
     oa-lint --list-predicates                the predicate catalogue as Markdown (docs/PREDICATES.md)
@@ -23,7 +24,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from ..heap import collector_paused
-from ..options import capability_name
+from ..options import capability_name, positive_count
 from .oa_conformance import version_text
 from .pipes import run_command
 
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from ..lint.engine import MIN_SHARE
     from ..lint.formatters import FORMATS
 
     parser = argparse.ArgumentParser(
@@ -53,17 +55,22 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--select", action="append", default=[], metavar="CODES", help="only these rules: comma-separated code prefixes (e.g. G,S001)")
     parser.add_argument("--ignore", action="append", default=[], metavar="CODES", help="not these rules: comma-separated code prefixes")
     parser.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
+    parser.add_argument("--processes", type=positive_count, metavar="N",
+                        help=f"lint side by side in N processes, at least {MIN_SHARE} fixtures each (default for the command: "
+                             "one per core; 1: all in this process)")
     parser.add_argument("--list-rules", action="store_true", help="list every rule and exit")
     parser.add_argument("--explain", metavar="CODE", help="print a rule's documentation and exit")
     parser.add_argument("--list-predicates", action="store_true", help="print the predicate catalogue (Markdown) and exit")
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
-    return run_command("oa-lint", _main, argv)
+def main(argv: list[str] | None = None, processes: int = 1) -> int:
+    """The command's body; ``processes`` is the default of ``--processes`` (the command: one per
+    core; an in-process caller: this process only)."""
+    return run_command("oa-lint", lambda given: _main(given, processes), argv)
 
 
-def _main(argv: list[str] | None) -> int:
+def _main(argv: list[str] | None, default_processes: int) -> int:
     from ..interpreter.yaml_compose import limits_problem
     from ..lint import Selection, UsageError, lint_paths
     from ..lint.formatters import render
@@ -89,7 +96,10 @@ def _main(argv: list[str] | None) -> int:
         return 2
     try:
         selection = Selection.parse(args.select, args.ignore)
-        result = _lint_stdin(args.capability, selection) if args.paths == ["-"] else lint_paths(args.paths, selection, args.capability)
+        if args.paths == ["-"]:
+            result = _lint_stdin(args.capability, selection)
+        else:
+            result = lint_paths(args.paths, selection, args.capability, args.processes or default_processes)
     except UsageError as exc:
         print(f"oa-lint: error: {exc}", file=sys.stderr)
         return 2
@@ -148,12 +158,14 @@ def run() -> int:
     times while they are built and again at every later collection — about a tenth of the
     start-up. The heap is frozen again before returning: the interpreter's shutdown would otherwise
     run the collector over everything the run built and cached, only for the process to drop it —
-    about 30 ms after linting the corpus, a twentieth of the run. In-process callers use
-    :func:`main`, which leaves the collector alone."""
+    about 30 ms after linting the corpus, a twentieth of the run. The command lints on every core
+    (``--processes``, default one per core: shares forked from this process once everything is
+    imported). In-process callers use :func:`main`, which leaves the collector alone and lints in
+    their process unless told otherwise."""
     with collector_paused(freeze=True):
         from .. import lint  # noqa: F401 - imported for its cost, see above
         from ..lint import formatters  # noqa: F401
-    code = main()
+    code = main(processes=os.cpu_count() or 1)
     gc.freeze()
     return code
 
