@@ -301,7 +301,8 @@ def test_a_closed_pipe_stops_the_output_not_the_command(command):
     """``… | head -1``: the reader is gone before the first write."""
     process = subprocess.Popen([sys.executable, "-m", *command], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     process.stdout.close()
-    err = process.stderr.read().decode()
+    with process.stderr:
+        err = process.stderr.read().decode()
     assert process.wait(timeout=120) == 0 and err == "", err
 
 
