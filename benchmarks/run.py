@@ -6,8 +6,8 @@
                                      floor (its slowest case alone), with and without worker processes
     ./dev bench assert               the assert pass (and the catalogue's trace documents) next to execution
     ./dev bench run                  the graph-engine and pipeline-utilities cases against the runtime
-    ./dev bench lint                 oa-lint over the shared corpus, as one process, next to a
-                                     process that only composes the same files with libyaml
+    ./dev bench lint                 oa-lint over the shared corpus, on every core and in one process,
+                                     next to a process that only composes the same files with libyaml
     ./dev bench goals                issue 20's goals side by side, each as a ratio to its floor:
                                      start-up, the slowest case, the whole corpus, pytest -n 2, oa-lint
     ./dev bench bounds               hostile inputs (an alias chain, an alias DAG, a 50 MB file)
@@ -94,17 +94,20 @@ for path in sorted(Path(sys.argv[1], "spec").glob("*/conformance/*.yaml")):
 
 
 def bench_lint() -> None:
-    """``lint``: ``oa-lint`` over the whole shared corpus as one fresh process (start-up, imports,
-    static passes, every rule, JSON output) next to a fresh process that only composes the same
-    files with PyYAML's C loader, interleaved; the best wall time of each, the median of the
-    per-round ratios, and the same for CPU time (user + system: steadier than wall time when other
-    jobs share the machine); and the same lint in-process. Target: the ratio at most 3x. (``./dev
-    bench`` byte-compiles the package first, as an installed package is.)"""
+    """``lint``: ``oa-lint`` over the whole shared corpus as a fresh process (start-up, imports,
+    static passes, every rule, JSON output) — as the command runs (its shares side by side, one
+    process per core) and in one process (``--processes 1``) — next to a fresh process that only
+    composes the same files with PyYAML's C loader, interleaved; the best wall time of each, the
+    median of the per-round ratios, and the same for CPU time (user + system, children included:
+    steadier than wall time when other jobs share the machine); and the same lint in-process.
+    Target: the ratio at most 3x. (``./dev bench`` byte-compiles the package first, as an installed
+    package is.)"""
     import resource
 
     root = shared_root()
     command = [sys.executable, "-m", "oa_conformance.cli.oa_lint", root, "--format", "json", "--exit-zero"]
-    reference = [sys.executable, "-c", COMPOSE_ONLY, root]
+    commands = {"compose": [sys.executable, "-c", COMPOSE_ONLY, root], "oa-lint": command,
+                "oa-lint --processes 1": command + ["--processes", "1"]}
 
     def one_process(argv):
         """(wall seconds, CPU seconds) of one run of ``argv``."""
@@ -118,27 +121,27 @@ def bench_lint() -> None:
         return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
     summary = subprocess.run(command, capture_output=True, check=False).stderr.decode().strip().splitlines()[-1]
-    lint_runs, compose_runs = [], []
+    runs: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}
     for _ in range(ROUNDS * 2 + 1):
-        compose_runs.append(one_process(reference))
-        lint_runs.append(one_process(command))
+        for name, argv in commands.items():
+            runs[name].append(one_process(argv))
 
-    def median_ratio(index: int) -> float:
-        ratios = sorted(lint[index] / compose[index] for lint, compose in zip(lint_runs, compose_runs))
+    def median_ratio(name: str, index: int) -> float:
+        ratios = sorted(lint[index] / compose[index] for lint, compose in zip(runs[name], runs["compose"]))
         return ratios[len(ratios) // 2]
 
     from oa_conformance.lint import lint_paths
 
     in_process = best_of(lambda: lint_paths([root]))
-    rounds = len(lint_runs)
     print(f"lint: {summary}")
-    print(f"  python + yaml.compose (CSafeLoader), one process {min(r[0] for r in compose_runs) * 1000:8.1f} ms wall, "
-          f"{min(r[1] for r in compose_runs) * 1000:6.1f} ms CPU  (best of {rounds} interleaved rounds)")
-    print(f"  oa-lint, one process                             {min(r[0] for r in lint_runs) * 1000:8.1f} ms wall, "
-          f"{min(r[1] for r in lint_runs) * 1000:6.1f} ms CPU  (best)")
-    print(f"  ratio oa-lint / compose (median of rounds)       {median_ratio(0):8.2f}x wall, {median_ratio(1):6.2f}x CPU  "
-          f"(target <= 3x)")
-    print(f"  lint_paths in-process (best of {ROUNDS})           {in_process * 1000:8.1f} ms")
+    for name, label in (("compose", "python + yaml.compose (CSafeLoader)"), ("oa-lint", "oa-lint (shares on every core)"),
+                        ("oa-lint --processes 1", "oa-lint --processes 1")):
+        print(f"  {label:<46} {min(r[0] for r in runs[name]) * 1000:8.1f} ms wall, "
+              f"{min(r[1] for r in runs[name]) * 1000:6.1f} ms CPU  (best of {len(runs[name])} interleaved rounds)")
+    for name in ("oa-lint", "oa-lint --processes 1"):
+        print(f"  ratio {name + ' / compose':<40} {median_ratio(name, 0):8.2f}x wall, {median_ratio(name, 1):6.2f}x CPU  "
+              f"(median of rounds; target <= 3x)")
+    print(f"  lint_paths in-process, one process (best of {ROUNDS}) {in_process * 1000:8.1f} ms")
 
 
 def bench_run() -> None:
@@ -304,7 +307,8 @@ def bench_goals(rounds: int = CORPUS_ROUNDS) -> None:
       that report (on a quiet machine graph-engine 030: its observer's sleeps, 16 events x 300 ms);
     - the whole target corpus / that same duration (goal <= 1.25x);
     - pytest over the corpus with ``-n 2`` / without (goal <= 1x);
-    - ``oa-lint`` over the shared corpus / a process composing the same files with libyaml (goal <= 3x).
+    - ``oa-lint`` over the shared corpus / a process composing the same files with libyaml (goal <= 3x),
+      and the same lint in one process (``--processes 1``).
     """
     import statistics
 
@@ -326,6 +330,7 @@ def bench_goals(rounds: int = CORPUS_ROUNDS) -> None:
         "pytest -n 2": pytest + ["-n", "2"],
         "compose": [sys.executable, "-c", COMPOSE_ONLY, shared_root()],
         "oa-lint": [f"{bin_dir}/oa-lint", shared_root(), "--format", "json", "--exit-zero"],
+        "lint 1 proc": [f"{bin_dir}/oa-lint", shared_root(), "--format", "json", "--exit-zero", "--processes", "1"],
     }
     walls: dict[str, list[float]] = {name: [] for name in commands}
     for _ in range(rounds):
@@ -338,7 +343,8 @@ def bench_goals(rounds: int = CORPUS_ROUNDS) -> None:
     print(f"goals: median of {rounds} interleaved rounds, load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; "
           f"slowest case {slowest['id']} ({slowest['duration_s']:.2f} s in the corpus run's report)")
     for name, floor, goal in (("start-up", "python", None), ("slowest case", "its case", None), ("corpus", "its case", 1.25),
-                              ("pytest -n 2", "pytest", 1.0), ("oa-lint", "compose", 3.0)):
+                              ("pytest -n 2", "pytest", 1.0), ("oa-lint", "compose", 3.0),
+                              ("lint 1 proc", "compose", None)):
         ratio = median[name] / median[floor]
         print(f"  {name:<13} {median[name]:6.2f} s / {floor:<9} {median[floor]:6.2f} s = {ratio:5.2f}x"
               + (f"  (goal <= {goal:g}x: {'met' if ratio <= goal else 'NOT met'})" if goal else ""))
