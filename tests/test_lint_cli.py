@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -328,12 +329,12 @@ def test_only_a_corpus_large_enough_is_linted_side_by_side(monkeypatch, shared_s
 
     forked: list[int] = []
     monkeypatch.setattr(engine, "_lint_side_by_side", lambda refs, selection, count: forked.append(count) or [])
-    monkeypatch.setattr(engine.threading, "active_count", lambda: 1)
+    monkeypatch.setattr(threading, "active_count", lambda: 1)
     conformance = shared_spec / "spec" / "graph-engine" / "conformance"
     assert len(engine.fixture_refs([str(conformance)])) < 2 * engine.MIN_SHARE <= len(engine.fixture_refs([str(shared_spec)])) // 4
     engine.lint_paths([str(shared_spec)], processes=4)
     engine.lint_paths([str(conformance)], processes=4)
     assert forked == [4]
-    monkeypatch.setattr(engine.threading, "active_count", lambda: 3)
+    monkeypatch.setattr(threading, "active_count", lambda: 3)
     engine.lint_paths([str(shared_spec)], processes=4)
     assert forked == [4]

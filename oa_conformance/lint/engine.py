@@ -19,9 +19,6 @@ Findings are deduplicated (cases report what they inherit once) and sorted by po
 from __future__ import annotations
 
 import os
-import pickle
-import signal
-import threading
 from collections import Counter
 from typing import Iterable, Iterator, NamedTuple
 
@@ -133,6 +130,8 @@ def lint_paths(paths: Iterable[str], selection: Selection = Selection(), capabil
     fork costs milliseconds — and their findings put together in file order: the result of one
     process. Only a single-threaded process forks (a lock another thread held at the fork would stay
     held in the child); a share whose child fails is linted here."""
+    import threading  # here, not with the module: one file's lint pays for no process machinery
+
     refs = fixture_refs(paths, capability)
     count = min(processes, len(refs) // MIN_SHARE)
     if count > 1 and threading.active_count() == 1 and hasattr(os, "fork"):
@@ -167,6 +166,9 @@ def _lint_side_by_side(refs: list[FixtureRef], selection: Selection, count: int)
 def _fork(share: list[FixtureRef], selection: Selection) -> tuple[int, int]:
     """A child linting ``share``, which sends its findings (pickled) down a pipe and ends without
     running the parent's exit handlers or flushing its buffers: ``(pid, the pipe's read end)``."""
+    import pickle
+    import signal
+
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:
@@ -186,6 +188,8 @@ def _fork(share: list[FixtureRef], selection: Selection) -> tuple[int, int]:
 
 def _gather(pid: int, read_end: int) -> list[Diagnostic] | None:
     """What a child sent, once it has ended; ``None`` if it failed (killed, out of memory)."""
+    import pickle
+
     with os.fdopen(read_end, "rb") as pipe:
         payload = pipe.read()
     _, status = os.waitpid(pid, 0)
