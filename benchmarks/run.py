@@ -306,7 +306,7 @@ def bench_goals(rounds: int = CORPUS_ROUNDS) -> None:
     - the slowest case (found in a first run's report) alone, as a command / its own duration in
       that report (on a quiet machine graph-engine 030: its observer's sleeps, 16 events x 300 ms);
     - the whole target corpus / that same duration (goal <= 1.25x);
-    - pytest over the corpus with ``-n 2`` / without (goal <= 1x);
+    - pytest over the corpus with ``-n 2`` / without (goal <= 1x), without the test suite's hypothesis plugin;
     - ``oa-lint`` over the shared corpus / a process composing the same files with libyaml (goal <= 3x),
       and the same lint in one process (``--processes 1``).
     """
@@ -320,7 +320,12 @@ def bench_goals(rounds: int = CORPUS_ROUNDS) -> None:
         subprocess.run(run + ["--json", report], capture_output=True, check=False)
         with open(report, encoding="utf-8") as handle:
             slowest = max(json.load(handle)["cases"], key=lambda case: case["duration_s"])
-    pytest = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-o", "addopts=", f"--oa-spec-root={root}"]
+    # Without hypothesis's plugin: our test suite's extra, not something a corpus run installs. It
+    # imports all of hypothesis at the end of every pytest process (the controller's and each xdist
+    # worker's), and pytest recompiles it from source each time where it cannot cache (here,
+    # PYTHONDONTWRITEBYTECODE=1): about 0.9 s per process, which would measure it, not the plugin.
+    pytest = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-q", "-o", "addopts=",
+              f"--oa-spec-root={root}"]
     commands = {
         "python": [sys.executable, "-c", "pass"],
         "start-up": run + ["-k", "nothing_matches_this"],
