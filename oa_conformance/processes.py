@@ -215,8 +215,9 @@ def run_in_processes(refs: Iterable[CaseRef], processes: int, workers: int = 16,
             indexes.append(index)
     if not indexes:
         return
-    waits = declared_waits([refs[i] for i in indexes])
-    todo = dict(zip(indexes, expected_seconds([refs[i] for i in indexes], durations, waits)))
+    pending = [refs[i] for i in indexes]
+    waits = dict(zip(indexes, declared_waits(pending)))
+    todo = dict(zip(indexes, expected_seconds(pending, durations, list(waits.values()))))
     # Without a previous report, what a case costs its process is unknown: the same for each.
     loads = {index: todo[index] if durations and refs[index].id in durations else BASE_SECONDS for index in todo}
     start_forkserver()
@@ -225,7 +226,7 @@ def run_in_processes(refs: Iterable[CaseRef], processes: int, workers: int = 16,
     pools: list[ProcessPoolExecutor] = []
     owner: dict[int, Future] = {}
     try:
-        for share in plan_shares(todo, processes, loads, waiting_cases(dict(zip(indexes, waits)), workers)):
+        for share in plan_shares(todo, processes, loads, waiting_cases(waits, workers)):
             pool = ProcessPoolExecutor(1, mp_context=context, initializer=_start_worker, initargs=(results, stop, runtime_manifest))
             pools.append(pool)
             longest_first = sorted(share, key=lambda i: (-todo[i], i))
