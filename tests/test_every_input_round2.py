@@ -88,15 +88,17 @@ def test_a_relative_root_is_judged_by_what_it_names(tmp_path, program, args):
         assert "graph-engine      1         0" in done.stdout
 
 
-def test_every_capability_marker_is_registered_from_the_capability_table(pytester):
+def test_every_capability_marker_is_registered_from_the_capability_table(pytester, monkeypatch):
     spec = good_spec(pytester.path)
     adapter = spec / "conformance-adapter" / "conformance"
     adapter.mkdir(parents=True)
     (adapter / "001-adapter.yaml").write_text(target_fixture_text("conformance-adapter", 1), encoding="utf-8")
+    monkeypatch.setenv("PYTHONWARNINGS", "error")  # the pytest processes below: any warning is an error
     strict = pytester.run(sys.executable, "-m", "pytest", f"--oa-spec-root={spec}", "-p", "no:cacheprovider", "--strict-markers",
                           "-m", "conformance_adapter or graph_engine", "-W", "error")
     assert strict.ret == 0, strict.stdout.str()
     assert "PytestUnknownMarkWarning" not in strict.stdout.str() + strict.stderr.str()
+    monkeypatch.delenv("PYTHONWARNINGS")
     listed = pytester.run(sys.executable, "-m", "pytest", f"--oa-spec-root={spec}", "-p", "no:cacheprovider", "--markers")
     for capability in VOCABULARY.capabilities:  # derived: a capability the vocabulary gains gets its marker
         assert f"@pytest.mark.{capability.replace('-', '_')}: conformance fixtures of {capability}" in listed.stdout.str()
