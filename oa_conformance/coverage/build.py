@@ -177,3 +177,27 @@ def _accounted(statements: tuple[Statement, ...], accounting: dict[str, Entry], 
             problems.append(f"{entry.location}: accounting entry {ident!r} is verified by {verified_by[ident][0]}: drop the entry")
         reasons[ident] = entry.describe()
     return reasons
+
+
+_INDEXES: dict[str, dict] = {}
+
+
+def indexes_for(directory: str) -> dict:
+    """The matching indexes of every capability's prose in ``directory`` (read once per process)."""
+    key = os.path.realpath(directory)
+    if key not in _INDEXES:
+        _INDEXES[key] = {name: index(prose) for name, prose in read_all_prose(directory).items()}
+    return _INDEXES[key]
+
+
+def beside(fixture: str) -> str | None:
+    """The prose folder of the spec checkout a fixture is in (``…/spec/<capability>/conformance/f.yaml``
+    → ``…/spec`` when it holds a ``<capability>/spec.md``), or None."""
+    conformance = os.path.dirname(os.path.abspath(fixture))
+    if os.path.basename(conformance) != "conformance":
+        return None
+    spec = os.path.dirname(os.path.dirname(conformance))
+    try:
+        return prose_dir(spec)
+    except (ProseError, OSError):
+        return None

@@ -46,9 +46,11 @@ _LEAD_END = re.compile(r"\s[—–]\s|\s-\s|:\s|\*\*\s*[—–]|\*\*\s*$")
 
 
 def _stem(word: str) -> str:
-    for suffix in ("ing", "ed", "es", "s"):
-        if len(word) > len(suffix) + 3 and word.endswith(suffix) and not word.endswith("ss"):
-            return word[: -len(suffix)]
+    """Plural to singular, so that "edges" meets "edge" (nothing cleverer: identifiers pass through)."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")) and "_" not in word:
+        return word[:-1]
     return word
 
 
@@ -94,11 +96,25 @@ def resolve(citation: Citation, indexes: dict[str, Index]) -> Resolution:
     ids: list[str] = []
     problems: list[str] = []
     for ref in citation.refs:
-        found, problem = resolve_ref(ref, citation.text, indexes)
+        text = _segment(ref, citation.text) if len(citation.refs) > 1 else citation.text
+        found, problem = resolve_ref(ref, text, indexes)
         ids.extend(found)
         if problem:
             problems.append(problem)
     return Resolution(tuple(dict.fromkeys(ids)), tuple(problems))
+
+
+def _segment(ref: Ref, text: str) -> str:
+    """The part of a citation naming several sections that belongs to ``ref``: from its ``§N`` to
+    the next section named ("§7 (categories), §8.1.3 (error mapping)"); all of it when the
+    sections share one description ("§6.2, §6.3 — …")."""
+    starts = [m.start() for m in re.finditer(r"§", text)]
+    match = re.search(r"§\s?" + re.escape(ref.number) + r"(?!\d|\.\d)", text)
+    if match is None:
+        return text
+    later = [s for s in starts if s > match.start()]
+    piece = text[match.start(): later[0]] if later else text[match.start():]
+    return piece if words(_REF_TEXT.sub(" ", piece)) else text
 
 
 def _where(ref: Ref) -> str:
@@ -122,6 +138,8 @@ def resolve_ref(ref: Ref, text: str, indexes: dict[str, Index]) -> tuple[list[st
             if not on_topic:
                 return [], f"{_where(ref)} {' '.join(hint)}: that part of the section holds no normative statement"
             candidates = on_topic
+            hint_words = set(hint)
+            wording = " ".join(w for w in words(wording) if w not in hint_words)  # the topic chose already
     cited = words(wording)
     if not cited:
         if len(candidates) <= MOST:

@@ -8,6 +8,8 @@ A rule module declares, as module constants:
 
   ============ =====================================================================================
   ``file``     ``check(FileContext)``: the file by name, in its directory (nothing read)
+  ``sidecar``  ``check(SidecarContext)``: the fixture's ``.md`` sidecar, with the spec prose found
+               for it (``--prose``, or the spec checkout the fixture is in; None without)
   ``document`` ``check(DocumentContext)``: the YAML document the loader composed (whenever the
                text is one YAML document, even one the static passes then refuse)
   ``static``   no ``check``: it reports what the static passes (load, schema, version) found, for
@@ -36,6 +38,7 @@ from ..spec_terms import COMPILE_ERRORS
 
 from . import (
     binding_token_single_use,
+    citation_unresolved,
     compile_error_not_exercised,
     condition_target_undeclared,
     conflicting_projection_forms,
@@ -74,7 +77,7 @@ from . import (
 
 LINT = "lint"
 SEVERITIES = ("error", "warning")
-KINDS = ("file", "document", "static", "fixture", "scenario", "outcome", "internal")
+KINDS = ("file", "sidecar", "document", "static", "fixture", "scenario", "outcome", "internal")
 
 # The registry, in the order --list-rules prints it: by family, then code.
 MODULES: tuple[ModuleType, ...] = (
@@ -82,6 +85,7 @@ MODULES: tuple[ModuleType, ...] = (
     layout_file_name,
     layout_number_unique,
     layout_sidecar,
+    citation_unresolved,
     # Y — reading the file (the loader)
     file_invalid_yaml,
     file_encoding,
