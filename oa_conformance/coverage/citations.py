@@ -6,7 +6,9 @@
   sections when it names none, an item that names none goes on under the previous item's — and
   text on the marker's own line is one too.
 * The YAML header comment (§3.2: the ``#`` lines before the first key): each sentence naming a
-  section (``§6``, ``llm-provider §7.1``) is a citation.
+  section (``§6``, ``llm-provider §7.1``) among its first six words is a citation ("§6 Per-invocation
+  drain: …", "Verifies the §6 attempt_index default …"); one mentioned further on ("… raises
+  ReducerError per §4") is context.
 
 A citation names sections: ``§N`` of the fixture's own capability, ``<capability> §N`` of another.
 When the text before its first dash or colon (its lead, ``§2 Reducer — …``) names sections, those
@@ -29,6 +31,7 @@ _REF = re.compile(r"(?:\b([A-Za-z][a-z]*(?:-[a-z]+)+|observability|sessions|susp
 _LEAD_END = re.compile(r"\s[—–]\s|\s-\s|:\s|\*\*\s*[—–]")
 _CASES = re.compile(r"\bcases?\s+(\d+(?:\s*(?:,|and|&|or|–|-)\s*\d+)*)\b", re.I)
 _CASE_NAME = re.compile(r"\bcases?\s+`([A-Za-z0-9_.-]+)`", re.I)
+_LEADING_WORDS = 6  # a header sentence cites a section it names among its first words ("Verifies the §6 …", "§2 Reducer: …")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z§(\"'`])")
 
 
@@ -178,8 +181,8 @@ def header_citations(fixture: str, capability: str, path: str, text: str, case_n
     for sentence in _SENTENCE_END.split(whole):
         start = whole.find(sentence, position)
         position = start + len(sentence)
-        if "§" not in sentence:
-            continue
+        if "§" not in " ".join(sentence.split()[:_LEADING_WORDS]):
+            continue  # a section mentioned in passing ("raises ReducerError per §4 when …") is context, not a citation
         refs = tuple(dict.fromkeys(_refs(sentence, capability, {c.lower() for c in capabilities})))
         line = max((n for o, n in starts if o <= start), default=lines[0][0])
         citations.extend(_scoped(fixture, path, line, sentence, refs, case_names))
