@@ -13,8 +13,9 @@ keywords outside code. Each gets:
   it moves, and two spec versions can be compared.
 
 Ignored: fenced code blocks (and headings inside them), inline code spans (a keyword in
-```MUST``` is quoted, not stated), HTML comments, and the BCP 14 boilerplate sentence that names
-the keywords.
+```MUST``` is quoted, not stated), a keyword talked about ("a SHOULD, not a MUST", "SHOULD-level"),
+HTML comments, the BCP 14 boilerplate sentence that names the keywords, and a History (changelog)
+section, which restates rules the sections above make.
 """
 
 from __future__ import annotations
@@ -28,6 +29,12 @@ _KEYWORD = re.compile(r"\b(MUST NOT|MUST|REQUIRED|SHALL NOT|SHALL|SHOULD NOT|SHO
 _LEVEL_OF = {"MUST NOT": "must", "MUST": "must", "REQUIRED": "must", "SHALL NOT": "must", "SHALL": "must",
              "SHOULD NOT": "should", "SHOULD": "should", "NOT RECOMMENDED": "should", "RECOMMENDED": "should",
              "MAY": "may", "OPTIONAL": "may"}
+# A keyword talked about rather than used: "a SHOULD", "rather than MUST", "SHOULD-level",
+# "SHOULD-not-MUST", "(MUST)" after a label.
+_MENTION = re.compile(r"(?:\b(?:a|an|the|than)\s+|-)(?:MUST NOT|MUST|SHALL NOT|SHALL|SHOULD NOT|SHOULD|MAY|REQUIRED|RECOMMENDED|OPTIONAL)\b"
+                      r"|\b(?:MUST|SHALL|SHOULD|MAY|REQUIRED|RECOMMENDED|OPTIONAL)-|\((?:MUST|SHOULD|MAY)\)")
+# Sections that record the spec's own history: a changelog restates rules, it does not make them.
+_NOT_NORMATIVE = re.compile(r"^(?:history|changelog|change log|revision history)\b", re.I)
 _BOILERPLATE = re.compile(r"BCP\s*14|RFC\s*2119|RFC\s*8174")
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _NUMBERED = re.compile(r"^(\d+(?:\.\d+)*)\.?\s+(.+)$")
@@ -87,8 +94,8 @@ def _code_free(text: str) -> str:
 
 
 def level_of(text: str) -> str | None:
-    """The strongest keyword level of ``text`` outside code spans, or None."""
-    found = {_LEVEL_OF[m.group(1)] for m in _KEYWORD.finditer(_code_free(text))}
+    """The strongest keyword level of ``text`` outside code spans and mentions, or None."""
+    found = {_LEVEL_OF[m.group(1)] for m in _KEYWORD.finditer(_MENTION.sub(" ", _code_free(text)))}
     for level in LEVELS:
         if level in found:
             return level
@@ -206,6 +213,7 @@ def read_prose(text: str, capability: str, path: str) -> Prose:
     label: str | None = None
     lead_in = ""  # a paragraph ending with ":" introduces the list that follows
     introducing: list[int] = []  # the statements of that paragraph
+    skipping = False  # inside a History section
     seen: dict[str, int] = {}
     topics: dict[str, set[str]] = {}
     for line, item in items:
@@ -224,6 +232,9 @@ def read_prose(text: str, capability: str, path: str) -> Prose:
                 topics.setdefault(number, set()).add(normalised(heading).lower())
             else:  # an unnumbered section of its own (History, an appendix)
                 number, numbered_level, headings = None, level, [(level, heading.strip())]
+            skipping = number is None and bool(_NOT_NORMATIVE.match(heading.strip()))
+            continue
+        if skipping:
             continue
         block: _Block = item
         joined, starts = _joined(block)
