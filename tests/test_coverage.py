@@ -8,7 +8,6 @@ schema; then one run over the real corpora checks the totals are sane.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path

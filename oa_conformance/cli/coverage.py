@@ -39,9 +39,10 @@ def coverage(args) -> int:
     from ..coverage.outcomes import ResultsError
     from ..coverage.text import render
     from ..discovery import DiscoveryError
+    from .oa_conformance import _json_path_problem
 
     for option, path in (("--json", args.json_path), ("--html", args.html_path)):
-        problem = _output_problem(path)
+        problem = _json_path_problem(path)
         if problem:
             print(f"oa-conformance: {option} {path}: {problem}", file=sys.stderr)
             return 2
@@ -82,19 +83,6 @@ def _render_html(data: dict) -> str | None:
         print(f"oa-conformance: --html: the page renderer (oa_conformance.pages) is not available: {exc}", file=sys.stderr)
         return None
     return pages.render_coverage_page(data)
-
-
-def _output_problem(path: str | None) -> str | None:
-    if path is None:
-        return None
-    if os.path.isdir(path):
-        return "is a directory"
-    directory = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(directory):
-        return f"no such directory {directory}"
-    if not os.access(directory, os.W_OK):
-        return "not writable"
-    return None
 
 
 def _write(path: str, text: str) -> None:

@@ -72,16 +72,12 @@ class Index(NamedTuple):
 
 def index(prose: Prose) -> Index:
     own = {s.id: frozenset(words(s.text)) for s in prose.statements}
-    topic_words = {s.id: frozenset(words(_below_number(s))) for s in prose.statements}
+    topic_words = {s.id: frozenset(words(s.heading)) for s in prose.statements}
     around = {s.id: own[s.id] | topic_words[s.id] | frozenset(words(s.context)) for s in prose.statements}
     frequency = Counter(w for ws in around.values() for w in ws)
     total = max(len(around), 1)
     weight = {w: math.log(1 + total / n) for w, n in frequency.items()}
     return Index(prose, weight, own, around, topic_words)
-
-
-def _below_number(statement: Statement) -> str:
-    return statement.heading
 
 
 class Resolution(NamedTuple):
