@@ -68,6 +68,8 @@ class Index(NamedTuple):
     own: dict[str, frozenset[str]]  # statement id → its own words
     around: dict[str, frozenset[str]]  # statement id → its words with its heading, label and context
     topic_words: dict[str, frozenset[str]]  # statement id → words of its heading path below the number
+    own_weight: dict[str, float]  # statement id → the summed weight of its own words
+    within: dict[str, tuple[Statement, ...]]  # section number → the statements of it and its subsections
 
 
 def index(prose: Prose) -> Index:
@@ -77,7 +79,14 @@ def index(prose: Prose) -> Index:
     frequency = Counter(w for ws in around.values() for w in ws)
     total = max(len(around), 1)
     weight = {w: math.log(1 + total / n) for w, n in frequency.items()}
-    return Index(prose, weight, own, around, topic_words)
+    own_weight = {ident: sum(weight[w] for w in ws) or 1.0 for ident, ws in own.items()}
+    within: dict[str, list[Statement]] = {}
+    for statement in prose.statements:
+        if statement.number is not None:
+            parts = statement.number.split(".")
+            for depth in range(1, len(parts) + 1):
+                within.setdefault(".".join(parts[:depth]), []).append(statement)
+    return Index(prose, weight, own, around, topic_words, own_weight, {n: tuple(ss) for n, ss in within.items()})
 
 
 class Resolution(NamedTuple):
@@ -124,24 +133,26 @@ def resolve_ref(ref: Ref, text: str, indexes: dict[str, Index]) -> tuple[list[st
     prose = found.prose
     if ref.number not in prose.sections:
         return [], f"{_where(ref)}: the prose has no section {ref.number}"
-    candidates = [s for s in prose.statements if s.number == ref.number or (s.number or "").startswith(ref.number + ".")]
+    candidates = list(found.within.get(ref.number, ()))
     if not candidates:
         return [], f"{_where(ref)} ({prose.sections[ref.number].heading}) holds no normative statement"
     hint, wording = _hint_and_wording(ref, text)
+    cited = words(wording)
     if hint:
         on_topic = _on_topic(candidates, hint, found, prose.topics.get(ref.number, frozenset()))
         if on_topic is not None:
             if not on_topic:
                 return [], f"{_where(ref)} {' '.join(hint)}: that part of the section holds no normative statement"
             candidates = on_topic
-            hint_words = set(hint)
-            wording = " ".join(w for w in words(wording) if w not in hint_words)  # the topic chose already
-    cited = words(wording)
+            cited = [w for w in cited if w not in hint]  # the topic chose already
     if not cited:
         if len(candidates) <= MOST:
             return [s.id for s in candidates], None
         return [], f"{_where(ref)}: too vague to resolve (no wording beyond the section, which holds {len(candidates)} statements)"
-    scored = sorted(((_score(s, cited, wording, found), s.id) for s in candidates), reverse=True)
+    cited_set = frozenset(cited)
+    total = sum(found.weight.get(w, 2.0) for w in cited_set) or 1.0
+    quotes = [q for q in (frozenset(words(quote)) for quote in _QUOTE.findall(wording)) if q]
+    scored = sorted(((_score(s.id, cited_set, total, quotes, found), s.id) for s in candidates), reverse=True)
     best = scored[0][0]
     if best < FLOOR:
         return [], f"{_where(ref)}: no normative statement of the section matches the cited text"
@@ -172,20 +183,16 @@ def _on_topic(candidates: list[Statement], hint: list[str], found: Index, topics
     return [s for s in candidates if any(ws <= found.topic_words[s.id] for ws in named_words)]
 
 
-def _score(statement: Statement, cited: list[str], wording: str, found: Index) -> float:
+def _score(ident: str, cited: frozenset[str], total: float, quotes: list[frozenset[str]], found: Index) -> float:
+    """How closely statement ``ident`` matches the citation's words (``total``: their summed weight)."""
     weight = found.weight
-    cited_set = set(cited)
-    total = sum(weight.get(w, 2.0) for w in cited_set) or 1.0
-    around = found.around[statement.id]
-    own = found.own[statement.id]
-    near = own | found.topic_words[statement.id]
-    covered_near = sum(weight.get(w, 2.0) for w in cited_set & near) / total
-    covered = sum(weight.get(w, 2.0) for w in cited_set & around) / total
-    own_total = sum(weight.get(w, 2.0) for w in own) or 1.0
-    repeated = sum(weight.get(w, 2.0) for w in own & cited_set) / own_total
+    own = found.own[ident]
+    near = own | found.topic_words[ident]
+    covered_near = sum(weight.get(w, 2.0) for w in cited & near) / total
+    covered = sum(weight.get(w, 2.0) for w in cited & found.around[ident]) / total
+    repeated = sum(weight.get(w, 2.0) for w in own & cited) / found.own_weight[ident]
     score = 0.45 * covered_near + 0.25 * covered + 0.3 * repeated
-    for quote in _QUOTE.findall(wording):
-        quoted = set(words(quote))
-        if quoted and len(quoted & own) >= 0.8 * len(quoted):
+    for quoted in quotes:
+        if len(quoted & own) >= 0.8 * len(quoted):
             score += 1.0
     return score

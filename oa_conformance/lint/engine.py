@@ -170,9 +170,10 @@ def _prose_notes(refs: list[FixtureRef], selection: Selection, prose: str | None
 def _lint_refs(refs: list[FixtureRef], selection: Selection, prose: str | None = None) -> list[Diagnostic]:
     listings: dict[str, tuple[str, ...]] = {}
     found: list[Diagnostic] = []
+    sidecars = any(selection.allows(rule.code) for rule in _BY_KIND["sidecar"])  # else no prose is read
     with collector_paused():  # like read_fixture: many small immutable objects, no cycles
         for ref in refs:
-            found.extend(d for d in lint_file(ref.path, capability=ref.capability, listings=listings, prose=prose)
+            found.extend(d for d in lint_file(ref.path, capability=ref.capability, listings=listings, prose=prose, sidecars=sidecars)
                          if d.code == INTERNAL.code or selection.allows(d.code))
     return found
 
@@ -223,15 +224,17 @@ def _gather(pid: int, read_end: int) -> list[Diagnostic] | None:
 
 
 def lint_file(path: str, data: bytes | str | None = None, capability: str | None = None,
-              listings: dict[str, tuple[str, ...]] | None = None, prose: str | None = None) -> list[Diagnostic]:
-    """Every finding for one fixture file (or ``data`` read from elsewhere, reported as ``path``), sorted."""
+              listings: dict[str, tuple[str, ...]] | None = None, prose: str | None = None,
+              sidecars: bool = True) -> list[Diagnostic]:
+    """Every finding for one fixture file (or ``data`` read from elsewhere, reported as ``path``), sorted;
+    ``sidecars=False`` skips the sidecar rules (none selected: the prose is not read)."""
     if capability is None:
         capability = capability_of(path)
     found: list[Diagnostic] = []
     file = _file_context(path, listings if listings is not None else {})
     for rule in _BY_KIND["file"]:
         found.extend(_run(rule, path, file))
-    sidecar = _sidecar_context(file, capability, prose) if data is None and file.in_conformance_dir else None
+    sidecar = _sidecar_context(file, capability, prose) if sidecars and data is None and file.in_conformance_dir else None
     if sidecar is not None:
         for rule in _BY_KIND["sidecar"]:
             found.extend(_run(rule, path, sidecar))
