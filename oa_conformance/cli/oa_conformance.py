@@ -4,6 +4,8 @@
                                           run every case against openarmature; summary table + JSON report
     oa-conformance check [SPEC_ROOT...]   read every fixture (load, schema, version) and report problems
     oa-conformance diff OLD.json NEW.json the cases whose verdict changed between two --json reports
+    oa-conformance coverage ROOT... --prose SPEC_CHECKOUT [--results RUN.json ...] [--json FILE] [--html FILE]
+                                          the spec's normative statements the fixtures cite and verify
 
 `run` first names the build that runs and the source of truth for its skips (the runtime's
 conformance.toml, wherever it is, ``--runtime-manifest FILE``, or a probe of its API: host/manifest.py);
@@ -17,7 +19,8 @@ Exit status: 0 when nothing failed or errored (an expected failure listed in the
 ``not implemented`` by the adapter fails too), 2 on a usage error (bad option value, unwritable
 ``--json`` path, unknown capability) or a malformed expectations file, 130 when interrupted (Ctrl-C:
 the cases that finished are summarised). `diff`: 1 when a verdict got worse, 0 otherwise, 2 when a
-report cannot be read (cli/report_diff.py).
+report cannot be read (cli/report_diff.py). `coverage`: 0 when the map was built, 2 when it cannot be
+(cli/coverage.py).
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from ..discovery import CAPABILITIES, DiscoveryError, capability_unknown, find
 from ..options import cores_capped, positive_count, positive_seconds
 from ..version import ADAPTER_VERSION, TARGET_SPEC_VERSION
 from .files import why_not_written, write_whole
+from .coverage import add_parser as add_coverage_parser
 from .pipes import closed_pipe_tolerated
 
 # One progress character per finished case (pytest's letters), in completion order.
@@ -75,6 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
     diff.add_argument("old", metavar="OLD.json", help="the earlier report (run --json)")
     diff.add_argument("new", metavar="NEW.json", help="the later report")
     diff.add_argument("--same", action="store_true", help="exit 1 when any verdict differs (not only a worse one)")
+    add_coverage_parser(commands)
     for command in commands.choices.values():  # every command takes --version, as the tool does
         command.add_argument("--version", action="version", version=version_text("oa-conformance"))
     return parser
@@ -109,6 +114,10 @@ def _command(args: argparse.Namespace) -> int:
         from .report_diff import diff
 
         return diff(args.old, args.new, same=args.same)
+    if args.command == "coverage":
+        from .coverage import coverage
+
+        return coverage(args)
     if args.command == "run" and _processes(args) > 1 and args.keyword is None:
         # Everything runs: the worker processes' imports (about 1 s, the longest step before a
         # worker's first case) start now, beside this process's own imports and reading.

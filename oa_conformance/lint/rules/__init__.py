@@ -8,6 +8,8 @@ A rule module declares, as module constants:
 
   ============ =====================================================================================
   ``file``     ``check(FileContext)``: the file by name, in its directory (nothing read)
+  ``sidecar``  ``check(SidecarContext)``: the fixture's ``.md`` sidecar, with the spec prose found
+               for it (``--prose``, or the spec checkout the fixture is in; None without)
   ``document`` ``check(DocumentContext)``: the YAML document the loader composed (whenever the
                text is one YAML document, even one the static passes then refuse)
   ``static``   no ``check``: it reports what the static passes (load, schema, version) found, for
@@ -37,6 +39,7 @@ from ..spec_terms import COMPILE_ERRORS
 
 from . import (
     binding_token_single_use,
+    citation_unresolved,
     compile_error_not_exercised,
     condition_target_undeclared,
     conflicting_projection_forms,
@@ -76,7 +79,7 @@ from . import (
 
 LINT = "lint"
 SEVERITIES = ("error", "warning")
-KINDS = ("file", "document", "static", "fixture", "scenario", "outcome", "discovery", "internal")
+KINDS = ("file", "sidecar", "document", "static", "fixture", "scenario", "outcome", "discovery", "internal")
 
 # The registry, in the order --list-rules prints it: by family, then code.
 MODULES: tuple[ModuleType, ...] = (
@@ -85,6 +88,7 @@ MODULES: tuple[ModuleType, ...] = (
     layout_number_unique,
     layout_sidecar,
     layout_passed_over,
+    citation_unresolved,
     # Y — reading the file (the loader)
     file_invalid_yaml,
     file_encoding,
