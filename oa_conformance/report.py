@@ -37,7 +37,7 @@ def json_report(results: Iterable[CaseResult], unmatched: Iterable[Expectation] 
                 "checks": r.counts(),
                 "duration_s": r.duration_s,
                 "notes": list(r.notes),
-                "findings": [{"location": location, "message": text} for location, text in r.findings()] if r.outcome != "passed" else [],
+                "findings": [{"location": location, "message": text} for location, text in r.findings()],
                 "expectation": r.expectation.document() if r.expectation is not None else None,
             }
             for r in results

@@ -18,6 +18,10 @@ from ..trace import CaseTrace, InvocationTrace, primary_observer
 from .matchers import Match, Mismatch, explain, match
 
 VERIFIED, FAILED, UNVERIFIED = "verified", "failed", "unverified"
+# A SHOULD-level expectation (a vocabulary row's ``should``) that did not hold: reported in the case's
+# findings, and the case still passes. HOLDS: the statuses a passing case's checks may have.
+WARNING = "warning"
+HOLDS = frozenset((VERIFIED, WARNING))
 
 
 @dataclass(frozen=True)
@@ -71,6 +75,27 @@ class Rule:
 
     def evaluate(self, ctx: Context, bindings: Any) -> tuple[tuple[Check, ...], Any]:  # pragma: no cover
         raise NotImplementedError
+
+
+def at_should_level(checks: Iterable[Check], should: str) -> tuple[Check, ...]:
+    """``checks`` of a SHOULD-level expectation (``should``: the prose that says so): each that did
+    not hold — failed, or unverified because the runtime does not expose it — becomes a warning."""
+    return tuple(c if c.status == VERIFIED else Check(c.name, WARNING, c.span, f"SHOULD-level ({should}), not met: {c.detail}", c.at)
+                 for c in checks)
+
+
+@dataclass(frozen=True)
+class ShouldLevel(Rule):
+    """A rule whose expectation is SHOULD-level: what does not hold is a warning (``at_should_level``)."""
+
+    name: str
+    span: Span | None
+    rule: Rule
+    should: str
+
+    def check(self, ctx: Context, bindings: Any):
+        checks, bindings = self.rule.check(ctx, bindings)
+        return at_should_level(checks, self.should), bindings
 
 
 def verdict(name: str, span: Span | None, result: Match) -> Check:
@@ -250,4 +275,5 @@ class ShapeRow(NamedTuple):
         return (self.capability, self.directive) if self.capability else self.directive
 
 
-__all__ = ["Check", "Context", "FAILED", "FlagRule", "Rule", "ShapeRow", "UNVERIFIED", "VERIFIED", "verdict"]
+__all__ = ["Check", "Context", "FAILED", "FlagRule", "HOLDS", "Rule", "ShapeRow", "ShouldLevel", "UNVERIFIED", "VERIFIED", "WARNING",
+           "at_should_level", "verdict"]
