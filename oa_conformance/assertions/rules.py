@@ -22,6 +22,7 @@ VERIFIED, FAILED, UNVERIFIED = "verified", "failed", "unverified"
 # findings, and the case still passes. HOLDS: the statuses a passing case's checks may have.
 WARNING = "warning"
 HOLDS = frozenset((VERIFIED, WARNING))
+NOTHING_TO_COMPARE = "nothing to compare: "  # a failed check's detail when the trace lacks what it reads
 
 
 @dataclass(frozen=True)
@@ -71,22 +72,24 @@ class Rule:
         try:
             return self.evaluate(ctx, bindings)
         except LookupError as missing:
-            return (Check(self.name, FAILED, self.span, f"nothing to compare: {missing}"),), bindings
+            return (Check(self.name, FAILED, self.span, f"{NOTHING_TO_COMPARE}{missing}"),), bindings
 
     def evaluate(self, ctx: Context, bindings: Any) -> tuple[tuple[Check, ...], Any]:  # pragma: no cover
         raise NotImplementedError
 
 
 def at_should_level(checks: Iterable[Check], should: str) -> tuple[Check, ...]:
-    """``checks`` of a SHOULD-level expectation (``should``: the prose that says so): each that did
-    not hold — failed, or unverified because the runtime does not expose it — becomes a warning."""
-    return tuple(c if c.status == VERIFIED else Check(c.name, WARNING, c.span, f"SHOULD-level ({should}), not met: {c.detail}", c.at)
+    """``checks`` of a SHOULD-level expectation (``should``: the prose that says so): each the runtime
+    skipped — unverified, because it does not expose what the expectation reads — becomes a warning.
+    A value it does expose and gets wrong still fails: the hint was given, and it is false."""
+    return tuple(Check(c.name, WARNING, c.span, f"SHOULD-level ({should}), not met: {c.detail}", c.at) if c.status == UNVERIFIED else c
                  for c in checks)
 
 
 @dataclass(frozen=True)
 class ShouldLevel(Rule):
-    """A rule whose expectation is SHOULD-level: what does not hold is a warning (``at_should_level``)."""
+    """A rule whose expectation is SHOULD-level (``at_should_level``): what the trace lacks (the
+    runtime does not expose it) is a warning."""
 
     name: str
     span: Span | None
@@ -95,7 +98,9 @@ class ShouldLevel(Rule):
 
     def check(self, ctx: Context, bindings: Any):
         checks, bindings = self.rule.check(ctx, bindings)
-        return at_should_level(checks, self.should), bindings
+        skipped = tuple(Check(c.name, UNVERIFIED, c.span, c.detail, c.at) if c.status == FAILED and c.detail.startswith(NOTHING_TO_COMPARE) else c
+                        for c in checks)  # Rule.check: the trace lacks what it reads
+        return at_should_level(skipped, self.should), bindings
 
 
 def verdict(name: str, span: Span | None, result: Match) -> Check:
