@@ -56,6 +56,11 @@ def test_a_runtime_without_the_hint_passes_with_a_warning_finding(tmp_path, monk
     (location, finding), = result.findings()
     assert location.startswith(f"{path}:") and "SHOULD-level" in finding and "retry_after_seconds" in finding
     assert result.counts()["warning"] == 1
+    from oa_conformance.report import summary_table
+
+    shown = summary_table([result])
+    assert "PASSED  llm-provider/004-error-categories[rate_limit_429]" in shown and "SHOULD-level" in shown
+    assert "SHOULD-level" not in summary_table([result], quiet=True)  # -q lists only what fails the run
 
 
 def _spans(*spans):
