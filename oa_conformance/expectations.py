@@ -222,9 +222,9 @@ NO_EXPECTATIONS = Expectations()
 def _apply_checks(result: "CaseResult", entry: Expectation) -> "CaseResult":
     """A per-check entry: xfail when exactly its checks fail, failed beside an unlisted failure (or
     when the case did not run its checks), xpass when a listed check passed."""
-    from .assertions.rules import VERIFIED
+    from .assertions.rules import HOLDS
 
-    failing = [check for check in result.checks if check.status != VERIFIED]
+    failing = [check for check in result.checks if check.status not in HOLDS]
     unlisted = [check for check in failing if not entry.covers(check)]
     if unlisted or not failing:
         why = (f"{', '.join(check.name for check in unlisted)} failed too" if unlisted

@@ -137,7 +137,7 @@ def _output_as_notes(passes: Callable[..., CaseResult]) -> Callable[..., CaseRes
 def run_case(ref: CaseRef, timeout: float = DEFAULT_TIMEOUT) -> CaseResult:
     """One case through every pass after reading, in order; each ``return`` is where a problem
     becomes the case's verdict. Never raises for a fixture, harness or runtime problem."""
-    from .assertions.rules import VERIFIED
+    from .assertions.rules import HOLDS
     from .interpreter.adapter_capabilities import capability_mismatches
     from .assertions.assert_pass import assert_case
     from .interpreter.behaviors import NotImplementedDirective
@@ -168,7 +168,7 @@ def run_case(ref: CaseRef, timeout: float = DEFAULT_TIMEOUT) -> CaseResult:
     except Exception as exc:  # a rule's bug: this case errors, located at the case, the run goes on
         return verdict(ERROR, category=ADAPTER_ERROR, reason=f"adapter error in the assert pass {type(exc).__name__}: {exc}",
                        location=str(scenario.span))
-    failed = [c for c in checks if c.status != VERIFIED]                      # verdict
+    failed = [c for c in checks if c.status not in HOLDS]                     # verdict (a warning holds)
     if not checks:
         return verdict(FAILED, reason="the case asserts nothing the adapter could check", location=str(scenario.span))
     if failed:

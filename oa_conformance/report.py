@@ -37,7 +37,7 @@ def json_report(results: Iterable[CaseResult], unmatched: Iterable[Expectation] 
                 "checks": r.counts(),
                 "duration_s": r.duration_s,
                 "notes": list(r.notes),
-                "findings": [{"location": location, "message": text} for location, text in r.findings()] if r.outcome != "passed" else [],
+                "findings": [{"location": location, "message": text} for location, text in r.findings()],
                 "expectation": r.expectation.document() if r.expectation is not None else None,
             }
             for r in results
@@ -104,7 +104,8 @@ def summary_table(results: Iterable[CaseResult], unmatched: Iterable[Expectation
         lines.append(row(capability, per[capability]))
         total.update(per[capability])
     lines.append(row("total", total))
-    details = [r for r in results if r.outcome != "passed" and (r.fails_run or not quiet)]
+    # A passed case is listed only for its warnings (SHOULD-level expectations not met), and not under -q.
+    details = [r for r in results if (r.outcome != "passed" or (not quiet and r.findings())) and (r.fails_run or not quiet)]
     if details:
         lines.append("")
         for r in details:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .assertions.rules import FAILED as CHECK_FAILED, UNVERIFIED, VERIFIED, Check
+from .assertions.rules import FAILED as CHECK_FAILED, UNVERIFIED, VERIFIED, WARNING, Check
 from .diagnostics import Diagnostic
 from .discovery import FixtureRef
 
@@ -64,8 +64,9 @@ class CaseResult:
 
     def findings(self) -> tuple[tuple[str | None, str], ...]:
         """What did not hold, as ``(location, text)`` entries — one per distinct check or problem,
-        each with its own location and no location inside its text: the failed and unverified
-        checks; else the fixture's read problems; else the reason (a timeout, a skip, an error)."""
+        each with its own location and no location inside its text: the failed, unverified and
+        warning (SHOULD-level, not met) checks; else the fixture's read problems; else the reason (a
+        timeout, a skip, an error). A passed case's findings are its warnings."""
         failing = [c for c in self.checks if c.status != VERIFIED]
         if failing:
             return tuple((str(c.location) if c.location else None, str(c)) for c in failing)
@@ -78,4 +79,5 @@ class CaseResult:
             "verified": sum(c.status == VERIFIED for c in self.checks),
             "failed": sum(c.status == CHECK_FAILED for c in self.checks),
             "unverified": sum(c.status == UNVERIFIED for c in self.checks),
+            "warning": sum(c.status == WARNING for c in self.checks),
         }

@@ -100,7 +100,7 @@ def test_cli_run_writes_the_json_report(tmp_path, capsys):
     assert data["host"]["name"] == "openarmature" and data["host"]["version"] == "0.17.0"
     case = data["cases"][0]
     assert set(case) >= {"fixture", "case", "outcome", "category", "reason", "checks", "duration_s"}
-    assert case["fixture"].startswith("graph-engine/conformance/") and set(case["checks"]) == {"verified", "failed", "unverified"}
+    assert case["fixture"].startswith("graph-engine/conformance/") and set(case["checks"]) == {"verified", "failed", "unverified", "warning"}
 
 
 def test_cli_run_exit_status_and_keyword_selection(tmp_path, capsys):

@@ -10,7 +10,8 @@ from typing import Any, Callable
 
 from ..ast.nodes import Mapping
 from .matchers import match, show
-from .rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, SelectingRule, invocation_of, verdict
+from ..vocabulary import VOCABULARY
+from .rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, SelectingRule, at_should_level, invocation_of, verdict
 
 
 @dataclass(frozen=True)
@@ -55,7 +56,18 @@ class ErrorRule(SelectingRule):
             if key == "category" and not result.ok:  # say what was raised instead
                 check = dataclasses.replace(check, detail=f"{check.detail} (raised {error.type_name}: {error.message})")
             checks.append(check)
-        return tuple(checks), bindings
+        return _with_levels(checks, self.name), bindings
+
+
+def _with_levels(checks: list[Check], owner: str) -> tuple[Check, ...]:
+    """Each check of an error field the vocabulary marks SHOULD-level (``Directive.should``) as a
+    warning when it did not hold: a runtime need not expose a SHOULD-level hint."""
+    leveled = []
+    for check in checks:
+        key = check.name[len(owner) + 1:].split(".", 1)[0]
+        directive = VOCABULARY.lookup("error_expectation", key)
+        leveled.extend(at_should_level((check,), directive.should) if directive is not None and directive.should else (check,))
+    return tuple(leveled)
 
 
 def _carries(expected: Mapping, error: Any, bindings: Any, path: str) -> tuple[list[Check], Any]:

@@ -18,6 +18,11 @@ from ..trace import CaseTrace, InvocationTrace, primary_observer
 from .matchers import Match, Mismatch, explain, match
 
 VERIFIED, FAILED, UNVERIFIED = "verified", "failed", "unverified"
+# A SHOULD-level expectation (a vocabulary row's ``should``) that did not hold: reported in the case's
+# findings, and the case still passes. HOLDS: the statuses a passing case's checks may have.
+WARNING = "warning"
+HOLDS = frozenset((VERIFIED, WARNING))
+NOTHING_TO_COMPARE = "nothing to compare: "  # a failed check's detail when the trace lacks what it reads
 
 
 @dataclass(frozen=True)
@@ -67,10 +72,35 @@ class Rule:
         try:
             return self.evaluate(ctx, bindings)
         except LookupError as missing:
-            return (Check(self.name, FAILED, self.span, f"nothing to compare: {missing}"),), bindings
+            return (Check(self.name, FAILED, self.span, f"{NOTHING_TO_COMPARE}{missing}"),), bindings
 
     def evaluate(self, ctx: Context, bindings: Any) -> tuple[tuple[Check, ...], Any]:  # pragma: no cover
         raise NotImplementedError
+
+
+def at_should_level(checks: Iterable[Check], should: str) -> tuple[Check, ...]:
+    """``checks`` of a SHOULD-level expectation (``should``: the prose that says so): each the runtime
+    skipped — unverified, because it does not expose what the expectation reads — becomes a warning.
+    A value it does expose and gets wrong still fails: the hint was given, and it is false."""
+    return tuple(Check(c.name, WARNING, c.span, f"SHOULD-level ({should}), not met: {c.detail}", c.at) if c.status == UNVERIFIED else c
+                 for c in checks)
+
+
+@dataclass(frozen=True)
+class ShouldLevel(Rule):
+    """A rule whose expectation is SHOULD-level (``at_should_level``): what the trace lacks (the
+    runtime does not expose it) is a warning."""
+
+    name: str
+    span: Span | None
+    rule: Rule
+    should: str
+
+    def check(self, ctx: Context, bindings: Any):
+        checks, bindings = self.rule.check(ctx, bindings)
+        skipped = tuple(Check(c.name, UNVERIFIED, c.span, c.detail, c.at) if c.status == FAILED and c.detail.startswith(NOTHING_TO_COMPARE) else c
+                        for c in checks)  # Rule.check: the trace lacks what it reads
+        return at_should_level(skipped, self.should), bindings
 
 
 def verdict(name: str, span: Span | None, result: Match) -> Check:
@@ -250,4 +280,5 @@ class ShapeRow(NamedTuple):
         return (self.capability, self.directive) if self.capability else self.directive
 
 
-__all__ = ["Check", "Context", "FAILED", "FlagRule", "Rule", "ShapeRow", "UNVERIFIED", "VERIFIED", "verdict"]
+__all__ = ["Check", "Context", "FAILED", "FlagRule", "HOLDS", "Rule", "ShapeRow", "ShouldLevel", "UNVERIFIED", "VERIFIED", "WARNING",
+           "at_should_level", "verdict"]

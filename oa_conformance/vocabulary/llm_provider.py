@@ -186,7 +186,8 @@ DIRECTIVES = [
     Directive("provider_call_count", ("expected",), INT, "§3.2 header", LP, None,
               "How many requests reached the provider.", scope="directory", handled_by=PART),
     Directive("retry_after_seconds", ("error_expectation",), NUM, "§3.2 header", LP, None,
-              "The error's `retry_after` (llm-provider §7), when the implementation exposes it.", scope="directory", handled_by=PART),
+              "The error's `retry_after` (llm-provider §7), when the implementation exposes it.", scope="directory", handled_by=PART,
+              should="llm-provider §7: provider_rate_limit — \"Implementations SHOULD expose a `retry_after` accessor when the provider supplies one\""),
 
     # ---- typed-event collectors (§5.5) ---------------------------------------------------------
     Directive("typed_observers", CASE, ListOf(Section("typed_observer")), "§5.5", GE, "0.102.0",

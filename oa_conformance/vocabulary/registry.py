@@ -97,6 +97,9 @@ class Directive:
     scope: str = "general"
     # Who consumes it at run time (one Handler, or several when two directories read it).
     handled_by: tuple[Handler, ...] | Handler = ()
+    # The prose that makes the expectation SHOULD-level (capability, section and the sentence), or ""
+    # for a MUST: a check of a SHOULD-level directive that does not hold is a warning, never a failure.
+    should: str = ""
     attr: str = field(default="", init=False, compare=False)  # the Python attribute on its family's AST class
 
     def __post_init__(self) -> None:

@@ -17,7 +17,8 @@ from __future__ import annotations
 from typing import Any
 
 from ...diagnostics import Span
-from ..rules import Builder, Rule, Unverified
+from ...vocabulary import VOCABULARY
+from ..rules import Builder, Rule, ShouldLevel, Unverified
 from . import (
     checkpoint,
     general,
@@ -57,6 +58,9 @@ def shape_rule(directive: str, node: Any, span: Span | None, capability: str | N
     build = build or SHAPES.get(directive)
     if build is None:
         return Unverified(f"expected.{directive}", span, f"not implemented: expected shape {directive!r}")
+    row = VOCABULARY.lookup("expected", directive, capability)
+    if row is not None and row.should:  # a SHOULD-level expectation: what does not hold is a warning
+        return ShouldLevel(f"expected.{directive}", span, build(node, span), row.should)
     return build(node, span)
 
 

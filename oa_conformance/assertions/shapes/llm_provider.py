@@ -412,9 +412,20 @@ SPAN_FIELDS = {"attempt_index": "openarmature.llm.attempt_index", "error_categor
 
 
 def llm_spans(ctx: Context) -> list[Any]:
-    """The case's LLM spans (the runtime's OTelObserver around the calls), in start order."""
+    """The case's LLM spans (the runtime's OTelObserver around the calls), in attempt order: by
+    ``openarmature.llm.attempt_index``, what the spec tells the per-attempt spans apart by (llm-provider
+    §7.1; observability §5.5). Start order is not it: observer delivery timing may differ (graph-engine
+    §6 delivers off the caller's path). A span without the attribute sorts after those with it, in
+    start order, so the entry-by-entry comparison reports it."""
     otel = collection(ctx, "otel", "the case captured no OTel spans")
-    return sorted((s for s in otel["spans"] if s["name"] == LLM_SPAN), key=lambda s: s["start_sequence"])
+    spans = [s for s in otel["spans"] if s["name"] == LLM_SPAN]
+
+    def attempt_order(span: Any) -> tuple[int, Any, Any]:
+        index = span["attributes"].get(SPAN_FIELDS["attempt_index"])
+        numeric = isinstance(index, int) and not isinstance(index, bool)
+        return (0, index, span["start_sequence"]) if numeric else (1, 0, span["start_sequence"])
+
+    return sorted(spans, key=attempt_order)
 
 
 @dataclass(frozen=True)
