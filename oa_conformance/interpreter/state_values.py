@@ -76,7 +76,8 @@ def mismatch(declared: TypeRef, value: Node) -> tuple[Node, str] | None:
     # Any other name is a record type: a mapping of its fields, or null for "no record yet".
     if kind is Mapping or (kind is Scalar and value.value is None):
         return None
-    return (value, f"{article(name)} {name} record (a mapping) or null")
+    record = "a record" if name == "record" else f"{article(name)} {name} record"
+    return (value, f"{record} (a mapping) or null")
 
 
 def article(word: str) -> str:
