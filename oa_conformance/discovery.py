@@ -14,6 +14,7 @@ a collection warning).
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
 from typing import Iterable, NamedTuple
@@ -67,6 +68,20 @@ def capability_unknown(path: str) -> str:
     """Why a fixture outside ``<capability>/conformance/`` cannot be run without ``--capability``:
     the capability decides the vocabulary (§3.2) and the executors that apply."""
     return f"{path}: not in a <capability>/conformance/ folder, so its capability is unknown; name it with --capability NAME"
+
+
+def misspelled_capability(name: str | None) -> str | None:
+    """The known capability a folder name misspells (``graph_engine``, ``Graph-Engine``,
+    ``graph-engin``), or None: a known name, or a new capability a newer spec adds (read with the
+    general vocabulary). Close means the same words with other separators or case, or a difflib
+    ratio of 0.85 or more (a new capability shares no more than a word with a known one)."""
+    if name is None or name in CAPABILITIES:
+        return None
+    words = name.lower().replace("_", "-").replace(" ", "-")
+    if words in CAPABILITIES:
+        return words
+    close = difflib.get_close_matches(words, CAPABILITIES, n=1, cutoff=0.85)
+    return close[0] if close else None
 
 
 def spec_dir(root: str) -> str | None:

@@ -1,6 +1,7 @@
 """The pipeline: every pass a fixture goes through, in order, and where each problem becomes a verdict.
 
-    read_fixture (once per file)   load → schema check → build → version check   → the typed AST or problems
+    read_fixture (once per file)   load → schema check → build → version check, state values
+                                   → the typed AST or problems
     cases_of (once per file)       scenarios: one CaseRef per case, its inherited declarations included
                                    (read_cases: every file's, for a process that keeps them all)
     run_case (once per case)       features → requires_capability → not implemented → execute → assert
@@ -23,9 +24,11 @@ from typing import TYPE_CHECKING, Callable, Iterable, NamedTuple
 from .interpreter.build import build_fixture
 from .interpreter.loader import Composed, load_bytes, load_path
 from .ast.nodes import Section
-from .diagnostics import FIXTURE_VERSION_UNSUPPORTED, Diagnostic
+from .diagnostics import FIXTURE_SCHEMA_INVALID, FIXTURE_VERSION_UNSUPPORTED, Diagnostic, Span
+from .discovery import misspelled_capability
 from .heap import collector_paused
 from .interpreter.schema_check import check_schema
+from .interpreter.state_values import check_state_values
 from .interpreter.version_check import check_version
 
 if TYPE_CHECKING:  # pragma: no cover - annotations only
@@ -72,6 +75,11 @@ def read_fixture(path: str, data: bytes | str | None = None, stop_after: str = "
     """
     if capability is None and path != "-":
         capability = capability_of(path)
+    misspelled = misspelled_capability(capability)
+    if misspelled is not None:  # its vocabulary and executors would be the wrong ones: nothing else is worth reading
+        return ReadResult(None, (Diagnostic.at(Span(path, 1, 1), FIXTURE_SCHEMA_INVALID, "capability-name",
+                                               f"unknown capability {capability!r} (did you mean {misspelled!r}?): "
+                                               f"the folder spec/{capability}/conformance/ names no capability of the spec"),))
     with collector_paused():  # many small immutable nodes, no cycles (heap.py)
         result = _read(path, data, stop_after, capability)
     return result._replace(composed=result.composed if keep_composed else None)
@@ -84,8 +92,11 @@ def _read(path: str, data: bytes | str | None, stop_after: str, capability: str 
     recoverable = all(d.code in _RECOVERABLE for d in loaded.diagnostics)
     if loaded.tree is None or stop_after == "load" or not recoverable:
         return ReadResult(None, loaded.diagnostics, composed)
-    problems = check_schema(loaded.tree, capability, tokens=loaded.may_hold_tokens)
+    problems = check_schema(loaded.tree, capability, tokens=loaded.may_hold_tokens, predicate_misspelling=_predicate_misspelling)
     if loaded.diagnostics:  # the loader's findings first: what the schema check saw depends on them
+        # A value under a refused tag is read as plain YAML: its shape is the tag's problem, said once.
+        refused = {(d.line, d.column) for d in loaded.diagnostics if d.code == "tag"}
+        problems = tuple(p for p in problems if (p.line, p.column) not in refused)
         return ReadResult(None, loaded.diagnostics + problems, composed)
     if problems:
         if stop_after != "schema":
@@ -96,7 +107,15 @@ def _read(path: str, data: bytes | str | None, stop_after: str, capability: str 
     fixture = build_fixture(loaded.tree, capability, tokens=loaded.may_hold_tokens)
     if stop_after == "schema":
         return ReadResult(fixture, (), composed)
-    return ReadResult(fixture, check_version(fixture), composed)
+    # The fixture is kept beside its wrong-typed state values: the linter's rules still read it.
+    return ReadResult(fixture, check_version(fixture) + check_state_values(fixture), composed)
+
+
+def _predicate_misspelling(capability: str | None, name: str) -> str | None:
+    """The catalogue's judgement of a predicate name (imported by the first fixture that names one)."""
+    from .assertions.catalogue.spelling import misspelling_of
+
+    return misspelling_of(capability, name)
 
 
 def cases_of(fixture: FixtureRef) -> list[CaseRef]:

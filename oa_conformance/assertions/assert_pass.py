@@ -149,7 +149,7 @@ def assert_case(scenario: Scenario, trace: CaseTrace, capability: str | None = N
         if invocation.outcome == "errored" and not expects_error:
             error = invocation.error
             checks.append(Check("outcome", FAILED, owner.span if isinstance(owner, Section) else scenario.section.span,
-                                f"the invocation failed unexpectedly: {error.category}: {error.message}"))
+                                f"the invocation failed unexpectedly: {error.summary}"))
     runs_end = len(checks)
     if sources != [None]:  # `invocations:` — the case-level blocks are about the run as a whole
         context = context_of(None)

@@ -180,7 +180,7 @@ def invocation_of(ctx: Context) -> InvocationTrace:
 def final_state(ctx: Context) -> Any:
     inv = invocation_of(ctx)
     if inv.outcome != "completed":
-        raise LookupError(f"the invocation {inv.outcome}: {inv.error.category if inv.error else ''} {inv.error.message if inv.error else ''}".strip())
+        raise LookupError(f"the invocation {inv.outcome}: {inv.error.summary}" if inv.error else f"the invocation {inv.outcome}")
     return inv.final_state
 
 

@@ -17,9 +17,7 @@ import errno
 import os
 import sys
 
-import yaml
-
-from ..interpreter.yaml_compose import limits_problem, read_capped
+from ..interpreter.yaml_compose import dump_fixture_yaml, limits_problem, read_capped
 from ..ast.dump import dump_json, dump_text, unparse
 from ..pipeline import read_fixture
 from ..options import capability_name
@@ -77,7 +75,7 @@ def _main(argv: list[str] | None) -> int:
     if args.format == "json":
         sys.stdout.write(dump_json(result.fixture, spans=args.show_spans) + "\n")
     elif args.format == "yaml":
-        sys.stdout.write(yaml.safe_dump(unparse(result.fixture), sort_keys=False, allow_unicode=True, width=100))
+        sys.stdout.write(dump_fixture_yaml(unparse(result.fixture)))
     else:
         sys.stdout.write(dump_text(result.fixture, spans=args.show_spans))
     return 1 if result.diagnostics else 0

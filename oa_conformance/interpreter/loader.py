@@ -173,6 +173,10 @@ def _load(data: bytes | str, path: str, bounds: Limits) -> LoadResult:
     try:
         root = compose(text)
     except yaml.MarkedYAMLError as exc:
+        deep = _flow_depth_crossing(text, bounds.depth) if "maximum nesting depth" in str(exc.problem) else None
+        if deep is not None:  # libyaml's own cap (1000 levels) stopped it: ours is lower, said as ours
+            message = f"nesting deeper than {bounds.depth} levels (OA_MAX_DEPTH)"
+            return LoadResult(None, (Diagnostic.at(offset_span(text, deep, path), FIXTURE_SCHEMA_INVALID, "limit", message),))
         return LoadResult(None, (yaml_error(exc, path),))
     except yaml.reader.ReaderError as exc:  # a character YAML does not allow: located by its position
         message = f"invalid YAML: character U+{exc.character:04X} is not allowed in a YAML document ({exc.reason})"
@@ -196,6 +200,33 @@ def _load(data: bytes | str, path: str, bounds: Limits) -> LoadResult:
         refused = Diagnostic.at(problem.span, FIXTURE_SCHEMA_INVALID, "yaml", problem.message)
         return LoadResult(None, tuple(converter.diagnostics) + (refused,), composed=composed)
     return LoadResult(tree, tuple(converter.diagnostics), may_hold_tokens(text), composed)
+
+
+def _flow_depth_crossing(text: str, limit: int) -> int | None:
+    """The offset of the first ``[`` / ``{`` nested more than ``limit`` deep in flow collections
+    (quoted scalars and comments skipped), or None. For text libyaml refuses as nested over its own
+    1000 levels: its scanner stops there before any event reaches :func:`bound_expansion`."""
+    depth, index, length = 0, 0, len(text)
+    while index < length:
+        char = text[index]
+        if char in "[{":
+            depth += 1
+            if depth > limit:
+                return index
+        elif char in "]}":
+            depth = max(depth - 1, 0)
+        elif char in "'\"" and depth:  # a quoted scalar inside a flow collection: to its closing quote
+            index = text.find(char, index + 1)
+            while char == '"' and index > 0 and text[index - 1] == "\\":
+                index = text.find(char, index + 1)
+            if index < 0:
+                return None
+        elif char == "#" and (index == 0 or text[index - 1] in " \t\n"):
+            index = text.find("\n", index)
+            if index < 0:
+                return None
+        index += 1
+    return None
 
 
 class _Converter:

@@ -32,6 +32,7 @@ from typing import Any, AsyncIterator, Callable
 
 from ..ast.nodes import Scalar, Section
 from .scenarios import Scenario
+from .state_values import article
 from ..diagnostics import Span
 from ..host.detect import RuntimeLacks
 from ..errors import FixtureInvalid, HarnessPrimitiveMissing
@@ -129,7 +130,7 @@ def provider_spec(scenario: Scenario, kind: str) -> ProviderSpec | None:
         if block is None or block_kind != kind:
             continue
         if vendor is not None and vendor != block_vendor:
-            raise FixtureInvalid(f"`{block_name}` binds a {block_vendor} provider under `mapping: {vendor}`",
+            raise FixtureInvalid(f"`{block_name}` binds {article(block_vendor)} {block_vendor} provider under `mapping: {vendor}`",
                                        scenario.where(block_name).key_span(block_name))
         return ProviderSpec(kind, block_vendor, literal(block), block.span)
     model = served_model(scenario, kind) or STAND_IN_MODEL[kind]
@@ -182,7 +183,7 @@ class RetrievalWire:
         spec = self.specs[kind]
         cls = _provider_classes().get((kind, spec.vendor)) if spec is not None else None
         if cls is None:
-            raise HarnessPrimitiveMissing(f"a {kind} provider for `mapping: {self.mapping}`", span)
+            raise HarnessPrimitiveMissing(f"{article(kind)} {kind} provider for `mapping: {self.mapping}`", span)
         options = dict(spec.options)
         if model is not None:
             options["model"] = model
@@ -219,7 +220,7 @@ def retrieval_wire(scenario: Scenario, sleep: Callable[[float], Any] | None = No
     for kind in (EMBEDDING, RERANK):
         entries = scenario.get(MOCKS[kind])
         if entries is not None and specs[kind] is None:
-            raise HarnessPrimitiveMissing(f"a {kind} provider for `mapping: {scenario.get('mapping').value}`",
+            raise HarnessPrimitiveMissing(f"{article(kind)} {kind} provider for `mapping: {scenario.get('mapping').value}`",
                                           scenario.where(MOCKS[kind]).key_span(MOCKS[kind]))
         responses = [canned(entry, specs[kind].vendor) for entry in (entries.items if entries is not None else ())]
         transports[kind] = wire.lane(kind, responses)

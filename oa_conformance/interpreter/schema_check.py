@@ -10,13 +10,15 @@ Walks the loader's value tree with the shape each position must have, starting f
 
 Data regions (state values, expected states, attribute maps, wire bodies) are values: their keys
 are never directives. Invariant predicate names are references; they are resolved later, by the
-assertion layer, and only their block's shape is checked here.
+assertion layer, and only their block's shape is checked here — and, with ``predicate_misspelling``
+(the pipeline passes the catalogue's), whether a name misspells a known one.
 """
 
 from __future__ import annotations
 
 import difflib
 import re
+from typing import Callable
 
 from ..ast.nodes import Mapping, Node, Scalar, Sequence
 from ..grammar.value_tokens import token_sites
@@ -33,14 +35,21 @@ VERSION_PATTERN = re.compile(r"\d+\.\d+\.\d+\Z")
 _KIND_WORDS = {"map": "a mapping", "list": "a list", "scalar": "a scalar"}
 
 
-def check_schema(tree: Mapping, capability: str | None = None, vocabulary: Vocabulary = VOCABULARY, tokens: bool = True) -> tuple[Diagnostic, ...]:
+# (capability, predicate name) → the known name it misspells, or None (known, or a new name: §5.9)
+PredicateMisspelling = Callable[[str | None, str], str | None]
+
+
+def check_schema(tree: Mapping, capability: str | None = None, vocabulary: Vocabulary = VOCABULARY, tokens: bool = True,
+                 predicate_misspelling: PredicateMisspelling | None = None) -> tuple[Diagnostic, ...]:
     """All schema problems of one fixture's value tree, in document order.
 
     ``capability`` is the fixture's directory (``graph-engine`` …): it selects that directory's
     §3.2 vocabulary on top of the general one. ``tokens=False`` (the loader found no string that
-    could be a value token) skips scanning expected values for them.
+    could be a value token) skips scanning expected values for them. ``predicate_misspelling``
+    judges each invariant predicate name (the catalogue lives above this layer).
     """
     checker = _SchemaChecker(vocabulary, capability)
+    checker.predicate_misspelling = predicate_misspelling
     checker.scan_tokens = tokens
     checker.visit(tree, sh.Section("fixture"), None)
     checker.diagnostics.extend(_case_list_problems(tree))
@@ -158,6 +167,8 @@ class _SchemaChecker(Visitor):
             for key, key_span in zip(node.keys, node.key_spans):
                 if not isinstance(key, str) or not key:
                     self.report(key_span, f"{_text(path)}: a predicate name must be a non-empty string, found {describe_value(key)}")
+                elif self.predicate_misspelling is not None:
+                    self.misspelled(key, key_span, path)
         elif isinstance(shape, sh.Expect):
             self.tokens(node, path)
 
@@ -231,6 +242,14 @@ class _SchemaChecker(Visitor):
         where = f" at {_text(path)}" if path is not None else " at the top level"
         name = repr(key) if isinstance(key, str) else f"{describe_value(key)} (a directive name is a string)"
         self.report(span, f"unknown directive {name} in {family}{where}{suggestion}", FIXTURE_DIRECTIVE_UNKNOWN, "unknown-directive")
+
+    predicate_misspelling: PredicateMisspelling | None = None
+
+    def misspelled(self, name: str, span: Span, path: Path) -> None:
+        known = self.predicate_misspelling(self.capability, name)
+        if known is not None:
+            self.report(span, f"{_text((path, name))}: unknown invariant predicate {name!r} (did you mean {known!r}?)",
+                        code="predicate-name")
 
     scan_tokens = True
 

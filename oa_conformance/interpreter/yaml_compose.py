@@ -146,6 +146,26 @@ class _Composer(_Loader):
     ascend_resolver = staticmethod(tuple)  # () -> the unused empty tuple
 
 
+class _FixtureDumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: ignore[misc]
+    """PyYAML's safe dumper, quoting every string that a reader of either dialect would take for
+    something else: PyYAML quotes by its YAML 1.1 resolver alone, so ``"1e3"`` (a float in the 1.2
+    core schema, what the adapter reads) came out plain and read back as 1000.0."""
+
+    def resolve(self, kind, value, implicit):
+        tag = super().resolve(kind, value, implicit)
+        if kind is yaml.ScalarNode and implicit[0]:
+            core = _plain_resolver.resolve(kind, value, implicit)
+            if core != STR_TAG:
+                return core
+        return tag
+
+
+def dump_fixture_yaml(data) -> str:
+    """Fixture data as YAML text that reads back, by the adapter and by a YAML 1.1 reader, to the
+    same values (``oa-ast --format yaml``)."""
+    return yaml.dump(data, Dumper=_FixtureDumper, sort_keys=False, allow_unicode=True, width=100)
+
+
 def compose(text: str):
     loader = _Composer(text)
     try:

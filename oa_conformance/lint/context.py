@@ -127,17 +127,7 @@ def _indexed_directives(family: str) -> frozenset[str]:
 
 
 def _holds_nodes(shape: sh.Shape) -> bool:
-    if isinstance(shape, (sh.Section, sh.Expect, sh.Predicates)):
-        return True
-    if isinstance(shape, sh.MapOf):
-        return _holds_nodes(shape.value)
-    if isinstance(shape, sh.ListOf):
-        return _holds_nodes(shape.item)
-    if isinstance(shape, sh.Nullable):
-        return _holds_nodes(shape.inner)
-    if isinstance(shape, sh.OneOf):
-        return any(_holds_nodes(option) for option in shape.options)
-    return False
+    return sh.can_hold(shape, (sh.Section, sh.Expect, sh.Predicates))
 
 
 def _data_tokens(value: Node) -> list[Node]:

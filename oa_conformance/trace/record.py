@@ -104,6 +104,12 @@ class ErrorRecord:
     chain: tuple[Any, ...] = ()  # frozen {category, message, type, carrier} links, outermost first
     attributes: Any = field(default_factory=pmap)  # other fields the error exposes (frozen)
 
+    @property
+    def summary(self) -> str:
+        """``category: message``, or the message alone for an error without a §4 category (the
+        adapter's own: an initial state the schema rejects)."""
+        return f"{self.category}: {self.message}" if self.category else self.message
+
 
 @dataclass(frozen=True)
 class InvocationTrace:

@@ -14,6 +14,7 @@ from .shapes import (
     BOOL,
     INT,
     MILLISECONDS,
+    RUNS,
     SECONDS,
     SCALAR,
     STR,
@@ -69,7 +70,7 @@ DIRECTIVES = [
     Directive("name", ("fixture", "case", "invocation", "graph"), STR, "§4.2", ADAPTER, "0.48.0", "The case, invocation or subgraph name.", handled_by=(Handler("static", families=("fixture", "case", "invocation")), Handler("part", families=("graph",)))),
     Directive("description", ("fixture", "case", "invocation"), STR, "§4.2", ADAPTER, "0.48.0", "Prose; not executed.", handled_by=STATIC),
     Directive("graph", CASE, Section("graph"), "§4", GE, None, "The case's graph, when written as a block instead of inline keys.", handled_by=GRAPH_BUILD),
-    Directive("run_count", CASE, INT, "§10", GE, None, "Run the case this many times (determinism fixtures).", handled_by=EXECUTE),
+    Directive("run_count", CASE, RUNS, "§10", GE, None, "Run the case this many times (determinism fixtures).", handled_by=EXECUTE),
 
     # ---- graph definition (§4.1, §5.2–§5.4) ----------------------------------------------------
     Directive("state", GRAPH, Section("state"), "§5.2", GE, "0.48.0", "The typed state schema.", handled_by=(Handler("graph", families=("fixture", "case")), Handler("part", families=("graph",)))),

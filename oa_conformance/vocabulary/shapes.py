@@ -41,6 +41,9 @@ DAY_MS = 86_400_000
 MILLISECONDS = Scalar(("int",), (0, DAY_MS))
 SECONDS = Scalar(("int", "float"), (0, DAY_MS // 1000))
 SCALAR = Scalar(("str", "int", "float", "bool", "null"))
+# How many times a case runs (`run_count`, §10 determinism): once at least (0 or fewer would run it
+# once and compare nothing); more than a thousand runs is a typo, not a determinism check.
+RUNS = Scalar(("int",), (1, 1000))
 
 
 @dataclass(frozen=True)
@@ -153,6 +156,23 @@ class Nullable(Shape):
 
     def describe(self) -> str:
         return f"{self.inner.describe()} | null"
+
+
+def can_hold(shape: Shape, kinds: tuple[type, ...]) -> bool:
+    """Whether a value of ``shape`` can hold a value of one of the shape classes ``kinds`` — as
+    itself, or inside a map, a list, a nullable or an option (what the passes that skip data regions
+    descend into)."""
+    if isinstance(shape, kinds):
+        return True
+    if isinstance(shape, MapOf):
+        return can_hold(shape.value, kinds)
+    if isinstance(shape, ListOf):
+        return can_hold(shape.item, kinds)
+    if isinstance(shape, Nullable):
+        return can_hold(shape.inner, kinds)
+    if isinstance(shape, OneOf):
+        return any(can_hold(option, kinds) for option in shape.options)
+    return False
 
 
 def kind_of(shape: Shape) -> frozenset[str]:

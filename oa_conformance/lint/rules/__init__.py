@@ -55,8 +55,10 @@ from . import (
     file_invalid_yaml,
     file_not_a_mapping,
     file_unreadable,
+    initial_state_type_mismatch,
     initial_state_undeclared,
     internal_error,
+    layout_capability_misspelled,
     layout_file_name,
     layout_number_unique,
     layout_passed_over,
@@ -64,6 +66,7 @@ from . import (
     mapping_field_undeclared,
     multiple_outgoing_edges,
     node_unreachable,
+    predicate_misspelled,
     predicate_not_implemented,
     predicate_restated_directive_missing,
     reducer_arguments,
@@ -89,6 +92,7 @@ MODULES: tuple[ModuleType, ...] = (
     layout_sidecar,
     layout_passed_over,
     citation_unresolved,
+    layout_capability_misspelled,
     # Y — reading the file (the loader)
     file_invalid_yaml,
     file_encoding,
@@ -101,6 +105,7 @@ MODULES: tuple[ModuleType, ...] = (
     directive_unknown,
     schema_invalid,
     version_unsupported,
+    predicate_misspelled,
     # G — graph references (graph-engine §2)
     entry_undeclared,
     edge_endpoint_undeclared,
@@ -123,6 +128,7 @@ MODULES: tuple[ModuleType, ...] = (
     value_token,
     binding_token_single_use,
     compile_error_not_exercised,
+    initial_state_type_mismatch,
     # P — invariant predicates (conformance-adapter §5.9)
     predicate_not_implemented,
     predicate_restated_directive_missing,

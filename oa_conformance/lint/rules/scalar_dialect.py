@@ -33,7 +33,7 @@ from typing import Iterator
 
 import yaml
 
-from ...interpreter.yaml_compose import IntegerTooLong, core_value, may_alias
+from ...interpreter.yaml_compose import CORE_SCALAR_TAGS, IntegerTooLong, core_value, may_alias
 from ...diagnostics import span_at
 from ..context import DocumentContext, Finding
 
@@ -154,6 +154,8 @@ def _compare(tag11: str, tag12: str, text: str):
     """(YAML 1.2 value, YAML 1.1 value) of a plain scalar when the two differ, else None."""
     if tag11 == _MERGE or (tag11 == _STR and tag12 == _STR):
         return None  # `<<` is refused by the loader (Y001); a string in both dialects is the same text
+    if tag12 not in CORE_SCALAR_TAGS:
+        return None  # an explicit tag (`!!binary`): the loader refuses it (Y001), one finding for it
     try:
         new = core_value(tag12, text)
     except IntegerTooLong:
