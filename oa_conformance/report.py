@@ -6,7 +6,8 @@ import collections
 import platform
 from typing import Iterable
 
-from .expectations import Expectation
+from .assertions.rules import VERIFIED
+from .expectations import Expectation, restated
 from .host.manifest import DISTRIBUTION, host_document, runtime_build
 from .results import FAILED, NOT_IMPLEMENTED, OUTCOMES, CaseResult
 from .version import ADAPTER_NAME, ADAPTER_VERSION, TARGET_SPEC_VERSION
@@ -38,6 +39,8 @@ def json_report(results: Iterable[CaseResult], unmatched: Iterable[Expectation] 
                 "duration_s": r.duration_s,
                 "notes": list(r.notes),
                 "findings": [{"location": location, "message": text} for location, text in r.findings()] if r.outcome != "passed" else [],
+                # What `expectations update` reads: each check that did not hold, and what it restates.
+                "failing_checks": [{"name": c.name, "status": c.status, "restates": restated(c)} for c in r.checks if c.status != VERIFIED],
                 "expectation": r.expectation.document() if r.expectation is not None else None,
             }
             for r in results
@@ -72,15 +75,32 @@ def case_lines(result: CaseResult) -> list[str]:
     the reason), each note — every entry with its own location once, every message on one line."""
     category = f" [{result.category}]" if result.category else ""
     lines = [f"{result.outcome.upper():7} {result.ref.id}{category}"]
-    entry = result.expectation
-    if entry is not None and result.outcome == "xfail":
-        lines.append(f"{INDENT}{entry.location}: expected to fail [{entry.kind}]: {one_line(entry.reason)}")
-    elif entry is not None and entry.checks:  # a per-check entry that did not hold: why, before what failed
-        lines.append(f"{INDENT}{entry.location}: {one_line(result.reason or '')}")
-    for location, text in result.findings():
+    findings = result.findings()
+    line = entry_line(result, findings)
+    if line:
+        lines.append(f"{INDENT}{one_line(line)}")
+    for location, text in findings:
         lines.append(f"{INDENT}{location + ': ' if location else ''}{one_line(text)}")
     lines.extend(f"{INDENT}note: {one_line(note)}" for note in result.notes)
     return lines
+
+
+def entry_line(result: CaseResult, findings: tuple[tuple[str | None, str], ...]) -> str | None:
+    """The expectations entry's line above a case's findings: the entry's reason for an xfail (and
+    an intermittent entry's pass), why a per-check entry did not hold — unless a finding says it
+    already (a per-check entry on a case that passed: its xpass)."""
+    entry = result.expectation
+    if entry is None:
+        return None
+    if result.outcome == "xfail" or (result.outcome == "passed" and entry.intermittent):
+        return f"{entry.location}: expected to {entry.expected} [{entry.kind}]: {entry.reason}"
+    if entry.checks and (entry.location, result.reason) not in findings:
+        return f"{entry.location}: {result.reason or ''}"
+    return None
+
+
+def _intermittent(result: CaseResult) -> bool:
+    return result.expectation is not None and result.expectation.intermittent
 
 
 def summary_table(results: Iterable[CaseResult], unmatched: Iterable[Expectation] = (), quiet: bool = False) -> str:
@@ -104,7 +124,7 @@ def summary_table(results: Iterable[CaseResult], unmatched: Iterable[Expectation
         lines.append(row(capability, per[capability]))
         total.update(per[capability])
     lines.append(row("total", total))
-    details = [r for r in results if r.outcome != "passed" and (r.fails_run or not quiet)]
+    details = [r for r in results if (r.outcome != "passed" or _intermittent(r)) and (r.fails_run or not quiet)]
     if details:
         lines.append("")
         for r in details:
