@@ -42,7 +42,7 @@ file's entry replaces an earlier one for the same id, so a small overlay (e.g. t
 older spec corpus) rides on the shipped file; an overlay entry ``outcome = "pass"`` says the case
 is expected to pass there, cancelling the earlier entry (it applies nothing itself).
 
-Outcomes, judged by :func:`judge` (and :meth:`Expectations.skip` before running; :func:`verdict`
+Outcomes, judged by :func:`judge` (and :meth:`Expectations.skip` before running; :func:`judged`
 is the one way every front end gets a case's verdict, both in order):
 
 * ``fail`` — a listed case that fails or errors is ``xfail`` (not a failure of the run; the entry's
@@ -63,7 +63,7 @@ Entries that match no case of a run are reported (:meth:`Expectations.unmatched`
 renamed fixture. A malformed file raises :class:`ExpectationsError` whose message is
 ``path:line: what is wrong``; the command line exits 2 on it.
 
-The stable API other front ends use: :func:`load_expectations`, :func:`load_all`, :func:`verdict`,
+The stable API other front ends use: :func:`load_expectations`, :func:`load_all`, :func:`judged`,
 :func:`judge`, :meth:`Expectations.lookup`, :meth:`Expectations.skip`, :meth:`Expectations.unmatched`,
 :class:`Expectation` (``case_id``, ``outcome``, ``kind``, ``reason``, ``path``, ``line``, ``intermittent``).
 """
@@ -227,7 +227,7 @@ class Expectations:
 NO_EXPECTATIONS = Expectations()
 
 
-def verdict(ref: CaseRef, expectations: Expectations, run: Callable[[CaseRef], CaseResult]) -> CaseResult:
+def judged(ref: CaseRef, expectations: Expectations, run: Callable[[CaseRef], CaseResult]) -> CaseResult:
     """A case's verdict, the one way every front end (the command line in one process or in worker
     processes, the pytest plugin, :func:`runner.run_all`) gets it: a case listed ``skip`` is not run;
     any other is run (``run``) and judged (:func:`judge`)."""
@@ -242,13 +242,13 @@ def judge(result: CaseResult, expectations: Expectations) -> CaseResult:
     entry = expectations.lookup(result.ref.id)
     if entry is None or entry.outcome != "fail" or result.expectation is not None:
         return result
-    judged = _judge(result, entry)
-    if judged.outcome == XFAIL and entry.kind == UNTRIAGED and expectations.strict:
+    seen = _judge(result, entry)
+    if seen.outcome == XFAIL and entry.kind == UNTRIAGED and expectations.strict:
         note = f"{entry.location}: the entry is untriaged, and under --strict-expectations no expected failure"
         if entry.checks:  # shown as the per-check entry's line
-            return dataclasses.replace(judged, outcome=result.outcome, reason=note)
-        return dataclasses.replace(judged, outcome=result.outcome, notes=result.notes + (note,))
-    return judged
+            return dataclasses.replace(seen, outcome=result.outcome, reason=note)
+        return dataclasses.replace(seen, outcome=result.outcome, notes=result.notes + (note,))
+    return seen
 
 
 def _judge(result: CaseResult, entry: Expectation) -> CaseResult:

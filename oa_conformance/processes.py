@@ -8,7 +8,7 @@ cases for the interpreter. Each worker is a ``ProcessPoolExecutor`` of one proce
 breaks only its own share), forked by the forkserver (``forkserver.py``: it imports the whole stack
 once, started by the command line before its own imports). A worker re-reads the fixtures of its
 share (an AST does not cross the boundary), runs and judges them with ``run_as_completed`` (each
-through :func:`expectations.verdict`, as in one process) and sends each result back without its
+through :func:`expectations.judged`, as in one process) and sends each result back without its
 ``ref``; the parent puts the ref back. Which
 case goes where is the only scheduling: the waiting cases together, the others longest expected
 first (:func:`expected_seconds`), each to the share expected to finish first.
@@ -29,7 +29,7 @@ from typing import Iterable, Iterator, Mapping
 
 from .ast.nodes import Mapping as MappingNode
 from .ast.nodes import Node, Scalar, Section
-from .expectations import NO_EXPECTATIONS, Expectations, verdict
+from .expectations import NO_EXPECTATIONS, Expectations, judged
 from .pipeline import DEFAULT_TIMEOUT, cases_of, run_case
 from .results import ADAPTER_ERROR, ERROR, CaseRef, CaseResult
 from .runner import run_as_completed
@@ -162,16 +162,16 @@ def _run_share(jobs: list[tuple[int, object, int]], workers: int, timeout: float
     read: dict[str, list[CaseRef]] = {}
     failure: list[BaseException] = []
 
-    def case_verdict(job: tuple[int, object, int]) -> CaseResult:
+    def judged_case(job: tuple[int, object, int]) -> CaseResult:
         _, fixture, position = job
         if fixture.path not in read:  # two threads reading one fixture at once: the same cases twice
             read[fixture.path] = cases_of(fixture)
-        return verdict(read[fixture.path][position], expectations, lambda case: run_case(case, timeout))
+        return judged(read[fixture.path][position], expectations, lambda case: run_case(case, timeout))
 
     def run() -> None:
         try:
-            for position, result in run_as_completed(jobs, workers=workers, timeout=timeout, case_verdict=case_verdict):
-                _results.put((jobs[position][0], _portable(result)))
+            for position, result in run_as_completed(jobs, workers=workers, timeout=timeout, judged_case=judged_case):
+                _results.put((jobs[position][0], _portable(result, expectations)))
         except BaseException as exc:  # an adapter bug: the parent makes the unsent cases errors
             failure.append(exc)
         finally:
@@ -185,14 +185,17 @@ def _run_share(jobs: list[tuple[int, object, int]], workers: int, timeout: float
         raise RuntimeError(f"the share's runner failed: {type(failure[0]).__name__}: {failure[0]}")
 
 
-def _portable(result: CaseResult) -> bytes:
+def _portable(result: CaseResult, expectations: Expectations = NO_EXPECTATIONS) -> bytes:
     """The result without its ref, pickled here (a queue pickles in a background thread, where a
-    failure would lose the result and leave the parent waiting): an error result if it cannot be."""
+    failure would lose the result and leave the parent waiting): an error result (judged) if it cannot be."""
     try:
         return pickle.dumps(dataclasses.replace(result, ref=None))
     except Exception as exc:  # an adapter bug (a check carrying a live object): this case errors
-        return pickle.dumps(CaseResult(None, ERROR, category=ADAPTER_ERROR, duration_s=result.duration_s,
-                                       reason=f"adapter error: the case's result cannot leave its worker ({type(exc).__name__}: {exc})"))
+        why = f"adapter error: the case's result cannot leave its worker ({type(exc).__name__}: {exc})"
+        error = CaseResult(result.ref, ERROR, category=ADAPTER_ERROR, duration_s=result.duration_s, reason=why)
+        if result.ref is not None:
+            error = judged(result.ref, expectations, lambda ref: error)
+        return pickle.dumps(dataclasses.replace(error, ref=None))
 
 
 # --- the parent side ---------------------------------------------------------------------------
@@ -280,7 +283,7 @@ def _lost(refs, owner: dict[int, Future], results, expectations: Expectations) -
             del owner[index]
             why = f"{type(future.exception()).__name__}: {future.exception()}"
             lost = f"the worker process running this case did not finish it ({why})"
-            yield index, verdict(refs[index], expectations, lambda ref: CaseResult(ref, ERROR, category=ADAPTER_ERROR, reason=lost))
+            yield index, judged(refs[index], expectations, lambda ref: CaseResult(ref, ERROR, category=ADAPTER_ERROR, reason=lost))
 
 
 def _received(refs, index: int, plain: bytes) -> CaseResult:

@@ -32,7 +32,7 @@ runtime's ``conformance.toml`` wherever it is, else a probe of its API: ``host/m
 ``--oa-runtime-manifest FILE`` (or ini ``oa_runtime_manifest``) gives the manifest to judge it by.
 
 Known deviations: ``--oa-expectations FILE`` (or ini ``oa_expectations``): each case's verdict is
-judged as the command line judges it (``expectations.verdict``) and mapped onto pytest's outcomes:
+judged as the command line judges it (``expectations.judged``) and mapped onto pytest's outcomes:
 ``xfail`` → ``xfail``, ``xpass`` → a strict ``XPASS`` (a failure: remove the entry), a case listed
 ``skip`` → ``skip`` (it is not run); an intermittent entry's case is listed after the tests.
 ``--oa-strict-expectations``: an untriaged entry excuses no failure.
@@ -70,7 +70,7 @@ def unmark_for_rewrite(finders: list, package: str) -> None:
 unmark_for_rewrite(sys.meta_path, __package__)  # before this module imports the rest of the package
 
 from .discovery import CAPABILITIES, FixtureRef, spec_dir
-from .expectations import NO_EXPECTATIONS, Expectations, ExpectationsError, load_all, verdict
+from .expectations import NO_EXPECTATIONS, Expectations, ExpectationsError, load_all, judged
 from .heap import collector_paused
 from .options import positive_seconds, worker_count
 from .pipeline import DEFAULT_TIMEOUT, cases_of, run_case
@@ -445,7 +445,7 @@ def _path_and_line(location: str) -> tuple[str, int]:
 
 
 class _Scheduler:
-    """Each case's verdict (``expectations.verdict``: a case listed skip is not run), ahead in a
+    """Each case's verdict (``expectations.judged``: a case listed skip is not run), ahead in a
     pool of daemon threads or, with no workers, in the test itself."""
 
     def __init__(self, workers: int, timeout: float, expectations: Expectations):
@@ -455,19 +455,19 @@ class _Scheduler:
         self.pool: DaemonPool | None = None
         self.futures: dict[str, Future] = {}
 
-    def verdict(self, case: CaseRef) -> CaseResult:
-        return verdict(case, self.expectations, lambda ref: run_case(ref, self.timeout))
+    def judged(self, case: CaseRef) -> CaseResult:
+        return judged(case, self.expectations, lambda ref: run_case(ref, self.timeout))
 
     def start(self, items: list["CaseItem"]) -> None:
         if self.workers <= 0 or not items:
             return
         self.pool = DaemonPool(self.workers)
         for item in items:  # in run order: the pool starts them in this order, `workers` at a time
-            self.futures[item.nodeid] = self.pool.submit(self.verdict, item.case)
+            self.futures[item.nodeid] = self.pool.submit(self.judged, item.case)
 
     def result(self, item: "CaseItem") -> CaseResult:
         future = self.futures.pop(item.nodeid, None)
-        return future.result() if future is not None else self.verdict(item.case)
+        return future.result() if future is not None else self.judged(item.case)
 
     def close(self) -> None:
         if self.pool is not None:

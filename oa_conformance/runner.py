@@ -13,7 +13,7 @@ import threading
 from concurrent.futures import Future
 from typing import Any, Callable, Iterable, Iterator
 
-from .expectations import NO_EXPECTATIONS, Expectations, verdict
+from .expectations import NO_EXPECTATIONS, Expectations, judged
 from .pipeline import DEFAULT_TIMEOUT, run_case
 from .results import ADAPTER_ERROR, ERROR, CaseRef, CaseResult
 
@@ -78,19 +78,19 @@ class DaemonPool:
 
 def run_as_completed(refs: Iterable[CaseRef], workers: int = 16, timeout: float = DEFAULT_TIMEOUT,
                      expectations: Expectations = NO_EXPECTATIONS,
-                     case_verdict: Callable[[Any], CaseResult] | None = None) -> Iterator[tuple[int, CaseResult]]:
+                     judged_case: Callable[[Any], CaseResult] | None = None) -> Iterator[tuple[int, CaseResult]]:
     """Run cases side by side and yield ``(input index, result)`` as each one completes.
 
     Closing the generator early (``-x``, ``--maxfail``, Ctrl-C) starts no further case. The workers
     are daemon threads, so a case still in flight (a fixture sleeping towards its time limit) does
-    not hold up the process's exit. ``case_verdict`` turns one entry of ``refs`` into its result in
-    the worker thread (default: :func:`expectations.verdict` of :func:`run_case`; a worker process
+    not hold up the process's exit. ``judged_case`` turns one entry of ``refs`` into its result in
+    the worker thread (default: :func:`expectations.judged` of :func:`run_case`; a worker process
     passes its jobs and reads each case's fixture there).
     """
     refs = list(refs)
-    if case_verdict is None:
-        def case_verdict(ref: CaseRef) -> CaseResult:
-            return verdict(ref, expectations, lambda case: run_case(case, timeout))
+    if judged_case is None:
+        def judged_case(ref: CaseRef) -> CaseResult:
+            return judged(ref, expectations, lambda case: run_case(case, timeout))
     pending: queue.SimpleQueue = queue.SimpleQueue()
     for index, ref in enumerate(refs):
         pending.put((index, ref))
@@ -111,7 +111,7 @@ def run_as_completed(refs: Iterable[CaseRef], workers: int = 16, timeout: float 
             except queue.Empty:
                 return
             try:
-                result = case_verdict(ref)
+                result = judged_case(ref)
             except Exception as exc:  # run_case never raises; an expectations bug must not hang the run
                 result = CaseResult(ref, ERROR, category=ADAPTER_ERROR, reason=f"adapter error {type(exc).__name__}: {exc}")
             finished.put((index, result))
