@@ -19,7 +19,8 @@ Exit status: 0 when nothing failed or errored (an expected failure listed in the
 ``not implemented`` by the adapter fails too), 2 on a usage error (bad option value, unwritable
 ``--json`` path, unknown capability) or a malformed expectations file, 130 when interrupted (Ctrl-C:
 the cases that finished are summarised). `diff`: 1 when a verdict got worse, 0 otherwise, 2 when a
-report cannot be read (cli/report_diff.py).
+report cannot be read (cli/report_diff.py). `expectations update`: 0 (dry run or written), 2 with
+one line for a bad report, file or range (expectations_update.py).
 """
 
 from __future__ import annotations
