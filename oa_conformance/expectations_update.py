@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import datetime
 import difflib
-import json
 import os
 import sys
 from dataclasses import dataclass
@@ -29,6 +28,7 @@ from dataclasses import dataclass
 from .expectations import (INTERMITTENT, UNTRIAGED, Expectation, ExpectationsError, fixture_id, load_expectations,
                            _is_under)
 from .files import write_atomically
+from .report import NotAReport, read_json_report
 
 Failing = tuple[tuple[str, "str | None"], ...]  # (check name, the check it restates)
 
@@ -65,14 +65,11 @@ class Need:
 def read_run(path: str) -> Run:
     """One ``oa-conformance run --json`` report; raises :class:`UpdateError` (one line)."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            document = json.load(handle)
-    except OSError as exc:
-        raise UpdateError(f"--from {path}: cannot read it: {exc.strerror or exc}") from None
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise UpdateError(f"--from {path}: not JSON (truncated?): {exc}") from None
-    if not isinstance(document, dict) or not isinstance(document.get("cases"), list) or not isinstance(document.get("host"), dict):
-        raise UpdateError(f"--from {path}: not an oa-conformance run --json report (no 'host' and 'cases')")
+        document = read_json_report(path)
+    except NotAReport as exc:
+        raise UpdateError(f"--from {path}: {exc}") from None
+    if not isinstance(document.get("host"), dict):
+        raise UpdateError(f"--from {path}: no 'host': not an oa-conformance run --json report")
     cases: dict[str, Observed | None] = {}
     for case in document["cases"]:
         if not isinstance(case, dict) or not isinstance(case.get("id"), str) or not isinstance(case.get("outcome"), str):

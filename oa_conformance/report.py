@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import collections
+import json
 import platform
 from typing import Iterable
 
@@ -11,6 +12,25 @@ from .expectations import Expectation, restated
 from .host.manifest import DISTRIBUTION, host_document, runtime_build
 from .results import FAILED, NOT_IMPLEMENTED, OUTCOMES, CaseResult
 from .version import ADAPTER_NAME, ADAPTER_VERSION, TARGET_SPEC_VERSION
+
+
+class NotAReport(Exception):
+    """A file that is not an ``oa-conformance run --json`` report; ``str()`` says why, in one line."""
+
+
+def read_json_report(path: str) -> dict:
+    """The document of a ``run --json`` report: a JSON object with a ``cases`` list; raises
+    :class:`NotAReport` (unreadable, not JSON — a truncated file —, or another tool's)."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            document = json.load(handle)
+    except OSError as exc:
+        raise NotAReport(f"cannot read it: {exc.strerror or exc}") from None
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise NotAReport(f"not JSON: {exc}") from None
+    if not isinstance(document, dict) or not isinstance(document.get("cases"), list):
+        raise NotAReport("no 'cases' list: not an oa-conformance run --json report")
+    return document
 
 
 def host() -> dict:

@@ -195,7 +195,7 @@ def test_update_refuses_bad_input_in_one_line_with_exit_2(tmp_path):
     foreign.write_text('{"tests": []}')
     file = tmp_path / "exp.toml"
     file.write_text(entry("c1"))
-    for args, says in [(["--from", str(truncated), str(file)], "not JSON (truncated?)"),
+    for args, says in [(["--from", str(truncated), str(file)], "not JSON"),
                        (["--from", str(foreign), str(file)], "not an oa-conformance run --json report"),
                        (["--from", str(tmp_path / "none.json"), str(file)], "cannot read it"),
                        (["--from", str(good), str(tmp_path / "no" / "such" / "dir.toml"), "--write"], "cannot write it"),
