@@ -24,7 +24,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from ..heap import collector_paused
-from ..options import capability_name, positive_count
+from ..options import capability_name, cores_capped, positive_count
 from .oa_conformance import version_text
 from .pipes import run_command
 
@@ -99,7 +99,8 @@ def _main(argv: list[str] | None, default_processes: int) -> int:
         if args.paths == ["-"]:
             result = _lint_stdin(args.capability, selection)
         else:
-            result = lint_paths(args.paths, selection, args.capability, args.processes or default_processes)
+            processes = cores_capped("oa-lint", args.processes) if args.processes else default_processes
+            result = lint_paths(args.paths, selection, args.capability, processes)
     except UsageError as exc:
         print(f"oa-lint: error: {exc}", file=sys.stderr)
         return 2
@@ -116,9 +117,13 @@ def _main(argv: list[str] | None, default_processes: int) -> int:
 def _lint_stdin(capability: str | None, selection: Selection) -> LintResult:
     """``oa-lint -``: one fixture from standard input; rules about the file's name and folder do not apply."""
     from ..interpreter.yaml_compose import read_capped
-    from ..lint.engine import INTERNAL, LintResult, lint_file
+    from ..lint.engine import INTERNAL, LintResult, UsageError, lint_file
+    from .pipes import StandardInputClosed, standard_input
 
-    data = read_capped(sys.stdin.buffer)
+    try:
+        data = read_capped(standard_input())
+    except (StandardInputClosed, OSError) as exc:
+        raise UsageError(f"cannot read standard input: {exc.strerror if isinstance(exc, OSError) else exc}") from None
     found = [d for d in lint_file("<stdin>", data, capability=capability)
              if d.code == INTERNAL.code or (selection.allows(d.code) and not d.code.startswith("L"))]
     return LintResult(tuple(found), 1)

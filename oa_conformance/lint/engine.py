@@ -23,13 +23,14 @@ from collections import Counter
 from typing import Iterable, Iterator, NamedTuple
 
 from ..diagnostics import Diagnostic, Span
-from ..discovery import DiscoveryError, FixtureRef, discover
+from ..discovery import Discovery, DiscoveryError, FixtureRef, find
 from ..heap import collector_paused
 from ..pipeline import capability_of, read_fixture
 from .context import DocumentContext, FileContext, Finding, FixtureContext
 from .rules import BY_CODE, DETECTABLE, RULES, Rule
 
 INTERNAL = BY_CODE["X001"]
+PASSED_OVER = BY_CODE["L004"]
 _BY_KIND: dict[str, tuple[Rule, ...]] = {kind: tuple(r for r in RULES if r.kind == kind)
                                          for kind in ("file", "document", "fixture", "scenario", "outcome")}
 _CLAIMED: dict[str, Rule] = {claim: rule for rule in RULES for claim in rule.claims}
@@ -94,24 +95,34 @@ class LintResult(NamedTuple):
 def fixture_refs(paths: Iterable[str], capability: str | None = None) -> list[FixtureRef]:
     """The fixtures under each path, in order, each once; a path with none is a usage error.
     ``capability`` is the one of a fixture file outside a ``<capability>/conformance/`` folder."""
-    found: list[list[FixtureRef]] = []
+    return found_under(paths, capability).fixtures
+
+
+def found_under(paths: Iterable[str], capability: str | None = None) -> Discovery:
+    """:func:`fixture_refs`, with the files discovery passes over under the paths (a path holding
+    only such files is not a usage error: they are its findings)."""
+    found: list[Discovery] = []
     for path in paths:
         try:
-            refs = discover([path], loose_capability=capability)
+            discovered = find([path], loose_capability=capability)
         except DiscoveryError as exc:
             raise UsageError(str(exc)) from None
-        if not refs:
+        if not discovered.fixtures and not discovered.passed_over:
             raise UsageError(f"{path}: no fixtures (*.yaml) found")
-        found.append(refs)
+        found.append(discovered)
     if len(found) == 1:
-        return found[0]  # discover() already lists each file once
+        return found[0]  # find() already lists each file once
+    return Discovery(_unique(ref for each in found for ref in each.fixtures), _unique(item for each in found for item in each.passed_over))
+
+
+def _unique(items: Iterable) -> list:
     seen: set[str] = set()
     unique = []
-    for ref in (ref for refs in found for ref in refs):
-        key = os.path.realpath(ref.path)
+    for item in items:
+        key = os.path.realpath(item.path)
         if key not in seen:
             seen.add(key)
-            unique.append(ref)
+            unique.append(item)
     return unique
 
 
@@ -132,12 +143,15 @@ def lint_paths(paths: Iterable[str], selection: Selection = Selection(), capabil
     held in the child); a share whose child fails is linted here."""
     import threading  # here, not with the module: one file's lint pays for no process machinery
 
-    refs = fixture_refs(paths, capability)
+    refs, passed_over = found_under(paths, capability)
     count = min(processes, len(refs) // MIN_SHARE)
     if count > 1 and threading.active_count() == 1 and hasattr(os, "fork"):
         found = _lint_side_by_side(refs, selection, count)
     else:
         found = _lint_refs(refs, selection)
+    if selection.allows(PASSED_OVER.code):
+        found.extend(Diagnostic.at(Span(item.path, 1, 1), PASSED_OVER.category, PASSED_OVER.code, item.reason, PASSED_OVER.severity)
+                     for item in passed_over)
     return LintResult(tuple(found), len(refs))
 
 
