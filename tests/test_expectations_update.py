@@ -239,3 +239,15 @@ def test_a_lagging_checkout_goes_from_red_to_exit_0_in_one_update(target_spec, t
                                capture_output=True, text=True, timeout=120)
         assert again.returncode == 0 and "no change" in again.stderr and mine.read_text() == before
     print(f"lagging checkout: environment {built:.1f} s, whole test {time.perf_counter() - started:.1f} s")
+
+
+def test_a_fixture_wide_entry_whose_cases_now_differ_is_split_per_case(tmp_path):
+    file = tmp_path / "exp.toml"
+    file.write_text(f'["{FIVE}"]\noutcome = "fail"\nkind = "fixture"\nreason = """the whole fixture,\nfor a reason"""\n')
+    run = run_report(tmp_path, "run.json", {"c1": ("passed", []), "c2": ("failed", ["expected.final_state"]),
+                                             "c4": ("xfail", ["expected.final_state"])})
+    assert update("--from", str(run), str(file), "--write").returncode == 0
+    entries = {e.case_id: e for e in load_expectations(str(file)).entries}
+    assert set(entries) == {f"{FIVE}[c2]", f"{FIVE}[c4]"}  # c1 passes: no entry; the fixture's own is gone
+    assert all(e.kind == "fixture" and e.reason == "the whole fixture, for a reason" and not e.checks for e in entries.values())
+    assert "no change" in update("--from", str(run), str(file)).stderr
