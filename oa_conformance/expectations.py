@@ -5,8 +5,8 @@ A user keeps a TOML file of cases that are known not to pass against a given run
 each with the outcome expected, the reason and whose deviation it is::
 
     ["pipeline-utilities/901-example-recovery"]                    # a fixture id covers all its cases
-    outcome = "fail"                                              # fail | skip
-    kind = "runtime"                                              # runtime | fixture | adapter
+    outcome = "fail"                                              # fail | skip | ["fail", "pass"]
+    kind = "runtime"                                              # runtime | fixture | adapter | untriaged
     reason = "the runtime emits ... where the spec requires ..."
 
     ["graph-engine/902-example-routing[routing_error_case]"]
@@ -42,21 +42,30 @@ file's entry replaces an earlier one for the same id, so a small overlay (e.g. t
 older spec corpus) rides on the shipped file; an overlay entry ``outcome = "pass"`` says the case
 is expected to pass there, cancelling the earlier entry (it applies nothing itself).
 
-Outcomes, applied by :meth:`Expectations.apply` (and :meth:`Expectations.skip` before running):
+Outcomes, judged by :func:`judge` (and :meth:`Expectations.skip` before running; :func:`judged`
+is the one way every front end gets a case's verdict, both in order):
 
 * ``fail`` — a listed case that fails or errors is ``xfail`` (not a failure of the run; the entry's
   reason is shown). A listed case that passes is ``xpass``, which *fails* the run (strict), so a
   stale entry is noticed. A listed case that is a recognized skip stays ``skipped``, with a note.
 * ``skip`` — the case is not run at all (e.g. it hangs the runtime); it is reported ``skipped`` with
   the entry's reason.
+* ``["fail", "pass"]`` — intermittent (web-platform-tests' known intermittent statuses): a case whose
+  outcome depends on timing the spec leaves open. A failure is ``xfail``, a pass stays ``passed``;
+  either keeps the run green, and the result carries the entry (reported as intermittent). With
+  ``checks``, a failure of any of the listed checks (not necessarily all) is ``xfail``.
+
+``kind = "untriaged"`` marks an entry nobody has looked at yet (``expectations update`` writes them):
+an expected failure as any other, except under ``--strict-expectations``, where its case's failure
+fails the run (:attr:`Expectations.strict`).
 
 Entries that match no case of a run are reported (:meth:`Expectations.unmatched`) — a typo or a
 renamed fixture. A malformed file raises :class:`ExpectationsError` whose message is
 ``path:line: what is wrong``; the command line exits 2 on it.
 
-The stable API other front ends use: :func:`load_expectations`, :meth:`Expectations.lookup`,
-:meth:`Expectations.apply`, :meth:`Expectations.skip`, :meth:`Expectations.unmatched`,
-:class:`Expectation` (``case_id``, ``outcome``, ``kind``, ``reason``, ``path``, ``line``).
+The stable API other front ends use: :func:`load_expectations`, :func:`load_all`, :func:`judged`,
+:func:`judge`, :meth:`Expectations.lookup`, :meth:`Expectations.skip`, :meth:`Expectations.unmatched`,
+:class:`Expectation` (``case_id``, ``outcome``, ``kind``, ``reason``, ``path``, ``line``, ``intermittent``).
 """
 
 from __future__ import annotations
@@ -65,15 +74,17 @@ import dataclasses
 import re
 import tomllib
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
-from .results import SKIPPED, XFAIL, XPASS, CaseRef, CaseResult
+from .results import ERROR, FAILED, PASSED, SKIPPED, XFAIL, XPASS, CaseRef, CaseResult
 
 if TYPE_CHECKING:  # pragma: no cover - annotations only
     from .assertions.rules import Check
 
 EXPECTED_OUTCOMES = ("fail", "skip", "pass")  # pass: replaces an earlier file's entry, then applies nothing
-KINDS = ("runtime", "fixture", "adapter")
+INTERMITTENT = ("fail", "pass")  # the one list an outcome may be: either outcome keeps the run green
+UNTRIAGED = "untriaged"  # an entry nobody has triaged: fails the run under --strict-expectations
+KINDS = ("runtime", "fixture", "adapter", UNTRIAGED)
 KEYS = ("outcome", "kind", "reason")
 OPTIONAL_KEYS = ("runtime", "checks", "builds")  # a PEP 440 specifier; the failing checks; per-build additions
 
@@ -95,7 +106,7 @@ class Expectation:
     """One entry: the case (or fixture) id, the expected outcome, whose deviation, and why."""
 
     case_id: str
-    outcome: str  # fail | skip
+    outcome: str  # fail | skip (an intermittent entry: fail, with ``intermittent``)
     kind: str  # runtime | fixture | adapter
     reason: str
     path: str = ""
@@ -104,6 +115,7 @@ class Expectation:
     checks: tuple[str, ...] = ()  # the checks expected to fail; empty: the whole case
     # (specifier, checks, reason): more checks expected to fail on the builds a specifier names
     builds: tuple[tuple[str, tuple[str, ...], str], ...] = ()
+    intermittent: bool = False  # outcome = ["fail", "pass"]: a failure is xfail, a pass stays passed
 
     def for_runtime(self, runtime_version: str | None) -> "Expectation":
         """The entry as it applies to this build: the checks (and reasons) of each ``builds``
@@ -118,11 +130,11 @@ class Expectation:
     def covers(self, check: "Check") -> bool:
         """Whether this entry expects ``check`` to fail: it is listed, or under a listed name, or a
         predicate restating one (its detail reads ``restates <name>, and …``)."""
-        names = [check.name]
-        restated = re.match(r"restates (\S+?),", check.detail or "")
-        if restated:
-            names.append(restated.group(1))
-        return any(_is_under(name, listed) for name in names for listed in self.checks)
+        return self.covers_name(check.name, restated(check))
+
+    def covers_name(self, name: str, restates: str | None = None) -> bool:
+        """Whether a check of this name (restating ``restates``, if any) is listed or under a listed name."""
+        return any(_is_under(n, listed) for n in (name, restates) if n for listed in self.checks)
 
     def holds_for(self, runtime_version: str | None) -> bool:
         """Whether the entry is in scope for this runtime version (an unscoped entry always is; a
@@ -135,13 +147,24 @@ class Expectation:
     def location(self) -> str:
         return f"{self.path}:{self.line}"
 
+    @property
+    def expected(self) -> str:
+        """What the entry expects, in words: ``fail``, ``skip``, ``fail or pass (intermittent)``."""
+        return "fail or pass (intermittent)" if self.intermittent else self.outcome
+
     def describe(self) -> str:
-        return f"expected to {self.outcome} ({self.kind}): {self.reason}"
+        return f"expected to {self.expected} ({self.kind}): {self.reason}"
 
     def document(self) -> dict:
         """The entry as JSON-able data (the JSON report's ``expectation``)."""
-        return {"outcome": self.outcome, "kind": self.kind, "reason": self.reason, "entry": self.case_id,
-                "location": self.location}
+        return {"outcome": list(INTERMITTENT) if self.intermittent else self.outcome, "intermittent": self.intermittent,
+                "kind": self.kind, "reason": self.reason, "entry": self.case_id, "location": self.location}
+
+
+def restated(check: "Check") -> str | None:
+    """The check a predicate restates (its detail reads ``restates <name>, and …``), else None."""
+    found = re.match(r"restates (\S+?),", check.detail or "")
+    return found.group(1) if found else None
 
 
 def _is_under(name: str, listed: str) -> bool:
@@ -166,6 +189,7 @@ class Expectations:
 
     path: str = ""
     entries: tuple[Expectation, ...] = ()
+    strict: bool = False  # --strict-expectations: an untriaged entry excuses no failure
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_id", {e.case_id: e for e in self.entries})
@@ -185,22 +209,6 @@ class Expectations:
         return CaseResult(ref, SKIPPED, reason=f"listed in the expectations file: {entry.describe()}",
                           location=entry.location, expectation=entry)
 
-    def apply(self, result: "CaseResult") -> "CaseResult":
-        """The result as the expectations file sees it: failed/error → xfail, passed → xpass (strict)."""
-        entry = self.lookup(result.ref.id)
-        if entry is None or entry.outcome != "fail" or result.expectation is not None:
-            return result
-        if entry.checks and result.outcome in ("failed", "error"):
-            return _apply_checks(result, entry)
-        if result.outcome in ("failed", "error"):
-            return dataclasses.replace(result, outcome=XFAIL, expectation=entry)
-        if result.outcome == "passed":
-            return dataclasses.replace(
-                result, outcome=XPASS, expectation=entry, location=entry.location,
-                reason=f"passed, but the expectations file lists it {entry.describe()} — remove the entry")
-        note = f"listed as an expected failure ({entry.location}) but skipped"
-        return dataclasses.replace(result, expectation=entry, notes=result.notes + (note,))
-
     def unmatched(self, case_ids: Iterable[str], directories: Iterable[str] | None = None) -> tuple[Expectation, ...]:
         """The entries that match none of these case ids (by case id or fixture id): pass every
         case a run *read*, selected or not, so an entry for a deselected case is not stale. With
@@ -219,9 +227,50 @@ class Expectations:
 NO_EXPECTATIONS = Expectations()
 
 
+def judged(ref: CaseRef, expectations: Expectations, run: Callable[[CaseRef], CaseResult]) -> CaseResult:
+    """A case's verdict, the one way every front end (the command line in one process or in worker
+    processes, the pytest plugin, :func:`runner.run_all`) gets it: a case listed ``skip`` is not run;
+    any other is run (``run``) and judged (:func:`judge`)."""
+    listed = expectations.skip(ref)
+    return listed if listed is not None else judge(run(ref), expectations)
+
+
+def judge(result: CaseResult, expectations: Expectations) -> CaseResult:
+    """The result as the expectations file sees it — the one judge: failed/error → xfail, passed →
+    xpass (strict); an intermittent entry's pass stays passed (carrying the entry); an untriaged
+    entry under ``strict`` excuses nothing; a per-check entry is judged on the checks."""
+    entry = expectations.lookup(result.ref.id)
+    if entry is None or entry.outcome != "fail" or result.expectation is not None:
+        return result
+    seen = _judge(result, entry)
+    if seen.outcome == XFAIL and entry.kind == UNTRIAGED and expectations.strict:
+        note = f"{entry.location}: the entry is untriaged, and under --strict-expectations no expected failure"
+        if entry.checks:  # shown as the per-check entry's line
+            return dataclasses.replace(seen, outcome=result.outcome, reason=note)
+        return dataclasses.replace(seen, outcome=result.outcome, notes=result.notes + (note,))
+    return seen
+
+
+def _judge(result: CaseResult, entry: Expectation) -> CaseResult:
+    failing = result.outcome in (FAILED, ERROR)
+    if entry.checks and failing:
+        return _apply_checks(result, entry)
+    if failing:
+        return dataclasses.replace(result, outcome=XFAIL, expectation=entry)
+    if result.outcome == PASSED and entry.intermittent:
+        return dataclasses.replace(result, expectation=entry)
+    if result.outcome == PASSED:
+        return dataclasses.replace(
+            result, outcome=XPASS, expectation=entry, location=entry.location,
+            reason=f"passed, but the expectations file lists it {entry.describe()} — remove the entry")
+    note = f"listed as an expected failure ({entry.location}) but skipped"
+    return dataclasses.replace(result, expectation=entry, notes=result.notes + (note,))
+
+
 def _apply_checks(result: "CaseResult", entry: Expectation) -> "CaseResult":
-    """A per-check entry: xfail when exactly its checks fail, failed beside an unlisted failure (or
-    when the case did not run its checks), xpass when a listed check passed."""
+    """A per-check entry: xfail when exactly its checks fail (an intermittent one: any of them),
+    failed beside an unlisted failure (or when the case did not run its checks), xpass when a
+    listed check passed."""
     from .assertions.rules import HOLDS
 
     failing = [check for check in result.checks if check.status not in HOLDS]
@@ -232,16 +281,17 @@ def _apply_checks(result: "CaseResult", entry: Expectation) -> "CaseResult":
         note = f"the expectations entry lists {', '.join(entry.checks)}; {why}"
         return dataclasses.replace(result, reason=note, expectation=entry)
     stale = [name for name in entry.checks if not any(_is_under(check.name, name) for check in failing)]
-    if stale:
+    if stale and not entry.intermittent:
         return dataclasses.replace(
             result, outcome=XPASS, expectation=entry, location=entry.location,
             reason=f"listed checks passed: {', '.join(stale)} — remove them from the expectations entry")
     return dataclasses.replace(result, outcome=XFAIL, expectation=entry)
 
 
-def load_all(paths: Iterable[str], runtime_version: str | None) -> Expectations:
+def load_all(paths: Iterable[str], runtime_version: str | None, strict: bool = False) -> Expectations:
     """Read every file in order (a later file's entry replaces an earlier one for the same id) and
-    keep the entries in scope for ``runtime_version``; raises :class:`ExpectationsError`."""
+    keep the entries in scope for ``runtime_version``; raises :class:`ExpectationsError`. ``strict``:
+    an untriaged entry excuses no failure (``--strict-expectations``)."""
     by_id: dict[str, Expectation] = {}
     names = []
     for path in paths:
@@ -251,7 +301,7 @@ def load_all(paths: Iterable[str], runtime_version: str | None) -> Expectations:
             by_id[entry.case_id] = entry
     kept = tuple(e.for_runtime(runtime_version) for e in by_id.values()
                  if e.holds_for(runtime_version) and e.outcome != "pass")
-    return Expectations(", ".join(names), kept)
+    return Expectations(", ".join(names), kept, strict)
 
 
 def load_expectations(path: str) -> Expectations:
@@ -290,8 +340,13 @@ def parse_expectations(data: dict, lines: dict[str, int], path: str) -> Expectat
         for key in KEYS:
             if key not in body:
                 raise ExpectationsError(path, line, f"{case_id!r}: missing required key {key!r}")
+            if key == "outcome" and isinstance(body[key], list):
+                continue  # an intermittent entry's outcomes (_intermittent)
             if not isinstance(body[key], str) or not body[key].strip():
                 raise ExpectationsError(path, line, f"{case_id!r}: {key} must be a non-empty string")
+        intermittent = _intermittent(body, case_id, path, line)
+        if intermittent:
+            body = {**body, "outcome": "fail"}
         if body["outcome"] not in EXPECTED_OUTCOMES:
             raise ExpectationsError(path, line, f"{case_id!r}: outcome {body['outcome']!r} is not one of "
                                     f"{', '.join(EXPECTED_OUTCOMES)}")
@@ -301,8 +356,20 @@ def parse_expectations(data: dict, lines: dict[str, int], path: str) -> Expectat
         checks = _check_names(body, case_id, path, line)
         builds = _builds(body, case_id, path, line)
         entries.append(Expectation(case_id, body["outcome"], body["kind"], " ".join(body["reason"].split()), path,
-                                   line or 0, runtime, checks, builds))
+                                   line or 0, runtime, checks, builds, intermittent))
     return Expectations(path, tuple(entries))
+
+
+def _intermittent(body: dict, case_id: str, path: str, line: int | None) -> bool:
+    """Whether ``outcome`` is the list of an intermittent entry; a list other than fail and pass,
+    each once, is an error."""
+    value = body["outcome"]
+    if not isinstance(value, list):
+        return False
+    if len(value) != len(INTERMITTENT) or sorted(value, key=str) != sorted(INTERMITTENT):
+        raise ExpectationsError(path, line, f"{case_id!r}: outcome {value!r}: a list of outcomes names "
+                                '"fail" and "pass", each once (an intermittent case: outcome = ["fail", "pass"])')
+    return True
 
 
 def _check_names(body: dict, case_id: str, path: str, line: int | None) -> tuple[str, ...]:

@@ -7,8 +7,9 @@ slow node: :func:`waiting_cases`), which then wake from their sleeps without que
 cases for the interpreter. Each worker is a ``ProcessPoolExecutor`` of one process (so a crash
 breaks only its own share), forked by the forkserver (``forkserver.py``: it imports the whole stack
 once, started by the command line before its own imports). A worker re-reads the fixtures of its
-share (an AST does not cross the boundary), runs them with ``run_as_completed`` and sends each
-result back without its ``ref``; the parent puts the ref back and applies the expectations. Which
+share (an AST does not cross the boundary), runs and judges them with ``run_as_completed`` (each
+through :func:`expectations.judged`, as in one process) and sends each result back without its
+``ref``; the parent puts the ref back. Which
 case goes where is the only scheduling: the waiting cases together, the others longest expected
 first (:func:`expected_seconds`), each to the share expected to finish first.
 """
@@ -28,7 +29,7 @@ from typing import Iterable, Iterator, Mapping
 
 from .ast.nodes import Mapping as MappingNode
 from .ast.nodes import Node, Scalar, Section
-from .expectations import NO_EXPECTATIONS, Expectations
+from .expectations import NO_EXPECTATIONS, Expectations, judged
 from .pipeline import DEFAULT_TIMEOUT, cases_of, run_case
 from .results import ADAPTER_ERROR, ERROR, CaseRef, CaseResult
 from .runner import run_as_completed
@@ -152,7 +153,7 @@ def _start_worker(results, stop, runtime_manifest: str | None) -> None:
     use_runtime_manifest(runtime_manifest)
 
 
-def _run_share(jobs: list[tuple[int, object, int]], workers: int, timeout: float) -> None:
+def _run_share(jobs: list[tuple[int, object, int]], workers: int, timeout: float, expectations: Expectations) -> None:
     """Run one share (``(input index, fixture, position among the fixture's cases)``, longest
     expected first) side by side, each job reading its case in the thread that runs it, so the first
     cases start at once; return as soon as every result is sent or the parent stops the run (the
@@ -161,16 +162,16 @@ def _run_share(jobs: list[tuple[int, object, int]], workers: int, timeout: float
     read: dict[str, list[CaseRef]] = {}
     failure: list[BaseException] = []
 
-    def judge(job: tuple[int, object, int]) -> CaseResult:
+    def judged_case(job: tuple[int, object, int]) -> CaseResult:
         _, fixture, position = job
         if fixture.path not in read:  # two threads reading one fixture at once: the same cases twice
             read[fixture.path] = cases_of(fixture)
-        return run_case(read[fixture.path][position], timeout)
+        return judged(read[fixture.path][position], expectations, lambda case: run_case(case, timeout))
 
     def run() -> None:
         try:
-            for position, result in run_as_completed(jobs, workers=workers, timeout=timeout, judge=judge):
-                _results.put((jobs[position][0], _portable(result)))
+            for position, result in run_as_completed(jobs, workers=workers, timeout=timeout, judged_case=judged_case):
+                _results.put((jobs[position][0], _portable(result, expectations)))
         except BaseException as exc:  # an adapter bug: the parent makes the unsent cases errors
             failure.append(exc)
         finally:
@@ -184,14 +185,17 @@ def _run_share(jobs: list[tuple[int, object, int]], workers: int, timeout: float
         raise RuntimeError(f"the share's runner failed: {type(failure[0]).__name__}: {failure[0]}")
 
 
-def _portable(result: CaseResult) -> bytes:
+def _portable(result: CaseResult, expectations: Expectations = NO_EXPECTATIONS) -> bytes:
     """The result without its ref, pickled here (a queue pickles in a background thread, where a
-    failure would lose the result and leave the parent waiting): an error result if it cannot be."""
+    failure would lose the result and leave the parent waiting): an error result (judged) if it cannot be."""
     try:
         return pickle.dumps(dataclasses.replace(result, ref=None))
     except Exception as exc:  # an adapter bug (a check carrying a live object): this case errors
-        return pickle.dumps(CaseResult(None, ERROR, category=ADAPTER_ERROR, duration_s=result.duration_s,
-                                       reason=f"adapter error: the case's result cannot leave its worker ({type(exc).__name__}: {exc})"))
+        why = f"adapter error: the case's result cannot leave its worker ({type(exc).__name__}: {exc})"
+        error = CaseResult(result.ref, ERROR, category=ADAPTER_ERROR, duration_s=result.duration_s, reason=why)
+        if result.ref is not None:
+            error = judged(result.ref, expectations, lambda ref: error)
+        return pickle.dumps(dataclasses.replace(error, ref=None))
 
 
 # --- the parent side ---------------------------------------------------------------------------
@@ -202,22 +206,14 @@ def run_in_processes(refs: Iterable[CaseRef], processes: int, workers: int = 16,
                      durations: Mapping[str, float] | None = None) -> Iterator[tuple[int, CaseResult]]:
     """Run cases in ``processes`` worker processes, and one more for the cases that declare waits
     (``workers`` threads each), and yield ``(input index, result)`` as each completes, seen through
-    the expectations file. A worker that dies makes each of its unfinished cases an error; closing
-    the generator stops every worker."""
+    the expectations file (judged in the worker). A worker that dies makes each of its unfinished
+    cases an error; closing the generator stops every worker."""
     refs = list(refs)
     positions = _positions(refs)
-    indexes: list[int] = []
-    for index, ref in enumerate(refs):
-        listed = expectations.skip(ref)
-        if listed is not None:
-            yield index, listed
-        else:
-            indexes.append(index)
-    if not indexes:
+    if not refs:
         return
-    pending = [refs[i] for i in indexes]
-    waits = dict(zip(indexes, declared_waits(pending)))
-    todo = dict(zip(indexes, expected_seconds(pending, durations, list(waits.values()))))
+    waits = dict(enumerate(declared_waits(refs)))
+    todo = dict(enumerate(expected_seconds(refs, durations, list(waits.values()))))
     # Without a previous report, what a case costs its process is unknown: the same for each.
     loads = {index: todo[index] if durations and refs[index].id in durations else BASE_SECONDS for index in todo}
     start_forkserver()
@@ -230,7 +226,8 @@ def run_in_processes(refs: Iterable[CaseRef], processes: int, workers: int = 16,
             pool = ProcessPoolExecutor(1, mp_context=context, initializer=_start_worker, initargs=(results, stop, runtime_manifest))
             pools.append(pool)
             longest_first = sorted(share, key=lambda i: (-todo[i], i))
-            future = pool.submit(_run_share, [(i, refs[i].fixture, positions[i]) for i in longest_first], workers, timeout)
+            future = pool.submit(_run_share, [(i, refs[i].fixture, positions[i]) for i in longest_first], workers, timeout,
+                                 expectations)
             owner.update((i, future) for i in share)
         while owner:
             try:
@@ -239,7 +236,7 @@ def run_in_processes(refs: Iterable[CaseRef], processes: int, workers: int = 16,
                 yield from _lost(refs, owner, results, expectations)
                 continue
             owner.pop(index, None)
-            yield index, _received(refs, index, plain, expectations)
+            yield index, _received(refs, index, plain)
     finally:
         stop.set()
         # The pool's own record of its worker (there is no public one before Python 3.14's
@@ -280,18 +277,18 @@ def _lost(refs, owner: dict[int, Future], results, expectations: Expectations) -
         except queue.Empty:
             break
         if owner.pop(index, None) is not None:
-            yield index, _received(refs, index, plain, expectations)
+            yield index, _received(refs, index, plain)
     for index, future in sorted(owner.items()):
         if future in dead:
             del owner[index]
             why = f"{type(future.exception()).__name__}: {future.exception()}"
-            yield index, expectations.apply(CaseResult(refs[index], ERROR, category=ADAPTER_ERROR,
-                                                       reason=f"the worker process running this case did not finish it ({why})"))
+            lost = f"the worker process running this case did not finish it ({why})"
+            yield index, judged(refs[index], expectations, lambda ref: CaseResult(ref, ERROR, category=ADAPTER_ERROR, reason=lost))
 
 
-def _received(refs, index: int, plain: bytes, expectations: Expectations) -> CaseResult:
-    """A worker's result with its ref put back, seen through the expectations file."""
-    return expectations.apply(dataclasses.replace(pickle.loads(plain), ref=refs[index]))
+def _received(refs, index: int, plain: bytes) -> CaseResult:
+    """A worker's result (judged there) with its ref put back."""
+    return dataclasses.replace(pickle.loads(plain), ref=refs[index])
 
 
 def _positions(refs: list[CaseRef]) -> list[int]:

@@ -31,9 +31,11 @@ The build under test: the session header names it and the source of truth for it
 runtime's ``conformance.toml`` wherever it is, else a probe of its API: ``host/manifest.py``);
 ``--oa-runtime-manifest FILE`` (or ini ``oa_runtime_manifest``) gives the manifest to judge it by.
 
-Known deviations: ``--oa-expectations FILE`` (or ini ``oa_expectations``) maps the expectations
-file onto pytest's own markers: ``outcome = "fail"`` → strict ``xfail`` (a pass is a failure: remove
-the entry), ``outcome = "skip"`` → ``skip`` (the case is not run).
+Known deviations: ``--oa-expectations FILE`` (or ini ``oa_expectations``): each case's verdict is
+judged as the command line judges it (``expectations.judged``) and mapped onto pytest's outcomes:
+``xfail`` → ``xfail``, ``xpass`` → a strict ``XPASS`` (a failure: remove the entry), a case listed
+``skip`` → ``skip`` (it is not run); an intermittent entry's case is listed after the tests.
+``--oa-strict-expectations``: an untriaged entry excuses no failure.
 """
 
 from __future__ import annotations
@@ -68,7 +70,7 @@ def unmark_for_rewrite(finders: list, package: str) -> None:
 unmark_for_rewrite(sys.meta_path, __package__)  # before this module imports the rest of the package
 
 from .discovery import CAPABILITIES, FixtureRef, find_in_conformance, spec_dir
-from .expectations import NO_EXPECTATIONS, Expectations, ExpectationsError, load_all
+from .expectations import NO_EXPECTATIONS, Expectations, ExpectationsError, judged, load_all
 from .heap import collector_paused
 from .options import positive_seconds, worker_count
 from .pipeline import DEFAULT_TIMEOUT, cases_of, run_case
@@ -93,6 +95,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--oa-expectations", metavar="FILE", action="append", default=[],
                     help="known deviations (TOML): 'fail' entries are strict xfail, 'skip' entries skip "
                          "(repeatable: a later file's entry replaces an earlier one)")
+    group.addoption("--oa-strict-expectations", action="store_true",
+                    help="an untriaged expectations entry (kind = \"untriaged\") excuses no failure: its case fails the run")
     group.addoption("--oa-runtime-manifest", metavar="FILE",
                     help="the runtime's conformance.toml to decide its skips by (default: the one the build ships, else probing its API)")
     parser.addini("oa_spec_roots", type="paths", default=[], help="spec repositories or spec/ folders to collect fixtures from")
@@ -128,7 +132,8 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[_SEEN] = set()
     config.stash[_EXPECTATIONS] = _expectations(config)
     _runtime_manifest(config)
-    config.stash[_SCHEDULER] = _Scheduler(config.getoption("oa_workers"), config.getoption("oa_timeout"))
+    config.stash[_SCHEDULER] = _Scheduler(config.getoption("oa_workers"), config.getoption("oa_timeout"),
+                                          config.stash[_EXPECTATIONS])
 
 
 def _spec_root(root: str, where: str) -> Path:
@@ -192,7 +197,7 @@ def _expectations(config: pytest.Config) -> Expectations:
     if not paths:
         return NO_EXPECTATIONS
     try:
-        return load_all(paths, runtime_version())
+        return load_all(paths, runtime_version(), strict=config.getoption("oa_strict_expectations"))
     except ExpectationsError as exc:
         raise pytest.UsageError(f"oa-expectations: {exc}") from None
 
@@ -402,7 +407,7 @@ def pytest_runtestloop(session: pytest.Session) -> None:
             return
         position, workers = _worker_position(workerinput)
         items = [(i, item) for i, item in items if share_of(i, workers) == position]
-    config.stash[_SCHEDULER].start([item for _, item in items if isinstance(item, CaseItem) and item.runs])
+    config.stash[_SCHEDULER].start([item for _, item in items if isinstance(item, CaseItem)])
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
@@ -422,6 +427,12 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
     expectations = config.stash.get(_EXPECTATIONS, NO_EXPECTATIONS)
     for entry in expectations.unmatched(config.stash.get(_COLLECTED, set()), directories=()):
         terminalreporter.write_line(f"oa-expectations: {entry.location}: {entry.case_id} matches no case of its fixture")
+    # The cases an intermittent entry judged, from every report (an xdist controller's come from its
+    # workers, with their properties).
+    for report in (r for reports in terminalreporter.stats.values() for r in reports):
+        for name, value in getattr(report, "user_properties", ()):
+            if name == "oa_intermittent" and getattr(report, "when", None) == "call":
+                terminalreporter.write_line(f"oa-expectations: {value}")
     if config.stash.get(_ROOTS, ()):
         from .host.manifest import warning_lines
 
@@ -439,28 +450,43 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Any:
     if isinstance(item, CaseItem) and call.when == "call" and item.case_seconds:
         report.duration = item.case_seconds
     if isinstance(item, CaseItem) and item.skipped_at and report.skipped and isinstance(report.longrepr, tuple):
-        path, line, _column = item.skipped_at.rsplit(":", 2)
-        report.longrepr = (path, int(line), report.longrepr[2])
+        path, line = _path_and_line(item.skipped_at)
+        report.longrepr = (path, line, report.longrepr[2])
     return report
 
 
+def _path_and_line(location: str) -> tuple[str, int]:
+    """``path:line:col`` (a fixture) or ``path:line`` (an expectations entry) → (path, line)."""
+    path, line = location.rsplit(":", 1)
+    if ":" in path and path.rsplit(":", 1)[1].isdigit():  # path:line:col
+        path, line = path.rsplit(":", 1)
+    return path, int(line)
+
+
 class _Scheduler:
-    def __init__(self, workers: int, timeout: float):
+    """Each case's verdict (``expectations.judged``: a case listed skip is not run), ahead in a
+    pool of daemon threads or, with no workers, in the test itself."""
+
+    def __init__(self, workers: int, timeout: float, expectations: Expectations):
         self.workers = workers
         self.timeout = timeout
+        self.expectations = expectations
         self.pool: DaemonPool | None = None
         self.futures: dict[str, Future] = {}
+
+    def judged(self, case: CaseRef) -> CaseResult:
+        return judged(case, self.expectations, lambda ref: run_case(ref, self.timeout))
 
     def start(self, items: list["CaseItem"]) -> None:
         if self.workers <= 0 or not items:
             return
         self.pool = DaemonPool(self.workers)
         for item in items:  # in run order: the pool starts them in this order, `workers` at a time
-            self.futures[item.nodeid] = self.pool.submit(run_case, item.case, self.timeout)
+            self.futures[item.nodeid] = self.pool.submit(self.judged, item.case)
 
     def result(self, item: "CaseItem") -> CaseResult:
         future = self.futures.pop(item.nodeid, None)
-        return future.result() if future is not None else run_case(item.case, self.timeout)
+        return future.result() if future is not None else self.judged(item.case)
 
     def close(self) -> None:
         if self.pool is not None:
@@ -473,7 +499,6 @@ class FixtureFile(pytest.File):
         real = Path(os.path.realpath(self.path))  # the real directory names the capability
         capability = real.parent.name if real.is_dir() and real.name == "conformance" else real.parent.parent.name
         fixture = FixtureRef(str(self.path), capability, self.path.name)
-        expectations = self.config.stash.get(_EXPECTATIONS, NO_EXPECTATIONS)
         stem = self.path.name.removesuffix(".yaml")
         for case in cases_of(fixture):
             # The case name is the parametrization id: `<file>::NNN-name[case]`, exactly as pytest
@@ -483,14 +508,6 @@ class FixtureFile(pytest.File):
             item = CaseItem.from_parent(self, name=name, nodeid=nodeid, case=case)
             item.add_marker(register_marker(self.config, fixture.capability))
             item.extra_keyword_matches.add(case.id)
-            entry = expectations.lookup(case.id)
-            if entry is not None and entry.outcome == "fail" and entry.checks:
-                item.judged_by = expectations  # per-check: judged on the result (CaseItem.runtest)
-            elif entry is not None and entry.outcome == "fail":
-                item.add_marker(pytest.mark.xfail(reason=f"{entry.kind}: {entry.reason} ({entry.location})", strict=True))
-            elif entry is not None and entry.outcome == "skip":
-                item.add_marker(pytest.mark.skip(reason=f"{entry.kind}: {entry.reason} ({entry.location})"))
-                item.runs = False
             yield item
 
 
@@ -504,25 +521,28 @@ class CaseItem(pytest.Item):
     def __init__(self, *, case: CaseRef, **kwargs: Any):
         super().__init__(**kwargs)
         self.case = case
-        self.runs = True  # False when the expectations file skips it: never run ahead
-        self.skipped_at: str | None = None  # path:line:col of a recognized skip
+        self.skipped_at: str | None = None  # path:line:col of a recognized skip (path:line: an entry's)
         self.case_seconds: float | None = None  # how long the case itself ran (it may have run ahead)
-        # A per-check expectations entry is applied to the result here (an xfail marker would
-        # also swallow the failures it does not list); a whole-case entry is a marker.
-        self.judged_by: Any = None
 
     def runtest(self) -> None:
+        """The judged result (the one judge, ``expectations.judge``) as pytest's outcome."""
         result = self.config.stash[_SCHEDULER].result(self)
-        if self.judged_by is not None:
-            result = self.judged_by.apply(result)
         self.user_properties.append(("oa_outcome", result.outcome))
         self.case_seconds = result.duration_s
+        entry = result.expectation
+        if entry is not None and entry.intermittent and result.outcome in ("passed", "xfail"):
+            self.user_properties.append(("oa_intermittent", f"{entry.location}: {self.case.id} is intermittent "
+                                         f"(expected to fail or pass): {'passed' if result.outcome == 'passed' else 'failed'}"))
         if result.outcome == "skipped":
             self.skipped_at = result.location  # reported there (pytest_runtest_makereport), not at this line
             pytest.skip(result.reason or "skipped")
         if result.outcome == "xfail":
-            entry = result.expectation
-            pytest.xfail(f"{entry.kind}: {entry.reason} ({entry.location}; checks {', '.join(entry.checks)})")
+            checks = f"; checks {', '.join(entry.checks)}" if entry.checks else ""
+            pytest.xfail(f"{'intermittent, ' if entry.intermittent else ''}{entry.kind}: {entry.reason} ({entry.location}{checks})")
+        if result.outcome == "xpass":  # pytest's own strict XPASS: a failure that says to remove the entry
+            why = f"{entry.kind}: {entry.reason}" if result.reason and result.reason.startswith("passed,") else result.reason
+            self.add_marker(pytest.mark.xfail(reason=f"{why} ({entry.location})", strict=True))
+            return
         if result.outcome != "passed":
             raise CaseFailed(result)
 
@@ -543,14 +563,17 @@ class CaseItem(pytest.Item):
 
 def render_failure(result: CaseResult) -> str:
     """The fixture's YAML around the failing expectation, then what did not match."""
+    from .report import entry_line
+
     lines = [f"{result.outcome}{' [' + result.category + ']' if result.category else ''}: {result.ref.id}"]
-    if result.expectation is not None and result.expectation.checks:  # a per-check entry that did not hold
-        lines.append(f"{result.expectation.location}: {result.reason}")
+    findings = result.findings()  # each failed check (or problem, or the reason) with its own location
+    line = entry_line(result, findings)  # a per-check entry that did not hold: why
+    if line:
+        lines.append(line)
     location = result.location
     if location:
         lines.append(f"at {location}")
         lines.extend(_snippet(location))
-    findings = result.findings()  # each failed check (or problem, or the reason) with its own location
     if findings:
         lines.append("")
         lines.extend(f"  {where + ': ' if where else ''}{text}" for where, text in findings)

@@ -3,13 +3,34 @@
 from __future__ import annotations
 
 import collections
+import json
 import platform
 from typing import Iterable
 
-from .expectations import Expectation
+from .assertions.rules import HOLDS
+from .expectations import Expectation, restated
 from .host.manifest import DISTRIBUTION, host_document, runtime_build
 from .results import FAILED, NOT_IMPLEMENTED, OUTCOMES, CaseResult
 from .version import ADAPTER_NAME, ADAPTER_VERSION, TARGET_SPEC_VERSION
+
+
+class NotAReport(Exception):
+    """A file that is not an ``oa-conformance run --json`` report; ``str()`` says why, in one line."""
+
+
+def read_json_report(path: str) -> dict:
+    """The document of a ``run --json`` report: a JSON object with a ``cases`` list; raises
+    :class:`NotAReport` (unreadable, not JSON — a truncated file —, or another tool's)."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            document = json.load(handle)
+    except OSError as exc:
+        raise NotAReport(f"cannot read it: {exc.strerror or exc}") from None
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise NotAReport(f"not JSON: {exc}") from None
+    if not isinstance(document, dict) or not isinstance(document.get("cases"), list):
+        raise NotAReport("no 'cases' list: not an oa-conformance run --json report")
+    return document
 
 
 def host() -> dict:
@@ -38,6 +59,8 @@ def json_report(results: Iterable[CaseResult], unmatched: Iterable[Expectation] 
                 "duration_s": r.duration_s,
                 "notes": list(r.notes),
                 "findings": [{"location": location, "message": text} for location, text in r.findings()],
+                # What `expectations update` reads: each check that did not hold, and what it restates.
+                "failing_checks": [{"name": c.name, "status": c.status, "restates": restated(c)} for c in r.checks if c.status not in HOLDS],
                 "expectation": r.expectation.document() if r.expectation is not None else None,
             }
             for r in results
@@ -72,15 +95,32 @@ def case_lines(result: CaseResult) -> list[str]:
     the reason), each note — every entry with its own location once, every message on one line."""
     category = f" [{result.category}]" if result.category else ""
     lines = [f"{result.outcome.upper():7} {result.ref.id}{category}"]
-    entry = result.expectation
-    if entry is not None and result.outcome == "xfail":
-        lines.append(f"{INDENT}{entry.location}: expected to fail [{entry.kind}]: {one_line(entry.reason)}")
-    elif entry is not None and entry.checks:  # a per-check entry that did not hold: why, before what failed
-        lines.append(f"{INDENT}{entry.location}: {one_line(result.reason or '')}")
-    for location, text in result.findings():
+    findings = result.findings()
+    line = entry_line(result, findings)
+    if line:
+        lines.append(f"{INDENT}{one_line(line)}")
+    for location, text in findings:
         lines.append(f"{INDENT}{location + ': ' if location else ''}{one_line(text)}")
     lines.extend(f"{INDENT}note: {one_line(note)}" for note in result.notes)
     return lines
+
+
+def entry_line(result: CaseResult, findings: tuple[tuple[str | None, str], ...]) -> str | None:
+    """The expectations entry's line above a case's findings: the entry's reason for an xfail (and
+    an intermittent entry's pass), why a per-check entry did not hold — unless a finding says it
+    already (a per-check entry on a case that passed: its xpass)."""
+    entry = result.expectation
+    if entry is None:
+        return None
+    if result.outcome == "xfail" or (result.outcome == "passed" and entry.intermittent):
+        return f"{entry.location}: expected to {entry.expected} [{entry.kind}]: {entry.reason}"
+    if entry.checks and (entry.location, result.reason) not in findings:
+        return f"{entry.location}: {result.reason or ''}"
+    return None
+
+
+def _intermittent(result: CaseResult) -> bool:
+    return result.expectation is not None and result.expectation.intermittent
 
 
 def summary_table(results: Iterable[CaseResult], unmatched: Iterable[Expectation] = (), quiet: bool = False) -> str:
@@ -104,8 +144,10 @@ def summary_table(results: Iterable[CaseResult], unmatched: Iterable[Expectation
         lines.append(row(capability, per[capability]))
         total.update(per[capability])
     lines.append(row("total", total))
-    # A passed case is listed only for its warnings (SHOULD-level expectations not met), and not under -q.
-    details = [r for r in results if (r.outcome != "passed" or (not quiet and r.findings())) and (r.fails_run or not quiet)]
+    # A passed case is listed for its warnings (SHOULD-level expectations not met; not under -q) and
+    # when an intermittent entry covers it.
+    details = [r for r in results
+               if (r.outcome != "passed" or _intermittent(r) or (not quiet and r.findings())) and (r.fails_run or not quiet)]
     if details:
         lines.append("")
         for r in details:

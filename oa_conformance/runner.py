@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import queue
 import threading
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from typing import Any, Callable, Iterable, Iterator
 
-from .expectations import NO_EXPECTATIONS, Expectations
+from .expectations import NO_EXPECTATIONS, Expectations, judged
 from .pipeline import DEFAULT_TIMEOUT, run_case
 from .results import ADAPTER_ERROR, ERROR, CaseRef, CaseResult
 
@@ -22,13 +22,13 @@ def run_all(refs: Iterable[CaseRef], workers: int = 16, timeout: float = DEFAULT
             expectations: Expectations = NO_EXPECTATIONS) -> Iterator[CaseResult]:
     """Run cases concurrently (threads, one event loop each); results come back in input order,
     seen through the expectations file (a case listed ``skip`` is not run)."""
-    refs = list(refs)
-
-    def one(ref: CaseRef) -> CaseResult:
-        return expectations.skip(ref) or expectations.apply(run_case(ref, timeout))
-
-    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-        yield from pool.map(one, refs)
+    waiting: dict[int, CaseResult] = {}
+    following = 0
+    for index, result in run_as_completed(refs, workers, timeout, expectations):
+        waiting[index] = result
+        while following in waiting:
+            yield waiting.pop(following)
+            following += 1
 
 
 class DaemonPool:
@@ -78,19 +78,19 @@ class DaemonPool:
 
 def run_as_completed(refs: Iterable[CaseRef], workers: int = 16, timeout: float = DEFAULT_TIMEOUT,
                      expectations: Expectations = NO_EXPECTATIONS,
-                     judge: Callable[[Any], CaseResult] | None = None) -> Iterator[tuple[int, CaseResult]]:
+                     judged_case: Callable[[Any], CaseResult] | None = None) -> Iterator[tuple[int, CaseResult]]:
     """Run cases side by side and yield ``(input index, result)`` as each one completes.
 
     Closing the generator early (``-x``, ``--maxfail``, Ctrl-C) starts no further case. The workers
     are daemon threads, so a case still in flight (a fixture sleeping towards its time limit) does
-    not hold up the process's exit. ``judge`` turns one entry of ``refs`` into its result in the
-    worker thread (default: the expectations' skip, else :func:`run_case` seen through them; a
-    worker process passes its jobs and reads each case's fixture there).
+    not hold up the process's exit. ``judged_case`` turns one entry of ``refs`` into its result in
+    the worker thread (default: :func:`expectations.judged` of :func:`run_case`; a worker process
+    passes its jobs and reads each case's fixture there).
     """
     refs = list(refs)
-    if judge is None:
-        def judge(ref: CaseRef) -> CaseResult:
-            return expectations.skip(ref) or expectations.apply(run_case(ref, timeout))
+    if judged_case is None:
+        def judged_case(ref: CaseRef) -> CaseResult:
+            return judged(ref, expectations, lambda case: run_case(case, timeout))
     pending: queue.SimpleQueue = queue.SimpleQueue()
     for index, ref in enumerate(refs):
         pending.put((index, ref))
@@ -111,7 +111,7 @@ def run_as_completed(refs: Iterable[CaseRef], workers: int = 16, timeout: float 
             except queue.Empty:
                 return
             try:
-                result = judge(ref)
+                result = judged_case(ref)
             except Exception as exc:  # run_case never raises; an expectations bug must not hang the run
                 result = CaseResult(ref, ERROR, category=ADAPTER_ERROR, reason=f"adapter error {type(exc).__name__}: {exc}")
             finished.put((index, result))

@@ -11,6 +11,7 @@ import pytest
 from oa_conformance.cli.oa_conformance import main as cli
 from oa_conformance.discovery import discover
 from oa_conformance.expectations import ExpectationsError, Expectations, load_all, load_expectations, parse_expectations
+from oa_conformance.expectations import judged as judged_case
 from oa_conformance.host.manifest import runtime_version
 from oa_conformance.pipeline import cases_of
 from oa_conformance.runner import run_all
@@ -213,7 +214,7 @@ def _each_entry_is_needed(root, files: list[Path], judged: Path) -> None:
     raw = list(run_all(refs, workers=8))
     assert not own.unmatched(r.ref.id for r in raw)
     def fails(expectations: Expectations, result) -> bool:  # as a run judges it: skip entries first
-        return (expectations.skip(result.ref) or expectations.apply(result)).fails_run
+        return judged_case(result.ref, expectations, lambda ref: result).fails_run
 
     for entry in own.entries:
         without = Expectations(shipped.path, tuple(e for e in shipped.entries if e.case_id != entry.case_id))

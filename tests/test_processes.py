@@ -19,6 +19,7 @@ from oa_conformance.discovery import discover
 from oa_conformance.forkserver import START_METHOD, end_forkserver, start_forkserver
 from oa_conformance.processes import (declared_waits, end_workers, expected_seconds, plan_shares, run_in_processes,
                                       waiting_cases)
+from oa_conformance.expectations import NO_EXPECTATIONS
 from oa_conformance.pipeline import cases_of
 from oa_conformance.results import ERROR
 
@@ -189,7 +190,7 @@ def test_a_share_whose_runner_fails_makes_its_cases_errors(tmp_path, monkeypatch
     monkeypatch.setattr(processes, "_results", Broken())
     monkeypatch.setattr(processes, "_stop", threading.Event())
     with pytest.raises(RuntimeError, match="the share's runner failed: OSError: simulated"):
-        processes._run_share([(0, fixture, 0)], workers=1, timeout=10)
+        processes._run_share([(0, fixture, 0)], workers=1, timeout=10, expectations=NO_EXPECTATIONS)
 
 
 def _leave_a_thread_running() -> None:

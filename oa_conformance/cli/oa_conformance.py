@@ -6,6 +6,8 @@
     oa-conformance diff OLD.json NEW.json the cases whose verdict changed between two --json reports
     oa-conformance coverage ROOT... --prose SPEC_CHECKOUT [--results RUN.json ...] [--json FILE] [--html FILE]
                                           the spec's normative statements the fixtures cite and verify
+    oa-conformance expectations update --from RUN.json FILE [--runtime-range SPEC] [--write]
+                                          bring an expectations file in line with runs (dry run: a diff)
 
 `run` first names the build that runs and the source of truth for its skips (the runtime's
 conformance.toml, wherever it is, ``--runtime-manifest FILE``, or a probe of its API: host/manifest.py);
@@ -21,6 +23,8 @@ Exit status: 0 when nothing failed or errored (an expected failure listed in the
 the cases that finished are summarised). `diff`: 1 when a verdict got worse, 0 otherwise, 2 when a
 report cannot be read (cli/report_diff.py). `coverage`: 0 when the map was built, 2 when it cannot be
 (cli/coverage.py).
+report cannot be read (cli/report_diff.py). `expectations update`: 0 (dry run or written), 2 with
+one line for a bad report, file or range (expectations_update.py).
 """
 
 from __future__ import annotations
@@ -60,6 +64,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--expectations", metavar="FILE", action="append",
                      help="known deviations (TOML): listed failures are xfail, listed passes xpass (strict); "
                           "repeatable: a later file's entry replaces an earlier one for the same id")
+    run.add_argument("--strict-expectations", action="store_true",
+                     help='an untriaged expectations entry (kind = "untriaged") excuses no failure: its case fails the run')
+    run.add_argument("--junitxml", metavar="FILE", help="write a JUnit XML report here (the case ids the pytest plugin uses)")
     run.add_argument("--workers", type=positive_count, default=16, help="cases run side by side (default 16; each has its own event loop)")
     run.add_argument("--processes", type=positive_count, metavar="N",
                      help="worker processes, each running its share of the cases side by side (default: one per core; 1: all in this "
@@ -80,6 +87,14 @@ def build_parser() -> argparse.ArgumentParser:
     diff.add_argument("new", metavar="NEW.json", help="the later report")
     diff.add_argument("--same", action="store_true", help="exit 1 when any verdict differs (not only a worse one)")
     add_coverage_parser(commands)
+    expectations = commands.add_parser("expectations", help="maintain an expectations file")
+    tasks = expectations.add_subparsers(dest="task", required=True)
+    update = tasks.add_parser("update", help="bring an expectations file in line with runs' JSON reports (dry run: print the diff)")
+    update.add_argument("--from", dest="runs", metavar="RUN.json", action="append", required=True,
+                        help="a run --json report (repeatable: runs that disagree on a case make its entry intermittent)")
+    update.add_argument("file", metavar="FILE", help="the expectations file (created when missing)")
+    update.add_argument("--runtime-range", metavar="SPEC", help='scope new entries to these builds (PEP 440, e.g. "<0.17")')
+    update.add_argument("--write", action="store_true", help="write the file (atomically) instead of printing the diff")
     for command in commands.choices.values():  # every command takes --version, as the tool does
         command.add_argument("--version", action="version", version=version_text("oa-conformance"))
     return parser
@@ -118,6 +133,10 @@ def _command(args: argparse.Namespace) -> int:
         from .coverage import coverage
 
         return coverage(args)
+    if args.command == "expectations":
+        from .expectations_update import update_command
+
+        return update_command(args.runs, args.file, args.runtime_range, args.write)
     if args.command == "run" and _processes(args) > 1 and args.keyword is None:
         # Everything runs: the worker processes' imports (about 1 s, the longest step before a
         # worker's first case) start now, beside this process's own imports and reading.
@@ -128,10 +147,11 @@ def _command(args: argparse.Namespace) -> int:
     if limit:
         print(f"oa-conformance: {limit}", file=sys.stderr)
         return 2
-    problem = _json_path_problem(getattr(args, "json_path", None))
-    if problem:
-        print(f"oa-conformance: --json {args.json_path}: {problem}", file=sys.stderr)
-        return 2
+    for option, path in (("--json", getattr(args, "json_path", None)), ("--junitxml", getattr(args, "junitxml", None))):
+        problem = _json_path_problem(path)
+        if problem:
+            print(f"oa-conformance: {option} {path}: {problem}", file=sys.stderr)
+            return 2
     try:
         everything, passed_over = find(args.roots, loose_capability=args.capability[0] if len(args.capability or ()) == 1 else None)
     except DiscoveryError as exc:
@@ -179,7 +199,7 @@ def _run(fixtures, args) -> int:
     expectations = NO_EXPECTATIONS
     if args.expectations:
         try:
-            expectations = load_all(args.expectations, runtime_version())
+            expectations = load_all(args.expectations, runtime_version(), strict=args.strict_expectations)
         except ExpectationsError as exc:
             print(f"oa-conformance: {exc}", file=sys.stderr)
             return 2
@@ -250,6 +270,14 @@ def _run(fixtures, args) -> int:
             except OSError as exc:  # a full disk, a file system that takes no new file: the old file stays
                 print(f"oa-conformance: --json {args.json_path}: cannot write the report: {why_not_written(exc)}", file=sys.stderr)
                 return 2
+    if args.junitxml:
+        from ..junit import junit_xml
+
+        try:
+            write_whole(args.junitxml, junit_xml(results, elapsed))
+        except OSError as exc:
+            print(f"oa-conformance: --junitxml {args.junitxml}: cannot write the report: {why_not_written(exc)}", file=sys.stderr)
+            return 2
     if stopped and stopped.startswith("interrupted"):
         return INTERRUPTED
     return 1 if any(r.fails_run for r in results) else 0

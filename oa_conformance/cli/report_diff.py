@@ -10,21 +10,16 @@ that must judge alike: a wheel and an editable checkout of it).
 
 from __future__ import annotations
 
-import json
 import sys
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from ..report import NOT_IMPLEMENTED_COLUMN, one_line
+from ..report import NOT_IMPLEMENTED_COLUMN, NotAReport, one_line, read_json_report
 from ..results import NOT_IMPLEMENTED
 
 GOOD = frozenset({"passed", "xfail", "skipped"})
 BAD = frozenset({"failed", "error", "xpass", NOT_IMPLEMENTED_COLUMN})
 INDENT = " " * 4
-
-
-class NotAReport(Exception):
-    pass
 
 
 @dataclass(frozen=True)
@@ -70,15 +65,7 @@ class Report:
 
 
 def read_report(path: str) -> Report:
-    try:
-        with open(path, encoding="utf-8") as handle:
-            document = json.load(handle)
-    except OSError as exc:
-        raise NotAReport(f"cannot read it: {exc.strerror or exc}") from None
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise NotAReport(f"not JSON: {exc}") from None
-    if not isinstance(document, dict) or not isinstance(document.get("cases"), list):
-        raise NotAReport("no 'cases' list: not an oa-conformance run --json report")
+    document = read_json_report(path)
     try:
         entries = [Entry.of(case) for case in document["cases"]]
     except NotAReport as exc:
