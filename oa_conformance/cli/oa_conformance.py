@@ -4,6 +4,8 @@
                                           run every case against openarmature; summary table + JSON report
     oa-conformance check [SPEC_ROOT...]   read every fixture (load, schema, version) and report problems
     oa-conformance diff OLD.json NEW.json the cases whose verdict changed between two --json reports
+    oa-conformance report RUN.json... -o report.html
+                                          the runs side by side as one self-contained HTML page
 
 `run` first names the build that runs and the source of truth for its skips (the runtime's
 conformance.toml, wherever it is, ``--runtime-manifest FILE``, or a probe of its API: host/manifest.py);
@@ -17,7 +19,8 @@ Exit status: 0 when nothing failed or errored (an expected failure listed in the
 ``not implemented`` by the adapter fails too), 2 on a usage error (bad option value, unwritable
 ``--json`` path, unknown capability) or a malformed expectations file, 130 when interrupted (Ctrl-C:
 the cases that finished are summarised). `diff`: 1 when a verdict got worse, 0 otherwise, 2 when a
-report cannot be read (cli/report_diff.py).
+report cannot be read (cli/report_diff.py). `report`: 0 when the page is written, 2 when a report
+cannot be read or the page cannot be written (cli/report_page.py).
 """
 
 from __future__ import annotations
@@ -72,6 +75,9 @@ def build_parser() -> argparse.ArgumentParser:
     diff.add_argument("old", metavar="OLD.json", help="the earlier report (run --json)")
     diff.add_argument("new", metavar="NEW.json", help="the later report")
     diff.add_argument("--same", action="store_true", help="exit 1 when any verdict differs (not only a worse one)")
+    page = commands.add_parser("report", help="the runs of one or more JSON reports side by side, as one self-contained HTML page")
+    page.add_argument("runs", nargs="+", metavar="RUN.json", help="reports of run --json, one column each, in this order (the first is the baseline)")
+    page.add_argument("-o", "--output", required=True, metavar="FILE", help="the page to write (replaced whole, never partly written)")
     for command in commands.choices.values():  # every command takes --version, as the tool does
         command.add_argument("--version", action="version", version=version_text("oa-conformance"))
     return parser
@@ -96,6 +102,10 @@ def _main(argv: list[str] | None) -> int:
         from .report_diff import diff
 
         return diff(args.old, args.new, same=args.same)
+    if args.command == "report":
+        from .report_page import report
+
+        return report(args.runs, args.output)
     if args.command == "run" and _processes(args) > 1 and args.keyword is None:
         # Everything runs: the worker processes' imports (about 1 s, the longest step before a
         # worker's first case) start now, beside this process's own imports and reading.
@@ -140,7 +150,7 @@ def _run(fixtures, args) -> int:
     from ..host.manifest import runtime_version
     from ..grammar import GrammarError, parse_keyword_expression
     from ..host.manifest import ManifestError, header_lines, use_runtime_manifest, warning_lines
-    from ..report import column, json_report, summary_table
+    from ..report import column, json_report, run_document, summary_table
     from ..pipeline import read_cases
     from ..runner import run_as_completed
 
@@ -185,7 +195,7 @@ def _run(fixtures, args) -> int:
         _start_workers_imports()
     for line in ([] if args.quiet else header_lines()) + warning_lines():
         print(line)
-    started = time.perf_counter()
+    started, started_at = time.perf_counter(), time.time()
     finished: dict[int, object] = {}
     failures, stopped = 0, None
     if in_processes:
@@ -219,7 +229,8 @@ def _run(fixtures, args) -> int:
     print(f"\n{len(results)} of {len(cases)} cases in {elapsed:.1f} s" + (f"; {stopped}" if stopped else ""))
     if args.json_path:
         with open(args.json_path, "w", encoding="utf-8") as handle:
-            json.dump(json_report(results, unmatched), handle, indent=2)
+            run = run_document(started_at, args.roots, args.expectations or ())
+            json.dump(json_report(results, unmatched, run), handle, indent=2)
             handle.write("\n")
     if stopped and stopped.startswith("interrupted"):
         return INTERRUPTED
