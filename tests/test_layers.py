@@ -108,6 +108,17 @@ def test_no_import_cycle_between_first_level_parts():
     assert not found, "import cycles between first-level parts:\n" + "\n".join(describe(group, graph) for group in found)
 
 
+# Parts that render plain data and sit outside the execution layers: they import no other part of the
+# package (so never the runtime, the interpreter or the host binding); the front ends import them.
+RENDERERS = ("pages",)
+
+
+def test_the_pages_import_no_other_part():
+    graph = part_graph(modules())
+    for part in RENDERERS:
+        assert not graph.get(part), f"{part} imports: " + "; ".join(edge for edges in graph[part].values() for edge in edges)
+
+
 def test_the_cycle_check_finds_a_cycle_and_names_its_import_lines(tmp_path):
     """The check above can fail: two parts importing each other are one group, with both lines."""
     package = tmp_path / PACKAGE.name
