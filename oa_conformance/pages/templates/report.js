@@ -59,4 +59,5 @@
     apply();
   });
   apply();
+  document.documentElement.classList.remove("folding");  // the rows' own hidden state rules from here on
 })();
