@@ -100,7 +100,7 @@ def test_rows_are_the_union_cells_marked_where_they_differ_from_the_first_run_an
     assert "the <reason>" not in page
     # what the second run says of [b] is what the first said: written once, pointed at
     assert page.count("final_state.x: expected 1, got 2") == 1 and "as in run 1" in page
-    assert "note: <span class=\"msg\">log INFO node a executing</span>" in page
+    assert "<li>note: log INFO node a executing</li>" in page
     # the header: build, how installed, corpus, date, expectations files
     for text in ("openarmature 0.16.0", "wheel /site", "/other-corpus", "2026-11-27T10:00:00+00:00", "/repo/oa-expectations.toml"):
         assert html.escape(text) in page, text
