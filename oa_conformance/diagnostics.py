@@ -8,6 +8,7 @@ problem. Formatters (text, JSON, SARIF, …) are pure functions over lists of th
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 # The four §9 categories of the conformance-adapter spec.
@@ -24,6 +25,15 @@ SPEC_CATEGORIES = (
 )
 
 
+def escaped(path: str) -> str:
+    """``path`` for a ``path:line:col`` line: a control character (a newline in a file name) is written
+    as its escape (``\\n``), so the line stays one line and says which file it is."""
+    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), path)
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
 class Span(NamedTuple):
     """Where a node came from: file path, 1-based line and 1-based column.
 
@@ -35,7 +45,7 @@ class Span(NamedTuple):
     column: int
 
     def __str__(self) -> str:
-        return f"{self.path}:{self.line}:{self.column}"
+        return f"{escaped(self.path)}:{self.line}:{self.column}"
 
     def shifted(self, columns: int) -> Span:
         """The span ``columns`` characters to the right on the same line (a spot inside a string)."""
@@ -73,4 +83,4 @@ class Diagnostic(NamedTuple):
         return f"{self.path}:{self.line}:{self.column}"
 
     def __str__(self) -> str:
-        return f"{self.location}: {self.category}: {self.message}"
+        return f"{escaped(self.path)}:{self.line}:{self.column}: {self.category}: {self.message}"

@@ -1,14 +1,24 @@
 """Finding fixtures (§8.1): walk ``spec/<capability>/conformance/`` for ``*.yaml``.
 
 A root may be a spec repository (it has ``spec/``), its ``spec/`` folder, one ``conformance/``
-folder, or a single fixture file. Fixtures come back sorted by capability then file name, so every
-front end lists them in the same order.
+folder, or a single fixture file (a relative root is judged by its absolute path: ``.`` inside a
+``conformance/`` folder is that folder). Fixtures come back sorted by capability then file name, so
+every front end lists them in the same order.
+
+The layout rule stays (only ``*.yaml`` directly in ``conformance/`` is a fixture), but nothing that
+looks like a fixture is passed over silently: :func:`find` also lists each file it will not run — a
+``.yml`` or ``.YAML`` name, a fixture in a subfolder, a ``NNN-name.md`` sidecar with no fixture —
+and every front end reports them (``check`` and ``run`` a located warning, oa-lint ``L004``, pytest
+a collection warning).
 """
 
 from __future__ import annotations
 
 import os
+import re
 from typing import Iterable, NamedTuple
+
+from .diagnostics import escaped
 
 
 # The spec's capability directories this adapter knows (a spec root may add more: they are read too).
@@ -25,6 +35,28 @@ class FixtureRef(NamedTuple):
     def display(self) -> str:
         """``<capability>/conformance/<file name>``, the id reports use."""
         return f"{self.capability}/conformance/{self.name}" if self.capability else self.name
+
+
+class PassedOver(NamedTuple):
+    """A file that looks like a fixture (or its sidecar) but that discovery will not run, and why."""
+
+    path: str
+    capability: str | None
+    reason: str
+
+    @property
+    def warning(self) -> str:
+        """The located one-line warning ``check`` and ``run`` print."""
+        return f"{escaped(self.path)}:1:1: warning: {self.reason}"
+
+
+class Discovery(NamedTuple):
+    fixtures: list[FixtureRef]
+    passed_over: list[PassedOver]
+
+
+_YAML_LIKE = (".yaml", ".yml")  # compared lower-cased: .YAML, .Yml … look like fixtures too
+_SIDECAR = re.compile(r"\d+-.*\.md\Z", re.IGNORECASE)  # NNN-name.md (a README.md is not one)
 
 
 class DiscoveryError(ValueError):
@@ -54,20 +86,55 @@ def _capabilities(spec: str) -> list[str]:
     return [e for e in entries if os.path.isdir(os.path.join(spec, e, "conformance"))]
 
 
-def _fixtures_in(conformance: str, capability: str | None) -> list[FixtureRef]:
+def find_in_conformance(conformance: str, capability: str | None) -> Discovery:
+    """The fixtures of one ``conformance/`` folder, and the files in it that look like fixtures but
+    are not run."""
     # Every *.yaml entry, not only regular files: a dangling symlink, a directory or a FIFO named
     # like a fixture is reported by the loader (cannot read fixture: …), never silently dropped.
     # A folder that cannot be listed is itself the one entry: the loader reports why, the rest run.
     try:
         names = sorted(os.listdir(conformance))
     except OSError:
-        return [FixtureRef(conformance, capability, os.path.basename(os.path.normpath(conformance)) + "/")]
-    return [FixtureRef(os.path.join(conformance, name), capability, name) for name in names if name.endswith(".yaml")]
+        return Discovery([FixtureRef(conformance, capability, os.path.basename(os.path.normpath(conformance)) + "/")], [])
+    fixtures = [FixtureRef(os.path.join(conformance, name), capability, name) for name in names if name.endswith(".yaml")]
+    passed_over = [PassedOver(path, capability, reason) for path, reason in _passed_over(conformance, names)]
+    return Discovery(fixtures, passed_over)
+
+
+def _passed_over(folder: str, names: list[str], nested: bool = False) -> Iterable[tuple[str, str]]:
+    """``(path, why)`` for each name in ``folder`` that looks like a fixture or a sidecar and is not
+    run; the subfolders are searched too (``nested``: inside one, where nothing is run)."""
+    stems = {name.rsplit(".", 1)[0] for name in names if name.lower().endswith(_YAML_LIKE)}
+    for name in names:
+        if name.endswith(".yaml") and not nested:
+            continue  # a fixture (or what the loader reports as unreadable)
+        if name.lower().endswith(_YAML_LIKE):
+            if nested:
+                yield os.path.join(folder, name), "looks like a fixture but is not run: fixtures are read from <capability>/conformance/ itself, not its subfolders"
+            else:
+                yield os.path.join(folder, name), f"looks like a fixture but is not run: a fixture's name ends in '.yaml' (rename it {name.rsplit('.', 1)[0]}.yaml)"
+        elif name.endswith(".md"):  # a sidecar (one stat less per fixture: a folder is not named *.md)
+            if name[:-3] not in stems and _SIDECAR.match(name):
+                yield os.path.join(folder, name), f"a sidecar without a fixture: no {name[:-3]}.yaml beside it"
+        elif os.path.isdir(path := os.path.join(folder, name)) and not os.path.islink(path):
+            try:
+                inner = sorted(os.listdir(path))
+            except OSError:
+                continue
+            yield from _passed_over(path, inner, nested=True)
 
 
 def discover(roots: Iterable[str], capabilities: Iterable[str] | None = None,
              loose_capability: str | None = None) -> list[FixtureRef]:
-    """Every fixture under ``roots`` (optionally only these capabilities), without duplicates.
+    """Every fixture under ``roots`` (optionally only these capabilities), without duplicates: the
+    fixtures of :func:`find`."""
+    return find(roots, capabilities, loose_capability).fixtures
+
+
+def find(roots: Iterable[str], capabilities: Iterable[str] | None = None,
+         loose_capability: str | None = None) -> Discovery:
+    """Every fixture under ``roots`` (optionally only these capabilities), without duplicates, and
+    every file beside them that looks like a fixture but is not run.
 
     A fixture file given outside a ``<capability>/conformance/`` folder takes ``loose_capability``
     (the command line's single ``--capability``), else the only one of ``capabilities``, else none:
@@ -78,6 +145,7 @@ def discover(roots: Iterable[str], capabilities: Iterable[str] | None = None,
     if loose_capability is None and wanted is not None and len(wanted) == 1:
         (loose_capability,) = wanted
     found: list[FixtureRef] = []
+    passed_over: list[PassedOver] = []
     for root in roots:
         if os.path.lexists(root) and not os.path.isdir(root):  # a file, or what the loader reports (FIFO, link)
             parent = os.path.dirname(os.path.abspath(root))
@@ -88,15 +156,16 @@ def discover(roots: Iterable[str], capabilities: Iterable[str] | None = None,
             continue
         if not os.path.isdir(root):
             raise DiscoveryError(f"{root}: no such file or directory")
-        if os.path.basename(os.path.normpath(root)) == "conformance":
-            capability = os.path.basename(os.path.dirname(os.path.abspath(root)))
-            found.extend(_fixtures_in(root, capability))
+        absolute = os.path.abspath(root)  # judged absolute: ".", "./" or "../conformance" are what they name
+        if os.path.basename(absolute) == "conformance":
+            capability = os.path.basename(os.path.dirname(absolute))
+            found.extend(_collect(find_in_conformance(root, capability), passed_over))
             continue
         spec = spec_dir(root)
         if spec is None:
             raise DiscoveryError(f"{root}: not a spec repository, a spec/ folder or a conformance/ folder")
         for capability in _capabilities(spec):
-            found.extend(_fixtures_in(os.path.join(spec, capability, "conformance"), capability))
+            found.extend(_collect(find_in_conformance(os.path.join(spec, capability, "conformance"), capability), passed_over))
     seen: set[str] = set()
     unique = []
     real_dirs: dict[str, str] = {}
@@ -105,7 +174,19 @@ def discover(roots: Iterable[str], capabilities: Iterable[str] | None = None,
         if key not in seen and (wanted is None or ref.capability in wanted):
             seen.add(key)
             unique.append(ref)
-    return unique
+    reported: set[str] = set()
+    skipped = []
+    for item in passed_over:
+        key = _real_path(item.path, real_dirs)
+        if key not in reported and (wanted is None or item.capability in wanted):
+            reported.add(key)
+            skipped.append(item)
+    return Discovery(unique, skipped)
+
+
+def _collect(discovery: Discovery, passed_over: list[PassedOver]) -> list[FixtureRef]:
+    passed_over.extend(discovery.passed_over)
+    return discovery.fixtures
 
 
 def _real_path(path: str, real_dirs: dict[str, str]) -> str:

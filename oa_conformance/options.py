@@ -6,6 +6,8 @@ from __future__ import annotations
 import argparse
 import difflib
 import math
+import os
+import sys
 
 from .discovery import CAPABILITIES
 
@@ -51,3 +53,13 @@ def capability_name(text: str) -> str:
     close = difflib.get_close_matches(text.replace("_", "-"), CAPABILITIES, n=1)
     hint = f"did you mean '{close[0]}'?" if close else f"known: {', '.join(CAPABILITIES)}"
     raise argparse.ArgumentTypeError(f"{text!r}: no such capability ({hint})")
+
+
+def cores_capped(program: str, processes: int) -> int:
+    """``--processes``, at most one per core: more only share the cores and each pays the start-up
+    (64 on 2 cores ran the target corpus in 22 s against 8 s); a note on stderr says so."""
+    cores = os.cpu_count() or 1
+    if processes <= cores:
+        return processes
+    print(f"{program}: --processes {processes}: this machine has {cores} core{'s' if cores > 1 else ''}; using {cores}", file=sys.stderr)
+    return cores

@@ -67,7 +67,7 @@ def unmark_for_rewrite(finders: list, package: str) -> None:
 
 unmark_for_rewrite(sys.meta_path, __package__)  # before this module imports the rest of the package
 
-from .discovery import CAPABILITIES, FixtureRef, spec_dir
+from .discovery import CAPABILITIES, FixtureRef, find_in_conformance, spec_dir
 from .expectations import NO_EXPECTATIONS, Expectations, ExpectationsError, load_all
 from .heap import collector_paused
 from .options import positive_seconds, worker_count
@@ -101,15 +101,17 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    from .vocabulary.registry import Vocabulary  # noqa: F401 - import errors surface here, once
+    from .vocabulary import VOCABULARY  # import errors surface here, once
     from .interpreter.yaml_compose import limits_problem
 
     limit = limits_problem()
     if limit:
         raise pytest.UsageError(f"oa-conformance: {limit}")
 
-    for capability in CAPABILITIES:
-        config.addinivalue_line("markers", f"{marker_name(capability)}: conformance fixtures of {capability}")
+    # One marker per capability, from the capability table (so --strict-markers and
+    # PYTHONWARNINGS=error collect every fixture); a folder outside it registers its own (CaseItem).
+    for capability in sorted(set(CAPABILITIES) | set(VOCABULARY.capabilities)) + [None]:
+        register_marker(config, capability)
     _refuse_moved_rootdir(config)
     given = config.getoption("oa_spec_root")
     configured = [str(p) for p in config.getini("oa_spec_roots")]
@@ -229,6 +231,19 @@ def marker_name(capability: str | None) -> str:
     return (capability or "unknown").replace("-", "_")
 
 
+_MARKERS = pytest.StashKey["set[str]"]()
+
+
+def register_marker(config: pytest.Config, capability: str | None) -> str:
+    """The marker of ``capability``'s fixtures, registered with pytest once."""
+    name = marker_name(capability)
+    registered = config.stash.setdefault(_MARKERS, set())
+    if name not in registered:
+        registered.add(name)
+        config.addinivalue_line("markers", f"{name}: conformance fixtures of {capability or 'no capability folder'}")
+    return name
+
+
 def _under_roots(config: pytest.Config, path: Path) -> bool:
     """Lexically under a root, or really (after symlinks) under one."""
     real, given = Path(os.path.realpath(path)), Path(os.path.abspath(path))
@@ -270,6 +285,10 @@ class ConformanceDir(pytest.Dir):
     item (see :func:`pytest_collect_directory`), not a collection error that stops the session."""
 
     def collect(self):
+        # A file that looks like a fixture and is not run (a .yml name, a fixture in a subfolder, a
+        # lone sidecar) is a collection warning, as it is a warning of check and run (discovery.find).
+        for item in find_in_conformance(str(self.path), self.path.parent.name).passed_over:
+            self.warn(pytest.PytestCollectionWarning(item.warning))
         names = os.listdir(self.path)
         odd = {name for name in names if name.endswith(".yaml") and not os.path.isfile(self.path / name)}
         collected = [node for node in super().collect() if node.path.name not in odd or node.path.parent != self.path]
@@ -462,7 +481,7 @@ class FixtureFile(pytest.File):
             name = f"{stem}[{case.name}]" if case.name is not None else stem
             nodeid = f"{self.nodeid}::{name}"
             item = CaseItem.from_parent(self, name=name, nodeid=nodeid, case=case)
-            item.add_marker(marker_name(fixture.capability))
+            item.add_marker(register_marker(self.config, fixture.capability))
             item.extra_keyword_matches.add(case.id)
             entry = expectations.lookup(case.id)
             if entry is not None and entry.outcome == "fail" and entry.checks:

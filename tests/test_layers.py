@@ -108,17 +108,6 @@ def test_no_import_cycle_between_first_level_parts():
     assert not found, "import cycles between first-level parts:\n" + "\n".join(describe(group, graph) for group in found)
 
 
-# Parts that render plain data and sit outside the execution layers: they import no other part of the
-# package (so never the runtime, the interpreter or the host binding); the front ends import them.
-RENDERERS = ("pages",)
-
-
-def test_the_pages_import_no_other_part():
-    graph = part_graph(modules())
-    for part in RENDERERS:
-        assert not graph.get(part), f"{part} imports: " + "; ".join(edge for edges in graph[part].values() for edge in edges)
-
-
 def test_the_cycle_check_finds_a_cycle_and_names_its_import_lines(tmp_path):
     """The check above can fail: two parts importing each other are one group, with both lines."""
     package = tmp_path / PACKAGE.name
@@ -185,3 +174,47 @@ def test_the_registration_check_finds_decorators_and_calls(tmp_path):
     module.write_text("from .table import register, TABLE\n\n@register('x')\ndef x(): pass\n\nTABLE.append(x)\n"
                       "@dataclass(frozen=True)\nclass Fine: pass\nOWN = []\nOWN.append(1)\n")
     assert registrations_at_import(module) == ["rules.py:3: @register", "rules.py:6: TABLE.append(x)"]
+
+
+# The static parts read fixtures, prose or run reports and never run anything: nothing they import, at
+# any depth (a deferred import counts), reaches the runtime binding, the passes that run a case, or
+# openarmature. (`pages` renders the JSON documents the commands write: it imports no other part.)
+STATIC_PARTS = ("coverage", "pages")
+RUNNING = ("host", "runner", "processes", "forkserver", "pipeline", "assertions", "interpreter.execute", "interpreter.harness",
+           "interpreter.graph_build", "interpreter.capabilities")
+
+
+def reached_from(part: str, sources: list[tuple[str, Path]]) -> dict[str, str]:
+    """Every module a part's modules import, transitively: module → the import line that first reached it."""
+    by_name = dict(sources)
+    todo = [name for name, _ in sources if part_of(name) == part]
+    reached: dict[str, str] = {}
+    while todo:
+        module = todo.pop()
+        path = by_name.get(module)
+        if path is None:
+            continue
+        for target, line in imports_of(module, path):
+            for name in (target, target.rsplit(".", 1)[0]):  # `from .x import y`: y may be a module or a name
+                if name in by_name and name not in reached:
+                    reached[name] = f"{os.path.relpath(path)}:{line}"
+                    todo.append(name)
+    return reached
+
+
+def test_the_static_parts_reach_no_running_part():
+    sources = modules()
+    for part in STATIC_PARTS:
+        reached = reached_from(part, sources)
+        bad = {m: where for m, where in reached.items()
+               if any(m == f"{PACKAGE.name}.{r}" or m.startswith(f"{PACKAGE.name}.{r}.") for r in RUNNING)}
+        assert not bad, f"{part} reaches the running parts: {bad}"
+        for module, path in sources:
+            if part_of(module) == part:
+                assert "openarmature" not in {n.split(".")[0] for n in _plain_imports(path)}, module
+
+
+def _plain_imports(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names] + \
+           [node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.level == 0]

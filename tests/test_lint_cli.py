@@ -295,10 +295,10 @@ import os, sys
 from oa_conformance.lint import engine
 if os.environ.get("LOSE_CHILD"):
     parent, lint_refs = os.getpid(), engine._lint_refs
-    def lost(share, selection):
+    def lost(share, *rest):
         if os.getpid() != parent:
             os.kill(os.getpid(), 9)
-        return lint_refs(share, selection)
+        return lint_refs(share, *rest)
     engine._lint_refs = lost
 forks, fork = [], engine._fork
 engine._fork = lambda *args: forks.append(1) or fork(*args)
@@ -328,7 +328,7 @@ def test_only_a_corpus_large_enough_is_linted_side_by_side(monkeypatch, shared_s
     from oa_conformance.lint import engine
 
     forked: list[int] = []
-    monkeypatch.setattr(engine, "_lint_side_by_side", lambda refs, selection, count: forked.append(count) or [])
+    monkeypatch.setattr(engine, "_lint_side_by_side", lambda refs, selection, count, *rest: forked.append(count) or [])
     monkeypatch.setattr(threading, "active_count", lambda: 1)
     conformance = shared_spec / "spec" / "graph-engine" / "conformance"
     assert len(engine.fixture_refs([str(conformance)])) < 2 * engine.MIN_SHARE <= len(engine.fixture_refs([str(shared_spec)])) // 4

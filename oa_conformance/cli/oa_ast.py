@@ -24,7 +24,7 @@ from ..ast.dump import dump_json, dump_text, unparse
 from ..pipeline import read_fixture
 from ..options import capability_name
 from .oa_conformance import version_text
-from .pipes import run_command
+from .pipes import StandardInputClosed, run_command, standard_input
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -55,12 +55,19 @@ def _main(argv: list[str] | None) -> int:
         print(f"oa-ast: {limit}", file=sys.stderr)
         return 2
     if args.fixture == "-":
-        path, data = "<stdin>", read_capped(sys.stdin.buffer)
+        try:
+            path, data = "<stdin>", read_capped(standard_input())
+        except (StandardInputClosed, OSError) as exc:
+            print(f"oa-ast: cannot read standard input: {exc.strerror if isinstance(exc, OSError) else exc}", file=sys.stderr)
+            return 2
     else:
         # The loader reads the file itself: a FIFO, a directory or a link loop is a finding, never opened.
         path, data = args.fixture, None
         if not os.path.lexists(path):
             print(f"oa-ast: cannot read {path}: {os.strerror(errno.ENOENT)}", file=sys.stderr)
+            return 2
+        if os.path.isdir(path):  # a usage error: oa-ast reads one fixture (oa-lint and check take folders)
+            print(f"oa-ast: {path}: a directory; give one fixture file (oa-lint or oa-conformance check read folders)", file=sys.stderr)
             return 2
     result = read_fixture(path, data, stop_after=args.stop_after or "version", capability=args.capability)
     for problem in result.diagnostics:

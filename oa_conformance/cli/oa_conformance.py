@@ -6,6 +6,8 @@
     oa-conformance diff OLD.json NEW.json the cases whose verdict changed between two --json reports
     oa-conformance report RUN.json... -o report.html
                                           the runs side by side as one self-contained HTML page
+    oa-conformance coverage ROOT... --prose SPEC_CHECKOUT [--results RUN.json ...] [--json FILE] [--html FILE]
+                                          the spec's normative statements the fixtures cite and verify
 
 `run` first names the build that runs and the source of truth for its skips (the runtime's
 conformance.toml, wherever it is, ``--runtime-manifest FILE``, or a probe of its API: host/manifest.py);
@@ -20,13 +22,15 @@ Exit status: 0 when nothing failed or errored (an expected failure listed in the
 ``--json`` path, unknown capability) or a malformed expectations file, 130 when interrupted (Ctrl-C:
 the cases that finished are summarised). `diff`: 1 when a verdict got worse, 0 otherwise, 2 when a
 report cannot be read (cli/report_diff.py). `report`: 0 when the page is written, 2 when a report
-cannot be read or the page cannot be written (cli/report_page.py).
+cannot be read or the page cannot be written (cli/report_page.py). `coverage`: 0 when the map was
+built, 2 when it cannot be (cli/coverage.py).
 """
 
 from __future__ import annotations
 
 import argparse
 import collections
+import contextlib
 import difflib
 import gc
 import json
@@ -34,9 +38,11 @@ import os
 import sys
 import time
 
-from ..discovery import CAPABILITIES, DiscoveryError, capability_unknown, discover
-from ..options import positive_count, positive_seconds
+from ..discovery import CAPABILITIES, DiscoveryError, capability_unknown, find
+from ..options import cores_capped, positive_count, positive_seconds
 from ..version import ADAPTER_VERSION, TARGET_SPEC_VERSION
+from .files import why_not_written, write_whole
+from .coverage import add_parser as add_coverage_parser
 from .pipes import closed_pipe_tolerated
 
 # One progress character per finished case (pytest's letters), in completion order.
@@ -52,7 +58,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("roots", nargs="*", default=["spec"], metavar="SPEC_ROOT", help="spec repository, spec/ folder, conformance/ folder or file (default: spec)")
     run.add_argument("--capability", action="append", help="only this capability (repeatable)")
     run.add_argument("-k", dest="keyword", metavar="EXPR", help="only cases whose id matches (pytest-style: words, and, or, not, parentheses)")
-    run.add_argument("--json", dest="json_path", metavar="FILE", help="write the JSON report here")
+    run.add_argument("--json", dest="json_path", metavar="FILE",
+                     help="write the JSON report here (-: standard output, and the rest of the output to standard error)")
     run.add_argument("--expectations", metavar="FILE", action="append",
                      help="known deviations (TOML): listed failures are xfail, listed passes xpass (strict); "
                           "repeatable: a later file's entry replaces an earlier one for the same id")
@@ -77,7 +84,8 @@ def build_parser() -> argparse.ArgumentParser:
     diff.add_argument("--same", action="store_true", help="exit 1 when any verdict differs (not only a worse one)")
     page = commands.add_parser("report", help="the runs of one or more JSON reports side by side, as one self-contained HTML page")
     page.add_argument("runs", nargs="+", metavar="RUN.json", help="reports of run --json, one column each, in this order (the first is the baseline)")
-    page.add_argument("-o", "--output", required=True, metavar="FILE", help="the page to write (replaced whole, never partly written)")
+    page.add_argument("-o", "--output", required=True, metavar="FILE", help="the page to write (replaced whole, never partly written; - for standard output)")
+    add_coverage_parser(commands)
     for command in commands.choices.values():  # every command takes --version, as the tool does
         command.add_argument("--version", action="version", version=version_text("oa-conformance"))
     return parser
@@ -98,6 +106,16 @@ def main(argv: list[str] | None = None) -> int:
 
 def _main(argv: list[str] | None) -> int:
     args = build_parser().parse_args(argv)
+    if getattr(args, "json_path", None) == "-":  # the report is standard output: everything else goes to stderr
+        args.report_stream = sys.stdout
+        with contextlib.redirect_stdout(sys.stderr):
+            return _command(args)
+    return _command(args)
+
+
+def _command(args: argparse.Namespace) -> int:
+    if getattr(args, "processes", None):
+        args.processes = cores_capped("oa-conformance", args.processes)
     if args.command == "diff":
         from .report_diff import diff
 
@@ -106,6 +124,10 @@ def _main(argv: list[str] | None) -> int:
         from .report_page import report
 
         return report(args.runs, args.output)
+    if args.command == "coverage":
+        from .coverage import coverage
+
+        return coverage(args)
     if args.command == "run" and _processes(args) > 1 and args.keyword is None:
         # Everything runs: the worker processes' imports (about 1 s, the longest step before a
         # worker's first case) start now, beside this process's own imports and reading.
@@ -121,7 +143,7 @@ def _main(argv: list[str] | None) -> int:
         print(f"oa-conformance: --json {args.json_path}: {problem}", file=sys.stderr)
         return 2
     try:
-        everything = discover(args.roots, loose_capability=args.capability[0] if len(args.capability or ()) == 1 else None)
+        everything, passed_over = find(args.roots, loose_capability=args.capability[0] if len(args.capability or ()) == 1 else None)
     except DiscoveryError as exc:
         print(f"oa-conformance: {exc}", file=sys.stderr)
         return 2
@@ -133,11 +155,14 @@ def _main(argv: list[str] | None) -> int:
             print(f"oa-conformance: --capability {name}: no such capability{hint}", file=sys.stderr)
             return 2
     fixtures = [f for f in everything if not args.capability or f.capability in args.capability]
+    warnings = [item.warning for item in passed_over if not args.capability or item.capability in args.capability]
+    for warning in warnings:  # a file that looks like a fixture and will not run is never passed over in silence
+        print(warning)
     if not fixtures:
         print(f"oa-conformance: no fixtures under {' '.join(args.roots)}", file=sys.stderr)
         return 2
     if args.command == "check":
-        return _check(fixtures)
+        return _check(fixtures, printed=len(warnings))
     loose = next((f for f in fixtures if f.capability is None), None)
     if loose is not None:  # the static passes read it against every vocabulary; a run needs its executors
         print(f"oa-conformance: {capability_unknown(loose.path)}", file=sys.stderr)
@@ -171,11 +196,9 @@ def _run(fixtures, args) -> int:
 
     durations = None
     if args.durations:
-        try:
-            with open(args.durations, encoding="utf-8") as handle:
-                durations = {case["id"]: float(case["duration_s"]) for case in json.load(handle)["cases"]}
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            print(f"oa-conformance: --durations {args.durations}: not a --json report of run ({exc})", file=sys.stderr)
+        durations = _durations(args.durations)
+        if isinstance(durations, str):
+            print(f"oa-conformance: --durations {durations}", file=sys.stderr)
             return 2
     selected = None
     if args.keyword:
@@ -228,10 +251,15 @@ def _run(fixtures, args) -> int:
     print(summary_table(results, unmatched, quiet=args.quiet))
     print(f"\n{len(results)} of {len(cases)} cases in {elapsed:.1f} s" + (f"; {stopped}" if stopped else ""))
     if args.json_path:
-        with open(args.json_path, "w", encoding="utf-8") as handle:
-            run = run_document(started_at, args.roots, args.expectations or ())
-            json.dump(json_report(results, unmatched, run), handle, indent=2)
-            handle.write("\n")
+        text = json.dumps(json_report(results, unmatched, run_document(started_at, args.roots, args.expectations or ())), indent=2) + "\n"
+        if args.json_path == "-":
+            args.report_stream.write(text)
+        else:
+            try:
+                write_whole(args.json_path, text)
+            except OSError as exc:  # a full disk, a file system that takes no new file: the old file stays
+                print(f"oa-conformance: --json {args.json_path}: cannot write the report: {why_not_written(exc)}", file=sys.stderr)
+                return 2
     if stopped and stopped.startswith("interrupted"):
         return INTERRUPTED
     return 1 if any(r.fails_run for r in results) else 0
@@ -259,9 +287,33 @@ def _progress(column: str, count: int, quiet: bool) -> None:
     sys.stdout.flush()
 
 
+def _durations(path: str) -> dict[str, float] | str:
+    """Each case's duration in a previous ``--json`` report, or why it is not one (one line, saying
+    where in the file)."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            report = json.load(handle)
+    except OSError as exc:
+        return f"{path}: cannot read: {why_not_written(exc)}"
+    except ValueError as exc:
+        where = f"{exc.lineno}:{exc.colno}: " if isinstance(exc, json.JSONDecodeError) else ""
+        return f"{path}:{where}not JSON ({getattr(exc, 'msg', exc)})"
+    cases = report.get("cases") if isinstance(report, dict) else None
+    if not isinstance(cases, list):
+        return f"{path}: not a --json report of run (no \"cases\" list)"
+    durations = {}
+    for index, case in enumerate(cases):
+        try:
+            durations[str(case["id"])] = float(case["duration_s"])
+        except (KeyError, TypeError, ValueError) as exc:
+            what = f"no {exc.args[0]!r}" if isinstance(exc, KeyError) else "a case that is not an id and a number duration_s"
+            return f"{path}: not a --json report of run: cases[{index}] has {what}"
+    return durations
+
+
 def _json_path_problem(path: str | None) -> str | None:
     """Why the JSON report could not be written there — found before any case runs."""
-    if path is None:
+    if path is None or path == "-":
         return None
     if os.path.isdir(path):
         return "is a directory"
@@ -273,7 +325,7 @@ def _json_path_problem(path: str | None) -> str | None:
     return None
 
 
-def _check(fixtures) -> int:
+def _check(fixtures, printed: int = 0) -> int:
     from ..pipeline import read_fixture
 
     per_capability: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
@@ -281,9 +333,12 @@ def _check(fixtures) -> int:
         result = read_fixture(ref.path, capability=ref.capability)
         for problem in result.diagnostics:
             print(problem)
+        printed += len(result.diagnostics)
         per_capability[ref.capability or "-"]["clean" if result.ok else "problems"] += 1
-    width = max(len(c) for c in per_capability)
-    print(f"\n{'capability':<{width}}  clean  problems")
+    width = max(len("capability"), *(len(c) for c in per_capability))
+    if printed:
+        print()  # the table apart from the findings above it
+    print(f"{'capability':<{width}}  clean  problems")
     for capability, counts in sorted(per_capability.items()):
         print(f"{capability:<{width}}  {counts['clean']:>5}  {counts['problems']:>8}")
     failed = sum(c["problems"] for c in per_capability.values())

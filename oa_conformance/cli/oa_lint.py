@@ -7,6 +7,8 @@
     oa-lint PATH --select G,S --ignore S002  only some rules, by code prefix (the longer prefix wins)
     oa-lint PATH --exit-zero                 report, but exit 0 when there are findings
     oa-lint PATH --processes N               lint side by side in N processes (default: one per core)
+    oa-lint PATH --prose SPEC_CHECKOUT       resolve sidecar citations against this spec's prose (L005;
+                                             default: the checkout the fixtures are in, when it has it)
     oa-lint --list-rules                     every rule: code, severity, name, summary
     oa-lint --explain G003                   one rule's documentation
     oa-lint --list-predicates                the predicate catalogue as Markdown (docs/PREDICATES.md)
@@ -24,7 +26,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from ..heap import collector_paused
-from ..options import capability_name, positive_count
+from ..options import capability_name, cores_capped, positive_count
 from .oa_conformance import version_text
 from .pipes import run_command
 
@@ -58,6 +60,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--processes", type=positive_count, metavar="N",
                         help=f"lint side by side in N processes, at least {MIN_SHARE} fixtures each (default for the command: "
                              "one per core; 1: all in this process)")
+    parser.add_argument("--prose", metavar="SPEC_CHECKOUT",
+                        help="a spec checkout with spec/<capability>/spec.md: sidecar citations are resolved against its prose "
+                             "(default: the checkout the fixtures are in, when it has the prose)")
     parser.add_argument("--list-rules", action="store_true", help="list every rule and exit")
     parser.add_argument("--explain", metavar="CODE", help="print a rule's documentation and exit")
     parser.add_argument("--list-predicates", action="store_true", help="print the predicate catalogue (Markdown) and exit")
@@ -99,12 +104,15 @@ def _main(argv: list[str] | None, default_processes: int) -> int:
         if args.paths == ["-"]:
             result = _lint_stdin(args.capability, selection)
         else:
-            result = lint_paths(args.paths, selection, args.capability, args.processes or default_processes)
+            processes = cores_capped("oa-lint", args.processes) if args.processes else default_processes
+            result = lint_paths(args.paths, selection, args.capability, processes, prose=args.prose)
     except UsageError as exc:
         print(f"oa-lint: error: {exc}", file=sys.stderr)
         return 2
     output_format = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     sys.stdout.write(render(output_format, result.diagnostics, selection.rules()))
+    for note in result.notes:
+        print(f"oa-lint: note: {note}", file=sys.stderr)
     counts = result.counts()
     print(f"oa-lint: {_count(result.files, 'fixture')}, {_count(counts['error'], 'error')}, {_count(counts['warning'], 'warning')}", file=sys.stderr)
     if result.internal_errors:
@@ -116,9 +124,13 @@ def _main(argv: list[str] | None, default_processes: int) -> int:
 def _lint_stdin(capability: str | None, selection: Selection) -> LintResult:
     """``oa-lint -``: one fixture from standard input; rules about the file's name and folder do not apply."""
     from ..interpreter.yaml_compose import read_capped
-    from ..lint.engine import INTERNAL, LintResult, lint_file
+    from ..lint.engine import INTERNAL, LintResult, UsageError, lint_file
+    from .pipes import StandardInputClosed, standard_input
 
-    data = read_capped(sys.stdin.buffer)
+    try:
+        data = read_capped(standard_input())
+    except (StandardInputClosed, OSError) as exc:
+        raise UsageError(f"cannot read standard input: {exc.strerror if isinstance(exc, OSError) else exc}") from None
     found = [d for d in lint_file("<stdin>", data, capability=capability)
              if d.code == INTERNAL.code or (selection.allows(d.code) and not d.code.startswith("L"))]
     return LintResult(tuple(found), 1)

@@ -1,9 +1,12 @@
-"""Standard output into a pipe that closes early (``oa-conformance run … | head -1``).
+"""Standard output into a pipe that closes early (``oa-conformance run … | head -1``), or closed
+before the command starts, or unable to encode what is written.
 
 Python raises ``BrokenPipeError`` from the first write after the reader is gone — mid-run, or while
 flushing at exit ("Exception ignored … BrokenPipeError") — and the command ends with a traceback
 and the wrong status. Here a closed pipe is what ``head`` means: output stops, the work goes on, the
-exit status is the work's own, stderr says nothing.
+exit status is the work's own, stderr says nothing. A stream closed from the start (``>&-``) writes
+to /dev/null, and a character the stream's encoding lacks (``PYTHONIOENCODING=ascii``, the C
+locale: ``—``, ``§``, ``ü``) is written as its escape instead of raising ``UnicodeEncodeError``.
 """
 
 from __future__ import annotations
@@ -52,9 +55,33 @@ class _Tolerant:
         return getattr(self._stream, name)
 
 
+# Error handlers that never raise on an unencodable character.
+_FORGIVING = frozenset(("backslashreplace", "replace", "ignore", "namereplace", "xmlcharrefreplace"))
+
+
+def usable_standard_streams() -> None:
+    """Standard output and error that can always be written: a descriptor closed before the command
+    started (``>&-``; Python then sets the stream to ``None``) is pointed at /dev/null — taking the
+    descriptor, so no file the command opens later lands on it — and a character the encoding
+    lacks is written as its backslash escape."""
+    for descriptor, name in ((1, "stdout"), (2, "stderr")):
+        stream = getattr(sys, name)
+        if stream is None:
+            null = os.open(os.devnull, os.O_WRONLY)
+            if null != descriptor:
+                os.dup2(null, descriptor)
+                os.close(null)
+            setattr(sys, name, open(descriptor, "w", encoding="utf-8", errors="backslashreplace", closefd=False))
+        elif getattr(stream, "errors", "strict") not in _FORGIVING and hasattr(stream, "reconfigure"):
+            with contextlib.suppress(ValueError, OSError):  # a stream that cannot change handler keeps its own
+                stream.reconfigure(errors="backslashreplace")
+
+
 @contextlib.contextmanager
 def closed_pipe_tolerated() -> Iterator[None]:
-    """Run a command's body with a stdout that tolerates a closed pipe, and flush it before leaving."""
+    """Run a command's body with a stdout that tolerates a closed pipe (and a closed or narrow
+    stream: :func:`usable_standard_streams`), and flush it before leaving."""
+    usable_standard_streams()
     real = sys.stdout
     tolerant = _Tolerant(real)
     sys.stdout = tolerant
@@ -64,6 +91,18 @@ def closed_pipe_tolerated() -> Iterator[None]:
         tolerant.flush()
         if sys.stdout is tolerant:
             sys.stdout = real
+
+
+class StandardInputClosed(Exception):
+    """Standard input was closed before the command started (``<&-``)."""
+
+
+def standard_input():
+    """Standard input's binary stream; raises :class:`StandardInputClosed` when there is none."""
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:
+        raise StandardInputClosed("it is closed")
+    return stream
 
 
 INTERRUPTED = 130  # the shell's code for a process stopped by SIGINT

@@ -1,6 +1,8 @@
 """What a lint rule is given to look at, and what it gives back.
 
 * :class:`FileContext` — one fixture file by name, with the names beside it (layout rules).
+* :class:`SidecarContext` — a fixture's Markdown sidecar and the prose its citations name (citation
+  rules).
 * :class:`DocumentContext` — the YAML document the loader composed, before conversion (rules about
   how the YAML is written rather than what it means).
 * :class:`FixtureContext` — one typed ``Fixture`` that passed the static checks, with the value
@@ -35,6 +37,18 @@ from .spec_terms import END
 class Finding(NamedTuple):
     span: Span
     message: str
+    severity: str | None = None  # the rule's own unless a rule says otherwise for this finding
+
+
+class SidecarContext(NamedTuple):
+    """A fixture's ``.md`` sidecar, with the spec prose its citations resolve against (None: no prose)."""
+
+    path: str  # the sidecar
+    fixture: str  # the fixture it accompanies
+    capability: str
+    text: str
+    prose: dict | None  # capability → coverage.resolve.Index
+    own: bool  # the fixture is one of this project's bundled cases (its spec/)
 
 
 class FileContext(NamedTuple):

@@ -2,7 +2,8 @@
 
 For each file, in discovery order:
 
-1. the ``file`` rules (layout: its name among its siblings);
+1. the ``file`` rules (layout: its name among its siblings), then the ``sidecar`` rules over its
+   ``.md`` sidecar (its citations, against the spec prose: ``prose`` or the checkout it is in);
 2. the static passes of :func:`oa_conformance.pipeline.read_fixture` — load, schema check, build,
    version check — whose diagnostics are re-coded to the lint rule that claims them (keeping their
    §9 category); then the ``document`` rules over the YAML those passes composed (the file is
@@ -23,15 +24,16 @@ from collections import Counter
 from typing import Iterable, Iterator, NamedTuple
 
 from ..diagnostics import Diagnostic, Span
-from ..discovery import DiscoveryError, FixtureRef, discover
+from ..discovery import Discovery, DiscoveryError, FixtureRef, find
 from ..heap import collector_paused
 from ..pipeline import capability_of, read_fixture
-from .context import DocumentContext, FileContext, Finding, FixtureContext
+from .context import DocumentContext, FileContext, Finding, FixtureContext, SidecarContext
 from .rules import BY_CODE, DETECTABLE, RULES, Rule
 
 INTERNAL = BY_CODE["X001"]
+PASSED_OVER = BY_CODE["L004"]
 _BY_KIND: dict[str, tuple[Rule, ...]] = {kind: tuple(r for r in RULES if r.kind == kind)
-                                         for kind in ("file", "document", "fixture", "scenario", "outcome")}
+                                         for kind in ("file", "sidecar", "document", "fixture", "scenario", "outcome")}
 _CLAIMED: dict[str, Rule] = {claim: rule for rule in RULES for claim in rule.claims}
 _FALLBACK = BY_CODE["V002"]  # a static code no rule claims yet is a schema problem
 
@@ -82,6 +84,7 @@ def _prefixes(values: Iterable[str]) -> tuple[str, ...]:
 class LintResult(NamedTuple):
     diagnostics: tuple[Diagnostic, ...]
     files: int
+    notes: tuple[str, ...] = ()  # what was not checked, said once (a rule that had no prose to read)
 
     @property
     def internal_errors(self) -> int:
@@ -94,24 +97,34 @@ class LintResult(NamedTuple):
 def fixture_refs(paths: Iterable[str], capability: str | None = None) -> list[FixtureRef]:
     """The fixtures under each path, in order, each once; a path with none is a usage error.
     ``capability`` is the one of a fixture file outside a ``<capability>/conformance/`` folder."""
-    found: list[list[FixtureRef]] = []
+    return found_under(paths, capability).fixtures
+
+
+def found_under(paths: Iterable[str], capability: str | None = None) -> Discovery:
+    """:func:`fixture_refs`, with the files discovery passes over under the paths (a path holding
+    only such files is not a usage error: they are its findings)."""
+    found: list[Discovery] = []
     for path in paths:
         try:
-            refs = discover([path], loose_capability=capability)
+            discovered = find([path], loose_capability=capability)
         except DiscoveryError as exc:
             raise UsageError(str(exc)) from None
-        if not refs:
+        if not discovered.fixtures and not discovered.passed_over:
             raise UsageError(f"{path}: no fixtures (*.yaml) found")
-        found.append(refs)
+        found.append(discovered)
     if len(found) == 1:
-        return found[0]  # discover() already lists each file once
+        return found[0]  # find() already lists each file once
+    return Discovery(_unique(ref for each in found for ref in each.fixtures), _unique(item for each in found for item in each.passed_over))
+
+
+def _unique(items: Iterable) -> list:
     seen: set[str] = set()
     unique = []
-    for ref in (ref for refs in found for ref in refs):
-        key = os.path.realpath(ref.path)
+    for item in items:
+        key = os.path.realpath(item.path)
         if key not in seen:
             seen.add(key)
-            unique.append(ref)
+            unique.append(item)
     return unique
 
 
@@ -121,9 +134,11 @@ MIN_SHARE = 48
 
 
 def lint_paths(paths: Iterable[str], selection: Selection = Selection(), capability: str | None = None,
-               processes: int = 1) -> LintResult:
+               processes: int = 1, prose: str | None = None) -> LintResult:
     """Lint every fixture under ``paths`` (raises :class:`UsageError` for a path with none);
-    ``capability`` applies to fixture files outside a ``<capability>/conformance/`` folder.
+    ``capability`` applies to fixture files outside a ``<capability>/conformance/`` folder;
+    ``prose`` is the spec checkout sidecar citations resolve against (default: the one each fixture
+    is in, when it has the prose).
 
     With ``processes`` > 1, consecutive shares of the files (at least :data:`MIN_SHARE` each) are
     linted side by side in children forked from this process — everything is imported already, so a
@@ -132,38 +147,64 @@ def lint_paths(paths: Iterable[str], selection: Selection = Selection(), capabil
     held in the child); a share whose child fails is linted here."""
     import threading  # here, not with the module: one file's lint pays for no process machinery
 
-    refs = fixture_refs(paths, capability)
+    refs, passed_over = found_under(paths, capability)
+    if prose is not None:
+        from ..coverage.build import ProseError, prose_dir
+
+        try:
+            prose = prose_dir(prose)
+        except ProseError as exc:
+            raise UsageError(f"--prose {exc}") from None
     count = min(processes, len(refs) // MIN_SHARE)
     if count > 1 and threading.active_count() == 1 and hasattr(os, "fork"):
-        found = _lint_side_by_side(refs, selection, count)
+        found = _lint_side_by_side(refs, selection, count, prose)
     else:
-        found = _lint_refs(refs, selection)
-    return LintResult(tuple(found), len(refs))
+        found = _lint_refs(refs, selection, prose)
+    if selection.allows(PASSED_OVER.code):
+        found.extend(Diagnostic.at(Span(item.path, 1, 1), PASSED_OVER.category, PASSED_OVER.code, item.reason, PASSED_OVER.severity)
+                     for item in passed_over)
+    return LintResult(tuple(found), len(refs), _prose_notes(refs, selection, prose))
 
 
-def _lint_refs(refs: list[FixtureRef], selection: Selection) -> list[Diagnostic]:
+def _prose_notes(refs: list[FixtureRef], selection: Selection, prose: str | None) -> tuple[str, ...]:
+    """One line when a sidecar rule had no prose to check some fixtures' citations against."""
+    from ..coverage.build import beside
+
+    rules = [rule for rule in _BY_KIND["sidecar"] if selection.allows(rule.code)]
+    if prose is not None or not rules:
+        return ()
+    without = sum(1 for ref in refs if beside(ref.path) is None)
+    if not without:
+        return ()
+    codes = ", ".join(rule.code for rule in rules)
+    return (f"{codes} not checked for {without} of {len(refs)} fixtures: no spec prose beside them "
+            "(give --prose SPEC_CHECKOUT, a checkout with spec/<capability>/spec.md)",)
+
+
+def _lint_refs(refs: list[FixtureRef], selection: Selection, prose: str | None = None) -> list[Diagnostic]:
     listings: dict[str, tuple[str, ...]] = {}
     found: list[Diagnostic] = []
+    sidecars = any(selection.allows(rule.code) for rule in _BY_KIND["sidecar"])  # else no prose is read
     with collector_paused():  # like read_fixture: many small immutable objects, no cycles
         for ref in refs:
-            found.extend(d for d in lint_file(ref.path, capability=ref.capability, listings=listings)
+            found.extend(d for d in lint_file(ref.path, capability=ref.capability, listings=listings, prose=prose, sidecars=sidecars)
                          if d.code == INTERNAL.code or selection.allows(d.code))
     return found
 
 
-def _lint_side_by_side(refs: list[FixtureRef], selection: Selection, count: int) -> list[Diagnostic]:
+def _lint_side_by_side(refs: list[FixtureRef], selection: Selection, count: int, prose: str | None) -> list[Diagnostic]:
     """The first share here, the others in forked children, concurrently; findings in file order."""
     size = -(-len(refs) // count)
     shares = [refs[start:start + size] for start in range(0, len(refs), size)]
-    children = [_fork(share, selection) for share in shares[1:]]
-    found = _lint_refs(shares[0], selection)
+    children = [_fork(share, selection, prose) for share in shares[1:]]
+    found = _lint_refs(shares[0], selection, prose)
     for share, child in zip(shares[1:], children):
         sent = _gather(*child)
-        found.extend(_lint_refs(share, selection) if sent is None else sent)
+        found.extend(_lint_refs(share, selection, prose) if sent is None else sent)
     return found
 
 
-def _fork(share: list[FixtureRef], selection: Selection) -> tuple[int, int]:
+def _fork(share: list[FixtureRef], selection: Selection, prose: str | None) -> tuple[int, int]:
     """A child linting ``share``, which sends its findings (pickled) down a pipe and ends without
     running the parent's exit handlers or flushing its buffers: ``(pid, the pipe's read end)``."""
     import pickle
@@ -176,7 +217,7 @@ def _fork(share: list[FixtureRef], selection: Selection) -> tuple[int, int]:
         try:
             signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: one line, status 130
             os.close(read_end)
-            payload = pickle.dumps(_lint_refs(share, selection))
+            payload = pickle.dumps(_lint_refs(share, selection, prose))
             with os.fdopen(write_end, "wb") as pipe:
                 pipe.write(payload)
             status = 0
@@ -197,14 +238,20 @@ def _gather(pid: int, read_end: int) -> list[Diagnostic] | None:
 
 
 def lint_file(path: str, data: bytes | str | None = None, capability: str | None = None,
-              listings: dict[str, tuple[str, ...]] | None = None) -> list[Diagnostic]:
-    """Every finding for one fixture file (or ``data`` read from elsewhere, reported as ``path``), sorted."""
+              listings: dict[str, tuple[str, ...]] | None = None, prose: str | None = None,
+              sidecars: bool = True) -> list[Diagnostic]:
+    """Every finding for one fixture file (or ``data`` read from elsewhere, reported as ``path``), sorted;
+    ``sidecars=False`` skips the sidecar rules (none selected: the prose is not read)."""
     if capability is None:
         capability = capability_of(path)
     found: list[Diagnostic] = []
     file = _file_context(path, listings if listings is not None else {})
     for rule in _BY_KIND["file"]:
         found.extend(_run(rule, path, file))
+    sidecar = _sidecar_context(file, capability, prose) if sidecars and data is None and file.in_conformance_dir else None
+    if sidecar is not None:
+        for rule in _BY_KIND["sidecar"]:
+            found.extend(_run(rule, path, sidecar))
     try:
         result = read_fixture(path, data, capability=capability, keep_composed=True)
     except Exception as exc:  # a bug in a static pass: report it, go on with the other files
@@ -255,7 +302,7 @@ def _run(rule: Rule, path: str, *subject: object, keep: bool = False) -> list:
 
 
 def _diagnostic(rule: Rule, finding: Finding) -> Diagnostic:
-    return Diagnostic.at(finding.span, rule.category, rule.code, finding.message, rule.severity)
+    return Diagnostic.at(finding.span, rule.category, rule.code, finding.message, finding.severity or rule.severity)
 
 
 def _internal(path: str, message: str) -> Diagnostic:
@@ -278,6 +325,34 @@ def _file_context(path: str, listings: dict[str, tuple[str, ...]]) -> FileContex
             siblings = ()
         listings[directory] = siblings
     return FileContext(path, os.path.basename(path), os.path.basename(directory) == "conformance", siblings)
+
+
+def _own_spec() -> str | None:
+    """This project's bundled ``spec/`` (a source checkout: the package beside a pyproject.toml)."""
+    import oa_conformance
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(oa_conformance.__file__)))
+    spec = os.path.join(root, "spec")
+    return os.path.realpath(spec) if os.path.isfile(os.path.join(root, "pyproject.toml")) and os.path.isdir(spec) else None
+
+
+def _sidecar_context(file: FileContext, capability: str | None, prose: str | None) -> SidecarContext | None:
+    """The fixture's sidecar with the prose for it, when it has one (``L003`` reports a missing one)."""
+    from ..coverage.build import beside, indexes_for
+
+    sidecar = file.name[: -len(".yaml")] + ".md" if file.name.endswith(".yaml") else None
+    if sidecar is None or sidecar not in file.siblings:
+        return None
+    path = os.path.join(os.path.dirname(file.path), sidecar)
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except (OSError, UnicodeDecodeError):
+        return None
+    directory = prose or beside(file.path)
+    own = _own_spec()
+    mine = own is not None and os.path.realpath(file.path).startswith(own + os.sep)
+    return SidecarContext(path, file.path, capability or "", text, indexes_for(directory) if directory else None, mine)
 
 
 def _finished(found: list[Diagnostic]) -> list[Diagnostic]:

@@ -16,7 +16,7 @@ from pathlib import PurePath
 from typing import Callable, Iterable, Sequence
 from urllib.parse import quote
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, escaped
 from ..version import ADAPTER_VERSION
 from .rules import Rule
 
@@ -25,7 +25,7 @@ _SARIF_LEVELS = {"error": "error", "warning": "warning"}
 
 
 def format_text(diagnostics: Sequence[Diagnostic], rules: Sequence[Rule] = ()) -> str:
-    return "".join(f"{d.path}:{d.line}:{d.column}: {d.code} {d.message}\n" for d in diagnostics)
+    return "".join(f"{escaped(d.path)}:{d.line}:{d.column}: {d.code} {d.message}\n" for d in diagnostics)
 
 
 def as_record(d: Diagnostic) -> dict:

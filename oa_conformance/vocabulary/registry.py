@@ -166,6 +166,12 @@ class Vocabulary:
         self._cache: dict[tuple, Directive | None] = {}
         self._tables: dict[tuple, dict] = {}
 
+    @property
+    def capabilities(self) -> tuple[str, ...]:
+        """Every capability a directive serves (the spec's capability folders, conformance-adapter
+        included), sorted."""
+        return tuple(sorted({d.capability for directives in self._by_family.values() for d in directives}))
+
     def lookup(self, family: str, name: object, capability: str | None = None) -> Directive | None:
         key = (family, name, capability)
         try:

@@ -8,6 +8,8 @@ A rule module declares, as module constants:
 
   ============ =====================================================================================
   ``file``     ``check(FileContext)``: the file by name, in its directory (nothing read)
+  ``sidecar``  ``check(SidecarContext)``: the fixture's ``.md`` sidecar, with the spec prose found
+               for it (``--prose``, or the spec checkout the fixture is in; None without)
   ``document`` ``check(DocumentContext)``: the YAML document the loader composed (whenever the
                text is one YAML document, even one the static passes then refuse)
   ``static``   no ``check``: it reports what the static passes (load, schema, version) found, for
@@ -16,6 +18,7 @@ A rule module declares, as module constants:
   ``scenario`` ``check(ScenarioContext)``: once per case (or per single-case file)
   ``outcome``  ``check(ScenarioContext, raised, detectable)``: after the scenario rules, with the
                error categories their findings stand for
+  ``discovery`` no ``check``: the files discovery passes over (``discovery.find``), one finding each
   ============ =====================================================================================
 
 * optionally ``CATEGORY`` — the §9 category its findings carry (default ``lint``) — and
@@ -36,6 +39,7 @@ from ..spec_terms import COMPILE_ERRORS
 
 from . import (
     binding_token_single_use,
+    citation_unresolved,
     compile_error_not_exercised,
     condition_target_undeclared,
     conflicting_projection_forms,
@@ -55,6 +59,7 @@ from . import (
     internal_error,
     layout_file_name,
     layout_number_unique,
+    layout_passed_over,
     layout_sidecar,
     mapping_field_undeclared,
     multiple_outgoing_edges,
@@ -74,7 +79,7 @@ from . import (
 
 LINT = "lint"
 SEVERITIES = ("error", "warning")
-KINDS = ("file", "document", "static", "fixture", "scenario", "outcome", "internal")
+KINDS = ("file", "sidecar", "document", "static", "fixture", "scenario", "outcome", "discovery", "internal")
 
 # The registry, in the order --list-rules prints it: by family, then code.
 MODULES: tuple[ModuleType, ...] = (
@@ -82,6 +87,8 @@ MODULES: tuple[ModuleType, ...] = (
     layout_file_name,
     layout_number_unique,
     layout_sidecar,
+    layout_passed_over,
+    citation_unresolved,
     # Y — reading the file (the loader)
     file_invalid_yaml,
     file_encoding,
@@ -157,7 +164,7 @@ def _rule(module: ModuleType) -> Rule:
     )
     if rule.severity not in SEVERITIES or rule.kind not in KINDS:
         raise ValueError(f"rule {rule.code}: bad severity {rule.severity!r} or kind {rule.kind!r}")
-    if (rule.check is None) != (rule.kind in ("static", "internal")):
+    if (rule.check is None) != (rule.kind in ("static", "discovery", "internal")):
         raise ValueError(f"rule {rule.code}: a {rule.kind} rule {'has no' if rule.check is None else 'has a'} check")
     return rule
 

@@ -158,7 +158,10 @@ def _compare(tag11: str, tag12: str, text: str):
         new = core_value(tag12, text)
     except IntegerTooLong:
         return None  # the loader reports it (at the scalar)
-    old = _yaml11_value(tag11, text)
+    try:
+        old = _yaml11_value(tag11, text)
+    except yaml.constructor.ConstructorError:
+        return None  # a tag no YAML reader builds (`!foo`, `!!python/name:…`): the loader's Y001 says so
     return None if _same(old, new) else (new, old)
 
 

@@ -1,0 +1,44 @@
+"""The one way a command writes a file: whole or not at all.
+
+A report is written to a temporary file beside its target, then renamed over it (``os.replace``): a
+full disk, a file system that refuses new files (``/sys``) or an interruption leaves the target as
+it was — never a truncated file — and the command says why in one line.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+
+
+def write_whole(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` (UTF-8) through a temporary file beside it. Raises ``OSError``
+    when it cannot, with ``path`` untouched and no temporary file left."""
+    directory = os.path.dirname(os.path.abspath(path))
+    descriptor, temporary = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(path)}.", suffix=".tmp")
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.chmod(temporary, _mode_for(path))
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+def _mode_for(path: str) -> int:
+    """The permissions the file would have had written in place: its own when it exists, else the
+    default for a new file (0666 less the umask; mkstemp makes it 0600)."""
+    try:
+        return os.stat(path).st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+def why_not_written(exc: OSError) -> str:
+    """``OSError`` as the one-line reason a command prints."""
+    return exc.strerror or str(exc)

@@ -1,0 +1,203 @@
+"""The coverage map: the prose's normative statements, the fixtures' citations resolved to them,
+the cases that verify them (from run reports) and the accounting file's reasons.
+
+:func:`build_map` is the one pass; :meth:`CoverageMap.document` is the JSON the command writes
+(``{"statements": [...], "citations": [...]}``). It is static: it reads the prose, the sidecars and
+the fixtures' YAML (for their case names) and imports no runtime.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Iterable, NamedTuple
+
+from ..discovery import FixtureRef, discover
+from ..interpreter.loader import load_path
+from .accounting import Entry
+from .citations import Citation, header_citations, sidecar_citations
+from .outcomes import read_results
+from .prose import Prose, Statement, read_prose
+from .resolve import index, resolve
+
+
+class ProseError(ValueError):
+    """``--prose`` names no spec checkout (no ``spec/<capability>/spec.md``)."""
+
+
+class CoverageMap(NamedTuple):
+    statements: tuple[Statement, ...]
+    citations: tuple[tuple[Citation, tuple[str, ...]], ...]  # each citation with the statement ids it resolved to
+    cited_by: dict[str, tuple[str, ...]]  # statement id → case ids
+    verified_by: dict[str, tuple[str, ...]]
+    reasons: dict[str, str]  # statement id → the accounting reason, described
+    fixtures: int
+    uncited: tuple[str, ...]  # fixture ids no citation names
+    with_results: bool
+    problems: tuple[str, ...]  # "path:line: what is wrong", in the order found
+
+    def document(self) -> dict:
+        return {
+            "statements": [
+                {"id": s.id, "capability": s.capability, "section": s.section, "path": s.path, "line": s.line,
+                 "level": s.level, "text": s.text, "cited_by": list(self.cited_by.get(s.id, ())),
+                 "verified_by": list(self.verified_by.get(s.id, ())), "reason": self.reasons.get(s.id)}
+                for s in self.statements
+            ],
+            "citations": [
+                {"fixture": c.fixture, "case": c.case, "path": c.path, "line": c.line, "text": c.text, "resolved": list(ids)}
+                for c, ids in self.citations
+            ],
+        }
+
+
+def prose_dir(checkout: str) -> str:
+    """The folder holding ``<capability>/spec.md``: the checkout's ``spec/``, or the checkout itself."""
+    for candidate in (os.path.join(checkout, "spec"), checkout):
+        if os.path.isdir(candidate) and any(os.path.isfile(os.path.join(candidate, name, "spec.md"))
+                                            for name in sorted(os.listdir(candidate))):
+            return candidate
+    raise ProseError(f"{checkout}: no spec/<capability>/spec.md here (give a spec checkout that has the prose)")
+
+
+def read_all_prose(directory: str) -> dict[str, Prose]:
+    found = {}
+    for name in sorted(os.listdir(directory)):
+        path = os.path.join(directory, name, "spec.md")
+        if os.path.isfile(path):
+            with open(path, encoding="utf-8") as handle:
+                found[name] = read_prose(handle.read(), name, path)
+    return found
+
+
+def case_names(path: str) -> list[str] | None:
+    """The fixture's case names as ``oa-conformance run`` names them (None: the single-case form)."""
+    tree = load_path(path).tree
+    cases = tree.get("cases") if tree is not None and hasattr(tree, "get") else None
+    if cases is None or not hasattr(cases, "items"):
+        return None
+    names = []
+    for index_, case in enumerate(cases.items):
+        name = case.get("name") if hasattr(case, "get") else None
+        names.append(str(name.value) if name is not None and hasattr(name, "value") else f"case {index_}")
+    return names
+
+
+def fixture_id(ref: FixtureRef) -> str:
+    return f"{ref.capability}/{ref.name.removesuffix('.yaml')}"
+
+
+def fixture_citations(ref: FixtureRef, capabilities: Iterable[str]) -> tuple[list[Citation], list[str], list[str]]:
+    """A fixture's citations, its case ids, and the problems of its sidecar."""
+    capabilities = list(capabilities)
+    ident = fixture_id(ref)
+    names = case_names(ref.path)
+    cases = [f"{ident}[{name}]" for name in names] if names is not None else [ident]
+    problems: list[str] = []
+    citations: list[Citation] = []
+    sidecar = ref.path[: -len(".yaml")] + ".md"
+    try:
+        with open(sidecar, encoding="utf-8") as handle:
+            text = handle.read()
+    except OSError:
+        problems.append(f"{ref.path}:1: no readable sidecar {os.path.basename(sidecar)}: its citations are unknown")
+    else:
+        found, has_block = sidecar_citations(ident, ref.capability or "", sidecar, text, names or [], capabilities)
+        citations.extend(found)
+        if not has_block:
+            problems.append(f"{sidecar}:1: no \"Spec sections exercised\" block: the sidecar cites nothing")
+    try:
+        with open(ref.path, encoding="utf-8") as handle:
+            citations.extend(header_citations(ident, ref.capability or "", ref.path, handle.read(), names or [], capabilities))
+    except (OSError, UnicodeDecodeError):
+        pass  # the loader reported it (case_names); a fixture that cannot be read has no header to cite
+    return citations, cases, problems
+
+
+def build_map(roots: list[str], checkout: str, results: list[str] | None = None,
+              accounting: dict[str, Entry] | None = None, capabilities: Iterable[str] | None = None) -> CoverageMap:
+    """The coverage map of the fixtures under ``roots`` against the prose of ``checkout``
+    and, with ``results`` (run reports), the cases that passed (raises :class:`ProseError`,
+    ``ResultsError`` for a file that is no run report, ``DiscoveryError`` for a bad root)."""
+    directory = prose_dir(checkout)
+    proses = read_all_prose(directory)
+    problems: list[str] = [p for prose in proses.values() for p in prose.problems]
+    wanted = set(capabilities) if capabilities else None
+    fixtures = [ref for ref in discover(roots) if wanted is None or ref.capability in wanted]
+    for capability in sorted({ref.capability for ref in fixtures if ref.capability} - set(proses)):
+        count = sum(1 for ref in fixtures if ref.capability == capability)
+        problems.append(f"{os.path.join(directory, capability, 'spec.md')}:1: missing: the {count} fixtures of {capability} "
+                        "cite sections of a capability without prose")
+    indexes = {name: index(prose) for name, prose in proses.items()}
+    statements = tuple(s for name, prose in proses.items() if wanted is None or name in wanted for s in prose.statements)
+    known_cases: set[str] = set()
+    cited: dict[str, list[str]] = {}
+    resolved: list[tuple[Citation, tuple[str, ...]]] = []
+    uncited: list[str] = []
+    for ref in fixtures:
+        citations, cases, sidecar_problems = fixture_citations(ref, proses)
+        problems.extend(sidecar_problems)
+        known_cases.update(cases)
+        if not citations:
+            uncited.append(fixture_id(ref))
+            problems.append(f"{ref.path}:1: uncited fixture: neither its sidecar nor its header comment cites a spec section")
+        for citation in citations:
+            result = resolve(citation, indexes)
+            resolved.append((citation, result.ids))
+            problems.extend(f"{citation.path}:{citation.line}: citation resolves to nothing: {p}" for p in result.problems)
+            scope = [c for c in cases if c == f"{citation.fixture}[{citation.case}]"] if citation.case else cases
+            for ident in result.ids:
+                cited.setdefault(ident, []).extend(scope)
+    cited_by = {ident: tuple(dict.fromkeys(cases)) for ident, cases in cited.items()}
+    verified_by: dict[str, tuple[str, ...]] = {}
+    outcomes = read_results(results, known_cases, wanted) if results else None
+    if outcomes is not None:
+        problems.extend(outcomes.problems)
+        verified_by = {ident: tuple(c for c in cases if c in outcomes.passed) for ident, cases in cited_by.items()}
+    chosen = {ident: entry for ident, entry in (accounting or {}).items() if wanted is None or ident.split(":")[0] in wanted}
+    reasons = _accounted(statements, chosen, verified_by, problems)
+    return CoverageMap(statements, tuple(resolved), cited_by, verified_by, reasons, len(fixtures), tuple(uncited),
+                       outcomes is not None, tuple(problems))
+
+
+def _accounted(statements: tuple[Statement, ...], accounting: dict[str, Entry], verified_by: dict[str, tuple[str, ...]],
+               problems: list[str]) -> dict[str, str]:
+    by_id = {s.id: s for s in statements}
+    reasons = {}
+    for ident, entry in accounting.items():
+        statement = by_id.get(ident)
+        if statement is None:
+            problems.append(f"{entry.location}: accounting entry {ident!r} matches no statement of the prose (reworded or moved?)")
+            continue
+        if entry.text and not statement.text.replace("*", "").replace("`", "").startswith(entry.text.replace("*", "").replace("`", "")):
+            problems.append(f"{entry.location}: accounting entry {ident!r}: its text no longer opens the statement "
+                            f"({statement.text[:60]!r})")
+        if entry.reason == "restates" and entry.restates not in by_id:
+            problems.append(f"{entry.location}: accounting entry {ident!r} restates {entry.restates!r}, which is no statement of the prose")
+        if verified_by.get(ident):
+            problems.append(f"{entry.location}: accounting entry {ident!r} is verified by {verified_by[ident][0]}: drop the entry")
+        reasons[ident] = entry.describe()
+    return reasons
+
+
+_INDEXES: dict[str, dict] = {}
+
+
+def indexes_for(directory: str) -> dict:
+    """The matching indexes of every capability's prose in ``directory`` (read once per process)."""
+    key = os.path.realpath(directory)
+    if key not in _INDEXES:
+        _INDEXES[key] = {name: index(prose) for name, prose in read_all_prose(directory).items()}
+    return _INDEXES[key]
+
+
+def beside(fixture: str) -> str | None:
+    """The prose folder of the spec checkout a fixture is in (``…/spec/<capability>/conformance/f.yaml``
+    → ``…/spec`` when it holds a ``<capability>/spec.md``), or None."""
+    conformance = os.path.dirname(os.path.abspath(fixture))
+    if os.path.basename(conformance) != "conformance":
+        return None
+    spec = os.path.dirname(os.path.dirname(conformance))
+    try:
+        return prose_dir(spec)
+    except (ProseError, OSError):
+        return None

@@ -1,0 +1,198 @@
+"""Citations → the normative statements they cite: by section first, then by closeness of the text.
+
+For each section a citation names (``Ref``):
+
+1. **Section.** The candidates are the statements of that section and of its subsections
+   (``§6`` takes in ``§6.1``). A section the prose lacks is a problem; so is a section with no
+   normative statement.
+2. **Topic.** The words between the section number and the dash (``§2 Reducer — …``, ``§6
+   Per-invocation drain (drain_events_for)``) name a topic: an unnumbered sub-heading or a bold
+   paragraph label of that section. When they do, only that topic's statements remain; a topic
+   holding no normative statement resolves to nothing (the citation points at descriptive prose).
+3. **Text.** Each candidate is scored by how much of the citation's wording it holds, weighting
+   words by how rare they are in the capability's statements (inverse document frequency: a
+   ``drain_events_for`` says more than a ``state``): the weighted share of the citation's words
+   found in the statement and its context (heading, label, the list item or table row it is in),
+   blended with the share of the statement's own words the citation repeats. A sentence the
+   citation quotes scores highest. The best statement is kept, with any scoring close to it
+   (:data:`CLOSE`, at most :data:`MOST`), when it scores at least :data:`FLOOR`.
+4. **No wording.** A citation that says nothing beyond its section and topic (``§5 Determinism``)
+   cites every statement of it, when there are at most :data:`MOST` of them; otherwise it is too
+   vague to resolve, and says so.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from typing import Iterable, NamedTuple
+
+from .citations import Citation, Ref
+from .prose import Prose, Statement, normalised
+
+FLOOR = 0.3  # the least score a statement is resolved at (chosen on the hand check, docs/COVERAGE.md)
+CLOSE = 0.9  # statements scoring this share of the best are resolved too
+MOST = 4  # the most statements one reference resolves to
+
+_STOP = frozenset("""a an the and or of to in on at by for with from as is are be been being it its this that these those
+which who whom when where while than then there here not no nor but if else so such via per into onto over under
+after before each every any all both either neither one two same other only also must should may shall required
+recommended optional spec section exercised case cases fixture verifies verify verified see e.g i.e etc vs""".split())
+_WORD = re.compile(r"[a-z0-9_]+(?:[.][a-z0-9_]+)*")
+_QUOTE = re.compile(r"[\"“]([^\"”]{12,})[\"”]")
+_REF_TEXT = re.compile(r"(?:\b[A-Za-z][a-z]*(?:-[a-z]+)+(?:'s)?\s*\**\s*)?§\s?\d+(?:\.\d+)*")
+_LEAD_END = re.compile(r"\s[—–]\s|\s-\s|:\s|\*\*\s*[—–]|\*\*\s*$")
+
+
+def _stem(word: str) -> str:
+    """Plural to singular, so that "edges" meets "edge" (nothing cleverer: identifiers pass through)."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")) and "_" not in word:
+        return word[:-1]
+    return word
+
+
+def words(text: str) -> list[str]:
+    """The content words of ``text``: lowercase, stemmed, without stop words and keywords."""
+    text = normalised(text).lower()
+    return [_stem(w) for w in _WORD.findall(text) if w not in _STOP and len(w) > 1]
+
+
+class Index(NamedTuple):
+    """A capability's statements, ready for matching."""
+
+    prose: Prose
+    weight: dict[str, float]  # word → inverse document frequency over the capability's statements
+    own: dict[str, frozenset[str]]  # statement id → its own words
+    around: dict[str, frozenset[str]]  # statement id → its words with its heading, label and context
+    topic_words: dict[str, frozenset[str]]  # statement id → words of its heading path below the number
+    own_weight: dict[str, float]  # statement id → the summed weight of its own words
+    within: dict[str, tuple[Statement, ...]]  # section number → the statements of it and its subsections
+
+
+def index(prose: Prose) -> Index:
+    own = {s.id: frozenset(words(s.text)) for s in prose.statements}
+    topic_words = {s.id: frozenset(words(s.heading)) for s in prose.statements}
+    around = {s.id: own[s.id] | topic_words[s.id] | frozenset(words(s.context)) for s in prose.statements}
+    frequency = Counter(w for ws in around.values() for w in ws)
+    total = max(len(around), 1)
+    weight = {w: math.log(1 + total / n) for w, n in frequency.items()}
+    own_weight = {ident: sum(weight[w] for w in ws) or 1.0 for ident, ws in own.items()}
+    within: dict[str, list[Statement]] = {}
+    for statement in prose.statements:
+        if statement.number is not None:
+            parts = statement.number.split(".")
+            for depth in range(1, len(parts) + 1):
+                within.setdefault(".".join(parts[:depth]), []).append(statement)
+    return Index(prose, weight, own, around, topic_words, own_weight, {n: tuple(ss) for n, ss in within.items()})
+
+
+class Resolution(NamedTuple):
+    ids: tuple[str, ...]
+    problems: tuple[str, ...]  # why a reference resolved to nothing (without location)
+
+
+def resolve(citation: Citation, indexes: dict[str, Index]) -> Resolution:
+    """The statements ``citation`` cites, and a problem per reference that resolved to nothing."""
+    if not citation.refs:
+        return Resolution((), ("names no spec section (§N)",))
+    ids: list[str] = []
+    problems: list[str] = []
+    for ref in citation.refs:
+        text = _segment(ref, citation.text) if len(citation.refs) > 1 else citation.text
+        found, problem = resolve_ref(ref, text, indexes)
+        ids.extend(found)
+        if problem:
+            problems.append(problem)
+    return Resolution(tuple(dict.fromkeys(ids)), tuple(problems))
+
+
+def _segment(ref: Ref, text: str) -> str:
+    """The part of a citation naming several sections that belongs to ``ref``: from its ``§N`` to
+    the next section named ("§7 (categories), §8.1.3 (error mapping)"); all of it when the
+    sections share one description ("§6.2, §6.3 — …")."""
+    starts = [m.start() for m in re.finditer(r"§", text)]
+    match = re.search(r"§\s?" + re.escape(ref.number) + r"(?!\d|\.\d)", text)
+    if match is None:
+        return text
+    later = [s for s in starts if s > match.start()]
+    piece = text[match.start(): later[0]] if later else text[match.start():]
+    return piece if words(_REF_TEXT.sub(" ", piece)) else text
+
+
+def _where(ref: Ref) -> str:
+    return f"{ref.capability} §{ref.number}"
+
+
+def resolve_ref(ref: Ref, text: str, indexes: dict[str, Index]) -> tuple[list[str], str | None]:
+    found = indexes.get(ref.capability)
+    if found is None:
+        return [], f"{_where(ref)}: no prose for capability {ref.capability!r}"
+    prose = found.prose
+    if ref.number not in prose.sections:
+        return [], f"{_where(ref)}: the prose has no section {ref.number}"
+    candidates = list(found.within.get(ref.number, ()))
+    if not candidates:
+        return [], f"{_where(ref)} ({prose.sections[ref.number].heading}) holds no normative statement"
+    hint, wording = _hint_and_wording(ref, text)
+    cited = words(wording)
+    if hint:
+        on_topic = _on_topic(candidates, hint, found, prose.topics.get(ref.number, frozenset()))
+        if on_topic is not None:
+            if not on_topic:
+                return [], f"{_where(ref)} {' '.join(hint)}: that part of the section holds no normative statement"
+            candidates = on_topic
+            cited = [w for w in cited if w not in hint]  # the topic chose already
+    if not cited:
+        if len(candidates) <= MOST:
+            return [s.id for s in candidates], None
+        return [], f"{_where(ref)}: too vague to resolve (no wording beyond the section, which holds {len(candidates)} statements)"
+    cited_set = frozenset(cited)
+    total = sum(found.weight.get(w, 2.0) for w in cited_set) or 1.0
+    quotes = [q for q in (frozenset(words(quote)) for quote in _QUOTE.findall(wording)) if q]
+    scored = sorted(((_score(s.id, cited_set, total, quotes, found), s.id) for s in candidates), reverse=True)
+    best = scored[0][0]
+    if best < FLOOR:
+        return [], f"{_where(ref)}: no normative statement of the section matches the cited text"
+    return [ident for score, ident in scored[:MOST] if score >= max(FLOOR, CLOSE * best)], None
+
+
+def _hint_and_wording(ref: Ref, text: str) -> tuple[list[str], str]:
+    """The topic words after the reference (up to the lead's end), and the rest of the text."""
+    match = re.search(r"§\s?" + re.escape(ref.number) + r"(?!\d|\.\d)", text)
+    if match is None:
+        return [], _REF_TEXT.sub(" ", text)
+    after = text[match.end():]
+    end = _LEAD_END.search(after)
+    lead = after[: end.start()] if end else ""
+    hint = [w for w in words(_REF_TEXT.sub(" ", lead)) if w not in ("step",) and not w.isdigit()]
+    rest = (text[: match.start()] + " " + (after[end.end():] if end else after))
+    return hint, _REF_TEXT.sub(" ", rest)
+
+
+def _on_topic(candidates: list[Statement], hint: list[str], found: Index, topics: Iterable[str]) -> list[Statement] | None:
+    """The candidates of the topic the hint names; None when it names no topic of the section."""
+    wanted = set(hint)
+    named = [t for t in topics if wanted and wanted <= set(words(t))]
+    if not named:
+        matched = [s for s in candidates if wanted and wanted <= found.topic_words[s.id]]
+        return matched or None
+    named_words = [set(words(t)) for t in named]
+    return [s for s in candidates if any(ws <= found.topic_words[s.id] for ws in named_words)]
+
+
+def _score(ident: str, cited: frozenset[str], total: float, quotes: list[frozenset[str]], found: Index) -> float:
+    """How closely statement ``ident`` matches the citation's words (``total``: their summed weight)."""
+    weight = found.weight
+    own = found.own[ident]
+    near = own | found.topic_words[ident]
+    covered_near = sum(weight.get(w, 2.0) for w in cited & near) / total
+    covered = sum(weight.get(w, 2.0) for w in cited & found.around[ident]) / total
+    repeated = sum(weight.get(w, 2.0) for w in own & cited) / found.own_weight[ident]
+    score = 0.45 * covered_near + 0.25 * covered + 0.3 * repeated
+    for quoted in quotes:
+        if len(quoted & own) >= 0.8 * len(quoted):
+            score += 1.0
+    return score

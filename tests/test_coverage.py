@@ -1,0 +1,328 @@
+"""`oa-conformance coverage` and lint rule L005, through the installed commands (subprocess).
+
+Small synthetic spec checkouts (prose + fixtures + sidecars) test each part: statement extraction,
+citation resolution, verification from a run report, the accounting file, each bad input, the JSON
+schema; then one run over the real corpora checks the totals are sane.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .conftest import BUNDLED_SPEC, shared_spec_root, target_spec_root
+
+COMMAND = Path(sys.executable).with_name("oa-conformance")
+LINT = Path(sys.executable).with_name("oa-lint")
+
+PROSE = """# Widget Engine
+
+Normative keywords follow BCP 14 ([RFC 2119](x), [RFC 8174](y)): MUST, SHOULD, MAY and the rest are normative.
+
+## 1. Purpose
+
+Widgets are small. Nothing here is a requirement, though the word must appears in lowercase.
+
+## 2. Concepts
+
+**Node.** A named unit of work. Nodes MUST be asynchronous. A node MUST NOT mutate the state object it
+received; it returns a new partial update which the engine merges.
+
+**Edge.** A directed connection between nodes. Each node has exactly one outgoing edge.
+
+**Helpers.** Implementations SHOULD warn on unused nodes, and MAY offer a `MUST`-named helper.
+
+```python
+# MUST inside code is quoted, not stated
+def x(): pass
+```
+
+### 2.1 Reducers
+
+Users MAY register custom reducers. The engine MUST provide the following reducers:
+
+- `append` — concatenates lists.
+- `merge` — shallow-merges mappings.
+
+| reducer | rule |
+|---|---|
+| `append` | The update MUST be a list. |
+
+## 3. Drain
+
+The compiled graph MUST expose a `drain` operation that returns once every observer event was
+delivered. A drain with a timeout MUST return no later than the timeout.
+"""
+
+FIXTURE = """# §2 Node: the node never mutates the state object it received.
+state:
+  fields:
+    v: {type: int, default: 0}
+entry: a
+nodes:
+  a:
+    update: {v: 1}
+edges:
+  - {from: a, to: END}
+initial_state: {}
+expected:
+  final_state: {v: 1}
+"""
+
+CASES_FIXTURE = """cases:
+  - name: first
+    state: {fields: {v: {type: int, default: 0}}}
+    entry: a
+    nodes: {a: {update: {v: 1}}}
+    edges: [{from: a, to: END}]
+    initial_state: {}
+    expected: {final_state: {v: 1}}
+  - name: second
+    state: {fields: {v: {type: int, default: 0}}}
+    entry: a
+    nodes: {a: {update: {v: 2}}}
+    edges: [{from: a, to: END}]
+    initial_state: {}
+    expected: {final_state: {v: 2}}
+"""
+
+SIDECAR = """# 001 — node
+
+**Spec sections exercised:**
+- §2 Node — "A node MUST NOT mutate the state object it received."
+- §3 — the `drain` operation returns once every observer event was delivered.
+
+**What passes:** the final state.
+"""
+
+CASES_SIDECAR = """# 002 — drain cases
+
+**Spec sections exercised:**
+- §3 — drain with a timeout returns no later than the timeout (case 2).
+- §2.1 — the `append` update MUST be a list.
+"""
+
+
+def coverage(*argv: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([str(COMMAND), "coverage", *map(str, argv)], capture_output=True, text=True, cwd=cwd, timeout=300)
+
+
+def lint(*argv: str) -> subprocess.CompletedProcess:
+    return subprocess.run([str(LINT), *map(str, argv)], capture_output=True, text=True, timeout=300)
+
+
+def checkout(root: Path, prose: str | None = PROSE, fixtures: dict[str, tuple[str, str | None]] | None = None) -> Path:
+    """A spec checkout: ``spec/widget/spec.md`` and ``spec/widget/conformance/`` fixtures (name → (yaml, sidecar))."""
+    folder = root / "spec" / "widget" / "conformance"
+    folder.mkdir(parents=True)
+    if prose is not None:
+        (root / "spec" / "widget" / "spec.md").write_text(prose, encoding="utf-8")
+    for name, (text, sidecar) in (fixtures or {"001-node.yaml": (FIXTURE, SIDECAR)}).items():
+        (folder / name).write_text(text, encoding="utf-8")
+        if sidecar is not None:
+            (folder / name.replace(".yaml", ".md")).write_text(sidecar, encoding="utf-8")
+    return root
+
+
+def mapped(tmp_path: Path, *extra: str, cwd: Path | None = None, **kwargs) -> tuple[dict, subprocess.CompletedProcess]:
+    root = tmp_path / "repo"
+    if not root.exists():
+        checkout(root, **kwargs)
+    out = tmp_path / "map.json"
+    done = coverage(root, "--prose", root, "--json", out, *extra, cwd=cwd or tmp_path)
+    assert done.returncode == 0, done.stderr
+    return json.loads(out.read_text()), done
+
+
+def test_statements_have_levels_sections_lines_and_skip_code_and_boilerplate(tmp_path):
+    data, done = mapped(tmp_path)
+    statements = data["statements"]
+    texts = [s["text"] for s in statements]
+    assert "Nodes MUST be asynchronous." in texts
+    assert not any("BCP 14" in t or "inside code" in t or "lowercase" in t for t in texts)
+    by_text = {s["text"]: s for s in statements}
+    should = by_text["Implementations SHOULD warn on unused nodes, and MAY offer a `MUST`-named helper."]
+    assert should["level"] == "should"  # the `MUST` in a code span is quoted, not stated
+    node = by_text["Nodes MUST be asynchronous."]
+    assert node["level"] == "must" and node["section"] == "§2 Concepts › Node" and node["line"] == 11
+    assert node["id"].startswith("widget:2:") and node["path"].endswith("spec.md")
+    assert by_text["The update MUST be a list."]["section"].startswith("§2.1 Reducers")  # a table row
+    assert "The engine MUST provide the following reducers:" in texts  # a statement introducing a list
+    assert sum(1 for s in statements if s["level"] == "must") == 6
+    # multi-line sentence: one statement starting on its first line
+    drain = by_text["The compiled graph MUST expose a `drain` operation that returns once every observer event was delivered."]
+    assert drain["line"] == 36
+
+
+def test_ids_are_stable_when_the_prose_around_moves(tmp_path):
+    first, _ = mapped(tmp_path / "a")
+    moved = PROSE.replace("## 1. Purpose\n", "## 1. Purpose\n\nA new paragraph.\n\nAnother one, free of keywords.\n")
+    second, _ = mapped(tmp_path / "b", prose=moved)
+    ids = {s["text"]: (s["id"], s["line"]) for s in first["statements"]}
+    moved_ids = {s["text"]: (s["id"], s["line"]) for s in second["statements"]}
+    assert {t: i for t, (i, _) in ids.items()} == {t: i for t, (i, _) in moved_ids.items()}
+    assert all(moved_ids[t][1] == line + 4 for t, (_, line) in ids.items() if line > 8)
+
+
+def test_citations_resolve_by_section_then_wording(tmp_path):
+    data, _ = mapped(tmp_path)
+    by_id = {s["id"]: s for s in data["statements"]}
+    sidecar = [c for c in data["citations"] if c["path"].endswith(".md")]
+    assert [c["line"] for c in sidecar] == [4, 5]
+    assert [by_id[i]["text"] for i in sidecar[0]["resolved"]] == [
+        "A node MUST NOT mutate the state object it received; it returns a new partial update which the engine merges."]
+    assert [by_id[i]["text"][:40] for i in sidecar[1]["resolved"]] == ["The compiled graph MUST expose a `drain`"]
+    header = [c for c in data["citations"] if c["path"].endswith(".yaml")]
+    assert header and header[0]["line"] == 1 and header[0]["resolved"]  # the YAML header comment cites §2 Node
+    cited = [s for s in data["statements"] if s["cited_by"]]
+    assert all(s["cited_by"] == ["widget/001-node"] for s in cited)
+
+
+def test_the_json_has_exactly_the_documented_schema(tmp_path):
+    data, _ = mapped(tmp_path)
+    assert set(data) == {"statements", "citations"}
+    assert all(set(s) == {"id", "capability", "section", "path", "line", "level", "text", "cited_by", "verified_by", "reason"}
+               for s in data["statements"])
+    assert all(set(c) == {"fixture", "case", "path", "line", "text", "resolved"} for c in data["citations"])
+    assert {s["level"] for s in data["statements"]} == {"must", "should", "may"}
+
+
+def report(path: Path, outcomes: dict[str, str]) -> Path:
+    path.write_text(json.dumps({"cases": [{"id": i, "outcome": o} for i, o in outcomes.items()]}))
+    return path
+
+
+def test_results_verify_the_statements_a_passing_case_cites_per_case(tmp_path):
+    fixtures = {"001-node.yaml": (FIXTURE, SIDECAR), "002-cases.yaml": (CASES_FIXTURE, CASES_SIDECAR)}
+    run = report(tmp_path / "run.json", {"widget/001-node": "passed", "widget/002-cases[first]": "passed",
+                                          "widget/002-cases[second]": "skipped"})
+    data, done = mapped(tmp_path, "--results", run, fixtures=fixtures)
+    by_text = {s["text"]: s for s in data["statements"]}
+    timeout = by_text["A drain with a timeout MUST return no later than the timeout."]
+    assert timeout["cited_by"] == ["widget/002-cases[second]"]  # "(case 2)" scopes the citation
+    assert timeout["verified_by"] == []  # its only case was skipped: cited, unverified
+    append = by_text["The update MUST be a list."]
+    assert append["cited_by"] == ["widget/002-cases[first]", "widget/002-cases[second]"]
+    assert append["verified_by"] == ["widget/002-cases[first]"]
+    assert "verified" in done.stdout and "MUST-level statements neither verified nor accounted" in done.stdout
+    assert "A drain with a timeout MUST return" in done.stdout.split("neither verified nor accounted")[1]
+
+
+def test_a_results_file_for_another_corpus_is_one_located_problem(tmp_path):
+    run = report(tmp_path / "other.json", {"graph-engine/001-linear-static-flow": "passed"})
+    data, done = mapped(tmp_path, "--results", run)
+    assert f"{run}:1: a results file for another corpus" in done.stderr
+    assert all(s["verified_by"] == [] for s in data["statements"])
+    (tmp_path / "junk.json").write_text("[1, 2]")
+    bad = coverage(tmp_path / "repo", "--prose", tmp_path / "repo", "--results", tmp_path / "junk.json")
+    assert bad.returncode == 2 and "not a report of oa-conformance run --json" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_bad_inputs_are_located_one_line_problems(tmp_path):
+    unnumbered = "# Widget\n\n## Concepts\n\nNodes MUST be asynchronous.\n"
+    fixtures = {"001-node.yaml": (FIXTURE, "# 001\n\nNo citation block at all.\n"), "002-bare.yaml": (CASES_FIXTURE, None)}
+    data, done = mapped(tmp_path, prose=unnumbered, fixtures=fixtures)
+    err = done.stderr
+    assert "spec.md:1: no numbered sections" in err
+    assert "001-node.md:1: no \"Spec sections exercised\" block" in err
+    assert "002-bare.yaml:1: no readable sidecar" in err and "002-bare.yaml:1: uncited fixture" in err
+    assert "citation resolves to nothing: widget §2: the prose has no section 2" in err  # the header comment's §2
+    assert data["statements"][0]["section"] == "Concepts"
+    # a capability with fixtures and no spec.md
+    other = tmp_path / "other"
+    checkout(other, prose=None)
+    (other / "spec" / "gadget" ).mkdir()
+    (other / "spec" / "gadget" / "spec.md").write_text(PROSE)
+    done = coverage(other, "--prose", other)
+    assert done.returncode == 0 and "widget/spec.md:1: missing: the 1 fixtures of widget" in done.stderr
+    assert "no prose for capability 'widget'" in done.stderr
+    # no prose at all, and a missing root: usage errors
+    assert coverage(other, "--prose", tmp_path / "nowhere").returncode == 2
+    assert coverage(tmp_path / "nowhere", "--prose", other).returncode == 2
+
+
+def test_the_accounting_file_accounts_and_its_mistakes_are_located(tmp_path):
+    data, _ = mapped(tmp_path)
+    target = next(s for s in data["statements"] if s["text"].startswith("Nodes MUST be asynchronous"))
+    accounting = tmp_path / "spec-coverage.toml"
+    accounting.write_text(f'["{target["id"]}"]\nreason = "not-observable"\ntext = "Nodes MUST be"\n'
+                          f'why = "a fixture cannot tell a coroutine from a function"\n\n'
+                          '["widget:2:00000000"]\nreason = "future-fixture"\nwhy = "stale"\n')
+    data, done = mapped(tmp_path, cwd=tmp_path)  # found as spec-coverage.toml in the working directory
+    accounted = {s["id"]: s["reason"] for s in data["statements"] if s["reason"]}
+    assert accounted == {target["id"]: "not observable through the fixture language: a fixture cannot tell a coroutine from a function"}
+    assert "spec-coverage.toml:6: accounting entry 'widget:2:00000000' matches no statement" in done.stderr
+    accounting.write_text(f'["{target["id"]}"]\nreason = "because"\nwhy = "x"\n')
+    bad = coverage(tmp_path / "repo", "--prose", tmp_path / "repo", "--accounting", accounting)
+    assert bad.returncode == 2 and f"{accounting}:1:" in bad.stderr and "reason must be one of" in bad.stderr
+
+
+def test_html_without_the_page_renderer_is_one_line_and_status_2(tmp_path):
+    root = checkout(tmp_path / "repo")
+    done = coverage(root, "--prose", root, "--html", tmp_path / "map.html")
+    try:
+        import oa_conformance.pages  # noqa: F401
+    except ImportError:
+        assert done.returncode == 2 and done.stderr.count("\n") == 1 and "oa_conformance.pages" in done.stderr
+        assert not (tmp_path / "map.html").exists()
+    else:
+        assert done.returncode == 0 and (tmp_path / "map.html").read_text().lstrip().lower().startswith("<!doctype html")
+
+
+def test_lint_l004_fires_on_unresolved_sidecar_citations_and_not_on_resolved_ones(tmp_path):
+    wrong = SIDECAR.replace("- §3 —", "- §9 —") + "\n"
+    wrong = wrong.replace("**What passes:**", "- §2 Edge — static edges.\n\n**What passes:**")
+    root = checkout(tmp_path / "repo", fixtures={"001-node.yaml": (FIXTURE, wrong), "002-cases.yaml": (CASES_FIXTURE, CASES_SIDECAR)})
+    done = lint(root, "--select", "L005")
+    assert done.returncode == 1, done.stderr
+    lines = done.stdout.splitlines()
+    assert any("001-node.md:5:1: L005" in line and "the prose has no section 9" in line for line in lines), lines
+    assert any("001-node.md:7:1: L005" in line and "§2 edge: that part of the section holds no normative statement" in line
+               for line in lines), lines
+    assert not any("002-cases.md" in line for line in lines) and not any(":4:1:" in line for line in lines)
+    as_json = json.loads(lint(root, "--select", "L005", "--format", "json").stdout)
+    assert {record["severity"] for record in as_json} == {"warning"}  # an upstream corpus
+    # --prose from elsewhere: the fixtures alone, the prose in another checkout
+    bare = tmp_path / "bare"
+    checkout(bare, prose=None, fixtures={"002-cases.yaml": (CASES_FIXTURE, CASES_SIDECAR)})
+    quiet = lint(bare, "--select", "L005")
+    assert quiet.returncode == 0 and quiet.stderr.count("L005 not checked") == 1  # no prose: said once
+    clean = lint(bare, "--select", "L005", "--prose", root)
+    assert clean.returncode == 0 and "not checked" not in clean.stderr
+
+
+def test_lint_l004_is_an_error_on_the_bundled_spec(tmp_path):
+    shared = shared_spec_root()
+    if shared is None:
+        pytest.skip("OA_SHARED_SPEC (a spec checkout with prose) is not set")
+    done = lint(BUNDLED_SPEC, "--select", "L005", "--prose", shared, "--format", "json")
+    found = json.loads(done.stdout)
+    assert all(record["severity"] == "error" for record in found)
+    assert found == [], [f"{r['path']}:{r['line']}: {r['message']}" for r in found]
+
+
+def test_the_real_corpora_map_without_a_crash_and_every_citation_resolves_or_is_reported(tmp_path):
+    shared, target = shared_spec_root(), target_spec_root()
+    if shared is None or target is None:
+        pytest.skip("OA_SHARED_SPEC and OA_TARGET_SPEC are not both set")
+    for roots in ([shared], [target, BUNDLED_SPEC]):
+        out = tmp_path / "map.json"
+        done = coverage(*roots, "--prose", shared, "--json", out)
+        assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr[-2000:]
+        data = json.loads(out.read_text())
+        musts = [s for s in data["statements"] if s["level"] == "must"]
+        assert len(musts) > 700 and len({s["id"] for s in data["statements"]}) == len(data["statements"])
+        citations = data["citations"]
+        assert len(citations) > 1500
+        unresolved = [c for c in citations if not c["resolved"]]
+        assert len(unresolved) < 0.6 * len(citations)  # many cite descriptive prose (tables) or another spec version
+        reported = {line.split(": citation resolves")[0] for line in done.stderr.splitlines() if "citation resolves to nothing" in line}
+        assert all(f"{c['path']}:{c['line']}" in reported for c in unresolved)
+        cited = {i for c in citations for i in c["resolved"]}
+        assert cited == {s["id"] for s in data["statements"] if s["cited_by"]}
+        for capability in ("graph-engine", "pipeline-utilities"):
+            assert sum(1 for s in musts if s["capability"] == capability and s["cited_by"]) > 40
