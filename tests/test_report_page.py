@@ -66,8 +66,11 @@ def changed_ids(runs: dict) -> set[str]:
     return {i for i in old.keys() | new.keys() if old.get(i) != new.get(i)}
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium():
+    """One browser for this module's tests. Module-scoped, never longer: Playwright's synchronous API
+    keeps an event loop running in this thread while it lives, and a test of another module that
+    runs its own loop (asyncio.run) in the same pytest-xdist worker must not meet it."""
     require_browser()
     from playwright.sync_api import sync_playwright
 
