@@ -12,6 +12,9 @@
                                      start-up, the slowest case, the whole corpus, pytest -n 2, oa-lint
     ./dev bench bounds               hostile inputs (an alias chain, an alias DAG, a 50 MB file)
                                      through every front end: wall, CPU and peak RSS per process
+    ./dev bench report               the report page of three runs of the target corpus (0.16.0,
+                                     0.17.0, 0.17.0 again): its size, writing it, opening it in
+                                     headless Chromium (goal <= 1 s)
 
 ``parse``: loads and checks (load → schema check → AST build → version check) every fixture of the
 shared corpus in one process and prints the best of several rounds next to ``yaml.compose`` with
@@ -355,7 +358,61 @@ def bench_goals(rounds: int = CORPUS_ROUNDS) -> None:
               + (f"  (goal <= {goal:g}x: {'met' if ratio <= goal else 'NOT met'})" if goal else ""))
 
 
-BENCHMARKS = {"parse": bench_parse, "goals": bench_goals, "lint": bench_lint, "run": bench_run, "corpus": bench_corpus, "assert": bench_assert, "bounds": bench_bounds}
+def bench_report(rounds: int = ROUNDS) -> None:
+    """``report``: ``oa-conformance report`` over three runs of the target corpus with the shipped
+    expectations — the 0.16.0 wheel (its own environment, tools/build_reports.py), the 0.17.0 wheel,
+    and the 0.17.0 wheel again — and that page opened from disk in headless Chromium (tools/browser.py),
+    a fresh tab per round: from navigation to the load event, after which the page's script has
+    folded the fixtures and the filters work. Best and median of the rounds, and the two-run page's
+    size beside the three-run one's. Goal: open in <= 1 s, the page under 2 MB."""
+    import statistics
+    from pathlib import Path
+
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the repository's tools/
+    from playwright.sync_api import sync_playwright
+
+    from tools import browser
+    from tools.build_reports import DEFAULT_BUILD, run_report
+
+    if browser.missing():
+        sys.exit(f"bench: {browser.missing()}")
+    root = Path(os.environ.get("OA_TARGET_SPEC") or shared_root())
+    command = [os.path.join(os.path.dirname(sys.executable), "oa-conformance"), "report"]
+    with tempfile.TemporaryDirectory() as tmp:
+        runs = [os.path.join(tmp, f"run{number}.json") for number in range(3)]
+        for path, version in zip(runs, ("0.16.0", DEFAULT_BUILD, DEFAULT_BUILD)):
+            run_report(version, root, Path(path))
+        cases = len(json.load(open(runs[0], encoding="utf-8"))["cases"])
+        two, three = os.path.join(tmp, "two.html"), os.path.join(tmp, "three.html")
+        subprocess.run(command + runs[:2] + ["-o", two], capture_output=True, check=True)
+        writes = []
+        for _ in range(rounds):
+            started = time.perf_counter()
+            subprocess.run(command + runs + ["-o", three], capture_output=True, check=True)
+            writes.append(time.perf_counter() - started)
+        opens, loads = [], []
+        with sync_playwright() as playwright:
+            launched = browser.launch(playwright)
+            for _ in range(rounds):
+                page = launched.new_page()
+                started = time.perf_counter()
+                page.goto(Path(three).as_uri(), wait_until="load")
+                opens.append(time.perf_counter() - started)
+                loads.append(page.evaluate("performance.getEntriesByType('navigation')[0].loadEventEnd") / 1000)
+                page.close()
+            launched.close()
+        load = os.getloadavg()[0]  # the open time scales with it on a shared machine: say what it was
+        print(f"report: {cases} cases of {root}; runs: 0.16.0, 0.17.0, 0.17.0; load average {load:.1f} on {os.cpu_count()} cores")
+        print(f"  page size, 2 runs                      {os.path.getsize(two) / 1e6:6.2f} MB")
+        print(f"  page size, 3 runs                      {os.path.getsize(three) / 1e6:6.2f} MB  (goal < 2 MB)")
+        print(f"  oa-conformance report, 3 runs          {min(writes):6.2f} s best, {statistics.median(writes):.2f} s median (a fresh process)")
+        print(f"  open in headless Chromium (to load)    {min(opens):6.2f} s best, {statistics.median(opens):.2f} s median  (goal <= 1 s: "
+              f"{'met' if statistics.median(opens) <= 1 else 'NOT met'})")
+        print(f"  the page's own load event              {min(loads):6.2f} s best, {statistics.median(loads):.2f} s median (navigation timing)")
+
+
+BENCHMARKS = {"parse": bench_parse, "goals": bench_goals, "lint": bench_lint, "run": bench_run, "corpus": bench_corpus, "assert": bench_assert, "bounds": bench_bounds,
+              "report": bench_report}
 
 
 def main(argv: list[str]) -> int:

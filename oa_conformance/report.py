@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import collections
+import datetime
 import json
+import os
 import platform
 from typing import Iterable
 
@@ -39,12 +41,20 @@ def host() -> dict:
     return {"name": DISTRIBUTION, "version": build.version, "python": platform.python_version(), **host_document()}
 
 
-def json_report(results: Iterable[CaseResult], unmatched: Iterable[Expectation] = ()) -> dict:
-    """The machine-readable report: adapter, host, one entry per case, and the expectations-file
-    entries that matched no case of the run."""
+def run_document(started: float, roots: Iterable[str], expectations: Iterable[str]) -> dict:
+    """When the run started (UTC, ISO 8601), the spec roots it read and the expectations files it
+    applied, in order (absolute paths): what a report page's header names beside the build."""
+    return {"started": datetime.datetime.fromtimestamp(started, datetime.timezone.utc).isoformat(timespec="seconds"),
+            "roots": [os.path.abspath(root) for root in roots], "expectations": [os.path.abspath(path) for path in expectations]}
+
+
+def json_report(results: Iterable[CaseResult], unmatched: Iterable[Expectation] = (), run: dict | None = None) -> dict:
+    """The machine-readable report: adapter, host, the run (``run_document``), one entry per case,
+    and the expectations-file entries that matched no case of the run."""
     return {
         "adapter": {"name": ADAPTER_NAME, "version": ADAPTER_VERSION, "spec_version": TARGET_SPEC_VERSION},
         "host": host(),
+        **({"run": run} if run is not None else {}),
         "cases": [
             {
                 "id": r.ref.id,

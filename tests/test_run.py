@@ -98,6 +98,9 @@ def test_cli_run_writes_the_json_report(tmp_path, capsys):
     data = json.loads(report.read_text())
     assert data["adapter"] == {"name": "oa-conformance", "version": "0.1.0", "spec_version": "0.118.2"}
     assert data["host"]["name"] == "openarmature" and data["host"]["version"] == "0.17.0"
+    # the run: when, over which roots, with which expectations files (the report page's header)
+    assert data["run"]["roots"] == [str(BUNDLED_SPEC)] and data["run"]["expectations"] == []
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00", data["run"]["started"])
     case = data["cases"][0]
     assert set(case) >= {"fixture", "case", "outcome", "category", "reason", "checks", "duration_s"}
     assert case["fixture"].startswith("graph-engine/conformance/") and set(case["checks"]) == {"verified", "failed", "unverified", "warning"}

@@ -4,6 +4,8 @@
                                           run every case against openarmature; summary table + JSON report
     oa-conformance check [SPEC_ROOT...]   read every fixture (load, schema, version) and report problems
     oa-conformance diff OLD.json NEW.json the cases whose verdict changed between two --json reports
+    oa-conformance report RUN.json... -o report.html
+                                          the runs side by side as one self-contained HTML page
     oa-conformance coverage ROOT... --prose SPEC_CHECKOUT [--results RUN.json ...] [--json FILE] [--html FILE]
                                           the spec's normative statements the fixtures cite and verify
     oa-conformance expectations update --from RUN.json FILE [--runtime-range SPEC] [--write]
@@ -21,9 +23,9 @@ Exit status: 0 when nothing failed or errored (an expected failure listed in the
 ``not implemented`` by the adapter fails too), 2 on a usage error (bad option value, unwritable
 ``--json`` path, unknown capability) or a malformed expectations file, 130 when interrupted (Ctrl-C:
 the cases that finished are summarised). `diff`: 1 when a verdict got worse, 0 otherwise, 2 when a
-report cannot be read (cli/report_diff.py). `coverage`: 0 when the map was built, 2 when it cannot be
-(cli/coverage.py).
-report cannot be read (cli/report_diff.py). `expectations update`: 0 (dry run or written), 2 with
+report cannot be read (cli/report_diff.py). `report`: 0 when the page is written, 2 when a report
+cannot be read or the page cannot be written (cli/report_page.py). `coverage`: 0 when the map was
+built, 2 when it cannot be (cli/coverage.py). `expectations update`: 0 (dry run or written), 2 with
 one line for a bad report, file or range (expectations_update.py).
 """
 
@@ -86,6 +88,9 @@ def build_parser() -> argparse.ArgumentParser:
     diff.add_argument("old", metavar="OLD.json", help="the earlier report (run --json)")
     diff.add_argument("new", metavar="NEW.json", help="the later report")
     diff.add_argument("--same", action="store_true", help="exit 1 when any verdict differs (not only a worse one)")
+    page = commands.add_parser("report", help="the runs of one or more JSON reports side by side, as one self-contained HTML page")
+    page.add_argument("runs", nargs="+", metavar="RUN.json", help="reports of run --json, one column each, in this order (the first is the baseline)")
+    page.add_argument("-o", "--output", required=True, metavar="FILE", help="the page to write (replaced whole, never partly written; - for standard output)")
     add_coverage_parser(commands)
     expectations = commands.add_parser("expectations", help="maintain an expectations file")
     tasks = expectations.add_subparsers(dest="task", required=True)
@@ -129,6 +134,10 @@ def _command(args: argparse.Namespace) -> int:
         from .report_diff import diff
 
         return diff(args.old, args.new, same=args.same)
+    if args.command == "report":
+        from .report_page import report
+
+        return report(args.runs, args.output)
     if args.command == "coverage":
         from .coverage import coverage
 
@@ -185,7 +194,7 @@ def _run(fixtures, args) -> int:
     from ..host.manifest import runtime_version
     from ..grammar import GrammarError, parse_keyword_expression
     from ..host.manifest import ManifestError, header_lines, use_runtime_manifest, warning_lines
-    from ..report import column, json_report, summary_table
+    from ..report import column, json_report, run_document, summary_table
     from ..pipeline import read_cases
     from ..runner import run_as_completed
 
@@ -228,7 +237,7 @@ def _run(fixtures, args) -> int:
         _start_workers_imports()
     for line in ([] if args.quiet else header_lines()) + warning_lines():
         print(line)
-    started = time.perf_counter()
+    started, started_at = time.perf_counter(), time.time()
     finished: dict[int, object] = {}
     failures, stopped = 0, None
     if in_processes:
@@ -261,7 +270,7 @@ def _run(fixtures, args) -> int:
     print(summary_table(results, unmatched, quiet=args.quiet))
     print(f"\n{len(results)} of {len(cases)} cases in {elapsed:.1f} s" + (f"; {stopped}" if stopped else ""))
     if args.json_path:
-        text = json.dumps(json_report(results, unmatched), indent=2) + "\n"
+        text = json.dumps(json_report(results, unmatched, run_document(started_at, args.roots, args.expectations or ())), indent=2) + "\n"
         if args.json_path == "-":
             args.report_stream.write(text)
         else:

@@ -65,12 +65,21 @@ class Report:
 
 
 def read_report(path: str) -> Report:
+    document = read_document(path)
+    entries = [Entry.of(case) for case in document["cases"]]
+    return Report(path, _host_line(document.get("host")), {entry.id: entry for entry in entries})
+
+
+def read_document(path: str) -> dict:
+    """The parsed report, each case with its ``id`` and ``capability`` (derived as ``Entry.of`` does
+    for an older report without them); ``NotAReport`` says in one line why it is none."""
     document = read_json_report(path)
     try:
         entries = [Entry.of(case) for case in document["cases"]]
     except NotAReport as exc:
         raise NotAReport(f"{exc}: not an oa-conformance run --json report") from None
-    return Report(path, _host_line(document.get("host")), {entry.id: entry for entry in entries})
+    document["cases"] = [{**case, "id": entry.id, "capability": entry.capability} for case, entry in zip(document["cases"], entries)]
+    return document
 
 
 def _host_line(host: Any) -> str:

@@ -1,0 +1,61 @@
+"""``oa-conformance report RUN.json [RUN.json ...] -o report.html``: the runs as one self-contained page.
+
+Each report is read as ``diff`` reads it (``report_diff.read_document``), its outcomes checked against
+the ones ``run`` writes; the page is rendered (``pages.render_report_page``) and written whole or not
+at all (``files.write_whole``: a temporary file beside the target, renamed over it). Reports of different
+corpora are allowed (the page shows the union of their cases). Exit status: 0 when written, 2 when a
+report cannot be read or is none, or the page cannot be written — each with one line on stderr.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TextIO
+
+from ..pages.report_page import SYMBOLS
+from .files import why_not_written, write_whole
+from .report_diff import NotAReport, read_document
+
+
+def read_reports(paths: list[str]) -> list[tuple[str, dict]]:
+    """Each report as ``(path, document)``; ``NotAReport`` names the file and why it is none."""
+    reports = []
+    for path in paths:
+        try:
+            document = read_document(path)
+        except NotAReport as exc:
+            raise NotAReport(f"{path}: {exc}") from None
+        unknown = next((case for case in document["cases"] if case["outcome"] not in SYMBOLS), None)
+        if unknown is not None:
+            raise NotAReport(f"{path}: case {unknown['id']}: unknown outcome {unknown['outcome']!r}: "
+                             "not an oa-conformance run --json report")
+        reports.append((path, document))
+    return reports
+
+
+def report(paths: list[str], output: str, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    from ..pages import render_report_page  # Jinja2 only for this command
+
+    from .oa_conformance import _json_path_problem
+
+    out, err = out or sys.stdout, err or sys.stderr
+    problem = _json_path_problem(output)  # found before any report is read
+    if problem:
+        print(f"oa-conformance report: -o {output}: {problem}", file=err)
+        return 2
+    try:
+        reports = read_reports(paths)
+    except NotAReport as exc:
+        print(f"oa-conformance report: {exc}", file=err)
+        return 2
+    page = render_report_page(reports)
+    if output == "-":  # as run --json -: the page is standard output
+        out.write(page)
+        return 0
+    try:
+        write_whole(output, page)
+    except OSError as exc:  # a full disk, a file system that takes no new file: the earlier page stays
+        print(f"oa-conformance report: -o {output}: cannot write the page: {why_not_written(exc)}", file=err)
+        return 2
+    print(f"wrote {output}: {len(reports)} run{'s' if len(reports) != 1 else ''}, {len(page.encode()) / 1e3:.0f} kB", file=out)
+    return 0
