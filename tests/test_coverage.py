@@ -261,19 +261,22 @@ def test_the_accounting_file_accounts_and_its_mistakes_are_located(tmp_path):
     assert bad.returncode == 2 and f"{accounting}:1:" in bad.stderr and "reason must be one of" in bad.stderr
 
 
-def test_html_without_the_page_renderer_is_one_line_and_status_2(tmp_path):
+def test_html_is_the_shared_coverage_page_written_whole(tmp_path):
     root = checkout(tmp_path / "repo")
-    done = coverage(root, "--prose", root, "--html", tmp_path / "map.html")
-    try:
-        import oa_conformance.pages  # noqa: F401
-    except ImportError:
-        assert done.returncode == 2 and done.stderr.count("\n") == 1 and "oa_conformance.pages" in done.stderr
-        assert not (tmp_path / "map.html").exists()
-    else:
-        assert done.returncode == 0 and (tmp_path / "map.html").read_text().lstrip().lower().startswith("<!doctype html")
+    done = coverage(root, "--prose", root, "--html", tmp_path / "map.html", "--json", tmp_path / "map.json")
+    assert done.returncode == 0, done.stderr
+    page = (tmp_path / "map.html").read_text()
+    assert page.lstrip().lower().startswith("<!doctype html")
+    data = json.loads((tmp_path / "map.json").read_text())
+    assert data["statements"] and all(s["id"] in page for s in data["statements"])
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no temporary file left behind
+    unwritable = coverage(root, "--prose", root, "--html", "/proc/map.html")
+    assert unwritable.returncode == 2 and "Traceback" not in unwritable.stderr
+    assert [line for line in unwritable.stderr.splitlines() if "/proc/map.html" in line] == [
+        "oa-conformance: cannot write /proc/map.html: No such file or directory"]
 
 
-def test_lint_l004_fires_on_unresolved_sidecar_citations_and_not_on_resolved_ones(tmp_path):
+def test_lint_l005_fires_on_unresolved_sidecar_citations_and_not_on_resolved_ones(tmp_path):
     wrong = SIDECAR.replace("- §3 —", "- §9 —") + "\n"
     wrong = wrong.replace("**What passes:**", "- §2 Edge — static edges.\n\n**What passes:**")
     root = checkout(tmp_path / "repo", fixtures={"001-node.yaml": (FIXTURE, wrong), "002-cases.yaml": (CASES_FIXTURE, CASES_SIDECAR)})
@@ -295,7 +298,7 @@ def test_lint_l004_fires_on_unresolved_sidecar_citations_and_not_on_resolved_one
     assert clean.returncode == 0 and "not checked" not in clean.stderr
 
 
-def test_lint_l004_is_an_error_on_the_bundled_spec(tmp_path):
+def test_lint_l005_is_an_error_on_the_bundled_spec(tmp_path):
     shared = shared_spec_root()
     if shared is None:
         pytest.skip("OA_SHARED_SPEC (a spec checkout with prose) is not set")

@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import tempfile
 
 DEFAULT_ACCOUNTING = "spec-coverage.toml"
 
@@ -39,6 +38,8 @@ def coverage(args) -> int:
     from ..coverage.outcomes import ResultsError
     from ..coverage.text import render
     from ..discovery import DiscoveryError
+    from ..pages import render_coverage_page
+    from .files import why_not_written, write_whole
     from .oa_conformance import _json_path_problem
 
     for option, path in (("--json", args.json_path), ("--html", args.html_path)):
@@ -57,43 +58,17 @@ def coverage(args) -> int:
         print(f"oa-conformance: no fixtures under {' '.join(args.roots)}", file=sys.stderr)
         return 2
     data = coverage_map.document()
-    html = None
-    if args.html_path:
-        html = _render_html(data)
-        if html is None:
-            return 2
+    html = render_coverage_page(data) if args.html_path else None
     for problem in coverage_map.problems:
         print(problem, file=sys.stderr)
     print(render(coverage_map))
     if accounting_path:
         print(f"accounting: {accounting_path} ({len(accounting)} entries)")
-    if args.json_path:
-        _write(args.json_path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
-    if html is not None:
-        _write(args.html_path, html)
+    for path, text in ((args.json_path, lambda: json.dumps(data, indent=2, ensure_ascii=False) + "\n"), (args.html_path, lambda: html)):
+        if path:
+            try:
+                write_whole(path, text())
+            except OSError as exc:
+                print(f"oa-conformance: cannot write {path}: {why_not_written(exc)}", file=sys.stderr)
+                return 2
     return 0
-
-
-def _render_html(data: dict) -> str | None:
-    """The page, from the shared renderer (``oa_conformance.pages``); None, said in one line, when
-    that renderer is not installed."""
-    try:
-        from .. import pages  # type: ignore[attr-defined]
-    except ImportError as exc:
-        print(f"oa-conformance: --html: the page renderer (oa_conformance.pages) is not available: {exc}", file=sys.stderr)
-        return None
-    return pages.render_coverage_page(data)
-
-
-def _write(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` atomically: a temporary file beside it, then renamed over it."""
-    directory = os.path.dirname(os.path.abspath(path))
-    descriptor, temporary = tempfile.mkstemp(prefix=".coverage-", dir=directory)
-    try:
-        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise
