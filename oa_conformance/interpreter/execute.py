@@ -30,15 +30,15 @@ from ..trace import CaseTrace, InvocationTrace, plain
 from ..trace.record import freezing
 from ..values import literal
 from ..vocabulary import VOCABULARY
-from ..vocabulary.registry import GENERAL_KINDS
+from ..vocabulary.registry import GENERAL_PASSES
 
 # The scenario- and invocation-level directives the general passes act on: the vocabulary rows a
 # general handler (graph build, execute, assert …) consumes in any directory. Any other directive a
 # case uses is one the adapter cannot honour yet (unless the directory's harness adds it): the case
 # fails as "not implemented: <directive>" instead of running with the directive silently ignored.
-CASE_DIRECTIVES = VOCABULARY.handled_by("fixture", GENERAL_KINDS) | VOCABULARY.handled_by("case", GENERAL_KINDS)
-INVOCATION_DIRECTIVES = VOCABULARY.handled_by("invocation", GENERAL_KINDS)
-INVOKE_DIRECTIVES = VOCABULARY.handled_by("invoke", GENERAL_KINDS)  # inside `invoke:` / `invoke_with:`
+CASE_DIRECTIVES = VOCABULARY.handled_by("fixture", GENERAL_PASSES) | VOCABULARY.handled_by("case", GENERAL_PASSES)
+INVOCATION_DIRECTIVES = VOCABULARY.handled_by("invocation", GENERAL_PASSES)
+INVOKE_DIRECTIVES = VOCABULARY.handled_by("invoke", GENERAL_PASSES)  # inside `invoke:` / `invoke_with:`
 
 
 def unsupported(scenario: Scenario, contract: CapabilityHarness | None = None) -> tuple[str, Any] | None:

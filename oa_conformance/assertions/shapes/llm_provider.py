@@ -3,7 +3,7 @@
 (interpreter/capabilities/llm_provider.py; docs/TRACE.md).
 
 The assert pass checks a direct case's case-level directives that have a shape here and each key of
-its ``expected:`` (assert_pass.direct_expectations). The ``call:`` shape checks the one call's
+its ``expected:`` (assert_pass.expectation_sites). The ``call:`` shape checks the one call's
 outcome; the ``calls:`` shape checks each entry's own ``expected:`` and wire directives with
 ``Context.call`` set to that entry's index. An expectation outside any entry is about the case's
 only call (``call:`` form) or, for wire assertions, about every request the case sent. Wire assertions compare the outbound request
