@@ -174,3 +174,25 @@ def test_the_registration_check_finds_decorators_and_calls(tmp_path):
     module.write_text("from .table import register, TABLE\n\n@register('x')\ndef x(): pass\n\nTABLE.append(x)\n"
                       "@dataclass(frozen=True)\nclass Fine: pass\nOWN = []\nOWN.append(1)\n")
     assert registrations_at_import(module) == ["rules.py:3: @register", "rules.py:6: TABLE.append(x)"]
+
+
+def test_the_assertion_layer_imports_nothing_from_execution():
+    """The assert pass judges a recorded trace: what it needs from execution travels in the trace
+    (``CaseTrace.facts``) or comes from the vocabulary, never from ``interpreter/`` or ``host/``."""
+    found = [f"{os.path.relpath(path)}:{line}: {module} -> {target}" for module, path in modules()
+             if part_of(module) == "assertions" for target, line in imports_of(module, path)
+             if part_of(target) in ("interpreter", "host")]
+    assert not found, "the assertion layer reaches into execution:\n" + "\n".join(found)
+
+
+def test_importing_the_assert_pass_loads_no_runtime():
+    """Importing the assert pass (and every shape and catalogue row it reads) loads no openarmature
+    module and no module of the execution layers."""
+    import subprocess
+    import sys
+
+    code = ("import sys, oa_conformance.assertions.assert_pass\n"
+            "print('\\n'.join(sorted(m for m in sys.modules if m.split('.')[0] == 'openarmature'"
+            " or m.startswith(('oa_conformance.interpreter', 'oa_conformance.host')))))")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert loaded == [], f"importing the assert pass loaded: {loaded}"

@@ -22,15 +22,18 @@ from .case_rules import RunsAgree
 from .catalogue.engine import RestatesRule
 from .rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, Unverified, _AllOf
 from .rule_builders import ExpectsFailure, Site, build_rules
+from .matchers import HARNESS_PARAMETERS
 from .shapes import SHAPES
 from ..ast.nodes import Section
-from ..interpreter.scenarios import FILE_ONLY, Scenario
 from ..diagnostics import Span
-from ..interpreter.capabilities import harness_for
-from ..interpreter.observability_nodes import BARRIER  # the middleware-log kind a barrier logs its outcome under
-from ..interpreter.resume import FIRST_RUN, POPULATE, RESUMED, is_multi_run
 from ..trace import CaseTrace
 from ..trace.document import document
+from ..trace.record import BARRIER, FIRST_RUN, POPULATE, RESUMED
+from ..vocabulary import FILE_ONLY
+
+# A case's scenario (interpreter/scenarios.py: ``get``, ``where``, ``sources``, ``section``): the
+# assert pass reads it and imports nothing from the execution layers.
+Scenario = Any
 
 BUILD_OR_RUN_ERROR = "expected_chain_ambiguity_error"
 CONSTRUCTION_ERROR = "expected_construction_error"
@@ -39,9 +42,13 @@ CONSTRUCTION_ERROR = "expected_construction_error"
 def assert_case(scenario: Scenario, trace: CaseTrace, capability: str | None = None, repeated: bool = True) -> tuple[Check, ...]:
     """All checks of one scenario against its trace (``repeated=False``: this run only, not its repeats)."""
     judge = Judge(trace)
-    for site in expectation_sites(scenario, trace, capability, judge):
-        for rule in build_rules(site, capability):
-            judge.run(rule, site)
+    parameters = HARNESS_PARAMETERS.set(trace.facts.harness_parameters)  # what harness_parameterized compares against
+    try:
+        for site in expectation_sites(scenario, trace, capability, judge):
+            for rule in build_rules(site, capability):
+                judge.run(rule, site)
+    finally:
+        HARNESS_PARAMETERS.reset(parameters)
     checks = judge.verdicts()
     run_count = scenario.get("run_count")
     if run_count is not None and repeated and judge.ran_to_the_end:
@@ -129,15 +136,14 @@ def expectation_sites(scenario: Scenario, trace: CaseTrace, capability: str | No
     warning = scenario.get("expected_compile_warning")
     if warning is not None:
         yield case("expected_compile_warning", warning)
-    contract = harness_for(capability)
-    if contract is not None and contract.is_direct(scenario):  # no graph run: the directory's own expectations
+    if trace.facts.direct:  # no graph run: the directory's own expectations
         yield from _direct_sites(scenario, capability)
         return
-    yield from _run_sites(scenario, trace, judge, construction is not None, contract.case_expectations if contract is not None else ())
+    yield from _run_sites(scenario, trace, judge, construction is not None)
     yield _outcome(BarrierRule("barriers", None, scenario.section.span.path))
 
 
-def _run_sites(scenario: Scenario, trace: CaseTrace, judge: Judge, construction: bool, case_expectations: Any) -> Iterator[Site]:
+def _run_sites(scenario: Scenario, trace: CaseTrace, judge: Judge, construction: bool) -> Iterator[Site]:
     """Each run's expectations (its error, the directory's case-level ones, its ``expected:``,
     ``invariants:`` and record assertions, then whether its error went unexpected), then the
     case-level blocks of an ``invocations:`` case."""
@@ -145,7 +151,7 @@ def _run_sites(scenario: Scenario, trace: CaseTrace, judge: Judge, construction:
     sources = list(listed.items) if listed is not None and hasattr(listed, "items") and not hasattr(listed, "value") else [None]
     invocations = [i for i in trace.invocations if i.role != POPULATE]  # seeding runs assert nothing
     runs = list(zip(sources, invocations))
-    if is_multi_run(scenario):  # checkpoint resume: the case is the first run, `resume:` the resumed run
+    if trace.facts.multi_run:  # checkpoint resume: the case is the first run, `resume:` the resumed run
         runs = [(scenario.get("resume") if invocation.role == RESUMED else None, invocation) for invocation in invocations]
     for source, invocation in runs:
         owner = source if source is not None else scenario
@@ -158,7 +164,7 @@ def _run_sites(scenario: Scenario, trace: CaseTrace, judge: Judge, construction:
                 yield at(error_key, holder.get(error_key), holder=holder, family=family if holder is source else "case")
                 judge.expects_error = True
                 break
-        for directive in sorted(case_expectations):  # the directory's case-level expectations (expected_wire_request …)
+        for directive in trace.facts.case_expectations:  # the directory's case-level expectations (expected_wire_request …)
             if scenario.get(directive) is not None:
                 yield at(directive, scenario.get(directive), holder=scenario, family="case")
         # A resume case's first run may carry its own expectations beside its expected error.

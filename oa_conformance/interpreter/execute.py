@@ -25,8 +25,8 @@ from .case_output import run_loop
 from .graph_build import BuiltGraph, build_graph
 from ..errors import HarnessPrimitiveMissing, harness_missing
 from .harness import CaptureSeams, Harness, Instruments, InvocationCursor, RecordingObserver, RunLog, timed_drain
-from .resume import POPULATE, RESUMED, Crashed, Run, crashable, planned_runs, recording_checkpointer, saved_record
-from ..trace import CaseTrace, InvocationTrace, plain
+from .resume import POPULATE, RESUMED, Crashed, Run, crashable, is_multi_run, planned_runs, recording_checkpointer, saved_record
+from ..trace import CaseFacts, CaseTrace, InvocationTrace, plain
 from ..trace.record import freezing
 from ..values import literal
 from ..vocabulary import VOCABULARY
@@ -90,8 +90,25 @@ def execute_case(scenario: Scenario, timeout: float = 60.0, capability: str | No
 
     Everything the case freezes shares one :class:`~oa_conformance.trace.record.Freezer`, so the
     trace holds each distinct value once however many events carry it."""
+    contract = harness_for(capability)
     with freezing():
-        return run_loop(_with_limit(scenario, timeout, harness_for(capability)))
+        trace = run_loop(_with_limit(scenario, timeout, contract))
+    return with_facts(trace, case_facts(scenario, contract))
+
+
+def case_facts(scenario: Scenario, contract: CapabilityHarness | None) -> CaseFacts:
+    """What the assert pass needs to know about the case, recorded with its trace."""
+    from ..host.identity import implementation_identity
+
+    return CaseFacts(direct=contract is not None and contract.is_direct(scenario),
+                     case_expectations=tuple(sorted(contract.case_expectations)) if contract is not None else (),
+                     multi_run=is_multi_run(scenario), harness_parameters=plain(implementation_identity()))
+
+
+def with_facts(trace: CaseTrace, facts: CaseFacts) -> CaseTrace:
+    """The trace (and its repeats: each is judged on its own) carrying the case's facts."""
+    repeats = tuple(with_facts(repeat, facts) for repeat in trace.repeats)
+    return dataclasses.replace(trace, facts=facts, repeats=repeats)
 
 
 async def _with_limit(scenario: Scenario, timeout: float, contract: CapabilityHarness | None) -> CaseTrace:

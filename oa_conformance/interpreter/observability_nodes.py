@@ -19,6 +19,7 @@ from .middleware import BuildSite, TransientMarkerError, retry_middleware
 from ..errors import HarnessPrimitiveMissing
 from .harness import Harness, Instruments, _current_invocation
 from ..synthetic import synthetic_base64
+from ..trace.record import BARRIER  # the middleware-log kind a barrier logs each outcome under
 from ..values import literal, repeated_text
 from ..vocabulary import VOCABULARY
 
@@ -315,7 +316,6 @@ def llm_from_wrapper(spec: Section, site: BuildSite, node: str) -> Any:
 # runtime's defect, reported as the barrier not holding, not a hang of the harness).
 BARRIER_TIMEOUT_S = 5.0
 # The middleware-log kind of a barrier's outcome (docs/TRACE.md).
-BARRIER = "event_delivery_barrier"
 # The provider event a returned complete() dispatched (llm-provider §9: one per completed call).
 COMPLETION_EVENT = "LlmCompletionEvent"
 

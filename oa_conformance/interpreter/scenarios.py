@@ -12,9 +12,9 @@ from typing import Any, Iterator, NamedTuple
 
 from ..diagnostics import Span
 from ..ast.nodes import Mapping, Scalar, Section
+from ..vocabulary import FILE_ONLY  # the fixture-level directives a case never inherits (re-exported)
 
 # Directives that belong to the file, not to a scenario: never inherited by a case.
-FILE_ONLY = frozenset(("cases", "conformance_version", "name", "description"))
 
 
 class Scenario(NamedTuple):
