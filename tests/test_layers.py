@@ -196,3 +196,80 @@ def test_importing_the_assert_pass_loads_no_runtime():
             " or m.startswith(('oa_conformance.interpreter', 'oa_conformance.host')))))")
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert loaded == [], f"importing the assert pass loaded: {loaded}"
+
+
+def module_graph(sources: list[tuple[str, Path]]) -> dict[str, dict[str, list[str]]]:
+    """module → the package modules it imports (at any depth: a function's deferred import counts)
+    → the import lines. ``from .pkg import name`` is an edge to ``pkg.name`` when that is a module,
+    else to ``pkg``; importing ``a.b.c`` also runs ``a.b``'s ``__init__``, an edge too unless the
+    importer is itself inside ``a.b`` (its package is already being imported)."""
+    names = {module for module, _ in sources}
+    graph: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+    for module, path in sources:
+        package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                base = package.split(".")[: len(package.split(".")) - node.level + 1] if node.level else []
+                target = ".".join(base + ([node.module] if node.module else [])) if node.level else (node.module or "")
+                targets = [f"{target}.{alias.name}" if f"{target}.{alias.name}" in names else target for alias in node.names]
+            elif isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            else:
+                continue
+            for target in targets:
+                while target not in names and "." in target:
+                    target = target.rsplit(".", 1)[0]
+                ancestors = [target.rsplit(".", k)[0] for k in range(1, target.count("."))]
+                for imported in [target] + [a for a in ancestors if not (module + ".").startswith(a + ".")]:
+                    if imported in names and imported != module:
+                        graph[module][imported].append(f"{os.path.relpath(path)}:{node.lineno}: {module} -> {imported}")
+    return graph
+
+
+def test_no_import_cycle_between_modules():
+    """Not even through an import deferred into a function: a module that needs a table listing it
+    is handed the table (``NodeContext.steps``, ``ShapeRow(nested=True)``) instead of importing it."""
+    graph = module_graph(modules())
+    found = cycles(graph)
+    assert not found, "import cycles between modules:\n" + "\n".join(describe(group, graph) for group in found)
+
+
+def test_the_module_cycle_check_counts_deferred_imports_and_package_inits(tmp_path):
+    package = tmp_path / PACKAGE.name
+    (package / "alpha").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "alpha" / "__init__.py").write_text("from . import one\n")
+    (package / "alpha" / "one.py").write_text("x = 1\n")
+    (package / "beta.py").write_text("def later():\n    from .alpha.one import x\n")  # runs alpha/__init__ too
+    (package / "alpha" / "two.py").write_text("from ..beta import later\n")
+    (package / "alpha" / "one.py").write_text("def f():\n    from . import two\n")
+    sources = [(f"{PACKAGE.name}.alpha", package / "alpha" / "__init__.py"), (f"{PACKAGE.name}.alpha.one", package / "alpha" / "one.py"),
+               (f"{PACKAGE.name}.alpha.two", package / "alpha" / "two.py"), (f"{PACKAGE.name}.beta", package / "beta.py")]
+    graph = module_graph(sources)
+    found = cycles(graph)
+    assert [[m.split(".", 1)[1] for m in group] for group in found] == [["alpha", "alpha.one", "alpha.two", "beta"]]
+    assert "beta.py:2:" in describe(found[0], graph) and "one.py:2:" in describe(found[0], graph)
+
+
+# The first-level parts, lowest first (the layers above): a lazy import may only point down.
+LAYERS = [("kinds", "diagnostics", "errors", "vocabulary", "ast", "grammar", "trace", "values", "synthetic", "heap",
+           "discovery", "version"),
+          ("host",), ("interpreter",), ("assertions",), ("results", "pipeline"),
+          ("expectations", "runner", "processes", "report", "lint", "cli", "pytest_plugin", "options", "forkserver",
+           "oa_conformance")]
+
+
+def test_deferred_imports_point_down_the_layers():
+    """An import inside a function (kept for start-up speed) never reaches a higher layer."""
+    level = {part: index for index, parts in enumerate(LAYERS) for part in parts}
+    assert {part_of(module) for module, _ in modules()} <= set(level), "a first-level part missing from LAYERS"
+    found = []
+    for module, path in modules():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for function in (n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))):
+            for node in ast.walk(function):
+                if isinstance(node, (ast.Import, ast.ImportFrom)):
+                    for target, line in imports_of(module, path):
+                        if line == node.lineno and level.get(part_of(target), 0) > level.get(part_of(module), 0):
+                            found.append(f"{os.path.relpath(path)}:{line}: {module} -> {target}")
+    assert not found, "deferred imports reaching up the layers:\n" + "\n".join(sorted(set(found)))

@@ -244,6 +244,9 @@ class ShapeRow(NamedTuple):
     directive: str
     build: Builder
     capability: str | None = None
+    # The builder reads other shapes (a call's `expected:` keys): the table hands it its own lookup as
+    # ``shape_rule=`` (so the module need not import the table that lists it).
+    nested: bool = False
 
     @property
     def key(self) -> Any:

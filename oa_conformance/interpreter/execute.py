@@ -21,6 +21,7 @@ from ..ast.nodes import Scalar, Section
 from .scenarios import Scenario
 from .error_record import error_record
 from .capabilities import CapabilityHarness, harness_for
+from .capabilities.captures import instrument_of
 from .case_output import run_loop
 from .graph_build import BuiltGraph, build_graph
 from ..errors import HarnessPrimitiveMissing, harness_missing
@@ -271,9 +272,10 @@ async def _build_and_execute(scenario: Scenario, instruments: Instruments, log: 
 
 def _captured(scenario: Scenario, seams: CaptureSeams, contract: CapabilityHarness | None) -> Any:
     """The capability harness's capture around a graph run (``instrument``), or none."""
-    if contract is None or contract.instrument is None:
+    instrument = instrument_of(contract)
+    if instrument is None:
         return contextlib.nullcontext(None)
-    return contract.instrument(scenario, seams)
+    return instrument(scenario, seams)
 
 
 # Expectations that judge how node bodies overlapped in time: a case asserting one gets bodies that

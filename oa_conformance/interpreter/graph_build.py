@@ -30,7 +30,8 @@ from .scenarios import Scenario
 from .case_output import captured, forward
 from .behaviors import NotImplementedDirective, condition_function, count_function, guarded_route
 from .middleware import build_middleware, metadata_middleware, wrap_middleware
-from .node_table import COMPOSITION_KEYS, NODE_MIDDLEWARE, composite_prelude, node_body
+from .node_body import composite_prelude, node_body
+from .node_table import COMPOSITION_KEYS, NODE_MIDDLEWARE
 from .harness import Harness, Instruments, InvocationCursor, RunLog, WiringDraft, WiringSlot
 from .middleware import BuildSite
 from ..errors import HarnessPrimitiveMissing

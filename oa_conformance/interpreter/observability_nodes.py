@@ -184,7 +184,6 @@ async def per_attempt_behavior(ctx: NodeContext, spec: Any) -> None:
     """On the attempt the runtime is running (its attempt index), the entry for that attempt: its
     node directives in document order, then `raises:` a harness error (or `succeeds: true`)."""
     from ..host.observability import current_attempt_index
-    from .node_table import NODE_DIRECTIVES  # the table lists this handler too
 
     attempt = current_attempt_index()
     entry = next((item for item in spec.items if item.attempt.value == attempt), None)
@@ -193,7 +192,7 @@ async def per_attempt_behavior(ctx: NodeContext, spec: Any) -> None:
     for key, value in entry.items():
         if key in ATTEMPT_KEYS:
             continue
-        handler = NODE_DIRECTIVES.get(key)
+        handler = ctx.steps.get(key)
         if handler is None:
             raise NotImplementedDirective(f"per_attempt_behavior.{key}", entry.key_span(key))
         await handler(ctx, value)

@@ -14,6 +14,7 @@ assert pass does, ``oa-lint`` does not.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from ...diagnostics import Span
@@ -44,11 +45,8 @@ def _table() -> dict[Any, Builder]:
         for row in module.SHAPES:
             if row.key in table:  # two modules claiming one directive: a programming error, not a fixture's
                 raise ValueError(f"shape {row.key!r} is listed twice (again in {module.__name__})")
-            table[row.key] = row.build
+            table[row.key] = partial(row.build, shape_rule=shape_rule) if row.nested else row.build
     return table
-
-
-SHAPES: dict[Any, Builder] = _table()
 
 
 def shape_rule(directive: str, node: Any, span: Span | None, capability: str | None = None) -> Rule:
@@ -58,6 +56,9 @@ def shape_rule(directive: str, node: Any, span: Span | None, capability: str | N
     if build is None:
         return Unverified(f"expected.{directive}", span, f"not implemented: expected shape {directive!r}")
     return build(node, span)
+
+
+SHAPES: dict[Any, Builder] = _table()
 
 
 __all__ = ["MODULES", "SHAPES", "shape_rule"]

@@ -30,14 +30,15 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any, AsyncIterator, Callable
 
-from ..ast.nodes import Scalar, Section
-from .scenarios import Scenario
-from ..diagnostics import Span
-from ..host.detect import RuntimeLacks
-from ..errors import FixtureInvalid, HarnessPrimitiveMissing
-from .harness import CaptureSeams
-from ..values import literal, raised_message
-from .wire import Canned, CapturedWire, hosts_of, status_classifier
+from ...ast.nodes import Scalar, Section
+from ..scenarios import Scenario
+from ...diagnostics import Span
+from ...host.detect import RuntimeLacks
+from ...errors import FixtureInvalid, HarnessPrimitiveMissing
+from ..harness import CaptureSeams
+from ...values import literal, raised_message
+from ..wire import Canned, CapturedWire, hosts_of, status_classifier
+from .typed_events import populates_caller_metadata
 
 EMBEDDING, RERANK = "embedding", "rerank"
 MOCKS = {EMBEDDING: "mock_embedding", RERANK: "mock_rerank"}
@@ -60,7 +61,7 @@ STAND_IN_MODEL = {EMBEDDING: "mock-embedding-model", RERANK: "mock-rerank-model"
 
 
 def _provider_classes() -> dict[tuple[str, str], Any]:
-    from ..host import retrieval as r
+    from ...host import retrieval as r
 
     return {
         (EMBEDDING, "openai"): r.OpenAIEmbeddingProvider,
@@ -224,7 +225,6 @@ def retrieval_wire(scenario: Scenario, sleep: Callable[[float], Any] | None = No
         responses = [canned(entry, specs[kind].vendor) for entry in (entries.items if entries is not None else ())]
         transports[kind] = wire.lane(kind, responses)
     mapping = scenario.get("mapping")
-    from .capabilities.typed_events import populates_caller_metadata  # (the capabilities package imports this module)
 
     mock = RetrievalWire(wire, specs, mapping.value if mapping is not None else None, transports,
                          populate_caller_metadata=populates_caller_metadata(scenario))
@@ -317,7 +317,7 @@ def rendered_text(ctx: Any, spec: Section, directive: str) -> str:
 
 async def calls_embed(ctx: Any, spec: Section) -> None:
     """`calls_embed`: the node calls the bound EmbeddingProvider's embed() (retrieval-provider 001 header)."""
-    from ..host.retrieval import embedding_config
+    from ...host.retrieval import embedding_config
 
     if spec.get("input_from_rendered_prompt") is not None:  # the observability header's RAG form
         strings = [rendered_text(ctx, spec, "input_from_rendered_prompt")]
@@ -331,7 +331,7 @@ async def calls_embed(ctx: Any, spec: Section) -> None:
 
 async def calls_rerank(ctx: Any, spec: Section) -> None:
     """`calls_rerank`: the node calls the bound RerankProvider's rerank() (retrieval-provider 006 header)."""
-    from ..host.retrieval import rerank_config
+    from ...host.retrieval import rerank_config
 
     if spec.get("query_from_rendered_prompt") is not None:  # the observability header's RAG form
         query = rendered_text(ctx, spec, "query_from_rendered_prompt")
