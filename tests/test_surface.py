@@ -160,3 +160,13 @@ def test_handler_kinds_are_closed():
         Handler("node")  # a keyed kind needs its table entry
     with pytest.raises(ValueError):
         Handler("part", "x")
+
+
+def test_a_nested_not_executed_key_fails_its_case_at_the_key(tmp_path):
+    """`fan_out.inner_subgraph` is a not_executed row: the case fails as not implemented at the key,
+    the one verdict that kind gives (graph build no longer refuses it with a verdict of its own)."""
+    text = faults.target_text("observability", "029-caller-metadata-fan-out-per-instance.yaml")
+    [result] = faults.run_text(tmp_path, text, "observability")
+    assert result.reason == "not implemented: fan_out.inner_subgraph", result.reason
+    faults.failed_at(result, faults.line_of(text, "inner_subgraph:"))
+

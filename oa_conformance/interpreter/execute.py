@@ -17,7 +17,8 @@ from typing import Any
 from ..host import checkpoint as oa_checkpoint
 from ..host import graph as oa
 
-from ..ast.nodes import Scalar, Section
+from ..ast.nodes import Node, Scalar, Section
+from ..ast.visitor import walk
 from .scenarios import Scenario
 from .error_record import error_record
 from .capabilities import CapabilityHarness, harness_for
@@ -30,7 +31,7 @@ from .resume import POPULATE, RESUMED, Crashed, Run, crashable, is_multi_run, pl
 from ..trace import CaseFacts, CaseTrace, InvocationTrace, plain
 from ..trace.record import freezing
 from ..values import literal
-from ..vocabulary import VOCABULARY
+from ..vocabulary import FILE_ONLY, VOCABULARY
 from ..vocabulary.registry import GENERAL_PASSES
 
 # The scenario- and invocation-level directives the general passes act on: the vocabulary rows a
@@ -61,6 +62,26 @@ def unsupported(scenario: Scenario, contract: CapabilityHarness | None = None) -
             for name in invocation.order:
                 if name not in allowed_in_invocation:
                     return f"invocations[].{name}", invocation.key_span(name)
+    return not_executed_within(scenario, contract.capability if contract is not None else None)
+
+
+# The families the gate above reads by their handled sets, and those a node step reads as the node
+# runs (a node's directives, a `calls_llm` block), refusing what it does not execute there.
+_GATED = frozenset(("fixture", "case", "invocation", "invoke", "node", "obs_llm_call"))
+
+
+def not_executed_within(scenario: Scenario, capability: str | None) -> tuple[str, Any] | None:
+    """The first directive nested in what the case declares (a fan-out, a branch, an ``expected:``
+    key …) whose row marks it not executed in its family: the case fails as not implemented at it,
+    the one verdict that kind gives, instead of a handler refusing it mid-build."""
+    names = dict.fromkeys(name for source in scenario.sources() for name in source.order if name not in FILE_ONLY)
+    for value in (scenario.get(name) for name in names):
+        for node in walk(value) if isinstance(value, Node) else ():
+            if isinstance(node, Section) and node.family not in _GATED:
+                for name in node.order:
+                    row = VOCABULARY.lookup(node.family, name, capability)
+                    if row is not None and any(h.kind == "not_executed" for h in row.handlers_in(node.family)):
+                        return f"{node.family}.{name}", node.key_span(name)
     return None
 
 

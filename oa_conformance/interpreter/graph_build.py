@@ -286,9 +286,6 @@ class _GraphCompiler:
         return None
 
     def add_fan_out(self, builder: Any, name: str, spec: Section, kwargs: dict) -> None:
-        for unsupported in ("mapping", "augment_metadata_from_field", "inner_subgraph"):
-            if spec.get(unsupported) is not None:
-                raise HarnessPrimitiveMissing(f"fan_out.{unsupported}", spec.key_span(unsupported))
         subgraph_name = spec.get("subgraph")
         child = self.subgraph(subgraph_name.value, subgraph_name.span)
         options: dict[str, Any] = {}
@@ -327,9 +324,6 @@ class _GraphCompiler:
             if isinstance(branch, Scalar):  # a bare name: the branch runs the subgraph declared under that name
                 branches[branch_name] = oa.BranchSpec(subgraph=self.subgraph(branch_name, branch.span))
                 continue
-            for unsupported in ("augment_metadata_from_outer_item",):
-                if branch.get(unsupported) is not None:
-                    raise NotImplementedDirective(f"branch.{unsupported}", branch.key_span(unsupported))
             options: dict[str, Any] = {}
             if branch.get("subgraph") is not None:
                 options["subgraph"] = self.subgraph(branch.subgraph.value, branch.subgraph.span)

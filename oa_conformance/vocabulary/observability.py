@@ -191,9 +191,9 @@ DIRECTIVES: list[Directive] = [
     Directive("augment_metadata", NODE + ("branch", "attempt_behavior"), Data(("map",)), "§5.1", OBS, V_METADATA,
               "Call `set_invocation_metadata(**kwargs)` (on a branch: at the top of the branch's body).", handled_by=(Handler("node", "augment_metadata", families=("node", "attempt_behavior")), Handler("part", families=("branch",)))),
     Directive("augment_metadata_from_field", NODE + ("fan_out",), MapOf(STR, "metadata key"), "§5.1", OBS, V_METADATA,
-              "`{<key>: <field>}`: set `<key>` to the field's value (on a fan-out: each instance, from its item).", handled_by=(Handler("node", "augment_metadata_from_field", families=("node",)), Handler("part", families=("fan_out",)))),
+              "`{<key>: <field>}`: set `<key>` to the field's value (on a fan-out: each instance, from its item).", handled_by=(Handler("node", "augment_metadata_from_field", families=("node",)), Handler("not_executed", families=("fan_out",)))),
     Directive("augment_metadata_from_outer_item", ("branch",), MapOf(STR, "metadata key"), HEADER, OBS, V_LINEAGE,
-              "`{<key>: <field>}`: set `<key>` from the surrounding fan-out instance's item, at the top of the branch's body.", handled_by=PART),
+              "`{<key>: <field>}`: set `<key>` from the surrounding fan-out instance's item, at the top of the branch's body.", handled_by=NOT_EXECUTED),
     Directive("capture_invocation_metadata_into", NODE + ("attempt_behavior",), STR, "§5.1", OBS, V_QUERY,
               "Write the `get_invocation_metadata()` snapshot into this state field.", handled_by=node("capture_invocation_metadata_into")),
 
@@ -233,7 +233,7 @@ DIRECTIVES: list[Directive] = [
     Directive("subgraph_call", NODE, Section("subgraph_call"), HEADER, OBS, V_LINEAGE,
               "Run a declared subgraph as this node, with an explicit output mapping.", handled_by=COMPOSITION),
     Directive("inner_subgraph", ("fan_out",), STR, HEADER, OBS, V_METADATA,
-              "The `inner_subgraphs` entry each fan-out instance runs (its items project in whole).", handled_by=PART),
+              "The `inner_subgraphs` entry each fan-out instance runs (its items project in whole).", handled_by=NOT_EXECUTED),
     Directive("inner_subgraphs", GRAPH, MapOf(Section("graph"), "subgraph name"), HEADER, OBS, V_METADATA,
               "Subgraphs run by fan-out instances (`inner_subgraph`) or by name-listed parallel branches.", handled_by=(Handler("graph", "observability", families=("fixture", "case")), Handler("part", families=("graph",)))),
 

@@ -3,7 +3,7 @@ the failure mocks (conformance-adapter §5.1) and checkpointing / resume (§10).
 
 from __future__ import annotations
 
-from .handlers import COMPOSITION, EXECUTE, expectation, GRAPH_BUILD, node, NODE_MODIFIER, PART, PREDICATES, SHAPE
+from .handlers import COMPOSITION, EXECUTE, expectation, GRAPH_BUILD, node, NODE_MODIFIER, NOT_EXECUTED, PART, PREDICATES, SHAPE
 from .registry import Directive, Family, Handler
 from .shapes import BOOL, INT, NUM, STR, Data, Enum, Expect, ListOf, MapOf, Nullable, OneOf, Predicates, Section
 
@@ -66,7 +66,7 @@ DIRECTIVES = [
     Directive("extra_outputs", ("fan_out",), Data(("map",)), "§9", PU, None, "More instance fields collected into outer fields.", handled_by=PART),
     Directive("inputs", ("fan_out", "branch"), Data(("map",)), "§9", PU, None, "Fields projected into each instance / branch.", handled_by=PART),
     Directive("outputs", ("branch",), Data(("map",)), "§11", PU, "0.48.0", "Outer field ← branch subgraph field.", handled_by=PART),
-    Directive("mapping", ("fan_out",), Section("projection"), "§9", PU, None, "Explicit instance mapping (`<fan_out_item>` names the item).", handled_by=PART),
+    Directive("mapping", ("fan_out",), Section("projection"), "§9", PU, None, "Explicit instance mapping (`<fan_out_item>` names the item).", handled_by=NOT_EXECUTED),
     Directive("instance_middleware", ("fan_out",), MIDDLEWARE, "§9", PU, None, "Middleware around each whole instance.", handled_by=PART),
     Directive("abort_after_instance", ("fan_out",), INT, "§10", PU, None, "Harness: abort the process after this instance completes.", handled_by=PART),
     Directive("field", ("fan_out_count", "branch_condition"), STR, "§9", PU, None, "The state field to read.", handled_by=PART),
