@@ -28,7 +28,7 @@ from ..host.observability import current_correlation_id, current_invocation_id
 from ..ast.nodes import Mapping, Scalar, Section, Sequence, TypeRef
 from .scenarios import Scenario
 from .case_output import captured, forward
-from .behaviors import NotImplementedDirective, condition_function, count_function, guarded_route
+from .behaviors import condition_function, count_function, guarded_route
 from .middleware import build_middleware, metadata_middleware, wrap_middleware
 from .node_body import composite_prelude, node_body
 from .node_table import COMPOSITION_KEYS, NODE_MIDDLEWARE
