@@ -132,7 +132,7 @@ class Unverified(Rule):
     span: Span | None
     reason: str
 
-    def check(self, ctx: Context, bindings: Any):
+    def evaluate(self, ctx: Context, bindings: Any):
         return (Check(self.name, UNVERIFIED, self.span, self.reason),), bindings
 
 
@@ -202,7 +202,7 @@ def primary_events(ctx: Context) -> Any:
 class _AllOf(Rule):
     rules: tuple[Rule, ...]
 
-    def check(self, ctx: Context, bindings: Any):
+    def evaluate(self, ctx: Context, bindings: Any):
         checks: list[Check] = []
         for rule in self.rules:
             found, bindings = rule.check(ctx, bindings)

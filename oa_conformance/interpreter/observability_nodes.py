@@ -22,6 +22,7 @@ from ..synthetic import synthetic_base64
 from ..trace.record import BARRIER  # the middleware-log kind a barrier logs each outcome under
 from ..values import literal, repeated_text
 from ..vocabulary import VOCABULARY
+from ..vocabulary.observability import STATE_OPERATIONS
 
 # The logger `emits_log` records go through (capabilities/otel_capture.py routes them per case);
 # its own level, so the root logger's default WARNING threshold does not swallow INFO records.
@@ -33,19 +34,15 @@ NODE_LOGGER.setLevel(logging.DEBUG)
 # State and logging
 
 
-# `update_pure_from_state: {<output>: <operation>}` — the named operations the directory header
-# defines over the node's input state (e.g. `doubled: input_times_two` — "doubled = input * 2").
-STATE_OPERATIONS = {
-    "input_times_two": lambda ctx: ctx.field("input") * 2,
-}
-
-
 async def update_pure_from_state(ctx: NodeContext, spec: Mapping) -> None:
+    """`update_pure_from_state: {<output>: <operation>}` — each output the named operation of the
+    node's input state (``vocabulary.observability.STATE_OPERATIONS``: the input field and its multiplier)."""
     for output, operation in spec.items():
-        compute = STATE_OPERATIONS.get(operation.value)
-        if compute is None:
+        found = STATE_OPERATIONS.get(operation.value)
+        if found is None:
             raise HarnessPrimitiveMissing(f"state operation {operation.value!r}", operation.span)
-        ctx.partial[output] = compute(ctx)
+        field, multiplier = found
+        ctx.partial[output] = ctx.field(field) * multiplier
 
 
 async def emits_log(ctx: NodeContext, spec: Section) -> None:
@@ -372,4 +369,4 @@ async def calls_tool(ctx: NodeContext, spec: Section) -> None:
         ctx.partial[target.value] = result
 
 
-__all__ = ["NODE_LOGGER", "STATE_OPERATIONS", "call_llm", "expand_message", "llm_arguments"]
+__all__ = ["NODE_LOGGER", "call_llm", "expand_message", "llm_arguments"]

@@ -123,8 +123,10 @@ FAMILIES: list[Family] = [
     Family("value_bounds", "ValueBounds", "Inclusive bounds on a numeric value."),
 ]
 
-# The operations `update_pure_from_state` maps a state field through (documented in the observability header notes).
-STATE_OPERATIONS = Enum(("input_times_two",))
+# The operations `update_pure_from_state` maps a state field through (the observability header notes:
+# `doubled: input_times_two` — "doubled = input * 2"): name → (the input field, its multiplier). The one
+# table: the schema's enum and the node step both read it.
+STATE_OPERATIONS = {"input_times_two": ("input", 2)}
 # The caller hooks a `langfuse_observer` names for §8.4.1 Trace input/output sourcing: a domain
 # summary, the language's null (falls through the decision tree), the state itself.
 TRACE_HOOKS = Enum(("returns_job_input_summary", "returns_job_output_summary", "returns_null", "returns_state_snapshot"))
@@ -219,7 +221,7 @@ DIRECTIVES: list[Directive] = [
               "One instance stays attached across `sequential_invocations`.", handled_by=PART),
 
     # ---- other node behaviours -----------------------------------------------------------------
-    Directive("update_pure_from_state", NODE, MapOf(STATE_OPERATIONS, "output field"), "§5.1", OBS, V_OTEL,
+    Directive("update_pure_from_state", NODE, MapOf(Enum(tuple(STATE_OPERATIONS)), "output field"), "§5.1", OBS, V_OTEL,
               "`{<output_field>: <operation>}`: return the field computed by a named harness operation (`input_times_two`).", handled_by=node("update_pure_from_state")),
     Directive("emits_log", NODE, Section("log_emission"), HEADER, OBS, V_OTEL,
               "Emit a log record through the OTel Logs Bridge while the node runs.", handled_by=node("emits_log")),

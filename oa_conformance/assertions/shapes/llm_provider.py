@@ -118,7 +118,7 @@ class InCall(Rule):
     index: int
     rules: tuple[Rule, ...]
 
-    def check(self, ctx: Context, bindings: Any):
+    def evaluate(self, ctx: Context, bindings: Any):
         return _AllOf(self.rules).check(dataclasses.replace(ctx, call=self.index), bindings)
 
 
