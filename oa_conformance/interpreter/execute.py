@@ -318,6 +318,9 @@ def instruments(scenario: Scenario, log: RunLog, cursor: InvocationCursor, case_
     observers, the checkpointer backend (both recording into ``log``) and the clock. They attach to
     the graph once it exists (``_attach_observers``); the captures add theirs (``with_captures``)."""
     clock = scenario.get("clock_stub")
+    kind = clock.get("type") if clock is not None else None
+    if kind is not None and kind.value != "deterministic_monotonic":  # the one clock the harness provides (§6.2)
+        raise HarnessPrimitiveMissing(f"clock_stub type {kind.value!r}", kind.span)
     return Instruments(
         observers=MappingProxyType(_recording_observers(scenario, log, cursor)),
         checkpointer=_checkpointer(scenario.get("checkpointer"), log, cursor, case_files),
