@@ -393,15 +393,12 @@ def resume_target(reference: Any, previous: list[InvocationTrace]) -> str:
     return target.invocation_id
 
 
-async def _invoke(scenario: Scenario, run: Run, harness: Harness, built: Any, observers: list,
-                  previous: list[InvocationTrace]) -> InvocationTrace:
-    compiled, source = built.compiled, run.source
-    initial = _get(scenario, source, "initial_state")
-    execution_start = len(harness.log.execution)
-    delivery_start = len(harness.log.deliveries)
-    ids_start = len(harness.log.invocation_ids)
-    drains_start, snapshots_start = len(harness.log.node_drains), len(harness.log.node_snapshots)  # this invocation's in-node drains only
-    log_start, migrations_start = len(harness.log.node_log), len(harness.log.migration_log)
+def _invoke_arguments(scenario: Scenario, run: Run, invoke_block: Any, previous: list[InvocationTrace]) -> dict[str, Any]:
+    """The keyword arguments of one ``invoke()``: the caller's ids and metadata, the invocation a
+    resume continues — or, for a resume run, only what its resume block supplies."""
+    if run.call is not None:
+        return dict(run.call)
+    source = run.source
     kwargs: dict[str, Any] = {}
     correlation = _get(scenario, source, "caller_correlation_id") or _get(scenario, source, "correlation_id")
     if correlation is not None:
@@ -412,13 +409,24 @@ async def _invoke(scenario: Scenario, run: Run, harness: Harness, built: Any, ob
     metadata = _get(scenario, source, "caller_metadata")
     if metadata is not None:
         kwargs["metadata"] = literal(metadata)
-    invoke_block = scenario.get("invoke") or scenario.get("invoke_with")
     resume = (source.get("resume_invocation") if source is not None else None) or (
         invoke_block.get("resume_invocation") if invoke_block is not None and source is None else None)
     if resume is not None and run.role != POPULATE:
         kwargs["resume_invocation"] = resume_target(resume, previous)
-    if run.call is not None:  # a resume: only what the resume block supplies
-        kwargs = dict(run.call)
+    return kwargs
+
+
+async def _invoke(scenario: Scenario, run: Run, harness: Harness, built: Any, observers: list,
+                  previous: list[InvocationTrace]) -> InvocationTrace:
+    compiled, source = built.compiled, run.source
+    initial = _get(scenario, source, "initial_state")
+    execution_start = len(harness.log.execution)
+    delivery_start = len(harness.log.deliveries)
+    ids_start = len(harness.log.invocation_ids)
+    drains_start, snapshots_start = len(harness.log.node_drains), len(harness.log.node_snapshots)  # this invocation's in-node drains only
+    log_start, migrations_start = len(harness.log.node_log), len(harness.log.migration_log)
+    invoke_block = scenario.get("invoke") or scenario.get("invoke_with")
+    kwargs = _invoke_arguments(scenario, run, invoke_block, previous)
     outcome, final_state, error, state = "completed", None, None, None
     try:
         try:  # the adapter validates the initial state against the schema before invoking (§5.2)
