@@ -50,7 +50,7 @@ def assert_case(scenario: Scenario, trace: CaseTrace, capability: str | None = N
     finally:
         HARNESS_PARAMETERS.reset(parameters)
     checks = judge.verdicts()
-    run_count = scenario.get("run_count")
+    run_count = scenario.view.run_count
     if run_count is not None and repeated and judge.ran_to_the_end:
         checks.extend(_repeated_runs(scenario, trace, run_count, capability))
     return tuple(checks)
@@ -104,25 +104,25 @@ def expectation_sites(scenario: Scenario, trace: CaseTrace, capability: str | No
     decides the case: an expected compile or build-or-run error is all that is judged; an
     unexpected compile or construction error fails the case alone. ``judge`` is read between
     runs (whether a run's error was accounted for)."""
-    case = _case_site(scenario)
-    compile_error = scenario.get("expected_compile_error")
+    case, view = _case_site(scenario), scenario.view
+    compile_error = view.expected_compile_error
     if compile_error is not None:
         yield case("expected_compile_error", compile_error)
         return
-    resume = scenario.get("resume")
+    resume = view.resume
     for holder in (scenario, resume):  # an error allowed at build or at run time
         either = holder.get(BUILD_OR_RUN_ERROR) if holder is not None else None
         if either is not None:
             judged = trace.invocations[-1] if trace.invocations else None
             yield dataclasses.replace(case(BUILD_OR_RUN_ERROR, either), invocation=judged, holder=holder,
                                       family="case" if holder is scenario else "resume",
-                                      span=_span(scenario, BUILD_OR_RUN_ERROR) if holder is scenario else holder.key_span(BUILD_OR_RUN_ERROR))
+                                      span=view.key_span(BUILD_OR_RUN_ERROR) if holder is scenario else holder.key_span(BUILD_OR_RUN_ERROR))
             return
     if trace.compile_error is not None:
         error = trace.compile_error
         yield _outcome(Check("compile", FAILED, _compile_error_span(scenario, error), f"compilation failed unexpectedly: {error.category}: {error.message}"))
         return
-    construction = scenario.get(CONSTRUCTION_ERROR)
+    construction = view.expected_construction_error
     if construction is not None:  # raised standing the observers up, or at their first use in the run
         yield case(CONSTRUCTION_ERROR, construction)
     if trace.construction_error is not None:
@@ -130,10 +130,10 @@ def expectation_sites(scenario: Scenario, trace: CaseTrace, capability: str | No
             error = trace.construction_error
             yield _outcome(Check("construction", FAILED, scenario.section.span,
                                  f"standing up the case's observers failed unexpectedly: {error.category}: {error.message}"))
-        elif scenario.get("expected") is not None:  # nothing ran: `expected:` judges what the captures saw standing up
-            yield case("expected", scenario.get("expected"))
+        elif view.expected is not None:  # nothing ran: `expected:` judges what the captures saw standing up
+            yield case("expected", view.expected)
         return
-    warning = scenario.get("expected_compile_warning")
+    warning = view.expected_compile_warning
     if warning is not None:
         yield case("expected_compile_warning", warning)
     if trace.facts.direct:  # no graph run: the directory's own expectations
@@ -147,12 +147,13 @@ def _run_sites(scenario: Scenario, trace: CaseTrace, judge: Judge, construction:
     """Each run's expectations (its error, the directory's case-level ones, its ``expected:``,
     ``invariants:`` and record assertions, then whether its error went unexpected), then the
     case-level blocks of an ``invocations:`` case."""
-    listed = scenario.get("invocations")
+    view = scenario.view
+    listed = view.invocations
     sources = list(listed.items) if listed is not None and hasattr(listed, "items") and not hasattr(listed, "value") else [None]
     invocations = [i for i in trace.invocations if i.role != POPULATE]  # seeding runs assert nothing
     runs = list(zip(sources, invocations))
     if trace.facts.multi_run:  # checkpoint resume: the case is the first run, `resume:` the resumed run
-        runs = [(scenario.get("resume") if invocation.role == RESUMED else None, invocation) for invocation in invocations]
+        runs = [(view.resume if invocation.role == RESUMED else None, invocation) for invocation in invocations]
     for source, invocation in runs:
         owner = source if source is not None else scenario
         family = "case" if source is None else ("resume" if invocation.role == RESUMED else "invocation")
@@ -165,8 +166,8 @@ def _run_sites(scenario: Scenario, trace: CaseTrace, judge: Judge, construction:
                 judge.expects_error = True
                 break
         for directive in trace.facts.case_expectations:  # the directory's case-level expectations (expected_wire_request …)
-            if scenario.get(directive) is not None:
-                yield at(directive, scenario.get(directive), holder=scenario, family="case")
+            if view.get(directive) is not None:
+                yield at(directive, view.get(directive), holder=scenario, family="case")
         # A resume case's first run may carry its own expectations beside its expected error.
         block = "first_run_expected" if invocation.role == FIRST_RUN and owner.get("first_run_expected") is not None else "expected"
         for directive in (block, "invariants", "saved_record_assertions", "every_save_assertions"):
@@ -179,10 +180,10 @@ def _run_sites(scenario: Scenario, trace: CaseTrace, judge: Judge, construction:
     judge.end_runs()
     if sources != [None]:  # `invocations:` — the case-level blocks are about the run as a whole
         case = _case_site(scenario)
-        if scenario.get("invariants") is not None:
-            yield case("invariants", scenario.get("invariants"))
-        if scenario.get("expected") is not None:
-            yield _outcome(Unverified("expected", _span(scenario, "expected"), "not implemented: a case-level expected: beside invocations:"))
+        if view.invariants is not None:
+            yield case("invariants", view.invariants)
+        if view.expected is not None:
+            yield _outcome(Unverified("expected", view.key_span("expected"), "not implemented: a case-level expected: beside invocations:"))
 
 
 def _direct_sites(scenario: Scenario, capability: str | None) -> Iterator[Site]:
@@ -204,7 +205,7 @@ def _direct_sites(scenario: Scenario, capability: str | None) -> Iterator[Site]:
 def _case_site(scenario: Scenario):
     """Sites of case-level directives: held by the scenario, about the case as a whole."""
     def site(directive: str, node: Any) -> Site:
-        return Site("case", directive, node, _span(scenario, directive), scenario, name=directive)
+        return Site("case", directive, node, scenario.view.key_span(directive), scenario, name=directive)
     return site
 
 
@@ -212,7 +213,7 @@ def _run_site(scenario: Scenario, owner: Any, family: str, invocation: Any, numb
     """Sites of one run's directives: held by ``owner`` (the scenario, an ``invocations:`` entry or
     ``resume:``), judged against ``invocation``, restatements reading run ``number``'s checks."""
     def site(directive: str, node: Any, holder: Any = owner, family: str = family) -> Site:
-        span = holder.key_span(directive) if isinstance(holder, Section) else _span(scenario, directive)
+        span = holder.key_span(directive) if isinstance(holder, Section) else scenario.view.key_span(directive)
         return Site(family, directive, node, span, holder, invocation, number, directive)
     return site
 
@@ -273,7 +274,7 @@ class BarrierRule(Rule):
 
 def _repeated_runs(scenario: Scenario, trace: CaseTrace, run_count: Any, capability: str | None) -> list[Check]:
     """`run_count: N`: every run is checked against the expectations, and all runs must agree."""
-    span = _span(scenario, "run_count")
+    span = scenario.view.key_span("run_count")
     runs = (trace,) + tuple(trace.repeats)
     checks = []
     if len(runs) != run_count.value:
@@ -291,23 +292,18 @@ def _compile_error_span(scenario: Scenario, error: Any) -> Span:
     edge, the node, the state field (the runtime's error exposes them) — else the case."""
     attributes = error.attributes or {}
     source, target = attributes.get("source"), attributes.get("target")
-    edges = scenario.get("edges")
+    edges = scenario.view.edges
     for edge in (edges.items if target is not None and edges is not None else ()):
         ends = {key: getattr(edge.get(key), "value", None) for key in ("from", "to")} if hasattr(edge, "get") else {}
         if ends.get("to") == target and ends.get("from") == source:
             return edge.get("to").span
     for directive, name in (("nodes", error.node), ("state", attributes.get("field_name"))):
-        holder = scenario.get(directive)
+        holder = getattr(scenario.view, directive)
         if directive == "state" and holder is not None:
             holder = holder.get("fields")
         if name is not None and holder is not None and name in getattr(holder, "keys", ()):
             return holder.key_span(name)
     return scenario.section.span
-
-
-def _span(scenario: Scenario, directive: str):
-    where = scenario.where(directive)
-    return where.key_span(directive) if where is not None else scenario.section.span
 
 
 __all__ = ["UNVERIFIED", "assert_case", "expectation_sites"]

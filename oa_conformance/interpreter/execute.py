@@ -31,7 +31,7 @@ from .resume import POPULATE, RESUMED, Crashed, Run, crashable, is_multi_run, pl
 from ..trace import CaseFacts, CaseTrace, InvocationTrace, plain
 from ..trace.record import freezing
 from ..values import literal
-from ..vocabulary import FILE_ONLY, VOCABULARY
+from ..vocabulary import VOCABULARY
 from ..vocabulary.registry import GENERAL_PASSES
 
 # The scenario- and invocation-level directives the general passes act on: the vocabulary rows a
@@ -56,7 +56,7 @@ def unsupported(scenario: Scenario, contract: CapabilityHarness | None = None) -
             for name in (block.order if block is not None else ()):
                 if name not in INVOKE_DIRECTIVES:
                     return f"invoke.{name}", block.key_span(name)
-    invocations = scenario.get("invocations")
+    invocations = scenario.view.invocations
     if invocations is not None and not isinstance(invocations, Scalar):
         for invocation in invocations.items:
             for name in invocation.order:
@@ -74,8 +74,7 @@ def not_executed_within(scenario: Scenario, capability: str | None) -> tuple[str
     """The first directive nested in what the case declares (a fan-out, a branch, an ``expected:``
     key …) whose row marks it not executed in its family: the case fails as not implemented at it,
     the one verdict that kind gives, instead of a handler refusing it mid-build."""
-    names = dict.fromkeys(name for source in scenario.sources() for name in source.order if name not in FILE_ONLY)
-    for value in (scenario.get(name) for name in names):
+    for value in (scenario.view.get(name) for name in scenario.view.order):
         for node in walk(value) if isinstance(value, Node) else ():
             if isinstance(node, Section) and node.family not in _GATED:
                 for name in node.order:
@@ -165,7 +164,7 @@ def _checkpointer(spec: Any, log: RunLog, cursor: InvocationCursor, case_files: 
 def _recording_observers(scenario: Scenario, log: RunLog, cursor: InvocationCursor) -> dict[str, RecordingObserver]:
     """The case's in-memory observers (§6.1), by name; one recording under ``HARNESS_OBSERVER``
     when it declares none (the harness still watches the run: events are evidence for the assertions)."""
-    declared = scenario.get("observers")
+    declared = scenario.view.observers
     if declared is None:
         return {HARNESS_OBSERVER: RecordingObserver(HARNESS_OBSERVER, "record", log, cursor)}
     observers = {}
@@ -185,7 +184,7 @@ def _attach_observers(scenario: Scenario, instruments: Instruments, built: Any) 
     per_invocation = []
     for observer in instruments.runtime_observers:  # a capability harness's instruments (capabilities/)
         built.compiled.attach_observer(observer)
-    declared = scenario.get("observers")
+    declared = scenario.view.observers
     if declared is None:
         built.compiled.attach_observer(instruments.observers[HARNESS_OBSERVER])
     for decl in (declared.items if declared is not None else ()):
@@ -209,7 +208,7 @@ RUN_DIRECTIVES = ("initial_state", "expected", "expected_error", "invariants", "
 
 
 def compile_only(scenario: Scenario) -> bool:
-    return scenario.get("expected_compile_warning") is not None and all(scenario.get(d) is None for d in RUN_DIRECTIVES)
+    return scenario.view.expected_compile_warning is not None and all(scenario.view.get(d) is None for d in RUN_DIRECTIVES)
 
 
 async def _no_runs() -> Any:
@@ -237,7 +236,7 @@ REGISTRATION_PROBES = {"empty_phases_raises_at_registration": ("empty_phases", _
 
 def _probe_registration(scenario: Scenario, built: Any) -> dict[str, Any]:
     """The registration probes the case's expectations ask for, by name (empty when none)."""
-    expected = scenario.get("expected")
+    expected = scenario.view.expected
     return {name: probe(built) for directive, (name, probe) in REGISTRATION_PROBES.items()
             if expected is not None and expected.get(directive) is not None}
 
@@ -257,7 +256,7 @@ def _target_graph(decl: Section, built: Any) -> Any:
 
 
 async def _run(scenario: Scenario, contract: CapabilityHarness | None = None) -> CaseTrace:
-    count = scenario.get("run_count")
+    count = scenario.view.run_count
     if count is None:
         return await _run_once(scenario, contract)
     # `run_count: N` (determinism): N independent runs — each its own harness and graph build, so no
@@ -306,8 +305,8 @@ OVERLAP_DIRECTIVES = ("concurrency_invariant",)
 
 def asks_for_overlap(scenario: Scenario) -> bool:
     """Whether any expected block of the case (case level or per invocation) judges overlap."""
-    blocks = [scenario.get("expected")]
-    invocations = scenario.get("invocations")
+    blocks = [scenario.view.expected]
+    invocations = scenario.view.invocations
     if invocations is not None and not isinstance(invocations, Scalar):
         blocks += [invocation.get("expected") for invocation in invocations.items]
     return any(block is not None and block.get(name) is not None for block in blocks for name in OVERLAP_DIRECTIVES)
@@ -317,13 +316,13 @@ def instruments(scenario: Scenario, log: RunLog, cursor: InvocationCursor, case_
     """The harness primitives the scenario declares, before the graph is built: the in-memory
     observers, the checkpointer backend (both recording into ``log``) and the clock. They attach to
     the graph once it exists (``_attach_observers``); the captures add theirs (``with_captures``)."""
-    clock = scenario.get("clock_stub")
+    clock = scenario.view.clock_stub
     kind = clock.get("type") if clock is not None else None
     if kind is not None and kind.value != "deterministic_monotonic":  # the one clock the harness provides (§6.2)
         raise HarnessPrimitiveMissing(f"clock_stub type {kind.value!r}", kind.span)
     return Instruments(
         observers=MappingProxyType(_recording_observers(scenario, log, cursor)),
-        checkpointer=_checkpointer(scenario.get("checkpointer"), log, cursor, case_files),
+        checkpointer=_checkpointer(scenario.view.checkpointer, log, cursor, case_files),
         clock_step_ms=float(clock.advance_ms_per_call.value) if clock is not None else None,
         concurrency_markers=asks_for_overlap(scenario),
     )
@@ -356,9 +355,9 @@ def case_parameters(scenario: Scenario) -> dict[str, Any]:
         nodes = graph.get("nodes") if graph is not None else None
         return [str(name) for name, _ in nodes.items()] if nodes is not None else []
 
-    graph = scenario.get("graph")
+    graph = scenario.view.graph
     outer = node_names(graph if isinstance(graph, Section) else scenario)
-    observers = scenario.get("observers")
+    observers = scenario.view.observers
     return {
         "nodes": outer,
         "graphs": {name: node_names(decl) for name, decl in scenario.graph_declarations().items()},
@@ -369,7 +368,7 @@ def case_parameters(scenario: Scenario) -> dict[str, Any]:
 def _get(scenario: Scenario, source: Section | None, directive: str) -> Any:
     if source is not None and source.get(directive) is not None:
         return source.get(directive)
-    return scenario.get(directive)
+    return scenario.view.get(directive)
 
 
 def resume_target(reference: Any, previous: list[InvocationTrace]) -> str:
@@ -425,7 +424,7 @@ async def _invoke(scenario: Scenario, run: Run, harness: Harness, built: Any, ob
     ids_start = len(harness.log.invocation_ids)
     drains_start, snapshots_start = len(harness.log.node_drains), len(harness.log.node_snapshots)  # this invocation's in-node drains only
     log_start, migrations_start = len(harness.log.node_log), len(harness.log.migration_log)
-    invoke_block = scenario.get("invoke") or scenario.get("invoke_with")
+    invoke_block = scenario.view.invoke or scenario.view.invoke_with
     kwargs = _invoke_arguments(scenario, run, invoke_block, previous)
     outcome, final_state, error, state = "completed", None, None, None
     try:

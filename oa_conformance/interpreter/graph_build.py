@@ -384,7 +384,7 @@ def build_graph(scenario: Scenario, instruments: Instruments, log: RunLog, curso
     compiled = compiler.graph(scenario, "Case", outermost=True)
     harness.wired.fill(compiler.draft.freeze(compiled))
     input_cls = compiled.state_cls
-    subclass = scenario.get("runtime_state_subclass")
+    subclass = scenario.view.runtime_state_subclass
     if subclass is not None:  # the caller passes an instance of a subclass overriding class attributes
         input_cls = type(f"Runtime{input_cls.__name__}", (input_cls,), literal(subclass))
     return BuiltGraph(compiled, compiled.state_cls, tuple(compiler.warnings), compiler.compiled, input_cls), harness

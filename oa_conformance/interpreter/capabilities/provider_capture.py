@@ -44,7 +44,7 @@ class LlmProviders:
         self._providers: dict[str, Any] = {}
         self.responses: list[Any] = []  # every completed call's Response, as plain data, in completion order
         self._returned: dict[str | None, int] = {}  # completed calls per invocation id
-        declared = scenario.get("provider")
+        declared = scenario.view.provider
         # Whether the typed events snapshot caller metadata: the typed-event collectors' opt-in.
         self.options: dict[str, Any] = {"populate_caller_metadata": populates_caller_metadata(scenario)}
         if declared is not None:

@@ -126,7 +126,7 @@ KINDS = {cls.kind: cls for cls in (EventCounter, TypedEventCounter, PerInvocatio
 class QueryableCapture:
     def __init__(self, scenario: Scenario):
         self.observers: dict[str, Any] = {}
-        declared = scenario.get("queryable_observers")
+        declared = scenario.view.queryable_observers
         for decl in (declared.items if declared is not None else ()):
             factory = KINDS.get(decl.kind.value)
             if factory is None:

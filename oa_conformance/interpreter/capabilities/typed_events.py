@@ -54,7 +54,7 @@ class TypedEventCollector:
 
 
 def _declarations(scenario: Scenario) -> tuple[Any, ...]:
-    declared = scenario.get("typed_observers")
+    declared = scenario.view.typed_observers
     return tuple(declared.items) if declared is not None else ()
 
 
