@@ -142,8 +142,17 @@ class _Masked:
     def __getattr__(self, name):
         return getattr(self._scenario, name)
 
-    def get(self, name, default=None):
-        value = self._scenario.get(name, default)
+    @property
+    def view(self):
+        return _MaskedView(self._scenario.view)
+
+
+class _MaskedView:
+    def __init__(self, view):
+        self._view = view
+
+    def __getattr__(self, name):
+        value = getattr(self._view, name)
         return _ClockWithoutType(value) if name == "clock_stub" and value is not None else value
 
 
