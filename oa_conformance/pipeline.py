@@ -204,10 +204,10 @@ class _Verdict:
     def __init__(self, ref: CaseRef):
         from .results import CaseResult
 
-        self.result, self.ref, self.started, self.notes = CaseResult, ref, time.perf_counter(), ()
+        self.result_class, self.ref, self.started, self.notes = CaseResult, ref, time.perf_counter(), ()
 
     def __call__(self, outcome: str, **details) -> CaseResult:
-        return self.result(self.ref, outcome, duration_s=round(time.perf_counter() - self.started, 4), notes=self.notes, **details)
+        return self.result_class(self.ref, outcome, duration_s=round(time.perf_counter() - self.started, 4), notes=self.notes, **details)
 
 
 def _execution_verdict(verdict: _Verdict, scenario: Scenario, exc: Exception) -> CaseResult:

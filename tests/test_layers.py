@@ -34,8 +34,9 @@ def part_of(module: str) -> str:
     return pieces[1] if len(pieces) > 1 else pieces[0]
 
 
-def imports_of(module: str, path: Path) -> list[tuple[str, int]]:
-    """The package modules ``module`` imports, each with the line of its import."""
+def imports_of(module: str, path: Path, names: frozenset[str] = frozenset()) -> list[tuple[str, int]]:
+    """The package modules ``module`` imports, each with the line of its import (``from .pkg import
+    name`` is ``pkg.name`` when that is one of ``names``, the modules known)."""
     package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
     found = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -45,7 +46,8 @@ def imports_of(module: str, path: Path) -> list[tuple[str, int]]:
                 target = ".".join(base + ([node.module] if node.module else []))
             else:
                 target = node.module or ""
-            found.append((target, node.lineno))
+            found.extend((f"{target}.{alias.name}" if f"{target}.{alias.name}" in names else target, node.lineno)
+                         for alias in node.names)
         elif isinstance(node, ast.Import):
             found.extend((alias.name, node.lineno) for alias in node.names)
     return [(target, line) for target, line in found if target.split(".")[0] == PACKAGE.name]
@@ -102,23 +104,33 @@ def describe(group: list[str], graph: dict[str, dict[str, list[str]]]) -> str:
     return "\n".join(lines)
 
 
-def test_no_import_cycle_between_first_level_parts():
-    graph = part_graph(modules())
+def assert_acyclic(graph: dict[str, dict[str, list[str]]], what: str) -> None:
     found = cycles(graph)
-    assert not found, "import cycles between first-level parts:\n" + "\n".join(describe(group, graph) for group in found)
+    assert not found, f"import cycles between {what}:\n" + "\n".join(describe(group, graph) for group in found)
+
+
+def tiny_package(tmp_path: Path, files: dict[str, str]) -> list[tuple[str, Path]]:
+    """A throwaway package named like ours: ``files`` (path relative to it → text), as sources."""
+    package = tmp_path / PACKAGE.name
+    sources = []
+    for relative, text in {"__init__.py": "", **files}.items():
+        path = package / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        parts = Path(relative).with_suffix("").parts
+        sources.append((".".join((PACKAGE.name, *(parts[:-1] if parts[-1] == "__init__" else parts))), path))
+    return sources[1:]
+
+
+def test_no_import_cycle_between_first_level_parts():
+    assert_acyclic(part_graph(modules()), "first-level parts")
 
 
 def test_the_cycle_check_finds_a_cycle_and_names_its_import_lines(tmp_path):
     """The check above can fail: two parts importing each other are one group, with both lines."""
-    package = tmp_path / PACKAGE.name
-    (package / "alpha").mkdir(parents=True)
-    (package / "__init__.py").write_text("")
-    (package / "alpha" / "__init__.py").write_text("")
-    (package / "alpha" / "one.py").write_text("import os\nfrom ..beta import thing\n")
-    (package / "beta.py").write_text("def later():\n    from .alpha.one import other\n")
-    (package / "gamma.py").write_text("from . import beta\n")  # imports into the cycle, is not in it
-    sources = [(f"{PACKAGE.name}.alpha.one", package / "alpha" / "one.py"), (f"{PACKAGE.name}.beta", package / "beta.py"),
-               (f"{PACKAGE.name}.gamma", package / "gamma.py")]
+    sources = tiny_package(tmp_path, {"alpha/__init__.py": "", "alpha/one.py": "import os\nfrom ..beta import thing\n",
+                                      "beta.py": "def later():\n    from .alpha.one import other\n",
+                                      "gamma.py": "from . import beta\n"})[1:]  # gamma imports into the cycle, is not in it
     graph = part_graph(sources)
     assert cycles(graph) == [["alpha", "beta"]]
     text = describe(["alpha", "beta"], graph)
@@ -218,3 +230,82 @@ def _plain_imports(path: Path) -> list[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     return [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names] + \
            [node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.level == 0]
+
+
+def test_the_assertion_layer_imports_nothing_from_execution():
+    """The assert pass judges a recorded trace: what it needs from execution travels in the trace
+    (``CaseTrace.facts``) or comes from the vocabulary, never from ``interpreter/`` or ``host/``."""
+    found = [f"{os.path.relpath(path)}:{line}: {module} -> {target}" for module, path in modules()
+             if part_of(module) == "assertions" for target, line in imports_of(module, path)
+             if part_of(target) in ("interpreter", "host")]
+    assert not found, "the assertion layer reaches into execution:\n" + "\n".join(found)
+
+
+def test_importing_the_assert_pass_loads_no_runtime():
+    """Importing the assert pass (and every shape and catalogue row it reads) loads no openarmature
+    module and no module of the execution layers."""
+    import subprocess
+    import sys
+
+    code = ("import sys, oa_conformance.assertions.assert_pass\n"
+            "print('\\n'.join(sorted(m for m in sys.modules if m.split('.')[0] == 'openarmature'"
+            " or m.startswith(('oa_conformance.interpreter', 'oa_conformance.host')))))")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert loaded == [], f"importing the assert pass loaded: {loaded}"
+
+
+def module_graph(sources: list[tuple[str, Path]]) -> dict[str, dict[str, list[str]]]:
+    """module → the package modules it imports (at any depth: a function's deferred import counts)
+    → the import lines. Importing ``a.b.c`` also runs ``a.b``'s ``__init__``: an edge too, unless the
+    importer is itself inside ``a.b`` (its package is already being imported)."""
+    names = frozenset(module for module, _ in sources)
+    graph: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+    for module, path in sources:
+        for target, line in imports_of(module, path, names):
+            while target not in names and "." in target:
+                target = target.rsplit(".", 1)[0]
+            ancestors = [target.rsplit(".", k)[0] for k in range(1, target.count("."))]
+            for imported in [target] + [a for a in ancestors if not (module + ".").startswith(a + ".")]:
+                if imported in names and imported != module:
+                    graph[module][imported].append(f"{os.path.relpath(path)}:{line}: {module} -> {imported}")
+    return graph
+
+
+def test_no_import_cycle_between_modules():
+    """Not even through an import deferred into a function: a module that needs a table listing it
+    is handed the table (``NodeContext.steps``, ``ShapeRow(nested=True)``) instead of importing it."""
+    assert_acyclic(module_graph(modules()), "modules")
+
+
+def test_the_module_cycle_check_counts_deferred_imports_and_package_inits(tmp_path):
+    sources = tiny_package(tmp_path, {"alpha/__init__.py": "from . import one\n", "alpha/one.py": "def f():\n    from . import two\n",
+                                      "alpha/two.py": "from ..beta import later\n",
+                                      "beta.py": "def later():\n    from .alpha.one import x\n"})  # runs alpha/__init__ too
+    graph = module_graph(sources)
+    found = cycles(graph)
+    assert [[m.split(".", 1)[1] for m in group] for group in found] == [["alpha", "alpha.one", "alpha.two", "beta"]]
+    assert "beta.py:2:" in describe(found[0], graph) and "one.py:2:" in describe(found[0], graph)
+
+
+# The first-level parts, lowest first (the layers above): a lazy import may only point down.
+LAYERS = [("kinds", "diagnostics", "errors", "vocabulary", "ast", "grammar", "trace", "values", "synthetic", "heap",
+           "discovery", "version", "pages"),
+          ("host",), ("interpreter",), ("assertions",), ("results", "pipeline"),
+          ("expectations", "expectations_update", "junit", "runner", "processes", "report", "lint", "coverage", "cli",
+           "pytest_plugin", "options", "forkserver", "oa_conformance")]
+
+
+def test_deferred_imports_point_down_the_layers():
+    """An import inside a function (kept for start-up speed) never reaches a higher layer."""
+    level = {part: index for index, parts in enumerate(LAYERS) for part in parts}
+    assert {part_of(module) for module, _ in modules()} <= set(level), "a first-level part missing from LAYERS"
+    found = []
+    for module, path in modules():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for function in (n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))):
+            for node in ast.walk(function):
+                if isinstance(node, (ast.Import, ast.ImportFrom)):
+                    for target, line in imports_of(module, path):
+                        if line == node.lineno and level.get(part_of(target), 0) > level.get(part_of(module), 0):
+                            found.append(f"{os.path.relpath(path)}:{line}: {module} -> {target}")
+    assert not found, "deferred imports reaching up the layers:\n" + "\n".join(sorted(set(found)))

@@ -60,3 +60,20 @@ def test_a_wrong_attribute_truncation_fails_at_its_property(tmp_path, target_spe
 def test_the_attribute_truncation_case_passes(tmp_path, target_spec):
     [result] = run_text(tmp_path, target_text(OBS, F014), OBS, F014)
     assert result.outcome == "passed", result.reason
+
+
+def test_every_rule_class_overrides_evaluate_and_none_check():
+    """One rule protocol: a rule implements ``evaluate``; ``Rule.check`` alone wraps it, so what a
+    rule needs and the trace lacks (a ``LookupError``) fails its check the same way for every rule."""
+    from oa_conformance.assertions import assert_pass  # noqa: F401 (loads every rule module)
+    from oa_conformance.assertions.rules import Rule
+
+    def below(cls):
+        for sub in cls.__subclasses__():
+            yield sub
+            yield from below(sub)
+
+    classes = {c for c in below(Rule) if c.__module__.startswith("oa_conformance.")}
+    assert len(classes) > 30
+    assert sorted(c.__qualname__ for c in classes if "check" in vars(c)) == []
+    assert sorted(c.__qualname__ for c in classes if not c.__subclasses__() and c.evaluate is Rule.evaluate) == []

@@ -8,18 +8,21 @@ import dataclasses
 
 import pytest
 
+from oa_conformance.assertions.rule_builders import RULE_BUILDERS
+from oa_conformance.assertions.shapes import SHAPES
 from oa_conformance.interpreter import execute, node_table
 from oa_conformance.interpreter.capabilities import HARNESSES
 from oa_conformance.interpreter.capabilities.captures import CAPTURES
 from oa_conformance.vocabulary import MODULES, VOCABULARY, Vocabulary
 from oa_conformance.vocabulary.handlers import NOT_EXECUTED, node
-from oa_conformance.vocabulary.registry import GENERAL_KINDS, Handler
+from oa_conformance.vocabulary.registry import GENERAL_KINDS, GENERAL_PASSES, Handler
 
 from . import faults
 
 
-def surface_problems(vocabulary: Vocabulary, node_directives: dict, node_middleware: dict, captures: dict, harnesses: dict) -> list[str]:
-    """Every way the rows and the interpreter's tables disagree (empty when they agree)."""
+def surface_problems(vocabulary: Vocabulary, node_directives: dict, node_middleware: dict, captures: dict, harnesses: dict,
+                     rule_builders: dict = RULE_BUILDERS, shapes: dict = SHAPES) -> list[str]:
+    """Every way the rows and the interpreter's and the assert pass's tables disagree (empty when they agree)."""
     problems = []
     for directive in vocabulary.all_directives():
         for family in directive.where:
@@ -36,6 +39,29 @@ def surface_problems(vocabulary: Vocabulary, node_directives: dict, node_middlew
     listed = {name for harness in harnesses.values() for name in harness.captures}
     problems += [f"capture {name!r} is entered by no harness" for name in sorted(set(captures) - listed)]
     problems += [f"a harness lists unknown capture {name!r}" for name in sorted(listed - set(captures))]
+    return problems + expectation_problems(vocabulary, rule_builders, shapes)
+
+
+def expectation_problems(vocabulary: Vocabulary, rule_builders: dict, shapes: dict) -> list[str]:
+    """The expectation rows against the rule builder table and the shape table, both ways: a row's
+    builder key names a builder, every builder is named by a row; an ``expected:`` key naming the
+    shape builder has a shape (general or its directory's), one not executed has none; every shape
+    is some row's (an ``expected:`` key, or a case-level directive of its directory)."""
+    problems = []
+    named = vocabulary.keys_of("expectation")
+    problems += [f"handler expectation:{key} names no rule builder" for key in sorted(named - set(rule_builders))]
+    problems += [f"rule builder {key!r} has no vocabulary row" for key in sorted(set(rule_builders) - named)]
+    for directive in vocabulary.directives_of("expected"):
+        kinds = {(h.kind, h.key) for h in directive.handlers_in("expected")}
+        shaped = directive.name in shapes or (directive.capability, directive.name) in shapes
+        if ("expectation", "shape") in kinds and not shaped:
+            problems.append(f"expected.{directive.name}: names the shape builder, and no shape has its name")
+        if ("not_executed", "") in kinds and shaped:
+            problems.append(f"expected.{directive.name}: not executed, yet a shape has its name")
+    for key in shapes:
+        capability, name = key if isinstance(key, tuple) else (None, key)
+        if all(vocabulary.lookup(family, name, capability) is None for family in ("expected", "fixture", "case")):
+            problems.append(f"shape {key!r} has no vocabulary row")
     return problems
 
 
@@ -67,6 +93,30 @@ def test_a_handler_naming_no_table_entry_is_reported():
     assert "node table entry 'update' has no vocabulary row" in problems
 
 
+def test_an_expectation_row_naming_no_rule_builder_is_reported():
+    doctored = _doctored("expected_compile_error", "case", Handler("expectation", "no_such_builder"))
+    problems = surface_problems(doctored, *_tables())
+    assert "handler expectation:no_such_builder names no rule builder" in problems
+    assert "rule builder 'compile_error' has no vocabulary row" in problems
+
+
+def test_an_expected_key_without_its_shape_is_reported():
+    shapes = {key: build for key, build in SHAPES.items() if key != "final_state"}
+    problems = surface_problems(VOCABULARY, *_tables(), RULE_BUILDERS, shapes)
+    assert problems == ["expected.final_state: names the shape builder, and no shape has its name"]
+
+
+def test_a_shape_without_a_row_is_reported():
+    shapes = {**SHAPES, "no_such_expectation": SHAPES["final_state"], ("graph-engine", "first_trace_unchanged"): SHAPES["final_state"]}  # observability's own key
+    problems = surface_problems(VOCABULARY, *_tables(), RULE_BUILDERS, shapes)
+    assert problems == ["shape 'no_such_expectation' has no vocabulary row", "shape ('graph-engine', 'first_trace_unchanged') has no vocabulary row"]
+
+
+def test_a_not_executed_expected_key_with_a_shape_is_reported():
+    doctored = _doctored("final_state", "expected", NOT_EXECUTED)
+    assert "expected.final_state: not executed, yet a shape has its name" in surface_problems(doctored, *_tables())
+
+
 def test_a_table_entry_without_a_row_is_reported():
     node_directives = {**node_table.NODE_DIRECTIVES, "unlisted": node_table.NODE_DIRECTIVES["noop"]}
     problems = surface_problems(VOCABULARY, node_directives, *_tables()[1:])
@@ -77,7 +127,7 @@ def test_a_row_marked_not_executed_fails_its_case_at_the_directive(tmp_path, mon
     """The gate reads the derived set: the same row marked not_executed fails a real fixture at it."""
     text = faults.target_text("pipeline-utilities", "012-timing-middleware-basic-firing.yaml")
     doctored = _doctored("clock_stub", "case", NOT_EXECUTED)
-    derived = doctored.handled_by("fixture", GENERAL_KINDS) | doctored.handled_by("case", GENERAL_KINDS)
+    derived = doctored.handled_by("fixture", GENERAL_PASSES) | doctored.handled_by("case", GENERAL_PASSES)
     assert derived == execute.CASE_DIRECTIVES - {"clock_stub"}
     monkeypatch.setattr(execute, "CASE_DIRECTIVES", derived)
     results = faults.run_text(tmp_path, text, "pipeline-utilities")
@@ -110,3 +160,13 @@ def test_handler_kinds_are_closed():
         Handler("node")  # a keyed kind needs its table entry
     with pytest.raises(ValueError):
         Handler("part", "x")
+
+
+def test_a_nested_not_executed_key_fails_its_case_at_the_key(tmp_path):
+    """`fan_out.inner_subgraph` is a not_executed row: the case fails as not implemented at the key,
+    the one verdict that kind gives (graph build no longer refuses it with a verdict of its own)."""
+    text = faults.target_text("observability", "029-caller-metadata-fan-out-per-instance.yaml")
+    [result] = faults.run_text(tmp_path, text, "observability")
+    assert result.reason == "not implemented: fan_out.inner_subgraph", result.reason
+    faults.failed_at(result, faults.line_of(text, "inner_subgraph:"))
+

@@ -22,7 +22,7 @@ class CompileErrorRule(Rule):
     span: Span | None
     expected: Scalar
 
-    def check(self, ctx: Context, bindings: Any):
+    def evaluate(self, ctx: Context, bindings: Any):
         error = ctx.trace.compile_error
         if error is None:
             return (Check(self.name, FAILED, self.span, f"expected compilation to fail with {self.expected.value!r}; it compiled"),), bindings
@@ -40,7 +40,7 @@ class ConstructionErrorRule(Rule):
     span: Span | None
     expected: Any  # the construction_error_expectation section
 
-    def check(self, ctx: Context, bindings: Any):
+    def evaluate(self, ctx: Context, bindings: Any):
         want = self.expected.category.value
         error, when = ctx.trace.construction_error, "at construction"
         if error is None and ctx.trace.main is not None:
@@ -61,7 +61,7 @@ class BuildOrRunErrorRule(Rule):
     span: Span | None
     expected: Scalar
 
-    def check(self, ctx: Context, bindings: Any):
+    def evaluate(self, ctx: Context, bindings: Any):
         want = self.expected.value
         error = ctx.trace.compile_error
         when = "at graph build"
@@ -80,7 +80,7 @@ class CompileWarningRule(Rule):
     span: Span | None
     expected: Any  # Scalar (presence) or Sequence (exhaustive set)
 
-    def check(self, ctx: Context, bindings: Any):
+    def evaluate(self, ctx: Context, bindings: Any):
         seen = list(ctx.trace.compile_warnings)
         if ctx.trace.compile_error is not None:
             return (Check(self.name, FAILED, self.span, f"compilation failed: {ctx.trace.compile_error.message}"),), bindings
@@ -127,7 +127,7 @@ class RunsAgree(Rule):
     name: str
     span: Span | None
 
-    def check(self, ctx: Context, bindings: Any):
+    def evaluate(self, ctx: Context, bindings: Any):
         runs = (ctx.trace,) + tuple(ctx.trace.repeats)
         if len(runs) < 2:
             return (Check(self.name, FAILED, self.span, "the case ran once; there is nothing to compare"),), bindings

@@ -17,6 +17,7 @@ import math
 from ..kinds import is_sequence
 
 import re
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Mapping as TMapping
 
@@ -105,12 +106,14 @@ FORMAT_WORDS = {
 ASSERTION_SUBKEYS = frozenset(("non_empty_string", "harness_parameterized"))
 
 
-def harness_parameter(name: str) -> Any:
-    """The harness-injected value ``harness_parameterized: <name>`` compares against (§5.10): the
-    runtime's own identity, as it declares it."""
-    from ..host.identity import implementation_identity
+# The values ``harness_parameterized`` compares against while a case is judged (§5.10: the runtime's
+# own identity, as it declares it): recorded with the case's trace (``CaseFacts``), set by the assert pass.
+HARNESS_PARAMETERS: ContextVar[Any] = ContextVar("harness_parameters", default={})
 
-    parameters = implementation_identity()
+
+def harness_parameter(name: str) -> Any:
+    """The harness-injected value ``harness_parameterized: <name>`` compares against (§5.10)."""
+    parameters = HARNESS_PARAMETERS.get()
     if parameters.get(name) is None:
         raise LookupError(f"no harness parameter named {name!r}")
     return parameters[name]

@@ -162,7 +162,7 @@ class Unverified(Rule):
     span: Span | None
     reason: str
 
-    def check(self, ctx: Context, bindings: Any):
+    def evaluate(self, ctx: Context, bindings: Any):
         return (Check(self.name, UNVERIFIED, self.span, self.reason),), bindings
 
 
@@ -232,7 +232,7 @@ def primary_events(ctx: Context) -> Any:
 class _AllOf(Rule):
     rules: tuple[Rule, ...]
 
-    def check(self, ctx: Context, bindings: Any):
+    def evaluate(self, ctx: Context, bindings: Any):
         checks: list[Check] = []
         for rule in self.rules:
             found, bindings = rule.check(ctx, bindings)
@@ -274,6 +274,9 @@ class ShapeRow(NamedTuple):
     directive: str
     build: Builder
     capability: str | None = None
+    # The builder reads other shapes (a call's `expected:` keys): the table hands it its own lookup as
+    # ``shape_rule=`` (so the module need not import the table that lists it).
+    nested: bool = False
 
     @property
     def key(self) -> Any:

@@ -21,25 +21,14 @@ checks every shortcut against lark.
 
 from __future__ import annotations
 
-import difflib
 import re
 from functools import lru_cache
-from typing import NamedTuple
 
 from pyrsistent import pvector
 
 from ..ast.nodes import BindingToken, FormatToken, Placeholder, TypeRef
 from ..diagnostics import Span
-from ..vocabulary.tokens import BINDING_STEMS, FORMAT_TOKENS, KNOWN_TYPES, TYPE_ALIASES
-
-
-class GrammarError(ValueError):
-    """A string that does not parse; ``offset`` is the 0-based position of the problem in it."""
-
-    def __init__(self, message: str, offset: int = 0):
-        super().__init__(message)
-        self.message = message
-        self.offset = offset
+from .constructors import GrammarError, _Type, classify_token, placeholder_node, resolve_type_name, type_of  # noqa: F401 (the package's API)
 
 
 def _lark():
@@ -58,40 +47,6 @@ def _with_span(node, span: Span | None):
 
 # ---------------------------------------------------------------------------------------------
 # Type strings
-
-
-class _Type(NamedTuple):
-    """A parsed type before it is placed: ``offset`` is where it starts inside the string."""
-
-    name: str
-    spelling: str
-    offset: int
-    args: tuple
-
-
-def type_of(name: str, text: str, start: int, end: int, args: tuple) -> _Type:
-    """One type of ``text`` (``text[start:end]``), its arguments already checked: the name resolved
-    and the arity of ``list`` / ``dict`` checked. Both readers build every type through here, inner
-    types first and left to right, so the same string fails with the same error either way."""
-    canonical = resolve_type_name(name, text, start)
-    if canonical == "list" and len(args) > 1:
-        raise GrammarError(f"type {text!r}: list takes one element type, got {len(args)}", start)
-    if canonical == "dict" and len(args) not in (0, 2):
-        raise GrammarError(f"type {text!r}: dict takes a key and a value type, got {len(args)}", start)
-    return _Type(canonical, text[start:end], start, args)
-
-
-def resolve_type_name(name: str, text: str = "", offset: int = 0) -> str:
-    """The one resolver of §5.2 type names (the schema check, lint and graph build all parse type
-    strings through here): an alias becomes its canonical name; an unknown name is a GrammarError
-    with a suggestion — never an unconstrained type."""
-    canonical = TYPE_ALIASES.get(name, name)
-    if canonical in KNOWN_TYPES:
-        return canonical
-    spellings = sorted(KNOWN_TYPES | set(TYPE_ALIASES))
-    close = difflib.get_close_matches(name, spellings, n=1) or difflib.get_close_matches(name.lower(), spellings, n=1)
-    hint = f" (did you mean {close[0]!r}?)" if close else f" (known: {', '.join(sorted(KNOWN_TYPES))})"
-    raise GrammarError(f"type {text or name!r}: unknown type name {name!r}{hint}", offset)
 
 
 # type_string.lark without its ignored spaces: NAME, NAME "<" type ("," type)* ">", or the same in [].
@@ -162,21 +117,6 @@ def parse_type(text: str, span: Span | None = None) -> TypeRef:
 _WELL_FORMED_TOKEN = re.compile(r"<[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)*>\Z")
 
 
-def classify_token(text: str) -> FormatToken | BindingToken:
-    """The node of a well-formed token: its words are a format or a binding stem and a label."""
-    inner = text[1:-1]
-    for kind in FORMAT_TOKENS:
-        if inner == kind:
-            return FormatToken.make(kind=kind, label=None, text=text)
-        if inner.startswith(kind + "-"):
-            return FormatToken.make(kind=kind, label=inner[len(kind) + 1 :], text=text)
-    for stem in BINDING_STEMS:
-        if inner.startswith(stem + "_") and len(inner) > len(stem) + 1:
-            return BindingToken.make(stem=stem, label=inner[len(stem) + 1 :], text=text)
-    known = ", ".join(f"<{k}>" for k in FORMAT_TOKENS) + ", " + ", ".join(f"<{s}_X>" for s in BINDING_STEMS)
-    raise GrammarError(f"unknown value token {text!r} (known: {known})", 1)
-
-
 @lru_cache(maxsize=4096)
 def _token(text: str) -> FormatToken | BindingToken:
     if _WELL_FORMED_TOKEN.match(text):
@@ -207,10 +147,6 @@ def looks_like_token(text: str) -> bool:
 _PLAIN_PLACEHOLDER = re.compile(
     r"<(?:(invocation_id) )?from ([A-Za-z_][A-Za-z0-9_]*)(?: (suspended|completed|errored))?(?: (?:outcome|invoke|invocation|run))?>\Z"
 )
-
-
-def placeholder_node(text: str, attribute: str | None, source: str, outcome: str | None) -> Placeholder:
-    return Placeholder.make(attribute=attribute or "invocation_id", source=source, outcome=outcome, text=text)
 
 
 @lru_cache(maxsize=1024)

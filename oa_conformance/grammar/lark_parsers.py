@@ -14,7 +14,7 @@ from functools import cache, lru_cache
 
 from lark import Lark, Token, Transformer, Tree, UnexpectedEOF, UnexpectedInput, UnexpectedToken, v_args
 
-from . import GrammarError, _Type, classify_token, placeholder_node, type_of
+from .constructors import GrammarError, _Type, classify_token, placeholder_node, type_of
 
 
 @cache

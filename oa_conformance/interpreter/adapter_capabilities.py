@@ -104,7 +104,7 @@ def probed(capability: str) -> Probed:
 
 def capability_mismatches(scenario: Scenario) -> list[CapabilityMismatch]:
     """The ``requires_capability`` entries the runtime does not meet (empty: assert the case)."""
-    required: Any = scenario.get("requires_capability")
+    required: Any = scenario.view.requires_capability
     mismatches = []
     for name in (required.order if required is not None else ()):
         value = required.get(name)

@@ -50,12 +50,16 @@ class NodeContext:
     # Contexts a directive opens for the rest of the node body (an active prompt), closed when it ends.
     scope: contextlib.ExitStack = dataclasses.field(default_factory=contextlib.ExitStack)
     prompt: Any = None  # the PromptResult a `renders_prompt` rendered, for a later call without messages
+    # The node directive table the body runs its steps from (node_table.NODE_DIRECTIVES), for a step
+    # that runs others (`per_attempt_behavior`).
+    steps: Any = dataclasses.field(default_factory=dict)
 
     def field(self, name: str) -> Any:
         return getattr(self.state, name)
 
 
-Handler = Callable[[NodeContext, Any], Awaitable[None]]
+# One node directive's step: ``async (ctx, spec)`` (the entries of node_table.NODE_DIRECTIVES).
+NodeStep = Callable[[NodeContext, Any], Awaitable[None]]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -17,28 +17,30 @@ from typing import Any
 from ..host import checkpoint as oa_checkpoint
 from ..host import graph as oa
 
-from ..ast.nodes import Scalar, Section
+from ..ast.nodes import Node, Scalar, Section
+from ..ast.visitor import walk
 from .scenarios import Scenario
 from .error_record import error_record
 from .capabilities import CapabilityHarness, harness_for
+from .capabilities.captures import instrument_of
 from .case_output import run_loop
 from .graph_build import BuiltGraph, build_graph
 from ..errors import HarnessPrimitiveMissing, harness_missing
 from .harness import CaptureSeams, Harness, Instruments, InvocationCursor, RecordingObserver, RunLog, timed_drain
-from .resume import POPULATE, RESUMED, Crashed, Run, crashable, planned_runs, recording_checkpointer, saved_record
-from ..trace import CaseTrace, InvocationTrace, plain
+from .resume import POPULATE, RESUMED, Crashed, Run, crashable, is_multi_run, planned_runs, recording_checkpointer, saved_record
+from ..trace import CaseFacts, CaseTrace, InvocationTrace, plain
 from ..trace.record import freezing
 from ..values import literal
 from ..vocabulary import VOCABULARY
-from ..vocabulary.registry import GENERAL_KINDS
+from ..vocabulary.registry import GENERAL_PASSES
 
 # The scenario- and invocation-level directives the general passes act on: the vocabulary rows a
 # general handler (graph build, execute, assert …) consumes in any directory. Any other directive a
 # case uses is one the adapter cannot honour yet (unless the directory's harness adds it): the case
 # fails as "not implemented: <directive>" instead of running with the directive silently ignored.
-CASE_DIRECTIVES = VOCABULARY.handled_by("fixture", GENERAL_KINDS) | VOCABULARY.handled_by("case", GENERAL_KINDS)
-INVOCATION_DIRECTIVES = VOCABULARY.handled_by("invocation", GENERAL_KINDS)
-INVOKE_DIRECTIVES = VOCABULARY.handled_by("invoke", GENERAL_KINDS)  # inside `invoke:` / `invoke_with:`
+CASE_DIRECTIVES = VOCABULARY.handled_by("fixture", GENERAL_PASSES) | VOCABULARY.handled_by("case", GENERAL_PASSES)
+INVOCATION_DIRECTIVES = VOCABULARY.handled_by("invocation", GENERAL_PASSES)
+INVOKE_DIRECTIVES = VOCABULARY.handled_by("invoke", GENERAL_PASSES)  # inside `invoke:` / `invoke_with:`
 
 
 def unsupported(scenario: Scenario, contract: CapabilityHarness | None = None) -> tuple[str, Any] | None:
@@ -54,12 +56,31 @@ def unsupported(scenario: Scenario, contract: CapabilityHarness | None = None) -
             for name in (block.order if block is not None else ()):
                 if name not in INVOKE_DIRECTIVES:
                     return f"invoke.{name}", block.key_span(name)
-    invocations = scenario.get("invocations")
+    invocations = scenario.view.invocations
     if invocations is not None and not isinstance(invocations, Scalar):
         for invocation in invocations.items:
             for name in invocation.order:
                 if name not in allowed_in_invocation:
                     return f"invocations[].{name}", invocation.key_span(name)
+    return not_executed_within(scenario, contract.capability if contract is not None else None)
+
+
+# The families the gate above reads by their handled sets, and those a node step reads as the node
+# runs (a node's directives, a `calls_llm` block), refusing what it does not execute there.
+_GATED = frozenset(("fixture", "case", "invocation", "invoke", "node", "obs_llm_call"))
+
+
+def not_executed_within(scenario: Scenario, capability: str | None) -> tuple[str, Any] | None:
+    """The first directive nested in what the case declares (a fan-out, a branch, an ``expected:``
+    key …) whose row marks it not executed in its family: the case fails as not implemented at it,
+    the one verdict that kind gives, instead of a handler refusing it mid-build."""
+    for value in (scenario.view.get(name) for name in scenario.view.order):
+        for node in walk(value) if isinstance(value, Node) else ():
+            if isinstance(node, Section) and node.family not in _GATED:
+                for name in node.order:
+                    row = VOCABULARY.lookup(node.family, name, capability)
+                    if row is not None and any(h.kind == "not_executed" for h in row.handlers_in(node.family)):
+                        return f"{node.family}.{name}", node.key_span(name)
     return None
 
 
@@ -90,8 +111,25 @@ def execute_case(scenario: Scenario, timeout: float = 60.0, capability: str | No
 
     Everything the case freezes shares one :class:`~oa_conformance.trace.record.Freezer`, so the
     trace holds each distinct value once however many events carry it."""
+    contract = harness_for(capability)
     with freezing():
-        return run_loop(_with_limit(scenario, timeout, harness_for(capability)))
+        trace = run_loop(_with_limit(scenario, timeout, contract))
+    return with_facts(trace, case_facts(scenario, contract))
+
+
+def case_facts(scenario: Scenario, contract: CapabilityHarness | None) -> CaseFacts:
+    """What the assert pass needs to know about the case, recorded with its trace."""
+    from ..host.identity import implementation_identity
+
+    return CaseFacts(direct=contract is not None and contract.is_direct(scenario),
+                     case_expectations=tuple(sorted(contract.case_expectations)) if contract is not None else (),
+                     multi_run=is_multi_run(scenario), harness_parameters=plain(implementation_identity()))
+
+
+def with_facts(trace: CaseTrace, facts: CaseFacts) -> CaseTrace:
+    """The trace (and its repeats: each is judged on its own) carrying the case's facts."""
+    repeats = tuple(with_facts(repeat, facts) for repeat in trace.repeats)
+    return dataclasses.replace(trace, facts=facts, repeats=repeats)
 
 
 async def _with_limit(scenario: Scenario, timeout: float, contract: CapabilityHarness | None) -> CaseTrace:
@@ -126,7 +164,7 @@ def _checkpointer(spec: Any, log: RunLog, cursor: InvocationCursor, case_files: 
 def _recording_observers(scenario: Scenario, log: RunLog, cursor: InvocationCursor) -> dict[str, RecordingObserver]:
     """The case's in-memory observers (§6.1), by name; one recording under ``HARNESS_OBSERVER``
     when it declares none (the harness still watches the run: events are evidence for the assertions)."""
-    declared = scenario.get("observers")
+    declared = scenario.view.observers
     if declared is None:
         return {HARNESS_OBSERVER: RecordingObserver(HARNESS_OBSERVER, "record", log, cursor)}
     observers = {}
@@ -146,7 +184,7 @@ def _attach_observers(scenario: Scenario, instruments: Instruments, built: Any) 
     per_invocation = []
     for observer in instruments.runtime_observers:  # a capability harness's instruments (capabilities/)
         built.compiled.attach_observer(observer)
-    declared = scenario.get("observers")
+    declared = scenario.view.observers
     if declared is None:
         built.compiled.attach_observer(instruments.observers[HARNESS_OBSERVER])
     for decl in (declared.items if declared is not None else ()):
@@ -170,7 +208,7 @@ RUN_DIRECTIVES = ("initial_state", "expected", "expected_error", "invariants", "
 
 
 def compile_only(scenario: Scenario) -> bool:
-    return scenario.get("expected_compile_warning") is not None and all(scenario.get(d) is None for d in RUN_DIRECTIVES)
+    return scenario.view.expected_compile_warning is not None and all(scenario.view.get(d) is None for d in RUN_DIRECTIVES)
 
 
 async def _no_runs() -> Any:
@@ -198,7 +236,7 @@ REGISTRATION_PROBES = {"empty_phases_raises_at_registration": ("empty_phases", _
 
 def _probe_registration(scenario: Scenario, built: Any) -> dict[str, Any]:
     """The registration probes the case's expectations ask for, by name (empty when none)."""
-    expected = scenario.get("expected")
+    expected = scenario.view.expected
     return {name: probe(built) for directive, (name, probe) in REGISTRATION_PROBES.items()
             if expected is not None and expected.get(directive) is not None}
 
@@ -218,7 +256,7 @@ def _target_graph(decl: Section, built: Any) -> Any:
 
 
 async def _run(scenario: Scenario, contract: CapabilityHarness | None = None) -> CaseTrace:
-    count = scenario.get("run_count")
+    count = scenario.view.run_count
     if count is None:
         return await _run_once(scenario, contract)
     # `run_count: N` (determinism): N independent runs — each its own harness and graph build, so no
@@ -254,9 +292,10 @@ async def _build_and_execute(scenario: Scenario, instruments: Instruments, log: 
 
 def _captured(scenario: Scenario, seams: CaptureSeams, contract: CapabilityHarness | None) -> Any:
     """The capability harness's capture around a graph run (``instrument``), or none."""
-    if contract is None or contract.instrument is None:
+    instrument = instrument_of(contract)
+    if instrument is None:
         return contextlib.nullcontext(None)
-    return contract.instrument(scenario, seams)
+    return instrument(scenario, seams)
 
 
 # Expectations that judge how node bodies overlapped in time: a case asserting one gets bodies that
@@ -266,8 +305,8 @@ OVERLAP_DIRECTIVES = ("concurrency_invariant",)
 
 def asks_for_overlap(scenario: Scenario) -> bool:
     """Whether any expected block of the case (case level or per invocation) judges overlap."""
-    blocks = [scenario.get("expected")]
-    invocations = scenario.get("invocations")
+    blocks = [scenario.view.expected]
+    invocations = scenario.view.invocations
     if invocations is not None and not isinstance(invocations, Scalar):
         blocks += [invocation.get("expected") for invocation in invocations.items]
     return any(block is not None and block.get(name) is not None for block in blocks for name in OVERLAP_DIRECTIVES)
@@ -277,10 +316,13 @@ def instruments(scenario: Scenario, log: RunLog, cursor: InvocationCursor, case_
     """The harness primitives the scenario declares, before the graph is built: the in-memory
     observers, the checkpointer backend (both recording into ``log``) and the clock. They attach to
     the graph once it exists (``_attach_observers``); the captures add theirs (``with_captures``)."""
-    clock = scenario.get("clock_stub")
+    clock = scenario.view.clock_stub
+    kind = clock.get("type") if clock is not None else None
+    if kind is not None and kind.value != "deterministic_monotonic":  # the one clock the harness provides (§6.2)
+        raise HarnessPrimitiveMissing(f"clock_stub type {kind.value!r}", kind.span)
     return Instruments(
         observers=MappingProxyType(_recording_observers(scenario, log, cursor)),
-        checkpointer=_checkpointer(scenario.get("checkpointer"), log, cursor, case_files),
+        checkpointer=_checkpointer(scenario.view.checkpointer, log, cursor, case_files),
         clock_step_ms=float(clock.advance_ms_per_call.value) if clock is not None else None,
         concurrency_markers=asks_for_overlap(scenario),
     )
@@ -313,9 +355,9 @@ def case_parameters(scenario: Scenario) -> dict[str, Any]:
         nodes = graph.get("nodes") if graph is not None else None
         return [str(name) for name, _ in nodes.items()] if nodes is not None else []
 
-    graph = scenario.get("graph")
+    graph = scenario.view.graph
     outer = node_names(graph if isinstance(graph, Section) else scenario)
-    observers = scenario.get("observers")
+    observers = scenario.view.observers
     return {
         "nodes": outer,
         "graphs": {name: node_names(decl) for name, decl in scenario.graph_declarations().items()},
@@ -326,7 +368,7 @@ def case_parameters(scenario: Scenario) -> dict[str, Any]:
 def _get(scenario: Scenario, source: Section | None, directive: str) -> Any:
     if source is not None and source.get(directive) is not None:
         return source.get(directive)
-    return scenario.get(directive)
+    return scenario.view.get(directive)
 
 
 def resume_target(reference: Any, previous: list[InvocationTrace]) -> str:
@@ -350,15 +392,12 @@ def resume_target(reference: Any, previous: list[InvocationTrace]) -> str:
     return target.invocation_id
 
 
-async def _invoke(scenario: Scenario, run: Run, harness: Harness, built: Any, observers: list,
-                  previous: list[InvocationTrace]) -> InvocationTrace:
-    compiled, source = built.compiled, run.source
-    initial = _get(scenario, source, "initial_state")
-    execution_start = len(harness.log.execution)
-    delivery_start = len(harness.log.deliveries)
-    ids_start = len(harness.log.invocation_ids)
-    drains_start, snapshots_start = len(harness.log.node_drains), len(harness.log.node_snapshots)  # this invocation's in-node drains only
-    log_start, migrations_start = len(harness.log.node_log), len(harness.log.migration_log)
+def _invoke_arguments(scenario: Scenario, run: Run, invoke_block: Any, previous: list[InvocationTrace]) -> dict[str, Any]:
+    """The keyword arguments of one ``invoke()``: the caller's ids and metadata, the invocation a
+    resume continues — or, for a resume run, only what its resume block supplies."""
+    if run.call is not None:
+        return dict(run.call)
+    source = run.source
     kwargs: dict[str, Any] = {}
     correlation = _get(scenario, source, "caller_correlation_id") or _get(scenario, source, "correlation_id")
     if correlation is not None:
@@ -369,13 +408,24 @@ async def _invoke(scenario: Scenario, run: Run, harness: Harness, built: Any, ob
     metadata = _get(scenario, source, "caller_metadata")
     if metadata is not None:
         kwargs["metadata"] = literal(metadata)
-    invoke_block = scenario.get("invoke") or scenario.get("invoke_with")
     resume = (source.get("resume_invocation") if source is not None else None) or (
         invoke_block.get("resume_invocation") if invoke_block is not None and source is None else None)
     if resume is not None and run.role != POPULATE:
         kwargs["resume_invocation"] = resume_target(resume, previous)
-    if run.call is not None:  # a resume: only what the resume block supplies
-        kwargs = dict(run.call)
+    return kwargs
+
+
+async def _invoke(scenario: Scenario, run: Run, harness: Harness, built: Any, observers: list,
+                  previous: list[InvocationTrace]) -> InvocationTrace:
+    compiled, source = built.compiled, run.source
+    initial = _get(scenario, source, "initial_state")
+    execution_start = len(harness.log.execution)
+    delivery_start = len(harness.log.deliveries)
+    ids_start = len(harness.log.invocation_ids)
+    drains_start, snapshots_start = len(harness.log.node_drains), len(harness.log.node_snapshots)  # this invocation's in-node drains only
+    log_start, migrations_start = len(harness.log.node_log), len(harness.log.migration_log)
+    invoke_block = scenario.view.invoke or scenario.view.invoke_with
+    kwargs = _invoke_arguments(scenario, run, invoke_block, previous)
     outcome, final_state, error, state = "completed", None, None, None
     try:
         try:  # the adapter validates the initial state against the schema before invoking (§5.2)

@@ -28,9 +28,10 @@ from ..host.observability import current_correlation_id, current_invocation_id
 from ..ast.nodes import Mapping, Scalar, Section, Sequence, TypeRef
 from .scenarios import Scenario
 from .case_output import captured, forward
-from .behaviors import NotImplementedDirective, condition_function, count_function, guarded_route
+from .behaviors import condition_function, count_function, guarded_route
 from .middleware import build_middleware, metadata_middleware, wrap_middleware
-from .node_table import COMPOSITION_KEYS, NODE_MIDDLEWARE, composite_prelude, node_body
+from .node_body import composite_prelude, node_body
+from .node_table import COMPOSITION_KEYS, NODE_MIDDLEWARE
 from .harness import Harness, Instruments, InvocationCursor, RunLog, WiringDraft, WiringSlot
 from .middleware import BuildSite
 from ..errors import HarnessPrimitiveMissing
@@ -285,9 +286,6 @@ class _GraphCompiler:
         return None
 
     def add_fan_out(self, builder: Any, name: str, spec: Section, kwargs: dict) -> None:
-        for unsupported in ("mapping", "augment_metadata_from_field", "inner_subgraph"):
-            if spec.get(unsupported) is not None:
-                raise HarnessPrimitiveMissing(f"fan_out.{unsupported}", spec.key_span(unsupported))
         subgraph_name = spec.get("subgraph")
         child = self.subgraph(subgraph_name.value, subgraph_name.span)
         options: dict[str, Any] = {}
@@ -326,9 +324,6 @@ class _GraphCompiler:
             if isinstance(branch, Scalar):  # a bare name: the branch runs the subgraph declared under that name
                 branches[branch_name] = oa.BranchSpec(subgraph=self.subgraph(branch_name, branch.span))
                 continue
-            for unsupported in ("augment_metadata_from_outer_item",):
-                if branch.get(unsupported) is not None:
-                    raise NotImplementedDirective(f"branch.{unsupported}", branch.key_span(unsupported))
             options: dict[str, Any] = {}
             if branch.get("subgraph") is not None:
                 options["subgraph"] = self.subgraph(branch.subgraph.value, branch.subgraph.span)
@@ -389,7 +384,7 @@ def build_graph(scenario: Scenario, instruments: Instruments, log: RunLog, curso
     compiled = compiler.graph(scenario, "Case", outermost=True)
     harness.wired.fill(compiler.draft.freeze(compiled))
     input_cls = compiled.state_cls
-    subclass = scenario.get("runtime_state_subclass")
+    subclass = scenario.view.runtime_state_subclass
     if subclass is not None:  # the caller passes an instance of a subclass overriding class attributes
         input_cls = type(f"Runtime{input_cls.__name__}", (input_cls,), literal(subclass))
     return BuiltGraph(compiled, compiled.state_cls, tuple(compiler.warnings), compiler.compiled, input_cls), harness

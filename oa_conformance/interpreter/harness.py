@@ -166,7 +166,7 @@ class Instruments:
     # add before the graph is built; attached to the outermost graph in this order.
     runtime_observers: tuple[Any, ...] = ()
     # Runtime objects a capability harness builds for node bodies (e.g. "llm": the mock providers;
-    # "retrieval": the captured wire and providers of retrieval_mock.py).
+    # "retrieval": the captured wire and providers of capabilities/retrieval_mock.py).
     services: Mapping[str, Any] = MappingProxyType({})
     checkpointer: Any = None  # the runtime checkpointer backend, wrapped to record its saves (resume.py)
     clock_step_ms: float | None = None  # a deterministic clock stub, when the case declares one

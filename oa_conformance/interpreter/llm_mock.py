@@ -94,10 +94,10 @@ def canned_responses(entries: Any) -> list[Canned]:
 def mock_entries(scenario: Any) -> Any:
     """The scenario's canned-response list (the AST sequence): ``mock_provider.responses`` or
     ``mock_llm``; None when it declares neither."""
-    provider = scenario.get("mock_provider")
+    provider = scenario.view.mock_provider
     if provider is not None and provider.get("responses") is not None:
         return provider.responses
-    return scenario.get("mock_llm")
+    return scenario.view.mock_llm
 
 
 def mock_wire(scenario: Any, sleep: Any = None) -> CapturedWire | None:
@@ -106,7 +106,7 @@ def mock_wire(scenario: Any, sleep: Any = None) -> CapturedWire | None:
     A ``mock_provider.health_endpoint`` is served first: ``ready()`` probes it before anything else.
     ``sleep`` is the case's clock for canned delays (default: real ``asyncio.sleep``).
     """
-    provider = scenario.get("mock_provider")
+    provider = scenario.view.mock_provider
     entries = mock_entries(scenario)
     if provider is None and entries is None:
         return None
@@ -142,7 +142,7 @@ def bound_model(scenario: Any) -> str:
 
 def readiness_probe(scenario: Any) -> str:
     """The readiness probe the mocked ``health_endpoint.path`` implies (default: the runtime's)."""
-    provider = scenario.get("mock_provider")
+    provider = scenario.view.mock_provider
     health = provider.get("health_endpoint") if provider is not None else None
     path = health.get("path") if health is not None else None
     if path is None:

@@ -19,8 +19,10 @@ from .middleware import BuildSite, TransientMarkerError, retry_middleware
 from ..errors import HarnessPrimitiveMissing
 from .harness import Harness, Instruments, _current_invocation
 from ..synthetic import synthetic_base64
+from ..trace.record import BARRIER  # the middleware-log kind a barrier logs each outcome under
 from ..values import literal, repeated_text
 from ..vocabulary import VOCABULARY
+from ..vocabulary.observability import STATE_OPERATIONS
 
 # The logger `emits_log` records go through (capabilities/otel_capture.py routes them per case);
 # its own level, so the root logger's default WARNING threshold does not swallow INFO records.
@@ -32,19 +34,15 @@ NODE_LOGGER.setLevel(logging.DEBUG)
 # State and logging
 
 
-# `update_pure_from_state: {<output>: <operation>}` — the named operations the directory header
-# defines over the node's input state (e.g. `doubled: input_times_two` — "doubled = input * 2").
-STATE_OPERATIONS = {
-    "input_times_two": lambda ctx: ctx.field("input") * 2,
-}
-
-
 async def update_pure_from_state(ctx: NodeContext, spec: Mapping) -> None:
+    """`update_pure_from_state: {<output>: <operation>}` — each output the named operation of the
+    node's input state (``vocabulary.observability.STATE_OPERATIONS``: the input field and its multiplier)."""
     for output, operation in spec.items():
-        compute = STATE_OPERATIONS.get(operation.value)
-        if compute is None:
+        found = STATE_OPERATIONS.get(operation.value)
+        if found is None:
             raise HarnessPrimitiveMissing(f"state operation {operation.value!r}", operation.span)
-        ctx.partial[output] = compute(ctx)
+        field, multiplier = found
+        ctx.partial[output] = ctx.field(field) * multiplier
 
 
 async def emits_log(ctx: NodeContext, spec: Section) -> None:
@@ -183,7 +181,6 @@ async def per_attempt_behavior(ctx: NodeContext, spec: Any) -> None:
     """On the attempt the runtime is running (its attempt index), the entry for that attempt: its
     node directives in document order, then `raises:` a harness error (or `succeeds: true`)."""
     from ..host.observability import current_attempt_index
-    from .node_table import NODE_DIRECTIVES  # the table lists this handler too
 
     attempt = current_attempt_index()
     entry = next((item for item in spec.items if item.attempt.value == attempt), None)
@@ -192,7 +189,7 @@ async def per_attempt_behavior(ctx: NodeContext, spec: Any) -> None:
     for key, value in entry.items():
         if key in ATTEMPT_KEYS:
             continue
-        handler = NODE_DIRECTIVES.get(key)
+        handler = ctx.steps.get(key)
         if handler is None:
             raise NotImplementedDirective(f"per_attempt_behavior.{key}", entry.key_span(key))
         await handler(ctx, value)
@@ -315,7 +312,6 @@ def llm_from_wrapper(spec: Section, site: BuildSite, node: str) -> Any:
 # runtime's defect, reported as the barrier not holding, not a hang of the harness).
 BARRIER_TIMEOUT_S = 5.0
 # The middleware-log kind of a barrier's outcome (docs/TRACE.md).
-BARRIER = "event_delivery_barrier"
 # The provider event a returned complete() dispatched (llm-provider §9: one per completed call).
 COMPLETION_EVENT = "LlmCompletionEvent"
 
@@ -373,4 +369,4 @@ async def calls_tool(ctx: NodeContext, spec: Section) -> None:
         ctx.partial[target.value] = result
 
 
-__all__ = ["NODE_LOGGER", "STATE_OPERATIONS", "call_llm", "expand_message", "llm_arguments"]
+__all__ = ["NODE_LOGGER", "call_llm", "expand_message", "llm_arguments"]

@@ -111,7 +111,7 @@ class Run:
 
 
 def is_multi_run(scenario: Scenario) -> bool:
-    return any(scenario.get(name) is not None for name in MULTI_RUN)
+    return any(scenario.view.get(name) is not None for name in MULTI_RUN)
 
 
 async def planned_runs(scenario: Scenario, harness: Harness, traces: list) -> AsyncIterator[Run]:
@@ -125,13 +125,13 @@ async def planned_runs(scenario: Scenario, harness: Harness, traces: list) -> As
         return
     if checkpointer is None:
         raise HarnessPrimitiveMissing("a resume case needs a `checkpointer:`", scenario.section.span)
-    seeded = scenario.get("seeded_record")
+    seeded = scenario.view.seeded_record
     if seeded is not None:
         origin = await seed_record(checkpointer, seeded, harness.graph.compiled.state_cls)
     else:
         yield Run(None, None, FIRST_RUN, crash=_first_run_boundary(scenario, harness.graph.abort_points))
         origin = _first_run_id(traces[-1], harness.log, harness.cursor)
-    resume = scenario.get("resume")
+    resume = scenario.view.resume
     if resume is None:
         return
     _check_origin(resume, seeded is not None)
@@ -151,7 +151,7 @@ async def planned_runs(scenario: Scenario, harness: Harness, traces: list) -> As
 def _populating_runs(scenario: Scenario, source: Section | None, checkpointer: Any) -> int:
     """How many completed runs seed the checkpointer before this invocation (§5.6)."""
     count = source.get("populate_checkpointer_via_runs") if source is not None else None
-    count = count if count is not None else scenario.get("populate_checkpointer_via_runs")
+    count = count if count is not None else scenario.view.populate_checkpointer_via_runs
     if count is None:
         return 0
     if checkpointer is None:
@@ -163,8 +163,8 @@ def _invocations(scenario: Scenario) -> list[tuple[str | None, Any]]:
     """(name, source) for each invocation: the `invocations:` entries; for the count form
     (`invocations: <n>`) the scenario itself n times (the same graph, the same initial state); else
     the scenario once."""
-    listed = scenario.get("invocations")
-    sequential = scenario.get("sequential_invocations")  # observability: the same observers across runs
+    listed = scenario.view.invocations
+    sequential = scenario.view.sequential_invocations  # observability: the same observers across runs
     if listed is None and sequential is not None:
         if sequential.get("observer_persists_across") is not None and not sequential.observer_persists_across.value:
             raise HarnessPrimitiveMissing("sequential_invocations with observers re-attached per run", sequential.span)
@@ -177,7 +177,7 @@ def _invocations(scenario: Scenario) -> list[tuple[str | None, Any]]:
 
 
 def _first_run_boundary(scenario: Scenario, abort_points: Mapping[str, int]) -> Boundary | None:
-    injected = scenario.get("crash_injection")
+    injected = scenario.view.crash_injection
     if injected is not None:
         if injected.get("after_node") is not None:
             return Boundary(injected.after_node.value)

@@ -12,15 +12,20 @@ from typing import Any, Iterator, NamedTuple
 
 from ..diagnostics import Span
 from ..ast.nodes import Mapping, Scalar, Section
+from ..ast.families import BY_FAMILY
+from ..vocabulary import FILE_ONLY, VOCABULARY  # FILE_ONLY: the fixture-level directives a case never inherits (re-exported)
 
 # Directives that belong to the file, not to a scenario: never inherited by a case.
-FILE_ONLY = frozenset(("cases", "conformance_version", "name", "description"))
 
 
 class Scenario(NamedTuple):
     fixture: Section
     case: Section | None  # None in the single-case form
     index: int | None
+    # The case's directives read once by the scenario pass (:func:`scenarios`): one immutable section
+    # of the case family holding each directive's effective value — its own, else inherited — with
+    # the key span where it was written. Later passes read its attributes (``scenario.view.expected``).
+    view: Section | None = None
 
     @property
     def name(self) -> str | None:
@@ -134,8 +139,21 @@ def _here_or_in_graph(section: Section, directive: str, here: bool = True) -> An
 
 
 def scenarios(fixture: Section) -> list[Scenario]:
-    """The fixture's scenarios in document order."""
+    """The fixture's scenarios in document order, each with its directives read once (``view``)."""
     cases = fixture.get("cases")
     if cases is None:
-        return [Scenario(fixture, None, None)]
-    return [Scenario(fixture, case, index) for index, case in enumerate(cases.items)]
+        return [with_view(Scenario(fixture, None, None))]
+    return [with_view(Scenario(fixture, case, index)) for index, case in enumerate(cases.items)]
+
+
+def with_view(scenario: Scenario) -> Scenario:
+    """``scenario`` with its view: every case-level directive it sees, by attribute, built once."""
+    attrs = VOCABULARY.attrs_of("case")
+    names = [name for name in dict.fromkeys(n for source in scenario.sources() for n in source.order)
+             if name in attrs and scenario.get(name) is not None]
+    view = object.__new__(BY_FAMILY["case"])
+    for attribute, value in (("order", tuple(names)), ("key_spans", tuple(scenario.where(n).key_span(n) for n in names)),
+                             ("span", scenario.section.span), *((attrs[n], scenario.get(n)) for n in names)):
+        object.__setattr__(view, attribute, value)
+    object.__setattr__(view, "_pclass_frozen", True)
+    return scenario._replace(view=view)

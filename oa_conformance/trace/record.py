@@ -92,6 +92,23 @@ from pyrsistent import freeze, pmap, pvector
 FIRST_RUN, RESUMED = "first_run", "resumed"
 POPULATE = "populate"  # a run made only to seed the checkpointer (`populate_checkpointer_via_runs`)
 
+# The middleware-log kind an `await_event_delivery` barrier logs each outcome under (conformance-adapter §5.1).
+BARRIER = "event_delivery_barrier"
+
+
+@dataclass(frozen=True)
+class CaseFacts:
+    """What the execute pass knew about the case that the assert pass needs to judge it, so the
+    assert pass never asks the execution layers again: whether the case ran no graph (a
+    directory's direct case), the directory's case-level expectations, whether it is a checkpoint
+    resume case (first run, then ``resume:``), and the values ``harness_parameterized`` compares
+    against (the implementation's own identity, §5.10)."""
+
+    direct: bool = False
+    case_expectations: tuple[str, ...] = ()
+    multi_run: bool = False
+    harness_parameters: Any = field(default_factory=pmap)
+
 
 @dataclass(frozen=True)
 class ErrorRecord:
@@ -166,6 +183,8 @@ class CaseTrace:
     # The case's own parameters a rule may refer to: {nodes: [outer node names in declaration
     # order], graphs: {name: [node names]}, observers: [declared observer names]} (execute.py).
     parameters: Any = field(default_factory=pmap)
+    # What the execute pass knew about the case that the assert pass needs (set by execute_case).
+    facts: CaseFacts = field(default_factory=CaseFacts)
 
     @property
     def record_fields(self) -> frozenset[str]:
@@ -314,4 +333,4 @@ def plain(value: Any) -> Any:
     return (freezer if freezer is not None else Freezer()).plain(value)
 
 
-__all__ = ["CaseTrace", "ErrorRecord", "Freezer", "InvocationTrace", "freeze", "freezing", "plain"]
+__all__ = ["BARRIER", "CaseFacts", "CaseTrace", "ErrorRecord", "Freezer", "InvocationTrace", "freeze", "freezing", "plain"]

@@ -47,6 +47,9 @@ VOCABULARY = Vocabulary(
 
 # The predicate blocks of an `expected:` block: its rows the predicate catalogue judges (the assert
 # pass runs their rows one by one; lint's P002 reads the predicates they name).
-PREDICATE_BLOCKS = tuple(sorted(VOCABULARY.handled_by("expected", ("predicates",))))
+# The fixture-level directives a case never inherits: they describe the file, not a scenario.
+FILE_ONLY = frozenset(("cases", "conformance_version", "name", "description"))
 
-__all__ = ["Directive", "Family", "MODULES", "PREDICATE_BLOCKS", "VOCABULARY", "Vocabulary", "attr_name"]
+PREDICATE_BLOCKS = tuple(sorted(d.name for d in VOCABULARY.directives_of("expected") if VOCABULARY.rule_builder("expected", d.name, d.capability) == "predicates"))
+
+__all__ = ["Directive", "FILE_ONLY", "Family", "MODULES", "PREDICATE_BLOCKS", "VOCABULARY", "Vocabulary", "attr_name"]

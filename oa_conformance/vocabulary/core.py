@@ -8,7 +8,7 @@ section is, and says which capability it serves.
 
 from __future__ import annotations
 
-from .handlers import ASSERT, EXECUTE, GRAPH_BUILD, PART, STATIC
+from .handlers import EXECUTE, expectation, GRAPH_BUILD, PART, PREDICATES, SHAPE, STATIC
 from .registry import Directive, Family, Handler
 from .shapes import (
     BOOL,
@@ -125,32 +125,32 @@ DIRECTIVES = [
     Directive("caller_invocation_id", RUN, STR, "§5.7", "observability", None, "Invocation id passed to invoke() (observability §5.1).", handled_by=EXECUTE),
 
     # ---- expected outcome (§5.8) ---------------------------------------------------------------
-    Directive("expected", RUN, Section("expected"), "§5.8", ADAPTER, "0.48.0", "What the run must produce.", handled_by=ASSERT),
+    Directive("expected", RUN, Section("expected"), "§5.8", ADAPTER, "0.48.0", "What the run must produce.", handled_by=expectation("expected")),
     Directive("expected_error", RUN + ("expected",), Section("error_expectation"), "§5.8", ADAPTER, "0.48.0",
-              "The invocation fails with this error category, raised from this node.", handled_by=(Handler("expectation", families=("fixture", "case", "invocation")), Handler("part", families=("expected",)))),
-    Directive("expected_compile_error", CASE, STR, "§5.8", GE, "0.89.0", "Compilation fails with this graph-engine §2 category.", handled_by=ASSERT),
+              "The invocation fails with this error category, raised from this node.", handled_by=(Handler("expectation", "expected_error", families=("fixture", "case", "invocation")), Handler("expectation", "shape", families=("expected",)))),
+    Directive("expected_compile_error", CASE, STR, "§5.8", GE, "0.89.0", "Compilation fails with this graph-engine §2 category.", handled_by=expectation("compile_error")),
     Directive("expected_compile_warning", CASE, OneOf((STR, ListOf(STR))), "§5.8", GE, "0.89.0",
-              "Compilation succeeds with this warning (scalar: among those emitted; list: exactly these).", handled_by=ASSERT),
-    Directive("invariants", RUN + ("expected",), Predicates(), "§5.9", ADAPTER, "0.48.0", "Named invariant predicates.", handled_by=Handler("predicates")),
+              "Compilation succeeds with this warning (scalar: among those emitted; list: exactly these).", handled_by=expectation("compile_warning")),
+    Directive("invariants", RUN + ("expected",), Predicates(), "§5.9", ADAPTER, "0.48.0", "Named invariant predicates.", handled_by=PREDICATES),
 
-    Directive("final_state", ("expected",), Expect(("map",)), "§5.8", ADAPTER, "0.48.0", "The final state, field by field.", handled_by=PART),
-    Directive("execution_order", ("expected",), Expect(("list",)), "§5.8", ADAPTER, "0.48.0", "The nodes that ran, in order.", handled_by=PART),
-    Directive("outcome", ("expected",), Enum(("completed", "errored", "suspended")), "§5.8", ADAPTER, "0.48.0", "The invoke outcome.", handled_by=PART),
-    Directive("error", ("expected",), Section("error_expectation"), "§5.8", ADAPTER, "0.48.0", "With `outcome: errored`, the error.", handled_by=PART),
-    Directive("final_state_at_error", ("expected",), Expect(("map",)), "§5.8", ADAPTER, "0.48.0", "The state when the error surfaced.", handled_by=PART),
+    Directive("final_state", ("expected",), Expect(("map",)), "§5.8", ADAPTER, "0.48.0", "The final state, field by field.", handled_by=SHAPE),
+    Directive("execution_order", ("expected",), Expect(("list",)), "§5.8", ADAPTER, "0.48.0", "The nodes that ran, in order.", handled_by=SHAPE),
+    Directive("outcome", ("expected",), Enum(("completed", "errored", "suspended")), "§5.8", ADAPTER, "0.48.0", "The invoke outcome.", handled_by=SHAPE),
+    Directive("error", ("expected",), Section("error_expectation"), "§5.8", ADAPTER, "0.48.0", "With `outcome: errored`, the error.", handled_by=SHAPE),
+    Directive("final_state_at_error", ("expected",), Expect(("map",)), "§5.8", ADAPTER, "0.48.0", "The state when the error surfaced.", handled_by=SHAPE),
     Directive("drain_summary", ("expected",), Expect(("map",)), "§5.8", GE, "0.48.0",
-              "The process-wide drain's summary (`timeout_reached`, `undelivered_count` / `undelivered_count_min`).", handled_by=PART),
+              "The process-wide drain's summary (`timeout_reached`, `undelivered_count` / `undelivered_count_min`).", handled_by=SHAPE),
     Directive("observer_events", ("expected",), OneOf((MapOf(Expect(("list",)), "observer name"), Expect(("list",)))), "§5.8", GE, "0.48.0",
-              "The exact ordered events each observer received.", handled_by=PART),
-    Directive("observer_event_invariants", ("expected",), Predicates(), "§5.9", GE, "0.48.0", "Invariant predicates over recorded events.", handled_by=Handler("predicates")),
+              "The exact ordered events each observer received.", handled_by=SHAPE),
+    Directive("observer_event_invariants", ("expected",), Predicates(), "§5.9", GE, "0.48.0", "Invariant predicates over recorded events.", handled_by=PREDICATES),
     Directive("node_drain_summaries", ("expected",), MapOf(Expect(("map",)), "node name"), "§5.8", GE, "0.48.0",
-              "Each node's `invoke_drain_events_for` summary.", handled_by=PART),
+              "Each node's `invoke_drain_events_for` summary.", handled_by=SHAPE),
     Directive("node_accumulator_snapshots", ("expected",), MapOf(MapOf(Expect(("list",)), "observer name"), "node name"), "§5.8", GE, "0.48.0",
-              "Accumulator snapshots taken at each node's drain.", handled_by=PART),
+              "Accumulator snapshots taken at each node's drain.", handled_by=SHAPE),
     Directive("node_accumulator_snapshot_invariants", ("expected",), MapOf(MapOf(Predicates(), "observer name"), "node name"), "§5.9", GE, "0.48.0",
-              "Invariant predicates over those snapshots.", handled_by=PART),
+              "Invariant predicates over those snapshots.", handled_by=SHAPE),
     Directive("final_accumulator_state", ("expected",), MapOf(Expect(("list",)), "observer name"), "§5.8", GE, "0.48.0",
-              "Each accumulator's content after the invocation.", handled_by=PART),
+              "Each accumulator's content after the invocation.", handled_by=SHAPE),
 
     Directive("category", ("error_expectation",), STR, "§5.8", ADAPTER, "0.48.0", "The error category.", handled_by=PART),
     Directive("raised_from", ("error_expectation",), STR, "§5.8", ADAPTER, "0.48.0", "The node the error surfaced from.", handled_by=PART),
@@ -163,7 +163,7 @@ DIRECTIVES = [
     Directive("branch_name", ("error_expectation",), STR, "§5.8", PU, None, "The parallel branch the error came from.", handled_by=PART),
     Directive("execution_order", ("error_expectation",), Expect(("list",)), "§5.8", GE, None, "The nodes that ran before the error.", handled_by=PART),
     Directive("recoverable_state", ("error_expectation", "expected"), Expect(("map",)), "§5.8", GE, None,
-              "The last consistent state carried on the error.", handled_by=PART),
+              "The last consistent state carried on the error.", handled_by=(Handler("part", families=("error_expectation",)), Handler("expectation", "shape", families=("expected",)))),
     Directive("fan_out_category", ("error_expectation",), STR, "§9", PU, None, "The category the fan-out wrapper reports.", handled_by=PART),
     Directive("flaky_call_count", ("error_expectation",), INT, "§6.1", PU, None, "How many times the failing node was attempted.", handled_by=PART),
 ]

@@ -3,7 +3,7 @@ drain primitives (§6.6)."""
 
 from __future__ import annotations
 
-from .handlers import COMPOSITION, node, NODE_MODIFIER, PART, PROJECTION
+from .handlers import COMPOSITION, node, NODE_MODIFIER, PART, PROJECTION, SHAPE
 from .registry import Directive, Family, Handler
 from .shapes import BOOL, MILLISECONDS, SECONDS, STR, Data, Expect, ListOf, OneOf, Section
 
@@ -27,7 +27,7 @@ DIRECTIVES = [
     Directive("category", ("node_raise",), STR, "§5.1", GE, None, "The category of the raised error.", handled_by=PART),
     Directive("message", ("node_raise",), STR, "§5.1", GE, None, "The message of the raised error.", handled_by=PART),
     Directive("empty_phases_raises_at_registration", ("expected",), BOOL, "§6", GE, None,
-              "Registering an observer with an empty phases set raises (a configuration error).", handled_by=PART),
+              "Registering an observer with an empty phases set raises (a configuration error).", handled_by=SHAPE),
     Directive("exception_kind", ("node_raise",), STR, "§5.1", GE, None,
               "The host-language exception type raised (a built-in such as ValueError): a bare error with no category.", handled_by=PART),
     Directive("error_category", NODE, STR, "§5.1", "pipeline-utilities", None, "The category the `raises:` error carries.", handled_by=NODE_MODIFIER),
@@ -46,6 +46,6 @@ DIRECTIVES = [
     Directive("timeout_seconds", ("drain_for",), SECONDS, "§6.6", GE, "0.48.0", "The drain timeout.", handled_by=PART),
     Directive("snapshot_observer", ("drain_for",), STR, "§6.6", GE, "0.48.0", "The accumulate observer to snapshot.", handled_by=PART),
 
-    Directive("delivery_order", ("expected",), Expect(("list",)), "§6", GE, None, "The order events reached observers.", handled_by=PART),
-    Directive("no_propagated_error", ("expected",), BOOL, "§6", GE, None, "The invocation raised nothing.", handled_by=PART),
+    Directive("delivery_order", ("expected",), Expect(("list",)), "§6", GE, None, "The order events reached observers.", handled_by=SHAPE),
+    Directive("no_propagated_error", ("expected",), BOOL, "§6", GE, None, "The invocation raised nothing.", handled_by=SHAPE),
 ]

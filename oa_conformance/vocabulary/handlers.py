@@ -8,7 +8,6 @@ from .registry import Handler
 STATIC = Handler("static")
 GRAPH_BUILD = Handler("graph")
 EXECUTE = Handler("run")
-ASSERT = Handler("expectation")
 NODE_MODIFIER = Handler("node_modifier")
 COMPOSITION = Handler("composition")
 PROJECTION = Handler("projection")
@@ -19,6 +18,16 @@ NOT_EXECUTED = Handler("not_executed")
 def node(key: str) -> Handler:
     """A node-body step: the entry ``key`` of the interpreter's node behaviour table."""
     return Handler("node", key)
+
+
+def expectation(key: str) -> Handler:
+    """Judged by the assert pass with the rule builder ``key`` (``assertions/rule_builders.py``)."""
+    return Handler("expectation", key)
+
+
+# The rule builders the rows name most: a shape from the shape table, a block of catalogue predicates.
+SHAPE = expectation("shape")
+PREDICATES = expectation("predicates")
 
 
 def node_middleware(key: str) -> Handler:

@@ -9,7 +9,7 @@ with (`mock_llm`, `mock_llm_stream`), and the typed-event collectors with their 
 
 from __future__ import annotations
 
-from .handlers import capture, direct, NOT_EXECUTED, PART
+from .handlers import capture, direct, NOT_EXECUTED, PART, SHAPE
 from .registry import Directive, Family, Handler
 from .shapes import *  # noqa: F403 - the shape vocabulary is this module's language
 
@@ -166,25 +166,25 @@ DIRECTIVES = [
 
     # ---- expected outcome (§5.11, §5.12) -------------------------------------------------------
     Directive("response", ("expected",), Expect(("map",)), "§5.12", LP, None,
-              "The returned Response (subset of message / finish_reason / usage / parsed; `raw_check.required_keys`).", handled_by=PART),
+              "The returned Response (subset of message / finish_reason / usage / parsed; `raw_check.required_keys`).", handled_by=SHAPE),
     Directive("raises", ("expected",), Section("error_expectation"), "§5.12", LP, None,
-              "The call raised this llm-provider §7 error (`category`, `message`, `carries`).", handled_by=PART),
-    Directive("success", ("expected",), BOOL, "§3.2 header", LP, None, "`ready()` returned without raising.", handled_by=PART),
-    Directive("no_token_events_emitted", ("expected",), BOOL, "§3.2 header", LP, None, "No LlmTokenEvent was emitted (rejected stream).", handled_by=PART),
-    Directive("response_usage", ("expected",), Expect(("map",)), "§3.2 header", OBS, None, "The LLM Response's usage record.", handled_by=PART),
+              "The call raised this llm-provider §7 error (`category`, `message`, `carries`).", handled_by=SHAPE),
+    Directive("success", ("expected",), BOOL, "§3.2 header", LP, None, "`ready()` returned without raising.", handled_by=SHAPE),
+    Directive("no_token_events_emitted", ("expected",), BOOL, "§3.2 header", LP, None, "No LlmTokenEvent was emitted (rejected stream).", handled_by=NOT_EXECUTED),
+    Directive("response_usage", ("expected",), Expect(("map",)), "§3.2 header", OBS, None, "The LLM Response's usage record.", handled_by=SHAPE),
     Directive("wire_requests", ("expected",), ListOf(Section("llm_wire_request_expectation")), "§5.11", LP, "0.91.0",
-              "One entry per retry-loop attempt, asserting that attempt's outbound request.", handled_by=PART),
+              "One entry per retry-loop attempt, asserting that attempt's outbound request.", handled_by=SHAPE),
     Directive("sampling", ("llm_wire_request_expectation",), Expect(("map",)), "§5.11", LP, "0.91.0",
               "The attempt's effective sampling fields.", handled_by=PART),
     Directive("appended_messages", ("llm_wire_request_expectation",), Expect(("list",)), "§5.11", LP, "0.91.0",
               "Messages appended after the caller's, in order (`content` exact or `content_contains`).", handled_by=PART),
     Directive("llm_spans", ("expected",), Expect(("list",)), "§5.11", LP, "0.91.0",
               "The per-attempt LLM spans (`attempt_index`, `attributes`, `attributes_absent`, `error_category`).",
-              scope="directory", handled_by=PART),
+              scope="directory", handled_by=SHAPE),
     Directive("caller_messages_unmodified", ("expected",), BOOL, "§3.2 header", LP, None,
-              "The caller's message list was not mutated.", scope="directory", handled_by=PART),
+              "The caller's message list was not mutated.", scope="directory", handled_by=SHAPE),
     Directive("provider_call_count", ("expected",), INT, "§3.2 header", LP, None,
-              "How many requests reached the provider.", scope="directory", handled_by=PART),
+              "How many requests reached the provider.", scope="directory", handled_by=SHAPE),
     Directive("retry_after_seconds", ("error_expectation",), NUM, "§3.2 header", LP, None,
               "The error's `retry_after` (llm-provider §7), when the implementation exposes it.", scope="directory", handled_by=PART,
               should="llm-provider §7: provider_rate_limit — \"Implementations SHOULD expose a `retry_after` accessor when the provider supplies one\""),
@@ -201,7 +201,7 @@ DIRECTIVES = [
               "Keep events in arrival order.", scope="directory", handled_by=PART),
 
     Directive("observers", ("expected",), MapOf(Section("typed_event_assertions"), "collector name"), "§5.5", GE, "0.102.0",
-              "Assertions on each typed-event collector's storage.", handled_by=PART),
+              "Assertions on each typed-event collector's storage.", handled_by=SHAPE),
     Directive("contains_event", ("typed_event_assertions",), Section("typed_event_match"), "§5.5", GE, "0.102.0",
               "The collector holds an event of `event_type` whose `fields` match.", handled_by=PART),
     Directive("contains_event_of_type", ("typed_event_assertions",), EVENT_TYPES, "§5.5", GE, "0.102.0",

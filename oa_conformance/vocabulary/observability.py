@@ -17,7 +17,7 @@ call-level-retry families.
 
 from __future__ import annotations
 
-from .handlers import ASSERT, capture, COMPOSITION, direct, node, node_middleware, NOT_EXECUTED, PART, STATIC
+from .handlers import capture, COMPOSITION, direct, expectation, node, node_middleware, NOT_EXECUTED, PART, SHAPE, STATIC
 from .registry import Directive, Family, Handler, Handlers
 from .shapes import *  # noqa: F403 - the shape vocabulary is this module's language
 
@@ -123,8 +123,10 @@ FAMILIES: list[Family] = [
     Family("value_bounds", "ValueBounds", "Inclusive bounds on a numeric value."),
 ]
 
-# The operations `update_pure_from_state` maps a state field through (documented in the observability header notes).
-STATE_OPERATIONS = Enum(("input_times_two",))
+# The operations `update_pure_from_state` maps a state field through (the observability header notes:
+# `doubled: input_times_two` — "doubled = input * 2"): name → (the input field, its multiplier). The one
+# table: the schema's enum and the node step both read it.
+STATE_OPERATIONS = {"input_times_two": ("input", 2)}
 # The caller hooks a `langfuse_observer` names for §8.4.1 Trace input/output sourcing: a domain
 # summary, the language's null (falls through the decision tree), the state itself.
 TRACE_HOOKS = Enum(("returns_job_input_summary", "returns_job_output_summary", "returns_null", "returns_state_snapshot"))
@@ -191,9 +193,9 @@ DIRECTIVES: list[Directive] = [
     Directive("augment_metadata", NODE + ("branch", "attempt_behavior"), Data(("map",)), "§5.1", OBS, V_METADATA,
               "Call `set_invocation_metadata(**kwargs)` (on a branch: at the top of the branch's body).", handled_by=(Handler("node", "augment_metadata", families=("node", "attempt_behavior")), Handler("part", families=("branch",)))),
     Directive("augment_metadata_from_field", NODE + ("fan_out",), MapOf(STR, "metadata key"), "§5.1", OBS, V_METADATA,
-              "`{<key>: <field>}`: set `<key>` to the field's value (on a fan-out: each instance, from its item).", handled_by=(Handler("node", "augment_metadata_from_field", families=("node",)), Handler("part", families=("fan_out",)))),
+              "`{<key>: <field>}`: set `<key>` to the field's value (on a fan-out: each instance, from its item).", handled_by=(Handler("node", "augment_metadata_from_field", families=("node",)), Handler("not_executed", families=("fan_out",)))),
     Directive("augment_metadata_from_outer_item", ("branch",), MapOf(STR, "metadata key"), HEADER, OBS, V_LINEAGE,
-              "`{<key>: <field>}`: set `<key>` from the surrounding fan-out instance's item, at the top of the branch's body.", handled_by=PART),
+              "`{<key>: <field>}`: set `<key>` from the surrounding fan-out instance's item, at the top of the branch's body.", handled_by=NOT_EXECUTED),
     Directive("capture_invocation_metadata_into", NODE + ("attempt_behavior",), STR, "§5.1", OBS, V_QUERY,
               "Write the `get_invocation_metadata()` snapshot into this state field.", handled_by=node("capture_invocation_metadata_into")),
 
@@ -219,7 +221,7 @@ DIRECTIVES: list[Directive] = [
               "One instance stays attached across `sequential_invocations`.", handled_by=PART),
 
     # ---- other node behaviours -----------------------------------------------------------------
-    Directive("update_pure_from_state", NODE, MapOf(STATE_OPERATIONS, "output field"), "§5.1", OBS, V_OTEL,
+    Directive("update_pure_from_state", NODE, MapOf(Enum(tuple(STATE_OPERATIONS)), "output field"), "§5.1", OBS, V_OTEL,
               "`{<output_field>: <operation>}`: return the field computed by a named harness operation (`input_times_two`).", handled_by=node("update_pure_from_state")),
     Directive("emits_log", NODE, Section("log_emission"), HEADER, OBS, V_OTEL,
               "Emit a log record through the OTel Logs Bridge while the node runs.", handled_by=node("emits_log")),
@@ -233,7 +235,7 @@ DIRECTIVES: list[Directive] = [
     Directive("subgraph_call", NODE, Section("subgraph_call"), HEADER, OBS, V_LINEAGE,
               "Run a declared subgraph as this node, with an explicit output mapping.", handled_by=COMPOSITION),
     Directive("inner_subgraph", ("fan_out",), STR, HEADER, OBS, V_METADATA,
-              "The `inner_subgraphs` entry each fan-out instance runs (its items project in whole).", handled_by=PART),
+              "The `inner_subgraphs` entry each fan-out instance runs (its items project in whole).", handled_by=NOT_EXECUTED),
     Directive("inner_subgraphs", GRAPH, MapOf(Section("graph"), "subgraph name"), HEADER, OBS, V_METADATA,
               "Subgraphs run by fan-out instances (`inner_subgraph`) or by name-listed parallel branches.", handled_by=(Handler("graph", "observability", families=("fixture", "case")), Handler("part", families=("graph",)))),
 
@@ -273,9 +275,9 @@ DIRECTIVES: list[Directive] = [
     Directive("trace_output_from_state", ("langfuse_observer_config",), TRACE_HOOKS, HEADER, OBS, "0.35.0",
               "The §8.4.1 caller hook (lever 1) sourcing `trace.output`, by harness name.", handled_by=PART),
     _local("first_run_expected", CASE, Section("expected"), "0.35.0",
-           "What the first run of a resume case must produce (beside `first_run_expected_error`).", handled_by=ASSERT),
+           "What the first run of a resume case must produce (beside `first_run_expected_error`).", handled_by=expectation("expected")),
     _local("first_trace_unchanged", EXPECTED, BOOL, "0.35.0",
-           "The first run's Langfuse Trace is still as the first run left it after the resume.", handled_by=PART),
+           "The first run's Langfuse Trace is still as the first run left it after the resume.", handled_by=SHAPE),
     Directive("disable_state_payload", ("langfuse_observer_config",), BOOL, HEADER, OBS, "0.35.0",
               "The §8.4.1 trace input/output privacy knob (default true).", handled_by=PART),
     Directive("langfuse_client", CASE, Section("langfuse_client"), "§5.5", OBS, V_ISOLATION,
@@ -296,7 +298,7 @@ DIRECTIVES: list[Directive] = [
              "The implementation can establish which TracerProvider its Langfuse client is bound to (observability §6).",
              section="§5.5", handled_by=PART),
     _general("expected_construction_error", CASE, Section("construction_error_expectation"), V_FAIL_CLOSED,
-             "Constructing the case's observers / clients, or their first use, raises this categorized error.", section="§5.5", handled_by=ASSERT),
+             "Constructing the case's observers / clients, or their first use, raises this categorized error.", section="§5.5", handled_by=expectation("construction_error")),
     _general("category", ("construction_error_expectation",), STR, V_FAIL_CLOSED, "The error's category token.", section="§5.5", handled_by=PART),
     Directive("prompt_backend", CASE, Section("obs_prompt_backend"), HEADER, OBS, V_LANGFUSE, "The backend serving `renders_prompt` prompts.", handled_by=capture("prompts")),
     Directive("render_variables", CASE, Data(("map",)), HEADER, OBS, V_LANGFUSE, "The variables `renders_prompt` renders with.", handled_by=capture("prompts")),
@@ -328,68 +330,68 @@ DIRECTIVES: list[Directive] = [
     # ---- expected: OTel (§5.8, §6.3; §3.2 header) ----------------------------------------------
     Directive("span_tree", EXPECTED + ("otel_trace_expectation",), Expect(("list",)), HEADER, OBS, V_OTEL,
               "The exported spans as a tree: `name`, `status`, `attributes` (subset), `children`, and matcher keys "
-              "(`attributes_absent`, `exception_recorded`, `attribute_parses_as_*` …).", handled_by=PART),
+              "(`attributes_absent`, `exception_recorded`, `attribute_parses_as_*` …).", handled_by=(Handler("expectation", "shape", families=("expected",)), Handler("part", families=("otel_trace_expectation",)))),
     Directive("otel_spans", EXPECTED, MapOf(Expect(("map",)), "observer name"), "§5.8", OBS, V_ADAPTER,
-              "Per OTel observer, the root span's tree (`name`, `status`, `attributes`, `children`).", handled_by=PART),
+              "Per OTel observer, the root span's tree (`name`, `status`, `attributes`, `children`).", handled_by=NOT_EXECUTED),
     Directive("log_records", EXPECTED, Expect(("list",)), HEADER, OBS, V_OTEL,
-              "The exported log records: `body`, `attributes` (subset), `attributes_absent`.", handled_by=PART),
+              "The exported log records: `body`, `attributes` (subset), `attributes_absent`.", handled_by=SHAPE),
     Directive("no_openarmature_spans_on_global", EXPECTED, BOOL, "§5.5", OBS, V_OTEL,
-              "No openarmature span reached the global TracerProvider's exporter.", handled_by=PART),
+              "No openarmature span reached the global TracerProvider's exporter.", handled_by=SHAPE),
     Directive("metrics", EXPECTED, ListOf(Section("metric_observation")), "§5.8", OBS, V_METRICS,
-              "The recorded metric observations, exhaustively (`[]`: none).", handled_by=PART),
+              "The recorded metric observations, exhaustively (`[]`: none).", handled_by=SHAPE),
     Directive("instrument", ("metric_observation",), INSTRUMENTS, "§5.8", OBS, V_METRICS, "The §11.2 instrument.", handled_by=PART),
     Directive("dimensions", ("metric_observation",), Expect(("map",)), "§5.8", OBS, V_METRICS, "The observation's §11.3 dimensions.", handled_by=PART),
     Directive("value", ("metric_observation",), NUM, "§5.8", OBS, V_METRICS, "The recorded value (omitted for durations).", handled_by=PART),
 
-    _general("span_tree_private", EXPECTED, Expect(("list",)), V_OTEL, "The spans on openarmature's private exporter.", handled_by=PART),
-    _general("span_tree_global", EXPECTED, Expect(("list",)), V_OTEL, "The spans on the global TracerProvider's exporter.", handled_by=PART),
+    _general("span_tree_private", EXPECTED, Expect(("list",)), V_OTEL, "The spans on openarmature's private exporter.", handled_by=SHAPE),
+    _general("span_tree_global", EXPECTED, Expect(("list",)), V_OTEL, "The spans on the global TracerProvider's exporter.", handled_by=SHAPE),
     _local("parent_trace", EXPECTED, Section("otel_trace_expectation"), V_OTEL,
-           "The trace the invocation started in (detached mode): its span tree.", handled_by=PART),
+           "The trace the invocation started in (detached mode): its span tree.", handled_by=SHAPE),
     _local("determinism_check", EXPECTED, Expect(("map",)), V_OTEL,
-           "Compare the span trees of two runs (`compare_runs`, `ignore_attributes`, `compare`, `require_equal`).", handled_by=PART),
+           "Compare the span trees of two runs (`compare_runs`, `ignore_attributes`, `compare`, `require_equal`).", handled_by=SHAPE),
     _general("fail_count", ("flaky",), INT, V_OTEL, "Compact count form: the first N attempts fail.", handled_by=PART),
     _general("category", ("flaky",), STR, V_OTEL, "The category the failing attempts raise (compact count form).", handled_by=PART),
-    _local("traces", EXPECTED, ListOf(Section("otel_trace_expectation")), V_ATTRIBUTION, "Several OTel traces (detached mode), each with its tree.", handled_by=PART),
+    _local("traces", EXPECTED, ListOf(Section("otel_trace_expectation")), V_ATTRIBUTION, "Several OTel traces (detached mode), each with its tree.", handled_by=SHAPE),
     _local("trace_id", ("otel_trace_expectation",), Expect(("scalar",)), V_ATTRIBUTION, "The trace's id (a `<trace_id_X>` binding).", handled_by=PART),
-    _local("no_edge_spans", EXPECTED, BOOL, V_OTEL, "No span was emitted for an edge.", handled_by=PART),
-    _local("no_llm_provider_span", EXPECTED, BOOL, V_OTEL, "No LLM provider span was emitted.", handled_by=PART),
-    _local("no_spans_emitted", EXPECTED, BOOL, V_METADATA, "No span was emitted at all.", handled_by=PART),
-    _local("llm_span_attributes", EXPECTED, Expect(("map",)), V_CACHE, "Attributes the LLM provider span carries (subset).", handled_by=PART),
-    _local("llm_span_attributes_absent", EXPECTED, ListOf(STR), V_CACHE, "Attributes the LLM provider span does not carry.", handled_by=PART),
-    _local("invocation_count", EXPECTED, INT, V_OTEL, "How many invocations ran (`invocations: <n>`).", handled_by=PART),
-    _local("invocation_id", EXPECTED, Expect(("scalar",)), V_METADATA, "The invocation span's `openarmature.invocation_id`.", handled_by=PART),
+    _local("no_edge_spans", EXPECTED, BOOL, V_OTEL, "No span was emitted for an edge.", handled_by=SHAPE),
+    _local("no_llm_provider_span", EXPECTED, BOOL, V_OTEL, "No LLM provider span was emitted.", handled_by=SHAPE),
+    _local("no_spans_emitted", EXPECTED, BOOL, V_METADATA, "No span was emitted at all.", handled_by=SHAPE),
+    _local("llm_span_attributes", EXPECTED, Expect(("map",)), V_CACHE, "Attributes the LLM provider span carries (subset).", handled_by=SHAPE),
+    _local("llm_span_attributes_absent", EXPECTED, ListOf(STR), V_CACHE, "Attributes the LLM provider span does not carry.", handled_by=SHAPE),
+    _local("invocation_count", EXPECTED, INT, V_OTEL, "How many invocations ran (`invocations: <n>`).", handled_by=SHAPE),
+    _local("invocation_id", EXPECTED, Expect(("scalar",)), V_METADATA, "The invocation span's `openarmature.invocation_id`.", handled_by=SHAPE),
 
     # ---- expected: Langfuse (§5.5, §5.8; §3.2 header) ------------------------------------------
     Directive("langfuse_trace", EXPECTED, Expect(("map",)), "§5.8", OBS, V_LANGFUSE,
               "The recorded Langfuse Trace: `id`, `name`, `metadata` (subset), `observations` tree "
-              "(`type`, `name`, `metadata`, `metadata_absent`, `level`, Generation fields, `children`).", handled_by=PART),
-    Directive("langfuse_traces", EXPECTED, Expect(("list",)), "§5.8", OBS, V_LANGFUSE, "Several recorded Langfuse Traces (detached mode).", handled_by=PART),
+              "(`type`, `name`, `metadata`, `metadata_absent`, `level`, Generation fields, `children`).", handled_by=SHAPE),
+    Directive("langfuse_traces", EXPECTED, Expect(("list",)), "§5.8", OBS, V_LANGFUSE, "Several recorded Langfuse Traces (detached mode).", handled_by=SHAPE),
     Directive("no_langfuse_observations_on_global", EXPECTED, BOOL, "§5.5", OBS, V_ISOLATION,
-              "No `langfuse.observation.*` span reached the global TracerProvider's exporter.", handled_by=PART),
+              "No `langfuse.observation.*` span reached the global TracerProvider's exporter.", handled_by=SHAPE),
     Directive("no_langfuse_observations_on_private", EXPECTED, BOOL, "§5.5", OBS, V_ISOLATION,
-              "No `langfuse.observation.*` span reached openarmature's private OTel exporter.", handled_by=PART),
+              "No `langfuse.observation.*` span reached openarmature's private OTel exporter.", handled_by=SHAPE),
     Directive("langfuse_observations_on_global", EXPECTED, BOOL, "§5.5", OBS, V_ISOLATION,
-              "At least one `langfuse.observation.*` span reached the global exporter.", handled_by=PART),
+              "At least one `langfuse.observation.*` span reached the global exporter.", handled_by=SHAPE),
     Directive("no_payload_bearing_langfuse_observations_on_global", EXPECTED, BOOL, "§5.5", OBS, V_FAIL_CLOSED,
               "No payload-bearing Langfuse observation (provider payload, non-stub Trace state, error_message) reached the "
-              "global exporter (§6.4).", handled_by=PART),
+              "global exporter (§6.4).", handled_by=SHAPE),
     Directive("payload_bearing_langfuse_observations_on_global", EXPECTED, BOOL, "§5.5", OBS, V_FAIL_CLOSED,
-              "At least one payload-bearing Langfuse observation reached the global exporter (§6.4).", handled_by=PART),
-    _local("no_langfuse_observations_emitted", EXPECTED, BOOL, V_METADATA, "No Langfuse observation was recorded.", handled_by=PART),
-    _local("detached_trace_count", EXPECTED, INT, V_LANGFUSE, "How many detached Langfuse Traces were minted.", handled_by=PART),
+              "At least one payload-bearing Langfuse observation reached the global exporter (§6.4).", handled_by=SHAPE),
+    _local("no_langfuse_observations_emitted", EXPECTED, BOOL, V_METADATA, "No Langfuse observation was recorded.", handled_by=SHAPE),
+    _local("detached_trace_count", EXPECTED, INT, V_LANGFUSE, "How many detached Langfuse Traces were minted.", handled_by=SHAPE),
 
     # ---- expected: metadata, queryable observers, events ---------------------------------------
-    _local("invoke_rejects_at_api_boundary", EXPECTED, BOOL, V_METADATA, "invoke() raised before any work (reserved metadata key).", handled_by=PART),
-    _local("augment_rejects_at_call_site", EXPECTED, BOOL, V_METADATA, "`set_invocation_metadata` raised at the call site (reserved name).", handled_by=PART),
-    _general("direct_call_result", EXPECTED, Expect(("map",)), V_QUERY, "The `direct_call`'s result: `value`, `type`, `exception`.", handled_by=PART),
+    _local("invoke_rejects_at_api_boundary", EXPECTED, BOOL, V_METADATA, "invoke() raised before any work (reserved metadata key).", handled_by=SHAPE),
+    _local("augment_rejects_at_call_site", EXPECTED, BOOL, V_METADATA, "`set_invocation_metadata` raised at the call site (reserved name).", handled_by=SHAPE),
+    _general("direct_call_result", EXPECTED, Expect(("map",)), V_QUERY, "The `direct_call`'s result: `value`, `type`, `exception`.", handled_by=SHAPE),
     _local("final_state_bounds", EXPECTED, MapOf(Section("value_bounds"), "state field"), V_QUERY,
-           "Inclusive bounds on final-state fields whose exact value is nondeterministic.", handled_by=PART),
+           "Inclusive bounds on final-state fields whose exact value is nondeterministic.", handled_by=SHAPE),
     _local("min", ("value_bounds",), NUM, V_QUERY, "The lower bound.", handled_by=PART),
     _local("max", ("value_bounds",), NUM, V_QUERY, "The upper bound.", handled_by=PART),
     _general("per_invocation", EXPECTED, MapOf(Predicates(), "invocation name"), V_QUERY,
-           "Named checks per `sequential_invocations` entry.", handled_by=PART),
+           "Named checks per `sequential_invocations` entry.", handled_by=SHAPE),
     _local("node_completed_event_carries_error", EXPECTED, Expect(("map",)), V_TYPED,
-           "The node's completed event carries the error (`node_name`, `error_category`).", handled_by=PART),
+           "The node's completed event carries the error (`node_name`, `error_category`).", handled_by=SHAPE),
 ]
 
 # Fixture 011's conditional edge (its own comment: "when counter > 0, go to set_flag; else END"):

@@ -8,7 +8,7 @@ directory-scoped: ``calls`` and ``expected`` mean something else elsewhere.
 
 from __future__ import annotations
 
-from .handlers import ASSERT, direct, PART
+from .handlers import direct, PART, SHAPE
 from .registry import Directive, Family, Handlers
 from .shapes import *  # noqa: F403 - the shape vocabulary is this module's language
 
@@ -127,7 +127,7 @@ DIRECTIVES: list[Directive] = [
     _local("expected", CASE, MapOf(Expect(), "capture name"), "§3.2 header", "0.15.0",
            "Captured results by `capture_as` name (fields listed are compared; `*_absent` matchers), plus the "
            "assertions `result_equivalence: {of, fields_must_match, fields_may_differ}` and "
-           "`rendered_hash_equal` / `rendered_hash_different: [[<capture>, <capture>], ...]`.", handled_by=ASSERT),
+           "`rendered_hash_equal` / `rendered_hash_different: [[<capture>, <capture>], ...]`.", handled_by=SHAPE),
     _local("expected_backend_state", CASE, MapOf(Section("prompt_backend_state"), "backend name"), "§6.8", "0.63.0",
            "Each caching backend's state after all calls.", handled_by=direct("prompt-management")),
     _local("source_read_count", ("prompt_backend_state",), INT, "§6.8", "0.63.0", "Fetches that reached the backing store (not the cache).", handled_by=PART),

@@ -39,14 +39,13 @@ HANDLER_KINDS = {
     "static": "read by the reading passes only (names, markers, the case gate); nothing to run",
     "graph": "graph build (graph_build.py) reads it to build the compiled graph",
     "run": "the execute pass (execute.py, resume.py) reads it to set up or drive the invocations",
-    "expectation": "the assert pass judges it against the trace",
-    "predicates": "the assert pass judges it as a block of catalogue predicates",
     # keyed kinds: the key names an entry of an interpreter table
     "capture": "a capture a capability harness enters around the graph run (key: the capture's name)",
     "direct": "a capability harness's own run reads it (key: the capability)",
     "case_expectation": "a capability's shapes judge it beside `expected:` (key: the capability)",
     "node": "a node-body step, run in document order (key: the node behaviour table entry)",
     "node_middleware": "a middleware graph build puts around the node (key: the node middleware table entry)",
+    "expectation": "the assert pass judges it (key: the rule builder table entry, assertions/rule_builders.py)",
     # node keys graph build reads itself
     "node_modifier": "graph build applies it around the body (middleware, an error category)",
     "composition": "graph build composes the node from the runtime's primitive (subgraph, fan-out …)",
@@ -56,8 +55,10 @@ HANDLER_KINDS = {
     "not_executed": "accepted by the schema, not executed yet: a case using it fails as not implemented",
 }
 # The kinds whose key names an interpreter table entry (a general kind's optional key is a directory).
-KEYED_KINDS = frozenset(("capture", "direct", "case_expectation", "node", "node_middleware"))
-GENERAL_KINDS = frozenset(("static", "graph", "run", "expectation", "predicates"))
+KEYED_KINDS = frozenset(("capture", "direct", "case_expectation", "node", "node_middleware", "expectation"))
+GENERAL_KINDS = frozenset(("static", "graph", "run"))
+# The kinds the general passes run in any directory, whatever their key: what the gates accept.
+GENERAL_PASSES = GENERAL_KINDS | {"expectation"}
 
 
 @dataclass(frozen=True)
@@ -226,10 +227,17 @@ class Vocabulary:
 
     def handled_by(self, family: str, kinds: Iterable[str], key: str = "") -> frozenset[str]:
         """The names of ``family``'s directives that a handler of one of ``kinds`` with ``key``
-        consumes there: every list of the supported surface is one of these."""
+        consumes there (an ``expectation`` handler whatever its key: the key names a rule builder,
+        not a directory): every list of the supported surface is one of these."""
         kinds = frozenset(kinds)
         return frozenset(d.name for d in self._by_family[family]
-                         if any(h.kind in kinds and h.key == key for h in d.handlers_in(family)))
+                         if any(h.kind in kinds and (h.key == key or h.kind == "expectation") for h in d.handlers_in(family)))
+
+    def rule_builder(self, family: str, name: str, capability: str | None = None) -> str | None:
+        """The rule builder key the row of ``name`` in ``family`` names (``expectation("<key>")``), or None."""
+        row = self.lookup(family, name, capability)
+        keys = [h.key for h in row.handlers_in(family) if h.kind == "expectation"] if row is not None else []
+        return keys[0] if keys else None
 
     def keys_of(self, kind: str) -> frozenset[str]:
         """Every key the rows give handlers of ``kind`` (a test checks each names a table entry)."""

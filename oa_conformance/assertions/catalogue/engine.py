@@ -243,7 +243,7 @@ class RestatesRule(Rule):
     expected: Any
     row: Restates
 
-    def check(self, ctx: Context, bindings: Any):
+    def evaluate(self, ctx: Context, bindings: Any):
         return (Check(self.name, UNVERIFIED, self.span, "not implemented: a restating predicate in a scoped block"),), bindings
 
     def judge(self, owner: Any, checks: list[Check]) -> Check:

@@ -14,6 +14,7 @@ assert pass does, ``oa-lint`` does not.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from ...diagnostics import Span
@@ -45,11 +46,8 @@ def _table() -> dict[Any, Builder]:
         for row in module.SHAPES:
             if row.key in table:  # two modules claiming one directive: a programming error, not a fixture's
                 raise ValueError(f"shape {row.key!r} is listed twice (again in {module.__name__})")
-            table[row.key] = row.build
+            table[row.key] = partial(row.build, shape_rule=shape_rule) if row.nested else row.build
     return table
-
-
-SHAPES: dict[Any, Builder] = _table()
 
 
 def shape_rule(directive: str, node: Any, span: Span | None, capability: str | None = None) -> Rule:
@@ -62,6 +60,9 @@ def shape_rule(directive: str, node: Any, span: Span | None, capability: str | N
     if row is not None and row.should:  # a SHOULD-level expectation: what does not hold is a warning
         return ShouldLevel(f"expected.{directive}", span, build(node, span), row.should)
     return build(node, span)
+
+
+SHAPES: dict[Any, Builder] = _table()
 
 
 __all__ = ["MODULES", "SHAPES", "shape_rule"]

@@ -3,7 +3,7 @@
 (interpreter/capabilities/llm_provider.py; docs/TRACE.md).
 
 The assert pass checks a direct case's case-level directives that have a shape here and each key of
-its ``expected:`` (assert_pass.direct_expectations). The ``call:`` shape checks the one call's
+its ``expected:`` (assert_pass.expectation_sites). The ``call:`` shape checks the one call's
 outcome; the ``calls:`` shape checks each entry's own ``expected:`` and wire directives with
 ``Context.call`` set to that entry's index. An expectation outside any entry is about the case's
 only call (``call:`` form) or, for wire assertions, about every request the case sent. Wire assertions compare the outbound request
@@ -118,7 +118,7 @@ class InCall(Rule):
     index: int
     rules: tuple[Rule, ...]
 
-    def check(self, ctx: Context, bindings: Any):
+    def evaluate(self, ctx: Context, bindings: Any):
         return _AllOf(self.rules).check(dataclasses.replace(ctx, call=self.index), bindings)
 
 
@@ -141,19 +141,18 @@ def _expects_error(expected: Any) -> bool:
     return expected is not None and expected.get("raises") is not None
 
 
-def _expected(node: Any, span: Span | None) -> Rule:
+def _expected(node: Any, span: Span | None, shape_rule: Any) -> Rule:
     """A call's `expected:` (the case's, for its one `call:`; an entry's, under `calls:`): each key
-    through its shape, and — unless it expects `raises` — the call must not have raised."""
-    from . import shape_rule  # the package's table, which lists this module's rows too
+    through its shape (``shape_rule``: the package's table, which lists this row too), and — unless
+    it expects `raises` — the call must not have raised."""
 
     rules: list[Rule] = [] if _expects_error(node) else [CallOutcome("expected", span)]
     rules.extend(shape_rule(key, value, node.key_span(key), LP) for key, value in node.items())
     return _AllOf(tuple(rules))
 
 
-def _calls(node: Any, span: Span | None) -> Rule:
-    """Each entry's own `expected:` keys and wire directives, about that call."""
-    from . import shape_rule  # the package's table, which lists this module's rows too
+def _calls(node: Any, span: Span | None, shape_rule: Any) -> Rule:
+    """Each entry's own `expected:` keys and wire directives, about that call (through ``shape_rule``)."""
 
     rules: list[Rule] = []
     for index, step in enumerate(node.items):
@@ -465,8 +464,8 @@ def _llm_spans(node: Any, span: Span | None) -> Rule:
 
 # directive → rule builder, in the llm-provider vocabulary
 SHAPES = (
-    ShapeRow("expected", _expected, LP),
-    ShapeRow("calls", _calls, LP),
+    ShapeRow("expected", _expected, LP, nested=True),
+    ShapeRow("calls", _calls, LP, nested=True),
     ShapeRow("invariants", _invariants, LP),
     ShapeRow("response", _response, LP),
     ShapeRow("raises", _raises, LP),

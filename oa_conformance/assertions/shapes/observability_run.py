@@ -160,7 +160,7 @@ class PerInvocationRule(Rule):
     span: Span | None
     expected: Any
 
-    def check(self, ctx: Context, bindings: Any):
+    def evaluate(self, ctx: Context, bindings: Any):
         checks: list[Check] = []
         runs = {invocation.name: invocation for invocation in ctx.trace.invocations}
         for run_name, block in self.expected.items():

@@ -29,7 +29,7 @@ from ...ast.nodes import Mapping, Scalar, Sequence
 from ...diagnostics import Span
 from ...values import literal
 from ...kinds import is_mapping, is_sequence
-from ..matchers import Match, Mismatch, absorb, first_difference, match, show
+from ..matchers import HARNESS_PARAMETERS, Match, Mismatch, absorb, first_difference, match, show
 from ..rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, ShapeRow, collection, verdict
 from .truncation import truncation_mismatches
 
@@ -122,10 +122,9 @@ ATTRIBUTE_CHECKS = frozenset(("harness_parameterized", "non_empty_string"))
 
 
 def harness_parameter(name: str) -> Any:
-    """A value the harness supplies for the implementation under test."""
-    from ...host.identity import implementation_identity
-
-    values = {key: value for key, value in implementation_identity().items() if key != "spec_version"}
+    """A value the harness supplies for the implementation under test (the case's recorded identity,
+    :data:`~..matchers.HARNESS_PARAMETERS`; an attribute check never compares the spec version)."""
+    values = {key: value for key, value in HARNESS_PARAMETERS.get().items() if key != "spec_version"}
     if values.get(name) is None:
         raise LookupError(f"no harness parameter {name!r}")
     return values[name]

@@ -231,7 +231,7 @@ def max_in_flight(node_log: list[Any]) -> int:
     (the trace's ``node_log``, appended synchronously by each harness body): an instance — a
     ``fan_out_index_chain`` under one fan-out's namespace — is in flight from its first body entry
     to its last body exit. Real overlap needs bodies that yield to the event loop, which they do
-    when the case asserts concurrency (``node_table.node_body``, ``Instruments.concurrency_markers``)."""
+    when the case asserts concurrency (``node_body.node_body``, ``Instruments.concurrency_markers``)."""
     spans: dict[tuple, list[int]] = {}
     for position, row in enumerate(node_log):
         chain = tuple(row.get("fan_out_index_chain") or ())

@@ -6,8 +6,8 @@ prompt backend — has one :class:`CapabilityHarness`, listed in the package's e
 (``capabilities.HARNESSES``):
 
 - ``captures``: the names of the captures (``captures.CAPTURES``) entered around each graph run, in
-  order; each yields an object with ``collections() -> dict``, merged into
-  ``CaseTrace.collections`` (the trace document's top-level collections).
+  order (``captures.instrument_of``); each yields an object with ``collections() -> dict``, merged
+  into ``CaseTrace.collections`` (the trace document's top-level collections).
 - ``is_direct`` / ``run_direct``: a case that is not a graph run (``calls:`` against a provider, a
   prompt fetch) is executed by ``run_direct`` instead of the graph flow and returns its own trace.
 
@@ -20,10 +20,9 @@ shapes judge beside ``expected:`` (e.g. ``expected_wire_request``).
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, AsyncContextManager, Awaitable, Callable
+from typing import Awaitable, Callable
 
 from ..scenarios import Scenario
 from ...trace import CaseTrace
@@ -55,37 +54,5 @@ class CapabilityHarness:
     @cached_property
     def case_expectations(self) -> frozenset[str]:
         return VOCABULARY.handled_by("case", ("case_expectation",), self.capability)
-
-    @cached_property
-    def instrument(self) -> Callable[[Scenario, Any], AsyncContextManager[Any]] | None:
-        """Its captures entered around a graph run, or None when it has none."""
-        from .captures import CAPTURES  # the capture modules import the harness primitives above this one
-
-        return captures(*(CAPTURES[name] for name in self.captures)) if self.captures else None
-
-
-class _Captured:
-    """The captures entered around one run; their collections merge into the trace."""
-
-    def __init__(self, captures: list[Any]):
-        self._captures = captures
-
-    def collections(self) -> dict[str, Any]:
-        merged: dict[str, Any] = {}
-        for capture in self._captures:
-            merged.update(capture.collections())
-        return merged
-
-
-def captures(*openers: Callable[[Scenario, Any], AsyncContextManager[Any]]) -> Callable[[Scenario, Any], AsyncContextManager[Any]]:
-    """An ``instrument`` entering each capture factory in order (exiting in reverse): each yields an
-    object with ``collections()``, and the instrument's collections are theirs merged."""
-
-    @contextlib.asynccontextmanager
-    async def instrument(scenario: Scenario, seams: Any):
-        async with contextlib.AsyncExitStack() as stack:
-            yield _Captured([await stack.enter_async_context(opener(scenario, seams)) for opener in openers])
-
-    return instrument
 
 

@@ -96,11 +96,11 @@ def _flag(block: Any, name: str) -> bool:
 def observer_settings(scenario: Scenario, hook_calls: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """The LangfuseObserver keyword arguments the case configures (the trace hooks log their calls
     into ``hook_calls``)."""
-    block = scenario.get("langfuse_observer") or scenario.get("langfuse_observer_config")
+    block = scenario.view.langfuse_observer or scenario.view.langfuse_observer_config
     settings: dict[str, Any] = {}
     for flag in CASE_LEVEL_FLAGS:
-        if scenario.get(flag) is not None:
-            settings[flag] = scenario.get(flag).value
+        if scenario.view.get(flag) is not None:
+            settings[flag] = scenario.view.get(flag).value
     if block is not None:
         for name in block.order:
             if name in OBSERVER_FIELDS:
@@ -111,7 +111,7 @@ def observer_settings(scenario: Scenario, hook_calls: list[dict[str, Any]] | Non
             else:
                 raise HarnessPrimitiveMissing(f"langfuse_observer option {name!r}", block.key_span(name))
     for name in ("detached_subgraphs", "detached_fan_outs"):
-        if scenario.get(name) is not None:
+        if scenario.view.get(name) is not None:
             settings[name] = detached_nodes(scenario, name)
     return settings
 
@@ -121,10 +121,10 @@ def detached_nodes(scenario: Scenario, directive: str) -> frozenset[str]:
     them "subgraph/fan-out names"; the runtime's observers take the names of the *nodes* running
     them. A listed name that is a node of the outer graph is that node; otherwise it names a
     declared subgraph, meaning every outer node that runs it (``subgraph:`` / ``fan_out.subgraph``)."""
-    nodes = scenario.get("nodes")
+    nodes = scenario.view.nodes
     declared = dict(nodes.items()) if nodes is not None else {}
     names: set[str] = set()
-    for name in literal(scenario.get(directive)):
+    for name in literal(scenario.view.get(directive)):
         if name in declared:
             names.add(name)
             continue
@@ -241,7 +241,7 @@ class LangfuseCapture:
 
         self.hook_calls: list[dict[str, Any]] = []
         settings = observer_settings(scenario, self.hook_calls)
-        declared = scenario.get("langfuse_client")
+        declared = scenario.view.langfuse_client
         self.mode = declared.mode.value if declared is not None else "in_memory"
         self.provider = None
         self.sdk = None  # the langfuse.Langfuse client, when the mode builds one

@@ -79,20 +79,20 @@ class VirtualClock:
 
 
 def is_direct(scenario: Scenario) -> bool:
-    return scenario.get("call") is not None or scenario.get("calls") is not None
+    return scenario.view.call is not None or scenario.view.calls is not None
 
 
 def call_steps(scenario: Scenario) -> list[Section]:
     """The calls the case makes, in order."""
-    single = scenario.get("call")
-    return [single] if single is not None else list(scenario.get("calls").items)
+    single = scenario.view.call
+    return [single] if single is not None else list(scenario.view.calls.items)
 
 
 async def run_direct(scenario: Scenario) -> CaseTrace:
-    mapping = scenario.get("mapping")
+    mapping = scenario.view.mapping
     if mapping is not None and mapping.value != "openai":  # anthropic / gemini are recognized skips (features.py)
         raise HarnessPrimitiveMissing(f"an llm-provider wire mapping {mapping.value!r}", mapping.span)
-    mock = scenario.get("mock_provider")
+    mock = scenario.view.mock_provider
     for name in (mock.order if mock is not None else ()):
         if name not in MOCK_DIRECTIVES:
             raise NotImplementedDirective(f"mock_provider.{name}", mock.key_span(name))

@@ -31,12 +31,12 @@ def value_kind(value: Any) -> str:
 
 
 def is_direct(scenario: Scenario) -> bool:
-    return scenario.get("direct_call") is not None
+    return scenario.view.direct_call is not None
 
 
 async def run_direct(scenario: Scenario) -> CaseTrace:
     """Call the operation with no invocation active; an exception is recorded, never raised."""
-    operation = scenario.get("direct_call").operation.value
+    operation = scenario.view.direct_call.operation.value
     call: dict[str, Any] = {"operation": operation}
     try:
         value = _operations()[operation]()

@@ -43,8 +43,8 @@ class CasePrompts:
     def __init__(self, scenario: Scenario):
         from ...host.prompts import PromptManager
 
-        declared = scenario.get("prompt_backend")
-        self.variables = literal(scenario.get("render_variables")) if scenario.get("render_variables") is not None else {}
+        declared = scenario.view.prompt_backend
+        self.variables = literal(scenario.view.render_variables) if scenario.view.render_variables is not None else {}
         self.manager = None
         self.labels: dict[str, tuple[str, str]] = {}  # the fixture's prompt key -> (name, label)
         if declared is None:

@@ -124,7 +124,7 @@ LOG_BRIDGE = SharedSlot(_install_log_bridge, _restore_log_bridge)
 
 
 def _flag(scenario: Scenario, name: str, default: bool) -> bool:
-    value = scenario.get(name)
+    value = scenario.view.get(name)
     return bool(value.value) if isinstance(value, Scalar) else default
 
 
@@ -132,13 +132,13 @@ def observer_flag(scenario: Scenario, name: str, default: bool) -> bool:
     """An OTel observer flag: the ``otel_observer`` block's (conformance-adapter §5.5, the 0.118
     spelling), else the case-level key of the same name (the earlier spelling), else the §5.5.4
     default. The block configures the OTel side only (the Langfuse observer keeps its own copy)."""
-    block = scenario.get("otel_observer")
+    block = scenario.view.otel_observer
     value = block.get(name) if block is not None else None
     return bool(value.value) if isinstance(value, Scalar) else _flag(scenario, name, default)
 
 
 def _names(scenario: Scenario, name: str) -> frozenset[str]:
-    value = scenario.get(name)
+    value = scenario.view.get(name)
     return frozenset(literal(value)) if value is not None else frozenset()
 
 
@@ -146,7 +146,7 @@ def _dispatching_nodes(scenario: Scenario, subgraphs: frozenset[str]) -> frozens
     """The fixture names detached *subgraphs*; the runtime's observer keys detachment by the node
     that runs one (its "subgraph wrapper node"). Both spellings are honoured: a listed name that is
     a node stays, and every outer node running a listed subgraph is added."""
-    nodes = scenario.get("nodes")
+    nodes = scenario.view.nodes
     wrappers = set(subgraphs)
     for node_name, decl in (nodes.items() if nodes is not None else ()):
         runs = decl.get("subgraph") if hasattr(decl, "get") else None

@@ -264,7 +264,7 @@ class PromptCase:
     def __init__(self, scenario: Scenario):
         self.scenario = scenario
         self.log: list[dict] = []
-        self.backends = build_backends(scenario.get("backends"), self.log)
+        self.backends = build_backends(scenario.view.backends, self.log)
         self.managers: dict[str, PromptManager] = {}
         self.captured: dict[str, Any] = {}  # capture name -> the runtime object
         self.captures: dict[str, Any] = {}  # capture name -> its plain record
@@ -280,7 +280,7 @@ class PromptCase:
     def manager(self, which: str, span: Any) -> PromptManager:
         if which in self.managers:
             return self.managers[which]
-        decl = self.scenario.get(which)
+        decl = self.scenario.view.get(which)
         if decl is None and which != "manager":
             raise FixtureInvalid(f"the call targets {which!r}, which the case does not declare", span)
         listed = decl.get("backends") if decl is not None else None
@@ -291,7 +291,7 @@ class PromptCase:
         kwargs: dict[str, Any] = {}
         resolver_ref = decl.get("label_resolver_ref") if decl is not None else None
         if resolver_ref is not None:
-            resolver = self.scenario.get(resolver_ref.value)
+            resolver = self.scenario.view.get(resolver_ref.value)
             if not isinstance(resolver, Section) or resolver.family != "label_resolver":
                 raise FixtureInvalid(f"label_resolver_ref {resolver_ref.value!r} names no label resolver of the case", resolver_ref.span)
             kwargs["label_resolver"] = MappingLabelResolver(literal(resolver.mapping))
@@ -309,7 +309,7 @@ class PromptCase:
 
     async def run(self) -> None:
         for block in CALL_BLOCKS:
-            calls = self.scenario.get(block)
+            calls = self.scenario.view.get(block)
             for index, call in enumerate(calls.items if calls is not None else ()):
                 await self.perform(block, index, call)
 
@@ -462,7 +462,7 @@ def _exposed(value: Any) -> Any:
 
 
 def is_direct(scenario: Scenario) -> bool:
-    return any(scenario.get(block) is not None for block in CALL_BLOCKS)
+    return any(scenario.view.get(block) is not None for block in CALL_BLOCKS)
 
 
 async def run_direct(scenario: Scenario) -> CaseTrace:

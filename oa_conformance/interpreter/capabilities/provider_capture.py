@@ -15,6 +15,7 @@ import re
 from typing import Any
 
 from ..scenarios import Scenario
+from ...errors import HarnessPrimitiveMissing
 from ..harness import CaptureSeams
 from ..llm_mock import MOCK_BASE_URL, bound_model, hosts_of, mock_wire, openai_provider
 from ..wire import CapturedWire
@@ -43,10 +44,13 @@ class LlmProviders:
         self._providers: dict[str, Any] = {}
         self.responses: list[Any] = []  # every completed call's Response, as plain data, in completion order
         self._returned: dict[str | None, int] = {}  # completed calls per invocation id
-        declared = scenario.get("provider")
+        declared = scenario.view.provider
         # Whether the typed events snapshot caller metadata: the typed-event collectors' opt-in.
         self.options: dict[str, Any] = {"populate_caller_metadata": populates_caller_metadata(scenario)}
         if declared is not None:
+            kind = declared.get("type")  # the provider the captured wire serves
+            if kind is not None and kind.value != "openai_compatible":
+                raise HarnessPrimitiveMissing(f"provider type {kind.value!r}", kind.span)
             system = declared.get("genai_system")
             if system is not None:
                 self.options["genai_system"] = system.value

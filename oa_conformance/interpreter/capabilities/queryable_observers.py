@@ -126,11 +126,14 @@ KINDS = {cls.kind: cls for cls in (EventCounter, TypedEventCounter, PerInvocatio
 class QueryableCapture:
     def __init__(self, scenario: Scenario):
         self.observers: dict[str, Any] = {}
-        declared = scenario.get("queryable_observers")
+        declared = scenario.view.queryable_observers
         for decl in (declared.items if declared is not None else ()):
             factory = KINDS.get(decl.kind.value)
             if factory is None:
                 raise HarnessPrimitiveMissing(f"queryable observer kind {decl.kind.value!r}", decl.kind.span)
+            persists = decl.get("persists_across_invocations")  # one instance, attached for the whole case
+            if persists is not None and not persists.value:
+                raise HarnessPrimitiveMissing("a queryable observer re-attached per invocation", persists.span)
             self.observers[decl.name.value] = factory()
 
     def collections(self) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 """The retrieval-provider directory's harness contract (its fixtures' §3.2 header comments).
 
 Every case is a graph whose nodes call the bound embedding / rerank provider (``calls_embed`` /
-``calls_rerank``, node directives of :mod:`..retrieval_mock`). The provider is the runtime's real
+``calls_rerank``, node directives of :mod:`.retrieval_mock`). The provider is the runtime's real
 one for the case's construction block or ``mapping:``, talking to a captured wire that serves the
 ``mock_embedding`` / ``mock_rerank`` entries; the wire-request expectations beside ``expected:``
 (``expected_wire_request`` …) are checked by this directory's shapes

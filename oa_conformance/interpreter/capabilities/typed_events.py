@@ -54,7 +54,7 @@ class TypedEventCollector:
 
 
 def _declarations(scenario: Scenario) -> tuple[Any, ...]:
-    declared = scenario.get("typed_observers")
+    declared = scenario.view.typed_observers
     return tuple(declared.items) if declared is not None else ()
 
 
@@ -77,6 +77,9 @@ class TypedEventCapture:
             kind = decl.kind.value
             if kind != "typed_event_collector":
                 raise HarnessPrimitiveMissing(f"typed observer kind {kind!r}", decl.kind.span)
+            ordered = decl.get("retains_arrival_order")  # a collector keeps arrival order; it cannot do otherwise
+            if ordered is not None and not ordered.value:
+                raise HarnessPrimitiveMissing("a typed event collector that does not retain arrival order", ordered.span)
             only = decl.get("filter_event_type")
             self.collectors[decl.name.value] = TypedEventCollector(decl.name.value, only.value if only is not None else None)
 

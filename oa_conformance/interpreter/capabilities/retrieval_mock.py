@@ -30,15 +30,16 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any, AsyncIterator, Callable
 
-from ..ast.nodes import Scalar, Section
-from .scenarios import Scenario
-from .state_values import article
-from ..diagnostics import Span
-from ..host.detect import RuntimeLacks
-from ..errors import FixtureInvalid, HarnessPrimitiveMissing
-from .harness import CaptureSeams
-from ..values import literal, raised_message
-from .wire import Canned, CapturedWire, hosts_of, status_classifier
+from ...ast.nodes import Scalar, Section
+from ..scenarios import Scenario
+from ..state_values import article
+from ...diagnostics import Span
+from ...host.detect import RuntimeLacks
+from ...errors import FixtureInvalid, HarnessPrimitiveMissing
+from ..harness import CaptureSeams
+from ...values import literal, raised_message
+from ..wire import Canned, CapturedWire, hosts_of, status_classifier
+from .typed_events import populates_caller_metadata
 
 EMBEDDING, RERANK = "embedding", "rerank"
 MOCKS = {EMBEDDING: "mock_embedding", RERANK: "mock_rerank"}
@@ -61,7 +62,7 @@ STAND_IN_MODEL = {EMBEDDING: "mock-embedding-model", RERANK: "mock-rerank-model"
 
 
 def _provider_classes() -> dict[tuple[str, str], Any]:
-    from ..host import retrieval as r
+    from ...host import retrieval as r
 
     return {
         (EMBEDDING, "openai"): r.OpenAIEmbeddingProvider,
@@ -123,10 +124,10 @@ class ProviderSpec:
 def provider_spec(scenario: Scenario, kind: str) -> ProviderSpec | None:
     """The provider the scenario binds for ``kind``: its construction block, else its ``mapping:``,
     else the stand-in; None when the mapping has no provider of that kind (OpenAI: no reranker)."""
-    mapping = scenario.get("mapping")
+    mapping = scenario.view.mapping
     vendor = mapping.value if mapping is not None else None
     for block_name, (block_kind, block_vendor) in BLOCKS.items():
-        block = scenario.get(block_name)
+        block = scenario.view.get(block_name)
         if block is None or block_kind != kind:
             continue
         if vendor is not None and vendor != block_vendor:
@@ -144,7 +145,7 @@ def provider_spec(scenario: Scenario, kind: str) -> ProviderSpec | None:
 def served_model(scenario: Scenario, kind: str) -> str | None:
     """The model the case's first canned response of ``kind`` reports having served: the mock stands
     for one deployed model, so a provider the fixture binds to no model is bound to that one."""
-    entries = scenario.get(MOCKS[kind])
+    entries = scenario.view.get(MOCKS[kind])
     for entry in (entries.items if entries is not None else ()):
         body = entry.get("body") if hasattr(entry, "get") else None
         value = literal(body) if body is not None and not isinstance(body, Scalar) else None
@@ -218,14 +219,13 @@ def retrieval_wire(scenario: Scenario, sleep: Callable[[float], Any] | None = No
     wire = CapturedWire([], hosts=hosts) if sleep is None else CapturedWire([], hosts=hosts, sleep=sleep)
     transports = {}
     for kind in (EMBEDDING, RERANK):
-        entries = scenario.get(MOCKS[kind])
+        entries = scenario.view.get(MOCKS[kind])
         if entries is not None and specs[kind] is None:
-            raise HarnessPrimitiveMissing(f"{article(kind)} {kind} provider for `mapping: {scenario.get('mapping').value}`",
+            raise HarnessPrimitiveMissing(f"{article(kind)} {kind} provider for `mapping: {scenario.view.get('mapping').value}`",
                                           scenario.where(MOCKS[kind]).key_span(MOCKS[kind]))
         responses = [canned(entry, specs[kind].vendor) for entry in (entries.items if entries is not None else ())]
         transports[kind] = wire.lane(kind, responses)
-    mapping = scenario.get("mapping")
-    from .capabilities.typed_events import populates_caller_metadata  # (the capabilities package imports this module)
+    mapping = scenario.view.mapping
 
     mock = RetrievalWire(wire, specs, mapping.value if mapping is not None else None, transports,
                          populate_caller_metadata=populates_caller_metadata(scenario))
@@ -318,7 +318,7 @@ def rendered_text(ctx: Any, spec: Section, directive: str) -> str:
 
 async def calls_embed(ctx: Any, spec: Section) -> None:
     """`calls_embed`: the node calls the bound EmbeddingProvider's embed() (retrieval-provider 001 header)."""
-    from ..host.retrieval import embedding_config
+    from ...host.retrieval import embedding_config
 
     if spec.get("input_from_rendered_prompt") is not None:  # the observability header's RAG form
         strings = [rendered_text(ctx, spec, "input_from_rendered_prompt")]
@@ -332,7 +332,7 @@ async def calls_embed(ctx: Any, spec: Section) -> None:
 
 async def calls_rerank(ctx: Any, spec: Section) -> None:
     """`calls_rerank`: the node calls the bound RerankProvider's rerank() (retrieval-provider 006 header)."""
-    from ..host.retrieval import rerank_config
+    from ...host.retrieval import rerank_config
 
     if spec.get("query_from_rendered_prompt") is not None:  # the observability header's RAG form
         query = rendered_text(ctx, spec, "query_from_rendered_prompt")
