@@ -39,11 +39,10 @@ def coverage(args) -> int:
     from ..coverage.text import render
     from ..discovery import DiscoveryError
     from ..pages import render_coverage_page
-    from .files import why_not_written, write_whole
-    from .oa_conformance import _json_path_problem
+    from .files import unwritable_because, why_not_written, write_whole
 
     for option, path in (("--json", args.json_path), ("--html", args.html_path)):
-        problem = _json_path_problem(path)
+        problem = unwritable_because(path)
         if problem:
             print(f"oa-conformance: {option} {path}: {problem}", file=sys.stderr)
             return 2

@@ -42,3 +42,18 @@ def _mode_for(path: str) -> int:
 def why_not_written(exc: OSError) -> str:
     """``OSError`` as the one-line reason a command prints."""
     return exc.strerror or str(exc)
+
+
+def unwritable_because(path: str | None) -> str | None:
+    """Why a file could not be written there (``-``: standard output) — asked before any work, so a
+    run does not end in an unwritable path."""
+    if path is None or path == "-":
+        return None
+    if os.path.isdir(path):
+        return "is a directory"
+    directory = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(directory):
+        return f"no such directory {directory}"
+    if not os.access(path if os.path.exists(path) else directory, os.W_OK):
+        return "not writable"
+    return None

@@ -44,7 +44,7 @@ import time
 from ..discovery import CAPABILITIES, DiscoveryError, capability_unknown, find
 from ..options import cores_capped, positive_count, positive_seconds
 from ..version import ADAPTER_VERSION, TARGET_SPEC_VERSION
-from .files import why_not_written, write_whole
+from .files import unwritable_because, why_not_written, write_whole
 from .coverage import add_parser as add_coverage_parser
 from .pipes import closed_pipe_tolerated
 
@@ -157,7 +157,7 @@ def _command(args: argparse.Namespace) -> int:
         print(f"oa-conformance: {limit}", file=sys.stderr)
         return 2
     for option, path in (("--json", getattr(args, "json_path", None)), ("--junitxml", getattr(args, "junitxml", None))):
-        problem = _json_path_problem(path)
+        problem = unwritable_because(path)
         if problem:
             print(f"oa-conformance: {option} {path}: {problem}", file=sys.stderr)
             return 2
@@ -336,20 +336,6 @@ def _durations(path: str) -> dict[str, float] | str:
             what = f"no {exc.args[0]!r}" if isinstance(exc, KeyError) else "a case that is not an id and a number duration_s"
             return f"{path}: not a --json report of run: cases[{index}] has {what}"
     return durations
-
-
-def _json_path_problem(path: str | None) -> str | None:
-    """Why the JSON report could not be written there — found before any case runs."""
-    if path is None or path == "-":
-        return None
-    if os.path.isdir(path):
-        return "is a directory"
-    directory = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(directory):
-        return f"no such directory {directory}"
-    if not os.access(path if os.path.exists(path) else directory, os.W_OK):
-        return "not writable"
-    return None
 
 
 def _check(fixtures, printed: int = 0) -> int:

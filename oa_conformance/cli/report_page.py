@@ -13,7 +13,7 @@ import sys
 from typing import TextIO
 
 from ..pages.report_page import SYMBOLS
-from .files import why_not_written, write_whole
+from .files import unwritable_because, why_not_written, write_whole
 from .report_diff import NotAReport, read_document
 
 
@@ -36,10 +36,9 @@ def read_reports(paths: list[str]) -> list[tuple[str, dict]]:
 def report(paths: list[str], output: str, out: TextIO | None = None, err: TextIO | None = None) -> int:
     from ..pages import render_report_page  # Jinja2 only for this command
 
-    from .oa_conformance import _json_path_problem
 
     out, err = out or sys.stdout, err or sys.stderr
-    problem = _json_path_problem(output)  # found before any report is read
+    problem = unwritable_because(output)  # found before any report is read
     if problem:
         print(f"oa-conformance report: -o {output}: {problem}", file=err)
         return 2
