@@ -1,0 +1,63 @@
+"""Every input, every front end, round two (issue 26): what the installed commands and pytest do
+with a manifest that claims what the build lacks, expectations that name no case, Ctrl-C, a closed
+pipe and a huge fixture line — each through the real front end (the command as its own process, or
+pytest run from an outside folder)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from .test_run import LINEAR
+
+pytest_plugins = ["pytester"]
+
+CLI = [sys.executable, "-m", "oa_conformance.cli.oa_conformance"]
+LINT = [sys.executable, "-m", "oa_conformance.cli.oa_lint"]
+HANG_GUARD = 60  # seconds: only so a broken build cannot hang the suite (these are not timed tests)
+
+
+def command(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([*args], cwd=cwd, capture_output=True, text=True, timeout=HANG_GUARD)
+
+
+def no_traceback(*texts: str) -> None:
+    for text in texts:
+        assert "Traceback" not in text, text
+
+
+def spec_of(root: Path, name: str, text: str, capability: str = "graph-engine") -> Path:
+    folder = root / "spec" / capability / "conformance"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / name).write_text(text, encoding="utf-8")
+    return root / "spec"
+
+
+# --- a manifest that claims a proposal the build lacks ---------------------------------------------
+
+# The linear fixture with a factory reducer (graph-engine §2, proposal 0023), which 0.17.0 lacks.
+FACTORY = LINEAR.read_text().replace("reducer: append,", "reducer: {bounded_append: {max_len: 2}},")
+
+
+def test_a_manifest_claiming_a_proposal_the_runtime_lacks_fails_the_case(tmp_path):
+    """A manifest that says ``implemented`` for what the build lacks: the case fails, located at
+    the construct, naming the claim (``FILE:line``) and what is lacking — not a skip, not exit 0."""
+    spec = spec_of(tmp_path, "001-factory.yaml", FACTORY)
+    claims = tmp_path / "conformance.toml"
+    claims.write_text('[manifest]\nimplementation = "openarmature-python"\n\n[proposals."0023"]\nstatus = "implemented"\n',
+                      encoding="utf-8")
+    done = command(*CLI, "run", str(spec), "--runtime-manifest", str(claims), "--processes", "1")
+    no_traceback(done.stdout, done.stderr)
+    assert done.returncode == 1, done.stdout
+    where = f"{spec}/graph-engine/conformance/001-factory.yaml:7:"
+    assert (f"{where}" in done.stdout and f"the manifest {claims}:4 claims proposal 0023 implemented, but the runtime "
+            "lacks the factory reducer openarmature.graph.bounded_append") in done.stdout, done.stdout
+    # Without the claim (the wheel's own manifest says not-yet) the same case is a recognized skip.
+    done = command(*CLI, "run", str(spec), "--processes", "1")
+    assert done.returncode == 0 and "does not ship proposal 0023" in done.stdout, done.stdout
