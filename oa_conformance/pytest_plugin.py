@@ -80,6 +80,8 @@ _ROOTS = pytest.StashKey["tuple[Path, ...]"]()
 _EXPECTATIONS = pytest.StashKey[Expectations]()
 _SEEN = pytest.StashKey["set[Path]"]()
 _COLLECTED = pytest.StashKey["set[str]"]()
+_WHOLE = pytest.StashKey["set[str]"]()  # capabilities collected through their folder (not a file given alone)
+_GIVEN_FILES = pytest.StashKey["set[Path]"]()
 SNIPPET_CONTEXT = 3
 ROOT_OPTION = "--oa-spec-root"
 
@@ -123,6 +125,7 @@ def pytest_configure(config: pytest.Config) -> None:
     else:
         config.args.extend(str(r) for r in roots)  # configured roots join the test paths
     config.stash[_ROOTS] = tuple(Path(os.path.realpath(r)) for r in roots if r is not None)
+    config.stash[_GIVEN_FILES] = {r for r in config.stash[_ROOTS] if r.suffix == ".yaml"}
     config.stash[_SEEN] = set()
     config.stash[_EXPECTATIONS] = _expectations(config)
     _runtime_manifest(config)
@@ -386,23 +389,44 @@ def pytest_runtestloop(session: pytest.Session) -> None:
     config.stash[_SCHEDULER].start([item for _, item in items if isinstance(item, CaseItem) and item.runs])
 
 
-def pytest_sessionfinish(session: pytest.Session) -> None:
-    session.config.stash[_SCHEDULER].close()  # -x / --maxfail / Ctrl-C: cases not started never start
-
-
 def pytest_itemcollected(item: pytest.Item) -> None:
-    """Every collected case, before ``-k`` / ``-m`` / ``--lf`` deselect any: what stale entries are
-    judged against."""
+    """Every collected case, before ``-k`` / ``-m`` / ``--lf`` deselect any, and the capabilities
+    collected through their folder: what stale entries are judged against, as ``run`` judges them."""
     if isinstance(item, CaseItem):
         item.config.stash.setdefault(_COLLECTED, set()).add(item.case.id)
+        if Path(os.path.realpath(item.path)) not in item.config.stash[_GIVEN_FILES]:
+            item.config.stash.setdefault(_WHOLE, set()).add(item.case.fixture.capability)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    session.config.stash[_SCHEDULER].close()  # -x / --maxfail / Ctrl-C: cases not started never start
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:  # an xdist worker: the controller judges the stale entries
+        workeroutput["oa_collected"] = sorted(session.config.stash.get(_COLLECTED, ()))
+        workeroutput["oa_whole"] = sorted(session.config.stash.get(_WHOLE, ()))
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    """The controller of an xdist session collected nothing itself: each worker says what it collected."""
+    output = getattr(node, "workeroutput", {})
+    node.config.stash.setdefault(_COLLECTED, set()).update(output.get("oa_collected", ()))
+    node.config.stash.setdefault(_WHOLE, set()).update(output.get("oa_whole", ()))
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
-    """Entries of the collected fixtures that name none of their cases (only those: a selection or a
-    single file says nothing about fixtures it did not collect); needed proposals of undetermined status."""
+    """Entries that match no case, judged as ``run`` judges them (:meth:`Expectations.unmatched`:
+    the fixtures collected, and the capability folders collected in full — a selection or a single
+    file says nothing about the rest), each a warning at its line; needed proposals of undetermined status."""
+    import warnings
+
     expectations = config.stash.get(_EXPECTATIONS, NO_EXPECTATIONS)
-    for entry in expectations.unmatched(config.stash.get(_COLLECTED, set()), directories=()):
-        terminalreporter.write_line(f"oa-expectations: {entry.location}: {entry.case_id} matches no case of its fixture")
+    for entry in expectations.unmatched(config.stash.get(_COLLECTED, set()), config.stash.get(_WHOLE, set())):
+        try:
+            warnings.warn_explicit(pytest.PytestWarning(f"expectation {entry.case_id!r} matched no case of this run"),
+                                   pytest.PytestWarning, entry.path, entry.line)
+        except Warning as raised:  # -W error: the warning is an error, said as one line, not a traceback
+            terminalreporter.write_line(f"{entry.location}: {raised}")
     if config.stash.get(_ROOTS, ()):
         from .host.manifest import warning_lines
 
