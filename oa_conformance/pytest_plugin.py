@@ -67,6 +67,7 @@ def unmark_for_rewrite(finders: list, package: str) -> None:
 
 unmark_for_rewrite(sys.meta_path, __package__)  # before this module imports the rest of the package
 
+from .diagnostics import clipped
 from .discovery import CAPABILITIES, FixtureRef, spec_dir
 from .expectations import NO_EXPECTATIONS, Expectations, ExpectationsError, load_all
 from .heap import collector_paused
@@ -567,7 +568,8 @@ def render_failure(result: CaseResult) -> str:
 
 def _snippet(location: str) -> list[str]:
     """The numbered lines around ``location``, read only as far as the last one shown, and only
-    from a regular file (a FIFO would block, a huge fixture would be read whole)."""
+    from a regular file (a FIFO would block, a huge fixture would be read whole); a long line is
+    clipped as the command line clips a value (``diagnostics.clipped``)."""
     path, _, rest = location.rpartition(":")
     path, _, line_text = path.rpartition(":")
     try:
@@ -579,4 +581,4 @@ def _snippet(location: str) -> list[str]:
             shown = list(itertools.islice(enumerate(handle, 1), start - 1, end))
     except (ValueError, OSError):
         return []
-    return [f"{'>' if number == line else ' '}{number:5d} | {text.rstrip(chr(10)).rstrip(chr(13))}" for number, text in shown]
+    return [f"{'>' if number == line else ' '}{number:5d} | {clipped(text.rstrip(chr(10)).rstrip(chr(13)))}" for number, text in shown]

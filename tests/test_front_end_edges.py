@@ -61,3 +61,22 @@ def test_a_manifest_claiming_a_proposal_the_runtime_lacks_fails_the_case(tmp_pat
     # Without the claim (the wheel's own manifest says not-yet) the same case is a recognized skip.
     done = command(*CLI, "run", str(spec), "--processes", "1")
     assert done.returncode == 0 and "does not ship proposal 0023" in done.stdout, done.stdout
+
+
+# --- a fixture line of megabytes --------------------------------------------------------------------
+
+def test_a_failure_on_a_line_of_megabytes_shows_it_clipped_as_the_cli_does(pytester):
+    """pytest's failure shows the fixture's lines around the failure; a 3 MB line is clipped as the
+    command line clips a value (one function: ``diagnostics.clipped``), not printed whole."""
+    from oa_conformance.diagnostics import SHOWN_CHARACTERS
+
+    huge = "x" * 3_000_000
+    spec = spec_of(pytester.path, "001-huge.yaml", LINEAR.read_text().replace("    count: 2\n", f'    count: "{huge}"\n'))
+    result = pytester.runpytest_subprocess(f"--oa-spec-root={spec}", "-p", "no:cacheprovider")
+    result.assert_outcomes(failed=1)
+    out = result.stdout.str()
+    assert len(out) < 20_000, len(out)
+    shown = next(line for line in result.stdout.lines if line.startswith(">   24 | "))
+    assert shown == ">   24 | " + ('    count: "' + huge)[:SHOWN_CHARACTERS - 3] + "...", shown[:300]
+    cli = command(*CLI, "run", str(spec), "-q", "--processes", "1")
+    assert "expected '" + huge[:SHOWN_CHARACTERS - 4] + "...," in cli.stdout and len(cli.stdout) < 20_000
