@@ -80,3 +80,17 @@ def test_a_failure_on_a_line_of_megabytes_shows_it_clipped_as_the_cli_does(pytes
     assert shown == ">   24 | " + ('    count: "' + huge)[:SHOWN_CHARACTERS - 3] + "...", shown[:300]
     cli = command(*CLI, "run", str(spec), "-q", "--processes", "1")
     assert "expected '" + huge[:SHOWN_CHARACTERS - 4] + "...," in cli.stdout and len(cli.stdout) < 20_000
+
+
+# --- --lf in the project folder ---------------------------------------------------------------------
+
+def test_the_project_keeps_pytests_cache_so_lf_reruns_the_failures(tmp_path):
+    """The project's own configuration leaves pytest's cache on: ``--lf`` in the project folder
+    reruns the last failures (with the cache plugin turned off, ``--lf`` is not even an option).
+    The cache goes to a temporary folder here, so the suite leaves the checkout as it was."""
+    from .conftest import REPO
+
+    done = command(sys.executable, "-m", "pytest", "--lf", "--co", "-o", f"cache_dir={tmp_path}",
+                   "tests/test_layers.py", cwd=REPO)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "run-last-failure: no previously failed tests" in done.stdout, done.stdout
