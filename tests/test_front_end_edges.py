@@ -94,3 +94,64 @@ def test_the_project_keeps_pytests_cache_so_lf_reruns_the_failures(tmp_path):
                    "tests/test_layers.py", cwd=REPO)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "run-last-failure: no previously failed tests" in done.stdout, done.stdout
+
+
+# --- Ctrl-C ---------------------------------------------------------------------------------------
+
+def installed(name: str) -> str:
+    path = Path(sys.executable).parent / name
+    if not path.exists():
+        pytest.skip(f"the {name} command is not installed beside {sys.executable}")
+    return str(path)
+
+
+def copies(root: Path, count: int) -> Path:
+    """A spec tree of ``count`` copies of the linear fixture."""
+    folder = root / "spec" / "graph-engine" / "conformance"
+    folder.mkdir(parents=True)
+    text = LINEAR.read_text()
+    for number in range(1, count + 1):
+        (folder / f"{number:05d}-linear.yaml").write_text(text, encoding="utf-8")
+    return root / "spec"
+
+
+def children_of(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (from /proc)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry))
+    return found
+
+
+def running(pid: int) -> bool:
+    """Still alive (a zombie, killed and not yet reaped, is not)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc") or (os.cpu_count() or 1) < 2, reason="needs /proc and a lint forked on 2 cores")
+def test_ctrl_c_on_oa_lint_ends_its_forked_shares_too(tmp_path):
+    """Ctrl-C while ``oa-lint`` lints 10,000 fixtures in shares forked on every core: status 130,
+    one line, and the children end with it — they held its standard output open, so a reader (a
+    pipe, a terminal) waited seconds for shares nobody would see."""
+    spec = copies(tmp_path, 10_000)
+    process = subprocess.Popen([installed("oa-lint"), str(spec)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + HANG_GUARD
+    while not (children := children_of(process.pid)):
+        assert process.poll() is None and time.monotonic() < deadline, "oa-lint ended before it forked"
+        time.sleep(0.05)
+    time.sleep(0.3)  # every share is under way
+    process.send_signal(signal.SIGINT)
+    assert process.wait(timeout=HANG_GUARD) == 130
+    time.sleep(1)  # a killed child is gone at once; a share left running would lint on for seconds
+    assert not [pid for pid in children if running(pid)], "forked shares outlived the command"
+    out, err = process.communicate(timeout=HANG_GUARD)
+    assert err == b"oa-lint: interrupted\n", err.decode()[-2000:]
