@@ -38,6 +38,7 @@ the entry), ``outcome = "skip"`` → ``skip`` (the case is not run).
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import sys
@@ -84,6 +85,7 @@ _COLLECTED = pytest.StashKey["set[str]"]()
 _WHOLE = pytest.StashKey["set[str]"]()  # capabilities collected through their folder (not a file given alone)
 _GIVEN_FILES = pytest.StashKey["set[Path]"]()
 SNIPPET_CONTEXT = 3
+WAIT_S = 0.1  # how long the wait for a case run ahead blocks before it lets a pending Ctrl-C in
 ROOT_OPTION = "--oa-spec-root"
 
 
@@ -131,6 +133,8 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[_EXPECTATIONS] = _expectations(config)
     _runtime_manifest(config)
     config.stash[_SCHEDULER] = _Scheduler(config.getoption("oa_workers"), config.getoption("oa_timeout"))
+    if config.stash[_ROOTS] and not config.getoption("fulltrace", False):
+        config.pluginmanager.register(_PromptInterrupt(), "oa-conformance-prompt-interrupt")
 
 
 def _spec_root(root: str, where: str) -> Path:
@@ -409,16 +413,15 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_testnodedown(node: Any, error: Any) -> None:
-    """The controller of an xdist session collected nothing itself: each worker says what it collected."""
+    """An xdist controller collects nothing: each worker says what it collected."""
     output = getattr(node, "workeroutput", {})
     node.config.stash.setdefault(_COLLECTED, set()).update(output.get("oa_collected", ()))
     node.config.stash.setdefault(_WHOLE, set()).update(output.get("oa_whole", ()))
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
-    """Entries that match no case, judged as ``run`` judges them (:meth:`Expectations.unmatched`:
-    the fixtures collected, and the capability folders collected in full — a selection or a single
-    file says nothing about the rest), each a warning at its line; needed proposals of undetermined status."""
+    """Entries that match no case, judged as ``run`` judges them (:meth:`Expectations.unmatched`),
+    each a warning at its line; needed proposals of undetermined status."""
     import warnings
 
     expectations = config.stash.get(_EXPECTATIONS, NO_EXPECTATIONS)
@@ -450,6 +453,15 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Any:
     return report
 
 
+class _PromptInterrupt:
+    """Ctrl-C ends a session of spec cases at once: pytest renders the interrupt's whole traceback
+    (each file parsed: 1 to 2 s under load) to print its innermost frame, so only that is kept."""
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_keyboard_interrupt(self, excinfo: pytest.ExceptionInfo[BaseException]) -> None:
+        excinfo.traceback = excinfo.traceback[-1:]
+
+
 class _Scheduler:
     def __init__(self, workers: int, timeout: float):
         self.workers = workers
@@ -466,7 +478,11 @@ class _Scheduler:
 
     def result(self, item: "CaseItem") -> CaseResult:
         future = self.futures.pop(item.nodeid, None)
-        return future.result() if future is not None else run_case(item.case, self.timeout)
+        if future is None:
+            return run_case(item.case, self.timeout)
+        while True:  # a bounded wait, so Ctrl-C reaches this thread at once (as `run` waits)
+            with contextlib.suppress(TimeoutError):
+                return future.result(timeout=WAIT_S)
 
     def close(self) -> None:
         if self.pool is not None:

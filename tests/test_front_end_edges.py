@@ -182,3 +182,63 @@ def test_run_into_a_pipe_that_closes_abandons_the_run_quietly(tmp_path):
     assert process.stderr.read() == b""
     finished = json.loads(report.read_text())["cases"]
     assert len(finished) < 64 and all(case["outcome"] == "passed" for case in finished), len(finished)
+
+
+# --- Ctrl-C under pytest --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("xdist", [False, True], ids=["alone", "n2"])
+def test_ctrl_c_under_pytest_abandons_the_cases_in_flight(tmp_path, xdist):
+    """Ctrl-C (to the process group, as a terminal sends it) while cases sleep towards their end:
+    pytest's interrupted status 2, its one KeyboardInterrupt line, nothing on stderr — the cases
+    in flight are abandoned, not waited for (each would sleep 20 s)."""
+    if xdist:
+        pytest.importorskip("xdist")
+    spec = sleeping_spec(tmp_path, 8, 20_000)
+    process = subprocess.Popen([sys.executable, "-m", "pytest", f"--oa-spec-root={spec}", "-p", "no:cacheprovider", "-v",
+                                *(["-n", "2"] if xdist else [])],
+                               cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+                               env=dict(os.environ, PYTHONUNBUFFERED="1"))
+    seen = b""
+    while b"001-sleeping.yaml::" not in seen:
+        chunk = process.stdout.read1(4096)
+        assert chunk, seen.decode()
+        seen += chunk
+    time.sleep(0.5)  # the cases are under way
+    os.killpg(process.pid, signal.SIGINT)
+    out, err = process.communicate(timeout=HANG_GUARD)
+    assert process.returncode == 2 and err == b"", err.decode()[-2000:]
+    assert b"KeyboardInterrupt" in seen + out
+
+
+# A conftest for a pytester project: each case is interrupted (Ctrl-C in the middle of its wait),
+# and the length of the traceback pytest is handed to render is written down.
+INTERRUPTING_CASES = """
+import pytest
+import oa_conformance.pytest_plugin as plugin
+
+
+def _interrupted(case, timeout):
+    raise KeyboardInterrupt
+
+
+plugin.run_case = _interrupted
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_keyboard_interrupt(excinfo):
+    with open("traceback-entries.txt", "w") as handle:
+        handle.write(str(len(excinfo.traceback)))
+"""
+
+
+def test_ctrl_c_in_a_spec_session_renders_only_the_frame_pytest_shows(pytester):
+    """pytest renders the interrupt's whole traceback (1 to 2 s of parsing on a loaded machine) to
+    print its last line: in a session of spec cases only that frame is kept, unless --full-trace."""
+    spec = sleeping_spec(pytester.path, 1, 1)
+    pytester.makeconftest(INTERRUPTING_CASES)
+    result = pytester.runpytest_subprocess(f"--oa-spec-root={spec}", "-p", "no:cacheprovider", "--oa-workers=0")
+    assert result.ret == pytest.ExitCode.INTERRUPTED and "KeyboardInterrupt" in result.stdout.str()
+    assert (pytester.path / "traceback-entries.txt").read_text() == "1"
+    result = pytester.runpytest_subprocess(f"--oa-spec-root={spec}", "-p", "no:cacheprovider", "--oa-workers=0", "--full-trace")
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    assert int((pytester.path / "traceback-entries.txt").read_text()) > 10
