@@ -405,16 +405,14 @@ def pytest_itemcollected(item: pytest.Item) -> None:
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
     session.config.stash[_SCHEDULER].close()  # -x / --maxfail / Ctrl-C: cases not started never start
-    workeroutput = getattr(session.config, "workeroutput", None)
-    if workeroutput is not None:  # an xdist worker: the controller judges the stale entries
-        workeroutput["oa_collected"] = sorted(session.config.stash.get(_COLLECTED, ()))
-        workeroutput["oa_whole"] = sorted(session.config.stash.get(_WHOLE, ()))
+    if hasattr(session.config, "workeroutput"):  # an xdist worker: the controller judges the stale entries
+        session.config.workeroutput.update(oa_collected=sorted(session.config.stash.get(_COLLECTED, ())),
+                                           oa_whole=sorted(session.config.stash.get(_WHOLE, ())))
 
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_testnodedown(node: Any, error: Any) -> None:
-    """An xdist controller collects nothing: each worker says what it collected."""
-    output = getattr(node, "workeroutput", {})
+    output = getattr(node, "workeroutput", {})  # an xdist controller collects nothing: each worker says what it did
     node.config.stash.setdefault(_COLLECTED, set()).update(output.get("oa_collected", ()))
     node.config.stash.setdefault(_WHOLE, set()).update(output.get("oa_whole", ()))
 
@@ -472,17 +470,19 @@ class _Scheduler:
     def start(self, items: list["CaseItem"]) -> None:
         if self.workers <= 0 or not items:
             return
+        from .processes import expected_seconds
+
         self.pool = DaemonPool(self.workers)
-        for item in items:  # in run order: the pool starts them in this order, `workers` at a time
-            self.futures[item.nodeid] = self.pool.submit(run_case, item.case, self.timeout)
+        expected = expected_seconds([item.case for item in items])  # longest first, as `run` starts them
+        for index in sorted(range(len(items)), key=lambda i: -expected[i]):  # the pool starts them in this order
+            self.futures[items[index].nodeid] = self.pool.submit(run_case, items[index].case, self.timeout)
 
     def result(self, item: "CaseItem") -> CaseResult:
         future = self.futures.pop(item.nodeid, None)
-        if future is None:
-            return run_case(item.case, self.timeout)
-        while True:  # a bounded wait, so Ctrl-C reaches this thread at once (as `run` waits)
+        while future is not None:  # a bounded wait, so Ctrl-C reaches this thread at once (as `run` waits)
             with contextlib.suppress(TimeoutError):
                 return future.result(timeout=WAIT_S)
+        return run_case(item.case, self.timeout)
 
     def close(self) -> None:
         if self.pool is not None:
