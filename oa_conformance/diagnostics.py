@@ -34,6 +34,15 @@ def escaped(path: str) -> str:
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
+# The most of one value or source line a message shows (a fixture may hold a line of megabytes).
+SHOWN_CHARACTERS = 200
+
+
+def clipped(text: str, limit: int = SHOWN_CHARACTERS) -> str:
+    """``text`` as every message shows it: at most ``limit`` characters, a cut marked ``...``."""
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 class Span(NamedTuple):
     """Where a node came from: file path, 1-based line and 1-based column.
 

@@ -181,7 +181,7 @@ def run_case(ref: CaseRef, timeout: float = DEFAULT_TIMEOUT) -> CaseResult:
     try:
         trace = execute_case(scenario, timeout, capability)                  # harness → graph build → execute
     except Exception as exc:
-        return _execution_verdict(verdict, scenario, exc)
+        return _execution_verdict(verdict, scenario, exc, needs.claimed)
     try:
         checks = assert_case(scenario, trace, capability)                    # assert: every expectation a rule
     except Exception as exc:  # a rule's bug: this case errors, located at the case, the run goes on
@@ -210,18 +210,20 @@ class _Verdict:
         return self.result_class(self.ref, outcome, duration_s=round(time.perf_counter() - self.started, 4), notes=self.notes, **details)
 
 
-def _execution_verdict(verdict: _Verdict, scenario: Scenario, exc: Exception) -> CaseResult:
-    """What an exception out of setting up or executing a case makes of it."""
+def _execution_verdict(verdict: _Verdict, scenario: Scenario, exc: Exception, claims: list[str] = ()) -> CaseResult:
+    """What an exception out of setting up or executing a case makes of it. ``claims``: the
+    proposals the case needs that the build's manifest claims it ships — a build that then lacks
+    what the case needs contradicts its manifest (a failure naming both), not a skip."""
     from .errors import FixtureInvalid, HarnessPrimitiveMissing
     from .host.detect import RuntimeLacks
     from .interpreter.behaviors import NotImplementedDirective
     from .interpreter.execute import CaseTimeout
-    from .interpreter.graph_build import FactoryReducerMissing
     from .results import ADAPTER_ERROR, ERROR, FAILED, NOT_IMPLEMENTED, SKIPPED
 
     at_case = str(scenario.span)
-    if isinstance(exc, FactoryReducerMissing):
-        return verdict(SKIPPED, reason=f"the runtime does not ship proposal 0023: {exc}", location=at_case)
+    if isinstance(exc, RuntimeLacks) and claims:  # its manifest says it ships what it lacks
+        return verdict(FAILED, reason=f"{' and '.join(claims)}, but the runtime lacks {exc.lacking}",
+                       location=str(exc.span or scenario.span))
     if isinstance(exc, RuntimeLacks):  # the build lacks the public API the case needs: it does not ship the feature
         return verdict(SKIPPED, reason=f"{exc.what} the case needs", location=str(exc.span or scenario.span))
     if isinstance(exc, HarnessPrimitiveMissing):

@@ -40,7 +40,7 @@ judged as the command line judges it (``expectations.judged``) and mapped onto p
 
 from __future__ import annotations
 
-import itertools
+import contextlib
 import os
 import sys
 from concurrent.futures import Future
@@ -74,6 +74,7 @@ from .expectations import NO_EXPECTATIONS, Expectations, ExpectationsError, judg
 from .heap import collector_paused
 from .options import positive_seconds, worker_count
 from .pipeline import DEFAULT_TIMEOUT, cases_of, run_case
+from .report import failure_text
 from .results import CaseRef, CaseResult
 from .runner import DaemonPool
 
@@ -82,7 +83,9 @@ _ROOTS = pytest.StashKey["tuple[Path, ...]"]()
 _EXPECTATIONS = pytest.StashKey[Expectations]()
 _SEEN = pytest.StashKey["set[Path]"]()
 _COLLECTED = pytest.StashKey["set[str]"]()
-SNIPPET_CONTEXT = 3
+_WHOLE = pytest.StashKey["set[str]"]()  # capabilities collected through their folder (not a file given alone)
+_GIVEN_FILES = pytest.StashKey["set[Path]"]()
+WAIT_S = 0.1  # how long the wait for a case run ahead blocks before it lets a pending Ctrl-C in
 ROOT_OPTION = "--oa-spec-root"
 
 
@@ -129,11 +132,14 @@ def pytest_configure(config: pytest.Config) -> None:
     else:
         config.args.extend(str(r) for r in roots)  # configured roots join the test paths
     config.stash[_ROOTS] = tuple(Path(os.path.realpath(r)) for r in roots if r is not None)
+    config.stash[_GIVEN_FILES] = {r for r in config.stash[_ROOTS] if r.suffix == ".yaml"}
     config.stash[_SEEN] = set()
     config.stash[_EXPECTATIONS] = _expectations(config)
     _runtime_manifest(config)
     config.stash[_SCHEDULER] = _Scheduler(config.getoption("oa_workers"), config.getoption("oa_timeout"),
                                           config.stash[_EXPECTATIONS])
+    if config.stash[_ROOTS] and not config.getoption("fulltrace", False):
+        config.pluginmanager.register(_PromptInterrupt(), "oa-conformance-prompt-interrupt")
 
 
 def _spec_root(root: str, where: str) -> Path:
@@ -410,23 +416,41 @@ def pytest_runtestloop(session: pytest.Session) -> None:
     config.stash[_SCHEDULER].start([item for _, item in items if isinstance(item, CaseItem)])
 
 
-def pytest_sessionfinish(session: pytest.Session) -> None:
-    session.config.stash[_SCHEDULER].close()  # -x / --maxfail / Ctrl-C: cases not started never start
-
-
 def pytest_itemcollected(item: pytest.Item) -> None:
-    """Every collected case, before ``-k`` / ``-m`` / ``--lf`` deselect any: what stale entries are
-    judged against."""
+    """Every collected case, before ``-k`` / ``-m`` / ``--lf`` deselect any, and the capabilities
+    collected through their folder: what stale entries are judged against, as ``run`` judges them."""
     if isinstance(item, CaseItem):
         item.config.stash.setdefault(_COLLECTED, set()).add(item.case.id)
+        if Path(os.path.realpath(item.path)) not in item.config.stash[_GIVEN_FILES]:
+            item.config.stash.setdefault(_WHOLE, set()).add(item.case.fixture.capability)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    session.config.stash[_SCHEDULER].close()  # -x / --maxfail / Ctrl-C: cases not started never start
+    if hasattr(session.config, "workeroutput"):  # an xdist worker: the controller judges the stale entries
+        session.config.workeroutput.update(oa_collected=sorted(session.config.stash.get(_COLLECTED, ())),
+                                           oa_whole=sorted(session.config.stash.get(_WHOLE, ())))
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    output = getattr(node, "workeroutput", {})  # an xdist controller collects nothing: each worker says what it did
+    node.config.stash.setdefault(_COLLECTED, set()).update(output.get("oa_collected", ()))
+    node.config.stash.setdefault(_WHOLE, set()).update(output.get("oa_whole", ()))
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
-    """Entries of the collected fixtures that name none of their cases (only those: a selection or a
-    single file says nothing about fixtures it did not collect); needed proposals of undetermined status."""
+    """Entries that match no case, judged as ``run`` judges them (:meth:`Expectations.unmatched`),
+    each a warning at its line; needed proposals of undetermined status."""
+    import warnings
+
     expectations = config.stash.get(_EXPECTATIONS, NO_EXPECTATIONS)
-    for entry in expectations.unmatched(config.stash.get(_COLLECTED, set()), directories=()):
-        terminalreporter.write_line(f"oa-expectations: {entry.location}: {entry.case_id} matches no case of its fixture")
+    for entry in expectations.unmatched(config.stash.get(_COLLECTED, set()), config.stash.get(_WHOLE, set())):
+        try:
+            warnings.warn_explicit(pytest.PytestWarning(f"expectation {entry.case_id!r} matched no case of this run"),
+                                   pytest.PytestWarning, entry.path, entry.line)
+        except Warning as raised:  # -W error: the warning is an error, said as one line, not a traceback
+            terminalreporter.write_line(f"{entry.location}: {raised}")
     # The cases an intermittent entry judged, from every report (an xdist controller's come from its
     # workers, with their properties).
     for report in (r for reports in terminalreporter.stats.values() for r in reports):
@@ -463,6 +487,15 @@ def _path_and_line(location: str) -> tuple[str, int]:
     return path, int(line)
 
 
+class _PromptInterrupt:
+    """Ctrl-C ends a session of spec cases at once: pytest renders the interrupt's whole traceback
+    (each file parsed: 1 to 2 s under load) to print its innermost frame, so only that is kept."""
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_keyboard_interrupt(self, excinfo: pytest.ExceptionInfo[BaseException]) -> None:
+        excinfo.traceback = excinfo.traceback[-1:]
+
+
 class _Scheduler:
     """Each case's verdict (``expectations.judged``: a case listed skip is not run), ahead in a
     pool of daemon threads or, with no workers, in the test itself."""
@@ -480,13 +513,19 @@ class _Scheduler:
     def start(self, items: list["CaseItem"]) -> None:
         if self.workers <= 0 or not items:
             return
+        from .processes import expected_seconds
+
         self.pool = DaemonPool(self.workers)
-        for item in items:  # in run order: the pool starts them in this order, `workers` at a time
-            self.futures[item.nodeid] = self.pool.submit(self.judged, item.case)
+        expected = expected_seconds([item.case for item in items])  # longest first, as `run` starts them
+        for index in sorted(range(len(items)), key=lambda i: -expected[i]):  # the pool starts them in this order
+            self.futures[items[index].nodeid] = self.pool.submit(self.judged, items[index].case)
 
     def result(self, item: "CaseItem") -> CaseResult:
         future = self.futures.pop(item.nodeid, None)
-        return future.result() if future is not None else self.judged(item.case)
+        while future is not None:  # a bounded wait, so Ctrl-C reaches this thread at once (as `run` waits)
+            with contextlib.suppress(TimeoutError):
+                return future.result(timeout=WAIT_S)
+        return self.judged(item.case)
 
     def close(self) -> None:
         if self.pool is not None:
@@ -548,7 +587,7 @@ class CaseItem(pytest.Item):
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
         if isinstance(excinfo.value, CaseFailed):
-            return render_failure(excinfo.value.result)
+            return failure_text(excinfo.value.result)
         return super().repr_failure(excinfo)
 
     def reportinfo(self):
@@ -559,42 +598,3 @@ class CaseItem(pytest.Item):
         if self.case.scenario is not None:
             return self.case.scenario.section.span
         return None
-
-
-def render_failure(result: CaseResult) -> str:
-    """The fixture's YAML around the failing expectation, then what did not match."""
-    from .report import entry_line
-
-    lines = [f"{result.outcome}{' [' + result.category + ']' if result.category else ''}: {result.ref.id}"]
-    findings = result.findings()  # each failed check (or problem, or the reason) with its own location
-    line = entry_line(result, findings)  # a per-check entry that did not hold: why
-    if line:
-        lines.append(line)
-    location = result.location
-    if location:
-        lines.append(f"at {location}")
-        lines.extend(_snippet(location))
-    if findings:
-        lines.append("")
-        lines.extend(f"  {where + ': ' if where else ''}{text}" for where, text in findings)
-    if result.notes:  # what the run would have printed (runtime warnings, log records)
-        lines.append("")
-        lines.extend(f"  note: {note}" for note in result.notes)
-    return "\n".join(lines)
-
-
-def _snippet(location: str) -> list[str]:
-    """The numbered lines around ``location``, read only as far as the last one shown, and only
-    from a regular file (a FIFO would block, a huge fixture would be read whole)."""
-    path, _, rest = location.rpartition(":")
-    path, _, line_text = path.rpartition(":")
-    try:
-        line = int(line_text)
-        if not os.path.isfile(path):
-            return []
-        start, end = max(1, line - SNIPPET_CONTEXT), line + SNIPPET_CONTEXT
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            shown = list(itertools.islice(enumerate(handle, 1), start - 1, end))
-    except (ValueError, OSError):
-        return []
-    return [f"{'>' if number == line else ' '}{number:5d} | {text.rstrip(chr(10)).rstrip(chr(13))}" for number, text in shown]

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import collections
 import datetime
+import itertools
 import json
 import os
 import platform
 from typing import Iterable
 
 from .assertions.rules import HOLDS
+from .diagnostics import clipped
 from .expectations import Expectation, restated
 from .host.manifest import DISTRIBUTION, host_document, runtime_build
 from .results import FAILED, NOT_IMPLEMENTED, OUTCOMES, CaseResult
@@ -167,3 +169,45 @@ def summary_table(results: Iterable[CaseResult], unmatched: Iterable[Expectation
         lines.append("")
         lines.extend(f"{e.location}: expectation {e.case_id!r} matched no case of this run" for e in unmatched)
     return "\n".join(lines)
+
+
+SNIPPET_CONTEXT = 3
+
+
+def failure_text(result: CaseResult) -> str:
+    """A case that did not pass as the pytest plugin shows it: the fixture's YAML around the failing
+    expectation, then what did not match."""
+    lines = [f"{result.outcome}{' [' + result.category + ']' if result.category else ''}: {result.ref.id}"]
+    findings = result.findings()  # each failed check (or problem, or the reason) with its own location
+    line = entry_line(result, findings)  # a per-check entry that did not hold: why
+    if line:
+        lines.append(line)
+    location = result.location
+    if location:
+        lines.append(f"at {location}")
+        lines.extend(_snippet(location))
+    if findings:
+        lines.append("")
+        lines.extend(f"  {where + ': ' if where else ''}{text}" for where, text in findings)
+    if result.notes:  # what the run would have printed (runtime warnings, log records)
+        lines.append("")
+        lines.extend(f"  note: {note}" for note in result.notes)
+    return "\n".join(lines)
+
+
+def _snippet(location: str) -> list[str]:
+    """The numbered lines around ``location``, read only as far as the last one shown, and only
+    from a regular file (a FIFO would block, a huge fixture would be read whole); a long line is
+    clipped as the command line clips a value (``diagnostics.clipped``)."""
+    path, _, rest = location.rpartition(":")
+    path, _, line_text = path.rpartition(":")
+    try:
+        line = int(line_text)
+        if not os.path.isfile(path):
+            return []
+        start, end = max(1, line - SNIPPET_CONTEXT), line + SNIPPET_CONTEXT
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            shown = list(itertools.islice(enumerate(handle, 1), start - 1, end))
+    except (ValueError, OSError):
+        return []
+    return [f"{'>' if number == line else ' '}{number:5d} | {clipped(text.rstrip(chr(10)).rstrip(chr(13)))}" for number, text in shown]

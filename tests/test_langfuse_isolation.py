@@ -110,6 +110,11 @@ def test_a_payload_leak_fails_no_payload_bearing(tmp_path, target_spec, monkeypa
     the Generation's payload to the global provider."""
     from openarmature.observability.langfuse import LangfuseObserver
 
+    # The runtime as it is detects its bound provider, so the raise arm runs: probed here, before
+    # the fault (the probe would see the fault), never taken from whatever an earlier test cached.
+    capable = adapter_capabilities.probe_langfuse_bound_provider_detection()
+    assert capable.has is True, capable.evidence
+    monkeypatch.setattr(adapter_capabilities, "_PROBED", {"langfuse_bound_provider_detection": capable})
     monkeypatch.setattr(LangfuseObserver, "_apply_isolation_policy", lambda self: None)
     monkeypatch.setattr(LangfuseObserver, "_isolation_blocks_payload", lambda self: False)
     text = text_158()

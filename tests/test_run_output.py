@@ -20,6 +20,11 @@ LOCATION = re.compile(r"\S+\.(?:yaml|toml):\d+(?::\d+)?")
 INDENT = " " * 10
 
 
+# Each corpus run is a module-wide fixture per corpus: ./dev test's shuffled order keeps this
+# module's tests in place (the module itself moves), or each corpus would be run again and again.
+pytestmark = pytest.mark.random_order(disabled=True)
+
+
 @pytest.fixture(scope="module", params=["target", "0.109.0"])
 def corpus_run(request):
     """A whole corpus through the installed command, as a user runs it, with the shipped

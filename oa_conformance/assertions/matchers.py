@@ -24,7 +24,7 @@ from typing import Any, Mapping as TMapping
 from pyrsistent import pmap
 
 from ..ast.nodes import BindingToken, FormatToken, Mapping, Node, Scalar, Sequence
-from ..diagnostics import Span
+from ..diagnostics import Span, clipped
 
 _UUID4 = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}\Z")
 _UUID_HEX = re.compile(r"[0-9a-f]{32}\Z")
@@ -70,8 +70,7 @@ def show(value: Any) -> str:
         value = {k: v for k, v in value.items()}
     elif is_sequence(value):
         value = list(value)
-    text = repr(_thaw(value))
-    return text if len(text) <= 200 else text[:197] + "..."
+    return clipped(repr(_thaw(value)))
 
 
 def _thaw(value: Any) -> Any:

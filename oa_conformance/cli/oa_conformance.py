@@ -22,7 +22,8 @@ Exit status: 0 when nothing failed or errored (an expected failure listed in the
 ``xfail``; a listed case that passes is ``xpass`` and fails the run), 1 otherwise (a case that is
 ``not implemented`` by the adapter fails too), 2 on a usage error (bad option value, unwritable
 ``--json`` path, unknown capability) or a malformed expectations file, 130 when interrupted (Ctrl-C:
-the cases that finished are summarised). `diff`: 1 when a verdict got worse, 0 otherwise, 2 when a
+the cases that finished are summarised), 141 when the output's reader went away (``| head -1``:
+the run is abandoned quietly; cli/pipes.py). `diff`: 1 when a verdict got worse, 0 otherwise, 2 when a
 report cannot be read (cli/report_diff.py). `report`: 0 when the page is written, 2 when a report
 cannot be read or the page cannot be written (cli/report_page.py). `coverage`: 0 when the map was
 built, 2 when it cannot be (cli/coverage.py). `expectations update`: 0 (dry run or written), 2 with
@@ -46,11 +47,12 @@ from ..options import cores_capped, positive_count, positive_seconds
 from ..version import ADAPTER_VERSION, TARGET_SPEC_VERSION
 from .files import unwritable_because, why_not_written, write_whole
 from .coverage import add_parser as add_coverage_parser
-from .pipes import closed_pipe_tolerated
+from .pipes import OUTPUT_CLOSED, closed_pipe_tolerated, output_closed, stopped_when_output_closes
 
 # One progress character per finished case (pytest's letters), in completion order.
 PROGRESS = {"passed": ".", "failed": "F", "not implemented": "N", "skipped": "s", "error": "E", "xfail": "x", "xpass": "X"}
 INTERRUPTED = 130  # the shell's code for a process stopped by SIGINT
+CLOSED = "abandoned: the output was closed"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -114,6 +116,8 @@ def main(argv: list[str] | None = None) -> int:
         with closed_pipe_tolerated():
             return _main(argv)
     except KeyboardInterrupt:  # Ctrl-C before any case ran (reading fixtures, importing the runtime)
+        if output_closed():  # or after the run was abandoned for a closed output: quietly
+            return OUTPUT_CLOSED
         print("oa-conformance: interrupted", file=sys.stderr)
         return INTERRUPTED
 
@@ -248,15 +252,19 @@ def _run(fixtures, args) -> int:
     else:
         stream = run_as_completed(cases, workers=args.workers, timeout=args.timeout, expectations=expectations)
     try:
-        for index, result in stream:
-            finished[index] = result
-            _progress(column(result), len(finished), args.quiet)
-            failures += result.fails_run
-            if args.maxfail and failures >= args.maxfail:
-                stopped = f"stopped after {failures} failing case{'s' if failures > 1 else ''} (--maxfail {args.maxfail})"
-                break
-    except KeyboardInterrupt:
-        stopped = "interrupted (Ctrl-C)"
+        with stopped_when_output_closes():
+            for index, result in stream:
+                finished[index] = result
+                _progress(column(result), len(finished), args.quiet)
+                failures += result.fails_run
+                if args.maxfail and failures >= args.maxfail:
+                    stopped = f"stopped after {failures} failing case{'s' if failures > 1 else ''} (--maxfail {args.maxfail})"
+                    break
+                if output_closed():  # `… | head -1` has exited: nobody reads the rest
+                    stopped = CLOSED
+                    break
+    except KeyboardInterrupt:  # Ctrl-C, or the reader of the output gone
+        stopped = CLOSED if output_closed() else "interrupted (Ctrl-C)"
     finally:
         stream.close()
     if not args.quiet and finished:
@@ -289,6 +297,8 @@ def _run(fixtures, args) -> int:
             return 2
     if stopped and stopped.startswith("interrupted"):
         return INTERRUPTED
+    if stopped == CLOSED:
+        return OUTPUT_CLOSED
     return 1 if any(r.fails_run for r in results) else 0
 
 

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 from ..heap import collector_paused
 from ..options import capability_name, cores_capped, positive_count
 from .oa_conformance import version_text
-from .pipes import run_command
+from .pipes import INTERRUPTED, run_command
 
 if TYPE_CHECKING:
     from ..lint import Selection
@@ -174,9 +174,13 @@ def run() -> int:
     (``--processes``, default one per core: shares forked from this process once everything is
     imported). In-process callers use :func:`main`, which leaves the collector alone and lints in
     their process unless told otherwise."""
-    with collector_paused(freeze=True):
-        from .. import lint  # noqa: F401 - imported for its cost, see above
-        from ..lint import formatters  # noqa: F401
+    try:
+        with collector_paused(freeze=True):
+            from .. import lint  # noqa: F401 - imported for its cost, see above
+            from ..lint import formatters  # noqa: F401
+    except KeyboardInterrupt:  # Ctrl-C while importing (seconds on a loaded machine): as in main
+        print("oa-lint: interrupted", file=sys.stderr)
+        return INTERRUPTED
     code = main(processes=os.cpu_count() or 1)
     gc.freeze()
     return code

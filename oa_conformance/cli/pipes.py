@@ -3,8 +3,11 @@ before the command starts, or unable to encode what is written.
 
 Python raises ``BrokenPipeError`` from the first write after the reader is gone — mid-run, or while
 flushing at exit ("Exception ignored … BrokenPipeError") — and the command ends with a traceback
-and the wrong status. Here a closed pipe is what ``head`` means: output stops, the work goes on, the
-exit status is the work's own, stderr says nothing. A stream closed from the start (``>&-``) writes
+and the wrong status. Here a closed pipe is what ``head`` means: output stops and stderr says
+nothing. A command whose output is all there is to it (``check``, ``oa-lint``, ``oa-ast``) finishes
+its quick work with its own status; ``run``, whose cases may take minutes, asks
+:func:`output_closed` after each case and abandons the run once nobody reads it (status
+:data:`OUTPUT_CLOSED`, as a process ended by SIGPIPE shows in a shell). A stream closed from the start (``>&-``) writes
 to /dev/null, and a character the stream's encoding lacks (``PYTHONIOENCODING=ascii``, the C
 locale: ``—``, ``§``, ``ü``) is written as its escape instead of raising ``UnicodeEncodeError``.
 """
@@ -35,11 +38,13 @@ class _Tolerant:
 
     def __init__(self, stream: Any):
         self._stream = stream
+        self.broken = False  # a write or flush found the reader gone
 
     def write(self, text: str) -> int:
         try:
             return self._stream.write(text)
         except BrokenPipeError:
+            self.broken = True
             _silence(self._stream)
             return len(text)
 
@@ -47,6 +52,7 @@ class _Tolerant:
         try:
             self._stream.flush()
         except BrokenPipeError:
+            self.broken = True
             _silence(self._stream)
             with contextlib.suppress(OSError, ValueError):
                 self._stream.flush()  # what was buffered now goes to /dev/null
@@ -105,7 +111,59 @@ def standard_input():
     return stream
 
 
+def output_closed() -> bool:
+    """Whether standard output's reader has gone: a write found the pipe broken, or the pipe says so
+    without a write (``poll`` reports an error on a pipe whose reading end is closed)."""
+    import select
+
+    if getattr(sys.stdout, "broken", False):
+        return True
+    try:
+        poller = select.poll()
+        poller.register(sys.stdout.fileno(), select.POLLOUT)
+        return any(event & select.POLLERR for _, event in poller.poll(0))
+    except (AttributeError, OSError, ValueError):  # no descriptor (a test's capture), no poll
+        return False
+
+
+@contextlib.contextmanager
+def stopped_when_output_closes() -> Iterator[None]:
+    """While the body runs, standard output's reader going away (``| head -1`` exiting) interrupts
+    it at once, as Ctrl-C would (``KeyboardInterrupt`` in the main thread; :func:`output_closed`
+    tells the two apart): a run waiting for its next case hears of it now, not when that case
+    ends. Only for a pipe: a terminal or a file has no reader to lose."""
+    import _thread
+    import select
+    import stat
+    import threading
+
+    try:
+        descriptor = sys.stdout.fileno()
+        piped = stat.S_ISFIFO(os.fstat(descriptor).st_mode)
+    except (AttributeError, OSError, ValueError):
+        piped = False
+    if not piped:
+        yield
+        return
+    done = threading.Event()
+
+    def watch() -> None:
+        poller = select.poll()
+        poller.register(descriptor, 0)  # no event asked for: poll reports the error of a reader gone
+        while not done.is_set():
+            if poller.poll(200) and not done.is_set():
+                _thread.interrupt_main()
+                return
+
+    threading.Thread(target=watch, name="oa-output-watch", daemon=True).start()
+    try:
+        yield
+    finally:
+        done.set()
+
+
 INTERRUPTED = 130  # the shell's code for a process stopped by SIGINT
+OUTPUT_CLOSED = 141  # the shell's code for a process ended by SIGPIPE (its reader gone: `| head -1`)
 
 
 def run_command(program: str, body: Callable[[list[str] | None], int], argv: list[str] | None) -> int:

@@ -27,6 +27,7 @@ class RuntimeLacks(HarnessPrimitiveMissing):
 
     def __init__(self, what: str, span=None):
         super().__init__(f"the openarmature build under test lacks {what}", span)
+        self.lacking = what
 
 
 class Lacking:

@@ -14,6 +14,7 @@ RUNTIME = {name: GRAPH for name in (
     "NodeEvent", "NodeException", "RetryConfig", "RetryMiddleware", "State", "SubscribedObserver", "TimingMiddleware",
     "append", "classify_cause_chain", "concat_flatten", "default_classifier", "deterministic_backoff",
     "last_write_wins", "merge", "merge_all",
+    "bounded_append", "dedupe_append", "merge_by_key",  # the factory reducers (proposal 0023): not in every build
     "DeclaredSameName",  # the declared same-name projection (projects_in / projects_out): not in every build
 )}
 __getattr__ = late_bound(__name__, RUNTIME)

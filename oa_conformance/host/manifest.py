@@ -29,12 +29,13 @@ import importlib
 import importlib.util
 import inspect
 import json
+import re
 import tomllib
 from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Callable, Mapping, NamedTuple
+from typing import Any, Callable, Iterable, Mapping, NamedTuple
 from urllib.parse import urlparse
 
 DISTRIBUTION = "openarmature"
@@ -243,6 +244,7 @@ class Manifest:
     statuses: Mapping[str, str] = field(default_factory=dict)  # proposal → conformance.toml status
     capabilities: Mapping[str, bool] = field(default_factory=dict)  # [adapter_capabilities]
     overrides: str | None = None  # the manifest the build ships, when a given one takes its place
+    lines: Mapping[str, int] = field(default_factory=dict)  # proposal → the line its entry starts on
 
     def describe(self) -> str:
         text = {
@@ -261,7 +263,8 @@ class Manifest:
 
 def read_manifest(path: Path, source: str) -> Manifest:
     try:
-        document = tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        document = tomllib.loads(text)
     except (OSError, UnicodeDecodeError) as exc:
         raise ManifestError(path, f"cannot read it: {getattr(exc, 'strerror', None) or exc}") from None
     except tomllib.TOMLDecodeError as exc:
@@ -282,7 +285,18 @@ def read_manifest(path: Path, source: str) -> Manifest:
     capabilities = document.get("adapter_capabilities", {})
     if not isinstance(capabilities, dict) or not all(isinstance(v, bool) for v in capabilities.values()):
         raise ManifestError(path, f"[adapter_capabilities] values must be true or false")
-    return Manifest(source, str(path), statuses, capabilities)
+    return Manifest(source, str(path), statuses, capabilities, lines=_entry_lines(text, statuses))
+
+
+def _entry_lines(text: str, numbers: Iterable[str]) -> dict[str, int]:
+    """The 1-based line of each proposal's entry (``[proposals."0023"]``, or ``"0023" = {…}`` under
+    ``[proposals]``): what a claim the build contradicts is located at (tomllib keeps no positions)."""
+    found: dict[str, int] = {}
+    lines = text.splitlines()
+    for number in numbers:
+        entry = re.compile(rf'^\s*(\[\s*proposals\s*\.\s*)?["\']?{re.escape(number)}["\']?\s*[\].=]')
+        found[number] = next((i for i, line in enumerate(lines, 1) if entry.match(line)), 0)
+    return found
 
 
 def _names_this_runtime(path: Path) -> bool:
@@ -371,6 +385,18 @@ def proposal_status(number: str) -> Status:
         result = Probe(None, f"the probe raised {type(exc).__name__}: {exc}")
     state = UNDETERMINED if result.ships is None else SHIPPED if result.ships else NOT_SHIPPED
     return Status(state, f"{said}; probe: {result.evidence}")
+
+
+def claimed(number: str) -> str | None:
+    """Where the chosen manifest claims the build ships ``number`` (``FILE:line claims proposal
+    0023 implemented``), or None when no manifest claims it. A build that then lacks what a case of
+    that proposal needs contradicts its manifest: the case fails (pipeline.run_case), never skips."""
+    manifest = chosen_manifest()
+    status = manifest.statuses.get(number)
+    if status is None or MANIFEST_STATES.get(status) != SHIPPED:
+        return None
+    line = manifest.lines.get(number)
+    return f"the manifest {manifest.path}{f':{line}' if line else ''} claims proposal {number} {status}"
 
 
 def probed_statuses() -> dict[str, Status]:

@@ -12,7 +12,7 @@ from typing import Any, Iterable, NamedTuple
 
 from ..ast.nodes import Mapping, Scalar, Section
 from ..ast.visitor import walk
-from ..host.manifest import NOT_SHIPPED, UNDETERMINED, proposal_status
+from ..host.manifest import NOT_SHIPPED, UNDETERMINED, claimed, proposal_status
 
 # Capability directories that are one proposal each.
 CAPABILITY_PROPOSALS = {
@@ -67,23 +67,29 @@ class Missing(NamedTuple):
 
 
 class FeatureNeeds(NamedTuple):
-    """What a scenario needs that the build does not ship (a recognized skip), and the proposals it
-    needs whose status could not be determined (the case runs; each is a note on it)."""
+    """What a scenario needs that the build does not ship (a recognized skip), the proposals it
+    needs whose status could not be determined (the case runs; each is a note on it), and the
+    proposals it needs that the build's manifest claims (``FILE:line claims proposal … implemented``:
+    a runtime lacking what the case needs then contradicts its manifest, and the case fails)."""
 
     missing: list[Missing]
     undetermined: list[str]
+    claimed: list[str] = []
 
 
 def feature_needs(capability: str | None, sections: Iterable[Section], scenario: Any = None) -> FeatureNeeds:
     """Judge the proposals a scenario needs against what the build ships (``host.manifest``)."""
-    missing, undetermined = [], []
+    missing, undetermined, claims = [], [], []
     for proposal, title in sorted(needed_proposals(capability, sections, scenario).items()):
         status = proposal_status(proposal)
         if status.state == NOT_SHIPPED:
             missing.append(Missing(proposal, title, status.evidence))
         elif status.state == UNDETERMINED:
             undetermined.append(f"proposal {proposal} ({title}) status undetermined: {status.evidence}; the case ran")
-    return FeatureNeeds(missing, undetermined)
+        claim = claimed(proposal)
+        if claim is not None:
+            claims.append(claim)
+    return FeatureNeeds(missing, undetermined, claims)
 
 
 def needed_proposals(capability: str | None, sections: Iterable[Section], scenario: Any = None) -> dict[str, str]:

@@ -21,8 +21,8 @@ from typing import Annotated, Any, Iterator
 from pydantic import ConfigDict, Field, create_model
 
 from ..host import graph as oa
-from ..host.detect import require
-from ..host.graph import with_subgraph_identity
+from ..host.detect import Lacking, RuntimeLacks, require
+from ..host.graph import GRAPH, with_subgraph_identity
 from ..host.observability import current_correlation_id, current_invocation_id
 
 from ..ast.nodes import Mapping, Scalar, Section, Sequence, TypeRef
@@ -45,13 +45,8 @@ REDUCERS = {
     "concat_flatten": oa.concat_flatten,
     "merge_all": oa.merge_all,
 }
-FACTORY_REDUCERS = ("bounded_append", "dedupe_append", "merge_by_key")  # proposal 0023
 
 _PRIMITIVES = {"string": str, "int": int, "float": float, "bool": bool, "any": Any}
-
-
-class FactoryReducerMissing(Exception):
-    """The runtime ships no factory reducers (proposal 0023 is not-yet): a recognized skip."""
 
 
 def python_type(ref: TypeRef) -> Any:
@@ -114,9 +109,12 @@ def _field(decl: Section) -> tuple[Any, Any]:
             if spec.value not in REDUCERS:
                 raise HarnessPrimitiveMissing(f"reducer {spec.value!r}", spec.span)
             reducers.append(REDUCERS[spec.value])
-        else:  # {factory: {kwargs}}
+        else:  # {factory: {kwargs}}: the runtime's own factory, when the build has it
             factory = spec.keys[0]
-            raise FactoryReducerMissing(f"factory reducer {factory!r} (proposal 0023, not shipped by the runtime)")
+            found = getattr(oa, factory, None)  # None: a factory the binding does not know
+            if isinstance(found, Lacking):
+                raise RuntimeLacks(f"the factory reducer {GRAPH}.{factory}", spec.span)
+            raise HarnessPrimitiveMissing(f"factory reducer {factory!r}: the adapter does not build it", spec.span)
     if reducers:
         annotation = Annotated[annotation, *reducers]
     default = decl.get("default")
@@ -422,4 +420,4 @@ def _wiring(decl: Section) -> dict | None:
     return {"kind": "parallel_branches", "errors_field": value(parallel, "errors_field"), "branches": branches}
 
 
-__all__ = ["BuiltGraph", "FactoryReducerMissing", "build_graph", "python_type", "state_class", "Sequence"]
+__all__ = ["BuiltGraph", "build_graph", "python_type", "state_class", "Sequence"]

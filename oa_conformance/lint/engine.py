@@ -193,38 +193,69 @@ def _lint_refs(refs: list[FixtureRef], selection: Selection, prose: str | None =
 
 
 def _lint_side_by_side(refs: list[FixtureRef], selection: Selection, count: int, prose: str | None) -> list[Diagnostic]:
-    """The first share here, the others in forked children, concurrently; findings in file order."""
+    """The first share here, the others in forked children, concurrently; findings in file order.
+    A lint that stops early (Ctrl-C, an error) kills the children not yet gathered on its way out:
+    they hold the command's standard output and error open, so whoever reads them (a pipe, a
+    terminal's ``| less``) would otherwise wait for every share to be linted."""
     size = -(-len(refs) // count)
     shares = [refs[start:start + size] for start in range(0, len(refs), size)]
-    children = [_fork(share, selection, prose) for share in shares[1:]]
-    found = _lint_refs(shares[0], selection, prose)
-    for share, child in zip(shares[1:], children):
-        sent = _gather(*child)
-        found.extend(_lint_refs(share, selection, prose) if sent is None else sent)
-    return found
+    children: list[tuple[int, int]] = []
+    try:
+        for share in shares[1:]:
+            _fork(share, selection, prose, children)
+        found = _lint_refs(shares[0], selection, prose)
+        for share in shares[1:]:
+            pid, read_end = children[0]
+            children[0] = (pid, -1)  # the pipe is _gather's to close from here
+            sent = _gather(pid, read_end)
+            children.pop(0)
+            found.extend(_lint_refs(share, selection, prose) if sent is None else sent)
+        return found
+    finally:
+        _abandon(children)
 
 
-def _fork(share: list[FixtureRef], selection: Selection, prose: str | None) -> tuple[int, int]:
+def _abandon(children: list[tuple[int, int]]) -> None:
+    """Kill each child and close its pipe, without waiting for it to end (a killed child is reaped
+    by the next wait, or by the system once this process ends)."""
+    import contextlib
+    import signal
+
+    for pid, read_end in children:
+        with contextlib.suppress(OSError):  # it has ended already
+            os.kill(pid, signal.SIGKILL)
+        if read_end >= 0:
+            os.close(read_end)
+        with contextlib.suppress(OSError):
+            os.waitpid(pid, os.WNOHANG)
+
+
+def _fork(share: list[FixtureRef], selection: Selection, prose: str | None, children: list[tuple[int, int]]) -> None:
     """A child linting ``share``, which sends its findings (pickled) down a pipe and ends without
-    running the parent's exit handlers or flushing its buffers: ``(pid, the pipe's read end)``."""
+    running the parent's exit handlers or flushing its buffers: ``(pid, the pipe's read end)`` is
+    added to ``children`` with Ctrl-C held off, so a child forked is always one the parent knows."""
     import pickle
     import signal
 
     read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        status = 1
-        try:
-            signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: one line, status 130
-            os.close(read_end)
-            payload = pickle.dumps(_lint_refs(share, selection, prose))
-            with os.fdopen(write_end, "wb") as pipe:
-                pipe.write(payload)
-            status = 0
-        finally:
-            os._exit(status)
-    os.close(write_end)
-    return pid, read_end
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        pid = os.fork()
+        if pid == 0:
+            status = 1
+            try:
+                signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: one line, status 130
+                os.close(read_end)
+                payload = pickle.dumps(_lint_refs(share, selection, prose))
+                with os.fdopen(write_end, "wb") as pipe:
+                    pipe.write(payload)
+                status = 0
+            finally:
+                os._exit(status)
+        children.append((pid, read_end))
+        os.close(write_end)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def _gather(pid: int, read_end: int) -> list[Diagnostic] | None:
