@@ -193,55 +193,93 @@ def _command(args: argparse.Namespace) -> int:
     return _run(fixtures, args)
 
 
+class _Refused(Exception):
+    """A usage problem found before or after the cases run: one line on stderr, status 2."""
+
+
 def _run(fixtures, args) -> int:
-    from ..expectations import NO_EXPECTATIONS, ExpectationsError, load_all
-    from ..host.manifest import runtime_version
-    from ..grammar import GrammarError, parse_keyword_expression
-    from ..host.manifest import ManifestError, header_lines, use_runtime_manifest, warning_lines
-    from ..report import column, json_report, run_document, summary_table
     from ..pipeline import read_cases
-    from ..runner import run_as_completed
+
+    try:
+        expectations, durations, selected = _run_settings(args)
+    except _Refused as exc:
+        print(f"oa-conformance: {exc}", file=sys.stderr)
+        return 2
+    read = read_cases(fixtures)
+    cases = [case for case in read if selected is None or selected(case.id)]
+    if not cases:
+        print("oa-conformance: no case matches", file=sys.stderr)
+        return 2
+    started, started_at = time.perf_counter(), time.time()
+    finished, stopped = _run_cases(cases, args, expectations, durations)
+    elapsed = time.perf_counter() - started
+    results = [finished[i] for i in sorted(finished)]
+    # Judged against every case read (a -k selection deselects no entry), for the fixtures read and
+    # the directories read in full (a fixture given as a file says nothing about its neighbours).
+    whole = {f.capability for f in fixtures if f.path not in args.roots}
+    unmatched = expectations.unmatched((case.id for case in read), whole) if stopped is None else ()
+    from ..report import summary_table
+
+    print(summary_table(results, unmatched, quiet=args.quiet))
+    print(f"\n{len(results)} of {len(cases)} cases in {elapsed:.1f} s" + (f"; {stopped}" if stopped else ""))
+    try:
+        _write_reports(args, results, unmatched, started_at, elapsed)
+    except _Refused as exc:
+        print(f"oa-conformance: {exc}", file=sys.stderr)
+        return 2
+    if stopped and stopped.startswith("interrupted"):
+        return INTERRUPTED
+    if stopped == CLOSED:
+        return OUTPUT_CLOSED
+    return 1 if any(r.fails_run for r in results) else 0
+
+
+def _run_settings(args):
+    """What the run is judged by and which cases it runs, each option read (or refused) before any
+    case starts: (expectations, durations, -k selection or None)."""
+    from ..expectations import NO_EXPECTATIONS, ExpectationsError, load_all
+    from ..grammar import GrammarError, parse_keyword_expression
+    from ..host.manifest import ManifestError, runtime_version, use_runtime_manifest
 
     try:
         use_runtime_manifest(args.runtime_manifest)
     except ManifestError as exc:
         given = "--runtime-manifest " if args.runtime_manifest else ""
         hint = "" if given else " (give --runtime-manifest FILE to judge the build by another)"
-        print(f"oa-conformance: {given}{exc}{hint}", file=sys.stderr)
-        return 2
+        raise _Refused(f"{given}{exc}{hint}") from None
     expectations = NO_EXPECTATIONS
     if args.expectations:
         try:
             expectations = load_all(args.expectations, runtime_version(), strict=args.strict_expectations)
         except ExpectationsError as exc:
-            print(f"oa-conformance: {exc}", file=sys.stderr)
-            return 2
-
+            raise _Refused(str(exc)) from None
     durations = None
     if args.durations:
         durations = _durations(args.durations)
         if isinstance(durations, str):
-            print(f"oa-conformance: --durations {durations}", file=sys.stderr)
-            return 2
+            raise _Refused(f"--durations {durations}")
     selected = None
     if args.keyword:
         try:
             selected = parse_keyword_expression(args.keyword)
         except GrammarError as exc:
-            print(f"oa-conformance: -k: {exc.message}", file=sys.stderr)
-            return 2
+            raise _Refused(f"-k: {exc.message}") from None
+    return expectations, durations, selected
+
+
+def _run_cases(cases, args, expectations, durations) -> tuple[dict[int, object], str | None]:
+    """Run the cases (in worker processes or here), printing progress: the results by case index,
+    and why the run stopped early (None when every case finished)."""
+    from ..host.manifest import header_lines, warning_lines
+    from ..report import column
+    from ..runner import run_as_completed
+
     processes = _processes(args)
-    read = read_cases(fixtures)
-    cases = [case for case in read if selected is None or selected(case.id)]
-    if not cases:
-        print("oa-conformance: no case matches", file=sys.stderr)
-        return 2
     in_processes = processes > 1 and len(cases) > 1
     if in_processes:
         _start_workers_imports()
     for line in ([] if args.quiet else header_lines()) + warning_lines():
         print(line)
-    started, started_at = time.perf_counter(), time.time()
     finished: dict[int, object] = {}
     failures, stopped = 0, None
     if in_processes:
@@ -269,14 +307,13 @@ def _run(fixtures, args) -> int:
         stream.close()
     if not args.quiet and finished:
         print()
-    elapsed = time.perf_counter() - started
-    results = [finished[i] for i in sorted(finished)]
-    # Judged against every case read (a -k selection deselects no entry), for the fixtures read and
-    # the directories read in full (a fixture given as a file says nothing about its neighbours).
-    whole = {f.capability for f in fixtures if f.path not in args.roots}
-    unmatched = expectations.unmatched((case.id for case in read), whole) if stopped is None else ()
-    print(summary_table(results, unmatched, quiet=args.quiet))
-    print(f"\n{len(results)} of {len(cases)} cases in {elapsed:.1f} s" + (f"; {stopped}" if stopped else ""))
+    return finished, stopped
+
+
+def _write_reports(args, results, unmatched, started_at: float, elapsed: float) -> None:
+    """The --json and --junitxml reports, each written whole (or refused in one line)."""
+    from ..report import json_report, run_document
+
     if args.json_path:
         text = json.dumps(json_report(results, unmatched, run_document(started_at, args.roots, args.expectations or ())), indent=2) + "\n"
         if args.json_path == "-":
@@ -285,21 +322,14 @@ def _run(fixtures, args) -> int:
             try:
                 write_whole(args.json_path, text)
             except OSError as exc:  # a full disk, a file system that takes no new file: the old file stays
-                print(f"oa-conformance: --json {args.json_path}: cannot write the report: {why_not_written(exc)}", file=sys.stderr)
-                return 2
+                raise _Refused(f"--json {args.json_path}: cannot write the report: {why_not_written(exc)}") from None
     if args.junitxml:
         from ..junit import junit_xml
 
         try:
             write_whole(args.junitxml, junit_xml(results, elapsed))
         except OSError as exc:
-            print(f"oa-conformance: --junitxml {args.junitxml}: cannot write the report: {why_not_written(exc)}", file=sys.stderr)
-            return 2
-    if stopped and stopped.startswith("interrupted"):
-        return INTERRUPTED
-    if stopped == CLOSED:
-        return OUTPUT_CLOSED
-    return 1 if any(r.fails_run for r in results) else 0
+            raise _Refused(f"--junitxml {args.junitxml}: cannot write the report: {why_not_written(exc)}") from None
 
 
 def _start_workers_imports() -> None:
