@@ -1,0 +1,134 @@
+"""Extensions of this adapter's fixture language (`Directive.extension`): each is a vocabulary row
+marked as an extension, with a handler that makes it a real check — it holds on the right trace and
+fails on a wrong one — and `oa-lint` reports each use as information (V005), never changing the exit
+status. Tested through the assert pass and through the installed `oa-conformance run` / `oa-lint`."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from oa_conformance.vocabulary import VOCABULARY
+
+from .test_llm_provider import run_copy
+from .test_run import write_fixture
+
+BIN = Path(sys.executable).parent
+
+
+def installed(command: str, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([str(BIN / command), *args], capture_output=True, text=True, timeout=120)
+
+
+def extension_rows() -> list:
+    return [row for row in VOCABULARY.all_directives() if row.extension is not None]
+
+
+# ---- retry_after_seconds: null --------------------------------------------------------------------
+
+RATE_LIMITED = """\
+cases:
+  - name: no_hint
+    mock_provider:
+      responses:
+        - status: 429
+          {headers}body:
+            error:
+              type: rate_limit_error
+              message: "Rate limit exceeded"
+    call:
+      operation: complete
+      messages: [{{role: user, content: "Hi"}}]
+    expected:
+      raises:
+        category: provider_rate_limit
+        retry_after_seconds: null
+"""
+WITH_HINT = 'headers:\n            Retry-After: "30"\n          '
+
+
+def test_retry_after_null_is_an_extension_row():
+    row = VOCABULARY.lookup("error_expectation", "retry_after_seconds", "llm-provider")
+    assert row.extension is not None and "null" in row.extension.doc
+    assert row in extension_rows()
+
+
+def test_retry_after_null_holds_when_the_provider_supplied_no_hint(tmp_path):
+    result, _ = run_copy(tmp_path, "001-null-hint.yaml", RATE_LIMITED.format(headers=""), "no_hint")
+    assert result.outcome == "passed", result.reason
+    assert result.counts()["warning"] == 0  # verified, not skipped
+
+
+def test_retry_after_null_fails_when_the_runtime_reports_a_hint(tmp_path):
+    result, path = run_copy(tmp_path, "001-null-hint.yaml", RATE_LIMITED.format(headers=WITH_HINT), "no_hint")
+    assert result.outcome == "failed"
+    line = RATE_LIMITED.format(headers=WITH_HINT).splitlines().index("        retry_after_seconds: null") + 1
+    assert result.location.startswith(f"{path}:{line}:") and "got 30" in result.reason
+
+
+def test_retry_after_null_on_a_runtime_without_the_accessor_is_a_warning(tmp_path, monkeypatch):
+    from openarmature.llm import errors
+
+    original = errors.ProviderRateLimit.__init__
+
+    def without_accessor(self, *args, retry_after=None):
+        original(self, *args, retry_after=retry_after)
+        del self.retry_after
+
+    monkeypatch.setattr(errors.ProviderRateLimit, "__init__", without_accessor)
+    result, _ = run_copy(tmp_path, "001-null-hint.yaml", RATE_LIMITED.format(headers=""), "no_hint")
+    assert result.outcome == "passed", result.reason
+    assert result.counts()["warning"] == 1
+
+
+def test_retry_after_null_through_the_installed_command(tmp_path):
+    good = write_fixture(tmp_path / "good", RATE_LIMITED.format(headers=""), "llm-provider", "001-null-hint.yaml")
+    bad = write_fixture(tmp_path / "bad", RATE_LIMITED.format(headers=WITH_HINT), "llm-provider", "001-null-hint.yaml")
+    passed = installed("oa-conformance", "run", str(Path(good.path).parents[2]), "--processes", "1")
+    assert passed.returncode == 0, passed.stdout + passed.stderr
+    failed = installed("oa-conformance", "run", str(Path(bad.path).parents[2]), "--processes", "1")
+    assert failed.returncode == 1 and "retry_after_seconds" in failed.stdout + failed.stderr
+
+
+# ---- oa-lint: V005 extension-used ----------------------------------------------------------------
+
+def linted_fixture(tmp_path, text: str, name: str):
+    """A fixture with its sidecar (so the layout rules have nothing to say)."""
+    ref = write_fixture(tmp_path, text, "llm-provider", name)
+    Path(ref.path).with_suffix(".md").write_text("# A case\n", encoding="utf-8")
+    return ref
+
+
+def test_lint_reports_an_extension_use_as_information_without_changing_the_exit_status(tmp_path):
+    ref = linted_fixture(tmp_path, RATE_LIMITED.format(headers=""), "001-null-hint.yaml")
+    done = installed("oa-lint", "--format", "json", ref.path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    found = json.loads(done.stdout)
+    line = RATE_LIMITED.splitlines().index("        retry_after_seconds: null") + 1
+    assert [(d["code"], d["severity"], d["line"]) for d in found] == [("V005", "info", line)]
+    assert "extension" in found[0]["message"] and "1 info finding" in done.stderr
+
+
+def test_lint_does_not_report_the_upstream_use_of_the_same_directive(tmp_path):
+    text = RATE_LIMITED.format(headers=WITH_HINT).replace("retry_after_seconds: null", "retry_after_seconds: 30")
+    ref = linted_fixture(tmp_path, text, "001-hint.yaml")
+    done = installed("oa-lint", "--format", "json", "--select", "V005", ref.path)
+    assert done.returncode == 0 and json.loads(done.stdout) == []
+
+
+def test_the_sarif_and_github_forms_carry_information_as_a_note(tmp_path):
+    ref = linted_fixture(tmp_path, RATE_LIMITED.format(headers=""), "001-null-hint.yaml")
+    sarif = json.loads(installed("oa-lint", "--format", "sarif", ref.path).stdout)
+    assert [r["level"] for r in sarif["runs"][0]["results"]] == ["note"]
+    assert installed("oa-lint", "--format", "github", ref.path).stdout.startswith("::notice ")
+
+
+# ---- the extensions are listed from the table ------------------------------------------------------
+
+def test_docs_predicates_md_lists_every_extension_row():
+    text = (Path(__file__).parents[1] / "docs" / "PREDICATES.md").read_text(encoding="utf-8")
+    listed = text.split("## Extensions of the fixture language", 1)[1]
+    for row in extension_rows():
+        assert f"| `{row.name}` |" in listed and row.extension.doc.split(":")[0] in listed, row.name
