@@ -132,3 +132,50 @@ def test_docs_predicates_md_lists_every_extension_row():
     listed = text.split("## Extensions of the fixture language", 1)[1]
     for row in extension_rows():
         assert f"| `{row.name}` |" in listed and row.extension.doc.split(":")[0] in listed, row.name
+
+
+# ---- llm_spans: status ---------------------------------------------------------------------------
+
+def _with_span_statuses(first: str, second: str) -> str:
+    from .test_llm_provider import real
+
+    text = real("056-call-level-retry-transient.yaml")
+    text = text.replace("      error_category: provider_unavailable\n", f"      error_category: provider_unavailable\n      status: {first}\n", 1)
+    return text.replace("      error_category: null\n", f"      error_category: null\n      status: {second}\n", 1)
+
+
+def test_llm_spans_status_is_an_extension_used_only_when_an_entry_names_it():
+    row = VOCABULARY.lookup("expected", "llm_spans", "llm-provider")
+    assert row.extension is not None and "status" in row.extension.doc
+
+
+def test_llm_spans_status_holds_on_the_real_retry_case(tmp_path):
+    result, _ = run_copy(tmp_path, "056-retry.yaml", _with_span_statuses("ERROR", "OK"))
+    assert result.outcome == "passed", result.reason
+
+
+def test_llm_spans_status_fails_on_the_wrong_status(tmp_path):
+    text = _with_span_statuses("OK", "OK")
+    result, path = run_copy(tmp_path, "056-retry.yaml", text)
+    line = text.splitlines().index("      status: OK") + 1
+    assert result.outcome == "failed" and "llm_spans[0].status" in result.reason and "'ERROR'" in result.reason
+    assert f"{path}:{line}:" in result.location + result.reason
+
+
+def test_llm_spans_status_through_the_installed_command(tmp_path):
+    good = write_fixture(tmp_path / "good", _with_span_statuses("ERROR", "OK"), "llm-provider", "001-retry.yaml")
+    bad = write_fixture(tmp_path / "bad", _with_span_statuses("ERROR", "ERROR"), "llm-provider", "001-retry.yaml")
+    passed = installed("oa-conformance", "run", str(Path(good.path).parents[2]), "--processes", "1")
+    assert passed.returncode == 0, passed.stdout + passed.stderr
+    failed = installed("oa-conformance", "run", str(Path(bad.path).parents[2]), "--processes", "1")
+    assert failed.returncode == 1 and "llm_spans[1].status" in failed.stdout + failed.stderr
+
+
+def test_lint_marks_llm_spans_status_but_not_the_upstream_llm_spans(tmp_path):
+    from .test_llm_provider import real
+
+    upstream = linted_fixture(tmp_path / "up", real("056-call-level-retry-transient.yaml"), "001-retry.yaml")
+    extended = linted_fixture(tmp_path / "ext", _with_span_statuses("ERROR", "OK"), "001-retry.yaml")
+    assert json.loads(installed("oa-lint", "--format", "json", "--select", "V005", upstream.path).stdout) == []
+    found = json.loads(installed("oa-lint", "--format", "json", "--select", "V005", extended.path).stdout)
+    assert [(d["code"], d["severity"]) for d in found] == [("V005", "info")] and "llm_spans" in found[0]["message"]

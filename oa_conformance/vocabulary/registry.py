@@ -94,21 +94,27 @@ def null_value(value: Any) -> bool:
 
 
 def value_naming(*keys: str) -> Callable[[Any], bool]:
-    """An extension a value depends on when it names one of ``keys`` (in a mapping, or a list of them)
-    or is one of them (a scalar): an option or kind upstream lacks."""
+    """An extension a value depends on when it names one of ``keys``: a mapping with one of them as a
+    key, or a list with such a mapping (an option upstream lacks, on the directive or on an entry)."""
     wanted = frozenset(keys)
 
     def names(value: Any) -> bool:
         # Duck-typed over the AST's data nodes (this layer sits below the AST): a Mapping holds
-        # ``keys`` and ``values``, a Sequence ``items``, a Scalar ``value``.
-        keys, values, items = (getattr(value, name, None) for name in ("keys", "values", "items"))
-        if keys is not None and values is not None and not callable(keys):
-            return any(getattr(k, "value", k) in wanted for k in keys) or any(names(v) for v in values)
+        # ``keys`` and ``values``, a Sequence ``items``.
+        mapping_keys, items = getattr(value, "keys", None), getattr(value, "items", None)
+        if mapping_keys is not None and not callable(mapping_keys):
+            return any(getattr(k, "value", k) in wanted for k in mapping_keys)
         if items is not None and not callable(items):
             return any(names(item) for item in items)
-        return getattr(value, "value", None) in wanted
+        return False
 
     return names
+
+
+def value_among(*values: Any) -> Callable[[Any], bool]:
+    """An extension a scalar value depends on when it is one of ``values`` (a kind upstream lacks)."""
+    wanted = frozenset(values)
+    return lambda value: getattr(value, "value", None) in wanted
 
 
 @dataclass(frozen=True)

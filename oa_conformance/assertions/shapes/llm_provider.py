@@ -427,11 +427,21 @@ def llm_spans(ctx: Context) -> list[Any]:
     return sorted(spans, key=attempt_order)
 
 
+def llm_span_status(want: Any, span: Any) -> str:
+    """The attempt span's OTel status code name (``OK``, ``ERROR``, ``UNSET``). A failed attempt's span
+    is ``ERROR`` (observability §4.2: an error maps to status ERROR); the prose does not say how a
+    successful LLM span marks success, and OTel's own guidance leaves success ``UNSET``, so an expected
+    ``OK`` accepts ``UNSET`` as well."""
+    status = span.get("status")
+    return "OK" if status == "UNSET" and getattr(want, "value", None) == "OK" else status
+
+
 @dataclass(frozen=True)
 class LlmSpansRule(SelectingRule):
     """`llm_spans: [...]` — one entry per attempt span, in order (length-exact): `attempt_index`,
-    `error_category` (null: the attempt succeeded), `attributes` (the keys named) and
-    `attributes_absent` (keys the span must not carry)."""
+    `error_category` (null: the attempt succeeded), `attributes` (the keys named),
+    `attributes_absent` (keys the span must not carry) and — an extension of this adapter — `status`
+    (``llm_span_status``)."""
 
     def evaluate(self, ctx: Context, bindings: Any):
         spans = self.select(ctx)
@@ -446,6 +456,8 @@ class LlmSpansRule(SelectingRule):
                     result = match(want, attributes.get(SPAN_FIELDS[key]), bindings, path)
                 elif key == "attributes":
                     result = match(want, attributes, bindings, path, "subset")
+                elif key == "status":  # an extension (the vocabulary row says so)
+                    result = match(want, llm_span_status(want, span), bindings, path)
                 elif key == "attributes_absent":
                     present = [item for item in want.items if item.value in attributes]
                     result = Match(not present, bindings, tuple(
