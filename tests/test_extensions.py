@@ -179,3 +179,74 @@ def test_lint_marks_llm_spans_status_but_not_the_upstream_llm_spans(tmp_path):
     assert json.loads(installed("oa-lint", "--format", "json", "--select", "V005", upstream.path).stdout) == []
     found = json.loads(installed("oa-lint", "--format", "json", "--select", "V005", extended.path).stdout)
     assert [(d["code"], d["severity"]) for d in found] == [("V005", "info")] and "llm_spans" in found[0]["message"]
+
+
+# ---- a failed boolean Query says what it found ----------------------------------------------------
+
+def test_every_boolean_query_row_failing_on_its_example_says_what_it_looked_at():
+    from oa_conformance.assertions.catalogue import all_rows
+    from oa_conformance.assertions.catalogue.engine import evaluate, substitute
+    from oa_conformance.assertions.catalogue.rows import Query
+    from oa_conformance.assertions.catalogue.scope import scope_from
+    from oa_conformance.assertions.rules import FAILED
+
+    from .test_catalogue import judge
+
+    boolean = 0
+    for capability, row in all_rows():
+        if not isinstance(row, Query) or row.fails is None or "{" in row.query.replace("{value}", ""):
+            continue  # a row with {name} bindings needs its concrete name's bindings: covered by test_catalogue
+        scope = scope_from(row.fails.document, row.fails.invocation)
+        try:
+            found = evaluate(substitute(row.query, {}, row.fails.value), scope)
+        except LookupError:
+            continue
+        failed = judge(capability, row, row.fails)
+        if isinstance(found, bool):
+            boolean += 1
+            assert failed.status == FAILED and "it looked at: `" in failed.detail, (row.name, failed.detail)
+    assert boolean >= 1
+
+
+def test_the_unique_invocation_id_query_shows_both_operands():
+    from oa_conformance.assertions.catalogue import resolve
+
+    from .test_catalogue import judge
+
+    found = resolve("graph-engine", "each_invocation_has_unique_invocation_id")
+    failed = judge("graph-engine", found.row, found.row.fails)
+    assert failed.detail.startswith("it does not hold (it looked at: ")
+    assert "`length(runs[].id)` = 2" in failed.detail and "`length(runs)` = 2" in failed.detail
+    assert "`runs[].id` = ['i1', 'i1']" in failed.detail
+
+
+TWO_RUNS = """\
+state:
+  fields:
+    v: {type: int, default: 0}
+entry: a
+nodes:
+  a:
+    update: {v: 1}
+edges:
+  - {from: a, to: END}
+invocations:
+  - name: first
+    initial_state: {}
+    expected: {final_state: {v: 1}}
+  - name: second
+    initial_state: {}
+    expected: {final_state: {v: 1}}
+invariants:
+  each_invocation_has_unique_invocation_id: WANT
+"""
+
+
+def test_a_failed_boolean_query_through_the_installed_command(tmp_path):
+    good = write_fixture(tmp_path / "good", TWO_RUNS.replace("WANT", "true"), "graph-engine", "001-two-runs.yaml")
+    bad = write_fixture(tmp_path / "bad", TWO_RUNS.replace("WANT", "false"), "graph-engine", "001-two-runs.yaml")
+    passed = installed("oa-conformance", "run", str(Path(good.path).parents[2]), "--processes", "1")
+    assert passed.returncode == 0, passed.stdout + passed.stderr
+    failed = installed("oa-conformance", "run", str(Path(bad.path).parents[2]), "--processes", "1")
+    shown = failed.stdout + failed.stderr
+    assert failed.returncode == 1 and "it looked at: `length(runs[].id)` = 2, `length(runs)` = 2" in shown, shown
