@@ -250,3 +250,48 @@ def test_a_failed_boolean_query_through_the_installed_command(tmp_path):
     failed = installed("oa-conformance", "run", str(Path(bad.path).parents[2]), "--processes", "1")
     shown = failed.stdout + failed.stderr
     assert failed.returncode == 1 and "it looked at: `length(runs[].id)` = 2, `length(runs)` = 2" in shown, shown
+
+
+# ---- concurrency_invariant: reached ---------------------------------------------------------------
+
+def _concurrency_case(bound: int, allowed: int) -> str:
+    from .conftest import shared_fixture
+
+    text = shared_fixture("pipeline-utilities/conformance/022-fan-out-count-and-concurrency-modes.yaml").read_text(encoding="utf-8")
+    text = text.replace("          default: 2\n        items:", f"          default: {allowed}\n        items:", 1)
+    text = text.replace("        allowed_in_flight: 2\n", f"        allowed_in_flight: {allowed}\n", 1)
+    return text.replace("      concurrency_invariant:\n        max_in_flight: 2\n",
+                        f"      concurrency_invariant:\n        max_in_flight: {bound}\n        reached: true\n", 1)
+
+
+def _run_pu(tmp_path, text: str, case: str):
+    from oa_conformance.pipeline import cases_of, run_case
+
+    ref = write_fixture(tmp_path, text, "pipeline-utilities", "001-concurrency.yaml")
+    cases = [c for c in cases_of(ref) if c.scenario.name == case]
+    return run_case(cases[0], timeout=20), ref.path
+
+
+def test_concurrency_reached_holds_when_the_runtime_uses_the_bound(tmp_path):
+    result, _ = _run_pu(tmp_path, _concurrency_case(2, 2), "concurrency_callable_with_items_field")
+    assert result.outcome == "passed", result.reason
+
+
+def test_concurrency_reached_fails_when_the_bound_is_never_reached(tmp_path):
+    # The runtime is allowed 1 in flight; the fixture claims the bound of 2 is reached: it is not.
+    text = _concurrency_case(2, 1)
+    result, path = _run_pu(tmp_path, text, "concurrency_callable_with_items_field")
+    line = text.splitlines().index("        reached: true") + 1
+    assert result.outcome == "failed" and "expected the bound reached (2 instances in flight at once), at most 1 were" in result.reason
+    assert result.location.startswith(f"{path}:{line}:")
+
+
+def test_concurrency_reached_through_the_installed_command_and_lint(tmp_path):
+    good = write_fixture(tmp_path / "good", _concurrency_case(2, 2), "pipeline-utilities", "001-concurrency.yaml")
+    bad = write_fixture(tmp_path / "bad", _concurrency_case(2, 1), "pipeline-utilities", "001-concurrency.yaml")
+    passed = installed("oa-conformance", "run", str(Path(good.path).parents[2]), "--processes", "1", "-k", "concurrency_callable")
+    assert passed.returncode == 0, passed.stdout + passed.stderr
+    failed = installed("oa-conformance", "run", str(Path(bad.path).parents[2]), "--processes", "1", "-k", "concurrency_callable")
+    assert failed.returncode == 1 and "expected the bound reached" in failed.stdout + failed.stderr
+    found = json.loads(installed("oa-lint", "--format", "json", "--select", "V005", good.path).stdout)
+    assert [d["code"] for d in found] == ["V005"] and "reached" in found[0]["message"]

@@ -4,7 +4,7 @@ the failure mocks (conformance-adapter §5.1) and checkpointing / resume (§10).
 from __future__ import annotations
 
 from .handlers import COMPOSITION, EXECUTE, expectation, GRAPH_BUILD, node, NODE_MODIFIER, NOT_EXECUTED, PART, PREDICATES, SHAPE
-from .registry import Directive, Family, Handler
+from .registry import Directive, Extension, Family, Handler, value_naming
 from .shapes import BOOL, INT, NUM, STR, Data, Enum, Expect, ListOf, MapOf, Nullable, OneOf, Predicates, Section
 
 CAPABILITY = "pipeline-utilities"
@@ -217,5 +217,7 @@ DIRECTIVES = [
               "The failure-isolation event, with its `caught_exception` chain (§5.8).", handled_by=SHAPE),
     Directive("no_failure_isolation_event", ("expected",), BOOL, "§6.3", PU, None, "No failure-isolation event fired.", handled_by=SHAPE),
     Directive("expected_observer_event", ("expected",), Expect(("map",)), "§6", PU, None, "One observer event that must be present.", handled_by=SHAPE),
-    Directive("concurrency_invariant", ("expected",), Expect(("map",)), "§9", PU, None, "Bounds on concurrent instances (`max_in_flight`).", handled_by=SHAPE),
+    Directive("concurrency_invariant", ("expected",), Expect(("map",)), "§9", PU, None, "Bounds on concurrent instances (`max_in_flight`, `reached`).", handled_by=SHAPE,
+              extension=Extension("`reached: true` in `concurrency_invariant`: the bound `max_in_flight` must be reached "
+                                  "(at some point exactly N instances in flight), not only respected.", value_naming("reached"))),
 ]
