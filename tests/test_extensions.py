@@ -295,3 +295,30 @@ def test_concurrency_reached_through_the_installed_command_and_lint(tmp_path):
     assert failed.returncode == 1 and "expected the bound reached" in failed.stdout + failed.stderr
     found = json.loads(installed("oa-lint", "--format", "json", "--select", "V005", good.path).stdout)
     assert [d["code"] for d in found] == ["V005"] and "reached" in found[0]["message"]
+
+
+# ---- llm-provider expected_wire_request: a key the body text repeats ------------------------------
+
+def test_expected_wire_request_fails_on_a_key_the_body_repeats(tmp_path, monkeypatch):
+    """The parsed body keeps the last of a repeated key; the wire's duplicate_keys still shows it."""
+    import httpx._content as content
+
+    from .test_llm_provider import real
+
+    original = content.json_dumps
+
+    def model_twice(obj, **options):
+        text = original(obj, **options)
+        if isinstance(obj, dict) and "model" in obj:
+            return '{"model":' + original(obj["model"], **options) + "," + text[1:]
+        return text
+
+    text = real("076-managed-declared-stop-merge.yaml")
+    case = "matching_extras_stop_collapses_dedup"  # the second case: its expected_wire_request's model line
+    result, _ = run_copy(tmp_path, "076.yaml", text, case)
+    assert result.outcome == "passed", result.reason  # the same case before the fault
+    monkeypatch.setattr(content, "json_dumps", model_twice)
+    result, path = run_copy(tmp_path, "076.yaml", text, case)
+    line = [n for n, written in enumerate(text.splitlines(), start=1) if written == "      model: test-model"][1]
+    assert result.outcome == "failed" and "expected_wire_request[request 0].model" in result.reason and "2 occurrences" in result.reason
+    assert result.location.startswith(f"{path}:{line}:")

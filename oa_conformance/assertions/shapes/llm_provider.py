@@ -267,11 +267,30 @@ def with_wildcards(node: Any) -> Any:
     return node
 
 
+@dataclass(frozen=True)
+class WireRequestRule(ValueRule):
+    """`expected_wire_request` — the body exactly; and, since the parsed body keeps only the last of a
+    repeated key, each key the body text repeats (the wire's ``duplicate_keys``) is a mismatch too:
+    an exact body sends each key once."""
+
+    def evaluate(self, ctx: Context, bindings: Any):
+        result = match(self.expected, self.select(ctx), bindings, self.name, self.mode)
+        repeated = []
+        for request in block_requests(ctx):
+            for key, occurrences in request.get("duplicate_keys", {}).items():
+                span = self.expected.key_span(key) if isinstance(self.expected, Mapping) and key in self.expected else self.span
+                repeated.append(Mismatch(f"{self.name}[request {request['index']}].{key}", "the key once in the body",
+                                         f"{occurrences} occurrences", span))
+        if repeated:
+            result = Match(False, result.bindings, (*repeated, *result.mismatches))
+        return (verdict(self.name, self.span, result),), result.bindings
+
+
 def _expected_wire_request(node: Any, span: Span | None) -> Rule:
     node = with_wildcards(node)
     if isinstance(node, Sequence):  # one body per request, in order
-        return ValueRule("expected_wire_request", span, node, lambda ctx: [request_body(r) for r in block_requests(ctx)])
-    return ValueRule("expected_wire_request", span, node, one_request)
+        return WireRequestRule("expected_wire_request", span, node, lambda ctx: [request_body(r) for r in block_requests(ctx)])
+    return WireRequestRule("expected_wire_request", span, node, one_request)
 
 
 @dataclass(frozen=True)
