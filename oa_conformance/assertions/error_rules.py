@@ -47,6 +47,10 @@ class ErrorRule(SelectingRule):
                     continue
             elif key in error.attributes:
                 actual = error.attributes[key]
+                if actual is None and getattr(want, "value", None) is not None and _should_level(key):
+                    # A SHOULD-level hint the runtime exposes as "none": not met (a warning), not false.
+                    checks.append(Check(name, UNVERIFIED, span, f"the {error.type_name} exposes {key!r} as none"))
+                    continue
             else:
                 checks.append(Check(name, UNVERIFIED, span, f"not implemented: error field {key!r}"))
                 continue
@@ -68,6 +72,11 @@ def _with_levels(checks: list[Check], owner: str) -> tuple[Check, ...]:
         directive = VOCABULARY.lookup("error_expectation", key)
         leveled.extend(at_should_level((check,), directive.should) if directive is not None and directive.should else (check,))
     return tuple(leveled)
+
+
+def _should_level(key: str) -> bool:
+    directive = VOCABULARY.lookup("error_expectation", key)
+    return directive is not None and bool(directive.should)
 
 
 def _carries(expected: Mapping, error: Any, bindings: Any, path: str) -> tuple[list[Check], Any]:

@@ -13,7 +13,7 @@
     oa-lint --explain G003                   one rule's documentation
     oa-lint --list-predicates                the predicate catalogue as Markdown (docs/PREDICATES.md)
 
-Exit status: 0 clean, 1 findings, 2 usage error or internal error.
+Exit status: 0 clean (or info findings only), 1 findings, 2 usage error or internal error.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="oa-lint",
         description="Statically lint OpenArmature conformance fixtures: the adapter's load, schema and version checks, then lint rules.",
-        epilog="Exit status: 0 clean, 1 findings, 2 usage error or internal error.",
+        epilog="Exit status: 0 clean (or info findings only), 1 findings, 2 usage error or internal error.",
     )
     parser.add_argument("paths", nargs="*", metavar="PATH", help="a spec repository, its spec/ folder, a conformance/ folder or fixture files")
     parser.add_argument("--version", action="version", version=version_text("oa-lint"))
@@ -114,11 +114,13 @@ def _main(argv: list[str] | None, default_processes: int) -> int:
     for note in result.notes:
         print(f"oa-lint: note: {note}", file=sys.stderr)
     counts = result.counts()
-    print(f"oa-lint: {_count(result.files, 'fixture')}, {_count(counts['error'], 'error')}, {_count(counts['warning'], 'warning')}", file=sys.stderr)
+    information = f", {_count(counts['info'], 'info finding')}" if counts["info"] else ""
+    print(f"oa-lint: {_count(result.files, 'fixture')}, {_count(counts['error'], 'error')}, {_count(counts['warning'], 'warning')}{information}", file=sys.stderr)
     if result.internal_errors:
         print(f"oa-lint: {result.internal_errors} internal errors (X001): this is a bug in oa-lint", file=sys.stderr)
         return 2
-    return 1 if result.diagnostics and not args.exit_zero else 0
+    # Info findings (an extension used) are information: they never change the exit status.
+    return 1 if any(d.severity != "info" for d in result.diagnostics) and not args.exit_zero else 0
 
 
 def _lint_stdin(capability: str | None, selection: Selection) -> LintResult:

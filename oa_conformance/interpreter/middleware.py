@@ -248,7 +248,26 @@ def _record_to_state_side_channel(spec: Section, run_log: RunLog, options: dict)
     return side_channel
 
 
-ON_CAUGHT: dict[str, Callable[[Section, RunLog, dict], Any]] = {"record_to_state_side_channel": _record_to_state_side_channel}
+class OnCaughtRaised(Exception):
+    """What the `raise` on_caught kind raises: the callback's own failure (an extension)."""
+
+
+def _raise(spec: Section, run_log: RunLog, options: dict) -> Any:
+    """`on_caught: {kind: raise}` — an extension of this adapter: the callback logs the exception it
+    received (``on_caught``) and then raises :class:`OnCaughtRaised`. pipeline-utilities §6.3's
+    reference sequence awaits ``on_caught`` after emitting the failure-isolation event, inside the
+    catch: what the callback raises leaves the middleware, so the node fails."""
+    log = run_log.middleware_log
+
+    async def on_caught(exc: Exception) -> None:
+        log.append(("on_caught", {"category": getattr(exc, "category", None), "message": str(exc), "type": type(exc).__name__}))
+        raise OnCaughtRaised(f"on_caught raised after catching: {exc}")
+
+    return oa.FailureIsolationMiddleware(**options, on_caught=on_caught)
+
+
+ON_CAUGHT: dict[str, Callable[[Section, RunLog, dict], Any]] = {"record_to_state_side_channel": _record_to_state_side_channel,
+                                                                 "raise": _raise}
 
 
 _markers = itertools.count()

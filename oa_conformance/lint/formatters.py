@@ -21,7 +21,7 @@ from ..version import ADAPTER_VERSION
 from .rules import Rule
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
-_SARIF_LEVELS = {"error": "error", "warning": "warning"}
+_SARIF_LEVELS = {"error": "error", "warning": "warning", "info": "note"}
 
 
 def format_text(diagnostics: Sequence[Diagnostic], rules: Sequence[Rule] = ()) -> str:
@@ -41,7 +41,7 @@ def format_github(diagnostics: Sequence[Diagnostic], rules: Sequence[Rule] = ())
     names = {rule.code: rule.name for rule in rules}
     lines = []
     for d in diagnostics:
-        command = "error" if d.severity == "error" else "warning"
+        command = {"error": "error", "info": "notice"}.get(d.severity, "warning")
         title = f"{d.code} {names[d.code]}" if d.code in names else d.code
         properties = f"file={_property(d.path)},line={d.line},col={d.column},title={_property(title)}"
         lines.append(f"::{command} {properties}::{_data(d.message)}\n")

@@ -10,7 +10,7 @@ with (`mock_llm`, `mock_llm_stream`), and the typed-event collectors with their 
 from __future__ import annotations
 
 from .handlers import capture, direct, NOT_EXECUTED, PART, SHAPE
-from .registry import Directive, Family, Handler
+from .registry import Directive, Extension, Family, Handler, null_value, value_naming
 from .shapes import *  # noqa: F403 - the shape vocabulary is this module's language
 
 CAPABILITY = "llm-provider"
@@ -179,15 +179,20 @@ DIRECTIVES = [
     Directive("appended_messages", ("llm_wire_request_expectation",), Expect(("list",)), "§5.11", LP, "0.91.0",
               "Messages appended after the caller's, in order (`content` exact or `content_contains`).", handled_by=PART),
     Directive("llm_spans", ("expected",), Expect(("list",)), "§5.11", LP, "0.91.0",
-              "The per-attempt LLM spans (`attempt_index`, `attributes`, `attributes_absent`, `error_category`).",
-              scope="directory", handled_by=SHAPE),
+              "The per-attempt LLM spans (`attempt_index`, `attributes`, `attributes_absent`, `error_category`, `status`).",
+              scope="directory", handled_by=SHAPE,
+              extension=Extension("`status` on an `llm_spans` entry: the attempt span's OTel status (`ERROR` for a failed "
+                                  "attempt, observability §4.2; an expected `OK` accepts `UNSET`, which OTel leaves on success).",
+                                  value_naming("status"))),
     Directive("caller_messages_unmodified", ("expected",), BOOL, "§3.2 header", LP, None,
               "The caller's message list was not mutated.", scope="directory", handled_by=SHAPE),
     Directive("provider_call_count", ("expected",), INT, "§3.2 header", LP, None,
               "How many requests reached the provider.", scope="directory", handled_by=SHAPE),
-    Directive("retry_after_seconds", ("error_expectation",), NUM, "§3.2 header", LP, None,
+    Directive("retry_after_seconds", ("error_expectation",), Nullable(NUM), "§3.2 header", LP, None,
               "The error's `retry_after` (llm-provider §7), when the implementation exposes it.", scope="directory", handled_by=PART,
-              should="llm-provider §7: provider_rate_limit — \"Implementations SHOULD expose a `retry_after` accessor when the provider supplies one\""),
+              should="llm-provider §7: provider_rate_limit — \"Implementations SHOULD expose a `retry_after` accessor when the provider supplies one\"",
+              extension=Extension("`retry_after_seconds: null`: the provider supplied no hint, so a runtime exposing the "
+                                  "accessor reports none (a value there fails); a runtime without the accessor is a warning.", null_value)),
 
     # ---- typed-event collectors (§5.5) ---------------------------------------------------------
     Directive("typed_observers", CASE, ListOf(Section("typed_observer")), "§5.5", GE, "0.102.0",

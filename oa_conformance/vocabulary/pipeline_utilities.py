@@ -4,7 +4,7 @@ the failure mocks (conformance-adapter §5.1) and checkpointing / resume (§10).
 from __future__ import annotations
 
 from .handlers import COMPOSITION, EXECUTE, expectation, GRAPH_BUILD, node, NODE_MODIFIER, NOT_EXECUTED, PART, PREDICATES, SHAPE
-from .registry import Directive, Family, Handler
+from .registry import Directive, Extension, Family, Handler, value_among, value_naming
 from .shapes import BOOL, INT, NUM, STR, Data, Enum, Expect, ListOf, MapOf, Nullable, OneOf, Predicates, Section
 
 CAPABILITY = "pipeline-utilities"
@@ -106,7 +106,10 @@ DIRECTIVES = [
     Directive("seconds", ("backoff",), NUM, "§6.1", PU, None, "Seconds between attempts.", handled_by=PART),
     Directive("transient_categories", ("classifier",), ListOf(STR), "§6.1", PU, None, "Categories retried.", handled_by=PART),
     Directive("matches_category", ("predicate",), STR, "§6.3", PU, None, "Catch errors of this category.", handled_by=PART),
-    Directive("kind", ("on_caught",), STR, "§6.3", PU, None, "What the callback does.", handled_by=PART),
+    Directive("kind", ("on_caught",), STR, "§6.3", PU, None, "What the callback does.", handled_by=PART,
+              extension=Extension("`on_caught: {kind: raise}`: the callback records the exception it received, then raises "
+                                  "(pipeline-utilities §6.3 awaits on_caught inside the catch, after the failure-isolation event: "
+                                  "the node fails).", value_among("raise"))),
     Directive("increment_field", ("on_caught",), STR, "§6.3", PU, None, "A counter field the callback increments.", handled_by=PART),
     Directive("capture_message_field", ("on_caught",), STR, "§6.3", PU, None, "A field receiving the caught message.", handled_by=PART),
     Directive("capture_to", ("on_complete",), STR, "§6.2", PU, None, "Where timing records are captured.", handled_by=PART),
@@ -217,5 +220,7 @@ DIRECTIVES = [
               "The failure-isolation event, with its `caught_exception` chain (§5.8).", handled_by=SHAPE),
     Directive("no_failure_isolation_event", ("expected",), BOOL, "§6.3", PU, None, "No failure-isolation event fired.", handled_by=SHAPE),
     Directive("expected_observer_event", ("expected",), Expect(("map",)), "§6", PU, None, "One observer event that must be present.", handled_by=SHAPE),
-    Directive("concurrency_invariant", ("expected",), Expect(("map",)), "§9", PU, None, "Bounds on concurrent instances (`max_in_flight`).", handled_by=SHAPE),
+    Directive("concurrency_invariant", ("expected",), Expect(("map",)), "§9", PU, None, "Bounds on concurrent instances (`max_in_flight`, `reached`).", handled_by=SHAPE,
+              extension=Extension("`reached: true` in `concurrency_invariant`: the bound `max_in_flight` must be reached "
+                                  "(at some point exactly N instances in flight), not only respected.", value_naming("reached"))),
 ]

@@ -14,7 +14,7 @@ import keyword
 from functools import lru_cache
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Iterable
+from typing import Any, Callable, Iterable
 
 from .shapes import Shape
 
@@ -83,6 +83,50 @@ class Handler:
         return not self.families or family in self.families
 
 
+def every_use(value: Any) -> bool:
+    """An extension every use of its directive depends on (a key upstream lacks)."""
+    return True
+
+
+def null_value(value: Any) -> bool:
+    """An extension only its ``null`` value depends on (the key is upstream, ``null`` is not)."""
+    return getattr(value, "value", 0) is None
+
+
+def value_naming(*keys: str) -> Callable[[Any], bool]:
+    """An extension a value depends on when it names one of ``keys``: a mapping with one of them as a
+    key, or a list with such a mapping (an option upstream lacks, on the directive or on an entry)."""
+    wanted = frozenset(keys)
+
+    def names(value: Any) -> bool:
+        # Duck-typed over the AST's data nodes (this layer sits below the AST): a Mapping holds
+        # ``keys`` and ``values``, a Sequence ``items``.
+        mapping_keys, items = getattr(value, "keys", None), getattr(value, "items", None)
+        if mapping_keys is not None and not callable(mapping_keys):
+            return any(getattr(k, "value", k) in wanted for k in mapping_keys)
+        if items is not None and not callable(items):
+            return any(names(item) for item in items)
+        return False
+
+    return names
+
+
+def value_among(*values: Any) -> Callable[[Any], bool]:
+    """An extension a scalar value depends on when it is one of ``values`` (a kind upstream lacks)."""
+    wanted = frozenset(values)
+    return lambda value: getattr(value, "value", None) in wanted
+
+
+@dataclass(frozen=True)
+class Extension:
+    """What a directive adds to the fixture language beyond upstream: an EXTENSION of this adapter,
+    not spec. ``doc`` says what it adds and why; ``used_by(value)`` says whether one use of the
+    directive depends on it (every use, or only some values: a ``null``, an option, a kind)."""
+
+    doc: str
+    used_by: Callable[[Any], bool] = every_use
+
+
 @dataclass(frozen=True)
 class Directive:
     """One key a family allows."""
@@ -101,6 +145,10 @@ class Directive:
     # The prose that makes the expectation SHOULD-level (capability, section and the sentence), or ""
     # for a MUST: a check of a SHOULD-level directive that does not hold is a warning, never a failure.
     should: str = ""
+    # True for a directive this adapter adds beyond the upstream fixture language (an EXTENSION, not
+    # spec): its doc says what it extends. `oa-lint` reports each use as information (V005), so a
+    # fixture meant for upstream shows where it depends on one; docs/PREDICATES.md lists them.
+    extension: Extension | None = None
     attr: str = field(default="", init=False, compare=False)  # the Python attribute on its family's AST class
 
     def __post_init__(self) -> None:

@@ -21,6 +21,7 @@ from ...kinds import is_mapping, is_sequence
 from ..matchers import explain, match, show
 from ..rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule
 from . import Resolved, directive_node, resolve
+from .query_operands import operands
 from .rows import Compute, Query, Restates, Verdict
 from .scope import scope_of
 
@@ -166,6 +167,8 @@ def compare(row: Query, expected: Any, found: Any, bindings: Any, path: str) -> 
         holds = truthy(found)
         if holds == bool(want):
             return True, "", bindings
+        if isinstance(found, bool):  # a boolean query: it did not hold, or held where the fixture gives false
+            return False, ("it does not hold" if not holds else "it holds, and the fixture gives false"), bindings
         return False, ("the query selected nothing" if not holds else f"expected none, found {_items(found)}"), bindings
     if row.compare == "absent":
         absent = not truthy(found)
@@ -207,7 +210,22 @@ class QueryRule(Rule):
         holds, why, bindings_out = compare(self.row, self.expected, found, bindings, self.name)
         if holds:
             return (Check(self.name, VERIFIED, self.span),), bindings_out
+        if isinstance(found, bool):  # "expected true, got false" says nothing: show what the query compared
+            why += looked_at(query, scope)
         return (Check(self.name, FAILED, self.span, why),), bindings
+
+
+def looked_at(query: str, scope: dict) -> str:
+    """`` (it looked at: `a` = 3, `b` = 4)`` — the operands a boolean query compared, with their values."""
+    from jmespath.visitor import TreeInterpreter
+
+    _, options = _jmespath()
+    interpreter = TreeInterpreter(options)
+    try:
+        seen = operands(compiled(query).parsed, lambda node: interpreter.visit(node, scope))
+    except Exception:  # an operand that only evaluates inside its filter (reads @): say nothing rather than fail
+        return ""
+    return " (it looked at: " + ", ".join(f"`{text}` = {_items(value)}" for text, value in seen) + ")" if seen else ""
 
 
 @dataclass(frozen=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ...vocabulary import VOCABULARY
 from . import all_rows
 from .rows import Compute, Query, Restates
 
@@ -52,7 +53,21 @@ def markdown() -> str:
         lines += ["", f"## {capability or 'canonical (§5.9, every capability)'}", "", "| name | what | how |", "|---|---|---|"]
         for row in sorted(rows, key=lambda r: r.name):
             lines.append(f"| `{_cell(row.name)}` | {_cell(row.doc)} | {_cell(how(row))} |")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + extensions()) + "\n"
+
+
+def extensions() -> list[str]:
+    """The section listing the vocabulary rows marked as extensions (``Directive.extension``)."""
+    rows = sorted((d for d in VOCABULARY.all_directives() if d.extension is not None), key=lambda d: (d.capability, d.name))
+    lines = ["", "## Extensions of the fixture language", "",
+             "Directives (or values of one) this adapter understands beyond the upstream fixture language: "
+             "EXTENSIONS of this adapter, not spec. A fixture using one runs here, but another adapter need "
+             "not understand it; `oa-lint` reports each use as information (V005). Generated from the "
+             "vocabulary rows with `extension=Extension(...)`.", "",
+             "| directive | in | capability | what it adds |", "|---|---|---|---|"]
+    for row in rows:
+        lines.append(f"| `{row.name}` | {', '.join(f'`{w}`' for w in row.where)} | {row.capability} | {_cell(row.extension.doc)} |")
+    return lines
 
 
 __all__ = ["markdown"]

@@ -267,11 +267,30 @@ def with_wildcards(node: Any) -> Any:
     return node
 
 
+@dataclass(frozen=True)
+class WireRequestRule(ValueRule):
+    """`expected_wire_request` — the body exactly; and, since the parsed body keeps only the last of a
+    repeated key, each key the body text repeats (the wire's ``duplicate_keys``) is a mismatch too:
+    an exact body sends each key once."""
+
+    def evaluate(self, ctx: Context, bindings: Any):
+        result = match(self.expected, self.select(ctx), bindings, self.name, self.mode)
+        repeated = []
+        for request in block_requests(ctx):
+            for key, occurrences in request.get("duplicate_keys", {}).items():
+                span = self.expected.key_span(key) if isinstance(self.expected, Mapping) and key in self.expected else self.span
+                repeated.append(Mismatch(f"{self.name}[request {request['index']}].{key}", "the key once in the body",
+                                         f"{occurrences} occurrences", span))
+        if repeated:
+            result = Match(False, result.bindings, (*repeated, *result.mismatches))
+        return (verdict(self.name, self.span, result),), result.bindings
+
+
 def _expected_wire_request(node: Any, span: Span | None) -> Rule:
     node = with_wildcards(node)
     if isinstance(node, Sequence):  # one body per request, in order
-        return ValueRule("expected_wire_request", span, node, lambda ctx: [request_body(r) for r in block_requests(ctx)])
-    return ValueRule("expected_wire_request", span, node, one_request)
+        return WireRequestRule("expected_wire_request", span, node, lambda ctx: [request_body(r) for r in block_requests(ctx)])
+    return WireRequestRule("expected_wire_request", span, node, one_request)
 
 
 @dataclass(frozen=True)
@@ -427,11 +446,21 @@ def llm_spans(ctx: Context) -> list[Any]:
     return sorted(spans, key=attempt_order)
 
 
+def llm_span_status(want: Any, span: Any) -> str:
+    """The attempt span's OTel status code name (``OK``, ``ERROR``, ``UNSET``). A failed attempt's span
+    is ``ERROR`` (observability §4.2: an error maps to status ERROR); the prose does not say how a
+    successful LLM span marks success, and OTel's own guidance leaves success ``UNSET``, so an expected
+    ``OK`` accepts ``UNSET`` as well."""
+    status = span.get("status")
+    return "OK" if status == "UNSET" and getattr(want, "value", None) == "OK" else status
+
+
 @dataclass(frozen=True)
 class LlmSpansRule(SelectingRule):
     """`llm_spans: [...]` — one entry per attempt span, in order (length-exact): `attempt_index`,
-    `error_category` (null: the attempt succeeded), `attributes` (the keys named) and
-    `attributes_absent` (keys the span must not carry)."""
+    `error_category` (null: the attempt succeeded), `attributes` (the keys named),
+    `attributes_absent` (keys the span must not carry) and — an extension of this adapter — `status`
+    (``llm_span_status``)."""
 
     def evaluate(self, ctx: Context, bindings: Any):
         spans = self.select(ctx)
@@ -446,6 +475,8 @@ class LlmSpansRule(SelectingRule):
                     result = match(want, attributes.get(SPAN_FIELDS[key]), bindings, path)
                 elif key == "attributes":
                     result = match(want, attributes, bindings, path, "subset")
+                elif key == "status":  # an extension (the vocabulary row says so)
+                    result = match(want, llm_span_status(want, span), bindings, path)
                 elif key == "attributes_absent":
                     present = [item for item in want.items if item.value in attributes]
                     result = Match(not present, bindings, tuple(

@@ -250,21 +250,27 @@ def max_in_flight(node_log: list[Any]) -> int:
 class ConcurrencyRule(EventsJudged):
     """`concurrency_invariant: {max_in_flight: N}` — at no point were more than N fan-out instances in
     flight (measured over the bodies' entry / exit markers, :func:`max_in_flight`). A run in which no
-    fan-out instance body ran at all proves nothing and fails."""
+    fan-out instance body ran at all proves nothing and fails. With `reached: true` (an extension of
+    this adapter) the bound must also be reached: at some point exactly N were in flight, so a runtime
+    that runs the instances one at a time does not pass a bound of 2."""
 
     def events(self, ctx: Context) -> list[Any]:
         return list(invocation_of(ctx).node_log)
 
     def judge(self, events: list[Any], bindings: Any) -> tuple[Check, Any]:
-        unknown = [key for key, _ in self.expected.items() if key != "max_in_flight"]
+        unknown = [key for key, _ in self.expected.items() if key not in ("max_in_flight", "reached")]
         if unknown:
             return Check(self.name, UNVERIFIED, self.span, f"not implemented: concurrency_invariant keys {unknown}"), bindings
         bound, seen = self.expected.get("max_in_flight").value, max_in_flight(events)
+        reached = self.expected.get("reached")  # an extension: the bound must also be used, not only respected
         if seen == 0:
             return Check(self.name, FAILED, self.span, "no fan-out instance body ran: nothing to measure"), bindings
-        if seen <= bound:
-            return Check(self.name, VERIFIED, self.span, f"at most {seen} instances were in flight at once"), bindings
-        return Check(self.name, FAILED, self.span, f"{seen} instances were in flight at once, more than {bound}"), bindings
+        if seen > bound:
+            return Check(self.name, FAILED, self.span, f"{seen} instances were in flight at once, more than {bound}"), bindings
+        if reached is not None and reached.value is True and seen < bound:
+            return Check(self.name, FAILED, self.expected.key_span("reached"),
+                         f"expected the bound reached ({bound} instances in flight at once), at most {seen} were"), bindings
+        return Check(self.name, VERIFIED, self.span, f"at most {seen} instances were in flight at once"), bindings
 
 
 def _concurrency_invariant(node: Mapping, span: Span | None) -> Rule:

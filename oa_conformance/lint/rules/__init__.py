@@ -3,7 +3,7 @@
 A rule module declares, as module constants:
 
 * ``CODE`` — a letter for its family and three digits (``G002``); ``NAME`` — a kebab-case name;
-* ``SEVERITY`` — ``error`` or ``warning``;
+* ``SEVERITY`` — ``error``, ``warning`` or ``info`` (information only: never changes the exit status);
 * ``KIND`` — what its ``check`` is given:
 
   ============ =====================================================================================
@@ -47,6 +47,7 @@ from . import (
     default_type_mismatch,
     directive_unknown,
     edge_endpoint_undeclared,
+    extension_used,
     entry_undeclared,
     execution_order_undeclared,
     file_duplicate_key,
@@ -81,7 +82,7 @@ from . import (
 )
 
 LINT = "lint"
-SEVERITIES = ("error", "warning")
+SEVERITIES = ("error", "warning", "info")  # info: reported, never a reason to exit non-zero
 KINDS = ("file", "sidecar", "document", "static", "fixture", "scenario", "outcome", "discovery", "internal")
 
 # The registry, in the order --list-rules prints it: by family, then code.
@@ -106,6 +107,7 @@ MODULES: tuple[ModuleType, ...] = (
     schema_invalid,
     version_unsupported,
     predicate_misspelled,
+    extension_used,
     # G — graph references (graph-engine §2)
     entry_undeclared,
     edge_endpoint_undeclared,

@@ -1,0 +1,375 @@
+"""Extensions of this adapter's fixture language (`Directive.extension`): each is a vocabulary row
+marked as an extension, with a handler that makes it a real check — it holds on the right trace and
+fails on a wrong one — and `oa-lint` reports each use as information (V005), never changing the exit
+status. Tested through the assert pass and through the installed `oa-conformance run` / `oa-lint`."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from oa_conformance.vocabulary import VOCABULARY
+
+from .test_llm_provider import run_copy
+from .test_run import write_fixture
+
+BIN = Path(sys.executable).parent
+
+
+def installed(command: str, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([str(BIN / command), *args], capture_output=True, text=True, timeout=120)
+
+
+def extension_rows() -> list:
+    return [row for row in VOCABULARY.all_directives() if row.extension is not None]
+
+
+# ---- retry_after_seconds: null --------------------------------------------------------------------
+
+RATE_LIMITED = """\
+cases:
+  - name: no_hint
+    mock_provider:
+      responses:
+        - status: 429
+          {headers}body:
+            error:
+              type: rate_limit_error
+              message: "Rate limit exceeded"
+    call:
+      operation: complete
+      messages: [{{role: user, content: "Hi"}}]
+    expected:
+      raises:
+        category: provider_rate_limit
+        retry_after_seconds: null
+"""
+WITH_HINT = 'headers:\n            Retry-After: "30"\n          '
+
+
+def test_retry_after_null_is_an_extension_row():
+    row = VOCABULARY.lookup("error_expectation", "retry_after_seconds", "llm-provider")
+    assert row.extension is not None and "null" in row.extension.doc
+    assert row in extension_rows()
+
+
+def test_retry_after_null_holds_when_the_provider_supplied_no_hint(tmp_path):
+    result, _ = run_copy(tmp_path, "001-null-hint.yaml", RATE_LIMITED.format(headers=""), "no_hint")
+    assert result.outcome == "passed", result.reason
+    assert result.counts()["warning"] == 0  # verified, not skipped
+
+
+def test_retry_after_null_fails_when_the_runtime_reports_a_hint(tmp_path):
+    result, path = run_copy(tmp_path, "001-null-hint.yaml", RATE_LIMITED.format(headers=WITH_HINT), "no_hint")
+    assert result.outcome == "failed"
+    line = RATE_LIMITED.format(headers=WITH_HINT).splitlines().index("        retry_after_seconds: null") + 1
+    assert result.location.startswith(f"{path}:{line}:") and "got 30" in result.reason
+
+
+def test_retry_after_null_on_a_runtime_without_the_accessor_is_a_warning(tmp_path, monkeypatch):
+    from openarmature.llm import errors
+
+    original = errors.ProviderRateLimit.__init__
+
+    def without_accessor(self, *args, retry_after=None):
+        original(self, *args, retry_after=retry_after)
+        del self.retry_after
+
+    monkeypatch.setattr(errors.ProviderRateLimit, "__init__", without_accessor)
+    result, _ = run_copy(tmp_path, "001-null-hint.yaml", RATE_LIMITED.format(headers=""), "no_hint")
+    assert result.outcome == "passed", result.reason
+    assert result.counts()["warning"] == 1
+
+
+def test_retry_after_null_through_the_installed_command(tmp_path):
+    good = write_fixture(tmp_path / "good", RATE_LIMITED.format(headers=""), "llm-provider", "001-null-hint.yaml")
+    bad = write_fixture(tmp_path / "bad", RATE_LIMITED.format(headers=WITH_HINT), "llm-provider", "001-null-hint.yaml")
+    passed = installed("oa-conformance", "run", str(Path(good.path).parents[2]), "--processes", "1")
+    assert passed.returncode == 0, passed.stdout + passed.stderr
+    failed = installed("oa-conformance", "run", str(Path(bad.path).parents[2]), "--processes", "1")
+    assert failed.returncode == 1 and "retry_after_seconds" in failed.stdout + failed.stderr
+
+
+# ---- oa-lint: V005 extension-used ----------------------------------------------------------------
+
+def linted_fixture(tmp_path, text: str, name: str):
+    """A fixture with its sidecar (so the layout rules have nothing to say)."""
+    ref = write_fixture(tmp_path, text, "llm-provider", name)
+    Path(ref.path).with_suffix(".md").write_text("# A case\n", encoding="utf-8")
+    return ref
+
+
+def test_lint_reports_an_extension_use_as_information_without_changing_the_exit_status(tmp_path):
+    ref = linted_fixture(tmp_path, RATE_LIMITED.format(headers=""), "001-null-hint.yaml")
+    done = installed("oa-lint", "--format", "json", ref.path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    found = json.loads(done.stdout)
+    line = RATE_LIMITED.splitlines().index("        retry_after_seconds: null") + 1
+    assert [(d["code"], d["severity"], d["line"]) for d in found] == [("V005", "info", line)]
+    assert "extension" in found[0]["message"] and "1 info finding" in done.stderr
+
+
+def test_lint_does_not_report_the_upstream_use_of_the_same_directive(tmp_path):
+    text = RATE_LIMITED.format(headers=WITH_HINT).replace("retry_after_seconds: null", "retry_after_seconds: 30")
+    ref = linted_fixture(tmp_path, text, "001-hint.yaml")
+    done = installed("oa-lint", "--format", "json", "--select", "V005", ref.path)
+    assert done.returncode == 0 and json.loads(done.stdout) == []
+
+
+def test_the_sarif_and_github_forms_carry_information_as_a_note(tmp_path):
+    ref = linted_fixture(tmp_path, RATE_LIMITED.format(headers=""), "001-null-hint.yaml")
+    sarif = json.loads(installed("oa-lint", "--format", "sarif", ref.path).stdout)
+    assert [r["level"] for r in sarif["runs"][0]["results"]] == ["note"]
+    assert installed("oa-lint", "--format", "github", ref.path).stdout.startswith("::notice ")
+
+
+# ---- the extensions are listed from the table ------------------------------------------------------
+
+def test_docs_predicates_md_lists_every_extension_row():
+    text = (Path(__file__).parents[1] / "docs" / "PREDICATES.md").read_text(encoding="utf-8")
+    listed = text.split("## Extensions of the fixture language", 1)[1]
+    for row in extension_rows():
+        assert f"| `{row.name}` |" in listed and row.extension.doc.split(":")[0] in listed, row.name
+
+
+# ---- llm_spans: status ---------------------------------------------------------------------------
+
+def _with_span_statuses(first: str, second: str) -> str:
+    from .test_llm_provider import real
+
+    text = real("056-call-level-retry-transient.yaml")
+    text = text.replace("      error_category: provider_unavailable\n", f"      error_category: provider_unavailable\n      status: {first}\n", 1)
+    return text.replace("      error_category: null\n", f"      error_category: null\n      status: {second}\n", 1)
+
+
+def test_llm_spans_status_is_an_extension_used_only_when_an_entry_names_it():
+    row = VOCABULARY.lookup("expected", "llm_spans", "llm-provider")
+    assert row.extension is not None and "status" in row.extension.doc
+
+
+def test_llm_spans_status_holds_on_the_real_retry_case(tmp_path):
+    result, _ = run_copy(tmp_path, "056-retry.yaml", _with_span_statuses("ERROR", "OK"))
+    assert result.outcome == "passed", result.reason
+
+
+def test_llm_spans_status_fails_on_the_wrong_status(tmp_path):
+    text = _with_span_statuses("OK", "OK")
+    result, path = run_copy(tmp_path, "056-retry.yaml", text)
+    line = text.splitlines().index("      status: OK") + 1
+    assert result.outcome == "failed" and "llm_spans[0].status" in result.reason and "'ERROR'" in result.reason
+    assert f"{path}:{line}:" in result.location + result.reason
+
+
+def test_llm_spans_status_through_the_installed_command(tmp_path):
+    good = write_fixture(tmp_path / "good", _with_span_statuses("ERROR", "OK"), "llm-provider", "001-retry.yaml")
+    bad = write_fixture(tmp_path / "bad", _with_span_statuses("ERROR", "ERROR"), "llm-provider", "001-retry.yaml")
+    passed = installed("oa-conformance", "run", str(Path(good.path).parents[2]), "--processes", "1")
+    assert passed.returncode == 0, passed.stdout + passed.stderr
+    failed = installed("oa-conformance", "run", str(Path(bad.path).parents[2]), "--processes", "1")
+    assert failed.returncode == 1 and "llm_spans[1].status" in failed.stdout + failed.stderr
+
+
+def test_lint_marks_llm_spans_status_but_not_the_upstream_llm_spans(tmp_path):
+    from .test_llm_provider import real
+
+    upstream = linted_fixture(tmp_path / "up", real("056-call-level-retry-transient.yaml"), "001-retry.yaml")
+    extended = linted_fixture(tmp_path / "ext", _with_span_statuses("ERROR", "OK"), "001-retry.yaml")
+    assert json.loads(installed("oa-lint", "--format", "json", "--select", "V005", upstream.path).stdout) == []
+    found = json.loads(installed("oa-lint", "--format", "json", "--select", "V005", extended.path).stdout)
+    assert [(d["code"], d["severity"]) for d in found] == [("V005", "info")] and "llm_spans" in found[0]["message"]
+
+
+# ---- a failed boolean Query says what it found ----------------------------------------------------
+
+def test_every_boolean_query_row_failing_on_its_example_says_what_it_looked_at():
+    from oa_conformance.assertions.catalogue import all_rows
+    from oa_conformance.assertions.catalogue.engine import evaluate, substitute
+    from oa_conformance.assertions.catalogue.rows import Query
+    from oa_conformance.assertions.catalogue.scope import scope_from
+    from oa_conformance.assertions.rules import FAILED
+
+    from .test_catalogue import judge
+
+    boolean = 0
+    for capability, row in all_rows():
+        if not isinstance(row, Query) or row.fails is None or "{" in row.query.replace("{value}", ""):
+            continue  # a row with {name} bindings needs its concrete name's bindings: covered by test_catalogue
+        scope = scope_from(row.fails.document, row.fails.invocation)
+        try:
+            found = evaluate(substitute(row.query, {}, row.fails.value), scope)
+        except LookupError:
+            continue
+        failed = judge(capability, row, row.fails)
+        if isinstance(found, bool):
+            boolean += 1
+            assert failed.status == FAILED and "it looked at: `" in failed.detail, (row.name, failed.detail)
+    assert boolean >= 1
+
+
+def test_the_unique_invocation_id_query_shows_both_operands():
+    from oa_conformance.assertions.catalogue import resolve
+
+    from .test_catalogue import judge
+
+    found = resolve("graph-engine", "each_invocation_has_unique_invocation_id")
+    failed = judge("graph-engine", found.row, found.row.fails)
+    assert failed.detail.startswith("it does not hold (it looked at: ")
+    assert "`length(runs[].id)` = 2" in failed.detail and "`length(runs)` = 2" in failed.detail
+    assert "`runs[].id` = ['i1', 'i1']" in failed.detail
+
+
+TWO_RUNS = """\
+state:
+  fields:
+    v: {type: int, default: 0}
+entry: a
+nodes:
+  a:
+    update: {v: 1}
+edges:
+  - {from: a, to: END}
+invocations:
+  - name: first
+    initial_state: {}
+    expected: {final_state: {v: 1}}
+  - name: second
+    initial_state: {}
+    expected: {final_state: {v: 1}}
+invariants:
+  each_invocation_has_unique_invocation_id: WANT
+"""
+
+
+def test_a_failed_boolean_query_through_the_installed_command(tmp_path):
+    good = write_fixture(tmp_path / "good", TWO_RUNS.replace("WANT", "true"), "graph-engine", "001-two-runs.yaml")
+    bad = write_fixture(tmp_path / "bad", TWO_RUNS.replace("WANT", "false"), "graph-engine", "001-two-runs.yaml")
+    passed = installed("oa-conformance", "run", str(Path(good.path).parents[2]), "--processes", "1")
+    assert passed.returncode == 0, passed.stdout + passed.stderr
+    failed = installed("oa-conformance", "run", str(Path(bad.path).parents[2]), "--processes", "1")
+    shown = failed.stdout + failed.stderr
+    assert failed.returncode == 1 and "it looked at: `length(runs[].id)` = 2, `length(runs)` = 2" in shown, shown
+
+
+# ---- concurrency_invariant: reached ---------------------------------------------------------------
+
+def _concurrency_case(bound: int, allowed: int) -> str:
+    from .conftest import shared_fixture
+
+    text = shared_fixture("pipeline-utilities/conformance/022-fan-out-count-and-concurrency-modes.yaml").read_text(encoding="utf-8")
+    text = text.replace("          default: 2\n        items:", f"          default: {allowed}\n        items:", 1)
+    text = text.replace("        allowed_in_flight: 2\n", f"        allowed_in_flight: {allowed}\n", 1)
+    return text.replace("      concurrency_invariant:\n        max_in_flight: 2\n",
+                        f"      concurrency_invariant:\n        max_in_flight: {bound}\n        reached: true\n", 1)
+
+
+def _run_pu(tmp_path, text: str, case: str):
+    from oa_conformance.pipeline import cases_of, run_case
+
+    ref = write_fixture(tmp_path, text, "pipeline-utilities", "001-concurrency.yaml")
+    cases = [c for c in cases_of(ref) if case is None or c.scenario.name == case]
+    return run_case(cases[0], timeout=20), ref.path
+
+
+def test_concurrency_reached_holds_when_the_runtime_uses_the_bound(tmp_path):
+    result, _ = _run_pu(tmp_path, _concurrency_case(2, 2), "concurrency_callable_with_items_field")
+    assert result.outcome == "passed", result.reason
+
+
+def test_concurrency_reached_fails_when_the_bound_is_never_reached(tmp_path):
+    # The runtime is allowed 1 in flight; the fixture claims the bound of 2 is reached: it is not.
+    text = _concurrency_case(2, 1)
+    result, path = _run_pu(tmp_path, text, "concurrency_callable_with_items_field")
+    line = text.splitlines().index("        reached: true") + 1
+    assert result.outcome == "failed" and "expected the bound reached (2 instances in flight at once), at most 1 were" in result.reason
+    assert result.location.startswith(f"{path}:{line}:")
+
+
+def test_concurrency_reached_through_the_installed_command_and_lint(tmp_path):
+    good = write_fixture(tmp_path / "good", _concurrency_case(2, 2), "pipeline-utilities", "001-concurrency.yaml")
+    bad = write_fixture(tmp_path / "bad", _concurrency_case(2, 1), "pipeline-utilities", "001-concurrency.yaml")
+    passed = installed("oa-conformance", "run", str(Path(good.path).parents[2]), "--processes", "1", "-k", "concurrency_callable")
+    assert passed.returncode == 0, passed.stdout + passed.stderr
+    failed = installed("oa-conformance", "run", str(Path(bad.path).parents[2]), "--processes", "1", "-k", "concurrency_callable")
+    assert failed.returncode == 1 and "expected the bound reached" in failed.stdout + failed.stderr
+    found = json.loads(installed("oa-lint", "--format", "json", "--select", "V005", good.path).stdout)
+    assert [d["code"] for d in found] == ["V005"] and "reached" in found[0]["message"]
+
+
+# ---- llm-provider expected_wire_request: a key the body text repeats ------------------------------
+
+def test_expected_wire_request_fails_on_a_key_the_body_repeats(tmp_path, monkeypatch):
+    """The parsed body keeps the last of a repeated key; the wire's duplicate_keys still shows it."""
+    import httpx._content as content
+
+    from .test_llm_provider import real
+
+    original = content.json_dumps
+
+    def model_twice(obj, **options):
+        text = original(obj, **options)
+        if isinstance(obj, dict) and "model" in obj:
+            return '{"model":' + original(obj["model"], **options) + "," + text[1:]
+        return text
+
+    text = real("076-managed-declared-stop-merge.yaml")
+    case = "matching_extras_stop_collapses_dedup"  # the second case: its expected_wire_request's model line
+    result, _ = run_copy(tmp_path, "076.yaml", text, case)
+    assert result.outcome == "passed", result.reason  # the same case before the fault
+    monkeypatch.setattr(content, "json_dumps", model_twice)
+    result, path = run_copy(tmp_path, "076.yaml", text, case)
+    line = [n for n, written in enumerate(text.splitlines(), start=1) if written == "      model: test-model"][1]
+    assert result.outcome == "failed" and "expected_wire_request[request 0].model" in result.reason and "2 occurrences" in result.reason
+    assert result.location.startswith(f"{path}:{line}:")
+
+
+# ---- on_caught: {kind: raise} ----------------------------------------------------------------------
+
+def _on_caught_raise() -> str:
+    from .conftest import shared_fixture
+
+    text = shared_fixture("pipeline-utilities/conformance/062-failure-isolation-on-caught-callback.yaml").read_text(encoding="utf-8")
+    text = text.replace("kind: record_to_state_side_channel", "kind: raise")
+    text = "\n".join(line for line in text.splitlines() if "increment_field:" not in line and "capture_message_field:" not in line)
+    # What the callback's raise does to the node is the runtime's to decide here (the reference sequence in
+    # §6.3 is not a MUST); the case asserts what holds either way: the event emitted, the callback called
+    # once with the original exception.
+    return text[:text.index("\nexpected:")] + """
+expected:
+  expected_failure_isolation_event:
+    event_name: "summarize_failed"
+    caught_exception:
+      category: provider_unavailable
+      message: "service down"
+  invariants:
+    on_caught_fires_exactly_once: true
+    on_caught_receives_original_exception: true
+    framework_event_still_emits_with_on_caught: true
+"""
+
+
+def test_on_caught_raise_runs_a_raising_callback(tmp_path):
+    result, _ = _run_pu(tmp_path, _on_caught_raise(), None)
+    assert result.outcome == "passed", result.reason
+
+
+def test_on_caught_raise_fails_when_the_runtime_never_calls_the_callback(tmp_path, monkeypatch):
+    import openarmature.graph as oa
+
+    original = oa.FailureIsolationMiddleware.__init__
+
+    def without_callback(self, *args, on_caught=None, **options):
+        original(self, *args, **options)
+
+    monkeypatch.setattr(oa.FailureIsolationMiddleware, "__init__", without_callback)
+    result, _ = _run_pu(tmp_path, _on_caught_raise(), None)
+    assert result.outcome == "failed" and "on_caught_fires_exactly_once" in result.reason
+
+
+def test_on_caught_raise_through_the_installed_command_and_lint(tmp_path):
+    ref = write_fixture(tmp_path, _on_caught_raise(), "pipeline-utilities", "001-on-caught-raise.yaml")
+    done = installed("oa-conformance", "run", str(Path(ref.path).parents[2]), "--processes", "1")
+    assert done.returncode == 0, done.stdout + done.stderr
+    found = json.loads(installed("oa-lint", "--format", "json", "--select", "V005", ref.path).stdout)
+    assert [d["code"] for d in found] == ["V005"] and "kind: raise" in found[0]["message"]
