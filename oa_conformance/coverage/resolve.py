@@ -9,13 +9,16 @@ For each section a citation names (``Ref``):
    Per-invocation drain (drain_events_for)``) name a topic: an unnumbered sub-heading or a bold
    paragraph label of that section. When they do, only that topic's statements remain; a topic
    holding no normative statement resolves to nothing (the citation points at descriptive prose).
+   A topic named exactly is that topic alone (``§6 Drain``, not also "Per-invocation drain"); a
+   label the citation quotes (``§10.11 "Count drift on resume" paragraph``) names one too.
 3. **Text.** Each candidate is scored by how much of the citation's wording it holds, weighting
    words by how rare they are in the capability's statements (inverse document frequency: a
    ``drain_events_for`` says more than a ``state``): the weighted share of the citation's words
    found in the statement and its context (heading, label, the list item or table row it is in),
    blended with the share of the statement's own words the citation repeats. A sentence the
    citation quotes scores highest. The best statement is kept, with any scoring close to it
-   (:data:`CLOSE`, at most :data:`MOST`), when it scores at least :data:`FLOOR`.
+   (:data:`CLOSE`, at most :data:`MOST`), when it scores at least :data:`FLOOR`. A citation listing
+   several checks ("…; …") also resolves each clause on its own (:data:`CLAUSE_SHARE`).
 4. **No wording.** A citation that says nothing beyond its section and topic (``§5 Determinism``)
    cites every statement of it, when there are at most :data:`MOST` of them; otherwise it is too
    vague to resolve, and says so.
