@@ -56,7 +56,7 @@ _LEAD_END = re.compile(r"\s[—–]\s|\s-\s|:\s|\*\*\s*[—–]|\*\*\s*$")
 
 def _stem(word: str) -> str:
     """Plural to singular, so that "edges" meets "edge" (nothing cleverer: identifiers pass through)."""
-    if len(word) > 4 and word.endswith(("ies", "ied")):
+    if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"
     if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")) and "_" not in word:
         return word[:-1]
