@@ -329,3 +329,62 @@ def test_the_real_corpora_map_without_a_crash_and_every_citation_resolves_or_is_
         assert cited == {s["id"] for s in data["statements"] if s["cited_by"]}
         for capability in ("graph-engine", "pipeline-utilities"):
             assert sum(1 for s in musts if s["capability"] == capability and s["cited_by"]) > 40
+
+
+# The resolver's harder cases (docs/COVERAGE.md "Matching"): each citation below resolved to nothing
+# or to the wrong statement before the rule the test names.
+RESOLVER_PROSE = """# Widget Engine
+
+## 1. Hooks
+
+An implementation MUST support two registration modes: graph-attached and invocation-scoped.
+
+The delivery queue MUST be strictly serial across the entire invocation.
+
+Observers MUST receive events in step order.
+
+Observers MUST NOT mutate the events they receive.
+
+**Drain.** The engine MUST expose a `drain` operation. The summary MUST include the count of undelivered events.
+
+**Per-invocation drain.** The engine MUST expose `drain_for`. Its summary MUST report the count of undelivered events.
+
+**Count drift on resume.** A resumed run whose instance count differs MUST raise `record_invalid`. Implementations
+MUST NOT pad or truncate the saved instances.
+"""
+
+RESOLVER_SIDECAR = """# 001 — hooks
+
+**Spec sections exercised:**
+- §1 Hooks — delivery is strictly serial across the entire invocation; registration modes (graph-attached,
+  invocation-scoped); the `drain` operation.
+- §1 Drain — the summary reports the count of undelivered events.
+- §1 "Count drift on resume" paragraph.
+- §1 Hooks — observers receive events in step order, non-
+  negotiable;
+  **never** reordered.
+- §1 Hooks — observers never mutate the events they receive.
+
+**What passes:** the final state.
+"""
+
+
+def test_resolver_clauses_exact_topics_quoted_topics_and_item_continuations(tmp_path):
+    data, _ = mapped(tmp_path, fixtures={"001-node.yaml": (FIXTURE.replace("# §2 Node: the node", "# the node"), RESOLVER_SIDECAR)},
+                     prose=RESOLVER_PROSE)
+    text_of = {s["id"]: s["text"] for s in data["statements"]}
+    resolved = {c["line"]: sorted(text_of[i] for i in c["resolved"]) for c in data["citations"] if c["path"].endswith(".md")}
+    # a citation listing several checks ("…; …") reaches each: the best matches of the whole miss the last
+    assert resolved[4] == ["An implementation MUST support two registration modes: graph-attached and invocation-scoped.",
+                           "The delivery queue MUST be strictly serial across the entire invocation.",
+                           "The engine MUST expose a `drain` operation."]
+    # "§1 Drain" is the Drain topic, not also "Per-invocation drain" (whose wording matches better)
+    assert resolved[6] == ["The summary MUST include the count of undelivered events."]
+    # a topic named by quoting its label: its statements (the section as a whole is too many to cite)
+    assert resolved[7] == ["A resumed run whose instance count differs MUST raise `record_invalid`.",
+                           "Implementations MUST NOT pad or truncate the saved instances."]
+    # an indented "**…**" line goes on the item above (the items after it are still read), and a word
+    # hyphenated across the line break is whole again
+    assert resolved[8] == ["Observers MUST receive events in step order."]
+    assert "non-negotiable;" in next(c["text"] for c in data["citations"] if c["line"] == 8 and c["path"].endswith(".md"))
+    assert resolved[11] == ["Observers MUST NOT mutate the events they receive."]

@@ -110,18 +110,27 @@ def _block(lines: list[str], marker: int, inline: str) -> list[_Item]:
         if not line.strip():
             blank = True
             continue
-        if _HEADING.match(line) or _BOLD_PARAGRAPH.match(line) and not _ITEM.match(line):
-            break
         item = _ITEM.match(line)
+        continues = items and not item and (not blank or line.startswith((" ", "\t")))
+        if _HEADING.match(line) or _BOLD_PARAGRAPH.match(line) and not item and not (continues and line[:1].isspace()):
+            break  # the next part of the sidecar ("**What passes:**"); an indented "**…**" line goes on the item above
         if item:
             items.append(_Item(number, len(item.group(1)), item.group(2).strip()))
-        elif items and (not blank or line.startswith((" ", "\t"))):
+        elif continues:
             last = items[-1]
-            items[-1] = last._replace(text=f"{last.text} {line.strip()}")
+            items[-1] = last._replace(text=_joined_lines(last.text, line.strip()))
         else:
             break
         blank = False
     return items
+
+
+def _joined_lines(text: str, more: str) -> str:
+    """An item's text with its next line: a word hyphenated across the break ("non-" / "negotiable")
+    is joined back whole."""
+    if re.search(r"[A-Za-z]-$", text) and more[:1].islower():
+        return text + more
+    return f"{text} {more}"
 
 
 def sidecar_citations(fixture: str, capability: str, path: str, text: str, case_names: list[str],

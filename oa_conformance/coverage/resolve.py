@@ -9,13 +9,16 @@ For each section a citation names (``Ref``):
    Per-invocation drain (drain_events_for)``) name a topic: an unnumbered sub-heading or a bold
    paragraph label of that section. When they do, only that topic's statements remain; a topic
    holding no normative statement resolves to nothing (the citation points at descriptive prose).
+   A topic named exactly is that topic alone (``§6 Drain``, not also "Per-invocation drain"); a
+   label the citation quotes (``§10.11 "Count drift on resume" paragraph``) names one too.
 3. **Text.** Each candidate is scored by how much of the citation's wording it holds, weighting
    words by how rare they are in the capability's statements (inverse document frequency: a
    ``drain_events_for`` says more than a ``state``): the weighted share of the citation's words
    found in the statement and its context (heading, label, the list item or table row it is in),
    blended with the share of the statement's own words the citation repeats. A sentence the
    citation quotes scores highest. The best statement is kept, with any scoring close to it
-   (:data:`CLOSE`, at most :data:`MOST`), when it scores at least :data:`FLOOR`.
+   (:data:`CLOSE`, at most :data:`MOST`), when it scores at least :data:`FLOOR`. A citation listing
+   several checks ("…; …") also resolves each clause on its own (:data:`CLAUSE_SHARE`).
 4. **No wording.** A citation that says nothing beyond its section and topic (``§5 Determinism``)
    cites every statement of it, when there are at most :data:`MOST` of them; otherwise it is too
    vague to resolve, and says so.
@@ -33,15 +36,21 @@ from .prose import Prose, Statement, normalised
 
 FLOOR = 0.3  # the least score a statement is resolved at (chosen on the hand check, docs/COVERAGE.md)
 CLOSE = 0.9  # statements scoring this share of the best are resolved too
+CLAUSE_SHARE = 0.7  # the least weighted share of a clause's words a statement must itself hold to be cited by that clause alone
 MOST = 4  # the most statements one reference resolves to
 
 _STOP = frozenset("""a an the and or of to in on at by for with from as is are be been being it its this that these those
 which who whom when where while than then there here not no nor but if else so such via per into onto over under
 after before each every any all both either neither one two same other only also must should may shall required
-recommended optional spec section exercised case cases fixture verifies verify verified see e.g i.e etc vs""".split())
+recommended optional spec section exercised case cases fixture verifies verify verified see e.g i.e etc vs
+paragraph normative framing description new rule""".split())
 _WORD = re.compile(r"[a-z0-9_]+(?:[.][a-z0-9_]+)*")
+_CLAUSE = re.compile(r";\s+")  # a citation listing several checks: "registration modes; delivery is strictly serial; …"
+_PARENTHESES = re.compile(r"\([^()]*\)")  # an aside: "(the input_type realization is fixture 033; …)"
+_QUOTED_TOPIC = re.compile(r"[\"“]([^\"”]{3,80})[\"”]")
 _QUOTE = re.compile(r"[\"“]([^\"”]{12,})[\"”]")
 _REF_TEXT = re.compile(r"(?:\b[A-Za-z][a-z]*(?:-[a-z]+)+(?:'s)?\s*\**\s*)?§\s?\d+(?:\.\d+)*")
+_CAPABILITY_BEFORE = r"(?:\b(?:[A-Za-z][a-z]*(?:-[a-z]+)+|observability|sessions|suspension|harness)(?:'s)?\s*\**\s*(?=§))?"  # "graph-engine §6": the name is part of the reference, not wording
 _LEAD_END = re.compile(r"\s[—–]\s|\s-\s|:\s|\*\*\s*[—–]|\*\*\s*$")
 
 
@@ -137,9 +146,14 @@ def resolve_ref(ref: Ref, text: str, indexes: dict[str, Index]) -> tuple[list[st
     if not candidates:
         return [], f"{_where(ref)} ({prose.sections[ref.number].heading}) holds no normative statement"
     hint, wording = _hint_and_wording(ref, text)
+    topics = prose.topics.get(ref.number, frozenset())
+    quoted: list[str] = []
+    if not hint or _on_topic(candidates, hint, found, topics) is None:
+        quoted = _quoted_topic(wording, topics)  # '§10.11 "Count drift on resume" paragraph'
+        hint = quoted or hint
     cited = words(wording)
     if hint:
-        on_topic = _on_topic(candidates, hint, found, prose.topics.get(ref.number, frozenset()))
+        on_topic = _on_topic(candidates, hint, found, topics)
         if on_topic is not None:
             if not on_topic:
                 return [], f"{_where(ref)} {' '.join(hint)}: that part of the section holds no normative statement"
@@ -149,19 +163,63 @@ def resolve_ref(ref: Ref, text: str, indexes: dict[str, Index]) -> tuple[list[st
         if len(candidates) <= MOST:
             return [s.id for s in candidates], None
         return [], f"{_where(ref)}: too vague to resolve (no wording beyond the section, which holds {len(candidates)} statements)"
-    cited_set = frozenset(cited)
+    scores = _best(wording, candidates, found, set(hint), FLOOR)
+    for part in _clauses(wording, set(hint)):
+        ident, share = _clause_match(part, candidates, found, set(hint))
+        if ident is not None and share >= CLAUSE_SHARE:
+            scores[ident] = max(FLOOR, scores.get(ident, 0.0))
+    if not scores and quoted and len(candidates) <= MOST:
+        return [s.id for s in candidates], None  # the topic it quotes says what it cites; the rest of the wording matches nothing more
+    if not scores:
+        return [], f"{_where(ref)}: no normative statement of the section matches the cited text"
+    return [ident for ident, _ in sorted(scores.items(), key=lambda kv: -kv[1])[:MOST]], None
+
+
+def _clauses(wording: str, hint: set[str]) -> list[str]:
+    """The wording whole, and each of its clauses when it lists several checks ("registration
+    modes; event delivery is strictly serial; …"): each clause is matched on its own, so a
+    citation paraphrasing several statements reaches each. A clause of one word says too little."""
+    parts = [p for p in _CLAUSE.split(_PARENTHESES.sub(" ", wording)) if len([w for w in words(p) if w not in hint]) >= 2]
+    return parts if len(parts) > 1 else []
+
+
+def _best(wording: str, candidates: list[Statement], found: Index, hint: set[str], floor: float) -> dict[str, float]:
+    """The statements ``wording`` matches best, with their scores (none: nothing reaches :data:`FLOOR`)."""
+    cited_set = frozenset(w for w in words(wording) if w not in hint)
+    if not cited_set:
+        return {}
     total = sum(found.weight.get(w, 2.0) for w in cited_set) or 1.0
     quotes = [q for q in (frozenset(words(quote)) for quote in _QUOTE.findall(wording)) if q]
     scored = sorted(((_score(s.id, cited_set, total, quotes, found), s.id) for s in candidates), reverse=True)
     best = scored[0][0]
-    if best < FLOOR:
-        return [], f"{_where(ref)}: no normative statement of the section matches the cited text"
-    return [ident for score, ident in scored[:MOST] if score >= max(FLOOR, CLOSE * best)], None
+    if best < floor:
+        return {}
+    return {ident: score for score, ident in scored[:MOST] if score >= max(floor, CLOSE * best)}
+
+
+def _clause_match(clause: str, candidates: list[Statement], found: Index, hint: set[str]) -> tuple[str | None, float]:
+    """The statement holding the largest weighted share of one clause's words in its own text, and
+    that share (a clause is short: it must be said by the statement itself, not by its heading)."""
+    cited = frozenset(w for w in words(clause) if w not in hint)
+    total = sum(found.weight.get(w, 2.0) for w in cited) or 1.0
+    shares = [(sum(found.weight.get(w, 2.0) for w in cited & found.own[s.id]) / total, _score(s.id, cited, total, [], found), s.id)
+              for s in candidates]
+    share, _, ident = max(shares, default=(0.0, 0.0, None))
+    return ident, share
+
+
+def _quoted_topic(wording: str, topics: Iterable[str]) -> list[str]:
+    """The words of a sub-heading or paragraph label the citation names by quoting it."""
+    for quoted in _QUOTED_TOPIC.findall(wording):
+        named = words(quoted)
+        if named and any(set(words(t)) == set(named) for t in topics):
+            return named
+    return []
 
 
 def _hint_and_wording(ref: Ref, text: str) -> tuple[list[str], str]:
     """The topic words after the reference (up to the lead's end), and the rest of the text."""
-    match = re.search(r"§\s?" + re.escape(ref.number) + r"(?!\d|\.\d)", text)
+    match = re.search(_CAPABILITY_BEFORE + r"§\s?" + re.escape(ref.number) + r"(?!\d|\.\d)", text)
     if match is None:
         return [], _REF_TEXT.sub(" ", text)
     after = text[match.end():]
@@ -176,11 +234,13 @@ def _on_topic(candidates: list[Statement], hint: list[str], found: Index, topics
     """The candidates of the topic the hint names; None when it names no topic of the section."""
     wanted = set(hint)
     named = [t for t in topics if wanted and wanted <= set(words(t))]
+    exact = [t for t in named if set(words(t)) == wanted]
+    named = exact or named  # "§6 Drain" is the Drain topic, not also "Per-invocation drain"
     if not named:
         matched = [s for s in candidates if wanted and wanted <= found.topic_words[s.id]]
         return matched or None
     named_words = [set(words(t)) for t in named]
-    return [s for s in candidates if any(ws <= found.topic_words[s.id] for ws in named_words)]
+    return [s for s in candidates if any(ws == set(words(part)) for ws in named_words for part in s.heading.split(" › "))]
 
 
 def _score(ident: str, cited: frozenset[str], total: float, quotes: list[frozenset[str]], found: Index) -> float:
