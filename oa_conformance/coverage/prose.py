@@ -201,6 +201,36 @@ def _label(text: str) -> str | None:
     return label if len(label) <= 80 else None
 
 
+def _pieces(kind: str, joined: str, label: str | None, lead_in: str) -> tuple[list[tuple[int, str]], list[str]]:
+    """A block's sentences (offset, text) — each table cell's apart — and the context they are read
+    in: the paragraph label, a row's first cell, a list item's lead-in paragraph and own label."""
+    context_parts = [label or ""]
+    if kind == "row":
+        cells = [c.strip() for c in joined.strip().strip("|").split("|")]
+        context_parts.append(cells[0] if cells else "")
+        pieces = []
+        for cell in cells:
+            offset = joined.find(cell)
+            pieces.extend((offset + o, s) for o, s in sentences(cell))
+        return pieces, context_parts
+    if kind == "item":
+        context_parts.append(lead_in)
+        item_label = _label(joined)
+        if item_label:
+            context_parts.append(item_label)
+    return sentences(joined), context_parts
+
+
+def _statement_id(capability: str, number: str | None, headings: list[tuple[int, str]], sentence: str, seen: dict[str, int]) -> str:
+    """``capability:section:hash of the normalised text`` (an unnumbered section by its heading's
+    slug); the same text twice in a section gets ``-2``, ``-3``."""
+    key = number if number is not None else re.sub(r"[^a-z0-9]+", "-", (headings[0][1] if headings else "preamble").lower()).strip("-")
+    digest = hashlib.sha1(normalised(sentence).encode("utf-8")).hexdigest()[:8]
+    ident = f"{capability}:{key}:{digest}"
+    seen[ident] = seen.get(ident, 0) + 1
+    return ident if seen[ident] == 1 else f"{ident}-{seen[ident]}"
+
+
 def read_prose(text: str, capability: str, path: str) -> Prose:
     """Every normative statement of one capability's ``spec.md`` text, in document order."""
     items = _blocks(text)
@@ -242,21 +272,7 @@ def read_prose(text: str, capability: str, path: str) -> Prose:
             label = _label(joined) or label
             if label and number is not None:
                 topics.setdefault(number, set()).add(normalised(label).lower())
-        context_parts = [label or ""]
-        if block.kind == "row":
-            cells = [c.strip() for c in joined.strip().strip("|").split("|")]
-            context_parts.append(cells[0] if cells else "")
-            pieces = []
-            for cell in cells:
-                offset = joined.find(cell)
-                pieces.extend((offset + o, s) for o, s in sentences(cell))
-        else:
-            pieces = sentences(joined)
-            if block.kind == "item":
-                context_parts.append(lead_in)
-                item_label = _label(joined)
-                if item_label:
-                    context_parts.append(item_label)
+        pieces, context_parts = _pieces(block.kind, joined, label, lead_in)
         first = len(statements)
         own_label = _label(joined) if block.kind != "row" else None
         for offset, sentence in pieces:
@@ -267,13 +283,7 @@ def read_prose(text: str, capability: str, path: str) -> Prose:
                 continue  # a bold label alone ("**Ancestor chain (MUST).**") names a topic, states nothing
             heading_path = " › ".join([h for _, h in headings] + ([label] if label else []))
             section = (f"§{number} " if number else "") + heading_path
-            text_norm = normalised(sentence)
-            key = number if number is not None else re.sub(r"[^a-z0-9]+", "-", (headings[0][1] if headings else "preamble").lower()).strip("-")
-            digest = hashlib.sha1(text_norm.encode("utf-8")).hexdigest()[:8]
-            ident = f"{capability}:{key}:{digest}"
-            seen[ident] = seen.get(ident, 0) + 1
-            if seen[ident] > 1:
-                ident = f"{ident}-{seen[ident]}"
+            ident = _statement_id(capability, number, headings, sentence, seen)
             context = " ".join(p for p in context_parts + ([joined] if block.kind != "paragraph" else []) if p)
             statements.append(Statement(ident, capability, number, section.strip(), heading_path, path,
                                         _line_at(starts, offset), level, " ".join(sentence.split()), context))
