@@ -31,16 +31,16 @@ def check_state_values(fixture: Section) -> tuple[Diagnostic, ...]:
     """Every default and initial-state value that does not match its field's declared type."""
     problems = list(_defaults(fixture))
     for scenario in scenarios(fixture):
-        fields = _fields(scenario.get("state"))
+        fields = _fields(scenario.view.state)
         if not fields:
             continue
-        invocations = scenario.get("invocations")
-        states = [scenario.get("initial_state")]
+        invocations = scenario.view.invocations
+        states = [scenario.view.initial_state]
         if type(invocations) is Sequence:
             states += [item.get("initial_state") for item in invocations.items if isinstance(item, Section)]
         found = [(name, declared, problem) for state in states if type(state) is Mapping for name, value in state.items()
                  if isinstance(declared := fields.get(name), TypeRef) and (problem := mismatch(declared, value)) is not None]
-        if found and not _expects_state_validation_error(scenario.get("expected_compile_error"), scenario):  # asked only when needed
+        if found and not _expects_state_validation_error(scenario.view.expected_compile_error, scenario):  # asked only when needed
             for name, declared, (node, expected) in found:
                 problems.append(Diagnostic.at(node.span, FIXTURE_SCHEMA_INVALID, "initial-state-type",
                                               f"initial_state.{name}: {show(node)} is not {expected} (declared type {declared.spelling!r})"))
