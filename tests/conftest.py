@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -80,3 +81,11 @@ def one_process_by_default(monkeypatch):
     import oa_conformance.cli.oa_conformance as cli_module
 
     monkeypatch.setattr(cli_module, "default_processes", lambda: 1)
+
+
+def interruptible() -> None:
+    """``preexec_fn`` for a command a test interrupts with SIGINT: Ctrl-C at its default, so Python
+    installs its KeyboardInterrupt handler even where the suite itself was started with SIGINT
+    ignored (a job a non-interactive shell put in the background inherits SIG_IGN, and an ignored
+    signal stays ignored across exec)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

@@ -23,7 +23,7 @@ from oa_conformance.cli.oa_conformance import main as cli
 from oa_conformance.cli.oa_lint import main as oa_lint
 from oa_conformance.lint import lint_paths
 
-from .conftest import target_spec_root
+from .conftest import interruptible, target_spec_root
 from .test_run import LINEAR
 
 pytest_plugins = ["pytester"]
@@ -199,7 +199,7 @@ def timed(command: list[str], cwd: Path, until: str, interrupt: bool = False) ->
     """Run ``command``; once ``until`` appears on its standard output (interrupted with SIGINT then,
     if asked), the seconds it still takes to exit, its output and its standard error."""
     process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               env=dict(os.environ, PYTHONUNBUFFERED="1"))
+                               env=dict(os.environ, PYTHONUNBUFFERED="1"), preexec_fn=interruptible)
     seen = b""
     while until.encode() not in seen:
         chunk = process.stdout.read1(4096)

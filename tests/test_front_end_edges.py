@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from .conftest import interruptible
 from .test_run import LINEAR
 
 pytest_plugins = ["pytester"]
@@ -144,7 +145,8 @@ def test_ctrl_c_on_oa_lint_ends_its_forked_shares_too(tmp_path):
     one line, and the children end with it — they held its standard output open, so a reader (a
     pipe, a terminal) waited seconds for shares nobody would see."""
     spec = copies(tmp_path, 10_000)
-    process = subprocess.Popen([installed("oa-lint"), str(spec)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process = subprocess.Popen([installed("oa-lint"), str(spec)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               preexec_fn=interruptible)
     deadline = time.monotonic() + HANG_GUARD
     while not (children := children_of(process.pid)):
         assert process.poll() is None and time.monotonic() < deadline, "oa-lint ended before it forked"
@@ -197,7 +199,7 @@ def test_ctrl_c_under_pytest_abandons_the_cases_in_flight(tmp_path, xdist):
     process = subprocess.Popen([sys.executable, "-m", "pytest", f"--oa-spec-root={spec}", "-p", "no:cacheprovider", "-v",
                                 *(["-n", "2"] if xdist else [])],
                                cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
-                               env=dict(os.environ, PYTHONUNBUFFERED="1"))
+                               env=dict(os.environ, PYTHONUNBUFFERED="1"), preexec_fn=interruptible)
     seen = b""
     while b"001-sleeping.yaml::" not in seen:
         chunk = process.stdout.read1(4096)

@@ -153,6 +153,9 @@ SARIF_SUBSET = {
 }
 
 
+SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note"}  # SARIF 2.1.0 §3.27.10: no "info" level
+
+
 def test_sarif_is_valid_and_complete():
     jsonschema = pytest.importorskip("jsonschema")
     log = json.loads(format_sarif(DIAGNOSTICS, RULES))
@@ -164,12 +167,12 @@ def test_sarif_is_valid_and_complete():
         assert descriptor["help"]["markdown"] == descriptor["help"]["text"] == rule.doc
         assert descriptor["shortDescription"]["text"] == rule.summary
         assert descriptor["fullDescription"]["text"] and descriptor["fullDescription"]["text"] in rule.doc
-        assert descriptor["defaultConfiguration"]["level"] == rule.severity
+        assert descriptor["defaultConfiguration"]["level"] == SARIF_LEVEL[rule.severity]
     results = run["results"]
     assert len(results) == len(DIAGNOSTICS)
     for result, d in zip(results, DIAGNOSTICS):
         assert rules[result["ruleIndex"]]["id"] == result["ruleId"] == d.code
-        assert result["level"] == d.severity and result["message"]["text"] == d.message
+        assert result["level"] == SARIF_LEVEL[d.severity] and result["message"]["text"] == d.message
         region = result["locations"][0]["physicalLocation"]["region"]
         assert (region["startLine"], region["startColumn"]) == (d.line, d.column)
         assert result["properties"]["category"] == d.category

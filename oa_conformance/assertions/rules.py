@@ -96,7 +96,7 @@ class ShouldLevel(Rule):
     rule: Rule
     should: str
 
-    def check(self, ctx: Context, bindings: Any):
+    def evaluate(self, ctx: Context, bindings: Any):
         checks, bindings = self.rule.check(ctx, bindings)
         skipped = tuple(Check(c.name, UNVERIFIED, c.span, c.detail, c.at) if c.status == FAILED and c.detail.startswith(NOTHING_TO_COMPARE) else c
                         for c in checks)  # Rule.check: the trace lacks what it reads
