@@ -43,6 +43,11 @@ def clipped(text: str, limit: int = SHOWN_CHARACTERS) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
+
+def article(word: str) -> str:
+    """``an`` before a vowel sound (``an int``, ``an item``), else ``a``: a message's wording."""
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
 class Span(NamedTuple):
     """Where a node came from: file path, 1-based line and 1-based column.
 

@@ -13,12 +13,12 @@ leaves it open::
     old = 'separators=(",", ":"), sort_keys=True'   # must occur exactly once in that file
     new = 'sort_keys=True'
     allows = "llm-provider §8.1.1: ... <JSON-serialized arguments> ..."   # capability § and sentence
-    fixture_defects = ["llm-provider/005-openai-wire-mapping[...]"]   # optional: upstream cases
+    fixture_defects = ["<capability>/<NNN-name>[<case>]"]   # optional: upstream cases
                                         # that pin what the sentence leaves open (each explained in
                                         # the `[[defect]]` table below); never a bundled case
 
     [[defect]]
-    case = "llm-provider/005-openai-wire-mapping[...]"
+    case = "<capability>/<NNN-name>[<case>]"
     variants = ["lp-tool-arguments-spaced"]
     reason = "line 88 pins the compact form; §8.1.1 says only JSON-serialized"
 

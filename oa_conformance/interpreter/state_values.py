@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import Iterator
 
 from ..ast.nodes import Mapping, Node, Scalar, Section, Sequence, TypeRef
-from ..diagnostics import FIXTURE_SCHEMA_INVALID, Diagnostic
+from ..diagnostics import FIXTURE_SCHEMA_INVALID, Diagnostic, article
 from ..vocabulary import VOCABULARY
 from ..vocabulary import shapes as sh
 from .scenarios import scenarios
@@ -79,10 +79,6 @@ def mismatch(declared: TypeRef, value: Node) -> tuple[Node, str] | None:
     record = "a record" if name == "record" else f"{article(name)} {name} record"
     return (value, f"{record} (a mapping) or null")
 
-
-def article(word: str) -> str:
-    """``an`` before a vowel sound (``an int``, ``an item``), else ``a``."""
-    return "an" if word[:1].lower() in "aeiou" else "a"
 
 
 def show(node: Node) -> str:

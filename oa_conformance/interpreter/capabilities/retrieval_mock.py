@@ -32,8 +32,7 @@ from typing import Any, AsyncIterator, Callable
 
 from ...ast.nodes import Scalar, Section
 from ..scenarios import Scenario
-from ..state_values import article
-from ...diagnostics import Span
+from ...diagnostics import Span, article
 from ...host.detect import RuntimeLacks
 from ...errors import FixtureInvalid, HarnessPrimitiveMissing
 from ..harness import CaptureSeams
