@@ -16,6 +16,7 @@ first (:func:`expected_seconds`), each to the share expected to finish first.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import heapq
 import multiprocessing
@@ -222,13 +223,15 @@ def run_in_processes(refs: Iterable[CaseRef], processes: int, workers: int = 16,
     pools: list[ProcessPoolExecutor] = []
     owner: dict[int, Future] = {}
     try:
-        for share in plan_shares(todo, processes, loads, waiting_cases(waits, workers)):
-            pool = ProcessPoolExecutor(1, mp_context=context, initializer=_start_worker, initargs=(results, stop, runtime_manifest))
-            pools.append(pool)
-            longest_first = sorted(share, key=lambda i: (-todo[i], i))
-            future = pool.submit(_run_share, [(i, refs[i].fixture, positions[i]) for i in longest_first], workers, timeout,
-                                 expectations)
-            owner.update((i, future) for i in share)
+        with _interrupts_deferred(redeliver=True):  # heard once every worker started is on record
+            for share in plan_shares(todo, processes, loads, waiting_cases(waits, workers)):
+                pool = ProcessPoolExecutor(1, mp_context=context, initializer=_start_worker,
+                                           initargs=(results, stop, runtime_manifest))
+                pools.append(pool)
+                longest_first = sorted(share, key=lambda i: (-todo[i], i))
+                future = pool.submit(_run_share, [(i, refs[i].fixture, positions[i]) for i in longest_first], workers,
+                                     timeout, expectations)
+                owner.update((i, future) for i in share)
         while owner:
             try:
                 index, plain = results.get(timeout=POLL_S)
@@ -238,13 +241,36 @@ def run_in_processes(refs: Iterable[CaseRef], processes: int, workers: int = 16,
             owner.pop(index, None)
             yield index, _received(refs, index, plain)
     finally:
-        stop.set()
-        # The pool's own record of its worker (there is no public one before Python 3.14's
-        # terminate_workers): the one handle that can end a worker that does not end by itself.
-        workers = [worker for pool in pools for worker in (pool._processes or {}).values()]
-        for pool in pools:
-            pool.shutdown(wait=False, cancel_futures=True)
-        end_workers(workers)
+        with _interrupts_deferred(redeliver=False):  # the run is ending already: what it asked for
+            stop.set()
+            # The pool's own record of its worker (there is no public one before Python 3.14's
+            # terminate_workers): the one handle that can end a worker that does not end by itself.
+            workers = [worker for pool in pools for worker in (pool._processes or {}).values()]
+            for pool in pools:
+                pool.shutdown(wait=False, cancel_futures=True)
+            end_workers(workers)
+
+
+@contextlib.contextmanager
+def _interrupts_deferred(redeliver: bool) -> Iterator[None]:
+    """Hold Ctrl-C (and the output watcher's ``interrupt_main``, which arrives the same way) while
+    workers are started or ended, then deliver it (``redeliver``) or let it go. A
+    ``KeyboardInterrupt`` in the middle of ``submit`` could leave a worker the forkserver had forked
+    but the pool had not recorded: nobody would end it, the parent would exit and unlink the
+    semaphores it shares, and the worker, still unpickling them, would print a traceback onto the
+    caller's stderr after the command had ended. Only the main thread can set a handler; a run on
+    another thread hears no Ctrl-C."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    heard: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: heard.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if heard and redeliver:
+            signal.raise_signal(signal.SIGINT)  # to the handler it had, now restored
 
 
 def end_workers(workers, grace: float = EXIT_GRACE_S) -> list:

@@ -230,3 +230,31 @@ def test_the_forkserver_is_ended_at_once_and_comes_back_when_needed(tmp_path):
     write_fixture(tmp_path, SLOW_SINGLE.replace("    sleep_ms: 2000\n", ""), name="002-quick.yaml")
     refs = [case for fixture in discover([str(tmp_path / "spec")]) for case in cases_of(fixture)]
     assert [result.outcome for _, result in sorted(run_in_processes(refs, processes=2))] == ["passed", "passed"]
+
+
+def test_an_interrupt_while_workers_start_is_held_until_each_is_on_record(tmp_path, monkeypatch):
+    """Ctrl-C, or the output watcher's interrupt when ``run … | head -1``'s reader goes, arriving
+    while a worker is being forked: let through, it lands inside ``submit`` between the fork and the
+    pool's record of the worker, which then outlives the run and prints a traceback onto the
+    caller's stderr once the parent has unlinked the semaphores it shares (seen in CI under load).
+    Held until every worker is on record, then delivered; each worker ends."""
+    import _thread
+    from concurrent.futures import ProcessPoolExecutor
+
+    for name in ("001-quick.yaml", "002-quick.yaml"):
+        write_fixture(tmp_path, SLOW_SINGLE.replace("    sleep_ms: 2000\n", ""), name=name)
+    refs = [case for fixture in discover([str(tmp_path / "spec")]) for case in cases_of(fixture)]
+    started: list = []
+    spawn = ProcessPoolExecutor._spawn_process
+
+    def spawn_interrupted(pool):
+        _thread.interrupt_main()  # delivered at the next bytecode: inside the spawn
+        spawn(pool)
+        started.extend(pool._processes.values())
+
+    monkeypatch.setattr(ProcessPoolExecutor, "_spawn_process", spawn_interrupted)
+    stream = run_in_processes(refs, processes=2)
+    with pytest.raises(KeyboardInterrupt):
+        next(stream)
+    assert len(started) == 2, "an interrupt let through mid-spawn: the workers after it never started"
+    assert all(worker.exitcode is not None for worker in started), "a worker outlived the run"
