@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from oa_conformance.pipeline import cases_of, run_case
 from oa_conformance.vocabulary import VOCABULARY
 
 from .test_llm_provider import run_copy
@@ -90,6 +91,75 @@ def test_retry_after_null_through_the_installed_command(tmp_path):
     assert passed.returncode == 0, passed.stdout + passed.stderr
     failed = installed("oa-conformance", "run", str(Path(bad.path).parents[2]), "--processes", "1")
     assert failed.returncode == 1 and "retry_after_seconds" in failed.stdout + failed.stderr
+
+
+# ---- names: what an expected error names, wherever it says it -------------------------------------
+
+REDUCER_ERROR = """\
+cases:
+  - name: reducer_error
+    state:
+      fields:
+        journal: {{type: list<string>, reducer: append, default: []}}
+    entry: scribe
+    nodes:
+      scribe: {{update: {{journal: "not a list"}}}}
+    edges:
+      - {{from: scribe, to: END}}
+    initial_state: {{}}
+    expected_error:
+      category: reducer_error
+      names: [{names}]
+"""
+
+
+def run_reducer_error(tmp_path, names: str):
+    ref = write_fixture(tmp_path, REDUCER_ERROR.format(names=names), "graph-engine", "001-reducer-error.yaml")
+    cases = cases_of(ref)
+    return run_case(cases[0], timeout=20), ref.path
+
+
+def test_names_is_an_extension_row():
+    row = VOCABULARY.lookup("error_expectation", "names")
+    assert row.extension is not None and "whole word" in row.extension.doc
+    assert row in extension_rows()
+
+
+def test_names_holds_when_the_error_names_field_reducer_and_node(tmp_path):
+    result, _ = run_reducer_error(tmp_path, "journal, append, scribe")
+    assert result.outcome == "passed", result.reason
+    assert result.counts()["verified"] == 4  # the category and one check per name
+
+
+def test_names_fails_on_a_name_the_error_does_not_say_at_that_name(tmp_path):
+    result, path = run_reducer_error(tmp_path, "journal, ledger")
+    line = REDUCER_ERROR.splitlines().index("      names: [{names}]") + 1
+    assert result.outcome == "failed"
+    assert result.location == f"{path}:{line}:{len('      names: [journal, ') + 1}"
+    assert "names[1]" in result.reason and "does not name 'ledger'" in result.reason and "journal" in result.reason
+
+
+def test_names_needs_the_whole_word_not_a_piece_of_a_longer_one(tmp_path):
+    result, _ = run_reducer_error(tmp_path, "scrib")  # inside `scribe`
+    assert result.outcome == "failed" and "does not name 'scrib'" in result.reason
+
+
+def test_names_through_the_installed_command(tmp_path):
+    good = write_fixture(tmp_path / "good", REDUCER_ERROR.format(names="journal, append, scribe"), "graph-engine", "001-e.yaml")
+    bad = write_fixture(tmp_path / "bad", REDUCER_ERROR.format(names="ledger"), "graph-engine", "001-e.yaml")
+    passed = installed("oa-conformance", "run", str(Path(good.path).parents[2]), "--processes", "1")
+    assert passed.returncode == 0, passed.stdout + passed.stderr
+    failed = installed("oa-conformance", "run", str(Path(bad.path).parents[2]), "--processes", "1")
+    assert failed.returncode == 1 and "does not name 'ledger'" in failed.stdout + failed.stderr
+
+
+def test_lint_marks_a_use_of_names_as_information(tmp_path):
+    ref = write_fixture(tmp_path, REDUCER_ERROR.format(names="journal"), "graph-engine", "001-e.yaml")
+    Path(ref.path).with_suffix(".md").write_text("# A case\n", encoding="utf-8")
+    done = installed("oa-lint", "--format", "json", "--select", "V005", ref.path)
+    found = json.loads(done.stdout)
+    assert done.returncode == 0 and [(d["code"], d["severity"]) for d in found] == [("V005", "info")]
+    assert "names" in found[0]["message"]
 
 
 # ---- oa-lint: V005 extension-used ----------------------------------------------------------------

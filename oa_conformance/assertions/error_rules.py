@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -38,6 +39,9 @@ class ErrorRule(SelectingRule):
             elif key in ("carries", "cause"):  # §5.13 fields the error exposes / its cause link
                 found, bindings = (_carries if key == "carries" else _cause)(want, error, bindings, name)
                 checks.extend(found)
+                continue
+            elif key == "names":  # an extension: the error names each value, wherever it puts it
+                checks.extend(_names(want, error, name, span))
                 continue
             elif key in DERIVED_ERROR_FIELDS:
                 try:
@@ -103,6 +107,32 @@ def _carries(expected: Mapping, error: Any, bindings: Any, path: str) -> tuple[l
             bindings = result.bindings
             checks.append(verdict(name, span, result))
     return checks, bindings
+
+
+# What an error says of itself, for `names`: fields the adapter derives from the trace are not the
+# error's own words (``derived_category``), and ``message`` may be read off the cause chain.
+NOT_THE_ERRORS_OWN = frozenset({"derived_category", "raw_message"})
+
+
+def _own_texts(error: Any) -> list[str]:
+    """The error's own message and every string field it exposes (its originating node among them)."""
+    texts = [error.attributes.get("raw_message", error.message), error.node]
+    texts += [value for key, value in error.attributes.items() if key not in NOT_THE_ERRORS_OWN]
+    return [text for text in texts if isinstance(text, str) and text]
+
+
+def _names(expected: Any, error: Any, path: str, span: Any) -> list[Check]:
+    """`names` (an extension): each value occurs as a whole word — not inside a longer identifier —
+    in the error's own message or in a string field it exposes. Where the error puts a name is left
+    open: graph-engine §4 requires a ReducerError to name the field, reducer and node, not how."""
+    texts, checks = _own_texts(error), []
+    for position, item in enumerate(expected.items):
+        word = str(item.value)
+        pattern = re.compile(rf"(?<![\w]){re.escape(word)}(?![\w])")
+        found = any(pattern.search(text) for text in texts)
+        detail = "" if found else f"the {error.type_name} does not name {word!r} (it says {show(texts)})"
+        checks.append(Check(f"{path}[{position}]", VERIFIED if found else FAILED, getattr(item, "span", None) or span, detail))
+    return checks
 
 
 CAUSE_FIELDS = {"exception_type": "type", "message": "message", "category": "category"}

@@ -9,7 +9,7 @@ section is, and says which capability it serves.
 from __future__ import annotations
 
 from .handlers import EXECUTE, expectation, GRAPH_BUILD, PART, PREDICATES, SHAPE, STATIC
-from .registry import Directive, Family, Handler
+from .registry import Directive, Extension, Family, Handler
 from .shapes import (
     BOOL,
     INT,
@@ -159,6 +159,12 @@ DIRECTIVES = [
     Directive("carries", ("error_expectation",), Expect(("map",)), "§5.13", ADAPTER, "0.97.0",
               "Fields the raised error exposes (bare = equal, `_present`, `_mentions`).", handled_by=PART),
     Directive("cause", ("error_expectation",), Expect(("map",)), "§5.13", ADAPTER, None, "The error's cause (e.g. `exception_type`).", handled_by=PART),
+    Directive("names", ("error_expectation",), ListOf(STR), "§5.13", ADAPTER, None,
+              "Values the raised error names: its own message or a field it exposes mentions each as a whole word.", handled_by=PART,
+              extension=Extension("`names: [...]` on an expected error: the error names each value — its own message (not its "
+                                  "cause's) or a field it exposes mentions it as a whole word — wherever the runtime puts it "
+                                  "(graph-engine §4: a ReducerError names the field, the reducer and the producing node, and "
+                                  "no field name is specified for any of them, so `carries` cannot be used).")),
     Directive("cause_message", ("error_expectation",), Expect(("scalar",)), "§5.8", PU, None, "The message of the error's cause.", handled_by=PART),
     Directive("branch_name", ("error_expectation",), STR, "§5.8", PU, None, "The parallel branch the error came from.", handled_by=PART),
     Directive("execution_order", ("error_expectation",), Expect(("list",)), "§5.8", GE, None, "The nodes that ran before the error.", handled_by=PART),
