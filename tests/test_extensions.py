@@ -162,6 +162,79 @@ def test_lint_marks_a_use_of_names_as_information(tmp_path):
     assert "names" in found[0]["message"]
 
 
+# ---- a negative or NaN timeout_seconds in invoke_drain_events_for ----------------------------------
+
+DRAIN_WITH = """\
+cases:
+  - name: drain_timeout
+    state:
+      fields:
+        v: {{type: int, default: 0}}
+    entry: a
+    nodes:
+      a: {{update: {{v: 1}}}}
+      b:
+        update: {{v: 2}}
+        invoke_drain_events_for:
+          timeout_seconds: {timeout}
+    edges:
+      - {{from: a, to: b}}
+      - {{from: b, to: END}}
+    initial_state: {{}}
+    expected_error:
+      category: node_exception
+      raised_from: b
+"""
+
+
+def run_drain_with(tmp_path, timeout: str):
+    ref = write_fixture(tmp_path, DRAIN_WITH.format(timeout=timeout), "graph-engine", "001-drain.yaml")
+    return run_case(cases_of(ref)[0], timeout=20), ref.path
+
+
+def test_a_rejected_drain_timeout_is_an_extension_only_when_negative_or_nan():
+    from oa_conformance.ast.nodes import Scalar
+
+    row = VOCABULARY.lookup("drain_for", "timeout_seconds", "graph-engine")
+    assert row.extension is not None and "NaN" in row.extension.doc
+    uses = {value: row.extension.used_by(Scalar(value=value)) for value in (-1, -0.5, "NaN", 0, 0.05, 3)}
+    assert uses == {-1: True, -0.5: True, "NaN": True, 0: False, 0.05: False, 3: False}
+
+
+def test_a_negative_and_a_nan_drain_timeout_are_rejected_by_the_runtime(tmp_path):
+    for timeout in ("-1", "NaN"):
+        result, _ = run_drain_with(tmp_path / timeout, timeout)
+        assert result.outcome == "passed", (timeout, result.reason)
+
+
+def test_a_runtime_accepting_a_negative_drain_timeout_fails_the_case(tmp_path, monkeypatch):
+    from openarmature.graph.compiled import CompiledGraph
+
+    original = CompiledGraph.drain_events_for
+
+    async def lenient(self, invocation_id, *, timeout=5.0):  # a runtime without the boundary check
+        return await original(self, invocation_id, timeout=0.01)
+
+    monkeypatch.setattr(CompiledGraph, "drain_events_for", lenient)
+    result, path = run_drain_with(tmp_path, "-1")
+    assert result.outcome == "failed" and "expected_error" in result.reason
+
+
+def test_a_nan_drain_timeout_spelled_as_yaml_nan_stays_a_schema_problem(tmp_path):
+    result, path = run_drain_with(tmp_path, ".nan")
+    assert result.outcome == "error" and result.category == "fixture_schema_invalid", (result.outcome, result.reason)
+
+
+def test_lint_marks_a_negative_drain_timeout_but_not_a_duration(tmp_path):
+    found = {}
+    for timeout in ("-1", "0.5"):
+        ref = write_fixture(tmp_path / timeout, DRAIN_WITH.format(timeout=timeout), "graph-engine", "001-drain.yaml")
+        Path(ref.path).with_suffix(".md").write_text("# A case\n", encoding="utf-8")
+        done = installed("oa-lint", "--format", "json", "--select", "V005", ref.path)
+        found[timeout] = [(d["code"], d["severity"]) for d in json.loads(done.stdout)]
+    assert found == {"-1": [("V005", "info")], "0.5": []}
+
+
 # ---- oa-lint: V005 extension-used ----------------------------------------------------------------
 
 def linted_fixture(tmp_path, text: str, name: str):

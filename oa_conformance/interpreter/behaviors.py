@@ -244,7 +244,9 @@ async def drain_events_for(ctx: NodeContext, spec: Section) -> None:
 
     invocation_id = current_invocation_id()
     harness = ctx.harness
-    summary = await timed_drain(harness.graph.compiled.drain_events_for, spec.timeout_seconds.value, invocation_id)
+    timeout = spec.timeout_seconds.value
+    timeout = float("nan") if timeout == "NaN" else timeout  # the extension's spelling of a NaN timeout
+    summary = await timed_drain(harness.graph.compiled.drain_events_for, timeout, invocation_id)
     harness.log.node_drains.append((ctx.name, {**summary, "invocation_id": invocation_id,
                                                "delivered_at_return": harness.log.delivered(harness.instruments.observers, invocation_id)}))
     observer_name = spec.get("snapshot_observer")

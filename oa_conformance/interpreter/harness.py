@@ -103,7 +103,8 @@ async def timed_drain(drain: Any, timeout: float | None, *args: Any) -> dict[str
     deadline = None
     try:
         await asyncio.sleep(0)  # the ready queue is FIFO: the drain's first step runs before we resume
-        deadline = loop.call_at(loop.time() + (timeout or 0.0), turn)
+        # A negative or NaN timeout (which the runtime must reject) arms no timer at a NaN time.
+        deadline = loop.call_at(loop.time() + (timeout if timeout is not None and timeout >= 0 else 0.0), turn)
         summary = await call
     finally:
         counter["returned"] = True

@@ -4,12 +4,22 @@ drain primitives (§6.6)."""
 from __future__ import annotations
 
 from .handlers import COMPOSITION, node, NODE_MODIFIER, PART, PROJECTION, SHAPE
-from .registry import Directive, Family, Handler
-from .shapes import BOOL, MILLISECONDS, SECONDS, STR, Data, Expect, ListOf, OneOf, Section
+from .registry import Directive, Extension, Family, Handler
+from .shapes import BOOL, DAY_MS, MILLISECONDS, SECONDS, STR, Data, Enum, Expect, ListOf, OneOf, Scalar, Section
 
 CAPABILITY = "graph-engine"
 GE = CAPABILITY
 NODE = ("node",)
+
+# A drain timeout graph-engine §6 makes the runtime reject at the API boundary: negative, or NaN
+# (spelled `NaN`: a number shape admits no NaN, so a stray `.nan` stays a schema problem).
+REJECTED_SECONDS = (Scalar(("int", "float"), (-(DAY_MS // 1000), -1e-9)), Enum(("NaN",)))
+
+
+def _rejected_timeout(value) -> bool:
+    """Whether one `timeout_seconds` value is the extension's (negative or `NaN`), not upstream's."""
+    found = getattr(value, "value", None)
+    return found == "NaN" or (isinstance(found, (int, float)) and not isinstance(found, bool) and found < 0)
 
 FAMILIES = [
     Family("node_raise", "NodeRaise", "A structured `raises:` — the error a node raises, with its category."),
@@ -43,7 +53,10 @@ DIRECTIVES = [
 
     Directive("invoke_drain_events_for", NODE, Section("drain_for"), "§5.1", GE, "0.48.0",
               "Before returning, call `drain_events_for(invocation_id)` and snapshot an accumulator.", handled_by=node("invoke_drain_events_for")),
-    Directive("timeout_seconds", ("drain_for",), SECONDS, "§6.6", GE, "0.48.0", "The drain timeout.", handled_by=PART),
+    Directive("timeout_seconds", ("drain_for",), OneOf((SECONDS, *REJECTED_SECONDS)), "§6.6", GE, "0.48.0", "The drain timeout.", handled_by=PART,
+              extension=Extension("a negative or `NaN` `timeout_seconds` in `invoke_drain_events_for`: the call is made with it, "
+                                  "and graph-engine §6 requires the runtime to reject it at the API boundary, so the node "
+                                  "raises (expect `node_exception` from that node).", _rejected_timeout)),
     Directive("snapshot_observer", ("drain_for",), STR, "§6.6", GE, "0.48.0", "The accumulate observer to snapshot.", handled_by=PART),
 
     Directive("delivery_order", ("expected",), Expect(("list",)), "§6", GE, None, "The order events reached observers.", handled_by=SHAPE),
