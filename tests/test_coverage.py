@@ -212,6 +212,28 @@ def test_results_verify_the_statements_a_passing_case_cites_per_case(tmp_path):
     assert "A drain with a timeout MUST return" in done.stdout.split("neither verified nor accounted")[1]
 
 
+def test_a_capability_filter_keeps_what_other_capabilities_fixtures_verify_of_it(tmp_path):
+    # observability fixtures cite graph-engine §6: `--capability graph-engine` must still count them
+    root = tmp_path / "repo"
+    for capability, prose, fixture, sidecar in (
+            ("graph-engine", PROSE, FIXTURE, SIDECAR),
+            ("observability", "# Obs\n\n## 1. Spans\n\nSpans MUST end.\n", FIXTURE.replace("# §2 Node", "# graph-engine §2 Node"),
+             '# 001\n\n**Spec sections exercised:**\n- graph-engine §2 Node — "A node MUST NOT mutate the state object it received."\n'
+             "- §1 — words that no statement of the prose holds.\n")):
+        (root / "spec" / capability / "conformance").mkdir(parents=True)
+        (root / "spec" / capability / "spec.md").write_text(prose, encoding="utf-8")
+        (root / "spec" / capability / "conformance" / "001-node.yaml").write_text(fixture, encoding="utf-8")
+        (root / "spec" / capability / "conformance" / "001-node.md").write_text(sidecar, encoding="utf-8")
+    run = report(tmp_path / "run.json", {"observability/001-node": "passed", "graph-engine/001-node": "skipped"})
+    data, done = mapped(tmp_path, "--results", run, "--capability", "graph-engine")
+    mutate = next(s for s in data["statements"] if s["text"].startswith("A node MUST NOT mutate"))
+    assert set(mutate["cited_by"]) == {"graph-engine/001-node", "observability/001-node"}
+    assert mutate["verified_by"] == ["observability/001-node"]  # verified by the other capability's case
+    assert {s["capability"] for s in data["statements"]} == {"graph-engine"}  # observability's own not shown
+    assert "observability" not in done.stderr  # nor its fixtures' problems (its §1 citation resolves to nothing)
+    assert "1 fixtures (0 uncited)" in done.stdout  # counts the filtered capability's fixtures only
+
+
 def test_a_results_file_for_another_corpus_is_one_located_problem(tmp_path):
     run = report(tmp_path / "other.json", {"graph-engine/001-linear-static-flow": "passed"})
     data, done = mapped(tmp_path, "--results", run)

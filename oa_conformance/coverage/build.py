@@ -122,7 +122,10 @@ def build_map(roots: list[str], checkout: str, results: list[str] | None = None,
     proses = read_all_prose(directory)
     problems: list[str] = [p for prose in proses.values() for p in prose.problems]
     wanted = set(capabilities) if capabilities else None
-    fixtures = [ref for ref in discover(roots) if wanted is None or ref.capability in wanted]
+    # Every fixture is read: another capability's fixture may cite a wanted capability's statement
+    # (observability fixtures cite graph-engine §6); only the wanted ones are counted and reported.
+    every_fixture = discover(roots)
+    fixtures = [ref for ref in every_fixture if wanted is None or ref.capability in wanted]
     for capability in sorted({ref.capability for ref in fixtures if ref.capability} - set(proses)):
         count = sum(1 for ref in fixtures if ref.capability == capability)
         problems.append(f"{os.path.join(directory, capability, 'spec.md')}:1: missing: the {count} fixtures of {capability} "
@@ -133,23 +136,29 @@ def build_map(roots: list[str], checkout: str, results: list[str] | None = None,
     cited: dict[str, list[str]] = {}
     resolved: list[tuple[Citation, tuple[str, ...]]] = []
     uncited: list[str] = []
-    for ref in fixtures:
+    shown = {s.id for s in statements}
+    for ref in every_fixture:
+        own = wanted is None or ref.capability in wanted
         citations, cases, sidecar_problems = fixture_citations(ref, proses)
-        problems.extend(sidecar_problems)
         known_cases.update(cases)
-        if not citations:
+        if own:
+            problems.extend(sidecar_problems)
+        if own and not citations:
             uncited.append(fixture_id(ref))
             problems.append(f"{ref.path}:1: uncited fixture: neither its sidecar nor its header comment cites a spec section")
         for citation in citations:
             result = resolve(citation, indexes)
+            if not own and shown.isdisjoint(result.ids):
+                continue  # another capability's citation of nothing shown: not this map's business
             resolved.append((citation, result.ids))
-            problems.extend(f"{citation.path}:{citation.line}: citation resolves to nothing: {p}" for p in result.problems)
+            if own:
+                problems.extend(f"{citation.path}:{citation.line}: citation resolves to nothing: {p}" for p in result.problems)
             scope = [c for c in cases if c == f"{citation.fixture}[{citation.case}]"] if citation.case else cases
             for ident in result.ids:
                 cited.setdefault(ident, []).extend(scope)
     cited_by = {ident: tuple(dict.fromkeys(cases)) for ident, cases in cited.items()}
     verified_by: dict[str, tuple[str, ...]] = {}
-    outcomes = read_results(results, known_cases, wanted) if results else None
+    outcomes = read_results(results, known_cases) if results else None
     if outcomes is not None:
         problems.extend(outcomes.problems)
         verified_by = {ident: tuple(c for c in cases if c in outcomes.passed) for ident, cases in cited_by.items()}
