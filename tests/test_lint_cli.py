@@ -50,7 +50,8 @@ def conformance(tmp_path) -> Path:
 def test_every_kind_of_path_is_accepted(capsys, conformance, level):
     path = {"repo": conformance.parents[2], "spec": conformance.parents[1], "conformance": conformance,
             "file": conformance / BUNDLED[0].name}[level]
-    status, out, _ = run(capsys, str(path), "--format", "json", "--ignore", "P")
+    # V005: bundled cases may use this adapter's extensions (information, tested in test_extensions.py)
+    status, out, _ = run(capsys, str(path), "--format", "json", "--ignore", "P,V005")
     assert (status, json.loads(out)) == (0, [])
 
 
@@ -183,7 +184,8 @@ def test_exit_status_1_on_findings_and_exit_zero(capsys, conformance):
 
 def test_the_bundled_spec_is_clean(capsys):
     status, out, _ = run(capsys, str(BUNDLED_SPEC), "--ignore", "P001", "--format", "json")
-    assert (status, json.loads(out)) == (0, [])
+    # Only information: where a bundled case uses an extension of this adapter (V005).
+    assert status == 0 and all((d["code"], d["severity"]) == ("V005", "info") for d in json.loads(out))
 
 
 # --------------------------------------------------------------------------------------------

@@ -55,5 +55,8 @@ def test_each_capability_folder_lints_alone_as_in_the_whole(shared_spec):
 
 
 def test_the_bundled_spec_has_no_findings_but_unimplemented_predicates():
+    # V005 (information): a bundled case may use an extension of this adapter — written to check a
+    # MUST the upstream fixture language cannot say — and lint shows where it does.
     result = lint_paths([str(BUNDLED_SPEC)])
-    assert [d for d in result.diagnostics if d.code != "P001"] == []
+    assert [d for d in result.diagnostics if d.code not in ("P001", "V005")] == []
+    assert all(d.severity == "info" for d in result.diagnostics if d.code == "V005")
