@@ -55,6 +55,18 @@ cases:
   - name: error_raised_at   # error_expectation.raised_at: read, and reported unverified (no runtime error exposes it)
     nodes: {work: {raises: boom}}
     expected_error: {category: node_exception, raised_at: invoke}
+  - name: flaky_resume_aware_on_a_resumed_invocation   # flaky_resume_aware.fail_resumed_invocation_count, .on_success
+    state: {fields: {ready: {type: bool, default: false}, success: {type: bool, default: false}}}
+    entry: first
+    nodes:
+      first: {update: {ready: true}}
+      flaky: {flaky_resume_aware: {fail_first_invocation_count: 1, fail_resumed_invocation_count: 0, on_success: {success: true}}}
+    edges: [{from: first, to: flaky}, {from: flaky, to: END}]
+    checkpointer: in_memory
+    first_run_expected_error: {category: node_exception, raised_from: flaky}
+    resume:
+      from_first_run: true
+      expected: {final_state: {ready: true, success: true}}
   - name: branches_in_list_form   # branch.name
     nodes: {work: {parallel_branches: {branches: [{name: alpha, subgraph: alpha, outputs: {a_out: a_out}}]}}}
     expected: {final_state: {items: [0], results: [], a_out: 1}}
