@@ -52,9 +52,6 @@ cases:
   - name: structured_raise_chains_causes   # node_raise.category, node_raise.cause, cause.cause
     nodes: {work: {raises: {category: provider_invalid_response, message: surface, cause: {category: provider_unavailable, cause: {message: origin}}}}}
     expected_error: {category: node_exception, raised_from: work}
-  - name: error_raised_at   # error_expectation.raised_at: read, and reported unverified (no runtime error exposes it)
-    nodes: {work: {raises: boom}}
-    expected_error: {category: node_exception, raised_at: invoke}
   - name: flaky_resume_aware_on_a_resumed_invocation   # flaky_resume_aware.fail_resumed_invocation_count, .on_success
     state: {fields: {ready: {type: bool, default: false}, success: {type: bool, default: false}}}
     entry: first
@@ -79,7 +76,7 @@ state: {fields: {answer: {type: string, default: ""}, seed: {type: int, default:
 edges: [{from: work, to: END}]
 initial_state: {}
 cases:
-  - name: subgraph_call_declared_in_the_graph_block   # graph.inner_subgraphs, subgraph_call.subgraph, .inputs, .outputs
+  - name: subgraph_nodes_declared_in_the_graph_block   # graph.inner_subgraphs, subgraph_call.*, projection.inputs
     graph:
       inner_subgraphs:
         inner:
@@ -88,18 +85,11 @@ cases:
           nodes: {copy: {update: {y: 2}}}
           edges: [{from: copy, to: END}]
     entry: work
-    nodes: {work: {subgraph_call: {subgraph: inner, inputs: {x: seed}, outputs: {got: y}}}}
-    expected: {final_state: {answer: "", seed: 1, got: 2}}
-  - name: explicit_mapping_block   # projection.inputs
-    subgraphs:
-      inner:
-        state: {fields: {x: {type: int, default: 0}, y: {type: int, default: 0}}}
-        entry: copy
-        nodes: {copy: {update: {y: 3}}}
-        edges: [{from: copy, to: END}]
-    entry: work
-    nodes: {work: {subgraph: inner, mapping: {inputs: {x: seed}, outputs: {got: y}}}}
-    expected: {final_state: {answer: "", seed: 1, got: 3}}
+    nodes:
+      work: {subgraph_call: {subgraph: inner, inputs: {x: seed}, outputs: {got: y}}}
+      again: {subgraph: inner, mapping: {inputs: {x: got}, outputs: {seed: y}}}
+    edges: [{from: work, to: again}, {from: again, to: END}]
+    expected: {final_state: {answer: "", seed: 2, got: 2}}
   - name: typed_events_in_order   # typed_event_assertions.contains_events_in_order, typed_event_sequence.*, langfuse_observer_config.disable_llm_spans
     entry: work
     nodes: {work: {calls_llm: {messages: [{role: user, content: "hi"}], stores_response_in: answer}}}
