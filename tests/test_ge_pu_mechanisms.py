@@ -9,7 +9,7 @@ from oa_conformance.assertions.matchers import match
 from oa_conformance.ast.nodes import Scalar
 from oa_conformance.pipeline import cases_of, run_case
 
-from .conftest import shared_fixture
+from .conftest import BUNDLED_SPEC, shared_fixture
 from .test_run import write_fixture
 
 
@@ -249,3 +249,21 @@ def test_an_omitted_max_attempts_is_the_runtimes_default(monkeypatch):
     monkeypatch.setattr(behaviors.oa, "RetryConfig", DefaultFive)
     spec = type("RetryBlock", (), {"get": lambda self, key: None})()  # `retry: {}`
     assert behaviors.retry_middleware(spec, None, "n").config.max_attempts == 5
+
+
+def test_a_crash_after_a_node_inside_a_fan_out_instance_fires_on_that_nodes_save(tmp_path):
+    """conformance-adapter §5.6 `after_node`: the node's save on its completed event — for a node of a
+    fan-out instance's subgraph (pipeline-utilities §10.3), the save recording it among the instance's
+    inner positions. Named elsewhere, the crash never fires: the first run completes every instance."""
+    source = BUNDLED_SPEC / "pipeline-utilities" / "conformance" / "156-crash-before-instance-completed-save.yaml"
+    text = source.read_text(encoding="utf-8")
+    assert text.count("after_node: last") == 1
+    for node, outcome in (("last", "passed"), ("first", "passed"), ("nowhere", "failed")):
+        ref = write_fixture(tmp_path / node, text.replace("after_node: last", f"after_node: {node}"),
+                            capability="pipeline-utilities", name=source.name)
+        (case,) = cases_of(ref)
+        result = run_case(case, timeout=30)
+        assert result.outcome == outcome, (node, result)
+        if outcome == "failed":
+            failed = {c.name for c in result.checks if c.status == "failed"}
+            assert "saved_record_assertions.fan_out_progress" in failed, failed

@@ -325,8 +325,6 @@ def _error_recovery(spec: Section, site: BuildSite, node_name: str | None) -> An
 def wrap_middleware(spec: Section, run_log: RunLog) -> Any:
     """A `wrap_with_middleware` entry (§6.7): a named middleware logging its pre / post markers into
     the case's middleware log around ``next()``."""
-    if spec.get("pre_next_calls_suspend_with_descriptor") is not None:  # suspension §8.4 (not shipped)
-        raise NotImplementedDirective("wrap_with_middleware.pre_next_calls_suspend_with_descriptor", spec.key_span("pre_next_calls_suspend_with_descriptor"))
     name = spec.name.value
     pre, post = spec.get("pre_log"), spec.get("post_log")
     log = run_log.middleware_log

@@ -47,7 +47,11 @@ MULTI_RUN = ("first_run_expected_error", "crash_injection", "resume", "seeded_re
 
 @dataclass(frozen=True)
 class Boundary:
-    """Where a crash fires: right after the first save whose record shows the boundary reached."""
+    """Where a crash fires: right after the first save whose record shows the boundary reached.
+
+    ``after_node`` (conformance-adapter §5.6) is the node's save on its completed event: the node is
+    newest among the record's completed positions, or, for a node of a fan-out instance's subgraph,
+    among that instance's inner positions."""
 
     node: str
     index: int | None = None  # a fan-out instance index; None: after the node's own completion
@@ -55,7 +59,12 @@ class Boundary:
     def reached(self, record: Any) -> bool:
         if self.index is None:
             positions = record.completed_positions
-            return bool(positions) and positions[-1].node_name == self.node
+            if positions and positions[-1].node_name == self.node:
+                return True
+            # A node inside a fan-out instance saves on its completed event too (pipeline-utilities
+            # §10.3), recorded among its instance's inner positions, not the outer ones.
+            return any(instance.completed_inner_positions and instance.completed_inner_positions[-1].node_name == self.node
+                       for progress in record.fan_out_progress for instance in progress.instances)
         for progress in record.fan_out_progress:
             if progress.fan_out_node_name == self.node and self.index < len(progress.instances):
                 if progress.instances[self.index].state == "completed":

@@ -92,7 +92,9 @@ DIRECTIVES = [
     Directive("tool_choice", CALL, OneOf((STR, Data(("map",)))), "§5.11", LP, None,
               "The llm-provider §5 tool_choice: `auto` / `required` / `none`, or `{type: tool, name}`.", handled_by=PART),
     Directive("response_schema", CALL, Data(("map",)), "§5.12", LP, "0.14.0", "The JSON schema requested for structured output.", handled_by=PART),
-    Directive("stream", CALL, BOOL, "§3.2 header", LP, None, "Call `complete(..., stream=True)`.", handled_by=PART),
+    # No streaming call path yet (as `calls_llm.stream`): the gate skips `stream: true` while the runtime
+    # lacks streaming, and a runtime that ships it gets `not implemented`, never a unary call in its place.
+    Directive("stream", CALL, BOOL, "§3.2 header", LP, None, "Call `complete(..., stream=True)`.", handled_by=NOT_EXECUTED),
     Directive("retry", CALL, Section("llm_call_retry"), "§5.11", LP, "0.91.0", "Call-level retry (llm-provider §7.1).", handled_by=PART),
     Directive("expected", ("llm_call_step",), Section("expected"), "§3.2 header", LP, None,
               "What this call must return (`response`) or raise (`raises`).", handled_by=PART),

@@ -121,7 +121,7 @@ DIRECTIVES = [
     Directive("pre_log", ("wrap_middleware",), STR, "§6.7", PU, "0.48.0", "Marker logged before next().", handled_by=PART),
     Directive("post_log", ("wrap_middleware",), STR, "§6.7", PU, "0.48.0", "Marker logged after next().", handled_by=PART),
     Directive("pre_next_calls_suspend_with_descriptor", ("wrap_middleware",), Section("descriptor"), "§6.7", "suspension", "0.48.0",
-              "The middleware itself calls suspend() before next() (rejected per suspension §8.4).", handled_by=PART),
+              "The middleware itself calls suspend() before next() (rejected per suspension §8.4).", handled_by=NOT_EXECUTED),
 
     # ---- failure mocks (§5.1) ------------------------------------------------------------------
     Directive("flaky", NODE, Section("flaky"), "§5.1", PU, None, "Fail per attempt (sequence) or on the first invocation (compact).", handled_by=node("flaky")),
