@@ -410,3 +410,30 @@ def test_resolver_clauses_exact_topics_quoted_topics_and_item_continuations(tmp_
     assert resolved[8] == ["Observers MUST receive events in step order."]
     assert "non-negotiable;" in next(c["text"] for c in data["citations"] if c["line"] == 8 and c["path"].endswith(".md"))
     assert resolved[11] == ["Observers MUST NOT mutate the events they receive."]
+
+
+def test_an_accounting_entry_names_the_cases_that_cite_without_checking(tmp_path):
+    """A case whose citation resolves to an accounted statement and passes makes coverage say "drop
+    the entry" — right when the case checks it, wrong when the resolver over-reached. The entry's
+    ``cited_without_checking`` takes those cases out of the statement's verifiers (and the "drop");
+    a listed case that no longer cites the statement is a located problem."""
+    fixtures = {"001-node.yaml": (FIXTURE, SIDECAR), "002-cases.yaml": (CASES_FIXTURE, CASES_SIDECAR)}
+    run = report(tmp_path / "run.json", {"widget/001-node": "passed", "widget/002-cases[first]": "passed",
+                                          "widget/002-cases[second]": "passed"})
+    data, _ = mapped(tmp_path, "--results", run, fixtures=fixtures)
+    append = next(s for s in data["statements"] if s["text"] == "The update MUST be a list.")
+    accounting = tmp_path / "spec-coverage.toml"
+    entry = f'["{append["id"]}"]\nreason = "future-fixture"\nwhy = "no case sends a non-list update"\n'
+    accounting.write_text(entry)
+    _, done = mapped(tmp_path, "--results", run, "--accounting", accounting, fixtures=fixtures)
+    assert f"accounting entry '{append['id']}' is verified by widget/002-cases[first]: drop the entry" in done.stderr
+    accounting.write_text(entry + 'cited_without_checking = ["widget/002-cases", "widget/009-gone"]\n')
+    data, done = mapped(tmp_path, "--results", run, "--accounting", accounting, fixtures=fixtures)
+    append = next(s for s in data["statements"] if s["id"] == append["id"])
+    assert append["verified_by"] == [] and append["reason"].startswith("left to a future fixture")
+    assert "drop the entry" not in done.stderr
+    assert (f"spec-coverage.toml:1: accounting entry '{append['id']}': widget/009-gone does not cite it: "
+            "drop it from cited_without_checking") in done.stderr
+    accounting.write_text(entry + 'cited_without_checking = "widget/002-cases"\n')
+    bad = coverage(tmp_path / "repo", "--prose", tmp_path / "repo", "--accounting", accounting)
+    assert bad.returncode == 2 and "cited_without_checking must be a list of case ids" in bad.stderr

@@ -13,6 +13,7 @@ Reviewed like the expectations file: one table per statement id (as ``oa-conform
     restates = "graph-engine:2:9b0d3d54"
     text = "Both `prior` and `update` MUST be lists"
     why = "..."
+    cited_without_checking = ["graph-engine/012-x[case_a]"]   # optional: see Entry
 
 ``text`` is the statement's opening words: when the prose changes, the id changes with it and the
 entry is reported as matching no statement, so it is reviewed again. A malformed file is one
@@ -33,7 +34,7 @@ REASONS = {
     "restates": "restates",
     "future-fixture": "left to a future fixture",
 }
-_KEYS = frozenset(("reason", "why", "text", "restates", "proposal"))
+_KEYS = frozenset(("reason", "why", "text", "restates", "proposal", "cited_without_checking"))
 
 
 class Entry(NamedTuple):
@@ -45,6 +46,10 @@ class Entry(NamedTuple):
     proposal: str | None
     path: str
     line: int
+    # Cases (``fixture`` or ``fixture[case]`` ids) whose citation resolves to the statement although
+    # none of their checks tests it (a section-wide "§7.1 — retry semantics"): their passing does
+    # not verify it. The resolver's over-reach, recorded where a reviewer reads it.
+    cited_without_checking: tuple[str, ...] = ()
 
     @property
     def location(self) -> str:
@@ -93,10 +98,13 @@ def load_accounting(path: str) -> dict[str, Entry]:
         for key in ("why", "text", "restates", "proposal"):
             if key in table and not isinstance(table[key], str):
                 raise AccountingError(f"{where}: {ident}: {key} must be a string")
+        cited_without_checking = table.get("cited_without_checking", [])
+        if not isinstance(cited_without_checking, list) or not all(isinstance(c, str) for c in cited_without_checking):
+            raise AccountingError(f"{where}: {ident}: cited_without_checking must be a list of case ids")
         if not table.get("why"):
             raise AccountingError(f"{where}: {ident}: why is required (the evidence a reviewer checks)")
         entries[ident] = Entry(ident, reason, " ".join(table["why"].split()), " ".join(table.get("text", "").split()),
-                               table.get("restates"), table.get("proposal"), path, line)
+                               table.get("restates"), table.get("proposal"), path, line, tuple(cited_without_checking))
     return entries
 
 

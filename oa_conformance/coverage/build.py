@@ -163,13 +163,15 @@ def build_map(roots: list[str], checkout: str, results: list[str] | None = None,
         problems.extend(outcomes.problems)
         verified_by = {ident: tuple(c for c in cases if c in outcomes.passed) for ident, cases in cited_by.items()}
     chosen = {ident: entry for ident, entry in (accounting or {}).items() if wanted is None or ident.split(":")[0] in wanted}
-    reasons = _accounted(statements, chosen, verified_by, problems)
+    reasons = _accounted(statements, chosen, cited_by, verified_by, problems)
     return CoverageMap(statements, tuple(resolved), cited_by, verified_by, reasons, len(fixtures), tuple(uncited),
                        outcomes is not None, tuple(problems))
 
 
-def _accounted(statements: tuple[Statement, ...], accounting: dict[str, Entry], verified_by: dict[str, tuple[str, ...]],
-               problems: list[str]) -> dict[str, str]:
+def _accounted(statements: tuple[Statement, ...], accounting: dict[str, Entry], cited_by: dict[str, tuple[str, ...]],
+               verified_by: dict[str, tuple[str, ...]], problems: list[str]) -> dict[str, str]:
+    """The reason of each accounted statement, and each entry's problems; a case an entry lists as
+    citing without checking is taken out of ``verified_by`` (in place)."""
     by_id = {s.id: s for s in statements}
     reasons = {}
     for ident, entry in accounting.items():
@@ -182,6 +184,15 @@ def _accounted(statements: tuple[Statement, ...], accounting: dict[str, Entry], 
                             f"({statement.text[:60]!r})")
         if entry.reason == "restates" and entry.restates not in by_id:
             problems.append(f"{entry.location}: accounting entry {ident!r} restates {entry.restates!r}, which is no statement of the prose")
+        overreach = set(entry.cited_without_checking)
+        for case in sorted(overreach):
+            if not any(cited == case or cited.startswith(case + "[") for cited in cited_by.get(ident, ())):
+                problems.append(f"{entry.location}: accounting entry {ident!r}: {case} does not cite it: "
+                                "drop it from cited_without_checking")
+        verified_by[ident] = tuple(case for case in verified_by.get(ident, ())
+                                   if case not in overreach and case.split("[")[0] not in overreach)
+        if not verified_by[ident]:
+            del verified_by[ident]
         if verified_by.get(ident):
             problems.append(f"{entry.location}: accounting entry {ident!r} is verified by {verified_by[ident][0]}: drop the entry")
         reasons[ident] = entry.describe()
