@@ -19,13 +19,11 @@ Each case becomes an item ``<file>::NNN-name[case]``: the case name is a paramet
 A fixture that fails to load is one failing item, not a collection error. Failures show the
 fixture's YAML around the failing expectation and the mismatch — never the adapter's traceback.
 
-Cases run lazily: only the items pytest will run, once selection (``-k``, ``-m``, ``--lf``,
-deselection) is final — from ``pytest_runtestloop`` — and side by side in daemon threads (each case
-with its own event loop and harness), so fixtures' deliberate sleeps overlap while pytest still
-reports item by item. Under pytest-xdist (``-n N``, its default ``--dist load``) with spec roots,
-the controller hands each worker a fixed share of the items, every N-th from the worker's position
-(:class:`_StaticShares`), so each worker knows its items when its loop starts and runs them ahead
-side by side exactly as a session without xdist does. Nothing runs under ``--collect-only``.
+Cases run ahead, side by side in daemon threads (each with its own event loop and harness), so
+fixtures' deliberate sleeps overlap while pytest still reports item by item: the items pytest will
+run once selection (``-k``, ``-m``, ``--lf``) is final (``pytest_runtestloop``), and a case that
+declares waits as soon as it is collected. Under pytest-xdist each worker runs a fixed share
+(``xdist_shares.py``). Nothing runs under ``--collect-only``; Ctrl-C abandons the cases in flight.
 
 The build under test: the session header names it and the source of truth for its skips (the
 runtime's ``conformance.toml`` wherever it is, else a probe of its API: ``host/manifest.py``);
@@ -76,7 +74,8 @@ from .options import positive_seconds, worker_count
 from .pipeline import DEFAULT_TIMEOUT, cases_of, run_case
 from .report import failure_text
 from .results import CaseRef, CaseResult
-from .runner import DaemonPool
+from .runner import DaemonPool, abandon_on_interrupt
+from .xdist_shares import SHARES_KEY, interrupt_workers, my_share, share_of, static_scheduler
 
 _SCHEDULER = pytest.StashKey["_Scheduler"]()
 _ROOTS = pytest.StashKey["tuple[Path, ...]"]()
@@ -85,6 +84,7 @@ _SEEN = pytest.StashKey["set[Path]"]()
 _COLLECTED = pytest.StashKey["set[str]"]()
 _WHOLE = pytest.StashKey["set[str]"]()  # capabilities collected through their folder (not a file given alone)
 _GIVEN_FILES = pytest.StashKey["set[Path]"]()
+_COUNT = pytest.StashKey[int]()  # items collected so far
 WAIT_S = 0.1  # how long the wait for a case run ahead blocks before it lets a pending Ctrl-C in
 ROOT_OPTION = "--oa-spec-root"
 
@@ -137,9 +137,9 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[_EXPECTATIONS] = _expectations(config)
     _runtime_manifest(config)
     config.stash[_SCHEDULER] = _Scheduler(config.getoption("oa_workers"), config.getoption("oa_timeout"),
-                                          config.stash[_EXPECTATIONS])
-    if config.stash[_ROOTS] and not config.getoption("fulltrace", False):
-        config.pluginmanager.register(_PromptInterrupt(), "oa-conformance-prompt-interrupt")
+                                          config.stash[_EXPECTATIONS], once=hasattr(config, "workerinput"))
+    if config.stash[_ROOTS]:
+        config.pluginmanager.register(_PromptInterrupt(config), "oa-conformance-prompt-interrupt")
 
 
 def _spec_root(root: str, where: str) -> Path:
@@ -340,20 +340,10 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
     return FixtureFile.from_parent(parent, path=file_path)
 
 
-# The key a worker's input carries when the controller hands out static shares (_StaticShares).
-SHARES_KEY = "oa_static_shares"
-
-
 def _static_shares(config: pytest.Config) -> bool:
-    """The controller hands each xdist worker a fixed share of the items: a session with spec roots
-    under ``--dist load`` (what ``-n N`` means by default)."""
+    """Each xdist worker gets a fixed share of the items (``xdist_shares``): a session with spec
+    roots under ``--dist load`` (what ``-n N`` means by default)."""
     return bool(config.stash.get(_ROOTS, ())) and config.getvalue("dist") == "load"
-
-
-def share_of(index: int, workers: int) -> int:
-    """The worker that runs the item at ``index`` of the collection: every ``workers``-th item, so
-    each worker gets the slow and the fast cases of every capability alike."""
-    return index % workers
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -364,36 +354,7 @@ def pytest_configure_node(node: Any) -> None:
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
-    if not _static_shares(config):
-        return None  # xdist's own scheduler
-    from xdist.scheduler import LoadScheduling
-
-    class _StaticShares(LoadScheduling):
-        """``--dist load`` with the first distribution fixed: worker ``gwK`` of N gets the items
-        :func:`share_of` gives it, all at once. What a crashed worker leaves is handed on to the
-        others by ``LoadScheduling`` as usual (they run it in the test itself)."""
-
-        def schedule(self) -> None:
-            if self.collection is not None or not self._check_nodes_have_same_collection():
-                return super().schedule()
-            self.collection = next(iter(self.node2collection.values()))
-            if not self.collection:
-                return
-            for node in self.nodes:
-                position, workers = _worker_position(node.workerinput)
-                share = [i for i in range(len(self.collection)) if share_of(i, workers) == position]
-                if share:
-                    self.node2pending[node].extend(share)
-                    node.send_runtest_some(share)
-            for node in self.nodes:
-                node.shutdown()  # everything is handed out: each ends after its share
-
-    return _StaticShares(config, log)
-
-
-def _worker_position(workerinput: dict[str, Any]) -> tuple[int, int]:
-    """(this worker's position, how many workers) from xdist's worker input (``gw3`` is 3)."""
-    return int(workerinput["workerid"].removeprefix("gw")), int(workerinput["workercount"])
+    return static_scheduler(config, log) if _static_shares(config) else None  # else xdist's own
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -406,20 +367,22 @@ def pytest_runtestloop(session: pytest.Session) -> None:
         return
     if session.testsfailed and not config.option.continue_on_collection_errors:
         return  # pytest stops before running anything
-    items = list(enumerate(session.items))
-    workerinput = getattr(config, "workerinput", None)
-    if workerinput is not None:
-        if not workerinput.get(SHARES_KEY):
-            return
-        position, workers = _worker_position(workerinput)
-        items = [(i, item) for i, item in items if share_of(i, workers) == position]
-    config.stash[_SCHEDULER].start([item for _, item in items if isinstance(item, CaseItem)])
+    share = my_share(config)
+    if share is None:
+        return
+    items = [item for i, item in enumerate(session.items) if share_of(i, share[1]) == share[0]]
+    config.stash[_SCHEDULER].start([item for item in items if isinstance(item, CaseItem)])
 
 
 def pytest_itemcollected(item: pytest.Item) -> None:
     """Every collected case, before ``-k`` / ``-m`` / ``--lf`` deselect any, and the capabilities
     collected through their folder: what stale entries are judged against, as ``run`` judges them."""
+    index = item.config.stash.get(_COUNT, 0)  # its place in the collection (as in session.items)
+    item.config.stash[_COUNT] = index + 1
     if isinstance(item, CaseItem):
+        share = my_share(item.config)
+        if share is not None and share_of(index, share[1]) == share[0] and not item.config.option.collectonly:
+            item.config.stash[_SCHEDULER].start_early(item)
         item.config.stash.setdefault(_COLLECTED, set()).add(item.case.id)
         if Path(os.path.realpath(item.path)) not in item.config.stash[_GIVEN_FILES]:
             item.config.stash.setdefault(_WHOLE, set()).add(item.case.fixture.capability)
@@ -488,37 +451,66 @@ def _path_and_line(location: str) -> tuple[str, int]:
 
 
 class _PromptInterrupt:
-    """Ctrl-C ends a session of spec cases at once: pytest renders the interrupt's whole traceback
-    (each file parsed: 1 to 2 s under load) to print its innermost frame, so only that is kept."""
+    """Ctrl-C ends a session of spec cases at once: an xdist controller passes it on to its workers
+    (``xdist_shares.interrupt_workers``); pytest renders the interrupt's whole traceback (each file
+    parsed: 1 to 2 s under load) to print its innermost frame, so only that is kept (not with ``--full-trace``)."""
+
+    def __init__(self, config: pytest.Config):
+        self.config = config
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_keyboard_interrupt(self, excinfo: pytest.ExceptionInfo[BaseException]) -> None:
-        excinfo.traceback = excinfo.traceback[-1:]
+        if self.config.pluginmanager.hasplugin("dsession"):
+            interrupt_workers(self.config)
+        if not self.config.getoption("fulltrace", False):
+            excinfo.traceback = excinfo.traceback[-1:]
 
 
 class _Scheduler:
-    """Each case's verdict (``expectations.judged``: a case listed skip is not run), ahead in a
-    pool of daemon threads or, with no workers, in the test itself."""
+    """Each case's verdict (``expectations.judged``: a case listed skip is not run), ahead in
+    pools of daemon threads or, with no workers, in the test itself. Ctrl-C abandons the cases in
+    flight (``runner.abandon_on_interrupt``; ``once`` in an xdist worker)."""
 
-    def __init__(self, workers: int, timeout: float, expectations: Expectations):
+    def __init__(self, workers: int, timeout: float, expectations: Expectations, once: bool = False):
         self.workers = workers
         self.timeout = timeout
         self.expectations = expectations
-        self.pool: DaemonPool | None = None
+        self.once = once
+        self.pools: list[DaemonPool] = []
         self.futures: dict[str, Future] = {}
+        self.restore_ctrl_c = lambda: None
 
     def judged(self, case: CaseRef) -> CaseResult:
         return judged(case, self.expectations, lambda ref: run_case(ref, self.timeout))
 
+    def _pool(self) -> DaemonPool:
+        if not self.pools:
+            self.restore_ctrl_c = abandon_on_interrupt(lambda: [pool.abandon() for pool in self.pools], self.once)
+        self.pools.append(DaemonPool(self.workers))
+        return self.pools[-1]
+
+    def start_early(self, item: "CaseItem") -> None:
+        """A case that declares waits starts as soon as it is collected, in a pool of its own: it
+        spends its time asleep (the slowest of a corpus sleeps 4.8 s), which would otherwise begin
+        only once every fixture is read. One deselected after all is abandoned, never reported."""
+        if self.workers > 0 and item.waits > 0:
+            early = self.pools[0] if self.pools else self._pool()
+            self.futures[item.nodeid] = early.submit(self.judged, item.case)
+
     def start(self, items: list["CaseItem"]) -> None:
+        selected = {item.nodeid for item in items}
+        for nodeid in [nodeid for nodeid in self.futures if nodeid not in selected]:
+            self.futures.pop(nodeid).cancel()  # started early, then deselected (or another worker's)
+        items = [item for item in items if item.nodeid not in self.futures]
         if self.workers <= 0 or not items:
             return
         from .processes import expected_seconds
 
-        self.pool = DaemonPool(self.workers)
-        expected = expected_seconds([item.case for item in items])  # longest first, as `run` starts them
+        pool = self._pool()
+        waits = [item.waits for item in items]  # read as each fixture was collected
+        expected = expected_seconds([item.case for item in items], waits=waits)  # longest first, as `run` starts them
         for index in sorted(range(len(items)), key=lambda i: -expected[i]):  # the pool starts them in this order
-            self.futures[items[index].nodeid] = self.pool.submit(self.judged, items[index].case)
+            self.futures[items[index].nodeid] = pool.submit(self.judged, items[index].case)
 
     def result(self, item: "CaseItem") -> CaseResult:
         future = self.futures.pop(item.nodeid, None)
@@ -528,9 +520,10 @@ class _Scheduler:
         return self.judged(item.case)
 
     def close(self) -> None:
-        if self.pool is not None:
-            self.pool.shutdown()
-            self.pool = None
+        self.restore_ctrl_c()
+        for pool in self.pools:
+            pool.shutdown()
+        self.pools = []
 
 
 class FixtureFile(pytest.File):
@@ -538,13 +531,16 @@ class FixtureFile(pytest.File):
         real = Path(os.path.realpath(self.path))  # the real directory names the capability
         capability = real.parent.name if real.is_dir() and real.name == "conformance" else real.parent.parent.name
         fixture = FixtureRef(str(self.path), capability, self.path.name)
+        from .processes import declared_waits
+
         stem = self.path.name.removesuffix(".yaml")
-        for case in cases_of(fixture):
+        cases = cases_of(fixture)
+        for case, waits in zip(cases, declared_waits(cases)):  # read once per fixture, not once per case
             # The case name is the parametrization id: `<file>::NNN-name[case]`, exactly as pytest
             # writes `test_x[param]`, so node ids read back from --lf's cache or an xdist worker match.
             name = f"{stem}[{case.name}]" if case.name is not None else stem
             nodeid = f"{self.nodeid}::{name}"
-            item = CaseItem.from_parent(self, name=name, nodeid=nodeid, case=case)
+            item = CaseItem.from_parent(self, name=name, nodeid=nodeid, case=case, waits=waits)
             item.add_marker(register_marker(self.config, fixture.capability))
             item.extra_keyword_matches.add(case.id)
             yield item
@@ -557,9 +553,10 @@ class CaseFailed(Exception):
 
 
 class CaseItem(pytest.Item):
-    def __init__(self, *, case: CaseRef, **kwargs: Any):
+    def __init__(self, *, case: CaseRef, waits: float = 0.0, **kwargs: Any):
         super().__init__(**kwargs)
         self.case = case
+        self.waits = waits  # the seconds it declares waiting (processes.declared_waits)
         self.skipped_at: str | None = None  # path:line:col of a recognized skip (path:line: an entry's)
         self.case_seconds: float | None = None  # how long the case itself ran (it may have run ahead)
 

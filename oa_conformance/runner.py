@@ -9,6 +9,8 @@ loop and harness, so nothing is shared and the fixtures' deliberate sleeps overl
 from __future__ import annotations
 
 import queue
+import signal
+import sys
 import threading
 from concurrent.futures import Future
 from typing import Any, Callable, Iterable, Iterator
@@ -43,8 +45,9 @@ class DaemonPool:
     def __init__(self, workers: int, name: str = "oa-case"):
         self._jobs: queue.SimpleQueue = queue.SimpleQueue()
         self._workers = max(1, workers)
-        for _ in range(self._workers):
-            threading.Thread(target=self._work, name=name, daemon=True).start()
+        self._threads = [threading.Thread(target=self._work, name=name, daemon=True) for _ in range(self._workers)]
+        for thread in self._threads:
+            thread.start()
 
     def submit(self, function, *args) -> Future:
         future: Future = Future()
@@ -74,6 +77,69 @@ class DaemonPool:
                 job[0].cancel()
         for _ in range(self._workers):
             self._jobs.put(None)
+
+    def abandon(self) -> None:
+        """Ctrl-C: :meth:`shutdown`, and the calls in flight are abandoned for good — each of the
+        pool's threads blocks at its next Python call or return (where it holds no lock of the
+        import system, logging, threading or warnings, which the ending process may still need).
+
+        A thread cannot be stopped, and a running case keeps competing for the interpreter lock:
+        beside a CPU-bound case, every system call of the main thread (pytest rendering the
+        interrupt, writing its summary) queued for that lock, and the session took 5 to 10 s to
+        end. Parked, the threads take no more of it; they are daemons, so the process still exits."""
+        self.shutdown()
+        ours = {thread.ident for thread in self._threads}
+        never = threading.Event()
+
+        def park(frame, event, arg) -> None:
+            if threading.get_ident() not in ours:
+                sys.setprofile(None)  # any other thread: its next call removes the hook for it
+            elif not any(_holds_shared_locks(f) for f in _calls_of_the_job(frame)):
+                never.wait()
+
+        threading.setprofile_all_threads(park)
+
+
+def abandon_on_interrupt(abandon: Callable[[], None], once: bool = False) -> Callable[[], None]:
+    """Ctrl-C first calls ``abandon`` (:meth:`DaemonPool.abandon` on the pools in use), then raises
+    ``KeyboardInterrupt`` as Python's own handler does; returns what puts that handler back. With
+    ``once``, a later Ctrl-C is ignored (an xdist worker: its controller, which owns the terminal,
+    passes the first on and ends the worker if it must). Only the main thread's default handler
+    is wrapped (another one is left alone)."""
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        return lambda: None
+
+    def interrupted(signum, frame) -> None:
+        if once:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+        abandon()
+        signal.default_int_handler(signum, frame)
+
+    signal.signal(signal.SIGINT, interrupted)
+
+    def restore() -> None:
+        if signal.getsignal(signal.SIGINT) is interrupted:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+
+    return restore
+
+
+# Modules whose functions may hold a lock the rest of the process needs (an import's module lock, a
+# logging handler's, a condition a waiter shares): a thread is not parked inside them.
+_SHARED_LOCK_MODULES = ("importlib", "_frozen_importlib", "logging", "threading", "concurrent", "queue", "warnings")
+
+
+def _calls_of_the_job(frame):
+    """The frames from ``frame`` down to the pool's ``_work`` (the thread's own frames below it are
+    the threading module's, holding nothing)."""
+    while frame is not None and frame.f_code is not DaemonPool._work.__code__:
+        yield frame
+        frame = frame.f_back
+
+
+def _holds_shared_locks(frame) -> bool:
+    module = frame.f_globals.get("__name__", "") or ""
+    return module.startswith(_SHARED_LOCK_MODULES) or frame.f_code.co_filename.startswith("<frozen importlib")
 
 
 def run_as_completed(refs: Iterable[CaseRef], workers: int = 16, timeout: float = DEFAULT_TIMEOUT,

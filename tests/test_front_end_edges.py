@@ -188,28 +188,47 @@ def test_run_into_a_pipe_that_closes_abandons_the_run_quietly(tmp_path):
 
 # --- Ctrl-C under pytest --------------------------------------------------------------------------
 
-@pytest.mark.parametrize("xdist", [False, True], ids=["alone", "n2"])
-def test_ctrl_c_under_pytest_abandons_the_cases_in_flight(tmp_path, xdist):
-    """Ctrl-C (to the process group, as a terminal sends it) while cases sleep towards their end:
-    pytest's interrupted status 2, its one KeyboardInterrupt line, nothing on stderr — the cases
-    in flight are abandoned, not waited for (each would sleep 20 s)."""
-    if xdist:
+# Under each fault it fixed, Ctrl-C took longer than this: execnet's own fallback, which sends a worker
+# its SIGINT 5 s after the controller was told to end; pytest's ending starved by CPU-bound cases in
+# flight, 6 to 10 s. Far above the 1 s goal (a benchmark's matter, not a timed test's): it only tells
+# those faults apart from a prompt ending on a loaded machine.
+FAULTY_ENDING_S = 4.5
+
+
+@pytest.mark.parametrize("how", ["alone", "n2", "n2-controller-only"])
+def test_ctrl_c_under_pytest_abandons_the_cases_in_flight(tmp_path, how):
+    """Ctrl-C while cases sleep towards their end and CPU-bound cases run (to the process group, as
+    a terminal sends it, or to an xdist controller alone, as ``kill -INT`` or an IDE's stop button
+    does): pytest's interrupted status 2, its one KeyboardInterrupt line, nothing on stderr — the
+    cases in flight are abandoned, not waited for (each sleeping one would sleep 20 s), and the
+    busy ones stop competing with pytest's ending."""
+    from .test_bounds import alias_dag
+
+    if how != "alone":
         pytest.importorskip("xdist")
     spec = sleeping_spec(tmp_path, 8, 20_000)
+    for number in range(2, 6):  # a state of 168,421 expanded nodes: about 2 s of CPU each
+        spec_of(tmp_path, f"00{number}-busy.yaml", alias_dag(levels=4, width=20, nodes=20))
     process = subprocess.Popen([sys.executable, "-m", "pytest", f"--oa-spec-root={spec}", "-p", "no:cacheprovider", "-v",
-                                *(["-n", "2"] if xdist else [])],
+                                "--oa-timeout=600", *(["-n", "2"] if how != "alone" else [])],
                                cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
                                env=dict(os.environ, PYTHONUNBUFFERED="1"), preexec_fn=interruptible)
     seen = b""
-    while b"001-sleeping.yaml::" not in seen:
+    while b"001-sleeping.yaml::" not in seen and b"busy.yaml::" not in seen:
         chunk = process.stdout.read1(4096)
         assert chunk, seen.decode()
         seen += chunk
-    time.sleep(0.5)  # the cases are under way
-    os.killpg(process.pid, signal.SIGINT)
+    time.sleep(1.0)  # the cases are under way
+    started = time.monotonic()
+    if how == "n2-controller-only":
+        os.kill(process.pid, signal.SIGINT)
+    else:
+        os.killpg(process.pid, signal.SIGINT)
     out, err = process.communicate(timeout=HANG_GUARD)
+    ended = time.monotonic() - started
     assert process.returncode == 2 and err == b"", err.decode()[-2000:]
     assert b"KeyboardInterrupt" in seen + out
+    assert ended < FAULTY_ENDING_S, f"{ended:.1f} s from Ctrl-C to the end"
 
 
 # A conftest for a pytester project: each case is interrupted (Ctrl-C in the middle of its wait),

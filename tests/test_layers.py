@@ -292,7 +292,7 @@ LAYERS = [("kinds", "diagnostics", "errors", "vocabulary", "ast", "grammar", "tr
            "discovery", "version", "pages"),
           ("host",), ("interpreter",), ("assertions",), ("results", "pipeline"),
           ("expectations", "expectations_update", "junit", "runner", "processes", "report", "lint", "coverage", "cli",
-           "pytest_plugin", "options", "forkserver", "oa_conformance")]
+           "pytest_plugin", "xdist_shares", "options", "forkserver", "oa_conformance")]
 
 
 def test_deferred_imports_point_down_the_layers():

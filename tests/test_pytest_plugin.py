@@ -289,6 +289,54 @@ def test_each_xdist_worker_runs_its_share_side_by_side(pytester):
     assert all(most >= 2 for most in in_flight.values()), in_flight
 
 
+# A conftest for a pytester project: which cases had started by the end of collection (before
+# pytest_runtestloop, where the plugin starts the selected cases).
+STARTED_PROBE = """
+import threading
+import oa_conformance.pytest_plugin as plugin
+
+_lock, _started = threading.Lock(), []
+_real = plugin.run_case
+
+
+def _recording(case, timeout):
+    with _lock:
+        _started.append(case.id)
+    return _real(case, timeout)
+
+
+plugin.run_case = _recording
+
+
+def pytest_collection_finish(session):
+    import time
+
+    deadline = time.monotonic() + 5  # a case handed to a thread during collection may take a moment to begin
+    while len(_started) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    with _lock:
+        print(f"started while collecting: {sorted(_started)}")
+"""
+
+
+def test_a_case_that_declares_waits_starts_as_it_is_collected(pytester):
+    """A case that declares waits starts while the rest is still being collected (it would
+    otherwise begin only once every fixture is read), one that does not waits for selection; a
+    waiting case deselected after all is abandoned: never reported, the outcomes unchanged."""
+    spec = sleeping_cases(pytester.path, 2, 300)
+    five_cases(pytester.path)
+    pytester.makeconftest(STARTED_PROBE)
+    result = pytester.runpytest_subprocess(f"--oa-spec-root={spec}", "-p", "no:cacheprovider", "-s")
+    result.assert_outcomes(passed=4, failed=3)
+    result.stdout.fnmatch_lines(["started while collecting: ['pipeline-utilities/001-sleeping[s0]', "
+                                 "'pipeline-utilities/001-sleeping[s1]']"])
+    deselected = pytester.runpytest_subprocess(f"--oa-spec-root={spec}", "-p", "no:cacheprovider", "-k", "s0 or c1", "-rA")
+    deselected.assert_outcomes(passed=2, deselected=5)
+    assert "s1" not in "".join(line for line in deselected.outlines if "PASSED" in line or "FAILED" in line)
+    collect_only = pytester.runpytest_subprocess(f"--oa-spec-root={spec}", "-p", "no:cacheprovider", "-s", "--co")
+    collect_only.stdout.fnmatch_lines(["started while collecting: []"])
+
+
 def test_the_package_is_loaded_as_python_loads_it(pytester, monkeypatch):
     """pytest marks the whole distribution of an entry-point plugin for assert rewriting and then
     compiles each module from source wherever it cannot cache them; the plugin takes its package
