@@ -125,8 +125,11 @@ def abandon_on_interrupt(abandon: Callable[[], None], once: bool = False) -> Cal
 
 
 # Modules whose functions may hold a lock the rest of the process needs (an import's module lock, a
-# logging handler's, a condition a waiter shares): a thread is not parked inside them.
-_SHARED_LOCK_MODULES = ("importlib", "_frozen_importlib", "logging", "threading", "concurrent", "queue", "warnings")
+# logging handler's, a condition a waiter shares; the exporters and clients that exit handlers flush —
+# OTel's span processors, Langfuse's client, the HTTP transports they send through): a thread is not
+# parked inside them.
+_SHARED_LOCK_MODULES = ("importlib", "_frozen_importlib", "logging", "threading", "concurrent", "queue", "warnings",
+                        "opentelemetry", "langfuse", "httpx", "httpcore", "anyio", "openarmature.observability")
 
 
 def _calls_of_the_job(frame):
