@@ -112,6 +112,27 @@ def limit_file_size() -> None:
     resource.setrlimit(resource.RLIMIT_FSIZE, (400, 400))  # a disk that fills up after 400 bytes
 
 
+def test_ctrl_c_as_the_reports_temporary_file_is_made_leaves_nothing_behind(tmp_path, monkeypatch):
+    """Ctrl-C handled as the open that creates the report's temporary file returns (where Python
+    handles a signal that came during a call): the old report stays, and no temporary file."""
+    from oa_conformance.cli import files
+
+    report = tmp_path / "report.json"
+    report.write_text("the previous report\n", encoding="utf-8")
+    real_open = os.open
+
+    def open_then_interrupted(*args, **kwargs):
+        os.close(real_open(*args, **kwargs))
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "open", open_then_interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        files.write_whole(str(report), "the new report\n")
+    monkeypatch.undo()
+    assert report.read_text(encoding="utf-8") == "the previous report\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report.json"]  # no temporary file left
+
+
 def test_a_report_that_cannot_be_written_is_one_line_and_leaves_the_old_file(tmp_path):
     report = tmp_path / "report.json"
     report.write_text("the previous report\n", encoding="utf-8")

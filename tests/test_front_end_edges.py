@@ -186,6 +186,48 @@ def test_run_into_a_pipe_that_closes_abandons_the_run_quietly(tmp_path):
     assert len(finished) < 64 and all(case["outcome"] == "passed" for case in finished), len(finished)
 
 
+def test_the_closed_output_interrupt_lands_inside_the_run_or_not_at_all(monkeypatch):
+    """The watcher that interrupts a run once its output's reader has gone, descheduled between
+    seeing the run still going and interrupting it (a loaded machine), while the run ends: the
+    interrupt is raised inside the watched block, never after it — where it would cut short the
+    workers' clean-up or the report being written, and leave a traceback or no report."""
+    import _thread
+    import threading
+
+    from oa_conformance.cli import pipes
+
+    read_end, write_end = os.pipe()
+    monkeypatch.setattr(sys, "stdout", open(write_end, "w", closefd=True))
+    deciding = threading.Event()
+    interrupt_main = _thread.interrupt_main
+
+    def descheduled_interrupt():
+        deciding.set()
+        time.sleep(0.3)  # off the CPU between its check and its interrupt
+        interrupt_main()
+
+    monkeypatch.setattr(_thread, "interrupt_main", descheduled_interrupt)
+    heard = []
+    # Python's own handler, as in a command run from a terminal (a suite started with SIGINT
+    # ignored, by `nohup` or `&` in a script, would drop the interrupt wherever it landed).
+    ignored_or_not = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        try:
+            with pipes.stopped_when_output_closes():
+                os.close(read_end)  # `head -1` exits
+                assert deciding.wait(HANG_GUARD)  # the run ends just as the watcher decides
+        except KeyboardInterrupt:
+            heard.append("inside")
+        try:
+            time.sleep(1)  # an interrupt let out of the block lands here
+        except KeyboardInterrupt:
+            heard.append("after")
+    finally:
+        signal.signal(signal.SIGINT, ignored_or_not)
+        sys.stdout.close()
+    assert heard == ["inside"], heard
+
+
 # --- Ctrl-C under pytest --------------------------------------------------------------------------
 
 # Under each fault it fixed, Ctrl-C took longer than this: execnet's own fallback, which sends a worker

@@ -16,6 +16,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -214,6 +215,14 @@ def test_without_scripts_the_page_is_a_plain_table_of_every_case(chromium, runs)
         context.close()
 
 
+def waited_for(page, seen, seconds: float = 30.0) -> None:
+    """Let the browser's events arrive until ``seen()`` holds, or ``seconds`` pass (only so a broken
+    page cannot hang the suite: the assertions after say what is missing)."""
+    deadline = time.monotonic() + seconds
+    while not seen() and time.monotonic() < deadline:
+        page.wait_for_timeout(20)  # the sync API delivers events while it waits
+
+
 def test_the_watch_sees_a_request_leaving_the_page(chromium, runs):
     """The no-request check can fail: with the page's own policy set aside, a fetch to elsewhere
     is seen (and aborted); with it, the browser refuses the fetch and says so on the console."""
@@ -224,7 +233,9 @@ def test_the_watch_sees_a_request_leaving_the_page(chromium, runs):
         watch = Watch(page)
         page.goto(runs["page"].as_uri())
         page.evaluate("fetch('https://example.invalid/x').catch(() => null)")
-        page.wait_for_timeout(300)
+        # Until the browser has reported what it did (a fixed 300 ms pause was too short for a
+        # loaded machine): the request, or the refusal, which comes before any request could.
+        waited_for(page, lambda: watch.requests if bypass else watch.errors)
         context.close()
         seen[bypass] = watch
     assert seen[True].requests == ["https://example.invalid/x"]

@@ -9,14 +9,26 @@ from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
+import secrets
 
 
 def write_whole(path: str, text: str) -> None:
     """Write ``text`` to ``path`` (UTF-8) through a temporary file beside it. Raises ``OSError``
     when it cannot, with ``path`` untouched and no temporary file left."""
     directory = os.path.dirname(os.path.abspath(path))
-    descriptor, temporary = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(path)}.", suffix=".tmp")
+    while True:
+        # Named before it is made, and made inside the `try`: Ctrl-C landing as the file is created
+        # (inside tempfile.mkstemp, as it was) left the temporary file behind.
+        temporary = os.path.join(directory, f".{os.path.basename(path)}.{secrets.token_hex(6)}.tmp")
+        try:
+            descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            continue  # another file by that name: draw again, as mkstemp does
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)  # created before the interrupt landed
+            raise
+        break
     try:
         with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
             handle.write(text)

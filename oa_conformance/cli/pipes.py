@@ -146,20 +146,29 @@ def stopped_when_output_closes() -> Iterator[None]:
         yield
         return
     done = threading.Event()
+    # The watcher checks `done` and interrupts under this lock, and the body's end sets `done` under
+    # it: an interrupt is either sent before the body ends, and so raised inside this block (at the
+    # main thread's next call, ``done.set`` itself), or not at all. Checked and sent apart, a
+    # watcher descheduled between the two (a loaded machine) interrupted whatever came after the
+    # run: its clean-up of the workers, the report being written.
+    deciding = threading.Lock()
 
     def watch() -> None:
         poller = select.poll()
         poller.register(descriptor, 0)  # no event asked for: poll reports the error of a reader gone
         while not done.is_set():
-            if poller.poll(200) and not done.is_set():
-                _thread.interrupt_main()
+            if poller.poll(200):
+                with deciding:
+                    if not done.is_set():
+                        _thread.interrupt_main()
                 return
 
     threading.Thread(target=watch, name="oa-output-watch", daemon=True).start()
     try:
         yield
     finally:
-        done.set()
+        with deciding:
+            done.set()
 
 
 INTERRUPTED = 130  # the shell's code for a process stopped by SIGINT
