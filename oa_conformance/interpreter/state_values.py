@@ -14,23 +14,24 @@ rejects the initial state: every expectation of the case fails), or — a defaul
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Iterator
+from typing import Iterable, Iterator
 
 from ..ast.nodes import Mapping, Node, Scalar, Section, Sequence, TypeRef
 from ..diagnostics import FIXTURE_SCHEMA_INVALID, Diagnostic, article
 from ..vocabulary import VOCABULARY
 from ..vocabulary import shapes as sh
-from .scenarios import scenarios
+from .scenarios import Scenario, scenarios
 
 STATE_VALIDATION_ERROR = "state_validation_error"  # graph-engine §4: what a wrong initial state raises
 
 _SCALARS = {"string": (str,), "int": (int,), "float": (int, float), "bool": (bool,)}
 
 
-def check_state_values(fixture: Section) -> tuple[Diagnostic, ...]:
-    """Every default and initial-state value that does not match its field's declared type."""
+def check_state_values(fixture: Section, cases: Iterable[Scenario] | None = None) -> tuple[Diagnostic, ...]:
+    """Every default and initial-state value that does not match its field's declared type
+    (``cases``: the fixture's scenarios, when the caller has them already)."""
     problems = list(_defaults(fixture))
-    for scenario in scenarios(fixture):
+    for scenario in scenarios(fixture) if cases is None else cases:
         fields = _fields(scenario.view.state)
         if not fields:
             continue
@@ -147,8 +148,8 @@ def _sections(node: Node, family: str) -> Iterator[Section]:
         elif isinstance(current, Section):
             if current.family == family:
                 yield current
-            holding = _holding_sections(current.family)
-            stack.extend(value for name, value in current.items() if name in holding)
+            holding, attrs = _holding_sections(current.family), current.directive_attrs
+            stack.extend([getattr(current, attrs[name]) for name in current.order if name in holding])
 
 
 @lru_cache(maxsize=None)
