@@ -95,6 +95,8 @@ def _code_free(text: str) -> str:
 
 def level_of(text: str) -> str | None:
     """The strongest keyword level of ``text`` outside code spans and mentions, or None."""
+    if _KEYWORD.search(text) is None:  # most sentences (dropping code spans and mentions adds no keyword)
+        return None
     found = {_LEVEL_OF[m.group(1)] for m in _KEYWORD.finditer(_MENTION.sub(" ", _code_free(text)))}
     for level in LEVELS:
         if level in found:
@@ -272,7 +274,9 @@ def read_prose(text: str, capability: str, path: str) -> Prose:
             label = _label(joined) or label
             if label and number is not None:
                 topics.setdefault(number, set()).add(normalised(label).lower())
-        pieces, context_parts = _pieces(block.kind, joined, label, lead_in)
+        # A block without a keyword holds no statement (its sentences and cells are pieces of it,
+        # cut at non-word characters): it is not split.
+        pieces, context_parts = _pieces(block.kind, joined, label, lead_in) if _KEYWORD.search(joined) else ([], [])
         first = len(statements)
         own_label = _label(joined) if block.kind != "row" else None
         for offset, sentence in pieces:
