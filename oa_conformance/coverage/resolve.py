@@ -53,6 +53,11 @@ _QUOTED_TOPIC = re.compile(r"[\"“]([^\"”]{3,80})[\"”]")
 _QUOTE = re.compile(r"[\"“]([^\"”]{12,})[\"”]")
 _REF_TEXT = re.compile(r"(?:\b[A-Za-z][a-z]*(?:-[a-z]+)+(?:'s)?\s*\**\s*)?§\s?\d+(?:\.\d+)*")
 _CAPABILITY_BEFORE = r"(?:\b(?:[A-Za-z][a-z]*(?:-[a-z]+)+|observability|sessions|suspension|harness)(?:'s)?\s*\**\s*(?=§))?"  # "graph-engine §6": the name is part of the reference, not wording
+# A section named in a citation (after its capability, when written), its whole number the group:
+# the first naming ``ref.number`` exactly (§6, not §6.1 or §61) is the reference, one pattern for
+# every number.
+_SECTION = re.compile(r"§\s?(\d+(?:\.\d+)*)")
+_NAMED_SECTION = re.compile(_CAPABILITY_BEFORE + _SECTION.pattern)
 _LEAD_END = re.compile(r"\s[—–]\s|\s-\s|:\s|\*\*\s*[—–]|\*\*\s*$")
 
 
@@ -135,7 +140,7 @@ def _segment(ref: Ref, text: str) -> str:
     the next section named ("§7 (categories), §8.1.3 (error mapping)"); all of it when the
     sections share one description ("§6.2, §6.3 — …")."""
     starts = [m.start() for m in re.finditer(r"§", text)]
-    match = re.search(r"§\s?" + re.escape(ref.number) + r"(?!\d|\.\d)", text)
+    match = _naming(_SECTION, text, ref.number)
     if match is None:
         return text
     later = [s for s in starts if s > match.start()]
@@ -229,9 +234,13 @@ def _quoted_topic(wording: str, topics: Iterable[str]) -> list[str]:
     return []
 
 
+def _naming(pattern: re.Pattern, text: str, number: str) -> re.Match | None:
+    return next((match for match in pattern.finditer(text) if match.group(1) == number), None)
+
+
 def _hint_and_wording(ref: Ref, text: str) -> tuple[list[str], str]:
     """The topic words after the reference (up to the lead's end), and the rest of the text."""
-    match = re.search(_CAPABILITY_BEFORE + r"§\s?" + re.escape(ref.number) + r"(?!\d|\.\d)", text)
+    match = _naming(_NAMED_SECTION, text, ref.number)
     if match is None:
         return [], _REF_TEXT.sub(" ", text)
     after = text[match.end():]
