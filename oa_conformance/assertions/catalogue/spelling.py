@@ -48,27 +48,36 @@ def _known_set() -> frozenset[str]:
 
 # Pigeonhole filter: an edit changes at most one piece of a known name, a swap of two neighbours at
 # most two, so a name within MAX_EDITS of it holds one of its 2 * MAX_EDITS + 1 pieces unchanged —
-# a substring test in C rules out almost every pair before the alignment is computed. Only known
-# names within MAX_EDITS of the name's length can be that close, so only theirs are tested.
+# a dict look-up of the name's substrings of those pieces' lengths rules out almost every pair
+# before the alignment is computed. Only known names within MAX_EDITS of the name's length can be
+# that close, so only the piece lengths they have are looked up.
 _PIECES = 2 * MAX_EDITS + 1
 
 
 @lru_cache(maxsize=1)
-def _by_length() -> dict[int, tuple[tuple[str, tuple[str, ...] | None], ...]]:
-    """Known name length → the known names of that length, each with its pieces (None: too short
-    to cut, always a candidate), in name order."""
-    index: dict[int, list[tuple[str, tuple[str, ...] | None]]] = {}
+def _pieces_index() -> tuple[dict[str, tuple[str, ...]], dict[int, tuple[str, ...]]]:
+    """Every piece of every known name → the names it is a piece of; name length → the names of
+    that length too short to cut (always candidates)."""
+    index: dict[str, set[str]] = {}
+    short: dict[int, list[str]] = {}
     for known in _known_names():
-        index.setdefault(len(known), []).append((known, _cut(known)))
-    return {length: tuple(names) for length, names in index.items()}
+        pieces = _cut(known)
+        if pieces is None:
+            short.setdefault(len(known), []).append(known)
+        for piece in pieces or ():
+            index.setdefault(piece, set()).add(known)
+    return {piece: tuple(sorted(names)) for piece, names in index.items()}, {length: tuple(names) for length, names in short.items()}
 
 
 def _candidates(name: str) -> list[str]:
-    """The known names within MAX_EDITS of ``name``'s length that hold one of their pieces, in name order."""
-    index = _by_length()
-    holds = name.__contains__
-    found = [known for length in range(len(name) - MAX_EDITS, len(name) + MAX_EDITS + 1) for known, pieces in index.get(length, ())
-             if pieces is None or any(map(holds, pieces))]
+    """The known names within MAX_EDITS of ``name``'s length one of whose pieces ``name`` holds (a
+    dict look-up per substring of the piece lengths such names have), in name order."""
+    index, short = _pieces_index()
+    lengths = range(len(name) - MAX_EDITS, len(name) + MAX_EDITS + 1)
+    found = {known for length in lengths for known in short.get(length, ())}
+    for size in {size for length in lengths if length >= _PIECES for size in (length // _PIECES, -(-length // _PIECES))}:
+        for start in range(len(name) - size + 1):
+            found.update(known for known in index.get(name[start:start + size], ()) if len(known) in lengths)
     return sorted(found)
 
 
