@@ -27,13 +27,13 @@ from .ast.nodes import Section
 from .diagnostics import FIXTURE_SCHEMA_INVALID, FIXTURE_VERSION_UNSUPPORTED, Diagnostic, Span
 from .discovery import misspelled_capability
 from .heap import collector_paused
+from .interpreter.scenarios import Scenario, scenarios
 from .interpreter.schema_check import check_schema
 from .interpreter.state_values import check_state_values
 from .interpreter.version_check import check_version
 
 if TYPE_CHECKING:  # pragma: no cover - annotations only
     from .discovery import FixtureRef
-    from .interpreter.scenarios import Scenario
     from .results import CaseRef, CaseResult
 
 # The passes that run a case (graph build, execute, assert: the runtime, OTel, the catalogue) and
@@ -48,11 +48,14 @@ _RECOVERABLE = frozenset(("duplicate-key", "tag"))  # loader findings after whic
 
 class ReadResult(NamedTuple):
     """The typed ``Fixture`` (``None`` when a pass failed) and every problem found; with
-    ``keep_composed``, also the document libyaml composed (see :class:`~oa_conformance.interpreter.loader.Composed`)."""
+    ``keep_composed``, also the document libyaml composed (see :class:`~oa_conformance.interpreter.loader.Composed`);
+    when the version check ran, the fixture's scenarios (the scenario pass, run once for the state
+    values check and kept for what reads the cases next: ``cases_of``, the linter)."""
 
     fixture: Section | None
     diagnostics: tuple[Diagnostic, ...]
     composed: Composed | None = None
+    scenarios: tuple[Scenario, ...] | None = None
 
     @property
     def ok(self) -> bool:
@@ -107,8 +110,9 @@ def _read(path: str, data: bytes | str | None, stop_after: str, capability: str 
     fixture = build_fixture(loaded.tree, capability, tokens=loaded.may_hold_tokens)
     if stop_after == "schema":
         return ReadResult(fixture, (), composed)
+    cases = tuple(scenarios(fixture))
     # The fixture is kept beside its wrong-typed state values: the linter's rules still read it.
-    return ReadResult(fixture, check_version(fixture) + check_state_values(fixture), composed)
+    return ReadResult(fixture, check_version(fixture) + check_state_values(fixture, cases), composed, cases)
 
 
 def _predicate_misspelling(capability: str | None, name: str) -> str | None:
@@ -120,13 +124,12 @@ def _predicate_misspelling(capability: str | None, name: str) -> str | None:
 
 def cases_of(fixture: FixtureRef) -> list[CaseRef]:
     """The cases of one fixture file; a file that does not read is one case carrying its problems."""
-    from .interpreter.scenarios import scenarios
     from .results import CaseRef
 
     read = read_fixture(fixture.path, capability=fixture.capability)
     if read.fixture is None or read.diagnostics:
         return [CaseRef(fixture, None, read.diagnostics)]
-    return [CaseRef(fixture, scenario) for scenario in scenarios(read.fixture)]
+    return [CaseRef(fixture, scenario) for scenario in read.scenarios]
 
 
 def read_cases(fixtures: Iterable[FixtureRef]) -> list[CaseRef]:

@@ -199,3 +199,30 @@ def test_linting_plain_fixtures_never_imports_lark():
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert done.stdout.splitlines()[-2:] == ["after lint: False", "after a spaced type: True"], done.stdout + done.stderr
+
+
+KEYWORD_PIECES = ["graph", "engine", "-", "_", "not", "and", "or", "nothing", " ", "(", ")", "[1]", "/", ".", "x", "é", "\t", "A"]
+KEYWORD_IDS = ["graph-engine/001-x[0]", "nothing", "hing", "x_and_y", "A.B", "or_x", "not_x", "engine_graph", ""]
+
+
+def test_the_keyword_shortcut_reads_what_lark_reads():
+    """A one-word ``-k`` (the shortcut) selects the case ids lark's matcher selects; anything else
+    is lark's own reading."""
+    from oa_conformance import grammar
+    from oa_conformance.grammar import lark_parsers
+
+    def selected(read, text):
+        try:
+            matcher = read(text)
+        except GrammarError as error:
+            return ("error", error.message, error.offset)
+        return ("selects", [case_id for case_id in KEYWORD_IDS if matcher(case_id)])
+
+    def by_lark(text):
+        matcher = lark_parsers.keyword_matcher(text)
+        return lambda case_id: matcher(case_id.lower())
+
+    strings = _strings(KEYWORD_PIECES, 6, 4000, 4)
+    for text in strings:
+        assert selected(grammar.parse_keyword_expression, text) == selected(by_lark, text), text
+    assert sum(grammar._PLAIN_KEYWORD.fullmatch(text) is not None for text in strings) > 300

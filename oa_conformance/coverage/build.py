@@ -9,7 +9,8 @@ the fixtures' YAML (for their case names) and imports no runtime.
 from __future__ import annotations
 
 import os
-from typing import Iterable, NamedTuple
+from collections.abc import Mapping
+from typing import Iterable, Iterator, NamedTuple
 
 from ..discovery import FixtureRef, discover
 from ..interpreter.loader import load_path
@@ -17,7 +18,7 @@ from .accounting import Entry
 from .citations import Citation, header_citations, sidecar_citations
 from .outcomes import read_results
 from .prose import Prose, Statement, read_prose
-from .resolve import index, resolve
+from .resolve import Index, index, resolve
 
 
 class ProseError(ValueError):
@@ -199,14 +200,41 @@ def _accounted(statements: tuple[Statement, ...], accounting: dict[str, Entry], 
     return reasons
 
 
-_INDEXES: dict[str, dict] = {}
+class ProseIndexes(Mapping):
+    """Capability → the matching index of its prose in one folder, each read when first asked
+    for: a lint reads only the prose its fixtures' citations name (a share of the corpus, one
+    capability's fixtures, most often their own capability's); the names come from the listing."""
+
+    def __init__(self, directory: str):
+        self.directory = directory
+        self._names = tuple(name for name in sorted(os.listdir(directory)) if os.path.isfile(os.path.join(directory, name, "spec.md")))
+        self._read: dict[str, Index] = {}
+
+    def __getitem__(self, name: str) -> Index:
+        found = self._read.get(name)
+        if found is None:
+            if name not in self._names:
+                raise KeyError(name)
+            path = os.path.join(self.directory, name, "spec.md")
+            with open(path, encoding="utf-8") as handle:
+                found = self._read[name] = index(read_prose(handle.read(), name, path))
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
 
 
-def indexes_for(directory: str) -> dict:
-    """The matching indexes of every capability's prose in ``directory`` (read once per process)."""
+_INDEXES: dict[str, ProseIndexes] = {}
+
+
+def indexes_for(directory: str) -> ProseIndexes:
+    """The matching indexes of every capability's prose in ``directory`` (each read once per process)."""
     key = os.path.realpath(directory)
     if key not in _INDEXES:
-        _INDEXES[key] = {name: index(prose) for name, prose in read_all_prose(directory).items()}
+        _INDEXES[key] = ProseIndexes(directory)
     return _INDEXES[key]
 
 

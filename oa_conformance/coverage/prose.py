@@ -45,6 +45,10 @@ _TABLE_RULE = re.compile(r"^\s*\|[\s:|-]+\|\s*$")
 _LABEL = re.compile(r"^\*\*(.+?)\*\*\s*[.:]?")
 _CODE_SPAN = re.compile(r"(`+)(.+?)\1")
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
+_LINK_TARGET = re.compile(r"\]\([^)]*\)")
+_QUOTE_MARK = re.compile(r"^\s*>\s?")
+# Each keyword holds one of these: a text holding none (most) needs no look for a keyword.
+_KEYWORD_STEMS = ("MUST", "SHOULD", "MAY", "SHALL", "REQUIRED", "RECOMMENDED", "OPTIONAL")
 # A sentence ends at . ! ? (after a closing quote/bracket at most) before whitespace and what can
 # start a sentence; "e.g." and the like never end one.
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]*_]*\s+(?=[A-Z`\"'(*_\[§0-9])")
@@ -84,9 +88,14 @@ class Prose(NamedTuple):
 
 def normalised(text: str) -> str:
     """The text a statement's id hashes: no markup (``*``, `````), no link targets, whitespace collapsed."""
-    text = re.sub(r"\]\([^)]*\)", "]", text)
+    text = _LINK_TARGET.sub("]", text)
     text = text.replace("*", "").replace("`", "")
     return " ".join(text.split())
+
+
+def _states(text: str) -> bool:
+    """Whether ``text`` holds a keyword at all (code spans and mentions not yet set aside)."""
+    return any(stem in text for stem in _KEYWORD_STEMS) and _KEYWORD.search(text) is not None
 
 
 def _code_free(text: str) -> str:
@@ -95,6 +104,8 @@ def _code_free(text: str) -> str:
 
 def level_of(text: str) -> str | None:
     """The strongest keyword level of ``text`` outside code spans and mentions, or None."""
+    if not _states(text):  # most sentences (dropping code spans and mentions adds no keyword)
+        return None
     found = {_LEVEL_OF[m.group(1)] for m in _KEYWORD.finditer(_MENTION.sub(" ", _code_free(text)))}
     for level in LEVELS:
         if level in found:
@@ -154,7 +165,7 @@ def _blocks(text: str) -> list[tuple[int, object]]:
         if not line.strip() or line.strip() == "---":
             flush()
             continue
-        stripped = re.sub(r"^\s*>\s?", "", line)
+        stripped = _QUOTE_MARK.sub("", line)
         if _TABLE_ROW.match(stripped):
             flush()
             if not _TABLE_RULE.match(stripped):
@@ -272,7 +283,9 @@ def read_prose(text: str, capability: str, path: str) -> Prose:
             label = _label(joined) or label
             if label and number is not None:
                 topics.setdefault(number, set()).add(normalised(label).lower())
-        pieces, context_parts = _pieces(block.kind, joined, label, lead_in)
+        # A block without a keyword holds no statement (its sentences and cells are pieces of it,
+        # cut at non-word characters): it is not split.
+        pieces, context_parts = _pieces(block.kind, joined, label, lead_in) if _states(joined) else ([], [])
         first = len(statements)
         own_label = _label(joined) if block.kind != "row" else None
         for offset, sentence in pieces:

@@ -26,10 +26,12 @@ For each section a citation names (``Ref``):
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections import Counter
-from typing import Iterable, NamedTuple
+from functools import lru_cache
+from typing import Iterable, Mapping, NamedTuple
 
 from .citations import Citation, Ref
 from .prose import Prose, Statement, normalised
@@ -51,9 +53,15 @@ _QUOTED_TOPIC = re.compile(r"[\"“]([^\"”]{3,80})[\"”]")
 _QUOTE = re.compile(r"[\"“]([^\"”]{12,})[\"”]")
 _REF_TEXT = re.compile(r"(?:\b[A-Za-z][a-z]*(?:-[a-z]+)+(?:'s)?\s*\**\s*)?§\s?\d+(?:\.\d+)*")
 _CAPABILITY_BEFORE = r"(?:\b(?:[A-Za-z][a-z]*(?:-[a-z]+)+|observability|sessions|suspension|harness)(?:'s)?\s*\**\s*(?=§))?"  # "graph-engine §6": the name is part of the reference, not wording
+# A section named in a citation (after its capability, when written), its whole number the group:
+# the first naming ``ref.number`` exactly (§6, not §6.1 or §61) is the reference, one pattern for
+# every number.
+_SECTION = re.compile(r"§\s?(\d+(?:\.\d+)*)")
+_NAMED_SECTION = re.compile(_CAPABILITY_BEFORE + _SECTION.pattern)
 _LEAD_END = re.compile(r"\s[—–]\s|\s-\s|:\s|\*\*\s*[—–]|\*\*\s*$")
 
 
+@lru_cache(maxsize=None)  # the words of a spec and its citations: a few thousand
 def _stem(word: str) -> str:
     """Plural to singular, so that "edges" meets "edge" (nothing cleverer: identifiers pass through)."""
     if len(word) > 4 and word.endswith("ies"):
@@ -65,8 +73,15 @@ def _stem(word: str) -> str:
 
 def words(text: str) -> list[str]:
     """The content words of ``text``: lowercase, stemmed, without stop words and keywords."""
+    return list(_words(text))
+
+
+@lru_cache(maxsize=16384)
+def _words(text: str) -> tuple[str, ...]:
+    """:func:`words`, computed once per text: the resolver asks for the words of the same topics,
+    headings and citation texts again and again (for each candidate statement, each clause)."""
     text = normalised(text).lower()
-    return [_stem(w) for w in _WORD.findall(text) if w not in _STOP and len(w) > 1]
+    return tuple(_stem(w) for w in _WORD.findall(text) if w not in _STOP and len(w) > 1)
 
 
 class Index(NamedTuple):
@@ -79,6 +94,7 @@ class Index(NamedTuple):
     topic_words: dict[str, frozenset[str]]  # statement id → words of its heading path below the number
     own_weight: dict[str, float]  # statement id → the summed weight of its own words
     within: dict[str, tuple[Statement, ...]]  # section number → the statements of it and its subsections
+    near: dict[str, frozenset[str]]  # statement id → its own words with its heading path's (what a score weighs first)
 
 
 def index(prose: Prose) -> Index:
@@ -95,7 +111,8 @@ def index(prose: Prose) -> Index:
             parts = statement.number.split(".")
             for depth in range(1, len(parts) + 1):
                 within.setdefault(".".join(parts[:depth]), []).append(statement)
-    return Index(prose, weight, own, around, topic_words, own_weight, {n: tuple(ss) for n, ss in within.items()})
+    near = {ident: own[ident] | topic_words[ident] for ident in own}
+    return Index(prose, weight, own, around, topic_words, own_weight, {n: tuple(ss) for n, ss in within.items()}, near)
 
 
 class Resolution(NamedTuple):
@@ -103,7 +120,7 @@ class Resolution(NamedTuple):
     problems: tuple[str, ...]  # why a reference resolved to nothing (without location)
 
 
-def resolve(citation: Citation, indexes: dict[str, Index]) -> Resolution:
+def resolve(citation: Citation, indexes: Mapping[str, Index]) -> Resolution:
     """The statements ``citation`` cites, and a problem per reference that resolved to nothing."""
     if not citation.refs:
         return Resolution((), ("names no spec section (§N)",))
@@ -123,7 +140,7 @@ def _segment(ref: Ref, text: str) -> str:
     the next section named ("§7 (categories), §8.1.3 (error mapping)"); all of it when the
     sections share one description ("§6.2, §6.3 — …")."""
     starts = [m.start() for m in re.finditer(r"§", text)]
-    match = re.search(r"§\s?" + re.escape(ref.number) + r"(?!\d|\.\d)", text)
+    match = _naming(_SECTION, text, ref.number)
     if match is None:
         return text
     later = [s for s in starts if s > match.start()]
@@ -135,7 +152,7 @@ def _where(ref: Ref) -> str:
     return f"{ref.capability} §{ref.number}"
 
 
-def resolve_ref(ref: Ref, text: str, indexes: dict[str, Index]) -> tuple[list[str], str | None]:
+def resolve_ref(ref: Ref, text: str, indexes: Mapping[str, Index]) -> tuple[list[str], str | None]:
     found = indexes.get(ref.capability)
     if found is None:
         return [], f"{_where(ref)}: no prose for capability {ref.capability!r}"
@@ -202,7 +219,7 @@ def _clause_match(clause: str, candidates: list[Statement], found: Index, hint: 
     that share (a clause is short: it must be said by the statement itself, not by its heading)."""
     cited = frozenset(w for w in words(clause) if w not in hint)
     total = sum(found.weight.get(w, 2.0) for w in cited) or 1.0
-    shares = [(sum(found.weight.get(w, 2.0) for w in cited & found.own[s.id]) / total, _score(s.id, cited, total, [], found), s.id)
+    shares = [(sum(map(found.weight.get, cited & found.own[s.id], _UNSEEN)) / total, _score(s.id, cited, total, [], found), s.id)
               for s in candidates]
     share, _, ident = max(shares, default=(0.0, 0.0, None))
     return ident, share
@@ -217,9 +234,13 @@ def _quoted_topic(wording: str, topics: Iterable[str]) -> list[str]:
     return []
 
 
+def _naming(pattern: re.Pattern, text: str, number: str) -> re.Match | None:
+    return next((match for match in pattern.finditer(text) if match.group(1) == number), None)
+
+
 def _hint_and_wording(ref: Ref, text: str) -> tuple[list[str], str]:
     """The topic words after the reference (up to the lead's end), and the rest of the text."""
-    match = re.search(_CAPABILITY_BEFORE + r"§\s?" + re.escape(ref.number) + r"(?!\d|\.\d)", text)
+    match = _naming(_NAMED_SECTION, text, ref.number)
     if match is None:
         return [], _REF_TEXT.sub(" ", text)
     after = text[match.end():]
@@ -243,14 +264,16 @@ def _on_topic(candidates: list[Statement], hint: list[str], found: Index, topics
     return [s for s in candidates if any(ws == set(words(part)) for ws in named_words for part in s.heading.split(" › "))]
 
 
+_UNSEEN = itertools.repeat(2.0)  # the weight of a word the capability's statements never use
+
+
 def _score(ident: str, cited: frozenset[str], total: float, quotes: list[frozenset[str]], found: Index) -> float:
     """How closely statement ``ident`` matches the citation's words (``total``: their summed weight)."""
-    weight = found.weight
+    weight_of = found.weight.get  # each sum below: weight_of(word, 2.0) over a set of words, in C
     own = found.own[ident]
-    near = own | found.topic_words[ident]
-    covered_near = sum(weight.get(w, 2.0) for w in cited & near) / total
-    covered = sum(weight.get(w, 2.0) for w in cited & found.around[ident]) / total
-    repeated = sum(weight.get(w, 2.0) for w in own & cited) / found.own_weight[ident]
+    covered_near = sum(map(weight_of, cited & found.near[ident], _UNSEEN)) / total
+    covered = sum(map(weight_of, cited & found.around[ident], _UNSEEN)) / total
+    repeated = sum(map(weight_of, own & cited, _UNSEEN)) / found.own_weight[ident]
     score = 0.45 * covered_near + 0.25 * covered + 0.3 * repeated
     for quoted in quotes:
         if len(quoted & own) >= 0.8 * len(quoted):

@@ -186,7 +186,16 @@ def check(language: str, text: str) -> GrammarError | None:
 # `-k` keyword expressions (oa-conformance run -k)
 
 
+# keyword_expression.lark's WORD alone, between the spaces it ignores: a case id contains it.
+_PLAIN_KEYWORD = re.compile(r" *((?!(?:and|or|not)\b)[A-Za-z0-9_.\-\[\]/]+) *")
+
+
 def parse_keyword_expression(text: str):
-    """A predicate over case ids for a pytest-style ``-k`` expression."""
+    """A predicate over case ids for a pytest-style ``-k`` expression (one word, the common
+    expression, by a shortcut; any other to lark)."""
+    plain = _PLAIN_KEYWORD.fullmatch(text)
+    if plain is not None:
+        needle = plain.group(1).lower()
+        return lambda case_id: needle in case_id.lower()
     matcher = _lark().keyword_matcher(text)
     return lambda case_id: matcher(case_id.lower())

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, NamedTuple
+from typing import Any, Callable, Mapping, NamedTuple
 from urllib.parse import urlparse
 
 DISTRIBUTION = "openarmature"
@@ -244,7 +244,15 @@ class Manifest:
     statuses: Mapping[str, str] = field(default_factory=dict)  # proposal → conformance.toml status
     capabilities: Mapping[str, bool] = field(default_factory=dict)  # [adapter_capabilities]
     overrides: str | None = None  # the manifest the build ships, when a given one takes its place
-    lines: Mapping[str, int] = field(default_factory=dict)  # proposal → the line its entry starts on
+    text: str = field(default="", repr=False, compare=False)  # the manifest as read: where a claim's entry is
+
+    def entry_line(self, number: str) -> int:
+        """The 1-based line of ``number``'s entry (``[proposals."0023"]``, or ``"0023" = {…}`` under
+        ``[proposals]``), 0 when none is found: what a claim the build contradicts is located at
+        (tomllib keeps no positions). Found when asked (a contradicted claim), not for every entry
+        of every manifest read."""
+        entry = re.compile(rf'^\s*(\[\s*proposals\s*\.\s*)?["\']?{re.escape(number)}["\']?\s*[\].=]')
+        return next((i for i, line in enumerate(self.text.splitlines(), 1) if entry.match(line)), 0)
 
     def describe(self) -> str:
         text = {
@@ -285,18 +293,7 @@ def read_manifest(path: Path, source: str) -> Manifest:
     capabilities = document.get("adapter_capabilities", {})
     if not isinstance(capabilities, dict) or not all(isinstance(v, bool) for v in capabilities.values()):
         raise ManifestError(path, f"[adapter_capabilities] values must be true or false")
-    return Manifest(source, str(path), statuses, capabilities, lines=_entry_lines(text, statuses))
-
-
-def _entry_lines(text: str, numbers: Iterable[str]) -> dict[str, int]:
-    """The 1-based line of each proposal's entry (``[proposals."0023"]``, or ``"0023" = {…}`` under
-    ``[proposals]``): what a claim the build contradicts is located at (tomllib keeps no positions)."""
-    found: dict[str, int] = {}
-    lines = text.splitlines()
-    for number in numbers:
-        entry = re.compile(rf'^\s*(\[\s*proposals\s*\.\s*)?["\']?{re.escape(number)}["\']?\s*[\].=]')
-        found[number] = next((i for i, line in enumerate(lines, 1) if entry.match(line)), 0)
-    return found
+    return Manifest(source, str(path), statuses, capabilities, text=text)
 
 
 def _names_this_runtime(path: Path) -> bool:
@@ -395,7 +392,7 @@ def claimed(number: str) -> str | None:
     status = manifest.statuses.get(number)
     if status is None or MANIFEST_STATES.get(status) != SHIPPED:
         return None
-    line = manifest.lines.get(number)
+    line = manifest.entry_line(number)
     return f"the manifest {manifest.path}{f':{line}' if line else ''} claims proposal {number} {status}"
 
 

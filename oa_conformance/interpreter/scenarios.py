@@ -13,7 +13,7 @@ from typing import Any, Iterator, NamedTuple
 from ..diagnostics import Span
 from ..ast.nodes import Mapping, Scalar, Section
 from ..ast.families import BY_FAMILY
-from ..vocabulary import FILE_ONLY, VOCABULARY  # FILE_ONLY: the fixture-level directives a case never inherits (re-exported)
+from ..vocabulary import FILE_ONLY  # FILE_ONLY: the fixture-level directives a case never inherits (re-exported)
 
 # Directives that belong to the file, not to a scenario: never inherited by a case.
 
@@ -148,12 +148,24 @@ def scenarios(fixture: Section) -> list[Scenario]:
 
 def with_view(scenario: Scenario) -> Scenario:
     """``scenario`` with its view: every case-level directive it sees, by attribute, built once."""
-    attrs = VOCABULARY.attrs_of("case")
-    names = [name for name in dict.fromkeys(n for source in scenario.sources() for n in source.order)
-             if name in attrs and scenario.get(name) is not None]
-    view = object.__new__(BY_FAMILY["case"])
-    for attribute, value in (("order", tuple(names)), ("key_spans", tuple(scenario.where(n).key_span(n) for n in names)),
-                             ("span", scenario.section.span), *((attrs[n], scenario.get(n)) for n in names)):
+    view_class = BY_FAMILY["case"]
+    attrs = view_class.directive_attrs  # the case family's directive → attribute (over every directory)
+    sources = tuple(scenario.sources())
+    where: dict[str, Section] = {}  # each name's first source, as :meth:`Scenario.where` finds it
+    for source in sources:
+        file_only_skipped = source is scenario.fixture and scenario.case is not None
+        for name in source.order:
+            if name not in where and not (file_only_skipped and name in FILE_ONLY):
+                where[name] = source
+    names, spans, values = [], [], []
+    for name in dict.fromkeys(n for source in sources for n in source.order):
+        value = scenario.get(name) if name in attrs else None
+        if value is not None:
+            names.append(name)
+            spans.append(where[name].key_span(name))
+            values.append((attrs[name], value))
+    view = object.__new__(view_class)
+    for attribute, value in (("order", tuple(names)), ("key_spans", tuple(spans)), ("span", scenario.section.span), *values):
         object.__setattr__(view, attribute, value)
     object.__setattr__(view, "_pclass_frozen", True)
     return scenario._replace(view=view)

@@ -13,24 +13,23 @@ rejects the initial state: every expectation of the case fails), or — a defaul
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Iterator
+from typing import Iterable, Iterator
 
+from ..ast.families import sections_under
 from ..ast.nodes import Mapping, Node, Scalar, Section, Sequence, TypeRef
 from ..diagnostics import FIXTURE_SCHEMA_INVALID, Diagnostic, article
-from ..vocabulary import VOCABULARY
-from ..vocabulary import shapes as sh
-from .scenarios import scenarios
+from .scenarios import Scenario, scenarios
 
 STATE_VALIDATION_ERROR = "state_validation_error"  # graph-engine §4: what a wrong initial state raises
 
 _SCALARS = {"string": (str,), "int": (int,), "float": (int, float), "bool": (bool,)}
 
 
-def check_state_values(fixture: Section) -> tuple[Diagnostic, ...]:
-    """Every default and initial-state value that does not match its field's declared type."""
+def check_state_values(fixture: Section, cases: Iterable[Scenario] | None = None) -> tuple[Diagnostic, ...]:
+    """Every default and initial-state value that does not match its field's declared type
+    (``cases``: the fixture's scenarios, when the caller has them already)."""
     problems = list(_defaults(fixture))
-    for scenario in scenarios(fixture):
+    for scenario in scenarios(fixture) if cases is None else cases:
         fields = _fields(scenario.view.state)
         if not fields:
             continue
@@ -134,24 +133,5 @@ def _sections_of(scenario, family: str) -> Iterator[Section]:
 
 
 def _sections(node: Node, family: str) -> Iterator[Section]:
-    """The sections of ``family`` below ``node``, not looking inside data regions (state values,
-    wire bodies: most of a fixture's nodes, and never a section)."""
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        kind = type(current)
-        if kind is Mapping:
-            stack.extend(value for value in current.values if type(value) is not Scalar)
-        elif kind is Sequence:
-            stack.extend(item for item in current.items if type(item) is not Scalar)
-        elif isinstance(current, Section):
-            if current.family == family:
-                yield current
-            holding = _holding_sections(current.family)
-            stack.extend(value for name, value in current.items() if name in holding)
-
-
-@lru_cache(maxsize=None)
-def _holding_sections(family: str) -> frozenset[str]:
-    """The directives of ``family`` whose value can hold a section."""
-    return frozenset(d.name for d in VOCABULARY.directives_of(family) if sh.can_hold(d.shape, (sh.Section,)))
+    """The sections of ``family`` below ``node`` (data regions are not looked into)."""
+    return (section for section in sections_under(node) if section.family == family)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import difflib
 from collections import Counter
 from functools import cached_property, lru_cache
-from typing import Iterable, Iterator, NamedTuple
+from typing import Iterable, Iterator, Mapping, NamedTuple
 
 from ..grammar.value_tokens import content_span
 from ..ast.nodes import BindingToken, FormatToken, Mapping, Node, PredicateBlock, PredicateRef, Scalar, Section, Sequence
@@ -47,7 +47,7 @@ class SidecarContext(NamedTuple):
     fixture: str  # the fixture it accompanies
     capability: str
     text: str
-    prose: dict | None  # capability → coverage.resolve.Index
+    prose: Mapping | None  # capability → coverage.resolve.Index (coverage.build.ProseIndexes: each read when first asked for)
     own: bool  # the fixture is one of this project's bundled cases (its spec/)
 
 
@@ -159,10 +159,11 @@ def _data_tokens(value: Node) -> list[Node]:
 class FixtureContext:
     """One typed fixture, read and checked by the static passes."""
 
-    def __init__(self, path: str, capability: str | None, fixture: Section):
+    def __init__(self, path: str, capability: str | None, fixture: Section, cases: Iterable[Scenario] | None = None):
         self.path = path
         self.capability = capability
         self.fixture = fixture
+        self._cases = cases  # the scenario pass's output when the reading already ran it
         self._indexes: dict[int, Index] = {}
 
     def index(self, node: Node) -> Index:
@@ -171,7 +172,8 @@ class FixtureContext:
 
     @cached_property
     def scenarios(self) -> list[ScenarioContext]:
-        return [ScenarioContext(self, scenario) for scenario in scenarios(self.fixture)]
+        cases = scenarios(self.fixture) if self._cases is None else self._cases
+        return [ScenarioContext(self, scenario) for scenario in cases]
 
     @cached_property
     def parts(self) -> list[Index]:

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from ...ast.families import sections_under
 from ...ast.nodes import Node, Section
 from ...vocabulary import VOCABULARY
 from ..context import Finding, FixtureContext
@@ -50,13 +51,8 @@ def check(ctx: FixtureContext) -> Iterator[Finding]:
 
 
 def _sections(node: Node, seen: set[int]) -> Iterator[Section]:
-    """Every directive section under ``node``, each once (cases share inherited values)."""
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if id(current) in seen:
-            continue
-        seen.add(id(current))
-        if isinstance(current, Section):
-            yield current
-        stack.extend(child for child in current.children() if isinstance(child, Node))
+    """Every directive section under ``node``, each once (an alias can place one twice)."""
+    for section in sections_under(node):
+        if id(section) not in seen:
+            seen.add(id(section))
+            yield section
