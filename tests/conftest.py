@@ -89,3 +89,27 @@ def interruptible() -> None:
     ignored (a job a non-interactive shell put in the background inherits SIG_IGN, and an ignored
     signal stays ignored across exec)."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+@pytest.fixture(scope="session")
+def whole_stack_imported() -> None:
+    """Every module of the package imported once, before any in-process pytest run (``pytester``).
+
+    Pytester restores ``sys.modules`` after each run: a module first imported inside one (a harness
+    module holding a context variable, say) is dropped and imported afresh by the next user, and two
+    copies of one context variable make a later case in this process fail ("renders_prompt outside
+    an observability run") — whether it does depended on the order the suite ran in."""
+    import importlib
+    import pkgutil
+
+    import oa_conformance
+
+    for module in pkgutil.walk_packages(oa_conformance.__path__, "oa_conformance."):
+        if not module.name.endswith("__main__"):
+            importlib.import_module(module.name)
+
+
+@pytest.fixture
+def pytester(whole_stack_imported, pytester):
+    """pytest's ``pytester``, taking its snapshot of ``sys.modules`` after the whole stack is imported."""
+    return pytester
