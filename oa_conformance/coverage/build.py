@@ -185,19 +185,22 @@ def _accounted(statements: tuple[Statement, ...], accounting: dict[str, Entry], 
                             f"({statement.text[:60]!r})")
         if entry.reason == "restates" and entry.restates not in by_id:
             problems.append(f"{entry.location}: accounting entry {ident!r} restates {entry.restates!r}, which is no statement of the prose")
-        overreach = set(entry.cited_without_checking)
-        for case in sorted(overreach):
-            if not any(cited == case or cited.startswith(case + "[") for cited in cited_by.get(ident, ())):
-                problems.append(f"{entry.location}: accounting entry {ident!r}: {case} does not cite it: "
+        overreach = entry.cited_without_checking
+        for listed in sorted(overreach):
+            if not any(_names_case(listed, case) for case in cited_by.get(ident, ())):
+                problems.append(f"{entry.location}: accounting entry {ident!r}: {listed} does not cite it: "
                                 "drop it from cited_without_checking")
-        verified_by[ident] = tuple(case for case in verified_by.get(ident, ())
-                                   if case not in overreach and case.split("[")[0] not in overreach)
-        if not verified_by[ident]:
-            del verified_by[ident]
-        if verified_by.get(ident):
-            problems.append(f"{entry.location}: accounting entry {ident!r} is verified by {verified_by[ident][0]}: drop the entry")
+        verified = tuple(case for case in verified_by.pop(ident, ()) if not any(_names_case(l, case) for l in overreach))
+        if verified:
+            verified_by[ident] = verified
+            problems.append(f"{entry.location}: accounting entry {ident!r} is verified by {verified[0]}: drop the entry")
         reasons[ident] = entry.describe()
     return reasons
+
+
+def _names_case(listed: str, case: str) -> bool:
+    """Whether ``listed`` (a fixture id, covering all its cases, or one case's id) names ``case``."""
+    return case == listed or case.startswith(listed + "[")
 
 
 class ProseIndexes(Mapping):
