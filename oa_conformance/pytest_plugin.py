@@ -22,8 +22,9 @@ fixture's YAML around the failing expectation and the mismatch — never the ada
 Cases run ahead, side by side in daemon threads (each with its own event loop and harness), so
 fixtures' deliberate sleeps overlap while pytest still reports item by item: the items pytest will
 run once selection (``-k``, ``-m``, ``--lf``) is final (``pytest_runtestloop``), and a case that
-declares waits as soon as it is collected. Under pytest-xdist each worker runs a fixed share
-(``xdist_shares.py``). Nothing runs under ``--collect-only``; Ctrl-C abandons the cases in flight.
+declares waits as soon as it is collected. Under pytest-xdist each worker reads and runs a fixed
+share, every N-th fixture file (``xdist_shares.py``). Nothing runs under ``--collect-only``; Ctrl-C
+abandons the cases in flight.
 
 The build under test: the session header names it and the source of truth for its skips (the
 runtime's ``conformance.toml`` wherever it is, else a probe of its API: ``host/manifest.py``);
@@ -75,7 +76,7 @@ from .pipeline import DEFAULT_TIMEOUT, cases_of, run_case
 from .report import failure_text
 from .results import CaseRef, CaseResult
 from .runner import DaemonPool, abandon_on_interrupt
-from .xdist_shares import SHARES_KEY, interrupt_workers, my_share, share_of, static_scheduler
+from .xdist_shares import SHARES_KEY, Shares, interrupt_workers, position_for, static_scheduler
 
 _SCHEDULER = pytest.StashKey["_Scheduler"]()
 _ROOTS = pytest.StashKey["tuple[Path, ...]"]()
@@ -84,7 +85,9 @@ _SEEN = pytest.StashKey["set[Path]"]()
 _COLLECTED = pytest.StashKey["set[str]"]()
 _WHOLE = pytest.StashKey["set[str]"]()  # capabilities collected through their folder (not a file given alone)
 _GIVEN_FILES = pytest.StashKey["set[Path]"]()
-_COUNT = pytest.StashKey[int]()  # items collected so far
+_SHARES = pytest.StashKey[Shares]()  # which fixtures this process reads and runs (xdist_shares)
+_ORPHANS = pytest.StashKey[list]()  # an xdist controller's record of crashed workers' shares
+_SESSION = pytest.StashKey[pytest.Session]()
 WAIT_S = 0.1  # how long the wait for a case run ahead blocks before it lets a pending Ctrl-C in
 ROOT_OPTION = "--oa-spec-root"
 
@@ -134,6 +137,8 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[_ROOTS] = tuple(Path(os.path.realpath(r)) for r in roots if r is not None)
     config.stash[_GIVEN_FILES] = {r for r in config.stash[_ROOTS] if r.suffix == ".yaml"}
     config.stash[_SEEN] = set()
+    config.stash[_SHARES] = Shares.of(config)
+    config.stash[_ORPHANS] = []
     config.stash[_EXPECTATIONS] = _expectations(config)
     _runtime_manifest(config)
     config.stash[_SCHEDULER] = _Scheduler(config.getoption("oa_workers"), config.getoption("oa_timeout"),
@@ -348,44 +353,59 @@ def _static_shares(config: pytest.Config) -> bool:
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_configure_node(node: Any) -> None:
-    """Tell each xdist worker whether its share is fixed (it then runs it ahead)."""
-    node.workerinput[SHARES_KEY] = _static_shares(node.config)
+    """Tell each xdist worker which share it collects, if its share is fixed (a replacement for a
+    crashed worker takes over that worker's)."""
+    fixed = _static_shares(node.config)
+    node.workerinput[SHARES_KEY] = position_for(node, node.config.stash[_ORPHANS]) if fixed else None
 
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
-    return static_scheduler(config, log) if _static_shares(config) else None  # else xdist's own
+    if not _static_shares(config):
+        return None  # xdist's own
+    return static_scheduler(config, log, config.stash[_ORPHANS], config.stash.get(_SESSION, None))
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    session.config.stash[_SESSION] = session
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item], config: pytest.Config) -> None:
+    """An xdist worker with a fixed share keeps its own items only: the cases of the fixture files
+    it read, and every N-th other item (xdist_shares.Shares.own_items)."""
+    items[:] = config.stash[_SHARES].own_items(items, lambda item: isinstance(item, CaseItem))
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtestloop(session: pytest.Session) -> None:
-    """Selection is final here: start running ahead exactly the items pytest is about to run — in an
-    xdist worker, its fixed share (the controller runs nothing; a worker of xdist's own scheduler
-    learns its items one by one and runs each in the test itself)."""
+    """Selection is final here: start running ahead exactly the items pytest is about to run (in an
+    xdist worker with a fixed share, its collection is its share; the controller runs nothing; a
+    worker of xdist's own scheduler learns its items one by one and runs each in the test itself)."""
     config = session.config
     if config.option.collectonly or config.pluginmanager.hasplugin("dsession"):
         return
     if session.testsfailed and not config.option.continue_on_collection_errors:
         return  # pytest stops before running anything
-    share = my_share(config)
-    if share is None:
+    if _one_by_one(config):
         return
-    items = [item for i, item in enumerate(session.items) if share_of(i, share[1]) == share[0]]
-    config.stash[_SCHEDULER].start([item for item in items if isinstance(item, CaseItem)])
+    config.stash[_SCHEDULER].start([item for item in session.items if isinstance(item, CaseItem)])
 
 
 def pytest_itemcollected(item: pytest.Item) -> None:
     """Every collected case, before ``-k`` / ``-m`` / ``--lf`` deselect any, and the capabilities
     collected through their folder: what stale entries are judged against, as ``run`` judges them."""
-    index = item.config.stash.get(_COUNT, 0)  # its place in the collection (as in session.items)
-    item.config.stash[_COUNT] = index + 1
     if isinstance(item, CaseItem):
-        share = my_share(item.config)
-        if share is not None and share_of(index, share[1]) == share[0] and not item.config.option.collectonly:
+        if not item.config.option.collectonly and not _one_by_one(item.config):
             item.config.stash[_SCHEDULER].start_early(item)
         item.config.stash.setdefault(_COLLECTED, set()).add(item.case.id)
         if Path(os.path.realpath(item.path)) not in item.config.stash[_GIVEN_FILES]:
             item.config.stash.setdefault(_WHOLE, set()).add(item.case.fixture.capability)
+
+
+def _one_by_one(config: pytest.Config) -> bool:
+    """An xdist worker of xdist's own scheduler: it learns its items one by one (runs none ahead)."""
+    return hasattr(config, "workerinput") and config.workerinput.get(SHARES_KEY) is None
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
@@ -530,6 +550,8 @@ class FixtureFile(pytest.File):
     def collect(self):
         real = Path(os.path.realpath(self.path))  # the real directory names the capability
         capability = real.parent.name if real.is_dir() and real.name == "conformance" else real.parent.parent.name
+        if not self.config.stash[_SHARES].owns_next_file():
+            return  # another xdist worker's: it reads and runs this file
         fixture = FixtureRef(str(self.path), capability, self.path.name)
         from .processes import declared_waits
 

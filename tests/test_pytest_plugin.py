@@ -265,28 +265,101 @@ def pytest_sessionfinish(session):
 """
 
 
-def sleeping_cases(root: Path, count: int, sleep_ms: int) -> Path:
+def sleeping_cases(root: Path, count: int, sleep_ms: int, files: int = 1) -> Path:
+    """``count`` cases that each sleep ``sleep_ms``, spread over ``files`` fixture files."""
     directory = root / "spec" / "pipeline-utilities" / "conformance"
     directory.mkdir(parents=True, exist_ok=True)
     case = ("  - name: {name}\n    state:\n      fields:\n        v: {{type: int, default: 0}}\n    entry: a\n"
             "    nodes:\n      a: {{sleep_ms: {sleep_ms}, update: {{v: 1}}}}\n    edges:\n      - {{from: a, to: END}}\n"
             "    initial_state: {{}}\n    expected:\n      final_state: {{v: 1}}\n")
-    text = "cases:\n" + "".join(case.format(name=f"s{i}", sleep_ms=sleep_ms) for i in range(count))
-    (directory / "001-sleeping.yaml").write_text(text, encoding="utf-8")
+    for file in range(files):
+        text = "cases:\n" + "".join(case.format(name=f"s{i}", sleep_ms=sleep_ms) for i in range(file, count, files))
+        (directory / f"{file + 1:03d}-sleeping.yaml").write_text(text, encoding="utf-8")
     return root / "spec"
 
 
 def test_each_xdist_worker_runs_its_share_side_by_side(pytester):
     """Under ``-n 2`` each worker runs its cases side by side, as the plugin does without xdist:
-    both workers had several cases in flight at once (one at a time would be 1 in each)."""
+    both workers had several cases in flight at once (one at a time would be 1 in each). Each
+    reads only its own fixture files (every other one), and the header counts every item."""
     pytest.importorskip("xdist")
-    spec = sleeping_cases(pytester.path, 8, 300)
-    pytester.makeconftest(IN_FLIGHT_PROBE)
+    spec = sleeping_cases(pytester.path, 8, 300, files=4)
+    pytester.makeconftest(IN_FLIGHT_PROBE + READ_PROBE)
     result = pytester.runpytest_subprocess(f"--oa-spec-root={spec}", "-n", "2", "-p", "no:cacheprovider")
     result.assert_outcomes(passed=8)
+    assert "2 workers [8 items]" in result.stdout.str()
+    read = {path.name: path.read_text().split() for path in pytester.path.glob("read-gw*.txt")}
+    assert read == {"read-gw0.txt": ["001-sleeping.yaml", "003-sleeping.yaml"],
+                    "read-gw1.txt": ["002-sleeping.yaml", "004-sleeping.yaml"]}, read
     in_flight = {path.name: int(path.read_text()) for path in pytester.path.glob("in-flight-gw*.txt")}
     assert sorted(in_flight) == ["in-flight-gw0.txt", "in-flight-gw1.txt"]
     assert all(most >= 2 for most in in_flight.values()), in_flight
+
+
+# A conftest for a pytester project: worker gw0 dies once, at the hook named by CRASH_AT (a marker
+# file makes the replacement, which takes over its share, live).
+CRASH_PROBE = """
+import os
+
+CRASH_AT = {crash_at!r}
+
+
+def _crash_once(config, where):
+    worker = getattr(config, "workerinput", None)
+    if worker and worker["workerid"] == "gw0" and where == CRASH_AT and not os.path.exists("crashed"):
+        open("crashed", "w").close()
+        os._exit(1)
+
+
+def pytest_collection_modifyitems(config, items):
+    _crash_once(config, "collection")
+
+
+def pytest_runtest_call(item):
+    if item.name.endswith("[s0]"):
+        _crash_once(item.config, "s0")
+"""
+
+
+@pytest.mark.parametrize("crash_at, outcomes", [("collection", {"passed": 8}), ("s0", {"passed": 7, "failed": 1})])
+def test_a_crashed_workers_share_is_run_by_its_replacement(pytester, crash_at, outcomes):
+    """A worker that dies while it collects, or while it runs its share, is replaced; the
+    replacement collects the same share and runs what was left: every case is reported once (the
+    one running at the crash as xdist's crash failure), none is lost to the fixed shares."""
+    pytest.importorskip("xdist")
+    spec = sleeping_cases(pytester.path, 8, 0, files=4)
+    pytester.makeconftest(CRASH_PROBE.format(crash_at=crash_at))
+    result = pytester.runpytest_subprocess(f"--oa-spec-root={spec}", "-n", "2", "-p", "no:cacheprovider", "-rA")
+    result.assert_outcomes(**outcomes)
+    out = result.stdout.str()
+    assert "replacing crashed worker gw0" in out, out
+    summary = re.findall(r"^(?:PASSED|FAILED) \S+\[(s\d)\]", out, re.M)
+    assert sorted(summary) == [f"s{i}" for i in range(8)], out  # each case reported exactly once
+    assert "[100%]" in out  # the progress counts the live workers' items
+    if crash_at == "s0":
+        assert "worker 'gw0' crashed while running" in out and "001-sleeping.yaml::001-sleeping[s0]" in out, out
+
+
+# A conftest's addition: which fixture files each xdist worker read (written at its session's end).
+READ_PROBE = """
+_read = []
+_real_cases_of = plugin.cases_of
+
+
+def _reading(fixture):
+    _read.append(fixture.name)
+    return _real_cases_of(fixture)
+
+
+plugin.cases_of = _reading
+
+
+def pytest_unconfigure(config):
+    worker = getattr(config, "workerinput", None)
+    if worker:
+        with open(f"read-{worker['workerid']}.txt", "w") as handle:
+            handle.write(" ".join(_read))
+"""
 
 
 # A conftest for a pytester project: which cases had started by the end of collection (before
