@@ -10,6 +10,8 @@
                                      next to a process that only composes the same files with libyaml
     ./dev bench goals                issue 20's goals side by side, each as a ratio to its floor:
                                      start-up, the slowest case, the whole corpus, pytest -n 2, oa-lint
+    ./dev bench interrupt            Ctrl-C to the end of the process (goal <= 1 s): run, pytest alone,
+                                     pytest -n 2 (SIGINT to the process group, and to its controller alone)
     ./dev bench bounds               hostile inputs (an alias chain, an alias DAG, a 50 MB file)
                                      through every front end: wall, CPU and peak RSS per process
     ./dev bench report               the report page of three runs of the target corpus (0.16.0,
@@ -30,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 import yaml
 
@@ -414,7 +417,59 @@ def bench_report(rounds: int = ROUNDS) -> None:
         print(f"  the page's own load event              {min(loads):6.2f} s best, {statistics.median(loads):.2f} s median (navigation timing)")
 
 
-BENCHMARKS = {"parse": bench_parse, "goals": bench_goals, "lint": bench_lint, "run": bench_run, "corpus": bench_corpus, "assert": bench_assert, "bounds": bench_bounds,
+def bench_interrupt(rounds: int = 5) -> None:
+    """``interrupt``: Ctrl-C to the end of the process (issue 26: goal <= 1 s), while 8 cases sleep
+    towards 20 s and 4 CPU-bound cases run (the alias DAG state, about 2 s of CPU each): ``run``,
+    pytest alone, pytest ``-n 2`` with SIGINT to the process group (a terminal's Ctrl-C) and to the
+    xdist controller alone (``kill -INT``, an IDE's stop button). Min, median and max of ``rounds``,
+    and the exit status (2 for pytest, 130 for ``run``)."""
+    import signal
+    import statistics
+
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    from tests.test_bounds import alias_dag
+    from tests.test_front_end_edges import sleeping_spec, spec_of
+
+    bin_dir = os.path.dirname(sys.executable)
+    with tempfile.TemporaryDirectory() as tmp:
+        spec = str(sleeping_spec(Path(tmp), 8, 20_000))
+        for number in range(2, 6):
+            spec_of(Path(tmp), f"00{number}-busy.yaml", alias_dag(levels=4, width=20, nodes=20))
+        pytest = [sys.executable, "-m", "pytest", f"--oa-spec-root={spec}", "-p", "no:cacheprovider", "-v", "--oa-timeout=600"]
+        variants = {
+            "run": ([f"{bin_dir}/oa-conformance", "run", spec, "--timeout", "600"], b"runtime: ", True),
+            "pytest": (pytest, b".yaml::", True),
+            "pytest -n 2": (pytest + ["-n", "2"], b".yaml::", True),
+            "pytest -n 2, controller only": (pytest + ["-n", "2"], b".yaml::", False),
+        }
+        print(f"interrupt: Ctrl-C to the end, {rounds} rounds, load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (goal <= 1 s)")
+        for name, (argv, started_when, whole_group) in variants.items():
+            endings, statuses = [], set()
+            for _ in range(rounds):
+                process = subprocess.Popen(argv, cwd=tmp, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True,
+                                           env=dict(os.environ, PYTHONUNBUFFERED="1"),
+                                           preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                seen = b""
+                while started_when not in seen:
+                    chunk = process.stdout.read1(4096)
+                    if not chunk:
+                        break
+                    seen += chunk
+                time.sleep(1.0)  # the cases are under way
+                interrupted = time.perf_counter()
+                if whole_group:
+                    os.killpg(process.pid, signal.SIGINT)
+                else:
+                    os.kill(process.pid, signal.SIGINT)
+                process.communicate(timeout=120)
+                endings.append(time.perf_counter() - interrupted)
+                statuses.add(process.returncode)
+            print(f"  {name:<30} {min(endings):5.2f} / {statistics.median(endings):5.2f} / {max(endings):5.2f} s"
+                  f"  exit {', '.join(map(str, sorted(statuses)))}"
+                  f"  (median {'<=' if statistics.median(endings) <= 1 else '>'} 1 s)")
+
+
+BENCHMARKS = {"parse": bench_parse, "interrupt": bench_interrupt, "goals": bench_goals, "lint": bench_lint, "run": bench_run, "corpus": bench_corpus, "assert": bench_assert, "bounds": bench_bounds,
               "report": bench_report}
 
 

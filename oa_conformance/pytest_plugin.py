@@ -70,7 +70,7 @@ unmark_for_rewrite(sys.meta_path, __package__)  # before this module imports the
 
 from .discovery import CAPABILITIES, FixtureRef, find_in_conformance, spec_dir
 from .expectations import NO_EXPECTATIONS, Expectations, ExpectationsError, judged, load_all
-from .heap import collector_paused
+from .heap import collector_paused, frozen_at_exit
 from .options import positive_seconds, worker_count
 from .pipeline import DEFAULT_TIMEOUT, cases_of, run_case
 from .report import failure_text
@@ -145,6 +145,7 @@ def pytest_configure(config: pytest.Config) -> None:
                                           config.stash[_EXPECTATIONS], once=hasattr(config, "workerinput"))
     if config.stash[_ROOTS]:
         config.pluginmanager.register(_PromptInterrupt(config), "oa-conformance-prompt-interrupt")
+        frozen_at_exit()  # the interpreter's ending does not scan the cases' heaps (heap.frozen_at_exit)
 
 
 def _spec_root(root: str, where: str) -> Path:

@@ -20,7 +20,7 @@ from oa_conformance.lint import lint_paths
 from oa_conformance.pipeline import read_fixture
 
 from .conftest import shared_spec_root, target_spec_root
-from .test_every_input import LINEAR, cli_locations, every_front_end_reports, no_traceback, spec_with
+from .test_every_input import LINEAR, cli_locations, every_front_end_reports, no_traceback, spec_with, target_fixture_text
 
 pytest_plugins = ["pytester"]
 
@@ -238,3 +238,16 @@ def test_every_corpus_fixture_round_trips_through_oa_ast_yaml():
     assert len(fixtures) > 900
     broken = [str(path) for path in fixtures if not round_trips(str(path))]
     assert not broken, broken[:5]
+
+
+def test_an_uncategorized_invocation_error_is_named_by_its_type_not_none(tmp_path, capsys):
+    """Upstream graph-engine 020 on a runtime whose routing error has no category said "the
+    invocation failed with None"; the predicate names the error's type and message instead."""
+    from oa_conformance.assertions.catalogue.graph_engine_compute import edge_failure_in_completed
+
+    verdict = edge_failure_in_completed({"invocation": {"error": {"type": "ValueError", "message": "no route"}}}, True)
+    assert not verdict.ok and "failed with ValueError: no route (no category)" in verdict.detail, verdict
+    spec = spec_with(tmp_path, "020-observer-edge-error-events.yaml", target_fixture_text("graph-engine", 20))
+    cli(["run", str(spec), "-q"])
+    out = capsys.readouterr().out
+    assert "failed with None" not in out, out

@@ -231,7 +231,7 @@ def test_the_closed_output_interrupt_lands_inside_the_run_or_not_at_all(monkeypa
 # --- Ctrl-C under pytest --------------------------------------------------------------------------
 
 # The cases in flight would sleep 20 s each: an ending well before that proves they were abandoned,
-# not waited for. Not a speed bound (the 1 s goal is a benchmark's matter): under CI's load a prompt
+# not waited for. Not a speed bound (the 1 s goal is `./dev bench interrupt`'s): under CI's load a prompt
 # ending took 6.3 s with SIGINT to the xdist controller alone, so a tighter bound failed a correct run.
 FAULTY_ENDING_S = 15.0
 

@@ -76,7 +76,9 @@ def edge_failure_in_completed(scope: dict, expected: Any) -> Verdict:
     if error is None:
         return flag(expected, False, "the invocation did not fail")
     if error.get("category") not in EDGE_FAILURES:
-        return flag(expected, False, f"the invocation failed with {error.get('category')!r}, not an edge-resolution failure")
+        # An error without a category (a bare host exception) is named by its type and message.
+        what = repr(error["category"]) if "category" in error else f"{error.get('type')}: {error.get('message')} (no category)"
+        return flag(expected, False, f"the invocation failed with {what}, not an edge-resolution failure")
     if not run.get("events"):
         raise LookupError("the case declares no observer")
     problems = []
