@@ -28,6 +28,7 @@ from __future__ import annotations
 import gc
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -314,6 +315,8 @@ def bench_goals(rounds: int = CORPUS_ROUNDS) -> None:
     - the whole target corpus / that same duration (goal <= 1.25x);
     - pytest over the corpus with ``-n 2`` / without (goal <= 1x), without the test suite's hypothesis plugin,
       and / the command's corpus run (issue 26: goal <= 1.25x);
+    - xdist's own floor: ``-n 2`` over as many no-op tests as the corpus has cases / the command
+      selecting nothing (what ``pytest -n 2`` costs beyond ``run`` before any case runs);
     - ``oa-lint`` over the shared corpus / a process composing the same files with libyaml (goal <= 3x),
       and the same lint in one process (``--processes 1``).
     """
@@ -326,7 +329,13 @@ def bench_goals(rounds: int = CORPUS_ROUNDS) -> None:
         report = os.path.join(tmp, "report.json")
         subprocess.run(run + ["--json", report], capture_output=True, check=False)
         with open(report, encoding="utf-8") as handle:
-            slowest = max(json.load(handle)["cases"], key=lambda case: case["duration_s"])
+            cases = json.load(handle)["cases"]
+        slowest = max(cases, key=lambda case: case["duration_s"])
+    # xdist's own floor: as many no-op tests as the corpus has cases, under -n 2 (three interpreters
+    # each importing pytest and its plugins, every report sent to the controller).
+    no_ops = tempfile.mkdtemp()
+    with open(os.path.join(no_ops, "test_no_ops.py"), "w", encoding="utf-8") as handle:
+        handle.write(f"import pytest\n\n\n@pytest.mark.parametrize('i', range({len(cases)}))\ndef test_no_op(i):\n    pass\n")
     # Without hypothesis's plugin: our test suite's extra, not something a corpus run installs. It
     # imports all of hypothesis at the end of every pytest process (the controller's and each xdist
     # worker's), and pytest recompiles it from source each time where it cannot cache (here,
@@ -342,6 +351,8 @@ def bench_goals(rounds: int = CORPUS_ROUNDS) -> None:
         "corpus": run,
         "pytest": pytest,
         "pytest -n 2": pytest + ["-n", "2"],
+        "no-op -n 2": [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-q", "-n", "2",
+                       os.path.join(no_ops, "test_no_ops.py")],
         "compose": [sys.executable, "-c", COMPOSE_ONLY, shared_root()],
         "oa-lint": [f"{bin_dir}/oa-lint", shared_root(), "--format", "json", "--exit-zero"],
         "lint 1 proc": [f"{bin_dir}/oa-lint", shared_root(), "--format", "json", "--exit-zero", "--processes", "1"],
@@ -350,15 +361,16 @@ def bench_goals(rounds: int = CORPUS_ROUNDS) -> None:
     for _ in range(rounds):
         for name, argv in commands.items():
             started = time.perf_counter()
-            subprocess.run(argv, capture_output=True, check=False)  # waits for every process holding its pipes
+            subprocess.run(argv, capture_output=True, check=False, cwd=no_ops)  # waits for every process holding its pipes
             walls[name].append(time.perf_counter() - started)
+    shutil.rmtree(no_ops, ignore_errors=True)
     median = {name: statistics.median(times) for name, times in walls.items()}
     median["its case"] = slowest["duration_s"]
     print(f"goals: median of {rounds} interleaved rounds, load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; "
           f"slowest case {slowest['id']} ({slowest['duration_s']:.2f} s in the corpus run's report)")
     for name, floor, goal in (("start-up", "python", None), ("slowest case", "its case", None), ("corpus", "its case", 1.25),
-                              ("pytest -n 2", "pytest", 1.0), ("pytest -n 2", "corpus", 1.25), ("oa-lint", "compose", 3.0),
-                              ("lint 1 proc", "compose", None)):
+                              ("pytest -n 2", "pytest", 1.0), ("pytest -n 2", "corpus", 1.25), ("no-op -n 2", "start-up", None),
+                              ("oa-lint", "compose", 3.0), ("lint 1 proc", "compose", None)):
         ratio = median[name] / median[floor]
         print(f"  {name:<13} {median[name]:6.2f} s / {floor:<9} {median[floor]:6.2f} s = {ratio:5.2f}x"
               + (f"  (goal <= {goal:g}x: {'met' if ratio <= goal else 'NOT met'})" if goal else ""))

@@ -63,6 +63,15 @@ def test_a_manifest_claiming_a_proposal_the_runtime_lacks_fails_the_case(tmp_pat
     # Without the claim (the wheel's own manifest says not-yet) the same case is a recognized skip.
     done = command(*CLI, "run", str(spec), "--processes", "1")
     assert done.returncode == 0 and "does not ship proposal 0023" in done.stdout, done.stdout
+    # pytest judges it the same way: the claimed case fails with the claim named, unclaimed it skips.
+    pytest_run = [sys.executable, "-m", "pytest", f"--oa-spec-root={spec}", "-p", "no:cacheprovider", "-rs"]
+    claimed = subprocess.run([*pytest_run, f"--oa-runtime-manifest={claims}"], cwd=tmp_path, capture_output=True, text=True,
+                             timeout=300)
+    assert claimed.returncode == 1 and "= 1 failed in " in claimed.stdout, claimed.stdout
+    assert (f"the manifest {claims}:4 claims proposal 0023 implemented, but the runtime lacks the factory reducer "
+            "openarmature.graph.bounded_append") in claimed.stdout, claimed.stdout
+    unclaimed = subprocess.run(pytest_run, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert unclaimed.returncode == 0 and "does not ship proposal 0023" in unclaimed.stdout, unclaimed.stdout
 
 
 # --- a fixture line of megabytes --------------------------------------------------------------------
