@@ -4,7 +4,7 @@ reaching them all.
 With spec roots and ``--dist load`` (what ``-n N`` means by default) each worker collects only its
 own share: worker ``gwK`` of N reads every N-th fixture file in collection order
 (:meth:`Shares.owns_next_file`; the others are not read at all, so the corpus is read once across
-the workers, not once per worker) and keeps every N-th of the other items (``own_items``). Its
+the workers, not once per worker) and keeps its share of the other items (``own_items``). Its
 collection *is* its share, so the controller's scheduler (:func:`static_scheduler`) sends each
 worker all it collected at once, and each runs its cases ahead side by side as a session without
 xdist does. A worker that crashes leaves its unfinished items to the worker that replaces it, which
@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import signal
+import zlib
 from typing import Any
 
 # The key a worker's input carries when it has a fixed share: its position (the replacement of a
@@ -25,8 +26,8 @@ SHARES_KEY = "oa_share_position"
 
 
 def share_of(index: int, workers: int) -> int:
-    """The worker that owns the ``index``-th fixture file (or other item) of the collection: every
-    ``workers``-th, so each worker gets the slow and the fast fixtures of every capability alike."""
+    """The worker that owns the ``index``-th fixture file of the collection: every ``workers``-th,
+    so each worker gets the slow and the fast fixtures of every capability alike."""
     return index % workers
 
 
@@ -55,19 +56,13 @@ class Shares:
         return share_of(index, self.workers) == self.position
 
     def own_items(self, items: list, is_fixture_item: Any) -> list:
-        """``items`` less the other workers' items that are not fixture cases (the same in every
-        worker, so each is kept by exactly one: every N-th of them)."""
+        """``items`` less the other workers' items that are not fixture cases. Every worker collects
+        those alike; each is kept by the one its node id names (a hash, so a plugin that reorders
+        the items differently in each worker still leaves each to exactly one)."""
         if not self.split:
             return items
-        kept, others = [], 0
-        for item in items:
-            if is_fixture_item(item):
-                kept.append(item)  # from a file this worker owns: the others' were never read
-            else:
-                if share_of(others, self.workers) == self.position:
-                    kept.append(item)
-                others += 1
-        return kept
+        return [item for item in items  # a fixture case is from a file this worker read: the others' were never read
+                if is_fixture_item(item) or zlib.crc32(item.nodeid.encode()) % self.workers == self.position]
 
 
 @dataclasses.dataclass

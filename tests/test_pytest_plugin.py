@@ -296,6 +296,22 @@ def test_each_xdist_worker_runs_its_share_side_by_side(pytester):
     assert all(most >= 2 for most in in_flight.values()), in_flight
 
 
+def test_other_tests_beside_spec_roots_run_once_under_xdist(pytester):
+    """Python tests collected beside the fixtures are split too (every worker collects them, each
+    keeps the ones its node id hashes to), also when a plugin orders each worker's items its own way:
+    every test and every case runs exactly once."""
+    pytest.importorskip("xdist")
+    spec = sleeping_cases(pytester.path, 4, 0, files=2)
+    pytester.makepyfile(test_plain="import pytest\n\n@pytest.mark.parametrize('i', range(10))\ndef test_plain(i):\n    pass\n")
+    pytester.makeconftest("import os, random\n\n"
+                          "def pytest_collection_modifyitems(items):\n"
+                          "    random.Random(os.environ.get('PYTEST_XDIST_WORKER')).shuffle(items)\n")
+    result = pytester.runpytest_subprocess(f"--oa-spec-root={spec}", "test_plain.py", "-n", "2", "-p", "no:cacheprovider", "-rA")
+    result.assert_outcomes(passed=14)
+    ran = re.findall(r"^PASSED (\S+)", result.stdout.str(), re.M)
+    assert len(ran) == len(set(ran)) == 14, ran
+
+
 # A conftest for a pytester project: worker gw0 dies once, at the hook named by CRASH_AT (a marker
 # file makes the replacement, which takes over its share, live).
 CRASH_PROBE = """
