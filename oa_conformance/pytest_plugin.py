@@ -39,10 +39,8 @@ judged as the command line judges it (``expectations.judged``) and mapped onto p
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sys
-from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -69,16 +67,16 @@ def unmark_for_rewrite(finders: list, package: str) -> None:
 unmark_for_rewrite(sys.meta_path, __package__)  # before this module imports the rest of the package
 
 from .discovery import CAPABILITIES, FixtureRef, find_in_conformance, spec_dir
-from .expectations import NO_EXPECTATIONS, Expectations, ExpectationsError, judged, load_all
+from .expectations import NO_EXPECTATIONS, Expectations, ExpectationsError, load_all
 from .heap import collector_paused, frozen_at_exit
 from .options import positive_seconds, worker_count
 from .pipeline import DEFAULT_TIMEOUT, cases_of, run_case
 from .report import failure_text
 from .results import CaseRef, CaseResult
-from .runner import DaemonPool, abandon_on_interrupt
+from .runner import CasesAhead
 from .xdist_shares import SHARES_KEY, Shares, interrupt_workers, position_for, static_scheduler
 
-_SCHEDULER = pytest.StashKey["_Scheduler"]()
+_SCHEDULER = pytest.StashKey[CasesAhead]()
 _ROOTS = pytest.StashKey["tuple[Path, ...]"]()
 _EXPECTATIONS = pytest.StashKey[Expectations]()
 _SEEN = pytest.StashKey["set[Path]"]()
@@ -88,7 +86,6 @@ _GIVEN_FILES = pytest.StashKey["set[Path]"]()
 _SHARES = pytest.StashKey[Shares]()  # which fixtures this process reads and runs (xdist_shares)
 _ORPHANS = pytest.StashKey[list]()  # an xdist controller's record of crashed workers' shares
 _SESSION = pytest.StashKey[pytest.Session]()
-WAIT_S = 0.1  # how long the wait for a case run ahead blocks before it lets a pending Ctrl-C in
 ROOT_OPTION = "--oa-spec-root"
 
 
@@ -141,11 +138,18 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[_ORPHANS] = []
     config.stash[_EXPECTATIONS] = _expectations(config)
     _runtime_manifest(config)
-    config.stash[_SCHEDULER] = _Scheduler(config.getoption("oa_workers"), config.getoption("oa_timeout"),
-                                          config.stash[_EXPECTATIONS], once=hasattr(config, "workerinput"))
+    config.stash[_SCHEDULER] = CasesAhead(config.getoption("oa_workers"), config.getoption("oa_timeout"),
+                                          config.stash[_EXPECTATIONS], lambda ref, timeout: run_case(ref, timeout),
+                                          _expected_seconds, once=hasattr(config, "workerinput"))
     if config.stash[_ROOTS]:
         config.pluginmanager.register(_PromptInterrupt(config), "oa-conformance-prompt-interrupt")
         frozen_at_exit()  # the interpreter's ending does not scan the cases' heaps (heap.frozen_at_exit)
+
+
+def _expected_seconds(cases: list, waits: list[float]) -> list[float]:
+    from .processes import expected_seconds  # with the stack a case runs on, not at start-up
+
+    return expected_seconds(cases, waits=waits)
 
 
 def _spec_root(root: str, where: str) -> Path:
@@ -442,10 +446,11 @@ def pytest_testnodedown(node: Any, error: Any) -> None:
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
     """Entries that match no case, judged as ``run`` judges them (:meth:`Expectations.unmatched`),
-    each a warning at its line; needed proposals of undetermined status."""
+    each a warning at its line; needed proposals of undetermined status. Not in an xdist worker:
+    it collected its share only, and its warnings reach the controller, which judges every share."""
     import warnings
 
-    expectations = config.stash.get(_EXPECTATIONS, NO_EXPECTATIONS)
+    expectations = config.stash.get(_EXPECTATIONS, NO_EXPECTATIONS) if not hasattr(config, "workerinput") else NO_EXPECTATIONS
     for entry in expectations.unmatched(config.stash.get(_COLLECTED, set()), config.stash.get(_WHOLE, set())):
         try:
             warnings.warn_explicit(pytest.PytestWarning(f"expectation {entry.case_id!r} matched no case of this run"),
@@ -502,66 +507,6 @@ class _PromptInterrupt:
             interrupt_workers(self.config)
         if not self.config.getoption("fulltrace", False):
             excinfo.traceback = excinfo.traceback[-1:]
-
-
-class _Scheduler:
-    """Each case's verdict (``expectations.judged``: a case listed skip is not run), ahead in
-    pools of daemon threads or, with no workers, in the test itself. Ctrl-C abandons the cases in
-    flight (``runner.abandon_on_interrupt``; ``once`` in an xdist worker)."""
-
-    def __init__(self, workers: int, timeout: float, expectations: Expectations, once: bool = False):
-        self.workers = workers
-        self.timeout = timeout
-        self.expectations = expectations
-        self.once = once
-        self.pools: list[DaemonPool] = []
-        self.futures: dict[str, Future] = {}
-        self.restore_ctrl_c = lambda: None
-
-    def judged(self, case: CaseRef) -> CaseResult:
-        return judged(case, self.expectations, lambda ref: run_case(ref, self.timeout))
-
-    def _pool(self) -> DaemonPool:
-        if not self.pools:
-            self.restore_ctrl_c = abandon_on_interrupt(lambda: [pool.abandon() for pool in self.pools], self.once)
-        self.pools.append(DaemonPool(self.workers))
-        return self.pools[-1]
-
-    def start_early(self, item: "CaseItem") -> None:
-        """A case that declares waits starts as soon as it is collected, in a pool of its own: it
-        spends its time asleep (the slowest of a corpus sleeps 4.8 s), which would otherwise begin
-        only once every fixture is read. One deselected after all is abandoned, never reported."""
-        if self.workers > 0 and item.waits > 0:
-            early = self.pools[0] if self.pools else self._pool()
-            self.futures[item.nodeid] = early.submit(self.judged, item.case)
-
-    def start(self, items: list["CaseItem"]) -> None:
-        selected = {item.nodeid for item in items}
-        for nodeid in [nodeid for nodeid in self.futures if nodeid not in selected]:
-            self.futures.pop(nodeid).cancel()  # started early, then deselected (or another worker's)
-        items = [item for item in items if item.nodeid not in self.futures]
-        if self.workers <= 0 or not items:
-            return
-        from .processes import expected_seconds
-
-        pool = self._pool()
-        waits = [item.waits for item in items]  # read as each fixture was collected
-        expected = expected_seconds([item.case for item in items], waits=waits)  # longest first, as `run` starts them
-        for index in sorted(range(len(items)), key=lambda i: -expected[i]):  # the pool starts them in this order
-            self.futures[items[index].nodeid] = pool.submit(self.judged, items[index].case)
-
-    def result(self, item: "CaseItem") -> CaseResult:
-        future = self.futures.pop(item.nodeid, None)
-        while future is not None:  # a bounded wait, so Ctrl-C reaches this thread at once (as `run` waits)
-            with contextlib.suppress(TimeoutError):
-                return future.result(timeout=WAIT_S)
-        return self.judged(item.case)
-
-    def close(self) -> None:
-        self.restore_ctrl_c()
-        for pool in self.pools:
-            pool.shutdown()
-        self.pools = []
 
 
 class FixtureFile(pytest.File):

@@ -223,7 +223,16 @@ def test_unmatched_entries_are_reported_as_run_judges_them(pytester):
     assert reported(str(spec / "graph-engine" / "conformance" / "001-five.yaml"), "-k", "c1") == [stale]
     assert reported(str(other)) == []
     pytest.importorskip("xdist")
+    # An xdist worker collects its share only, so it judges no entry: its warnings reach the
+    # controller, and would name the other worker's cases (when they arrived before the summary).
+    pytester.makeconftest("import os\n\n"
+                          "def pytest_warning_recorded(warning_message):\n"
+                          "    if os.environ.get('PYTEST_XDIST_WORKER'):\n"
+                          "        with open('warned-' + os.environ['PYTEST_XDIST_WORKER'] + '.txt', 'a') as f:\n"
+                          "            f.write(str(warning_message.message) + '\\n')\n")
     assert reported(f"--oa-spec-root={spec}", "-n", "2", run=pytester.runpytest_subprocess) == [stale, gone]
+    warned = "".join(path.read_text() for path in pytester.path.glob("warned-gw*.txt"))
+    assert "matched no case" not in warned, warned
 
 
 def test_an_unusable_limit_is_a_usage_error(pytester, monkeypatch):
