@@ -28,7 +28,6 @@ from __future__ import annotations
 import gc
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -331,11 +330,6 @@ def bench_goals(rounds: int = CORPUS_ROUNDS) -> None:
         with open(report, encoding="utf-8") as handle:
             cases = json.load(handle)["cases"]
         slowest = max(cases, key=lambda case: case["duration_s"])
-    # xdist's own floor: as many no-op tests as the corpus has cases, under -n 2 (three interpreters
-    # each importing pytest and its plugins, every report sent to the controller).
-    no_ops = tempfile.mkdtemp()
-    with open(os.path.join(no_ops, "test_no_ops.py"), "w", encoding="utf-8") as handle:
-        handle.write(f"import pytest\n\n\n@pytest.mark.parametrize('i', range({len(cases)}))\ndef test_no_op(i):\n    pass\n")
     # Without hypothesis's plugin: our test suite's extra, not something a corpus run installs. It
     # imports all of hypothesis at the end of every pytest process (the controller's and each xdist
     # worker's), and pytest recompiles it from source each time where it cannot cache (here,
@@ -352,18 +346,22 @@ def bench_goals(rounds: int = CORPUS_ROUNDS) -> None:
         "pytest": pytest,
         "pytest -n 2": pytest + ["-n", "2"],
         "no-op -n 2": [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-q", "-n", "2",
-                       os.path.join(no_ops, "test_no_ops.py")],
+                       "test_no_ops.py"],  # in the folder every command runs in
         "compose": [sys.executable, "-c", COMPOSE_ONLY, shared_root()],
         "oa-lint": [f"{bin_dir}/oa-lint", shared_root(), "--format", "json", "--exit-zero"],
         "lint 1 proc": [f"{bin_dir}/oa-lint", shared_root(), "--format", "json", "--exit-zero", "--processes", "1"],
     }
     walls: dict[str, list[float]] = {name: [] for name in commands}
-    for _ in range(rounds):
-        for name, argv in commands.items():
-            started = time.perf_counter()
-            subprocess.run(argv, capture_output=True, check=False, cwd=no_ops)  # waits for every process holding its pipes
-            walls[name].append(time.perf_counter() - started)
-    shutil.rmtree(no_ops, ignore_errors=True)
+    with tempfile.TemporaryDirectory() as no_ops:
+        # xdist's own floor: as many no-op tests as the corpus has cases, under -n 2 (three
+        # interpreters each importing pytest and its plugins, every report sent to the controller).
+        with open(os.path.join(no_ops, "test_no_ops.py"), "w", encoding="utf-8") as handle:
+            handle.write(f"import pytest\n\n\n@pytest.mark.parametrize('i', range({len(cases)}))\ndef test_no_op(i):\n    pass\n")
+        for _ in range(rounds):
+            for name, argv in commands.items():
+                started = time.perf_counter()
+                subprocess.run(argv, capture_output=True, check=False, cwd=no_ops)  # waits for every process holding its pipes
+                walls[name].append(time.perf_counter() - started)
     median = {name: statistics.median(times) for name, times in walls.items()}
     median["its case"] = slowest["duration_s"]
     print(f"goals: median of {rounds} interleaved rounds, load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; "

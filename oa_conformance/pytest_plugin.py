@@ -139,7 +139,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[_EXPECTATIONS] = _expectations(config)
     _runtime_manifest(config)
     config.stash[_SCHEDULER] = CasesAhead(config.getoption("oa_workers"), config.getoption("oa_timeout"),
-                                          config.stash[_EXPECTATIONS], lambda ref, timeout: run_case(ref, timeout),
+                                          config.stash[_EXPECTATIONS], lambda ref, timeout: run_case(ref, timeout),  # looked up per case
                                           _expected_seconds, once=hasattr(config, "workerinput"))
     if config.stash[_ROOTS]:
         config.pluginmanager.register(_PromptInterrupt(config), "oa-conformance-prompt-interrupt")
@@ -409,7 +409,7 @@ def pytest_runtestloop(session: pytest.Session) -> None:
         return
     if session.testsfailed and not config.option.continue_on_collection_errors:
         return  # pytest stops before running anything
-    if _one_by_one(config):
+    if not config.stash[_SHARES].runs_ahead:
         return
     config.stash[_SCHEDULER].start([item for item in session.items if isinstance(item, CaseItem)])
 
@@ -418,16 +418,11 @@ def pytest_itemcollected(item: pytest.Item) -> None:
     """Every collected case, before ``-k`` / ``-m`` / ``--lf`` deselect any, and the capabilities
     collected through their folder: what stale entries are judged against, as ``run`` judges them."""
     if isinstance(item, CaseItem):
-        if not item.config.option.collectonly and not _one_by_one(item.config):
+        if not item.config.option.collectonly and item.config.stash[_SHARES].runs_ahead:
             item.config.stash[_SCHEDULER].start_early(item)
         item.config.stash.setdefault(_COLLECTED, set()).add(item.case.id)
         if Path(os.path.realpath(item.path)) not in item.config.stash[_GIVEN_FILES]:
             item.config.stash.setdefault(_WHOLE, set()).add(item.case.fixture.capability)
-
-
-def _one_by_one(config: pytest.Config) -> bool:
-    """An xdist worker of xdist's own scheduler: it learns its items one by one (runs none ahead)."""
-    return hasattr(config, "workerinput") and config.workerinput.get(SHARES_KEY) is None
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

@@ -210,9 +210,9 @@ WAIT_S = 0.1  # how long the wait for a case run ahead blocks before it lets a p
 class CasesAhead:
     """The pytest plugin's cases: each one's verdict (``expectations.judged``: a case listed skip
     is not run), run ahead of its item in pools of daemon threads or, with no workers, in the test
-    itself; ``run(ref, timeout)`` runs one case, ``expected_seconds`` orders them. Items are the plugin's (``nodeid``, ``case``,
-    ``waits``). Ctrl-C abandons the cases in flight (:func:`abandon_on_interrupt`; ``once`` in an
-    xdist worker)."""
+    itself; ``run(ref, timeout)`` runs one case, ``expected_seconds`` orders them. Items are the
+    plugin's (``nodeid``, ``case``, ``waits``). Ctrl-C abandons the cases in flight
+    (:func:`abandon_on_interrupt`; ``once`` in an xdist worker)."""
 
     def __init__(self, workers: int, timeout: float, expectations: Expectations, run: Callable[[CaseRef, float], CaseResult],
                  expected_seconds: Callable[..., list[float]], once: bool = False):

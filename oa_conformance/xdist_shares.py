@@ -33,17 +33,20 @@ def share_of(index: int, workers: int) -> int:
 
 class Shares:
     """This process's share: (position, workers). (0, 1) owns everything: a session without
-    xdist, or a worker of xdist's own scheduler (which needs every worker to collect everything)."""
+    xdist, or a worker of xdist's own scheduler (which needs every worker to collect everything,
+    and hands it its items one by one: ``runs_ahead`` is False, each case runs in its test)."""
 
-    def __init__(self, position: int = 0, workers: int = 1):
-        self.position, self.workers = position, workers
+    def __init__(self, position: int = 0, workers: int = 1, runs_ahead: bool = True):
+        self.position, self.workers, self.runs_ahead = position, workers, runs_ahead
         self._files = 0  # fixture files met so far, in collection order (the same in every worker)
 
     @classmethod
     def of(cls, config: Any) -> "Shares":
         workerinput = getattr(config, "workerinput", None)
-        if workerinput is None or workerinput.get(SHARES_KEY) is None:
+        if workerinput is None:
             return cls()
+        if workerinput.get(SHARES_KEY) is None:
+            return cls(runs_ahead=False)
         return cls(int(workerinput[SHARES_KEY]), int(workerinput["workercount"]))
 
     @property
@@ -94,6 +97,8 @@ def static_scheduler(config: Any, log: Any, orphans: list[Orphan], session: Any)
     class StaticShares(LoadScheduling):
         """Each worker is sent every item it collected, all at once, then told to end after them."""
 
+        scheduled = False  # every first collection is in and handed out (LoadScheduling's .collection stays None)
+
         def add_node_collection(self, node: Any, collection: Any) -> None:
             self.node2collection[node] = list(collection)
             if session is not None:
@@ -101,7 +106,7 @@ def static_scheduler(config: Any, log: Any, orphans: list[Orphan], session: Any)
             orphan = next((o for o in orphans if o.claimed and o.position == node.workerinput[SHARES_KEY]), None)
             if orphan is not None:
                 orphans.remove(orphan)
-            if self.collection is None:  # still collecting: schedule() sends it its whole collection
+            if not self.scheduled:  # still collecting: schedule() sends it its whole collection
                 return
             if orphan is not None:  # a replacement after scheduling began: what it inherits
                 left = set(collection if orphan.left is None else orphan.left)
@@ -114,10 +119,10 @@ def static_scheduler(config: Any, log: Any, orphans: list[Orphan], session: Any)
                     and all(len(pending) < 2 for pending in self.node2pending.values()))
 
         def schedule(self) -> None:
-            if self.collection is not None:
+            if self.scheduled:
                 return
             self._show_every_share()
-            self.collection = [nodeid for c in self.node2collection.values() for nodeid in c]  # for xdist's own reports
+            self.scheduled = True
             for node, collection in self.node2collection.items():
                 self._send(node, list(range(len(collection))))
                 node.shutdown()  # everything is handed out: each ends after its share
@@ -127,7 +132,7 @@ def static_scheduler(config: Any, log: Any, orphans: list[Orphan], session: Any)
             """True once every worker has collected, so xdist leaves the status line to
             :meth:`_show_every_share` (its own counts the first worker's items: its collection was
             everyone's)."""
-            return (self.collection is None and self.collection_is_completed) or super().has_pending
+            return (not self.scheduled and self.collection_is_completed) or super().has_pending
 
         def _show_every_share(self) -> None:
             """xdist's status line (``2 workers [N items]``), N counting every worker's items.
