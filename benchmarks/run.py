@@ -445,6 +445,9 @@ def bench_interrupt(rounds: int = 5) -> None:
         spec = str(sleeping_spec(Path(tmp), 8, 20_000))
         for number in range(2, 6):
             spec_of(Path(tmp), f"00{number}-busy.yaml", alias_dag(levels=4, width=20, nodes=20))
+        # Each pytest's temporary root is its own (PYTEST_DEBUG_TEMPROOT below): at its end pytest
+        # deletes the oldest numbered directories there, which in the machine's shared root may be
+        # other suites' trees — seconds of its ending that are not ours to measure.
         pytest = [sys.executable, "-m", "pytest", f"--oa-spec-root={spec}", "-p", "no:cacheprovider", "-v", "--oa-timeout=600"]
         variants = {
             "run": ([f"{bin_dir}/oa-conformance", "run", spec, "--timeout", "600"], b"runtime: ", True),
@@ -457,7 +460,7 @@ def bench_interrupt(rounds: int = 5) -> None:
             endings, statuses = [], set()
             for _ in range(rounds):
                 process = subprocess.Popen(argv, cwd=tmp, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True,
-                                           env=dict(os.environ, PYTHONUNBUFFERED="1"),
+                                           env=dict(os.environ, PYTHONUNBUFFERED="1", PYTEST_DEBUG_TEMPROOT=tmp),
                                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
                 seen = b""
                 while started_when not in seen:

@@ -83,6 +83,20 @@ def one_process_by_default(monkeypatch):
     monkeypatch.setattr(cli_module, "default_processes", lambda: 1)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def commands_of_pytest_keep_a_temporary_root_of_their_own(tmp_path_factory):
+    """A pytest that a test starts as a command ends by deleting the oldest numbered directories
+    of its temporary root — by default the root every suite on the machine shares, where CI's
+    suites side by side leave trees of thousands of files: one Ctrl-C test waited 37 s on pytest
+    deleting another suite's directory. Each such run gets a root inside this session's own
+    (``pytester``, which sets its own, is unaffected); this session's is fixed first."""
+    root = tmp_path_factory.getbasetemp() / "temporary-root-of-pytest-commands"
+    root.mkdir()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PYTEST_DEBUG_TEMPROOT", str(root))
+        yield
+
+
 def interruptible() -> None:
     """``preexec_fn`` for a command a test interrupts with SIGINT: Ctrl-C at its default, so Python
     installs its KeyboardInterrupt handler even where the suite itself was started with SIGINT
