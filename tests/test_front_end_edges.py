@@ -285,7 +285,6 @@ def test_ctrl_c_under_pytest_abandons_the_cases_in_flight(tmp_path, how):
         assert chunk, seen.decode()
         seen += chunk
     time.sleep(1.0)  # the cases are under way
-    started = time.monotonic()
     if how == "n2-controller-only":
         os.kill(process.pid, signal.SIGINT)
     else:
