@@ -22,7 +22,7 @@ from oa_conformance.assertions.catalogue.engine import (
 from oa_conformance.assertions.catalogue.scope import scope_from
 from oa_conformance.assertions.catalogue.examples import node_event, one_run
 from oa_conformance.assertions.rules import FAILED, UNVERIFIED, VERIFIED, Check
-from oa_conformance.interpreter.loader import load_bytes
+from oa_conformance.interpreter.static.loader import load_bytes
 
 ROWS = list(all_rows())
 
@@ -204,7 +204,7 @@ def restating(monkeypatch):
 
 
 def run_fixture(tmp_path, final_state: str, fixture: str = FIXTURE):
-    from oa_conformance.discovery import discover
+    from oa_conformance.model.discovery import discover
     from oa_conformance.pipeline import cases_of, run_case
 
     path = tmp_path / "spec" / "graph-engine" / "conformance" / "901-restated.yaml"
@@ -228,7 +228,7 @@ def test_a_restating_row_in_a_real_case(monkeypatch, tmp_path, final_state, outc
 
 
 def test_p002_reports_a_restating_predicate_without_its_directive(monkeypatch, tmp_path):
-    from oa_conformance.lint import lint_paths, Selection
+    from oa_conformance.frontends.lint import lint_paths, Selection
 
     restating(monkeypatch)
     path = tmp_path / "spec" / "graph-engine" / "conformance" / "901-restated.yaml"
@@ -256,7 +256,7 @@ def test_boolean_row_fails_on_the_other_boolean(entry):
 def test_a_rule_outside_the_assert_pass_has_no_document_and_cannot_pass():
     """The trace document reaches rules only through the assert pass's context: no cache to fall back on."""
     from oa_conformance.assertions.rules import Context
-    from oa_conformance.trace import CaseTrace
+    from oa_conformance.model.trace import CaseTrace
 
     checks, _ = QueryRule("none_from_x", None, ast_value(True), ABSENT).check(Context(CaseTrace(), None), pmap())
     assert checks[0].status == FAILED and "no trace document" in checks[0].detail

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from oa_conformance.cli.oa_conformance import main as cli
-from oa_conformance.discovery import discover
-from oa_conformance.expectations import ExpectationsError, Expectations, load_all, load_expectations, parse_expectations
-from oa_conformance.expectations import judged as judged_case
+from oa_conformance.frontends.cli.oa_conformance import main as cli
+from oa_conformance.model.discovery import discover
+from oa_conformance.verdicts.expectations import ExpectationsError, Expectations, load_all, load_expectations, parse_expectations
+from oa_conformance.verdicts.expectations import judged as judged_case
 from oa_conformance.host.manifest import runtime_version
 from oa_conformance.pipeline import cases_of
-from oa_conformance.runner import run_all
+from oa_conformance.scheduling.runner import run_all
 
 from .conftest import BUNDLED_SPEC, REPO
 from .test_run import LINEAR, write_fixture

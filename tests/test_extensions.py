@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from oa_conformance.pipeline import cases_of, run_case
-from oa_conformance.vocabulary import VOCABULARY
+from oa_conformance.model.vocabulary import VOCABULARY
 
 from .test_llm_provider import run_copy
 from .test_run import write_fixture

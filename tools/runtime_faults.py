@@ -35,7 +35,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from oa_conformance.cli.report_diff import BAD, GOOD, Entry
+from oa_conformance.frontends.cli.report_diff import BAD, GOOD, Entry
 
 FAULTS = Path(__file__).with_name("runtime-faults.toml")
 
@@ -104,7 +104,7 @@ def run_corpus(roots: list[str], pythonpath: Path | None, args: list[str] = ()) 
         env["PYTHONPATH"] = os.pathsep.join(filter(None, (str(pythonpath), env.get("PYTHONPATH"))))
     with tempfile.TemporaryDirectory(prefix="oa-fault-") as scratch:
         report = Path(scratch) / "report.json"
-        command = [sys.executable, "-m", "oa_conformance.cli.oa_conformance", "run", *roots, "-q",
+        command = [sys.executable, "-m", "oa_conformance.frontends.cli.oa_conformance", "run", *roots, "-q",
                    "--json", str(report), *args]
         done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=600)
         if not report.exists():

@@ -13,8 +13,8 @@ from typing import Iterator
 
 from pyrsistent import field
 
-from ..vocabulary import VOCABULARY
-from ..vocabulary import shapes as sh
+from ..model.vocabulary import VOCABULARY
+from ..model.vocabulary import shapes as sh
 from .nodes import Mapping, Node, Scalar, Section, Sequence
 
 

@@ -16,8 +16,8 @@ from functools import lru_cache
 from typing import Any
 
 from ...ast.nodes import Node
-from ...diagnostics import Span
-from ...kinds import is_mapping, is_sequence
+from ...model.diagnostics import Span
+from ...model.kinds import is_mapping, is_sequence
 from ..matchers import explain, match, show
 from ..rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule
 from . import Resolved, directive_node, resolve
@@ -134,7 +134,7 @@ def substitute(text: str, bindings: dict[str, str], value: Any) -> str:
 def plain_value(expected: Any) -> Any:
     """The fixture's value as plain data (an AST value, or already plain in a hand-built example)."""
     if isinstance(expected, Node):
-        from ...values import literal
+        from ...ast.values import literal
 
         return literal(expected)
     return expected

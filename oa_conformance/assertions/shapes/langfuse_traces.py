@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from ...ast.nodes import Mapping, Scalar, Sequence
-from ...diagnostics import Span
-from ...trace.record import FIRST_RUN, RESUMED
+from ...model.diagnostics import Span
+from ...model.trace.record import FIRST_RUN, RESUMED
 from ..matchers import Match, Mismatch, absorb, match, show
 from ..rules import UNVERIFIED, Check, Context, FlagRule, Rule, SelectingRule, ShapeRow, ValueRule, collection, verdict
 from .truncation import TRUNCATION_MARKER, truncation_mismatches

@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Callable
 
-from ...diagnostics import Span
-from ...values import literal
-from ...kinds import is_mapping
+from ...model.diagnostics import Span
+from ...ast.values import literal
+from ...model.kinds import is_mapping
 from ..catalogue.engine import RestatesRule, predicate_rule
 from ..matchers import Match, Mismatch, show
 from ..rules import FAILED, VERIFIED, Check, Context, Rule, ShapeRow, Unverified, ValueRule, collection, final_state, invocation_of, verdict
