@@ -120,7 +120,7 @@ def part_rows() -> set[tuple[str, str]]:
 
 def _families_held(shape) -> set[str]:
     """The families whose sections a value of ``shape`` holds (directly, or in a map, list, option)."""
-    if isinstance(shape, shapes.Section):
+    if isinstance(shape, shapes.SectionShape):
         return {shape.family}
     inner = [getattr(shape, name) for name in ("value", "item", "inner") if hasattr(shape, name)]
     return set().union(*map(_families_held, inner + list(getattr(shape, "options", ()))))

@@ -43,7 +43,7 @@ class Observed:
 
 
 @dataclass(frozen=True)
-class Run:
+class ObservedRun:
     path: str
     version: str | None
     label: str  # the run, for a new entry's reason: file, build, date
@@ -59,7 +59,7 @@ class Need:
     checks: Failing | None
 
 
-def read_run(path: str) -> Run:
+def read_run(path: str) -> ObservedRun:
     """One ``oa-conformance run --json`` report; raises :class:`UpdateError` (one line)."""
     try:
         document = read_json_report(path)
@@ -77,7 +77,7 @@ def read_run(path: str) -> Run:
         cases[case["id"]] = _observed(case)
     host = document["host"]
     version = host.get("version") if isinstance(host.get("version"), str) else None
-    return Run(path, version, _label(path, document), cases)
+    return ObservedRun(path, version, _label(path, document), cases)
 
 
 def _observed(case: dict) -> Observed | None:
@@ -127,27 +127,27 @@ def fitted(listed: list[str], failing: Failing, narrow: bool) -> list[str]:
 
 
 @dataclass(frozen=True)
-class Shape:
+class EntryShape:
     """An entry's shape as the update edits it: intermittent or not, its checks (None: whole case)."""
 
     intermittent: bool
     checks: tuple[str, ...] | None
 
 
-def reshaped(entry: Expectation, wanted: Need) -> Shape | None:
+def reshaped(entry: Expectation, wanted: Need) -> EntryShape | None:
     """The shape ``entry`` must take for a case that needs ``wanted``; None: remove it."""
-    current = Shape(entry.intermittent, entry.checks or None)
+    current = EntryShape(entry.intermittent, entry.checks or None)
     if wanted.kind == "pass":
         return current if entry.intermittent else None
     intermittent = entry.intermittent or wanted.kind == "intermittent"
     if wanted.checks is None:
-        return Shape(intermittent, None)
+        return EntryShape(intermittent, None)
     if current.checks is None:
-        return Shape(intermittent, None)
-    return Shape(intermittent, tuple(fitted(list(current.checks), wanted.checks, narrow=not intermittent)))
+        return EntryShape(intermittent, None)
+    return EntryShape(intermittent, tuple(fitted(list(current.checks), wanted.checks, narrow=not intermittent)))
 
 
-def update(path: str, runs: list[Run], runtime_range: str | None = None) -> tuple[str, str, list[str]]:
+def update(path: str, runs: list[ObservedRun], runtime_range: str | None = None) -> tuple[str, str, list[str]]:
     """(old text, new text, warnings) of the file at ``path`` (missing: empty) updated from ``runs``."""
     import tomlkit
 
@@ -163,7 +163,7 @@ def update(path: str, runs: list[Run], runtime_range: str | None = None) -> tupl
         raise UpdateError(str(exc)) from None
     doc = tomlkit.parse(old)
     governed: dict[str, tuple[Expectation, dict[str, list[Observed]]]] = {}
-    loose: dict[str, list[tuple[Observed, Run]]] = {}
+    loose: dict[str, list[tuple[Observed, ObservedRun]]] = {}
     for run in runs:
         in_scope = {e.case_id: e.for_runtime(run.version) for e in entries if e.outcome == "fail" and e.holds_for(run.version)}
         for case_id, observed in run.cases.items():
@@ -215,7 +215,7 @@ def update(path: str, runs: list[Run], runtime_range: str | None = None) -> tupl
     return old, doc.as_string(), warnings
 
 
-def _body(body: dict, entry: Expectation, shape: Shape) -> dict:
+def _body(body: dict, entry: Expectation, shape: EntryShape) -> dict:
     """A case's own entry split off a fixture-wide one: its keys, in the shape the case needs."""
     new = {k: v for k, v in body.items() if k not in ("outcome", "checks")}
     ordered = {"outcome": list(INTERMITTENT) if shape.intermittent else "fail"}
@@ -226,13 +226,13 @@ def _body(body: dict, entry: Expectation, shape: Shape) -> dict:
     return ordered
 
 
-def _reshape(doc, entry: Expectation, shape: Shape | None) -> None:
+def _reshape(doc, entry: Expectation, shape: EntryShape | None) -> None:
     """Edit the entry's table in place into ``shape`` (None: remove it)."""
     if shape is None:
         _remove(doc, entry.case_id)
         return
     table = doc[entry.case_id]
-    if shape == Shape(entry.intermittent, entry.checks or None):
+    if shape == EntryShape(entry.intermittent, entry.checks or None):
         return
     if shape.intermittent != entry.intermittent:
         table["outcome"] = list(INTERMITTENT) if shape.intermittent else "fail"

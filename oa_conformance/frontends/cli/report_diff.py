@@ -23,7 +23,7 @@ INDENT = " " * 4
 
 
 @dataclass(frozen=True)
-class Entry:
+class ReportedCase:
     """One case of a report, as the diff sees it."""
 
     id: str
@@ -32,7 +32,7 @@ class Entry:
     finding: str | None  # the first finding, one line, with its location
 
     @classmethod
-    def of(cls, case: Any) -> Entry:
+    def of(cls, case: Any) -> ReportedCase:
         if not isinstance(case, dict) or not isinstance(case.get("fixture"), str) or not isinstance(case.get("outcome"), str):
             raise NotAReport("a case without fixture and outcome")
         fixture = case["fixture"]  # <capability>/conformance/<file>, the display reports use
@@ -61,12 +61,12 @@ def _first_finding(case: dict) -> str | None:
 class Report:
     path: str
     host: str  # the build that ran, one line
-    cases: dict[str, Entry]
+    cases: dict[str, ReportedCase]
 
 
 def read_report(path: str) -> Report:
     document = read_document(path)
-    entries = [Entry.of(case) for case in document["cases"]]
+    entries = [ReportedCase.of(case) for case in document["cases"]]
     return Report(path, _host_line(document.get("host")), {entry.id: entry for entry in entries})
 
 
@@ -75,7 +75,7 @@ def read_document(path: str) -> dict:
     for an older report without them); ``NotAReport`` says in one line why it is none."""
     document = read_json_report(path)
     try:
-        entries = [Entry.of(case) for case in document["cases"]]
+        entries = [ReportedCase.of(case) for case in document["cases"]]
     except NotAReport as exc:
         raise NotAReport(f"{exc}: not an oa-conformance run --json report") from None
     document["cases"] = [{**case, "id": entry.id, "capability": entry.capability} for case, entry in zip(document["cases"], entries)]
@@ -111,7 +111,7 @@ def diff(old_path: str, new_path: str, out: TextIO | None = None, err: TextIO | 
     removed = [old.cases[i] for i in old.cases if i not in new.cases]
     lines = [f"old: {old.path}: {old.host}", f"new: {new.path}: {new.host}"]
     lines += _grouped([(b.verdict, a) for b, a in changed] + [("(new case)", a) for a in added]
-                      + [(b.verdict, Entry(b.id, b.capability, "(gone)", None)) for b in removed])
+                      + [(b.verdict, ReportedCase(b.id, b.capability, "(gone)", None)) for b in removed])
     summary = f"{len(changed)} verdict{'s' if len(changed) != 1 else ''} changed: {worse} worse, {better} better, {len(changed) - worse - better} other"
     summary += f"; {len(added)} case{'s' if len(added) != 1 else ''} only in new, {len(removed)} only in old"
     summary += f"; {len(set(old.cases) & set(new.cases))} cases in both"
@@ -122,7 +122,7 @@ def diff(old_path: str, new_path: str, out: TextIO | None = None, err: TextIO | 
     return 1 if worse else 0
 
 
-def _grouped(rows: list[tuple[str, Entry]]) -> list[str]:
+def _grouped(rows: list[tuple[str, ReportedCase]]) -> list[str]:
     """``capability`` headers, then ``  BEFORE -> AFTER  id`` per case, a failure's first finding under it."""
     lines: list[str] = []
     for capability in sorted({entry.capability for _, entry in rows}):

@@ -37,7 +37,7 @@ REASONS = {
 _KEYS = frozenset(("reason", "why", "text", "restates", "proposal", "cited_without_checking"))
 
 
-class Entry(NamedTuple):
+class AccountingEntry(NamedTuple):
     id: str
     reason: str  # a key of REASONS
     why: str
@@ -69,7 +69,7 @@ class AccountingError(ValueError):
     """A malformed accounting file: ``path:line: what is wrong``."""
 
 
-def load_accounting(path: str) -> dict[str, Entry]:
+def load_accounting(path: str) -> dict[str, AccountingEntry]:
     try:
         with open(path, "rb") as handle:
             raw = handle.read()
@@ -81,7 +81,7 @@ def load_accounting(path: str) -> dict[str, Entry]:
         line = re.search(r"line (\d+)", str(exc))
         raise AccountingError(f"{path}:{line.group(1) if line else 1}: not valid TOML: {exc}") from None
     text = raw.decode("utf-8")
-    entries: dict[str, Entry] = {}
+    entries: dict[str, AccountingEntry] = {}
     for ident, table in data.items():
         line = _line_of(text, ident)
         where = f"{path}:{line}"
@@ -103,7 +103,7 @@ def load_accounting(path: str) -> dict[str, Entry]:
             raise AccountingError(f"{where}: {ident}: cited_without_checking must be a list of case ids")
         if not table.get("why"):
             raise AccountingError(f"{where}: {ident}: why is required (the evidence a reviewer checks)")
-        entries[ident] = Entry(ident, reason, " ".join(table["why"].split()), " ".join(table.get("text", "").split()),
+        entries[ident] = AccountingEntry(ident, reason, " ".join(table["why"].split()), " ".join(table.get("text", "").split()),
                                table.get("restates"), table.get("proposal"), path, line, tuple(cited_without_checking))
     return entries
 

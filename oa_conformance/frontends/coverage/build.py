@@ -14,11 +14,11 @@ from typing import Iterable, Iterator, NamedTuple
 
 from ...model.discovery import FixtureRef, discover
 from ...interpreter.static.loader import load_path
-from .accounting import Entry
+from .accounting import AccountingEntry
 from .citations import Citation, header_citations, sidecar_citations
 from .outcomes import read_results
 from .prose import Prose, Statement, read_prose
-from .resolve import Index, index, resolve
+from .resolve import StatementIndex, index, resolve
 
 
 class ProseError(ValueError):
@@ -115,7 +115,7 @@ def fixture_citations(ref: FixtureRef, capabilities: Iterable[str]) -> tuple[lis
 
 
 def build_map(roots: list[str], checkout: str, results: list[str] | None = None,
-              accounting: dict[str, Entry] | None = None, capabilities: Iterable[str] | None = None) -> CoverageMap:
+              accounting: dict[str, AccountingEntry] | None = None, capabilities: Iterable[str] | None = None) -> CoverageMap:
     """The coverage map of the fixtures under ``roots`` against the prose of ``checkout``
     and, with ``results`` (run reports), the cases that passed (raises :class:`ProseError`,
     ``ResultsError`` for a file that is no run report, ``DiscoveryError`` for a bad root)."""
@@ -169,7 +169,7 @@ def build_map(roots: list[str], checkout: str, results: list[str] | None = None,
                        outcomes is not None, tuple(problems))
 
 
-def _accounted(statements: tuple[Statement, ...], accounting: dict[str, Entry], cited_by: dict[str, tuple[str, ...]],
+def _accounted(statements: tuple[Statement, ...], accounting: dict[str, AccountingEntry], cited_by: dict[str, tuple[str, ...]],
                verified_by: dict[str, tuple[str, ...]], problems: list[str]) -> dict[str, str]:
     """The reason of each accounted statement, and each entry's problems; a case an entry lists as
     citing without checking is taken out of ``verified_by`` (in place)."""
@@ -211,9 +211,9 @@ class ProseIndexes(Mapping):
     def __init__(self, directory: str):
         self.directory = directory
         self._names = tuple(name for name in sorted(os.listdir(directory)) if os.path.isfile(os.path.join(directory, name, "spec.md")))
-        self._read: dict[str, Index] = {}
+        self._read: dict[str, StatementIndex] = {}
 
-    def __getitem__(self, name: str) -> Index:
+    def __getitem__(self, name: str) -> StatementIndex:
         found = self._read.get(name)
         if found is None:
             if name not in self._names:

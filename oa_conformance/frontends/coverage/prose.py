@@ -68,7 +68,7 @@ class Statement(NamedTuple):
     context: str  # what else says what the sentence is about: the list item or table row it is in, the lead-in of a list
 
 
-class Section(NamedTuple):
+class ProseSection(NamedTuple):
     number: str
     heading: str
     line: int
@@ -78,7 +78,7 @@ class Prose(NamedTuple):
     capability: str
     path: str
     statements: tuple[Statement, ...]
-    sections: dict[str, Section]  # by number
+    sections: dict[str, ProseSection]  # by number
     topics: dict[str, frozenset[str]]  # by section number: its unnumbered sub-headings and paragraph labels (lowercase)
     problems: tuple[str, ...]  # "path:line: what is wrong"
 
@@ -246,7 +246,7 @@ def read_prose(text: str, capability: str, path: str) -> Prose:
     """Every normative statement of one capability's ``spec.md`` text, in document order."""
     items = _blocks(text)
     statements: list[Statement] = []
-    sections: dict[str, Section] = {}
+    sections: dict[str, ProseSection] = {}
     problems: list[str] = []
     number: str | None = None
     numbered_level = 0
@@ -265,7 +265,7 @@ def read_prose(text: str, capability: str, path: str) -> Prose:
             if numbered:
                 number, numbered_level = numbered.group(1), level
                 headings = [(level, numbered.group(2).strip())]
-                sections.setdefault(number, Section(number, numbered.group(2).strip(), line))
+                sections.setdefault(number, ProseSection(number, numbered.group(2).strip(), line))
             elif level == 1:
                 continue  # the document title
             elif number is not None and level > numbered_level:

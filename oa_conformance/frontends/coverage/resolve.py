@@ -84,7 +84,7 @@ def _words(text: str) -> tuple[str, ...]:
     return tuple(_stem(w) for w in _WORD.findall(text) if w not in _STOP and len(w) > 1)
 
 
-class Index(NamedTuple):
+class StatementIndex(NamedTuple):
     """A capability's statements, ready for matching."""
 
     prose: Prose
@@ -97,7 +97,7 @@ class Index(NamedTuple):
     near: dict[str, frozenset[str]]  # statement id → its own words with its heading path's (what a score weighs first)
 
 
-def index(prose: Prose) -> Index:
+def index(prose: Prose) -> StatementIndex:
     own = {s.id: frozenset(words(s.text)) for s in prose.statements}
     topic_words = {s.id: frozenset(words(s.heading)) for s in prose.statements}
     around = {s.id: own[s.id] | topic_words[s.id] | frozenset(words(s.context)) for s in prose.statements}
@@ -112,7 +112,7 @@ def index(prose: Prose) -> Index:
             for depth in range(1, len(parts) + 1):
                 within.setdefault(".".join(parts[:depth]), []).append(statement)
     near = {ident: own[ident] | topic_words[ident] for ident in own}
-    return Index(prose, weight, own, around, topic_words, own_weight, {n: tuple(ss) for n, ss in within.items()}, near)
+    return StatementIndex(prose, weight, own, around, topic_words, own_weight, {n: tuple(ss) for n, ss in within.items()}, near)
 
 
 class Resolution(NamedTuple):
@@ -120,7 +120,7 @@ class Resolution(NamedTuple):
     problems: tuple[str, ...]  # why a reference resolved to nothing (without location)
 
 
-def resolve(citation: Citation, indexes: Mapping[str, Index]) -> Resolution:
+def resolve(citation: Citation, indexes: Mapping[str, StatementIndex]) -> Resolution:
     """The statements ``citation`` cites, and a problem per reference that resolved to nothing."""
     if not citation.refs:
         return Resolution((), ("names no spec section (§N)",))
@@ -152,7 +152,7 @@ def _where(ref: Ref) -> str:
     return f"{ref.capability} §{ref.number}"
 
 
-def resolve_ref(ref: Ref, text: str, indexes: Mapping[str, Index]) -> tuple[list[str], str | None]:
+def resolve_ref(ref: Ref, text: str, indexes: Mapping[str, StatementIndex]) -> tuple[list[str], str | None]:
     found = indexes.get(ref.capability)
     if found is None:
         return [], f"{_where(ref)}: no prose for capability {ref.capability!r}"
@@ -200,7 +200,7 @@ def _clauses(wording: str, hint: set[str]) -> list[str]:
     return parts if len(parts) > 1 else []
 
 
-def _best(wording: str, candidates: list[Statement], found: Index, hint: set[str], floor: float) -> dict[str, float]:
+def _best(wording: str, candidates: list[Statement], found: StatementIndex, hint: set[str], floor: float) -> dict[str, float]:
     """The statements ``wording`` matches best, with their scores (none: nothing reaches :data:`FLOOR`)."""
     cited_set = frozenset(w for w in words(wording) if w not in hint)
     if not cited_set:
@@ -214,7 +214,7 @@ def _best(wording: str, candidates: list[Statement], found: Index, hint: set[str
     return {ident: score for score, ident in scored[:MOST] if score >= max(floor, CLOSE * best)}
 
 
-def _clause_match(clause: str, candidates: list[Statement], found: Index, hint: set[str]) -> tuple[str | None, float]:
+def _clause_match(clause: str, candidates: list[Statement], found: StatementIndex, hint: set[str]) -> tuple[str | None, float]:
     """The statement holding the largest weighted share of one clause's words in its own text, and
     that share (a clause is short: it must be said by the statement itself, not by its heading)."""
     cited = frozenset(w for w in words(clause) if w not in hint)
@@ -251,7 +251,7 @@ def _hint_and_wording(ref: Ref, text: str) -> tuple[list[str], str]:
     return hint, _REF_TEXT.sub(" ", rest)
 
 
-def _on_topic(candidates: list[Statement], hint: list[str], found: Index, topics: Iterable[str]) -> list[Statement] | None:
+def _on_topic(candidates: list[Statement], hint: list[str], found: StatementIndex, topics: Iterable[str]) -> list[Statement] | None:
     """The candidates of the topic the hint names; None when it names no topic of the section."""
     wanted = set(hint)
     named = [t for t in topics if wanted and wanted <= set(words(t))]
@@ -267,7 +267,7 @@ def _on_topic(candidates: list[Statement], hint: list[str], found: Index, topics
 _UNSEEN = itertools.repeat(2.0)  # the weight of a word the capability's statements never use
 
 
-def _score(ident: str, cited: frozenset[str], total: float, quotes: list[frozenset[str]], found: Index) -> float:
+def _score(ident: str, cited: frozenset[str], total: float, quotes: list[frozenset[str]], found: StatementIndex) -> float:
     """How closely statement ``ident`` matches the citation's words (``total``: their summed weight)."""
     weight_of = found.weight.get  # each sum below: weight_of(word, 2.0) over a set of words, in C
     own = found.own[ident]

@@ -8,6 +8,6 @@ SARIF. The command line is :mod:`oa_conformance.frontends.cli.oa_lint`; docs/LIN
 """
 
 from .engine import LintResult, Selection, UsageError, fixture_refs, lint_file, lint_paths
-from .rules import BY_CODE, RULES, Rule
+from .rules import BY_CODE, RULES, LintRule
 
-__all__ = ["BY_CODE", "LintResult", "RULES", "Rule", "Selection", "UsageError", "fixture_refs", "lint_file", "lint_paths"]
+__all__ = ["BY_CODE", "LintResult", "RULES", "LintRule", "Selection", "UsageError", "fixture_refs", "lint_file", "lint_paths"]

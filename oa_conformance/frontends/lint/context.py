@@ -47,7 +47,7 @@ class SidecarContext(NamedTuple):
     fixture: str  # the fixture it accompanies
     capability: str
     text: str
-    prose: Mapping | None  # capability → coverage.resolve.Index (coverage.build.ProseIndexes: each read when first asked for)
+    prose: Mapping | None  # capability → coverage.resolve.StatementIndex (coverage.build.ProseIndexes: each read when first asked for)
     own: bool  # the fixture is one of this project's bundled cases (its spec/)
 
 
@@ -75,14 +75,14 @@ class DocumentContext(NamedTuple):
 # The index: one pass over a subtree, collecting what rules look up by kind
 
 
-class Index(NamedTuple):
+class FixtureIndex(NamedTuple):
     sections: dict[str, list[Section]]  # by family, document order
     bindings: list[BindingToken]
     formats: list[FormatToken]
     predicates: list[PredicateRef]
 
 
-def index_of(node: Node) -> Index:
+def index_of(node: Node) -> FixtureIndex:
     """Sections (by family), value tokens and invariant predicates below ``node``, in document order."""
     sections: dict[str, list[Section]] = {}
     bindings: list[BindingToken] = []
@@ -112,7 +112,7 @@ def index_of(node: Node) -> Index:
             attrs = current.directive_attrs
             indexed = _indexed_directives(family)
             push([getattr(current, attrs[name]) for name in reversed(current.order) if name in indexed])
-    return Index(sections, bindings, formats, predicates)
+    return FixtureIndex(sections, bindings, formats, predicates)
 
 
 @lru_cache(maxsize=None)
@@ -127,7 +127,7 @@ def _indexed_directives(family: str) -> frozenset[str]:
 
 
 def _holds_nodes(shape: sh.Shape) -> bool:
-    return sh.can_hold(shape, (sh.Section, sh.Expect, sh.Predicates))
+    return sh.can_hold(shape, (sh.SectionShape, sh.Expect, sh.Predicates))
 
 
 def _data_tokens(value: Node) -> list[Node]:
@@ -164,9 +164,9 @@ class FixtureContext:
         self.capability = capability
         self.fixture = fixture
         self._cases = cases  # the scenario pass's output when the reading already ran it
-        self._indexes: dict[int, Index] = {}
+        self._indexes: dict[int, FixtureIndex] = {}
 
-    def index(self, node: Node) -> Index:
+    def index(self, node: Node) -> FixtureIndex:
         """The index of one subtree, computed once (cases share their inherited directives)."""
         return _cached_index(self._indexes, node)
 
@@ -176,7 +176,7 @@ class FixtureContext:
         return [ScenarioContext(self, scenario) for scenario in cases]
 
     @cached_property
-    def parts(self) -> list[Index]:
+    def parts(self) -> list[FixtureIndex]:
         """The indexes of everything the scenarios hold, each shared value once."""
         values = {id(value): value for scenario in self.scenarios for _, value in scenario.items}
         return [self.index(value) for value in values.values()]
@@ -192,10 +192,10 @@ class FixtureContext:
 
 # A scalar directive value (a third of them: `name:`, `entry:`, `description:` …) holds nothing the
 # index collects: they all share this one, never built, never mutated (readers only iterate).
-_NOTHING = Index({}, [], [], [])
+_NOTHING = FixtureIndex({}, [], [], [])
 
 
-def _cached_index(indexes: dict[int, Index], node: Node) -> Index:
+def _cached_index(indexes: dict[int, FixtureIndex], node: Node) -> FixtureIndex:
     if type(node) is Scalar:
         return _NOTHING
     key = id(node)
@@ -302,7 +302,7 @@ class ScenarioContext:
         return list(case.items()) + inherited
 
     @cached_property
-    def parts(self) -> list[Index]:
+    def parts(self) -> list[FixtureIndex]:
         """The indexes of the scenario's directives (shared with the other cases that inherit them)."""
         return [_cached_index(self._indexes, value) for _, value in self.items]
 
@@ -449,7 +449,7 @@ def _reference_directives(family: str) -> tuple[str, ...]:
     ``*_subgraph`` (a node's, a fan-out's, a branch's …), read off the vocabulary."""
     return tuple(
         d.name for d in VOCABULARY.directives_of(family)
-        if (d.name == "subgraph" or d.name.endswith("_subgraph")) and isinstance(d.shape, sh.Scalar)
+        if (d.name == "subgraph" or d.name.endswith("_subgraph")) and isinstance(d.shape, sh.ScalarShape)
     )
 
 

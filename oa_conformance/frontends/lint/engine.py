@@ -28,13 +28,13 @@ from ...model.discovery import Discovery, DiscoveryError, FixtureRef, find
 from ...model.heap import collector_paused
 from ...pipeline import capability_of, read_fixture
 from .context import DocumentContext, FileContext, Finding, FixtureContext, SidecarContext
-from .rules import BY_CODE, DETECTABLE, RULES, Rule
+from .rules import BY_CODE, DETECTABLE, RULES, LintRule
 
 INTERNAL = BY_CODE["X001"]
 PASSED_OVER = BY_CODE["L004"]
-_BY_KIND: dict[str, tuple[Rule, ...]] = {kind: tuple(r for r in RULES if r.kind == kind)
+_BY_KIND: dict[str, tuple[LintRule, ...]] = {kind: tuple(r for r in RULES if r.kind == kind)
                                          for kind in ("file", "sidecar", "document", "fixture", "scenario", "outcome")}
-_CLAIMED: dict[str, Rule] = {claim: rule for rule in RULES for claim in rule.claims}
+_CLAIMED: dict[str, LintRule] = {claim: rule for rule in RULES for claim in rule.claims}
 _FALLBACK = BY_CODE["V002"]  # a static code no rule claims yet is a schema problem
 
 
@@ -64,7 +64,7 @@ class Selection(NamedTuple):
         selected = _longest(self.select, code) if self.select else 0  # nothing selected: everything is
         return selected >= 0 and selected > _longest(self.ignore, code)
 
-    def rules(self) -> list[Rule]:
+    def rules(self) -> list[LintRule]:
         return [rule for rule in RULES if self.allows(rule.code)]
 
 
@@ -322,7 +322,7 @@ def _rules(fixture: FixtureContext) -> Iterator[Diagnostic]:
             yield from _run(rule, fixture.path, scenario, frozenset(raised), DETECTABLE)
 
 
-def _run(rule: Rule, path: str, *subject: object, keep: bool = False) -> list:
+def _run(rule: LintRule, path: str, *subject: object, keep: bool = False) -> list:
     """A rule's findings on ``subject`` (its check's arguments) as diagnostics (or, ``keep``, as
     findings), or one X001 if it raised."""
     try:
@@ -332,7 +332,7 @@ def _run(rule: Rule, path: str, *subject: object, keep: bool = False) -> list:
     return findings if keep else [_diagnostic(rule, finding) for finding in findings]
 
 
-def _diagnostic(rule: Rule, finding: Finding) -> Diagnostic:
+def _diagnostic(rule: LintRule, finding: Finding) -> Diagnostic:
     return Diagnostic.at(finding.span, rule.category, rule.code, finding.message, finding.severity or rule.severity)
 
 

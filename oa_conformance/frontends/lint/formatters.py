@@ -18,13 +18,13 @@ from urllib.parse import quote
 
 from ...model.diagnostics import Diagnostic, escaped
 from ...model.version import ADAPTER_VERSION
-from .rules import Rule
+from .rules import LintRule
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _SARIF_LEVELS = {"error": "error", "warning": "warning", "info": "note"}
 
 
-def format_text(diagnostics: Sequence[Diagnostic], rules: Sequence[Rule] = ()) -> str:
+def format_text(diagnostics: Sequence[Diagnostic], rules: Sequence[LintRule] = ()) -> str:
     return "".join(f"{escaped(d.path)}:{d.line}:{d.column}: {d.code} {d.message}\n" for d in diagnostics)
 
 
@@ -33,11 +33,11 @@ def as_record(d: Diagnostic) -> dict:
             "category": d.category, "message": d.message}
 
 
-def format_json(diagnostics: Sequence[Diagnostic], rules: Sequence[Rule] = ()) -> str:
+def format_json(diagnostics: Sequence[Diagnostic], rules: Sequence[LintRule] = ()) -> str:
     return json.dumps([as_record(d) for d in diagnostics], indent=2, ensure_ascii=False) + "\n"
 
 
-def format_github(diagnostics: Sequence[Diagnostic], rules: Sequence[Rule] = ()) -> str:
+def format_github(diagnostics: Sequence[Diagnostic], rules: Sequence[LintRule] = ()) -> str:
     names = {rule.code: rule.name for rule in rules}
     lines = []
     for d in diagnostics:
@@ -56,11 +56,11 @@ def _property(text: str) -> str:
     return _data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def format_sarif(diagnostics: Sequence[Diagnostic], rules: Sequence[Rule] = ()) -> str:
+def format_sarif(diagnostics: Sequence[Diagnostic], rules: Sequence[LintRule] = ()) -> str:
     return json.dumps(sarif_log(diagnostics, rules), indent=2, ensure_ascii=False) + "\n"
 
 
-def sarif_log(diagnostics: Sequence[Diagnostic], rules: Sequence[Rule]) -> dict:
+def sarif_log(diagnostics: Sequence[Diagnostic], rules: Sequence[LintRule]) -> dict:
     """The SARIF 2.1.0 log object (``rules``: the rules to describe; every result's rule is added)."""
     listed = list(rules)
     codes = {rule.code for rule in listed}
@@ -95,7 +95,7 @@ def sarif_log(diagnostics: Sequence[Diagnostic], rules: Sequence[Rule]) -> dict:
     }
 
 
-def _descriptor(rule: Rule) -> dict:
+def _descriptor(rule: LintRule) -> dict:
     return {
         "id": rule.code,
         "name": rule.name,
@@ -120,7 +120,7 @@ def _uri(path: str) -> str:
     return quote(PurePath(path).as_posix())
 
 
-FORMATS: dict[str, Callable[[Sequence[Diagnostic], Sequence[Rule]], str]] = {
+FORMATS: dict[str, Callable[[Sequence[Diagnostic], Sequence[LintRule]], str]] = {
     "text": format_text,
     "json": format_json,
     "github": format_github,
@@ -128,7 +128,7 @@ FORMATS: dict[str, Callable[[Sequence[Diagnostic], Sequence[Rule]], str]] = {
 }
 
 
-def render(name: str, diagnostics: Iterable[Diagnostic], rules: Sequence[Rule] = ()) -> str:
+def render(name: str, diagnostics: Iterable[Diagnostic], rules: Sequence[LintRule] = ()) -> str:
     return FORMATS[name](list(diagnostics), rules)
 
 

@@ -33,7 +33,7 @@ def status(statement: dict) -> str:
 
 
 @dataclass(frozen=True)
-class Statement:
+class StatementRow:
     id: str
     level: str
     location: str  # path:line
@@ -52,9 +52,9 @@ class Statement:
         return LETTERS[self.status]
 
 
-def _statement(raw: dict) -> Statement:
+def _statement(raw: dict) -> StatementRow:
     location = f"{raw.get('path', '')}:{raw['line']}" if raw.get("line") is not None else str(raw.get("path", ""))
-    return Statement(str(raw.get("id", "")), str(raw.get("level", "")), location, str(raw.get("text", "")),
+    return StatementRow(str(raw.get("id", "")), str(raw.get("level", "")), location, str(raw.get("text", "")),
                      tuple(map(str, raw.get("cited_by") or ())), tuple(map(str, raw.get("verified_by") or ())),
                      raw.get("reason"), status(raw))
 
@@ -66,7 +66,7 @@ def _section_key(section: str) -> tuple:
 
 
 def page_model(data: dict) -> dict:
-    capabilities: dict[str, dict[str, list[Statement]]] = collections.defaultdict(lambda: collections.defaultdict(list))
+    capabilities: dict[str, dict[str, list[StatementRow]]] = collections.defaultdict(lambda: collections.defaultdict(list))
     counts: dict[str, dict[str, collections.Counter]] = collections.defaultdict(lambda: collections.defaultdict(collections.Counter))
     for raw in data.get("statements") or ():
         statement = _statement(raw)

@@ -39,7 +39,7 @@ def verdict(case: dict) -> str:
 
 
 @dataclass
-class Run:
+class RunColumn:
     """One report: what the page's header says of it, and its counts."""
 
     number: int
@@ -138,14 +138,14 @@ def _text(value: Any, default: str = "not recorded") -> str:
     return str(value) if value not in (None, "", [], {}) else default
 
 
-def _run(number: int, source: str, document: dict) -> Run:
+def _run(number: int, source: str, document: dict) -> RunColumn:
     host = document.get("host") if isinstance(document.get("host"), dict) else {}
     adapter = document.get("adapter") if isinstance(document.get("adapter"), dict) else {}
     run = document.get("run") if isinstance(document.get("run"), dict) else {}
     installed = host.get("installed") if isinstance(host.get("installed"), dict) else {}
     decided = host.get("proposals_from") if isinstance(host.get("proposals_from"), dict) else {}
     build = " ".join(str(host[key]) for key in ("name", "version") if host.get(key)) or "build not recorded"
-    return Run(
+    return RunColumn(
         number=number, source=source, build=build,
         installed=" ".join(str(installed[key]) for key in ("kind", "path") if installed.get(key)) or "not recorded",
         skips_by=" ".join(str(decided[key]) for key in ("source", "path") if decided.get(key)) or "not recorded",
@@ -177,7 +177,7 @@ def _expectation(entry: Any) -> dict | None:
     return shown
 
 
-def _detail(run: Run, case: dict | None) -> Detail:
+def _detail(run: RunColumn, case: dict | None) -> Detail:
     if case is None:
         return Detail(run.number, NOT_RUN, None, (), ())
     findings = tuple((_short(f.get("location"), run.corpus), str(f.get("message", "")))

@@ -27,7 +27,7 @@ from .case_output import run_loop
 from .graph_build import BuiltGraph, build_graph
 from ...model.errors import HarnessPrimitiveMissing, harness_missing
 from .harness import CaptureSeams, Harness, Instruments, InvocationCursor, RecordingObserver, RunLog, timed_drain
-from .resume import POPULATE, RESUMED, Crashed, Run, crashable, is_multi_run, planned_runs, recording_checkpointer, saved_record
+from .resume import POPULATE, RESUMED, Crashed, PlannedRun, crashable, is_multi_run, planned_runs, recording_checkpointer, saved_record
 from ...model.trace import CaseFacts, CaseTrace, InvocationTrace, plain
 from ...model.trace.record import freezing
 from ...ast.values import literal
@@ -392,7 +392,7 @@ def resume_target(reference: Any, previous: list[InvocationTrace]) -> str:
     return target.invocation_id
 
 
-def _invoke_arguments(scenario: Scenario, run: Run, invoke_block: Any, previous: list[InvocationTrace]) -> dict[str, Any]:
+def _invoke_arguments(scenario: Scenario, run: PlannedRun, invoke_block: Any, previous: list[InvocationTrace]) -> dict[str, Any]:
     """The keyword arguments of one ``invoke()``: the caller's ids and metadata, the invocation a
     resume continues — or, for a resume run, only what its resume block supplies."""
     if run.call is not None:
@@ -415,7 +415,7 @@ def _invoke_arguments(scenario: Scenario, run: Run, invoke_block: Any, previous:
     return kwargs
 
 
-async def _invoke(scenario: Scenario, run: Run, harness: Harness, built: Any, observers: list,
+async def _invoke(scenario: Scenario, run: PlannedRun, harness: Harness, built: Any, observers: list,
                   previous: list[InvocationTrace]) -> InvocationTrace:
     compiled, source = built.compiled, run.source
     initial = _get(scenario, source, "initial_state")

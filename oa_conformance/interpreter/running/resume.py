@@ -108,7 +108,7 @@ class ProcessAborted(Exception):
 
 
 @dataclass(frozen=True)
-class Run:
+class PlannedRun:
     """One invoke() of a case: where its directives are read, its role, its call, its crash."""
 
     name: str | None
@@ -123,14 +123,14 @@ def is_multi_run(scenario: Scenario) -> bool:
     return any(scenario.view.get(name) is not None for name in MULTI_RUN)
 
 
-async def planned_runs(scenario: Scenario, harness: Harness, traces: list) -> AsyncIterator[Run]:
+async def planned_runs(scenario: Scenario, harness: Harness, traces: list) -> AsyncIterator[PlannedRun]:
     """The runs of a case, in order; ``traces`` holds the finished runs' traces as they complete."""
     checkpointer = harness.instruments.checkpointer
     if not is_multi_run(scenario):
         for index, (name, source) in enumerate(_invocations(scenario)):
             for _ in range(_populating_runs(scenario, source, checkpointer)):
-                yield Run(name, source, POPULATE)
-            yield Run(name, source, crash=_first_run_boundary(scenario, harness.graph.abort_points) if index == 0 else None)
+                yield PlannedRun(name, source, POPULATE)
+            yield PlannedRun(name, source, crash=_first_run_boundary(scenario, harness.graph.abort_points) if index == 0 else None)
         return
     if checkpointer is None:
         raise HarnessPrimitiveMissing("a resume case needs a `checkpointer:`", scenario.section.span)
@@ -138,7 +138,7 @@ async def planned_runs(scenario: Scenario, harness: Harness, traces: list) -> As
     if seeded is not None:
         origin = await seed_record(checkpointer, seeded, harness.graph.compiled.state_cls)
     else:
-        yield Run(None, None, FIRST_RUN, crash=_first_run_boundary(scenario, harness.graph.abort_points))
+        yield PlannedRun(None, None, FIRST_RUN, crash=_first_run_boundary(scenario, harness.graph.abort_points))
         origin = _first_run_id(traces[-1], harness.log, harness.cursor)
     resume = scenario.view.resume
     if resume is None:
@@ -154,7 +154,7 @@ async def planned_runs(scenario: Scenario, harness: Harness, traces: list) -> As
     caller = resume.get("caller_invocation_id")
     if caller is not None:
         call["invocation_id"] = caller.value
-    yield Run("resume", resume, RESUMED, call=call, resumed_from=plain({"invocation_id": origin, "record": record}))
+    yield PlannedRun("resume", resume, RESUMED, call=call, resumed_from=plain({"invocation_id": origin, "record": record}))
 
 
 def _populating_runs(scenario: Scenario, source: Section | None, checkpointer: Any) -> int:
@@ -429,5 +429,5 @@ _MIGRATIONS: dict[str, Callable[[dict], dict]] = {
 }
 
 
-__all__ = ["Boundary", "Crashed", "FIRST_RUN", "RESUMED", "Run", "abort_point", "crashable", "is_multi_run", "migration_function",
+__all__ = ["Boundary", "Crashed", "FIRST_RUN", "RESUMED", "PlannedRun", "abort_point", "crashable", "is_multi_run", "migration_function",
            "planned_runs", "recording_checkpointer", "saved_record"]

@@ -27,7 +27,7 @@ def build_fixture(tree: Mapping, capability: str | None = None, vocabulary: Voca
     """
     builder = _Builder(vocabulary, capability)
     builder.scan_tokens = tokens
-    return builder.build(tree, sh.Section("fixture"))
+    return builder.build(tree, sh.SectionShape("fixture"))
 
 
 class _Builder:
@@ -37,7 +37,7 @@ class _Builder:
 
     def build(self, node: Node, shape: sh.Shape) -> Node:
         kind = type(shape)
-        if kind is sh.Section:
+        if kind is sh.SectionShape:
             return self.section(node, shape.family)  # the most common container, without dispatch
         if kind in _AS_IS:
             return node
@@ -51,7 +51,7 @@ class _Builder:
     def _one_of(self, node: Node, shape: sh.OneOf) -> Node:
         return self.build(node, choose(node, shape))
 
-    def _section(self, node: Mapping, shape: sh.Section) -> Node:
+    def _section(self, node: Mapping, shape: sh.SectionShape) -> Node:
         return self.section(node, shape.family)
 
     def _map_of(self, node: Mapping, shape: sh.MapOf) -> Node:
@@ -88,14 +88,14 @@ class _Builder:
     _by_shape = {
         sh.Nullable: _nullable,
         sh.OneOf: _one_of,
-        sh.Section: _section,
+        sh.SectionShape: _section,
         sh.MapOf: _map_of,
         sh.ListOf: _list_of,
         sh.Expect: _expect,
         sh.Predicates: _predicates,
         sh.TypeString: _type_string,
         sh.Reference: _reference,
-        sh.Scalar: _as_is,
+        sh.ScalarShape: _as_is,
         sh.Enum: _as_is,
         sh.Data: _as_is,
         sh.Version: _as_is,
@@ -116,6 +116,6 @@ class _Builder:
         return section
 
 
-_AS_IS = frozenset((sh.Scalar, sh.Enum, sh.Data, sh.Version))
+_AS_IS = frozenset((sh.ScalarShape, sh.Enum, sh.Data, sh.Version))
 _new = object.__new__
 _set = object.__setattr__

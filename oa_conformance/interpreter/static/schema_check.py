@@ -51,7 +51,7 @@ def check_schema(tree: Mapping, capability: str | None = None, vocabulary: Vocab
     checker = _SchemaChecker(vocabulary, capability)
     checker.predicate_misspelling = predicate_misspelling
     checker.scan_tokens = tokens
-    checker.visit(tree, sh.Section("fixture"), None)
+    checker.visit(tree, sh.SectionShape("fixture"), None)
     checker.diagnostics.extend(_case_list_problems(tree))
     return tuple(sorted(checker.diagnostics, key=lambda d: (d.line, d.column)))
 
@@ -156,7 +156,7 @@ class _SchemaChecker(Visitor):
         shape = self.resolve(node, shape, path)
         if shape is None:
             return
-        if isinstance(shape, sh.Section):
+        if isinstance(shape, sh.SectionShape):
             self.section(node, shape.family, path)
         elif isinstance(shape, sh.MapOf):
             for key, key_span, value in zip(node.keys, node.key_spans, node.values):
@@ -206,7 +206,7 @@ class _SchemaChecker(Visitor):
             self.report(_inside(node, error.offset), f"{_text(path)}: {error.message}", code=code)
 
     def child(self, node: Node, shape: sh.Shape, path: Path) -> None:
-        if type(shape) is sh.Section and type(node) is Mapping:
+        if type(shape) is sh.SectionShape and type(node) is Mapping:
             self.section(node, shape.family, path)  # a nested directive mapping, without dispatch
         else:
             self.visit(node, shape, path)
@@ -223,7 +223,7 @@ class _SchemaChecker(Visitor):
             kind = type(shape)
             if kind is sh.Data and not shape.kinds:
                 continue  # any value at all: nothing to check
-            if kind is sh.Scalar and shape.bounds is None and type(value) is Scalar and _PY_TYPE_NAMES.get(type(value.value)) in shape.types:
+            if kind is sh.ScalarShape and shape.bounds is None and type(value) is Scalar and _PY_TYPE_NAMES.get(type(value.value)) in shape.types:
                 continue  # the most common directive: a scalar of the right type
             self.child(value, shape, (path, key))
         spec = vocabulary.families[family]  # required / exclusive are the family's own rules

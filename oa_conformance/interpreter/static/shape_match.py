@@ -32,7 +32,7 @@ def scalar_problem(node: Scalar, shape: sh.Shape) -> str | None:
     value = node.value
     if isinstance(shape, sh.Nullable):
         return None if value is None else scalar_problem(node, shape.inner)
-    if isinstance(shape, sh.Scalar):
+    if isinstance(shape, sh.ScalarShape):
         found = _PY_TYPES.get(type(value), "str")
         if found in shape.types or (found == "int" and "float" in shape.types):
             if shape.bounds is not None and not (shape.bounds[0] <= value <= shape.bounds[1]):  # NaN is in no range

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .handlers import COMPOSITION, node, NODE_MODIFIER, PART, PROJECTION, SHAPE
 from .registry import Directive, Extension, Family, Handler
-from .shapes import BOOL, DAY_MS, MILLISECONDS, SECONDS, STR, Data, Enum, Expect, ListOf, OneOf, Scalar, Section
+from .shapes import BOOL, DAY_MS, MILLISECONDS, SECONDS, STR, Data, Enum, Expect, ListOf, OneOf, ScalarShape, SectionShape
 
 CAPABILITY = "graph-engine"
 GE = CAPABILITY
@@ -13,7 +13,7 @@ NODE = ("node",)
 
 # A drain timeout graph-engine §6 makes the runtime reject at the API boundary: negative, or NaN
 # (spelled `NaN`: a number shape admits no NaN, so a stray `.nan` stays a schema problem).
-REJECTED_SECONDS = (Scalar(("int", "float"), (-(DAY_MS // 1000), -1e-9)), Enum(("NaN",)))
+REJECTED_SECONDS = (ScalarShape(("int", "float"), (-(DAY_MS // 1000), -1e-9)), Enum(("NaN",)))
 
 
 def _rejected_timeout(value) -> bool:
@@ -33,7 +33,7 @@ DIRECTIVES = [
     Directive("update_pure", NODE, Data(("map",)), "§5.1", GE, "0.48.0", "Same as `update`, a constant inlined verbatim.", handled_by=node("update_pure")),
     Directive("update_from_field", NODE, Data(("map",)), "§5.1", "pipeline-utilities", "0.48.0",
               "`{<target>: <source_field>, multiplier: <int>}`: return target = source × multiplier.", handled_by=node("update_from_field")),
-    Directive("raises", NODE, OneOf((STR, Section("node_raise"))), "§5.1", GE, "0.48.0", "Raise instead of returning.", handled_by=node("raises")),
+    Directive("raises", NODE, OneOf((STR, SectionShape("node_raise"))), "§5.1", GE, "0.48.0", "Raise instead of returning.", handled_by=node("raises")),
     Directive("category", ("node_raise",), STR, "§5.1", GE, None, "The category of the raised error.", handled_by=PART),
     Directive("message", ("node_raise",), STR, "§5.1", GE, None, "The message of the raised error.", handled_by=PART),
     Directive("empty_phases_raises_at_registration", ("expected",), BOOL, "§6", GE, None,
@@ -47,11 +47,11 @@ DIRECTIVES = [
     Directive("subgraph", NODE, STR, "§5.4", GE, "0.48.0", "Run the named subgraph as this node.", handled_by=COMPOSITION),
     Directive("inputs", NODE + ("projection",), Data(("map",)), "§5.4", GE, None, "Explicit mapping parent field → subgraph field.", handled_by=(Handler("projection", families=("node",)), Handler("part", families=("projection",)))),
     Directive("outputs", NODE + ("projection",), Data(("map",)), "§5.4", GE, None, "Explicit mapping subgraph field → parent field.", handled_by=(Handler("projection", families=("node",)), Handler("part", families=("projection",)))),
-    Directive("mapping", NODE, Section("projection"), "§5.4", GE, None, "The explicit mapping as one block.", handled_by=PROJECTION),
+    Directive("mapping", NODE, SectionShape("projection"), "§5.4", GE, None, "The explicit mapping as one block.", handled_by=PROJECTION),
     Directive("projects_in", NODE, ListOf(STR), "§2", GE, "0.89.0", "Declared same-name boundary: fields copied in.", handled_by=PROJECTION),
     Directive("projects_out", NODE, ListOf(STR), "§2", GE, "0.89.0", "Declared same-name boundary: fields copied out.", handled_by=PROJECTION),
 
-    Directive("invoke_drain_events_for", NODE, Section("drain_for"), "§5.1", GE, "0.48.0",
+    Directive("invoke_drain_events_for", NODE, SectionShape("drain_for"), "§5.1", GE, "0.48.0",
               "Before returning, call `drain_events_for(invocation_id)` and snapshot an accumulator.", handled_by=node("invoke_drain_events_for")),
     Directive("timeout_seconds", ("drain_for",), OneOf((SECONDS, *REJECTED_SECONDS)), "§6.6", GE, "0.48.0", "The drain timeout.", handled_by=PART,
               extension=Extension("a negative or `NaN` `timeout_seconds` in `invoke_drain_events_for`: the call is made with it, "

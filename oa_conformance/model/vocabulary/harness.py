@@ -40,7 +40,7 @@ FAMILIES: list[Family] = [
 
 DIRECTIVES: list[Directive] = [
     # ---- the harness under test (both suites) --------------------------------------------------
-    Directive("harness", CASE, Section("harness_config"), "§3.2 header", HAR, "0.49.0",
+    Directive("harness", CASE, SectionShape("harness_config"), "§3.2 header", HAR, "0.49.0",
               "Wrap the graph in the harness under test, in this mode.", handled_by=NOT_EXECUTED),
     Directive("mode", ("harness_config",), Enum(("sessioned", "stateless")), "§3.2 header", HAR, "0.49.0",
               "Sessioned (resolves a session id per transmission) or stateless (never does; harness §3.0).", handled_by=PART),
@@ -48,19 +48,19 @@ DIRECTIVES: list[Directive] = [
               "The signal coordinator backend (`in_memory`; harness §6).", handled_by=PART),
 
     # ---- harness: transmissions ----------------------------------------------------------------
-    _local("transmissions", CASE, ListOf(Section("transmission")), "§3.2 header", "Synthetic transmissions, dispatched in order.", handled_by=NOT_EXECUTED),
+    _local("transmissions", CASE, ListOf(SectionShape("transmission")), "§3.2 header", "Synthetic transmissions, dispatched in order.", handled_by=NOT_EXECUTED),
     _local("name", ("transmission",), STR, "§3.2 header", "The transmission's name (placeholders refer to it).", handled_by=PART),
     _local("payload", ("transmission",), Data(("map",)), "§3.2 header", "The transport payload the harness receives.", handled_by=PART),
     _local("dispatch_intent", ("transmission",), Enum(("new_session", "existing_session", "signal_resume")), "harness §3.4",
            "The caller intent the harness classifies the transmission by.", handled_by=PART),
     _local("signal_payload", ("transmission",), Data(("map",)), "harness §3.3", "The payload a signal-resume transmission delivers.", handled_by=PART),
-    _local("expected", ("transmission",), Section("transmission_expected"), "§3.2 header", "What the harness did with the transmission.", handled_by=PART),
+    _local("expected", ("transmission",), SectionShape("transmission_expected"), "§3.2 header", "What the harness did with the transmission.", handled_by=PART),
 
     _local("dispatch_path", ("transmission_expected",), DISPATCH_PATH, "harness §3.4", "The inbound dispatch path taken.", handled_by=PART),
-    _local("invoke_args", ("transmission_expected",), Section("harness_invoke_args"), "harness §3", "The arguments passed to invoke().", handled_by=PART),
+    _local("invoke_args", ("transmission_expected",), SectionShape("harness_invoke_args"), "harness §3", "The arguments passed to invoke().", handled_by=PART),
     _local("invoke_outcome", ("transmission_expected",), OUTCOME, "harness §5", "The outcome invoke() returned.", handled_by=PART),
     _local("final_state", ("transmission_expected",), Expect(("map",)), "harness §5.1", "The invocation's final state.", handled_by=PART),
-    _local("descriptor", ("transmission_expected",), Section("descriptor_expectation"), "harness §5.3",
+    _local("descriptor", ("transmission_expected",), SectionShape("descriptor_expectation"), "harness §5.3",
            "The signal descriptor on the suspended outcome.", handled_by=PART),
     _local("descriptor_read_from_outcome", ("transmission_expected",), BOOL, "harness §5.3", "The harness read the descriptor from the outcome.", handled_by=PART),
     _local("signal_subscription_registered", ("transmission_expected",), BOOL, "harness §5.3",
@@ -95,13 +95,13 @@ DIRECTIVES: list[Directive] = [
     _local("signal_payload", ("harness_invoke_args",), Expect(("map",)), "harness §3.3", "The signal payload passed on resume.", handled_by=PART),
 
     # ---- harness-chat: chat turns --------------------------------------------------------------
-    _local("chat_turns", CASE, ListOf(Section("chat_turn")), "§3.2 header", "Sequential `send()` calls.", CHAT, handled_by=NOT_EXECUTED),
+    _local("chat_turns", CASE, ListOf(SectionShape("chat_turn")), "§3.2 header", "Sequential `send()` calls.", CHAT, handled_by=NOT_EXECUTED),
     _local("name", ("chat_turn",), STR, "§3.2 header", "The turn's name.", CHAT, handled_by=PART),
     _local("session_id", ("chat_turn",), STR, "harness-chat §5.1", "The session the message is sent under.", CHAT, handled_by=PART),
     _local("user_message", ("chat_turn",), Data(("map",)), "harness-chat §3", "The inbound `ChatMessage`.", CHAT, handled_by=PART),
     _local("subscribe_listener", ("chat_turn",), STR, "harness-chat §8.2",
            "Register a subscribed listener under this name for the turn's post-resume reply.", CHAT, handled_by=PART),
-    _local("expected", ("chat_turn",), Section("chat_turn_expected"), "harness-chat §5.2", "The turn's `ChatTurnOutcome`.", CHAT, handled_by=PART),
+    _local("expected", ("chat_turn",), SectionShape("chat_turn_expected"), "harness-chat §5.2", "The turn's `ChatTurnOutcome`.", CHAT, handled_by=PART),
 
     _local("outcome", ("chat_turn_expected", "listener_callback_expectation"), OUTCOME, "harness-chat §5.2",
            "The `ChatTurnOutcome` variant.", CHAT, handled_by=PART),
@@ -112,7 +112,7 @@ DIRECTIVES: list[Directive] = [
            "The session state after the turn (with `messages_count` / `messages_history_contains` matchers).", CHAT, handled_by=PART),
     _local("pending_messages", ("chat_turn_expected",), Expect(("list",)), "harness-chat §8.1",
            "The messages a suspended turn carries.", CHAT, handled_by=PART),
-    _local("signal_descriptor", ("chat_turn_expected",), Section("descriptor_expectation"), "harness-chat §8.1",
+    _local("signal_descriptor", ("chat_turn_expected",), SectionShape("descriptor_expectation"), "harness-chat §8.1",
            "The signal descriptor a suspended turn carries.", CHAT, handled_by=PART),
     _local("error_bucket", ("chat_turn_expected",), ERROR_BUCKET, "harness-chat §10", "The harness §7 bucket of the error.", CHAT, handled_by=PART),
     _local("error_category", ("chat_turn_expected",), STR, "harness-chat §10", "The underlying error category.", CHAT, handled_by=PART),
@@ -120,11 +120,11 @@ DIRECTIVES: list[Directive] = [
            "The system-shaped error reply (`content_matches_template` / `content_includes` matchers).", CHAT, handled_by=PART),
 
     # ---- harness-chat: signal arrivals ---------------------------------------------------------
-    _local("signal_arrivals", CASE, ListOf(Section("signal_arrival")), "harness-chat §8.2",
+    _local("signal_arrivals", CASE, ListOf(SectionShape("signal_arrival")), "harness-chat §8.2",
            "External signals delivered after the turns, in order.", CHAT, handled_by=NOT_EXECUTED),
     _local("signal_id", ("signal_arrival",), STR, "harness-chat §8.2", "The signal id delivered.", CHAT, handled_by=PART),
     _local("signal_payload", ("signal_arrival",), Data(("map",)), "harness-chat §8.2", "The signal's payload.", CHAT, handled_by=PART),
-    _local("expected_listener_callback", ("signal_arrival",), Section("listener_callback_expectation"), "harness-chat §8.2",
+    _local("expected_listener_callback", ("signal_arrival",), SectionShape("listener_callback_expectation"), "harness-chat §8.2",
            "The listener callback the resumed turn fires.", CHAT, handled_by=PART),
     _local("listener", ("listener_callback_expectation",), STR, "harness-chat §8.2", "The subscribed listener's name.", CHAT, handled_by=PART),
 ]

@@ -43,15 +43,15 @@ FAMILIES: list[Family] = [
            required=("between", "message_indices")),
 ]
 
-MANAGER = Section("prompt_manager")
-CALLS = ListOf(Section("prompt_call"))
-RESOLVER = Section("label_resolver")
+MANAGER = SectionShape("prompt_manager")
+CALLS = ListOf(SectionShape("prompt_call"))
+RESOLVER = SectionShape("label_resolver")
 
 DIRECTIVES: list[Directive] = [
     # ---- backends ------------------------------------------------------------------------------
-    _local("backends", CASE, ListOf(Section("prompt_backend")), "§3.2 header", "0.15.0", "The mock PromptBackends, preloaded.", handled_by=direct("prompt-management")),
+    _local("backends", CASE, ListOf(SectionShape("prompt_backend")), "§3.2 header", "0.15.0", "The mock PromptBackends, preloaded.", handled_by=direct("prompt-management")),
     _local("name", ("prompt_backend",), STR, "§3.2 header", "0.15.0", "The backend's name (targets and managers refer to it).", handled_by=PART),
-    _local("prompts", ("prompt_backend",), ListOf(Section("prompt_record")), "§3.2 header", "0.15.0", "The prompts it serves.", handled_by=PART),
+    _local("prompts", ("prompt_backend",), ListOf(SectionShape("prompt_record")), "§3.2 header", "0.15.0", "The prompts it serves.", handled_by=PART),
     _local("simulate_unavailable", ("prompt_backend",), BOOL, "§3.2 header", "0.15.0",
            "Every fetch raises `prompt_store_unavailable` (an infrastructure failure).", handled_by=PART),
     _local("caching", ("prompt_backend",), BOOL, "§6.8", "0.63.0",
@@ -91,7 +91,7 @@ DIRECTIVES: list[Directive] = [
     _local("tertiary_calls", CASE, CALLS, "§3.2 header", "0.26.0", "Operations against the tertiary manager, after `secondary_calls`.", handled_by=direct("prompt-management")),
 
     _local("target", CALL, OneOf((Enum(("manager", "secondary_manager", "tertiary_manager", "construct_prompt_group")),
-                                  Section("prompt_call_target"))), "§3.2 header", "0.15.0",
+                                  SectionShape("prompt_call_target"))), "§3.2 header", "0.15.0",
            "What the call addresses: a manager, `{backend: <name>}`, `{manager: true}`, or `construct_prompt_group`.", handled_by=PART),
     _local("backend", ("prompt_call_target",), STR, "§3.2 header", "0.15.0", "A declared backend, called directly.", handled_by=PART),
     _local("manager", ("prompt_call_target",), BOOL, "§6.8", "0.79.0", "The fixture's manager (the §6 cache-TTL precedence chain).", handled_by=PART),
@@ -102,21 +102,21 @@ DIRECTIVES: list[Directive] = [
     _local("variables", CALL, Data(("map",)), "prompt-management §6", "0.15.0", "render / get: the template variables.", handled_by=PART),
     _local("placeholders", CALL, MapOf(Data(("list",)), "placeholder name"), "prompt-management §6", "0.38.0",
            "render: the messages injected at each Chat-prompt placeholder slot.", handled_by=PART),
-    _local("fetched_prompt", CALL, Section("prompt_ref"), "§3.2 header", "0.15.0", "render: fetch this prompt first, then render it.", handled_by=PART),
+    _local("fetched_prompt", CALL, SectionShape("prompt_ref"), "§3.2 header", "0.15.0", "render: fetch this prompt first, then render it.", handled_by=PART),
     _local("fetched_prompt_ref", CALL, STR, "§3.2 header", "0.15.0", "render: the prompt captured by an earlier call's `capture_as`.", handled_by=PART),
     _local("capture_as", CALL, STR, "§3.2 header", "0.15.0", "Keep the call's result under this name for later calls and `expected`.", handled_by=PART),
     _local("cache_ttl_seconds", CALL, INT, "§6.8", "0.63.0", "fetch: the per-call cache control (0 bypasses any cache).", handled_by=PART),
     _local("seconds", CALL, INT, "§6.8", "0.63.0", "advance_clock: seconds to advance the caching backend's clock.", handled_by=PART),
     _local("group_name", CALL, STR, "prompt-management §10", "0.75.0", "construct_prompt_group: the group's name.", handled_by=PART),
     _local("members_refs", CALL, ListOf(STR), "prompt-management §10", "0.75.0", "construct_prompt_group: the captured members, in order.", handled_by=PART),
-    _local("expected", CALL, Section("prompt_call_expected"), "§3.2 header", "0.15.0", "What this call returns or raises.", handled_by=PART),
+    _local("expected", CALL, SectionShape("prompt_call_expected"), "§3.2 header", "0.15.0", "What this call returns or raises.", handled_by=PART),
     _local("name", ("prompt_ref",), STR, "prompt-management §5", "0.15.0", "The prompt name.", handled_by=PART),
     _local("label", ("prompt_ref",), STR, "prompt-management §5", "0.15.0", "The label.", handled_by=PART),
 
     _local("prompt", ("prompt_call_expected",), Expect(("map",)), "prompt-management §3", "0.15.0", "The fetched Prompt (fields listed are compared).", handled_by=PART),
     _local("prompt_result", ("prompt_call_expected",), Expect(("map",)), "prompt-management §4", "0.15.0",
            "The rendered PromptResult (with `rendered_hash_present` / `rendered_hash_non_empty_string` matchers).", handled_by=PART),
-    _local("raises", ("prompt_call_expected",), Section("error_expectation"), "prompt-management §11", "0.15.0",
+    _local("raises", ("prompt_call_expected",), SectionShape("error_expectation"), "prompt-management §11", "0.15.0",
            "The call raises an error of this category, carrying these fields.", handled_by=PART),
     _local("backend_call_counts", ("prompt_call_expected",), MapOf(INT, "backend name"), "prompt-management §9", "0.15.0",
            "How many times each named backend's `fetch` was invoked (the §9 fallback walk; a catalogue predicate).", handled_by=PART),
@@ -128,16 +128,16 @@ DIRECTIVES: list[Directive] = [
            "Captured results by `capture_as` name (fields listed are compared; `*_absent` matchers), plus the "
            "assertions `result_equivalence: {of, fields_must_match, fields_may_differ}` and "
            "`rendered_hash_equal` / `rendered_hash_different: [[<capture>, <capture>], ...]`.", handled_by=SHAPE),
-    _local("expected_backend_state", CASE, MapOf(Section("prompt_backend_state"), "backend name"), "§6.8", "0.63.0",
+    _local("expected_backend_state", CASE, MapOf(SectionShape("prompt_backend_state"), "backend name"), "§6.8", "0.63.0",
            "Each caching backend's state after all calls.", handled_by=direct("prompt-management")),
     _local("source_read_count", ("prompt_backend_state",), INT, "§6.8", "0.63.0", "Fetches that reached the backing store (not the cache).", handled_by=PART),
-    _local("expected_shared_prefix", CASE, Section("shared_prefix_expectation"), "§3.2 header", "0.39.0",
+    _local("expected_shared_prefix", CASE, SectionShape("shared_prefix_expectation"), "§3.2 header", "0.39.0",
            "Two captured renders' messages share a byte-identical prefix.", handled_by=direct("prompt-management")),
     _local("between", ("shared_prefix_expectation", "message_equal_expectation"), ListOf(STR), "§3.2 header", "0.39.0",
            "The two captures compared.", handled_by=PART),
     _local("message_index", ("shared_prefix_expectation",), INT, "§3.2 header", "0.39.0", "The message compared.", handled_by=PART),
     _local("prefix", ("shared_prefix_expectation",), STR, "§3.2 header", "0.39.0", "The shared prefix of its content.", handled_by=PART),
-    _local("expected_message_equal", CASE, Section("message_equal_expectation"), "§3.2 header", "0.39.0",
+    _local("expected_message_equal", CASE, SectionShape("message_equal_expectation"), "§3.2 header", "0.39.0",
            "Two captured renders have byte-identical messages at the given indices.", handled_by=direct("prompt-management")),
     _local("message_indices", ("message_equal_expectation",), ListOf(INT), "§3.2 header", "0.39.0", "The messages compared.", handled_by=PART),
 ]

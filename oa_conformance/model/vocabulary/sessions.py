@@ -31,24 +31,24 @@ FAMILIES: list[Family] = [
 
 DIRECTIVES: list[Directive] = [
     # ---- store registration and invocation binding (§5.6, §5.7) --------------------------------
-    Directive("session_store", CASE, OneOf((STR, Section("session_store_config"))), "§5.6", SES, "0.48.0",
+    Directive("session_store", CASE, OneOf((STR, SectionShape("session_store_config"))), "§5.6", SES, "0.48.0",
               "The SessionStore backend registered on the graph (`in_memory`), or a block with `type` and options.", handled_by=NOT_EXECUTED),
     Directive("type", ("session_store_config",), STR, "§5.6", SES, "0.50.0", "The backend (`in_memory`).", handled_by=PART),
-    _local("behavior", ("session_store_config",), Section("session_store_behavior"), "Failures the harness store injects.",
+    _local("behavior", ("session_store_config",), SectionShape("session_store_behavior"), "Failures the harness store injects.",
            "harness-chat", "0.50.0", handled_by=PART),
     _local("load_raises", ("session_store_behavior",), STR, "`load()` raises this sessions §10 error category.", "harness-chat", "0.50.0", handled_by=PART),
     # The harness suite injects the same store failure (harness fixture 008's header).
-    _local("behavior", ("session_store_config",), Section("session_store_behavior"), "Failures the harness store injects.",
+    _local("behavior", ("session_store_config",), SectionShape("session_store_behavior"), "Failures the harness store injects.",
            "harness", "0.49.0", handled_by=PART),
     _local("load_raises", ("session_store_behavior",), STR, "`load()` raises this sessions §10 error category.", "harness", "0.49.0", handled_by=PART),
     Directive("session_id", RUN, STR, "§5.7", SES, "0.48.0", "The session id passed to invoke() (sessions §3).", handled_by=NOT_EXECUTED),
     _local("auto_save", CASE, BOOL, "The store registration's auto-save at invoke exit (default true; sessions §6.3).", handled_by=NOT_EXECUTED),
-    _local("session_state", CASE, Section("session_state_projection"), "A SessionState projection narrower than the invoke state (sessions §4.2).", handled_by=NOT_EXECUTED),
+    _local("session_state", CASE, SectionShape("session_state_projection"), "A SessionState projection narrower than the invoke state (sessions §4.2).", handled_by=NOT_EXECUTED),
     _local("fields", ("session_state_projection",), ListOf(STR), "The state fields persisted across invokes.", handled_by=PART),
-    _local("seeded_session", CASE, Section("seeded_session"), "Save this record under the case's `session_id` before the run.", handled_by=NOT_EXECUTED),
+    _local("seeded_session", CASE, SectionShape("seeded_session"), "Save this record under the case's `session_id` before the run.", handled_by=NOT_EXECUTED),
     _local("schema_version", ("seeded_session",), STR, "The seeded record's schema version.", handled_by=PART),
     _local("state", ("seeded_session",), Data(("map",)), "The seeded record's state.", handled_by=PART),
-    _local("session_migrations", CASE, ListOf(Section("migration")), "Session state migrations registered on the graph (sessions §7).", handled_by=NOT_EXECUTED),
+    _local("session_migrations", CASE, ListOf(SectionShape("migration")), "Session state migrations registered on the graph (sessions §7).", handled_by=NOT_EXECUTED),
     _local("explicit_save_session", ("node",), BOOL, "After its update merges, the node calls `save_session()` (sessions §6.2).", handled_by=NOT_EXECUTED),
 
     # ---- per-invocation assertions (§5.6) ------------------------------------------------------
@@ -56,7 +56,7 @@ DIRECTIVES: list[Directive] = [
               "The session state loaded at invoke entry (null: no record existed).", handled_by=NOT_EXECUTED),
     _local("loaded_invoke_state_for_scratch", ("invocation",), Expect(("scalar",)),
            "The value the non-projected `scratch` field held on entry (its default, not the prior invoke's).", handled_by=NOT_EXECUTED),
-    Directive("saved_session_assertions", ("invocation", "expected"), Section("session_record_assertions"), "§5.6", SES, "0.48.0",
+    Directive("saved_session_assertions", ("invocation", "expected"), SectionShape("session_record_assertions"), "§5.6", SES, "0.48.0",
               "The session record written to the store at invoke exit (or at suspend).", handled_by=NOT_EXECUTED),
     Directive("state", ("session_record_assertions",), Expect(("map",)), "§5.6", SES, "0.48.0", "The saved session state.", handled_by=PART),
     _local("excludes_fields", ("session_record_assertions",), ListOf(STR), "Fields absent from the saved record (outside the projection).", handled_by=PART),
@@ -68,7 +68,7 @@ DIRECTIVES: list[Directive] = [
     _local("no_session_save", ("expected",), BOOL, "The engine never called the store's `save()`.", handled_by=NOT_EXECUTED),
     _local("no_auto_save_on_end", ("expected",), BOOL, "The auto-save at END did not run (the invocation did not reach END).", handled_by=NOT_EXECUTED),
     _local("store_untouched", ("expected",), BOOL, "The store received no calls at all.", handled_by=NOT_EXECUTED),
-    _local("store_after", ("expected",), Section("session_store_after"), "Load from the store after the run and assert the result.", handled_by=NOT_EXECUTED),
+    _local("store_after", ("expected",), SectionShape("session_store_after"), "Load from the store after the run and assert the result.", handled_by=NOT_EXECUTED),
     _local("load_returns_none_for_session_id", ("session_store_after",), STR, "`load(<id>)` returns no record.", handled_by=PART),
     _local("load_returns_for_session_id", ("session_store_after",), STR, "`load(<id>)` returns a record (asserted by the `loaded_*` keys).", handled_by=PART),
     _local("loaded_state", ("session_store_after",), Expect(("map",)), "The loaded record's state.", handled_by=PART),

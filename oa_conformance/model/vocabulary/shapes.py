@@ -17,7 +17,7 @@ class Shape:
 
 
 @dataclass(frozen=True)
-class Scalar(Shape):
+class ScalarShape(Shape):
     """A scalar of one of ``types`` (names: ``str``, ``int``, ``float``, ``bool``, ``null``); a number
     within ``bounds`` (inclusive, finite) when given."""
 
@@ -31,19 +31,19 @@ class Scalar(Shape):
 
 _TYPE_WORDS = {"str": "string", "int": "integer", "float": "number", "bool": "boolean", "null": "null"}
 
-STR = Scalar(("str",))
-INT = Scalar(("int",))
-NUM = Scalar(("int", "float"))
-BOOL = Scalar(("bool",))
+STR = ScalarShape(("str",))
+INT = ScalarShape(("int",))
+NUM = ScalarShape(("int", "float"))
+BOOL = ScalarShape(("bool",))
 # Durations a fixture asks the adapter to wait: never negative, NaN or infinite, at most a day (a
 # case's own time limit ends it long before; a longer value is a typo the runtime cannot take).
 DAY_MS = 86_400_000
-MILLISECONDS = Scalar(("int",), (0, DAY_MS))
-SECONDS = Scalar(("int", "float"), (0, DAY_MS // 1000))
-SCALAR = Scalar(("str", "int", "float", "bool", "null"))
+MILLISECONDS = ScalarShape(("int",), (0, DAY_MS))
+SECONDS = ScalarShape(("int", "float"), (0, DAY_MS // 1000))
+SCALAR = ScalarShape(("str", "int", "float", "bool", "null"))
 # How many times a case runs (`run_count`, §10 determinism): once at least (0 or fewer would run it
 # once and compare nothing); more than a thousand runs is a typo, not a determinism check.
-RUNS = Scalar(("int",), (1, 1000))
+RUNS = ScalarShape(("int",), (1, 1000))
 
 
 @dataclass(frozen=True)
@@ -104,7 +104,7 @@ class Reference(Shape):
 
 
 @dataclass(frozen=True)
-class Section(Shape):
+class SectionShape(Shape):
     """A mapping whose keys are directives of ``family``."""
 
     family: str
@@ -185,9 +185,9 @@ def kind_of(shape: Shape) -> frozenset[str]:
 
 
 def _kinds(shape: Shape) -> frozenset[str]:
-    if isinstance(shape, (Scalar, Enum, TypeString, Version, Reference)):
+    if isinstance(shape, (ScalarShape, Enum, TypeString, Version, Reference)):
         return frozenset(("scalar",))
-    if isinstance(shape, (Section, MapOf, Predicates)):
+    if isinstance(shape, (SectionShape, MapOf, Predicates)):
         return frozenset(("map",))
     if isinstance(shape, ListOf):
         return frozenset(("list",))
@@ -202,6 +202,6 @@ def _kinds(shape: Shape) -> frozenset[str]:
 
 __all__ = [
     "BOOL", "Data", "Enum", "Expect", "INT", "ListOf", "MapOf", "NUM", "Nullable", "OneOf",
-    "Predicates", "Reference", "SCALAR", "STR", "Scalar", "Section", "Shape", "TypeString",
+    "Predicates", "Reference", "SCALAR", "STR", "ScalarShape", "SectionShape", "Shape", "TypeString",
     "Version", "kind_of",
 ]

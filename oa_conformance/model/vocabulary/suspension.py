@@ -26,14 +26,14 @@ DIRECTIVES: list[Directive] = [
     # ---- node behaviour (§5.1) -----------------------------------------------------------------
     Directive("signal_id", ("descriptor",), STR, "§5.1", SUS, "0.48.0", "The signal the suspension waits for.", handled_by=PART),
     Directive("metadata", ("descriptor",), Data(("map",)), "§5.1", SUS, "0.48.0", "Descriptor metadata.", handled_by=PART),
-    Directive("suspend_with_descriptor", NODE, Section("descriptor"), "§5.1", SUS, "0.48.0", "The node calls suspend(descriptor).", handled_by=NOT_EXECUTED),
-    Directive("conditional_suspend", NODE, Section("conditional_suspend"), "§5.1", SUS, "0.48.0",
+    Directive("suspend_with_descriptor", NODE, SectionShape("descriptor"), "§5.1", SUS, "0.48.0", "The node calls suspend(descriptor).", handled_by=NOT_EXECUTED),
+    Directive("conditional_suspend", NODE, SectionShape("conditional_suspend"), "§5.1", SUS, "0.48.0",
               "Inside a fan-out instance: suspend when the item index matches, else run `on_other_indices`.", handled_by=NOT_EXECUTED),
     Directive("suspend_on_item_index", ("conditional_suspend",), INT, "§5.1", SUS, "0.48.0",
               "The instance (item index) that calls suspend().", handled_by=PART),
-    Directive("descriptor", ("conditional_suspend",), Section("descriptor"), "§5.1", SUS, "0.48.0",
+    Directive("descriptor", ("conditional_suspend",), SectionShape("descriptor"), "§5.1", SUS, "0.48.0",
               "The descriptor the matching instance suspends with.", handled_by=PART),
-    Directive("on_other_indices", NODE + ("conditional_suspend",), Section("node"), "§5.1", SUS, "0.48.0",
+    Directive("on_other_indices", NODE + ("conditional_suspend",), SectionShape("node"), "§5.1", SUS, "0.48.0",
               "Node directives the other instances run (typically `update_from_field`); a sibling of `conditional_suspend` "
               "or, per §5.1, inside it.", handled_by=(Handler("not_executed", families=("node",)), Handler("part", families=("conditional_suspend",)))),
 
@@ -44,7 +44,7 @@ DIRECTIVES: list[Directive] = [
     # ---- expected outcome (§5.8, §5.6) ---------------------------------------------------------
     Directive("suspended_state", ("expected",), Expect(("map",)), "§5.8", SUS, "0.48.0",
               "With `outcome: suspended`: the state at the suspension point.", handled_by=NOT_EXECUTED),
-    Directive("descriptor", ("expected",), Section("descriptor_expectation"), "§5.8", SUS, "0.48.0",
+    Directive("descriptor", ("expected",), SectionShape("descriptor_expectation"), "§5.8", SUS, "0.48.0",
               "With `outcome: suspended`: the signal descriptor on the suspended outcome.", handled_by=NOT_EXECUTED),
     Directive("suspending_node", ("expected",), STR, "§5.8", SUS, "0.48.0",
               "With `outcome: suspended`: the (outer-graph) node the outcome names as suspending.", handled_by=NOT_EXECUTED),
@@ -55,7 +55,7 @@ DIRECTIVES: list[Directive] = [
     Directive("middleware_log_captured", ("expected",), Expect(("list",)), "§3.2 header", SUS, None,
               "The markers the wrapping test middleware logged, in order (a suspended node skips its post-next() marker).",
               scope="directory", handled_by=NOT_EXECUTED),
-    Directive("checkpointer_assertions", ("expected",), Section("checkpointer_assertions"), "§5.6", SUS, "0.48.0",
+    Directive("checkpointer_assertions", ("expected",), SectionShape("checkpointer_assertions"), "§5.6", SUS, "0.48.0",
               "The checkpointer backend's state when the invocation returned.", handled_by=NOT_EXECUTED),
     Directive("paused_invocation_record_exists", ("checkpointer_assertions",), BOOL, "§5.6", SUS, "0.48.0",
               "A paused-invocation record was written to the configured backend.", handled_by=PART),

@@ -139,7 +139,7 @@ MODULES: tuple[ModuleType, ...] = (
 )
 
 
-class Rule(NamedTuple):
+class LintRule(NamedTuple):
     code: str
     name: str
     severity: str
@@ -156,9 +156,9 @@ class Rule(NamedTuple):
         return self.code[0]
 
 
-def _rule(module: ModuleType) -> Rule:
+def _rule(module: ModuleType) -> LintRule:
     doc = (module.__doc__ or "").strip()
-    rule = Rule(
+    rule = LintRule(
         code=module.CODE,
         name=module.NAME,
         severity=module.SEVERITY,
@@ -177,12 +177,12 @@ def _rule(module: ModuleType) -> Rule:
     return rule
 
 
-RULES: tuple[Rule, ...] = tuple(_rule(module) for module in MODULES)
-BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}
+RULES: tuple[LintRule, ...] = tuple(_rule(module) for module in MODULES)
+BY_CODE: dict[str, LintRule] = {rule.code: rule for rule in RULES}
 if len(BY_CODE) != len(RULES):  # pragma: no cover - a registry mistake
     raise ValueError("two rules share a code")
 
 # The graph-engine §2 compile errors some scenario rule finds statically (what E006 can vouch for).
 DETECTABLE: frozenset[str] = frozenset(r.expected_as for r in RULES if r.kind == "scenario" and r.expected_as in COMPILE_ERRORS)
 
-__all__ = ["BY_CODE", "DETECTABLE", "MODULES", "RULES", "Rule"]
+__all__ = ["BY_CODE", "DETECTABLE", "MODULES", "RULES", "LintRule"]
