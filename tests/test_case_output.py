@@ -1,5 +1,5 @@
 """What a case's run would print (runtime warnings, the runtime's log records) is that case's notes,
-never stderr — per case, with cases side by side (interpreter/case_output.py)."""
+never stderr — per case, with cases side by side (interpreter/running/case_output.py)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The per-case harness keeps one writer per part: graph build reads frozen instruments and returns
-frozen wiring; only the log is written while the runtime runs (interpreter/harness.py)."""
+frozen wiring; only the log is written while the runtime runs (interpreter/running/harness.py)."""
 
 from __future__ import annotations
 

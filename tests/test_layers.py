@@ -175,7 +175,7 @@ def registrations_at_import(path: Path) -> list[str]:
 
 def test_no_registration_by_import_side_effect():
     """Every registry is an explicit table in its package (``lint/rules/__init__.py``,
-    ``interpreter/node_table.py``, ``assertions/shapes/__init__.py``, ``assertions/catalogue/__init__.py``):
+    ``interpreter/running/node_table.py``, ``assertions/shapes/__init__.py``, ``assertions/catalogue/__init__.py``):
     importing a module never adds an entry to another module's table."""
     found = [entry for _, path in modules() for entry in registrations_at_import(path)]
     assert not found, "registration at import:\n" + "\n".join(found)

@@ -367,8 +367,10 @@ def test_a_crashed_workers_share_is_run_by_its_replacement(pytester, crash_at, o
 
 # A conftest's addition: which fixture files each xdist worker read (written at its session's end).
 READ_PROBE = """
+import oa_conformance.frontends.pytest.collection as collection
+
 _read = []
-_real_cases_of = plugin.cases_of
+_real_cases_of = collection.cases_of
 
 
 def _reading(fixture):
@@ -376,7 +378,7 @@ def _reading(fixture):
     return _real_cases_of(fixture)
 
 
-plugin.cases_of = _reading
+collection.cases_of = _reading
 
 
 def pytest_unconfigure(config):
@@ -449,7 +451,7 @@ def test_the_package_is_loaded_as_python_loads_it(pytester, monkeypatch):
             for module in (oa_conformance.pipeline, oa_conformance.interpreter.running.execute):
                 assert type(module.__loader__).__name__ != "AssertionRewritingHook", module.__name__
     """)
-    project = str(Path(plugin.__file__).resolve().parent.parent)
+    project = str(Path(plugin.__file__).resolve().parents[3])  # oa_conformance/frontends/pytest/hooks.py
     monkeypatch.setenv("PYTHONPATH", project + os.pathsep + os.environ.get("PYTHONPATH", ""))
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-q")
     result.assert_outcomes(passed=1)

@@ -14,7 +14,7 @@
 `run` first names the build that runs and the source of truth for its skips (the runtime's
 conformance.toml, wherever it is, ``--runtime-manifest FILE``, or a probe of its API: host/manifest.py);
 ``-q`` leaves that out, never a warning that a needed proposal's status is undetermined. Cases run
-in ``--processes`` worker processes (default: one per core; processes.py), each running its share
+in ``--processes`` worker processes (default: one per core; scheduling/processes.py), each running its share
 side by side on ``--workers`` threads, plus one for the cases that declare waits; ``--processes 1``
 runs them all in this process.
 
@@ -27,7 +27,7 @@ the run is abandoned quietly; frontends/cli/pipes.py). `diff`: 1 when a verdict 
 report cannot be read (frontends/cli/report_diff.py). `report`: 0 when the page is written, 2 when a report
 cannot be read or the page cannot be written (frontends/cli/report_command.py). `coverage`: 0 when the map was
 built, 2 when it cannot be (frontends/cli/coverage_command.py). `expectations update`: 0 (dry run or written), 2 with
-one line for a bad report, file or range (expectations_update.py).
+one line for a bad report, file or range (frontends/cli/expectations_update.py).
 """
 
 from __future__ import annotations

@@ -1,4 +1,7 @@
-"""The pytest front end: one test item per fixture case.
+"""The pytest front end's hooks: one test item per fixture case. Split by pytest concept, as Tavern
+does: the hooks here (options, configuration, collection walk, run loop, reports), the collectors in
+``collection``, the item in ``item``, the session's stash keys in ``stash``, xdist's shares in
+``xdist_shares``.
 
 Registered by entry point (``pytest11``), so installing the package is enough:
 
@@ -64,28 +67,19 @@ def unmark_for_rewrite(finders: list, package: str) -> None:
             getattr(finder, "_marked_for_rewrite_cache", {}).clear()
 
 
-unmark_for_rewrite(sys.meta_path, __package__)  # before this module imports the rest of the package
+unmark_for_rewrite(sys.meta_path, __name__.split(".")[0])  # the distribution's package, before this module imports it
 
-from ...model.discovery import CAPABILITIES, FixtureRef, find_in_conformance, spec_dir
-from ...verdicts.expectations import NO_EXPECTATIONS, Expectations, ExpectationsError, load_all
+from ...model.discovery import CAPABILITIES, spec_dir
 from ...model.heap import collector_paused, frozen_at_exit
-from ..options import positive_seconds, worker_count
-from ...pipeline import DEFAULT_TIMEOUT, cases_of, run_case
-from ..report import failure_text
-from ...verdicts.results import CaseRef, CaseResult
+from ...pipeline import DEFAULT_TIMEOUT, run_case
 from ...scheduling.runner import CasesAhead
+from ...verdicts.expectations import NO_EXPECTATIONS, Expectations, ExpectationsError, load_all
+from ..options import positive_seconds, worker_count
+from .collection import AlreadyCollected, ConformanceDir, FixtureFile, SymlinkLoop, register_marker
+from .item import CaseItem
+from .stash import COLLECTED, EXPECTATIONS, GIVEN_FILES, ORPHANS, ROOTS, SCHEDULER, SEEN, SESSION, SHARES, WHOLE
 from .xdist_shares import SHARES_KEY, Shares, interrupt_workers, position_for, static_scheduler
 
-_SCHEDULER = pytest.StashKey[CasesAhead]()
-_ROOTS = pytest.StashKey["tuple[Path, ...]"]()
-_EXPECTATIONS = pytest.StashKey[Expectations]()
-_SEEN = pytest.StashKey["set[Path]"]()
-_COLLECTED = pytest.StashKey["set[str]"]()
-_WHOLE = pytest.StashKey["set[str]"]()  # capabilities collected through their folder (not a file given alone)
-_GIVEN_FILES = pytest.StashKey["set[Path]"]()
-_SHARES = pytest.StashKey[Shares]()  # which fixtures this process reads and runs (xdist_shares)
-_ORPHANS = pytest.StashKey[list]()  # an xdist controller's record of crashed workers' shares
-_SESSION = pytest.StashKey[pytest.Session]()
 ROOT_OPTION = "--oa-spec-root"
 
 
@@ -131,17 +125,17 @@ def pytest_configure(config: pytest.Config) -> None:
         config.args[:] = [str(r) for r in roots]  # the roots replace the default test paths
     else:
         config.args.extend(str(r) for r in roots)  # configured roots join the test paths
-    config.stash[_ROOTS] = tuple(Path(os.path.realpath(r)) for r in roots if r is not None)
-    config.stash[_GIVEN_FILES] = {r for r in config.stash[_ROOTS] if r.suffix == ".yaml"}
-    config.stash[_SEEN] = set()
-    config.stash[_SHARES] = Shares.of(config)
-    config.stash[_ORPHANS] = []
-    config.stash[_EXPECTATIONS] = _expectations(config)
+    config.stash[ROOTS] = tuple(Path(os.path.realpath(r)) for r in roots if r is not None)
+    config.stash[GIVEN_FILES] = {r for r in config.stash[ROOTS] if r.suffix == ".yaml"}
+    config.stash[SEEN] = set()
+    config.stash[SHARES] = Shares.of(config)
+    config.stash[ORPHANS] = []
+    config.stash[EXPECTATIONS] = _expectations(config)
     _runtime_manifest(config)
-    config.stash[_SCHEDULER] = CasesAhead(config.getoption("oa_workers"), config.getoption("oa_timeout"),
-                                          config.stash[_EXPECTATIONS], lambda ref, timeout: run_case(ref, timeout),  # looked up per case
+    config.stash[SCHEDULER] = CasesAhead(config.getoption("oa_workers"), config.getoption("oa_timeout"),
+                                          config.stash[EXPECTATIONS], lambda ref, timeout: run_case(ref, timeout),  # looked up per case
                                           _expected_seconds, once=hasattr(config, "workerinput"))
-    if config.stash[_ROOTS]:
+    if config.stash[ROOTS]:
         config.pluginmanager.register(_PromptInterrupt(config), "oa-conformance-prompt-interrupt")
         frozen_at_exit()  # the interpreter's ending does not scan the cases' heaps (heap.frozen_at_exit)
 
@@ -224,7 +218,7 @@ def _runtime_manifest(config: pytest.Config) -> None:
     from ...host.manifest import ManifestError, use_runtime_manifest
 
     path = _one_path(config, "oa_runtime_manifest", "runtime manifest")
-    if path is None and not config.stash[_ROOTS]:
+    if path is None and not config.stash[ROOTS]:
         return
     try:
         use_runtime_manifest(path)
@@ -235,7 +229,7 @@ def _runtime_manifest(config: pytest.Config) -> None:
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
     """Which build runs and what decides its skips — when the session collects fixtures at all."""
-    if not config.stash.get(_ROOTS, ()):
+    if not config.stash.get(ROOTS, ()):
         return []
     from ...host.manifest import header_lines
 
@@ -243,32 +237,15 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    scheduler = config.stash.get(_SCHEDULER, None)
+    scheduler = config.stash.get(SCHEDULER, None)
     if scheduler is not None:
         scheduler.close()
-
-
-def marker_name(capability: str | None) -> str:
-    return (capability or "unknown").replace("-", "_")
-
-
-_MARKERS = pytest.StashKey["set[str]"]()
-
-
-def register_marker(config: pytest.Config, capability: str | None) -> str:
-    """The marker of ``capability``'s fixtures, registered with pytest once."""
-    name = marker_name(capability)
-    registered = config.stash.setdefault(_MARKERS, set())
-    if name not in registered:
-        registered.add(name)
-        config.addinivalue_line("markers", f"{name}: conformance fixtures of {capability or 'no capability folder'}")
-    return name
 
 
 def _under_roots(config: pytest.Config, path: Path) -> bool:
     """Lexically under a root, or really (after symlinks) under one."""
     real, given = Path(os.path.realpath(path)), Path(os.path.abspath(path))
-    return any(_is_within(real, root) or _is_within(given, root) for root in config.stash[_ROOTS])
+    return any(_is_within(real, root) or _is_within(given, root) for root in config.stash[ROOTS])
 
 
 def pytest_collect_directory(path: Path, parent: pytest.Collector) -> pytest.Collector | None:
@@ -286,9 +263,9 @@ def pytest_collect_directory(path: Path, parent: pytest.Collector) -> pytest.Col
         real = Path(os.path.realpath(path))
         if _is_within(Path(os.path.realpath(parent.path)), real):
             return SymlinkLoop.from_parent(parent, path=path)
-        if any(_is_within(real, root) for root in config.stash[_ROOTS]) or real in config.stash[_SEEN]:
+        if any(_is_within(real, root) for root in config.stash[ROOTS]) or real in config.stash[SEEN]:
             return AlreadyCollected.from_parent(parent, path=path)
-        config.stash[_SEEN].add(real)
+        config.stash[SEEN].add(real)
     if path.name == "conformance":
         if not os.access(path, os.R_OK | os.X_OK):
             # pytest looks for a conftest.py in every Directory and fails on one it cannot search:
@@ -298,36 +275,6 @@ def pytest_collect_directory(path: Path, parent: pytest.Collector) -> pytest.Col
     return None
 
 
-class ConformanceDir(pytest.Dir):
-    """A ``conformance/`` folder: every ``*.yaml`` entry is a fixture, as in
-    :func:`oa_conformance.model.discovery.discover` — also a dangling link, a link loop, a FIFO or a
-    directory named like one, which pytest's own walk drops (it collects regular files only) and
-    whose item then fails with the loader's finding. A folder that cannot be listed is one failing
-    item (see :func:`pytest_collect_directory`), not a collection error that stops the session."""
-
-    def collect(self):
-        # A file that looks like a fixture and is not run (a .yml name, a fixture in a subfolder, a
-        # lone sidecar) is a collection warning, as it is a warning of check and run (discovery.find).
-        for item in find_in_conformance(str(self.path), self.path.parent.name).passed_over:
-            self.warn(pytest.PytestCollectionWarning(item.warning))
-        names = os.listdir(self.path)
-        odd = {name for name in names if name.endswith(".yaml") and not os.path.isfile(self.path / name)}
-        collected = [node for node in super().collect() if node.path.name not in odd or node.path.parent != self.path]
-        collected.extend(FixtureFile.from_parent(self, path=self.path / name) for name in odd)
-        yield from sorted(collected, key=lambda node: node.path.name)
-
-
-class SymlinkLoop(pytest.Directory):
-    def collect(self):
-        target = os.path.realpath(self.path)
-        raise pytest.Collector.CollectError(f"{self.path}: symbolic link loop (points at its ancestor {target}); not followed")
-
-
-class AlreadyCollected(pytest.Directory):
-    def collect(self):
-        return []
-
-
 @pytest.hookimpl(wrapper=True)
 def pytest_collection(session: pytest.Session) -> Any:
     """A session that collects a spec reads every fixture it holds, and keeps every tree until it
@@ -335,7 +282,7 @@ def pytest_collection(session: pytest.Session) -> Any:
     read and what was collected is frozen after — collections rescanning the growing corpus cost a
     third of reading it and freed nothing."""
     config = session.config
-    if not config.stash.get(_ROOTS, ()):
+    if not config.stash.get(ROOTS, ()):
         return (yield)
     if not config.option.collectonly and not config.pluginmanager.hasplugin("dsession"):
         _import_what_runs_a_case()
@@ -361,16 +308,16 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
     if file_path.suffix != ".yaml" or file_path.parent.name != "conformance" or not _under_roots(parent.config, file_path):
         return None
     real = Path(os.path.realpath(file_path))
-    if real in parent.config.stash[_SEEN]:
+    if real in parent.config.stash[SEEN]:
         return None  # the same fixture reached again through a symlink
-    parent.config.stash[_SEEN].add(real)
+    parent.config.stash[SEEN].add(real)
     return FixtureFile.from_parent(parent, path=file_path)
 
 
 def _static_shares(config: pytest.Config) -> bool:
     """Each xdist worker gets a fixed share of the items (``xdist_shares``): a session with spec
     roots under ``--dist load`` (what ``-n N`` means by default)."""
-    return bool(config.stash.get(_ROOTS, ())) and config.getvalue("dist") == "load"
+    return bool(config.stash.get(ROOTS, ())) and config.getvalue("dist") == "load"
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -378,25 +325,25 @@ def pytest_configure_node(node: Any) -> None:
     """Tell each xdist worker which share it collects, if its share is fixed (a replacement for a
     crashed worker takes over that worker's)."""
     fixed = _static_shares(node.config)
-    node.workerinput[SHARES_KEY] = position_for(node, node.config.stash[_ORPHANS]) if fixed else None
+    node.workerinput[SHARES_KEY] = position_for(node, node.config.stash[ORPHANS]) if fixed else None
 
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     if not _static_shares(config):
         return None  # xdist's own
-    return static_scheduler(config, log, config.stash[_ORPHANS], config.stash.get(_SESSION, None))
+    return static_scheduler(config, log, config.stash[ORPHANS], config.stash.get(SESSION, None))
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
-    session.config.stash[_SESSION] = session
+    session.config.stash[SESSION] = session
 
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(items: list[pytest.Item], config: pytest.Config) -> None:
     """An xdist worker with a fixed share keeps its own items only: the cases of the fixture files
     it read, and its share of the other items (xdist_shares.Shares.own_items)."""
-    items[:] = config.stash[_SHARES].own_items(items, lambda item: isinstance(item, CaseItem))
+    items[:] = config.stash[SHARES].own_items(items, lambda item: isinstance(item, CaseItem))
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -409,34 +356,34 @@ def pytest_runtestloop(session: pytest.Session) -> None:
         return
     if session.testsfailed and not config.option.continue_on_collection_errors:
         return  # pytest stops before running anything
-    if not config.stash[_SHARES].runs_ahead:
+    if not config.stash[SHARES].runs_ahead:
         return
-    config.stash[_SCHEDULER].start([item for item in session.items if isinstance(item, CaseItem)])
+    config.stash[SCHEDULER].start([item for item in session.items if isinstance(item, CaseItem)])
 
 
 def pytest_itemcollected(item: pytest.Item) -> None:
     """Every collected case, before ``-k`` / ``-m`` / ``--lf`` deselect any, and the capabilities
     collected through their folder: what stale entries are judged against, as ``run`` judges them."""
     if isinstance(item, CaseItem):
-        if not item.config.option.collectonly and item.config.stash[_SHARES].runs_ahead:
-            item.config.stash[_SCHEDULER].start_early(item)
-        item.config.stash.setdefault(_COLLECTED, set()).add(item.case.id)
-        if Path(os.path.realpath(item.path)) not in item.config.stash[_GIVEN_FILES]:
-            item.config.stash.setdefault(_WHOLE, set()).add(item.case.fixture.capability)
+        if not item.config.option.collectonly and item.config.stash[SHARES].runs_ahead:
+            item.config.stash[SCHEDULER].start_early(item)
+        item.config.stash.setdefault(COLLECTED, set()).add(item.case.id)
+        if Path(os.path.realpath(item.path)) not in item.config.stash[GIVEN_FILES]:
+            item.config.stash.setdefault(WHOLE, set()).add(item.case.fixture.capability)
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    session.config.stash[_SCHEDULER].close()  # -x / --maxfail / Ctrl-C: cases not started never start
+    session.config.stash[SCHEDULER].close()  # -x / --maxfail / Ctrl-C: cases not started never start
     if hasattr(session.config, "workeroutput"):  # an xdist worker: the controller judges the stale entries
-        session.config.workeroutput.update(oa_collected=sorted(session.config.stash.get(_COLLECTED, ())),
-                                           oa_whole=sorted(session.config.stash.get(_WHOLE, ())))
+        session.config.workeroutput.update(oa_collected=sorted(session.config.stash.get(COLLECTED, ())),
+                                           oa_whole=sorted(session.config.stash.get(WHOLE, ())))
 
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_testnodedown(node: Any, error: Any) -> None:
     output = getattr(node, "workeroutput", {})  # an xdist controller collects nothing: each worker says what it did
-    node.config.stash.setdefault(_COLLECTED, set()).update(output.get("oa_collected", ()))
-    node.config.stash.setdefault(_WHOLE, set()).update(output.get("oa_whole", ()))
+    node.config.stash.setdefault(COLLECTED, set()).update(output.get("oa_collected", ()))
+    node.config.stash.setdefault(WHOLE, set()).update(output.get("oa_whole", ()))
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
@@ -445,8 +392,8 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
     it collected its share only, and its warnings reach the controller, which judges every share."""
     import warnings
 
-    expectations = config.stash.get(_EXPECTATIONS, NO_EXPECTATIONS) if not hasattr(config, "workerinput") else NO_EXPECTATIONS
-    for entry in expectations.unmatched(config.stash.get(_COLLECTED, set()), config.stash.get(_WHOLE, set())):
+    expectations = config.stash.get(EXPECTATIONS, NO_EXPECTATIONS) if not hasattr(config, "workerinput") else NO_EXPECTATIONS
+    for entry in expectations.unmatched(config.stash.get(COLLECTED, set()), config.stash.get(WHOLE, set())):
         try:
             warnings.warn_explicit(pytest.PytestWarning(f"expectation {entry.case_id!r} matched no case of this run"),
                                    pytest.PytestWarning, entry.path, entry.line)
@@ -458,7 +405,7 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
         for name, value in getattr(report, "user_properties", ()):
             if name == "oa_intermittent" and getattr(report, "when", None) == "call":
                 terminalreporter.write_line(f"oa-expectations: {value}")
-    if config.stash.get(_ROOTS, ()):
+    if config.stash.get(ROOTS, ()):
         from ...host.manifest import warning_lines
 
         for line in warning_lines():  # a needed proposal's status could not be determined: said even under -q
@@ -503,75 +450,3 @@ class _PromptInterrupt:
         if not self.config.getoption("fulltrace", False):
             excinfo.traceback = excinfo.traceback[-1:]
 
-
-class FixtureFile(pytest.File):
-    def collect(self):
-        real = Path(os.path.realpath(self.path))  # the real directory names the capability
-        capability = real.parent.name if real.is_dir() and real.name == "conformance" else real.parent.parent.name
-        if not self.config.stash[_SHARES].owns_next_file():
-            return  # another xdist worker's: it reads and runs this file
-        fixture = FixtureRef(str(self.path), capability, self.path.name)
-        from ...scheduling.processes import declared_waits
-
-        stem = self.path.name.removesuffix(".yaml")
-        cases = cases_of(fixture)
-        for case, waits in zip(cases, declared_waits(cases)):  # read once per fixture, not once per case
-            # The case name is the parametrization id: `<file>::NNN-name[case]`, exactly as pytest
-            # writes `test_x[param]`, so node ids read back from --lf's cache or an xdist worker match.
-            name = f"{stem}[{case.name}]" if case.name is not None else stem
-            nodeid = f"{self.nodeid}::{name}"
-            item = CaseItem.from_parent(self, name=name, nodeid=nodeid, case=case, waits=waits)
-            item.add_marker(register_marker(self.config, fixture.capability))
-            item.extra_keyword_matches.add(case.id)
-            yield item
-
-
-class CaseFailed(Exception):
-    def __init__(self, result: CaseResult):
-        super().__init__(result.reason)
-        self.result = result
-
-
-class CaseItem(pytest.Item):
-    def __init__(self, *, case: CaseRef, waits: float = 0.0, **kwargs: Any):
-        super().__init__(**kwargs)
-        self.case = case
-        self.waits = waits  # the seconds it declares waiting (processes.declared_waits)
-        self.skipped_at: str | None = None  # path:line:col of a recognized skip (path:line: an entry's)
-        self.case_seconds: float | None = None  # how long the case itself ran (it may have run ahead)
-
-    def runtest(self) -> None:
-        """The judged result (the one judge, ``expectations.judge``) as pytest's outcome."""
-        result = self.config.stash[_SCHEDULER].result(self)
-        self.user_properties.append(("oa_outcome", result.outcome))
-        self.case_seconds = result.duration_s
-        entry = result.expectation
-        if entry is not None and entry.intermittent and result.outcome in ("passed", "xfail"):
-            self.user_properties.append(("oa_intermittent", f"{entry.location}: {self.case.id} is intermittent "
-                                         f"(expected to fail or pass): {'passed' if result.outcome == 'passed' else 'failed'}"))
-        if result.outcome == "skipped":
-            self.skipped_at = result.location  # reported there (pytest_runtest_makereport), not at this line
-            pytest.skip(result.reason or "skipped")
-        if result.outcome == "xfail":
-            checks = f"; checks {', '.join(entry.checks)}" if entry.checks else ""
-            pytest.xfail(f"{'intermittent, ' if entry.intermittent else ''}{entry.kind}: {entry.reason} ({entry.location}{checks})")
-        if result.outcome == "xpass":  # pytest's own strict XPASS: a failure that says to remove the entry
-            why = f"{entry.kind}: {entry.reason}" if result.reason and result.reason.startswith("passed,") else result.reason
-            self.add_marker(pytest.mark.xfail(reason=f"{why} ({entry.location})", strict=True))
-            return
-        if result.outcome != "passed":
-            raise CaseFailed(result)
-
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
-        if isinstance(excinfo.value, CaseFailed):
-            return failure_text(excinfo.value.result)
-        return super().repr_failure(excinfo)
-
-    def reportinfo(self):
-        span = self._span()
-        return self.path, (span.line - 1 if span else 0), self.name
-
-    def _span(self):
-        if self.case.scenario is not None:
-            return self.case.scenario.section.span
-        return None

@@ -77,7 +77,7 @@ def _case_list_problems(tree: Mapping) -> list[Diagnostic]:
             continue
         name = case.get("name")
         if type(name) is not Scalar or not isinstance(name.value, str):
-            text, span = f"case {index}", case.span  # the name the case goes by (interpreter.scenarios); a wrong type is reported by the shape check
+            text, span = f"case {index}", case.span  # the name the case goes by (interpreter.static.scenarios); a wrong type is reported by the shape check
         else:
             text, span = name.value, name.span
             if not text.strip():
