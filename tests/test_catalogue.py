@@ -13,7 +13,7 @@ from pyrsistent import pmap
 from oa_conformance.assertions import catalogue
 from oa_conformance.assertions.catalogue import Resolved, all_rows, pattern_regex, resolve
 from oa_conformance.assertions.catalogue.rows import Compute, Example, Query, Restates
-from oa_conformance.assertions.catalogue.engine import (
+from oa_conformance.assertions.catalogue.predicate_rules import (
     QueryRule,
     RestatesRule,
     row_problems,
@@ -153,7 +153,7 @@ def test_every_registered_table_is_a_tuple_of_rows():
 
 
 def test_a_pipeline_utilities_pattern_never_answers_an_observability_name():
-    from oa_conformance.assertions.catalogue.engine import predicate_rule
+    from oa_conformance.assertions.catalogue.predicate_rules import predicate_rule
 
     name = "input_count_matches_input_list_length"
     assert resolve("pipeline-utilities", name).row.name == "<field>_list_length"
@@ -192,7 +192,7 @@ expected:
 
 def restating(monkeypatch):
     """The graph-engine table answers one extra name with a restating row."""
-    from oa_conformance.assertions.catalogue import engine
+    from oa_conformance.assertions.catalogue import predicate_rules as engine
 
     real = engine.resolve
 

@@ -19,7 +19,7 @@ from typing import Any, Iterator
 from pyrsistent import pmap
 
 from .case_rules import RunsAgree
-from .catalogue.engine import RestatesRule
+from .catalogue.predicate_rules import RestatesRule
 from .rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, Unverified, _AllOf
 from .rule_builders import ExpectsFailure, Site, build_rules
 from .matchers import HARNESS_PARAMETERS

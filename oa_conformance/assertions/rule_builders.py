@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterable
 from ..model.diagnostics import Span
 from ..model.vocabulary import VOCABULARY
 from .case_rules import BuildOrRunErrorRule, CompileErrorRule, CompileWarningRule, ConstructionErrorRule
-from .catalogue.engine import predicate_rule
+from .catalogue.predicate_rules import predicate_rule
 from .error_rules import ErrorRule, invocation_error
 from .rules import Context, Rule, Unverified
 from .shapes import shape_rule

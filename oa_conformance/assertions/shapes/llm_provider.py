@@ -23,7 +23,7 @@ from ...ast.nodes import FormatToken, Mapping, Scalar, Sequence
 from ...model.diagnostics import Span
 from ...model.trace import ErrorRecord
 from ..matchers import Match, Mismatch, match, show
-from ..catalogue.engine import predicate_rule
+from ..catalogue.predicate_rules import predicate_rule
 from ..error_rules import ErrorRule
 from ..rules import FAILED, VERIFIED, Check, Context, Rule, SelectingRule, ShapeRow, Unverified, ValueRule, _AllOf, collection, verdict
 

@@ -12,7 +12,7 @@ from typing import Any, Callable
 from ...model.diagnostics import Span
 from ...ast.values import literal
 from ...model.kinds import is_mapping
-from ..catalogue.engine import RestatesRule, predicate_rule
+from ..catalogue.predicate_rules import RestatesRule, predicate_rule
 from ..matchers import Match, Mismatch, show
 from ..rules import FAILED, VERIFIED, Check, Context, Rule, ShapeRow, Unverified, ValueRule, collection, final_state, invocation_of, verdict
 from .otel_spans import OBS, _problem, forest

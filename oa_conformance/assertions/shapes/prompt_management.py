@@ -24,7 +24,7 @@ from ...ast.nodes import Mapping, Scalar, Section, Sequence
 from ...model.diagnostics import Span
 from ...model.trace import ErrorRecord
 from ..matchers import Match, Mismatch, describe, match, show
-from ..catalogue.engine import predicate_rule
+from ..catalogue.predicate_rules import predicate_rule
 from ..error_rules import ErrorRule
 from ..rules import (
     FAILED,

@@ -34,7 +34,7 @@ def add_parser(commands) -> None:
 
 def coverage(args) -> int:
     from ..coverage.accounting import AccountingError, load_accounting
-    from ..coverage.build import ProseError, build_map
+    from ..coverage.coverage_map import ProseError, build_map
     from ..coverage.outcomes import ResultsError
     from ..coverage.text import render
     from ...model.discovery import DiscoveryError

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .build import CoverageMap
+from .coverage_map import CoverageMap
 from .prose import Statement
 
 COLUMNS = ("must", "should", "may", "cited", "verified", "accounted")

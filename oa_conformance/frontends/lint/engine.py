@@ -149,7 +149,7 @@ def lint_paths(paths: Iterable[str], selection: Selection = Selection(), capabil
 
     refs, passed_over = found_under(paths, capability)
     if prose is not None:
-        from ..coverage.build import ProseError, prose_dir
+        from ..coverage.coverage_map import ProseError, prose_dir
 
         try:
             prose = prose_dir(prose)
@@ -168,7 +168,7 @@ def lint_paths(paths: Iterable[str], selection: Selection = Selection(), capabil
 
 def _prose_notes(refs: list[FixtureRef], selection: Selection, prose: str | None) -> tuple[str, ...]:
     """One line when a sidecar rule had no prose to check some fixtures' citations against."""
-    from ..coverage.build import beside
+    from ..coverage.coverage_map import beside
 
     rules = [rule for rule in _BY_KIND["sidecar"] if selection.allows(rule.code)]
     if prose is not None or not rules:
@@ -369,7 +369,7 @@ def _own_spec() -> str | None:
 
 def _sidecar_context(file: FileContext, capability: str | None, prose: str | None) -> SidecarContext | None:
     """The fixture's sidecar with the prose for it, when it has one (``L003`` reports a missing one)."""
-    from ..coverage.build import beside, indexes_for
+    from ..coverage.coverage_map import beside, indexes_for
 
     sidecar = file.name[: -len(".yaml")] + ".md" if file.name.endswith(".yaml") else None
     if sidecar is None or sidecar not in file.siblings:
