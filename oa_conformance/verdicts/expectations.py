@@ -30,7 +30,16 @@ A listed name covers the checks under it (``expected_error`` covers ``expected_e
 the predicates that restate it. The case is ``xfail`` when exactly the listed checks fail; a failure
 no entry lists leaves it ``failed`` (web-platform-tests keys expectations by subtest for this: a new
 failure beside a known one is not hidden); a listed check that passes makes it ``xpass`` (stale). A
-whole-case entry (no ``checks``) stays for a case that cannot run: skipped, schema-invalid, erroring.
+whole-case entry (no ``checks``) stays for a case that cannot run: skipped, schema-invalid, erroring;
+a whole-case ``fail`` entry should name the category its case fails with, so a case that comes to
+fail another way (a runtime error where a schema problem was excused) is ``failed``, not excused
+(an entry without one excuses any failure; ``tests/test_expectations.py`` keeps the shipped files pinned)::
+
+    ["pipeline-utilities/904-example-unreadable"]
+    outcome = "fail"
+    kind = "fixture"
+    category = "fixture_schema_invalid"
+    reason = "..."
 
 An entry may be scoped to the runtime builds it holds for, with a PEP 440 specifier::
 
@@ -86,7 +95,8 @@ INTERMITTENT = ("fail", "pass")  # the one list an outcome may be: either outcom
 UNTRIAGED = "untriaged"  # an entry nobody has triaged: fails the run under --strict-expectations
 KINDS = ("runtime", "fixture", "adapter", UNTRIAGED)
 KEYS = ("outcome", "kind", "reason")
-OPTIONAL_KEYS = ("runtime", "checks", "builds")  # a PEP 440 specifier; the failing checks; per-build additions
+# a PEP 440 specifier; the failing checks; per-build additions; the category a whole-case failure has
+OPTIONAL_KEYS = ("runtime", "checks", "builds", "category")
 
 # capability/NNN-name, optionally [case]: what results.CaseRef.id prints.
 _CASE_ID = re.compile(r"^[a-z0-9][a-z0-9-]*/[^/\[\]\s]+(?:\[[^\[\]]+\])?$")
@@ -116,6 +126,7 @@ class Expectation:
     # (specifier, checks, reason): more checks expected to fail on the builds a specifier names
     builds: tuple[tuple[str, tuple[str, ...], str], ...] = ()
     intermittent: bool = False  # outcome = ["fail", "pass"]: a failure is xfail, a pass stays passed
+    category: str | None = None  # a whole-case entry: the category its case fails with (any other is not excused)
 
     def for_runtime(self, runtime_version: str | None) -> "Expectation":
         """The entry as it applies to this build: the checks (and reasons) of each ``builds``
@@ -255,6 +266,12 @@ def _judge(result: CaseResult, entry: Expectation) -> CaseResult:
     failing = result.outcome in (FAILED, ERROR)
     if entry.checks and failing:
         return _apply_checks(result, entry)
+    if failing and entry.category is not None and result.category != entry.category:
+        found = result.category or "failing checks"
+        note = (f"the expectations entry ({entry.location}) excuses a failure with category {entry.category}; "
+                f"the case failed with {found}")
+        return dataclasses.replace(result, reason=f"{note}: {result.reason}" if result.reason else note,
+                                   expectation=entry)
     if failing:
         return dataclasses.replace(result, outcome=XFAIL, expectation=entry)
     if result.outcome == PASSED and entry.intermittent:
@@ -355,8 +372,9 @@ def parse_expectations(data: dict, lines: dict[str, int], path: str) -> Expectat
         runtime = _runtime_specifier(body.get("runtime"), case_id, path, line)
         checks = _check_names(body, case_id, path, line)
         builds = _builds(body, case_id, path, line)
+        category = _category(body, checks, case_id, path, line)
         entries.append(Expectation(case_id, body["outcome"], body["kind"], " ".join(body["reason"].split()), path,
-                                   line or 0, runtime, checks, builds, intermittent))
+                                   line or 0, runtime, checks, builds, intermittent, category))
     return Expectations(path, tuple(entries))
 
 
@@ -382,6 +400,21 @@ def _check_names(body: dict, case_id: str, path: str, line: int | None) -> tuple
     if body["outcome"] != "fail":
         raise ExpectationsError(path, line, f"{case_id!r}: checks apply to outcome \"fail\" only (a skipped case runs no check)")
     return tuple(value)
+
+
+def _category(body: dict, checks: tuple[str, ...], case_id: str, path: str, line: int | None) -> str | None:
+    """A whole-case ``fail`` entry pins the category its case fails with (``fixture_schema_invalid``,
+    ``not_implemented``, a §9 runtime category…), so a case that comes to fail otherwise is not excused;
+    an entry with ``checks`` is pinned by them, and a ``skip`` entry runs nothing."""
+    value = body.get("category")
+    if value is None:
+        return None  # an unpinned whole-case entry excuses any failure (the shipped files pin every one)
+    if not isinstance(value, str) or not value.strip():
+        raise ExpectationsError(path, line, f"{case_id!r}: category must be a non-empty string")
+    if body["outcome"] != "fail" or checks:
+        raise ExpectationsError(path, line, f"{case_id!r}: category pins a whole-case failure: it goes with "
+                                'outcome "fail" and no checks (checks pin a failure that reaches them)')
+    return value
 
 
 def _builds(body: dict, case_id: str, path: str, line: int | None) -> tuple[tuple[str, tuple[str, ...], str], ...]:

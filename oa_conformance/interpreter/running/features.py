@@ -46,6 +46,15 @@ VALUE_PROPOSALS = {
     ("stream_body", None): ("0062", "LLM completion streaming"),  # None: any value
 }
 
+# Extras keys (llm-provider §6 *Extras pass-through*) that are the wire realization of a declared
+# field a proposal introduces: without that proposal nothing declares the field, so the key is an
+# unmanaged extras key that rides untouched, and a case about its management (§6 *Managed-field
+# collision*: matching no-op, conflicting rejected) needs the proposal. `stream` realizes
+# complete(stream=…) (§8.1.6, proposal 0108 over 0062).
+EXTRAS_KEY_PROPOSALS = {
+    "stream": ("0062", "LLM completion streaming"),
+}
+
 # A field whose reducer is a factory ({bounded_append: {max_len: 3}}): graph-engine §2's factories.
 FACTORY_REDUCER_PROPOSAL = "0023"
 
@@ -119,6 +128,10 @@ def needed_proposals(capability: str | None, sections: Iterable[Section], scenar
                         needs = VALUE_PROPOSALS.get((name, value.value))
                     if needs:
                         need(*needs)
+                    if name == "extras" and isinstance(value, Mapping) and not isinstance(value, Scalar):
+                        for key in value.keys:
+                            if key in EXTRAS_KEY_PROPOSALS:
+                                need(*EXTRAS_KEY_PROPOSALS[key])
                 if node.family == "field":
                     reducer = node.get("reducer")
                     if isinstance(reducer, Mapping) and not isinstance(reducer, Scalar):
@@ -132,5 +145,5 @@ def needed_proposals(capability: str | None, sections: Iterable[Section], scenar
 
 def table_proposals() -> set[str]:
     """Every proposal the tables above can name (each needs a probe in ``host.manifest``)."""
-    tables = (CAPABILITY_PROPOSALS, DIRECTIVE_PROPOSALS, VALUE_PROPOSALS, CONTENT_BLOCK_PROPOSALS)
+    tables = (CAPABILITY_PROPOSALS, DIRECTIVE_PROPOSALS, VALUE_PROPOSALS, CONTENT_BLOCK_PROPOSALS, EXTRAS_KEY_PROPOSALS)
     return {number for table in tables for number, _ in table.values()} | {FACTORY_REDUCER_PROPOSAL}

@@ -57,7 +57,12 @@ BLOCKS = {
 STAND_IN = {EMBEDDING: "openai", RERANK: "cohere"}
 # Where a host-less stand-in provider points (never reachable: the wire answers only these hosts).
 STAND_IN_BASE_URL = "http://retrieval-mock.invalid"
-STAND_IN_MODEL = {EMBEDDING: "mock-embedding-model", RERANK: "mock-rerank-model"}
+# The model a stand-in provider is bound to when a case binds none: the vocabulary names no default
+# (retrieval-provider 006's header: `model` optional), so it is the harness's choice. For rerank it is
+# the model the suite's stand-in bodies serve (`model: rerank-test` in observability 099-109), so a
+# failed call reports the model its successful siblings report; the embedding suite serves no one
+# name (154 binds "test-embed-model", others serve "text-embedding-test"), so its stand-in keeps its own.
+STAND_IN_MODEL = {EMBEDDING: "mock-embedding-model", RERANK: "rerank-test"}
 
 
 def _provider_classes() -> dict[tuple[str, str], Any]:
