@@ -264,8 +264,8 @@ def test_the_cli_judges_entries_against_every_case_read_and_only_fixtures_it_can
 
 
 def _result(case_id: str, outcome: str, category: str | None, reason: str = "why"):
-    from oa_conformance.discovery import FixtureRef
-    from oa_conformance.results import CaseRef, CaseResult
+    from oa_conformance.model.discovery import FixtureRef
+    from oa_conformance.verdicts.results import CaseRef, CaseResult
 
     capability, rest = case_id.split("/", 1)
     ref = CaseRef(FixtureRef(f"{rest}.yaml", capability, f"{rest}.yaml"), None)
@@ -278,7 +278,7 @@ def _pinned(category: str) -> Expectations:
 
 
 def test_a_whole_case_entry_excuses_only_the_category_it_pins():
-    from oa_conformance.expectations import judge
+    from oa_conformance.verdicts.expectations import judge
 
     pinned = _pinned("fixture_schema_invalid")
     assert judge(_result("graph-engine/001-x", "failed", "fixture_schema_invalid"), pinned).outcome == "xfail"
@@ -312,7 +312,7 @@ def test_every_shipped_fail_entry_pins_what_fails(path):
 def test_an_extras_key_that_realizes_a_declared_field_needs_its_proposal(tmp_path):
     """llm-provider §6: an extras `stream` is managed only as the realization of complete(stream=…)
     (proposal 0062); without it the key is unmanaged pass-through, so the case is a recognized skip."""
-    from oa_conformance.interpreter.features import needed_proposals
+    from oa_conformance.interpreter.running.features import needed_proposals
     from oa_conformance.pipeline import read_fixture
 
     body = ("cases:\n  - name: c\n    call:\n      operation: complete\n      messages: [{role: user, content: hi}]\n"
