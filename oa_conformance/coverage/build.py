@@ -259,8 +259,8 @@ def _adapter_evidence(evidence: dict[str, Evidence], junit: JUnit | None, statem
         if junit is None:
             checked.add(ident)
             continue
-        missing = [t for t in entry.tests if t not in junit.ran]
-        failed = [t for t in entry.tests if t in junit.ran and t not in junit.passed]
+        missing = [t for t in entry.tests if not junit.runs_of(t)]
+        failed = [t for t in entry.tests if junit.runs_of(t) and not junit.runs_of(t) <= junit.passed]
         if missing or failed:
             what = f"{missing[0]} is not in the JUnit file" if missing else f"{failed[0]} did not pass"
             problems.append(f"{entry.location}: evidence entry {ident!r}: {what}: not proven")

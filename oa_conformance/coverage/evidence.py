@@ -74,6 +74,11 @@ class JUnit(NamedTuple):
     passed: frozenset[str]  # node ids of the tests that passed
     ran: frozenset[str]
 
+    def runs_of(self, test: str) -> frozenset[str]:
+        """The node ids a named test ran as: itself, or (named without ``[params]``) each of its
+        parametrizations."""
+        return frozenset(node for node in self.ran if node == test or ("[" not in test and node.startswith(test + "[")))
+
 
 def read_junit(path: str) -> JUnit:
     """The tests of a pytest JUnit XML file, by pytest node id (``classname`` ``tests.test_x.TestA``

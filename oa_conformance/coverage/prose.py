@@ -234,7 +234,7 @@ def _pieces(kind: str, joined: str, label: str | None, lead_in: str) -> tuple[li
 
 def table_cells(row: str) -> list[str]:
     """A table row's cells: split at each ``|`` outside code spans (```a | b```) and not escaped
-    (``\\|``), as GitHub-flavoured Markdown reads it."""
+    (``\\|``, which stands for ``|``, in a code span too)."""
     cells, current, at, row = [], [], 0, row.strip()
     while at < len(row):
         char = row[at]
@@ -246,7 +246,7 @@ def table_cells(row: str) -> list[str]:
             ticks = len(row[at:]) - len(row[at:].lstrip("`"))
             close = row.find("`" * ticks, at + ticks)
             if close != -1:
-                current.append(row[at:close + ticks])
+                current.append(row[at:close + ticks].replace("\\|", "|"))  # GFM unescapes \| in code spans too
                 at = close + ticks
                 continue
         if char == "|":
