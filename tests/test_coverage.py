@@ -584,7 +584,7 @@ def test_the_adapters_own_tests_prove_its_statements_through_a_junit_file(tmp_pa
     assert by_id(data, raise_id)["status"] == "checked" and by_id(data, raise_id)["proven_by"] == []
     assert "adapter-evidence.toml:6: evidence entry 'widget:4:00000000' matches no statement" in done.stderr
     passing = junit(tmp_path / "junit.xml", {"tests/test_a.py::test_unknown": "passed", "tests/test_b.py::test_each[p1]": "passed",
-                                             "tests/test_b.py::test_each[p2]": "passed"})
+                                             "tests/test_b.py::test_each[p2]": "skipped"})  # a family member may skip
     data, _ = mapped(tmp_path, "--junit", passing, cwd=tmp_path)
     assert by_id(data, raise_id)["status"] == "proven"
     assert by_id(data, raise_id)["proven_by"] == [{"test": "tests/test_a.py::test_unknown"}, {"test": "tests/test_b.py::test_each"}]
@@ -592,6 +592,8 @@ def test_the_adapters_own_tests_prove_its_statements_through_a_junit_file(tmp_pa
                            "tests/test_b.py::test_each did not pass"),
                           ({"tests/test_a.py::test_unknown": "skipped", "tests/test_b.py::test_each[p1]": "passed"},
                            "tests/test_a.py::test_unknown did not pass"),
+                          ({"tests/test_a.py::test_unknown": "passed", "tests/test_b.py::test_each[p1]": "skipped"},
+                           "tests/test_b.py::test_each did not pass"),  # a family none of whose members passed
                           ({"tests/test_a.py::test_unknown": "passed"}, "tests/test_b.py::test_each is not in the JUnit file")):
         data, done = mapped(tmp_path, "--junit", junit(tmp_path / "junit.xml", outcomes), cwd=tmp_path)
         assert by_id(data, raise_id)["status"] == "open", outcomes

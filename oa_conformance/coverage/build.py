@@ -260,7 +260,7 @@ def _adapter_evidence(evidence: dict[str, Evidence], junit: JUnit | None, statem
             checked.add(ident)
             continue
         missing = [t for t in entry.tests if not junit.runs_of(t)]
-        failed = [t for t in entry.tests if junit.runs_of(t) and not junit.runs_of(t) <= junit.passed]
+        failed = [t for t in entry.tests if junit.runs_of(t) and not junit.passed_test(t)]
         if missing or failed:
             what = f"{missing[0]} is not in the JUnit file" if missing else f"{failed[0]} did not pass"
             problems.append(f"{entry.location}: evidence entry {ident!r}: {what}: not proven")

@@ -8,7 +8,8 @@ project's own pytest tests that would fail if the adapter broke that sentence::
     why = "the test injects an unknown key and asserts the category and its location"
 
 With ``--junit FILE`` (a JUnit XML of a pytest run, ``pytest --junitxml``) a statement whose named
-tests all passed there is proven; without one, checked. A malformed file raises
+tests all passed there is proven (a test named without ``[params]`` is its parametrized family: one
+member passed and none failed — a member may skip); without one, checked. A malformed file raises
 :class:`EvidenceError`; an entry naming no statement, or whose ``text`` no longer opens it, is a
 located problem (as in the accounting file).
 """
@@ -72,12 +73,21 @@ def load_evidence(path: str) -> dict[str, Evidence]:
 
 class JUnit(NamedTuple):
     passed: frozenset[str]  # node ids of the tests that passed
-    ran: frozenset[str]
+    ran: frozenset[str]  # every node id in the file
+    skipped: frozenset[str] = frozenset()
 
     def runs_of(self, test: str) -> frozenset[str]:
         """The node ids a named test ran as: itself, or (named without ``[params]``) each of its
         parametrizations."""
         return frozenset(node for node in self.ran if node == test or ("[" not in test and node.startswith(test + "[")))
+
+    def passed_test(self, test: str) -> bool:
+        """A test passed; a parametrized family (named without ``[params]``) passed when one of its
+        members passed and none failed — a member may skip (nothing to inject into that fixture)."""
+        runs = self.runs_of(test)
+        if test in runs:
+            return test in self.passed
+        return bool(runs & self.passed) and runs <= self.passed | self.skipped
 
 
 def read_junit(path: str) -> JUnit:
@@ -92,13 +102,16 @@ def read_junit(path: str) -> JUnit:
     cases = list(root.iter("testcase"))
     if root.tag not in ("testsuites", "testsuite"):
         raise EvidenceError(f"{path}: not a JUnit XML file (its root is <{root.tag}>)")
-    passed, ran = set(), set()
+    passed, ran, skipped = set(), set(), set()
     for case in cases:
         node = _node_id(case.get("classname", ""), case.get("name", ""))
         ran.add(node)
-        if not any(child.tag in ("failure", "error", "skipped") for child in case):
+        tags = {child.tag for child in case}
+        if not tags & {"failure", "error", "skipped"}:
             passed.add(node)
-    return JUnit(frozenset(passed), frozenset(ran))
+        elif not tags & {"failure", "error"}:
+            skipped.add(node)
+    return JUnit(frozenset(passed), frozenset(ran), frozenset(skipped))
 
 
 def _node_id(classname: str, name: str) -> str:
