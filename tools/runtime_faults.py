@@ -52,6 +52,7 @@ class Fault:
     new: str
     clause: str
     caught_by: tuple[str, ...] = ()
+    statement: str = ""  # the statement id (coverage --json) this fault breaks, when it breaks exactly one
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "caught_by", tuple(self.caught_by))
