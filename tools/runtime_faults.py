@@ -11,8 +11,11 @@ Each fault in ``tools/runtime-faults.toml`` is a one-line patch to a *copy* of t
     old = "return current + update"     # must occur exactly once in that file
     new = "return update + current"
     clause = "graph-engine §3 append: concatenates update after current"
-    caught_by = ["graph-engine/006-reducer-edges[append_order]"]   # optional: bundled cases that
-                                        # must detect it (tests/test_runtime_faults.py checks each)
+    caught_by = ["graph-engine/006-reducer-edges[append_order]"]   # optional: cases (bundled, or
+                                        # of the target corpus) that test the clause and must detect
+                                        # it (tests/test_runtime_faults.py checks each)
+    statement = "graph-engine:2:26d9fc0e"   # optional: the one statement (coverage --json id)
+                                        # the fault breaks, when it breaks exactly one
 
 For each fault the corpus runs in a fresh process whose ``PYTHONPATH`` puts the patched copy ahead
 of the installed runtime. A fault is *detected* by a case whose verdict is worse than on the intact
