@@ -59,7 +59,7 @@ DIRECTIVES = [
               extension=Extension("a negative or `NaN` `timeout_seconds` in `invoke_drain_events_for`: the call is made with it, "
                                   "and graph-engine §6 requires the runtime to reject it at the API boundary, so the node "
                                   "raises (expect `node_exception` from that node).", _rejected_timeout)),
-    Directive("invoke_drain", NODE, Section("drain_in_node"), "§5.1", GE, None,
+    Directive("invoke_drain", NODE, SectionShape("drain_in_node"), "§5.1", GE, None,
               "Before returning, call the process-wide `drain(timeout)`.", handled_by=node("invoke_drain"),
               extension=Extension("`invoke_drain: {timeout_seconds: ...}` on a node: the node calls the process-wide "
                                   "`drain` with that timeout before returning. Upstream's `drain:` (conformance-adapter "
