@@ -49,6 +49,7 @@ for _fault in FAULTS:
 BY_ID = {f.id: f for f in FAULTS}
 
 
+@pytest.mark.proof
 @pytest.mark.parametrize(("fault_id", "fixture"), list(CAUGHT), ids=[f"{f}-{x}" for f, x in CAUGHT])
 def test_each_case_a_fault_lists_fails_under_it(fault_id, fixture):
     path = _fixture_path(fixture)
