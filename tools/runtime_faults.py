@@ -52,6 +52,7 @@ class Fault:
     new: str
     clause: str
     caught_by: tuple[str, ...] = ()
+    statement: str | None = None  # the statement id (coverage --json) the fault breaks, exactly
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "caught_by", tuple(self.caught_by))
