@@ -1,6 +1,7 @@
 """Runtime faults (tools/runtime_faults.py): each fault applies to this runtime build exactly once,
-and each bundled case a fault names in ``caught_by`` fails against a copy of the runtime with that
-fault applied (it passes against the intact runtime: tests/test_run.py runs every bundled case)."""
+and each case a fault names in ``caught_by`` (bundled, or of the target corpus) fails against a copy
+of the runtime with that fault applied (it passes against the intact runtime: tests/test_run.py runs
+every bundled case)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 
 from tools.runtime_faults import FaultError, detections, load_faults, outcomes_under, patched_runtime
 
-from .conftest import BUNDLED_SPEC
+from .conftest import BUNDLED_SPEC, target_fixture
 
 FAULTS = load_faults()
 
@@ -28,8 +29,11 @@ def test_each_fault_applies_to_this_runtime_exactly_once(fault, tmp_path):
 
 
 def _fixture_path(case_id: str) -> Path:
+    """A bundled case's fixture, or else the target corpus's (a fault may name an upstream case)."""
     capability, rest = case_id.split("/", 1)
-    return BUNDLED_SPEC / capability / "conformance" / (rest.split("[", 1)[0] + ".yaml")
+    relative = f"{capability}/conformance/{rest.split('[', 1)[0]}.yaml"
+    bundled = BUNDLED_SPEC / relative
+    return bundled if bundled.is_file() else target_fixture(relative)
 
 
 CAUGHT = [(f, case) for f in FAULTS for case in f.caught_by]

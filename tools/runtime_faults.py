@@ -11,8 +11,9 @@ Each fault in ``tools/runtime-faults.toml`` is a one-line patch to a *copy* of t
     old = "return current + update"     # must occur exactly once in that file
     new = "return update + current"
     clause = "graph-engine §3 append: concatenates update after current"
-    caught_by = ["graph-engine/006-reducer-edges[append_order]"]   # optional: bundled cases that
-                                        # must detect it (tests/test_runtime_faults.py checks each)
+    caught_by = ["graph-engine/006-reducer-edges[append_order]"]   # optional: cases (bundled or
+                                        # upstream) that must detect it (tests/test_runtime_faults.py)
+    statement = "graph-engine:3:0123abcd"   # optional: the one statement id it breaks
 
 For each fault the corpus runs in a fresh process whose ``PYTHONPATH`` puts the patched copy ahead
 of the installed runtime. A fault is *detected* by a case whose verdict is worse than on the intact
@@ -52,6 +53,7 @@ class Fault:
     new: str
     clause: str
     caught_by: tuple[str, ...] = ()
+    statement: str | None = None  # the one statement id (coverage --json) the fault breaks, if named
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "caught_by", tuple(self.caught_by))
