@@ -12,8 +12,9 @@ from oa_conformance.frontends.cli.oa_conformance import main as cli
 from oa_conformance.model.discovery import FixtureRef, discover
 from oa_conformance.pipeline import cases_of, run_case
 from oa_conformance.scheduling.runner import run_all
+from oa_conformance.verdicts.expectations import judge, load_expectations
 
-from .conftest import BUNDLED_SPEC
+from .conftest import BUNDLED_SPEC, REPO
 
 pytest_plugins = ["pytester"]
 
@@ -35,9 +36,15 @@ def only_result(ref: FixtureRef):
 
 
 def test_bundled_fixtures_all_pass():
-    results = list(run_all(c for f in discover([str(BUNDLED_SPEC)]) for c in cases_of(f)))
-    assert results and all(r.outcome == "passed" for r in results), [(r.ref.id, r.reason) for r in results if r.outcome != "passed"]
-    assert all(r.counts()["verified"] >= 1 and r.counts()["unverified"] == 0 for r in results)
+    """Every bundled case passes, except a known runtime deviation: a case oa-expectations.toml lists
+    as a `runtime` expected failure fails exactly as its entry says (xfail, judged on its checks)."""
+    expectations = load_expectations(str(REPO / "oa-expectations.toml"))
+    results = [judge(r, expectations) for r in run_all(c for f in discover([str(BUNDLED_SPEC)]) for c in cases_of(f))]
+    deviations = {e.case_id for e in expectations.entries if e.kind == "runtime"}
+    assert results and all(r.outcome == "passed" or (r.outcome == "xfail" and r.ref.id in deviations) for r in results), \
+        [(r.ref.id, r.outcome, r.reason) for r in results if r.outcome != "passed"]
+    passed = [r for r in results if r.outcome == "passed"]
+    assert all(r.counts()["verified"] >= 1 and r.counts()["unverified"] == 0 for r in passed)
 
 
 def test_a_wrong_expectation_fails_with_path_expected_actual_and_span(tmp_path):
