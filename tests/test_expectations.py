@@ -203,14 +203,15 @@ def test_the_shipped_file_makes_the_target_corpus_run_exit_0(target_spec, capsys
 
 
 def _each_entry_is_needed(root, files: list[Path], judged: Path) -> None:
-    """Each entry of ``judged`` is load-bearing on ``root`` read with ``files``: without it, some
-    case of the run fails (and every entry matches a case)."""
+    """Each entry of ``judged`` is load-bearing on ``root`` and the bundled cases read with ``files``:
+    without it, some case of the run fails (and every entry matches a case)."""
     shipped = load_all([str(f) for f in files], runtime_version())  # as the run reads them
     version = runtime_version()
     own = Expectations(str(judged), tuple(e for e in load_expectations(str(judged)).entries  # those for this build
                                           if e.holds_for(version) and e.outcome != "pass"))
     listed = sorted({e.case_id.split("/", 1)[0] for e in own.entries})  # every directory with an entry
-    refs = [c for f in discover([str(root)], listed) for c in cases_of(f)]
+    # the bundled cases too: an entry may record a runtime deviation a bundled case finds
+    refs = [c for f in discover([str(root), str(BUNDLED_SPEC)], listed) for c in cases_of(f)]
     raw = list(run_all(refs, workers=8))
     assert not own.unmatched(r.ref.id for r in raw)
     def fails(expectations: Expectations, result) -> bool:  # as a run judges it: skip entries first

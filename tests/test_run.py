@@ -13,6 +13,7 @@ from oa_conformance.model.discovery import FixtureRef, discover
 from oa_conformance.verdicts.expectations import judge, load_expectations
 from oa_conformance.pipeline import cases_of, run_case
 from oa_conformance.scheduling.runner import run_all
+from oa_conformance.verdicts.expectations import judge, load_expectations
 
 from .conftest import BUNDLED_SPEC, REPO
 
@@ -99,14 +100,15 @@ def test_two_runs_give_identical_outcomes(shared_spec):
 
 def test_cli_run_writes_the_json_report(tmp_path, capsys):
     report = tmp_path / "report.json"
-    assert cli(["run", str(BUNDLED_SPEC), "--json", str(report)]) == 0
+    expectations = str(REPO / "oa-expectations.toml")  # the bundled cases that find a runtime deviation
+    assert cli(["run", str(BUNDLED_SPEC), "--expectations", expectations, "--json", str(report)]) == 0
     out = capsys.readouterr().out
     assert re.search(r"graph-engine\s+\d+\s+0\s+0\s+0", out)
     data = json.loads(report.read_text())
     assert data["adapter"] == {"name": "oa-conformance", "version": "0.1.0", "spec_version": "0.118.2"}
     assert data["host"]["name"] == "openarmature" and data["host"]["version"] == "0.17.0"
     # the run: when, over which roots, with which expectations files (the report page's header)
-    assert data["run"]["roots"] == [str(BUNDLED_SPEC)] and data["run"]["expectations"] == []
+    assert data["run"]["roots"] == [str(BUNDLED_SPEC)] and data["run"]["expectations"] == [expectations]
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00", data["run"]["started"])
     case = data["cases"][0]
     assert set(case) >= {"fixture", "case", "outcome", "category", "reason", "checks", "duration_s"}

@@ -13,7 +13,9 @@ call — checks each field name against the schema it belongs to:
 | `item_field`, `collect_field` | a subgraph field |
 
 (a `mapping:` block's `inputs` / `outputs` read the same). A side whose graph declares no `state:`
-is not checked.
+is not checked. A fan-out's `count_field` must also be declared `int`: pipeline-utilities §9 makes a
+type mismatch "a compile error per the existing `mapping_references_undeclared_field` rule applied
+symmetrically to type compatibility".
 
 ## Why is this bad?
 graph-engine §2 and pipeline-utilities §9: every mapped field MUST be declared on the relevant
@@ -41,7 +43,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ....ast.nodes import Mapping, Scalar, Section, Sequence
+from ....ast.nodes import Mapping, Scalar, Section, Sequence, TypeRef
 from ....model.diagnostics import Span
 from ..context import Finding, ScenarioContext, child_sections, did_you_mean, schema_fields, subgraph_reference
 from ..spec_terms import MAPPING_REFERENCES_UNDECLARED_FIELD
@@ -66,6 +68,20 @@ def check(ctx: ScenarioContext) -> Iterator[Finding]:
     for graph in ctx.graphs():
         for _, node in graph.node_items():
             yield from _section(ctx, node, (graph.label, graph.field_names), None)
+            yield from _count_field_type(node, graph.fields, graph.label)
+
+
+def _count_field_type(node: Section, fields: Mapping | None, owner: str) -> Iterator[Finding]:
+    """A fan-out's `count_field` declared with a type other than `int` (pipeline-utilities §9)."""
+    fan_out = node.get("fan_out")
+    count_field = fan_out.get("count_field") if isinstance(fan_out, Section) else None
+    if type(count_field) is not Scalar or fields is None:
+        return
+    declared = fields.get(count_field.value)
+    kind = declared.get("type") if isinstance(declared, Section) else None
+    if isinstance(kind, TypeRef) and kind.name != "int":
+        yield Finding(count_field.span, f"count_field names field {count_field.value!r}, which {owner} declares "
+                                        f"{kind.spelling!r}, not int")
 
 
 def _section(ctx: ScenarioContext, section: Section, parent: tuple, running: str | None) -> Iterator[Finding]:
