@@ -192,3 +192,20 @@ def test_the_checker_sees_names_that_do_not_exist(tmp_path):
 @pytest.mark.parametrize("span", sorted(ALLOWED))
 def test_the_allowlist_holds_only_placeholders(span):
     assert "<" in span, "an allowed span is a placeholder, not a real name"
+
+
+def test_the_results_table_counts_outcomes_and_fully_passing_fixtures():
+    from tools.results_table import table
+
+    def case(fixture, outcome, category=None):
+        return {"fixture": f"{fixture.split('/')[0]}/conformance/{fixture.split('/')[1]}.yaml", "outcome": outcome,
+                "category": category}
+
+    report = {"cases": [case("graph-engine/001-a", "passed"), case("graph-engine/001-a", "xfail"),
+                        case("graph-engine/002-b", "passed"), case("llm-provider/001-c", "failed", "not_implemented"),
+                        case("llm-provider/002-d", "passed"), case("llm-provider/002-d", "xpass")]}
+    lines = table(report).splitlines()
+    assert lines[2] == "| graph-engine | 2 | 0 | 0 | 0 | 0 | 1 | 0 | 1 / 2 |"
+    assert lines[3] == "| llm-provider | 1 | 0 | 1 | 0 | 0 | 0 | 1 | 0 / 2 |"
+    assert lines[4] == "| total | 3 | 0 | 1 | 0 | 0 | 1 | 1 | 1 / 4 |"
+    assert lines[-1] == "2 fixtures have a passing case and none failing, erroring or xpassing."
