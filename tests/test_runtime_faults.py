@@ -49,6 +49,7 @@ for _fault in FAULTS:
 BY_ID = {f.id: f for f in FAULTS}
 
 
+@pytest.mark.proof
 @pytest.mark.parametrize(("fault_id", "fixture"), list(CAUGHT), ids=[f"{f}-{x}" for f, x in CAUGHT])
 def test_each_case_a_fault_lists_fails_under_it(fault_id, fixture):
     path = _fixture_path(fixture)
@@ -71,7 +72,9 @@ def test_a_faults_statement_is_a_statement_of_the_prose():
     known = {s.id for prose in read_all_prose(prose_dir(str(shared))).values() for s in prose.statements}
     wrong = {f.id: f.statement for f in FAULTS if f.statement is not None and f.statement not in known}
     assert not wrong, f"faults naming no statement of the prose: {wrong}"
-    assert all(f.caught_by for f in FAULTS if f.statement), "a fault naming its statement lists the cases that catch it"
+    # A fault naming its statement with no caught_by is a recorded gap (./dev faults lists it
+    # undetected): it proves nothing, since coverage counts a statement proven only through a case
+    # that catches its fault.
 
 
 def test_a_fault_whose_text_is_not_in_the_runtime_is_refused(tmp_path):
