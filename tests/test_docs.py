@@ -209,3 +209,8 @@ def test_the_results_table_counts_outcomes_and_fully_passing_fixtures():
     assert lines[3] == "| llm-provider | 1 | 0 | 1 | 0 | 0 | 0 | 1 | 0 / 2 |"
     assert lines[4] == "| total | 3 | 0 | 1 | 0 | 0 | 1 | 1 | 1 / 4 |"
     assert lines[-1] == "2 fixtures have a passing case and none failing, erroring or xpassing."
+
+
+def test_the_readme_stays_a_newcomers_page():
+    lines = (REPO / "README.md").read_text(encoding="utf-8").count("\n")
+    assert lines <= 200, f"README.md has {lines} lines: move reference material to docs/ (issue 33: at most 200)"
