@@ -9,7 +9,6 @@ import json
 import re
 import subprocess
 import sys
-from html.parser import HTMLParser
 
 import pytest
 
@@ -39,38 +38,47 @@ def document(version: str, cases: list[dict], root: str = "/corpus") -> dict:
             "cases": cases}
 
 
-class Rows(HTMLParser):
-    """The matrix's case rows: id -> the classes of its cells after the first (``v p``, ``v s ch`` …)."""
-
-    def __init__(self):
-        super().__init__()
-        self.rows: dict[str, list[str]] = {}
-        self.current: str | None = None
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        if tag == "tr" and "case" in (attrs.get("class") or "").split():
-            self.current = attrs["id"]
-            self.rows[self.current] = []
-        elif tag == "td" and self.current is not None and (attrs.get("class") or "").startswith("v "):
-            self.rows[self.current].append(attrs["class"])
-
-    def handle_endtag(self, tag):
-        if tag == "tr":
-            self.current = None
+def data_of(page: str) -> dict:
+    """The matrix's data the page's script draws from (``<script id="report-data">``)."""
+    found = re.search(r'<script type="application/json" id="report-data">(.*?)</script>', page, re.S)
+    assert found, "no data in the page"
+    return json.loads(found.group(1))
 
 
 def rows_of(page: str) -> dict[str, list[str]]:
-    parser = Rows()
-    parser.feed(page)
-    return parser.rows
+    """Each case id -> its verdict per run, as the page's data holds them (ids and verdicts decoded
+    as report.js decodes them)."""
+    data = data_of(page)
+    runs, verdicts = len(data["runs"]), dict(zip(data["codes"], data["verdicts"]))
+    out, index = {}, 0
+    for capability, _, file, count in data["fx"]:
+        for _ in range(count):
+            name = data["names"][index]
+            case_id = data["ids"].get(str(index)) or f"{data['caps'][capability]}/{file.removesuffix('.yaml')}" + (
+                f"[{data['s'][name]}]" if name != -1 else "")
+            out[case_id] = [verdicts[code] for code in data["v"][index * runs:(index + 1) * runs]]
+            index += 1
+    return out
+
+
+def details_of(page: str, case_id: str) -> list:
+    data = data_of(page)
+    index = list(rows_of(page)).index(case_id)
+    return data["d"].get(str(index), [])
 
 
 def test_the_page_symbols_are_the_run_commands_progress_characters():
     assert SYMBOLS == PROGRESS
 
 
-def test_rows_are_the_union_cells_marked_where_they_differ_from_the_first_run_and_missing_ones_not_run():
+def test_better_and_worse_are_the_diff_commands_good_and_bad():
+    from oa_conformance.cli import report_diff
+    from oa_conformance.pages import report_page
+
+    assert set(report_page.GOOD) == report_diff.GOOD and set(report_page.BAD) == report_diff.BAD
+
+
+def test_rows_are_the_union_with_missing_ones_not_run_and_findings_written_once():
     entry = {"outcome": "fail", "kind": "runtime", "reason": "the <reason> & why", "location": "/repo/oa-expectations.toml:12"}
     old = document("0.16.0", [
         case(GE, "a", "passed"),
@@ -86,38 +94,72 @@ def test_rows_are_the_union_cells_marked_where_they_differ_from_the_first_run_an
         case("llm-provider/conformance/011-new.yaml", None, "passed"),
     ], root="/other-corpus")
     page = render_report_page([("old.json", old), ("new.json", new)])
-    rows = rows_of(page)
-    assert rows == {
-        "graph-engine/001-linear[a]": ["v p", "v p"],
-        "graph-engine/001-linear[b]": ["v xf", "v xf"],
-        "llm-provider/010-wire": ["v s", "v n ch"],  # not implemented: the adapter's gap, apart from failed
-        "llm-provider/011-new": ["v nr", "v p ch"],  # only the second corpus has it
+    assert rows_of(page) == {
+        "graph-engine/001-linear[a]": ["passed", "passed"],
+        "graph-engine/001-linear[b]": ["xfail", "xfail"],
+        "llm-provider/010-wire": ["skipped", "not implemented"],  # the adapter's gap, apart from failed
+        "llm-provider/011-new": ["not run", "passed"],  # only the second corpus has it
     }
-    assert re.search(r'id="changed-count">2<', page)
-    # the findings relative to the corpus root, the expectation's file by name and line, escaped text
-    assert "<code>spec/graph-engine/conformance/001-linear.yaml:9:5</code>" in page
-    assert "<code>oa-expectations.toml:12</code>" in page and "the &lt;reason&gt; &amp; why" in page
-    assert "the <reason>" not in page
-    # what the second run says of [b] is what the first said: written once, pointed at
-    assert page.count("final_state.x: expected 1, got 2") == 1 and "as in run 1" in page
-    assert "<li>note: log INFO node a executing</li>" in page
+    data = data_of(page)
+    # findings at the fixture's own path, whatever the root; the expectation's file by name and line
+    first, second = details_of(page, "graph-engine/001-linear[b]")
+    _, entry_index, findings, _ = first
+    assert [data["paths"][p][0] + ":" + line for p, line, _ in findings] == ["graph-engine/conformance/001-linear.yaml:9:5"]
+    assert data["paths"][findings[0][0]][1] == "file:///corpus/spec/graph-engine/conformance/001-linear.yaml"
+    assert data["entries"][entry_index]["location"] == "oa-expectations.toml:12"
+    # the second run says it of its own corpus's file: its own link, the message written once
+    assert data["paths"][second[2][0][0]] == ["graph-engine/conformance/001-linear.yaml", "file:///other-corpus/spec/graph-engine/conformance/001-linear.yaml"]
+    assert data["s"].count("final_state.x: expected 1, got 2") == 1
+    assert [data["s"][n] for n in details_of(page, "graph-engine/001-linear[a]")[0][3]] == ["log INFO node a executing"]
+    # nothing in the data can end its script element; the text is there, escaped only as JSON
+    assert "the <reason>" not in page and "the \\u003creason> & why" in page
     # the header: build, how installed, corpus, date, expectations files
     for text in ("openarmature 0.16.0", "wheel /site", "/other-corpus", "2026-11-27T10:00:00+00:00", "/repo/oa-expectations.toml"):
         assert html.escape(text) in page, text
 
 
-def test_the_page_is_self_contained():
-    page = render_report_page([("r.json", document("0.17.0", [case(GE, None, "passed")]))])
-    assert "default-src 'none'" in page  # the page's own policy forbids every request
-    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:|//)""", page), "a reference leaves the page"
-    assert "@import" not in page and "url(" not in page
+def test_findings_of_one_fixture_read_alike_whatever_the_working_folder_or_root_given():
+    """Defect 10: a root given relatively made every location relative to the run's working folder."""
+    location = "spec/graph-engine/conformance/001-linear.yaml:9:5"
+    one = document("0.17.0", [case(GE, None, "failed", findings=[(location, "x: expected 1, got 2")])], root="/w/spec")
+    two = document("0.17.0", [case(GE, None, "failed", findings=[("../w/" + location, "x: expected 1, got 2")])], root="/w/spec")
+    one["run"]["cwd"], two["run"]["cwd"] = "/w", "/elsewhere"
+    page = render_report_page([("one.json", one), ("two.json", two)])
+    data = data_of(page)
+    first, second = details_of(page, "graph-engine/001-linear")
+    assert second == [1, 0]  # "as in run 1"
+    assert data["paths"] == [["graph-engine/conformance/001-linear.yaml", "file:///w/spec/graph-engine/conformance/001-linear.yaml"]]
 
 
-def test_an_older_report_without_the_run_record_still_renders():
-    report = document("0.16.0", [case(GE, None, "passed")])
-    del report["run"], report["host"]["installed"]
-    page = render_report_page([("old.json", report)])
-    assert page.count("not recorded") >= 3 and rows_of(page) == {"graph-engine/001-linear": ["v p"]}
+def test_the_spec_version_shown_is_the_corpus_read_and_runs_of_one_build_are_told_apart():
+    """Defect 9: the column showed the adapter's target; two runs of one build read alike."""
+    older = document("0.17.0", [case(GE, None, "passed")], root="/spec-0.109.0")
+    newer = document("0.17.0", [case(GE, None, "passed")], root="/spec-0.118.2")
+    older["run"]["corpora"] = [{"root": "/spec-0.109.0", "version": "0.109.0", "fixtures": 495, "digest": "aaaa"}]
+    newer["run"]["corpora"] = [{"root": "/spec-0.118.2", "version": None, "fixtures": 502, "digest": "bbbb"}]
+    newer["run"]["expectations"] = ["/repo/other.toml"]
+    page = render_report_page([("a.json", older), ("b.json", newer)])
+    assert "spec 0.109.0 · 495 fixtures · digest aaaa" in page and "states no spec version · 502 fixtures · digest bbbb" in page
+    assert data_of(page)["runs"] == ["openarmature 0.17.0 · spec 0.109.0 · oa-expectations.toml",
+                                     "openarmature 0.17.0 · spec-0.118.2 · other.toml"]
+    assert 'class="vary"' in page  # the header's differing columns are marked
+    labelled = render_report_page([("a.json", {**older, "run": {**older["run"], "label": "before"}}), ("b.json", newer)])
+    assert data_of(labelled)["runs"][0] == "before"
+
+
+def test_a_case_links_to_the_statements_it_verifies_and_cites():
+    run = document("0.17.0", [case("graph-engine/conformance/001-x.yaml", None, "passed"), case("graph-engine/conformance/002-y.yaml", None, "passed")])
+    page = render_report_page([("r.json", run)], COVERAGE, "coverage.html")
+    data = data_of(page)
+    assert data["coverage_page"] == "coverage.html"
+    assert data["cov"] == {"0": [["graph-engine:6:aaaa"], []], "1": [[], ["graph-engine:6:bbbb"]]}
+    assert data["statements"]["graph-engine:6:aaaa"].startswith("MUST §6 Per-invocation drain: The drain MUST")
+
+
+def test_pass_percentages_per_run_and_capability():
+    run = document("0.17.0", [case(GE, "a", "passed"), case(GE, "b", "failed"), case(GE, "c", "skipped"), case(LP, None, "passed")])
+    page = render_report_page([("r.json", run)])
+    assert re.findall(r'data-pct="([\d.]+)"', page) == ["50.0", "33.3", "100.0"]  # all, graph-engine, llm-provider
 
 
 COVERAGE = {
@@ -169,10 +211,10 @@ def test_the_command_writes_the_page(tmp_path):
     report.write_text(json.dumps(document("0.17.0", [case(GE, None, "passed")])))
     done = command(str(report), str(report), "-o", str(tmp_path / "page.html"))
     assert done.returncode == 0 and done.stderr == "" and done.stdout.startswith(f"wrote {tmp_path / 'page.html'}: 2 runs")
-    assert rows_of((tmp_path / "page.html").read_text()) == {"graph-engine/001-linear": ["v p", "v p"]}
+    assert rows_of((tmp_path / "page.html").read_text()) == {"graph-engine/001-linear": ["passed", "passed"]}
     assert sorted(p.name for p in tmp_path.iterdir()) == ["page.html", "run.json"]  # no temporary file left
     to_stdout = command(str(report), "-o", "-")  # as run --json -: the page on standard output
-    assert to_stdout.returncode == 0 and rows_of(to_stdout.stdout) == {"graph-engine/001-linear": ["v p"]}
+    assert to_stdout.returncode == 0 and rows_of(to_stdout.stdout) == {"graph-engine/001-linear": ["passed"]}
 
 
 @pytest.mark.parametrize("name, text, problem", [
