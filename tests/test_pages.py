@@ -283,3 +283,88 @@ def test_rendering_a_page_imports_no_runtime():
              "oa_conformance.pages.render_report_page([]); print(sorted(m for m in sys.modules if m.startswith('openarmature')))")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_a_label_given_to_the_command_names_the_column(tmp_path):
+    report = tmp_path / "run.json"
+    report.write_text(json.dumps(document("0.17.0", [case(GE, None, "passed")])))
+    odd = tmp_path / "a=b.json"  # a file whose own name holds "=" is taken whole
+    odd.write_text(report.read_text())
+    done = command(str(report) + "=before the fix", str(odd), "-o", str(tmp_path / "page.html"))
+    assert done.returncode == 0, done.stderr
+    data = data_of((tmp_path / "page.html").read_text())
+    assert data["runs"] == ["before the fix", "openarmature 0.17.0"]
+
+
+def test_coverage_links_go_to_the_maps_page_beside_it_and_a_bad_map_is_one_line(tmp_path):
+    report = tmp_path / "run.json"
+    report.write_text(json.dumps(document("0.17.0", [case("graph-engine/conformance/001-x.yaml", None, "passed")])))
+    (tmp_path / "maps").mkdir()
+    (tmp_path / "maps" / "map.json").write_text(json.dumps(COVERAGE))
+    (tmp_path / "out").mkdir()
+    done = command(str(report), "--coverage", str(tmp_path / "maps" / "map.json"), "-o", str(tmp_path / "out" / "page.html"))
+    assert done.returncode == 0, done.stderr
+    data = data_of((tmp_path / "out" / "page.html").read_text())
+    assert data["coverage_page"] == "../maps/map.html" and data["cov"] == {"0": [["graph-engine:6:aaaa"], []]}
+    (tmp_path / "bad.json").write_text('{"cases": []}')
+    done = command(str(report), "--coverage", str(tmp_path / "bad.json"), "-o", str(tmp_path / "page2.html"))
+    assert done.returncode == 2 and done.stderr == (f"oa-conformance report: --coverage {tmp_path / 'bad.json'}: "
+                                                    "no 'statements' list: not an oa-conformance coverage --json map\n")
+    assert not (tmp_path / "page2.html").exists()
+
+
+def test_the_run_record_names_the_label_the_working_folder_and_each_corpus_with_its_stated_version(tmp_path, monkeypatch):
+    from oa_conformance.report import run_document
+
+    checkout = tmp_path / "checkout"
+    (checkout / "spec" / "graph-engine" / "conformance").mkdir(parents=True)
+    (checkout / "spec" / "graph-engine" / "conformance" / "001-a.yaml").write_text("x: 1\n")
+    (checkout / "CHANGELOG.md").write_text("# Changelog\n\ntext\n\n## [0.109.0] — 2026-08-07\n\n## [0.108.0]\n")
+    bare = tmp_path / "bare"
+    (bare / "spec" / "graph-engine" / "conformance").mkdir(parents=True)
+    (bare / "spec" / "graph-engine" / "conformance" / "001-a.yaml").write_text("x: 2\n")
+    titled = tmp_path / "titled"
+    (titled / "spec").mkdir(parents=True)
+    (titled / "README.md").write_text("# OpenArmature conformance corpus at spec v0.118.2\n")
+    monkeypatch.chdir(tmp_path)
+    record = run_document(0.0, ["checkout/spec", str(bare), "titled"], [], "nightly")
+    assert record["label"] == "nightly" and record["cwd"] == str(tmp_path)
+    corpora = record["corpora"]
+    assert [(c["root"], c["version"], c["fixtures"]) for c in corpora] == [
+        (str(checkout / "spec"), "0.109.0", 1), (str(bare), None, 1), (str(titled), "0.118.2", 0)]
+    assert corpora[0]["digest"] != corpora[1]["digest"]  # one file, other bytes
+    assert "label" not in run_document(0.0, [], [])
+
+
+def test_run_label_is_kept_in_the_json_report(tmp_path):
+    from oa_conformance.cli.oa_conformance import main as cli
+
+    from .conftest import BUNDLED_SPEC
+
+    out = tmp_path / "run.json"
+    assert cli(["run", str(BUNDLED_SPEC / "graph-engine" / "conformance" / "001-linear-reducers.yaml"), "-q", "--label", "nightly",
+                "--json", str(out)]) in (0, 1)
+    assert json.loads(out.read_text())["run"]["label"] == "nightly"
+
+
+def test_the_coverage_page_says_what_it_measured(tmp_path):
+    measured = {"date": "2026-12-07T10:00:00+00:00", "roots": ["/corpus"], "prose": "/prose", "results": ["/runs/new.json"],
+                "accounting": "/repo/spec-coverage.toml", "capabilities": []}
+    page = render_coverage_page({"measured": measured, **COVERAGE})
+    for text in ("/corpus", "/prose", "/runs/new.json", "/repo/spec-coverage.toml", "2026-12-07T10:00:00+00:00"):
+        assert f"{text}" in page, text
+    assert "not recorded" in render_coverage_page(COVERAGE)  # a map written before it said
+
+
+def test_the_coverage_command_records_what_it_measured(tmp_path, shared_spec):
+    from oa_conformance.cli.oa_conformance import main as cli
+
+    from .conftest import BUNDLED_SPEC
+
+    out = tmp_path / "map.json"
+    assert cli(["coverage", str(BUNDLED_SPEC), "--prose", str(shared_spec), "--accounting", str(BUNDLED_SPEC.parent / "spec-coverage.toml"),
+                "--capability", "graph-engine", "--json", str(out)]) == 0
+    measured = json.loads(out.read_text())["measured"]
+    assert measured["roots"] == [str(BUNDLED_SPEC)] and measured["prose"] == str(shared_spec)
+    assert measured["accounting"] == str(BUNDLED_SPEC.parent / "spec-coverage.toml") and measured["results"] == []
+    assert measured["capabilities"] == ["graph-engine"] and measured["date"].endswith("+00:00")

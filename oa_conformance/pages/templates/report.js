@@ -226,6 +226,7 @@
 
   const form = $("filters");
   form.hidden = false;
+  $("no-script").hidden = true;
   $("matrix").hidden = false;
   $("change-counts").hidden = RUNS < 2;
   form.addEventListener("input", (event) => {
