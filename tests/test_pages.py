@@ -67,6 +67,27 @@ def details_of(page: str, case_id: str) -> list:
     return data["d"].get(str(index), [])
 
 
+def findings_of(page: str, case_id: str) -> dict[int, list[tuple[str, str, str]]]:
+    """Per run (0-based) that says something of the case: its findings as (shown, link, message),
+    decoded as report.js decodes them; a run that says what an earlier one said is left out."""
+    data = data_of(page)
+    index = list(rows_of(page)).index(case_id)
+    counts = [count for *_, count in data["fx"]]
+    folder, file = next(fx[1:3] for n, fx in enumerate(data["fx"]) if sum(counts[:n + 1]) > index)
+    fixture = f"{data['s'][folder]}/{file}"
+    out = {}
+    for entry in details_of(page, case_id):
+        if len(entry) == 2:
+            continue
+        run, _, findings, _ = entry
+        decoded = []
+        for path, line, message in findings:
+            shown, href = (fixture, data["bases"][run] + fixture) if path == -2 else data["paths"][path]
+            decoded.append((shown + (f":{line}" if line else ""), href, data["s"][message]))
+        out[run] = decoded
+    return out
+
+
 def test_the_page_symbols_are_the_run_commands_progress_characters():
     assert SYMBOLS == PROGRESS
 
@@ -102,13 +123,14 @@ def test_rows_are_the_union_with_missing_ones_not_run_and_findings_written_once(
     }
     data = data_of(page)
     # findings at the fixture's own path, whatever the root; the expectation's file by name and line
-    first, second = details_of(page, "graph-engine/001-linear[b]")
-    _, entry_index, findings, _ = first
-    assert [data["paths"][p][0] + ":" + line for p, line, _ in findings] == ["graph-engine/conformance/001-linear.yaml:9:5"]
-    assert data["paths"][findings[0][0]][1] == "file:///corpus/spec/graph-engine/conformance/001-linear.yaml"
+    entry_index = details_of(page, "graph-engine/001-linear[b]")[0][1]
     assert data["entries"][entry_index]["location"] == "oa-expectations.toml:12"
     # the second run says it of its own corpus's file: its own link, the message written once
-    assert data["paths"][second[2][0][0]] == ["graph-engine/conformance/001-linear.yaml", "file:///other-corpus/spec/graph-engine/conformance/001-linear.yaml"]
+    assert findings_of(page, "graph-engine/001-linear[b]") == {
+        0: [("graph-engine/conformance/001-linear.yaml:9:5", "file:///corpus/spec/graph-engine/conformance/001-linear.yaml",
+             "final_state.x: expected 1, got 2")],
+        1: [("graph-engine/conformance/001-linear.yaml:9:5", "file:///other-corpus/spec/graph-engine/conformance/001-linear.yaml",
+             "final_state.x: expected 1, got 2")]}
     assert data["s"].count("final_state.x: expected 1, got 2") == 1
     assert [data["s"][n] for n in details_of(page, "graph-engine/001-linear[a]")[0][3]] == ["log INFO node a executing"]
     # nothing in the data can end its script element; the text is there, escaped only as JSON
@@ -125,10 +147,10 @@ def test_findings_of_one_fixture_read_alike_whatever_the_working_folder_or_root_
     two = document("0.17.0", [case(GE, None, "failed", findings=[("../w/" + location, "x: expected 1, got 2")])], root="/w/spec")
     one["run"]["cwd"], two["run"]["cwd"] = "/w", "/elsewhere"
     page = render_report_page([("one.json", one), ("two.json", two)])
-    data = data_of(page)
     first, second = details_of(page, "graph-engine/001-linear")
     assert second == [1, 0]  # "as in run 1"
-    assert data["paths"] == [["graph-engine/conformance/001-linear.yaml", "file:///w/spec/graph-engine/conformance/001-linear.yaml"]]
+    assert findings_of(page, "graph-engine/001-linear") == {
+        0: [("graph-engine/conformance/001-linear.yaml:9:5", "file:///w/spec/graph-engine/conformance/001-linear.yaml", "x: expected 1, got 2")]}
 
 
 def test_the_spec_version_shown_is_the_corpus_read_and_runs_of_one_build_are_told_apart():

@@ -206,9 +206,14 @@ def _expectation(entry: Any, run: Run) -> dict | None:
     return shown
 
 
-def _detail(run: Run, case: dict, strings: Table, paths: Table, entries: Table) -> tuple | None:
+IN_FIXTURE, NO_PLACE = -2, -1  # a finding's path: the case's own fixture (the run's base + its path), or none
+
+
+def _detail(run: Run, case: dict, strings: Table, paths: Table, entries: Table, bases: list[str | None]) -> tuple | None:
     """What one run says of one case beyond its verdict — ``(entry, findings, notes)`` as indexes
-    into the data's tables — or None when it says nothing more."""
+    into the data's tables — or None when it says nothing more. A finding in the case's own fixture
+    is written ``IN_FIXTURE`` when the fixture's link is the run's base (``bases``, set by the first
+    such finding) followed by the fixture's path: most findings, written without their path."""
     fixture = case.get("fixture") if isinstance(case.get("fixture"), str) else None
     findings = []
     for finding in case.get("findings") or ():
@@ -218,9 +223,18 @@ def _detail(run: Run, case: dict, strings: Table, paths: Table, entries: Table) 
         message = strings(str(finding.get("message", "")))
         if isinstance(location, str) and location:
             path, line = _split(location)
-            findings.append([paths(list(_place(path, run, fixture))), line, message])
+            shown, href = _place(path, run, fixture)
+            # (a fixture path with characters a link must escape keeps its own entry in ``paths``)
+            if fixture and shown == fixture and urllib.parse.quote(fixture) == fixture and href.endswith(fixture):
+                base = href[:-len(fixture)]
+                if bases[run.number - 1] is None:
+                    bases[run.number - 1] = base
+                if bases[run.number - 1] == base:
+                    findings.append([IN_FIXTURE, line, message])
+                    continue
+            findings.append([paths([shown, href]), line, message])
         else:
-            findings.append([-1, "", message])
+            findings.append([NO_PLACE, "", message])
     notes = [strings(str(note)) for note in case.get("notes") or ()]
     entry = _expectation(case.get("expectation"), run)
     if not (entry or findings or notes):
@@ -265,6 +279,7 @@ def page_data(runs: list[Run], by_run: list[dict[str, dict]], statements: dict |
     capabilities = sorted({capability for capability, _ in fixtures})
     cap_index = {capability: index for index, capability in enumerate(capabilities)}
     strings, paths, entries = Table(), Table(), Table()
+    bases: list[str | None] = [None] * len(runs)  # per run: what a fixture's link is, before its path
     per_case, statement_texts = _coverage(statements)
     fx, names, verdicts, ids, details, coverage = [], [], [], {}, {}, {}
     index = 0
@@ -281,12 +296,14 @@ def page_data(runs: list[Run], by_run: list[dict[str, dict]], statements: dict |
             for number, (run, cases) in enumerate(zip(runs, by_run)):
                 case = cases.get(case_id)
                 verdicts.append(CODES[verdict(case)] if case is not None and verdict(case) in CODES else CODES[NOT_RUN])
-                detail = _detail(run, case, strings, paths, entries) if case is not None else None
+                detail = _detail(run, case, strings, paths, entries, bases) if case is not None else None
                 if detail is None:
                     continue
-                earlier = next((n for n, body in said if body == detail), None)
+                # what is compared: the detail, and where its links to the fixture go
+                said_here = (detail, bases[number] if any(f[0] == IN_FIXTURE for f in detail[1]) else None)
+                earlier = next((n for n, body in said if body == said_here), None)
                 if earlier is None:
-                    said.append((number, detail))
+                    said.append((number, said_here))
                     row.append([number, *detail])
                 else:
                     row.append([number, earlier])
@@ -302,7 +319,7 @@ def page_data(runs: list[Run], by_run: list[dict[str, dict]], statements: dict |
         "symbols": [*SYMBOLS.values(), NOT_RUN_SYMBOL], "verdicts": [*SYMBOLS, NOT_RUN],
         "severity": "".join(CODES[v] for v in SEVERITY), "good": "".join(CODES[v] for v in GOOD), "bad": "".join(CODES[v] for v in BAD),
         "caps": capabilities, "fx": fx, "names": names, "ids": ids, "v": "".join(verdicts),
-        "s": strings.items, "paths": paths.items, "entries": entries.items, "d": details,
+        "s": strings.items, "paths": paths.items, "bases": bases, "entries": entries.items, "d": details,
         "cov": coverage, "statements": statement_texts, "coverage_page": coverage_page,
     }
 

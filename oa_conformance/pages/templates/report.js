@@ -6,6 +6,7 @@
      good/bad the codes of diff's GOOD / BAD  d        case index -> per run [run, entry, findings, notes] or [run, same as run]
      caps     capabilities                    s, paths, entries  the tables the indexes above point into
      cov      case index -> [statement ids it verifies, statement ids it only cites]; statements: id -> its text
+     bases    per run, a fixture's link before its path: a finding's path -2 is the case's own fixture, -1 none
    Only the rows in view are drawn (ROWS at a time, more as the table is scrolled), and a case's
    findings only when it is opened. The filters' state is the URL's fragment: a view is a link. */
 (() => {
@@ -192,8 +193,9 @@
       }
       if (findings.length) {
         html += "<ul>" + findings.map(([path, line, message]) => {
-          if (path < 0) return `<li>${esc(data.s[message])}</li>`;
-          const [shown, href] = data.paths[path];
+          if (path === -1) return `<li>${esc(data.s[message])}</li>`;
+          const fixture = `${data.s[data.fx[fixtureOf[i]][1]]}/${data.fx[fixtureOf[i]][2]}`;
+          const [shown, href] = path === -2 ? [fixture, data.bases[r] + fixture] : data.paths[path];
           return `<li><a class="loc" href="${esc(href)}"><code>${esc(shown)}${line ? ":" + esc(line) : ""}</code></a> ${esc(data.s[message])}</li>`;
         }).join("") + "</ul>";
       }
