@@ -82,7 +82,7 @@ def findings_of(page: str, case_id: str) -> dict[int, list[tuple[str, str, str]]
         run, _, findings, _ = entry
         decoded = []
         for path, line, message in findings:
-            shown, href = (fixture, data["bases"][run] + fixture) if path == -2 else data["paths"][path]
+            shown, href = (fixture, data["bases"][run][-2 - path] + fixture) if path <= -2 else data["paths"][path]
             decoded.append((shown + (f":{line}" if line else ""), href, data["s"][message]))
         out[run] = decoded
     return out

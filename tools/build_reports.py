@@ -71,19 +71,30 @@ def scaled_reports(reports: list[dict], cases: int, runs: int) -> list[dict]:
     out = []
     for number in range(runs):
         source = reports[number % len(reports)]
+        root = _root_prefix(source)
         made: list[dict] = []
         copy = 0
         while len(made) < cases:
             for index, case in enumerate(source["cases"]):
                 if len(made) == cases:
                     break
-                made.append(_copied_case(case, copy, flip=number >= 2 and (index * 7 + copy + number) % 53 == 0))
+                made.append(_copied_case(case, copy, flip=number >= 2 and (index * 7 + copy + number) % 53 == 0, root=root))
             copy += 1
         out.append({**source, "run": {**source.get("run", {}), "label": f"scaled run {number + 1}"}, "cases": made})
     return out
 
 
-def _copied_case(case: dict, copy: int, flip: bool) -> dict:
+def _root_prefix(report: dict) -> str:
+    """What the report's locations put before a fixture's path (its root as the run was given it)."""
+    for case in report["cases"]:
+        for finding in case.get("findings") or ():
+            path = (finding.get("location") or "").split(":", 1)[0]
+            if path.endswith(case["fixture"]):
+                return path[:-len(case["fixture"])]
+    return ""
+
+
+def _copied_case(case: dict, copy: int, flip: bool, root: str) -> dict:
     stem = case["fixture"].rsplit("/", 1)[-1].removesuffix(".yaml")
     renamed = f"{stem}-c{copy}"
 
@@ -95,7 +106,7 @@ def _copied_case(case: dict, copy: int, flip: bool) -> dict:
             "findings": [{**finding, "location": moved(finding.get("location"))} for finding in case.get("findings") or ()]}
     if flip:
         if case["outcome"] == "passed":
-            location = f"{case['fixture']}:1:1"
+            location = f"{root}{case['fixture']}:1:1"
             made.update(outcome="failed", category=None, reason="a changed verdict (benchmark)", expectation=None,
                         findings=[{"location": moved(location), "message": "expected.final_state.x: expected 1, got 2 (benchmark)"}])
         else:

@@ -206,14 +206,15 @@ def _expectation(entry: Any, run: Run) -> dict | None:
     return shown
 
 
-IN_FIXTURE, NO_PLACE = -2, -1  # a finding's path: the case's own fixture (the run's base + its path), or none
+NO_PLACE = -1  # a finding's path index when it names no file; -2 - k: the case's own fixture, after the run's base k
 
 
-def _detail(run: Run, case: dict, strings: Table, paths: Table, entries: Table, bases: list[str | None]) -> tuple | None:
+def _detail(run: Run, case: dict, strings: Table, paths: Table, entries: Table, bases: list[list[str]]) -> tuple | None:
     """What one run says of one case beyond its verdict — ``(entry, findings, notes)`` as indexes
     into the data's tables — or None when it says nothing more. A finding in the case's own fixture
-    is written ``IN_FIXTURE`` when the fixture's link is the run's base (``bases``, set by the first
-    such finding) followed by the fixture's path: most findings, written without their path."""
+    is written ``-2 - k`` when its link is the run's base k (``bases``: what comes before a fixture's
+    path in its links, the roots a run read) followed by the fixture's path: most findings, written
+    without their path."""
     fixture = case.get("fixture") if isinstance(case.get("fixture"), str) else None
     findings = []
     for finding in case.get("findings") or ():
@@ -226,12 +227,12 @@ def _detail(run: Run, case: dict, strings: Table, paths: Table, entries: Table, 
             shown, href = _place(path, run, fixture)
             # (a fixture path with characters a link must escape keeps its own entry in ``paths``)
             if fixture and shown == fixture and urllib.parse.quote(fixture) == fixture and href.endswith(fixture):
+                known = bases[run.number - 1]
                 base = href[:-len(fixture)]
-                if bases[run.number - 1] is None:
-                    bases[run.number - 1] = base
-                if bases[run.number - 1] == base:
-                    findings.append([IN_FIXTURE, line, message])
-                    continue
+                if base not in known:
+                    known.append(base)
+                findings.append([-2 - known.index(base), line, message])
+                continue
             findings.append([paths([shown, href]), line, message])
         else:
             findings.append([NO_PLACE, "", message])
@@ -279,7 +280,7 @@ def page_data(runs: list[Run], by_run: list[dict[str, dict]], statements: dict |
     capabilities = sorted({capability for capability, _ in fixtures})
     cap_index = {capability: index for index, capability in enumerate(capabilities)}
     strings, paths, entries = Table(), Table(), Table()
-    bases: list[str | None] = [None] * len(runs)  # per run: what a fixture's link is, before its path
+    bases: list[list[str]] = [[] for _ in runs]  # per run: what comes before a fixture's path in its links
     per_case, statement_texts = _coverage(statements)
     fx, names, verdicts, ids, details, coverage = [], [], [], {}, {}, {}
     index = 0
@@ -295,12 +296,12 @@ def page_data(runs: list[Run], by_run: list[dict[str, dict]], statements: dict |
             row = []
             for number, (run, cases) in enumerate(zip(runs, by_run)):
                 case = cases.get(case_id)
-                verdicts.append(CODES[verdict(case)] if case is not None and verdict(case) in CODES else CODES[NOT_RUN])
+                verdicts.append(CODES.get(verdict(case), CODES[NOT_RUN]) if case is not None else CODES[NOT_RUN])
                 detail = _detail(run, case, strings, paths, entries, bases) if case is not None else None
                 if detail is None:
                     continue
                 # what is compared: the detail, and where its links to the fixture go
-                said_here = (detail, bases[number] if any(f[0] == IN_FIXTURE for f in detail[1]) else None)
+                said_here = (detail, tuple(bases[number]) if any(f[0] <= -2 for f in detail[1]) else None)
                 earlier = next((n for n, body in said if body == said_here), None)
                 if earlier is None:
                     said.append((number, said_here))

@@ -6,13 +6,14 @@
      good/bad the codes of diff's GOOD / BAD  d        case index -> per run [run, entry, findings, notes] or [run, same as run]
      caps     capabilities                    s, paths, entries  the tables the indexes above point into
      cov      case index -> [statement ids it verifies, statement ids it only cites]; statements: id -> its text
-     bases    per run, a fixture's link before its path: a finding's path -2 is the case's own fixture, -1 none
-   Only the rows in view are drawn (ROWS at a time, more as the table is scrolled), and a case's
+     bases    per run, what comes before a fixture's path in its links: a finding's path -2 - k is the
+              case's own fixture after base k, -1 no file, else an index into paths ([shown, link])
+   Only the rows near the view are drawn (ROWS at a time, more as the table is scrolled), and a case's
    findings only when it is opened. The filters' state is the URL's fragment: a view is a link. */
 (() => {
   const $ = (id) => document.getElementById(id);
   const data = JSON.parse($("report-data").textContent);
-  const ROWS = 400;
+  const ROWS = 150;  // rows drawn at a time: a few screens
   const RUNS = data.runs.length, CASES = data.names.length;
   const v = data.v;
   const good = new Set(data.good), bad = new Set(data.bad);
@@ -20,21 +21,20 @@
   const codeOfClass = Object.fromEntries(data.classes.map((css, i) => [css, data.codes[i]]));
   const esc = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-  // Each case's fixture, capability and id (lower-cased for the text filter).
-  const fixtureOf = new Int32Array(CASES), capOf = new Int32Array(CASES), ids = new Array(CASES), lowerIds = new Array(CASES);
-  const fixtureStart = new Int32Array(data.fx.length);
+  // Each case's fixture; its id when first asked for, and lower-cased ones when the text filter first needs them.
+  const fixtureOf = new Int32Array(CASES), fixtureStart = new Int32Array(data.fx.length);
   let at = 0;
-  data.fx.forEach(([cap, , file, count], f) => {
+  data.fx.forEach(([, , , count], f) => {
     fixtureStart[f] = at;
-    const prefix = `${data.caps[cap]}/${file.replace(/\.yaml$/, "")}`;
-    for (let k = 0; k < count; k += 1, at += 1) {
-      fixtureOf[at] = f;
-      capOf[at] = cap;
-      const name = data.names[at];
-      ids[at] = data.ids[at] ?? (name === -1 ? prefix : `${prefix}[${data.s[name]}]`);
-      lowerIds[at] = ids[at].toLowerCase();
-    }
+    fixtureOf.fill(f, at, at + count);
+    at += count;
   });
+  const idOf = (i) => {
+    const [cap, , file] = data.fx[fixtureOf[i]], name = data.names[i];
+    const prefix = `${data.caps[cap]}/${file.replace(/\.yaml$/, "")}`;
+    return data.ids[i] ?? (name === -1 ? prefix : `${prefix}[${data.s[name]}]`);
+  };
+  let lowerIds = null;
   const single = (f) => data.fx[f][3] === 1 && data.names[fixtureStart[f]] === -1;  // a fixture that is one case
 
   // A change against the baseline, per cell and per case: 0 none, 1 changed, 2 better, 4 worse.
@@ -88,6 +88,7 @@
 
   // The rows the filters leave: [fixture, -1] for a fixture's head row, [fixture, case] for a case.
   let rows = [], drawn = 0, shownCases = 0;
+  const unfolded = new Set();  // the fixtures whose cases the rows show
   function select() {
     const cap = controls.cap.value ? data.caps.indexOf(controls.cap.value) : -1;
     const out = controls.out.value ? codeOfClass[controls.out.value] : "";
@@ -95,7 +96,8 @@
     const changedOnly = controls.changed.checked, regressions = controls.reg.checked;
     const text = controls.q.value.trim().toLowerCase();
     const narrowed = cap >= 0 || out || fail >= 0 || changedOnly || regressions || text;
-    rows = []; shownCases = 0;
+    if (text && !lowerIds) lowerIds = Array.from({ length: CASES }, (_, i) => idOf(i).toLowerCase());
+    rows = []; shownCases = 0; unfolded.clear();
     for (let f = 0; f < data.fx.length; f += 1) {
       if (cap >= 0 && data.fx[f][0] !== cap) continue;
       const first = fixtureStart[f], count = data.fx[f][3];
@@ -112,7 +114,10 @@
       shownCases += matched.length;
       if (single(f)) { rows.push([f, first]); continue; }
       rows.push([f, -1]);
-      if (narrowed || allOpen || opened.has(f)) for (const i of matched) rows.push([f, i]);
+      if (narrowed || allOpen || opened.has(f)) {
+        unfolded.add(f);
+        for (const i of matched) rows.push([f, i]);
+      }
     }
     $("f-count").textContent = `${shownCases} of ${CASES} cases`;
   }
@@ -123,9 +128,9 @@
   }
   function caseRow(f, i) {
     const whole = single(f);
-    const label = whole ? ids[i] : data.s[data.names[i]];
+    const id = idOf(i), label = whole ? id : data.s[data.names[i]];
     const more = data.d[i] || data.cov[i];
-    let html = `<tr class="case${whole ? " fx fs" : ""}${change[i] ? " ch" : ""}" id="${esc(ids[i])}" data-i="${i}"><th scope="row">`;
+    let html = `<tr class="case${whole ? " fx fs" : ""}${change[i] ? " ch" : ""}" id="${esc(id)}" data-i="${i}"><th scope="row">`;
     html += more ? `<details><summary>${esc(label)}</summary></details>` : esc(label);
     html += "</th>";
     const from = v[i * RUNS + base];
@@ -137,7 +142,7 @@
   }
   function headRow(f) {
     const [cap, , file, count] = data.fx[f], first = fixtureStart[f];
-    const open = opened.has(f) || allOpen || rows.some((row) => row[0] === f && row[1] >= 0);
+    const open = unfolded.has(f);
     let html = `<tr class="fh fs" data-f="${f}"><th scope="rowgroup"><button type="button" class="tg" aria-expanded="${open}" `
       + `aria-label="${open ? "hide" : "show"} the cases">${open ? "▾" : "▸"}</button>${esc(data.caps[cap])}/${esc(file.replace(/\.yaml$/, ""))} `
       + `<small>${count} case${count === 1 ? "" : "s"}</small></th>`;
@@ -195,7 +200,7 @@
         html += "<ul>" + findings.map(([path, line, message]) => {
           if (path === -1) return `<li>${esc(data.s[message])}</li>`;
           const fixture = `${data.s[data.fx[fixtureOf[i]][1]]}/${data.fx[fixtureOf[i]][2]}`;
-          const [shown, href] = path === -2 ? [fixture, data.bases[r] + fixture] : data.paths[path];
+          const [shown, href] = path <= -2 ? [fixture, data.bases[r][-2 - path] + fixture] : data.paths[path];
           return `<li><a class="loc" href="${esc(href)}"><code>${esc(shown)}${line ? ":" + esc(line) : ""}</code></a> ${esc(data.s[message])}</li>`;
         }).join("") + "</ul>";
       }
