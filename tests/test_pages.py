@@ -39,10 +39,14 @@ def document(version: str, cases: list[dict], root: str = "/corpus") -> dict:
 
 
 def data_of(page: str) -> dict:
-    """The matrix's data the page's script draws from (``<script id="report-data">``)."""
-    found = re.search(r'<script type="application/json" id="report-data">(.*?)</script>', page, re.S)
-    assert found, "no data in the page"
-    return json.loads(found.group(1))
+    """The data the page's script draws from: the matrix (``<script id="report-data">``) and what
+    the cases open to (``<script id="report-details">``), as one dictionary."""
+    data = {}
+    for name in ("report-data", "report-details"):
+        found = re.search(f'<script type="application/json" id="{name}">(.*?)</script>', page, re.S)
+        assert found, f"no {name} in the page"
+        data.update(json.loads(found.group(1)))
+    return data
 
 
 def rows_of(page: str) -> dict[str, list[str]]:
@@ -54,8 +58,8 @@ def rows_of(page: str) -> dict[str, list[str]]:
     for capability, _, file, count in data["fx"]:
         for _ in range(count):
             name = data["names"][index]
-            case_id = data["ids"].get(str(index)) or f"{data['caps'][capability]}/{file.removesuffix('.yaml')}" + (
-                f"[{data['s'][name]}]" if name != -1 else "")
+            case_id = data["ids"].get(str(index)) or f"{data['caps'][capability]}/{file}" + (
+                f"[{data['n'][name]}]" if name != -1 else "")
             out[case_id] = [verdicts[code] for code in data["v"][index * runs:(index + 1) * runs]]
             index += 1
     return out
@@ -74,7 +78,7 @@ def findings_of(page: str, case_id: str) -> dict[int, list[tuple[str, str, str]]
     index = list(rows_of(page)).index(case_id)
     counts = [count for *_, count in data["fx"]]
     folder, file = next(fx[1:3] for n, fx in enumerate(data["fx"]) if sum(counts[:n + 1]) > index)
-    fixture = f"{data['s'][folder]}/{file}"
+    fixture = f"{data['folders'][folder]}/{file}.yaml"
     out = {}
     for entry in details_of(page, case_id):
         if len(entry) == 2:

@@ -261,6 +261,12 @@ def _coverage(statements: dict | None) -> tuple[dict[str, tuple[list[str], list[
     return per_case, texts
 
 
+# What the page's script reads when it draws the rows; the rest (what a case opens to) it reads when
+# a case is first opened: two JSON documents, the second parsed only then.
+MATRIX = ("runs", "codes", "classes", "symbols", "verdicts", "severity", "good", "bad", "caps", "folders", "fx", "n", "names",
+          "ids", "v")
+
+
 def _derived_id(capability: str, fixture: str, name: str | None) -> str:
     stem = fixture.rsplit("/", 1)[-1].removesuffix(".yaml")
     return f"{capability}/{stem}" + (f"[{name}]" if name is not None else "")
@@ -279,17 +285,17 @@ def page_data(runs: list[Run], by_run: list[dict[str, dict]], statements: dict |
         fixtures.setdefault((capability, fixture), []).append(case_id)
     capabilities = sorted({capability for capability, _ in fixtures})
     cap_index = {capability: index for index, capability in enumerate(capabilities)}
-    strings, paths, entries = Table(), Table(), Table()
+    strings, paths, entries, folders, case_names = Table(), Table(), Table(), Table(), Table()
     bases: list[list[str]] = [[] for _ in runs]  # per run: what comes before a fixture's path in its links
     per_case, statement_texts = _coverage(statements)
     fx, names, verdicts, ids, details, coverage = [], [], [], {}, {}, {}
     index = 0
     for (capability, fixture), case_ids in sorted(fixtures.items()):
         folder, _, file = fixture.rpartition("/")
-        fx.append([cap_index[capability], strings(folder), file, len(case_ids)])
+        fx.append([cap_index[capability], folders(folder), file.removesuffix(".yaml"), len(case_ids)])
         for case_id in case_ids:
             name = order[case_id][2]
-            names.append(strings(str(name)) if name is not None else -1)
+            names.append(case_names(str(name)) if name is not None else -1)
             if case_id != _derived_id(capability, fixture, name):
                 ids[index] = case_id
             said: list[tuple[int, tuple]] = []  # (run index, what it said), each distinct thing once
@@ -319,7 +325,7 @@ def page_data(runs: list[Run], by_run: list[dict[str, dict]], statements: dict |
         "codes": "".join(CODES[v] for v in (*SYMBOLS, NOT_RUN)), "classes": [CLASSES[v] for v in (*SYMBOLS, NOT_RUN)],
         "symbols": [*SYMBOLS.values(), NOT_RUN_SYMBOL], "verdicts": [*SYMBOLS, NOT_RUN],
         "severity": "".join(CODES[v] for v in SEVERITY), "good": "".join(CODES[v] for v in GOOD), "bad": "".join(CODES[v] for v in BAD),
-        "caps": capabilities, "fx": fx, "names": names, "ids": ids, "v": "".join(verdicts),
+        "caps": capabilities, "folders": folders.items, "fx": fx, "n": case_names.items, "names": names, "ids": ids, "v": "".join(verdicts),
         "s": strings.items, "paths": paths.items, "bases": bases, "entries": entries.items, "d": details,
         "cov": coverage, "statements": statement_texts, "coverage_page": coverage_page,
     }
@@ -357,4 +363,6 @@ def render_report_page(reports: Sequence[tuple[str, dict]], statements: dict | N
     """The page for these reports (``(file name, parsed JSON)`` each, in column order); with a
     ``coverage --json`` map (``statements``), each case links to its statements on ``coverage_page``."""
     model = page_model(reports, statements, coverage_page)
-    return render("report.html", **model, data_json=script_json(model["data"]))
+    data = model["data"]
+    return render("report.html", **model, data_json=script_json({key: data[key] for key in MATRIX}),
+                  details_json=script_json({key: value for key, value in data.items() if key not in MATRIX}))

@@ -1,10 +1,12 @@
-/* The report page's matrix, drawn from the JSON in #report-data (report_page.page_data):
+/* The report page's matrix, drawn from the JSON in #report-data (report_page.page_data, MATRIX):
      runs     each run's column name          v        every case's verdict codes, run after run
-     codes    a code per verdict, in order    fx       fixtures in order: [capability, folder (s), file, case count]
-     classes / symbols / verdicts             names    each case's name (s), -1 for a fixture's one case
+     codes    a code per verdict, in order    fx       fixtures in order: [capability, folder, file's stem, case count]
+     classes / symbols / verdicts             names    each case's name (an index into n), -1 for a fixture's one case
      severity the codes, most severe first    ids      case index -> its id, where it is not <capability>/<stem>[name]
-     good/bad the codes of diff's GOOD / BAD  d        case index -> per run [run, entry, findings, notes] or [run, same as run]
-     caps     capabilities                    s, paths, entries  the tables the indexes above point into
+     good/bad the codes of diff's GOOD / BAD  caps, folders, n  the tables the indexes above point into
+   and what a case opens to from #report-details, parsed when a case is first opened:
+     d        case index -> per run [run, entry, findings, notes] or [run, same as run]
+     s, paths, entries  the tables d's indexes point into (strings, [shown, link], expectations entries)
      cov      case index -> [statement ids it verifies, statement ids it only cites]; statements: id -> its text
      bases    per run, what comes before a fixture's path in its links: a finding's path -2 - k is the
               case's own fixture after base k, -1 no file, else an index into paths ([shown, link])
@@ -13,6 +15,8 @@
 (() => {
   const $ = (id) => document.getElementById(id);
   const data = JSON.parse($("report-data").textContent);
+  let said = null;  // #report-details, when first needed
+  const more = () => said ??= JSON.parse($("report-details").textContent);
   const ROWS = 150;  // rows drawn at a time: a few screens
   const RUNS = data.runs.length, CASES = data.names.length;
   const v = data.v;
@@ -31,8 +35,8 @@
   });
   const idOf = (i) => {
     const [cap, , file] = data.fx[fixtureOf[i]], name = data.names[i];
-    const prefix = `${data.caps[cap]}/${file.replace(/\.yaml$/, "")}`;
-    return data.ids[i] ?? (name === -1 ? prefix : `${prefix}[${data.s[name]}]`);
+    const prefix = `${data.caps[cap]}/${file}`;
+    return data.ids[i] ?? (name === -1 ? prefix : `${prefix}[${data.n[name]}]`);
   };
   let lowerIds = null;
   const single = (f) => data.fx[f][3] === 1 && data.names[fixtureStart[f]] === -1;  // a fixture that is one case
@@ -128,11 +132,9 @@
   }
   function caseRow(f, i) {
     const whole = single(f);
-    const id = idOf(i), label = whole ? id : data.s[data.names[i]];
-    const more = data.d[i] || data.cov[i];
+    const id = idOf(i), label = whole ? id : data.n[data.names[i]];
     let html = `<tr class="case${whole ? " fx fs" : ""}${change[i] ? " ch" : ""}" id="${esc(id)}" data-i="${i}"><th scope="row">`;
-    html += more ? `<details><summary>${esc(label)}</summary></details>` : esc(label);
-    html += "</th>";
+    html += `<details><summary>${esc(label)}</summary></details></th>`;
     const from = v[i * RUNS + base];
     for (let r = 0; r < RUNS; r += 1) {
       const code = v[i * RUNS + r], k = codeIndex[code];
@@ -144,7 +146,7 @@
     const [cap, , file, count] = data.fx[f], first = fixtureStart[f];
     const open = unfolded.has(f);
     let html = `<tr class="fh fs" data-f="${f}"><th scope="rowgroup"><button type="button" class="tg" aria-expanded="${open}" `
-      + `aria-label="${open ? "hide" : "show"} the cases">${open ? "▾" : "▸"}</button>${esc(data.caps[cap])}/${esc(file.replace(/\.yaml$/, ""))} `
+      + `aria-label="${open ? "hide" : "show"} the cases">${open ? "▾" : "▸"}</button>${esc(data.caps[cap])}/${esc(file)} `
       + `<small>${count} case${count === 1 ? "" : "s"}</small></th>`;
     for (let r = 0; r < RUNS; r += 1) {
       const counts = {};
@@ -183,32 +185,33 @@
 
   // What one case's row opens to: each run's verdict, expectations entry, findings and notes; the statements it proves.
   function details(i) {
+    const extra = more();
     let html = "";
-    const said = new Map((data.d[i] || []).map((entry) => [entry[0], entry]));
+    const runs = new Map((extra.d[i] || []).map((entry) => [entry[0], entry]));
     for (let r = 0; r < RUNS; r += 1) {
-      const k = codeIndex[v[i * RUNS + r]], entry = said.get(r);
+      const k = codeIndex[v[i * RUNS + r]], entry = runs.get(r);
       html += `<h4>run ${r + 1} · ${esc(data.verdicts[k])}</h4>`;
       if (!entry) continue;
       if (entry.length === 2) { html += `<p class="muted">as in run ${entry[1] + 1}</p>`; continue; }
       const [, expectation, findings, notes] = entry;
       if (expectation >= 0) {
-        const e = data.entries[expectation];
+        const e = extra.entries[expectation];
         html += `<p class="exp">expectations entry${e.location ? ` <a href="${esc(e.href)}"><code>${esc(e.location)}</code></a>` : ""}: outcome ${esc(e.outcome ?? "")}`
           + `${e.kind ? ` [${esc(e.kind)}]` : ""}${e.runtime ? `, runtime ${esc(e.runtime)}` : ""}${e.checks ? `, checks ${esc(e.checks.join(", "))}` : ""}<br>${esc(e.reason ?? "")}</p>`;
       }
       if (findings.length) {
         html += "<ul>" + findings.map(([path, line, message]) => {
-          if (path === -1) return `<li>${esc(data.s[message])}</li>`;
-          const fixture = `${data.s[data.fx[fixtureOf[i]][1]]}/${data.fx[fixtureOf[i]][2]}`;
-          const [shown, href] = path <= -2 ? [fixture, data.bases[r][-2 - path] + fixture] : data.paths[path];
-          return `<li><a class="loc" href="${esc(href)}"><code>${esc(shown)}${line ? ":" + esc(line) : ""}</code></a> ${esc(data.s[message])}</li>`;
+          if (path === -1) return `<li>${esc(extra.s[message])}</li>`;
+          const fixture = `${data.folders[data.fx[fixtureOf[i]][1]]}/${data.fx[fixtureOf[i]][2]}.yaml`;
+          const [shown, href] = path <= -2 ? [fixture, extra.bases[r][-2 - path] + fixture] : extra.paths[path];
+          return `<li><a class="loc" href="${esc(href)}"><code>${esc(shown)}${line ? ":" + esc(line) : ""}</code></a> ${esc(extra.s[message])}</li>`;
         }).join("") + "</ul>";
       }
-      if (notes.length) html += "<ul>" + notes.map((note) => `<li>note: ${esc(data.s[note])}</li>`).join("") + "</ul>";
+      if (notes.length) html += "<ul>" + notes.map((note) => `<li>note: ${esc(extra.s[note])}</li>`).join("") + "</ul>";
     }
-    const coverage = data.cov[i];
+    const coverage = extra.cov[i];
     if (coverage) {
-      const links = (list) => list.map((id) => `<a class="st" href="${esc(data.coverage_page || "")}#st-${esc(id)}" title="${esc(data.statements[id] || "")}"><code>${esc(id)}</code></a>`).join(", ");
+      const links = (list) => list.map((id) => `<a class="st" href="${esc(extra.coverage_page || "")}#st-${esc(id)}" title="${esc(extra.statements[id] || "")}"><code>${esc(id)}</code></a>`).join(", ");
       html += `<h4>spec statements</h4>`;
       if (coverage[0].length) html += `<p class="cov">verifies ${links(coverage[0])}</p>`;
       if (coverage[1].length) html += `<p class="cov">cites ${links(coverage[1])}</p>`;
