@@ -432,7 +432,7 @@ def bench_report(rounds: int = ROUNDS) -> None:
 
 # Each filter as the page's user sets it: (what, the control's id, the value; True checks a box).
 # A control the page lacks is left out (an earlier page had fewer filters).
-SCALE_FILTERS = (("changed only", "f-changed", True), ("regressions only", "f-reg", True), ("failing in run 2", "f-fail", "2"),
+SCALE_FILTERS = (("changed only", "f-changed", True), ("regressions only", "f-reg", True), ("failing in run 3", "f-fail", "3"),
                  ("capability", "f-cap", "pipeline-utilities"), ("outcome in any run", "f-out", "xf"),
                  ("case id text", "f-text", "drain"), ("baseline run 3", "f-base", "3"))
 # Sets one control, then waits two animation frames: the time includes the page's own work, style,

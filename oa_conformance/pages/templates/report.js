@@ -15,8 +15,8 @@
 (() => {
   const $ = (id) => document.getElementById(id);
   const data = JSON.parse($("report-data").textContent);
-  let said = null;  // #report-details, when first needed
-  const more = () => said ??= JSON.parse($("report-details").textContent);
+  let detailTables = null;  // #report-details, parsed when a case is first opened
+  const tables = () => detailTables ??= JSON.parse($("report-details").textContent);
   const ROWS = 150;  // rows drawn at a time: a few screens
   const RUNS = data.runs.length, CASES = data.names.length;
   const v = data.v;
@@ -185,11 +185,11 @@
 
   // What one case's row opens to: each run's verdict, expectations entry, findings and notes; the statements it proves.
   function details(i) {
-    const extra = more();
+    const extra = tables();
     let html = "";
-    const runs = new Map((extra.d[i] || []).map((entry) => [entry[0], entry]));
+    const byRun = new Map((extra.d[i] || []).map((entry) => [entry[0], entry]));
     for (let r = 0; r < RUNS; r += 1) {
-      const k = codeIndex[v[i * RUNS + r]], entry = runs.get(r);
+      const k = codeIndex[v[i * RUNS + r]], entry = byRun.get(r);
       html += `<h4>run ${r + 1} · ${esc(data.verdicts[k])}</h4>`;
       if (!entry) continue;
       if (entry.length === 2) { html += `<p class="muted">as in run ${entry[1] + 1}</p>`; continue; }
