@@ -12,9 +12,9 @@ import sys
 
 import pytest
 
-from oa_conformance.cli.oa_conformance import PROGRESS
-from oa_conformance.pages import render_coverage_page, render_report_page
-from oa_conformance.pages.report_page import SYMBOLS
+from oa_conformance.frontends.cli.oa_conformance import PROGRESS
+from oa_conformance.frontends.pages import render_coverage_page, render_report_page
+from oa_conformance.frontends.pages.report_page import SYMBOLS
 
 from .test_every_input import unprivileged
 
@@ -97,8 +97,8 @@ def test_the_page_symbols_are_the_run_commands_progress_characters():
 
 
 def test_better_and_worse_are_the_diff_commands_good_and_bad():
-    from oa_conformance.cli import report_diff
-    from oa_conformance.pages import report_page
+    from oa_conformance.frontends.cli import report_diff
+    from oa_conformance.frontends.pages import report_page
 
     assert set(report_page.GOOD) == report_diff.GOOD and set(report_page.BAD) == report_diff.BAD
 
@@ -228,7 +228,7 @@ def test_the_coverage_page_colours_each_statement_by_what_covers_it():
 # --- the command --------------------------------------------------------------------------------
 
 def command(*args: str, privileged: bool = True) -> subprocess.CompletedProcess:
-    argv = [sys.executable, "-m", "oa_conformance.cli.oa_conformance", "report", *args]
+    argv = [sys.executable, "-m", "oa_conformance.frontends.cli.oa_conformance", "report", *args]
     return subprocess.run(argv if privileged else unprivileged(*argv), capture_output=True, text=True, timeout=60)
 
 
@@ -288,7 +288,7 @@ def test_an_unreadable_report_and_an_unwritable_page_are_one_line_and_exit_2(tmp
 
 
 def test_a_write_that_fails_midway_leaves_the_earlier_page_and_no_temporary_file(tmp_path, monkeypatch, capsys):
-    from oa_conformance.cli import files, report_page
+    from oa_conformance.frontends.cli import files, report_page
 
     good = tmp_path / "good.json"
     good.write_text(json.dumps(document("0.17.0", [case(GE, None, "passed")])))
@@ -305,8 +305,8 @@ def test_a_write_that_fails_midway_leaves_the_earlier_page_and_no_temporary_file
 
 def test_rendering_a_page_imports_no_runtime():
     """The pages render plain data: neither the command nor the renderer loads openarmature."""
-    probe = ("import sys, oa_conformance.pages, oa_conformance.cli.report_page; "
-             "oa_conformance.pages.render_report_page([]); print(sorted(m for m in sys.modules if m.startswith('openarmature')))")
+    probe = ("import sys, oa_conformance.frontends.pages, oa_conformance.frontends.cli.report_command; "
+             "oa_conformance.frontends.pages.render_report_page([]); print(sorted(m for m in sys.modules if m.startswith('openarmature')))")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
 
@@ -340,7 +340,7 @@ def test_coverage_links_go_to_the_maps_page_beside_it_and_a_bad_map_is_one_line(
 
 
 def test_the_run_record_names_the_label_the_working_folder_and_each_corpus_with_its_stated_version(tmp_path, monkeypatch):
-    from oa_conformance.report import run_document
+    from oa_conformance.frontends.report import run_document
 
     checkout = tmp_path / "checkout"
     (checkout / "spec" / "graph-engine" / "conformance").mkdir(parents=True)
@@ -363,7 +363,7 @@ def test_the_run_record_names_the_label_the_working_folder_and_each_corpus_with_
 
 
 def test_run_label_is_kept_in_the_json_report(tmp_path):
-    from oa_conformance.cli.oa_conformance import main as cli
+    from oa_conformance.frontends.cli.oa_conformance import main as cli
 
     from .conftest import BUNDLED_SPEC
 
@@ -383,7 +383,7 @@ def test_the_coverage_page_says_what_it_measured(tmp_path):
 
 
 def test_the_coverage_command_records_what_it_measured(tmp_path, shared_spec):
-    from oa_conformance.cli.oa_conformance import main as cli
+    from oa_conformance.frontends.cli.oa_conformance import main as cli
 
     from .conftest import BUNDLED_SPEC
 

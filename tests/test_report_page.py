@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from oa_conformance.pages.report_page import BAD, GOOD, verdict
+from oa_conformance.frontends.pages.report_page import BAD, GOOD, verdict
 from tools import browser
 from tools.build_reports import DEFAULT_BUILD, REPO, run_report
 
@@ -55,7 +55,7 @@ def worsened(report: dict) -> dict:
 
 
 def oa_conformance(*args: str, cwd=None) -> None:
-    done = subprocess.run([sys.executable, "-m", "oa_conformance.cli.oa_conformance", *args],
+    done = subprocess.run([sys.executable, "-m", "oa_conformance.frontends.cli.oa_conformance", *args],
                           capture_output=True, text=True, check=False, cwd=cwd)
     assert done.returncode == 0, done.stderr[-2000:]
 
