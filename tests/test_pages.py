@@ -288,7 +288,7 @@ def test_an_unreadable_report_and_an_unwritable_page_are_one_line_and_exit_2(tmp
 
 
 def test_a_write_that_fails_midway_leaves_the_earlier_page_and_no_temporary_file(tmp_path, monkeypatch, capsys):
-    from oa_conformance.frontends.cli import files, report_page
+    from oa_conformance.frontends.cli import files, report_command
 
     good = tmp_path / "good.json"
     good.write_text(json.dumps(document("0.17.0", [case(GE, None, "passed")])))
@@ -298,7 +298,7 @@ def test_a_write_that_fails_midway_leaves_the_earlier_page_and_no_temporary_file
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(files.os, "replace", disk_full)
-    assert report_page.report([str(good)], str(tmp_path / "page.html")) == 2
+    assert report_command.report([str(good)], str(tmp_path / "page.html")) == 2
     assert capsys.readouterr().err == f"oa-conformance report: -o {tmp_path / 'page.html'}: cannot write the page: No space left on device\n"
     assert (tmp_path / "page.html").read_text() == "the earlier page" and sorted(p.name for p in tmp_path.iterdir()) == ["good.json", "page.html"]
 
