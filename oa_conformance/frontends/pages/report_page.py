@@ -243,20 +243,23 @@ def _detail(run: RunColumn, case: dict, strings: Table, paths: Table, entries: T
     return (entries(entry) if entry else -1, findings, notes)
 
 
-def _coverage(statements: dict | None) -> tuple[dict[str, tuple[list[str], list[str]]], dict[str, str]]:
-    """Per case id, the statements it verifies and those it only cites; each statement's chip text."""
-    per_case: dict[str, tuple[list[str], list[str]]] = collections.defaultdict(lambda: ([], []))
+def _coverage(statements: dict | None) -> tuple[dict[str, tuple[list[str], list[str], list[str]]], dict[str, str]]:
+    """Per case id, the statements it proves (a fault it catches breaks the statement:
+    ``proven_by``), those it checks (it names them and passed: ``named_by``; an older map's
+    ``verified_by``) and those it only cites; each such statement's text for its link's title."""
+    per_case: dict[str, tuple[list[str], list[str], list[str]]] = collections.defaultdict(lambda: ([], [], []))
     texts = {}
     for statement in (statements or {}).get("statements") or ():
         if not isinstance(statement, dict) or not statement.get("id"):
             continue
         ident = str(statement["id"])
-        verified = set(map(str, statement.get("verified_by") or ()))
-        for case_id in verified:
-            per_case[case_id][0].append(ident)
-        for case_id in set(map(str, statement.get("cited_by") or ())) - verified:
-            per_case[case_id][1].append(ident)
-        if verified or statement.get("cited_by"):
+        proven = {str(p.get("case")) if isinstance(p, dict) else str(p) for p in statement.get("proven_by") or ()}  # {case, fault}
+        checked = set(map(str, statement.get("named_by") or statement.get("verified_by") or ())) - proven
+        cited = set(map(str, statement.get("cited_by") or ())) - proven - checked
+        for column, cases in enumerate((proven, checked, cited)):
+            for case_id in cases:
+                per_case[case_id][column].append(ident)
+        if proven or checked or cited:
             texts[ident] = f"{str(statement.get('level', '')).upper()} {statement.get('section', '')}: {statement.get('text', '')}"[:240]
     return per_case, texts
 
@@ -316,9 +319,9 @@ def page_data(runs: list[RunColumn], by_run: list[dict[str, dict]], statements: 
                     row.append([number, earlier])
             if row:
                 details[index] = row
-            proved, cited = per_case.get(case_id, ([], []))
-            if proved or cited:
-                coverage[index] = [sorted(proved), sorted(cited)]
+            linked = per_case.get(case_id)
+            if linked:
+                coverage[index] = [sorted(ids) for ids in linked]
             index += 1
     return {
         "runs": [run.heading for run in runs],

@@ -7,7 +7,7 @@
    and what a case opens to from #report-details, parsed when a case is first opened:
      d        case index -> per run [run, entry, findings, notes] or [run, same as run]
      s, paths, entries  the tables d's indexes point into (strings, [shown, link], expectations entries)
-     cov      case index -> [statement ids it verifies, statement ids it only cites]; statements: id -> its text
+     cov      case index -> [statement ids it proves, it checks, it only cites]; statements: id -> its text
      bases    per run, what comes before a fixture's path in its links: a finding's path -2 - k is the
               case's own fixture after base k, -1 no file, else an index into paths ([shown, link])
    Only the rows near the view are drawn (ROWS at a time, more as the table is scrolled), and a case's
@@ -213,8 +213,7 @@
     if (coverage) {
       const links = (list) => list.map((id) => `<a class="st" href="${esc(extra.coverage_page || "")}#st-${esc(id)}" title="${esc(extra.statements[id] || "")}"><code>${esc(id)}</code></a>`).join(", ");
       html += `<h4>spec statements</h4>`;
-      if (coverage[0].length) html += `<p class="cov">verifies ${links(coverage[0])}</p>`;
-      if (coverage[1].length) html += `<p class="cov">cites ${links(coverage[1])}</p>`;
+      ["proves", "checks", "cites"].forEach((verb, k) => { if (coverage[k].length) html += `<p class="cov">${verb} ${links(coverage[k])}</p>`; });
     }
     return `<div class="det">${html}</div>`;
   }
