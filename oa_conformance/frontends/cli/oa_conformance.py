@@ -96,7 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="reports of run --json, one column each, in this order (the first is the baseline until the page picks another); "
                            "=LABEL names the column (else the run's --label, else its build and what sets it apart)")
     page.add_argument("--coverage", metavar="MAP.json",
-                      help="a coverage --json map: each case links to the statements it verifies and cites on the coverage page")
+                      help="a coverage --json map: each case links to the statements it proves, checks and cites on the coverage page")
     page.add_argument("--coverage-page", metavar="URL",
                       help="where that map's --html page is, from the report page's folder (default: MAP.json's name with .html)")
     page.add_argument("-o", "--output", required=True, metavar="FILE", help="the page to write (replaced whole, never partly written; - for standard output)")

@@ -8,7 +8,7 @@ report cannot be read or is none, or the page cannot be written — each with on
 
 ``RUN.json=LABEL`` names a run's column (a file whose own name holds ``=`` is taken whole when it
 exists). ``--coverage MAP.json`` (``coverage --json``) tells the page which statements each case
-verifies and cites, linked on the coverage page (``--coverage-page``, default: the map's name with
+proves, checks and cites, linked on the coverage page (``--coverage-page``, default: the map's name with
 ``.html``, written relative to the report page's folder).
 """
 
