@@ -9,7 +9,6 @@ import json
 import re
 import subprocess
 import sys
-from html.parser import HTMLParser
 
 import pytest
 
@@ -40,38 +39,72 @@ def document(version: str, cases: list[dict], root: str = "/corpus") -> dict:
             "cases": cases}
 
 
-class Rows(HTMLParser):
-    """The matrix's case rows: id -> the classes of its cells after the first (``v p``, ``v s ch`` …)."""
-
-    def __init__(self):
-        super().__init__()
-        self.rows: dict[str, list[str]] = {}
-        self.current: str | None = None
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        if tag == "tr" and "case" in (attrs.get("class") or "").split():
-            self.current = attrs["id"]
-            self.rows[self.current] = []
-        elif tag == "td" and self.current is not None and (attrs.get("class") or "").startswith("v "):
-            self.rows[self.current].append(attrs["class"])
-
-    def handle_endtag(self, tag):
-        if tag == "tr":
-            self.current = None
+def data_of(page: str) -> dict:
+    """The data the page's script draws from: the matrix (``<script id="report-data">``) and what
+    the cases open to (``<script id="report-details">``), as one dictionary."""
+    data = {}
+    for name in ("report-data", "report-details"):
+        found = re.search(f'<script type="application/json" id="{name}">(.*?)</script>', page, re.S)
+        assert found, f"no {name} in the page"
+        data.update(json.loads(found.group(1)))
+    return data
 
 
 def rows_of(page: str) -> dict[str, list[str]]:
-    parser = Rows()
-    parser.feed(page)
-    return parser.rows
+    """Each case id -> its verdict per run, as the page's data holds them (ids and verdicts decoded
+    as report.js decodes them)."""
+    data = data_of(page)
+    runs, verdicts = len(data["runs"]), dict(zip(data["codes"], data["verdicts"]))
+    out, index = {}, 0
+    for capability, _, file, count in data["fx"]:
+        for _ in range(count):
+            name = data["names"][index]
+            case_id = data["ids"].get(str(index)) or f"{data['caps'][capability]}/{file}" + (
+                f"[{data['n'][name]}]" if name != -1 else "")
+            out[case_id] = [verdicts[code] for code in data["v"][index * runs:(index + 1) * runs]]
+            index += 1
+    return out
+
+
+def details_of(page: str, case_id: str) -> list:
+    data = data_of(page)
+    index = list(rows_of(page)).index(case_id)
+    return data["d"].get(str(index), [])
+
+
+def findings_of(page: str, case_id: str) -> dict[int, list[tuple[str, str, str]]]:
+    """Per run (0-based) that says something of the case: its findings as (shown, link, message),
+    decoded as report.js decodes them; a run that says what an earlier one said is left out."""
+    data = data_of(page)
+    index = list(rows_of(page)).index(case_id)
+    counts = [count for *_, count in data["fx"]]
+    folder, file = next(fx[1:3] for n, fx in enumerate(data["fx"]) if sum(counts[:n + 1]) > index)
+    fixture = f"{data['folders'][folder]}/{file}.yaml"
+    out = {}
+    for entry in details_of(page, case_id):
+        if len(entry) == 2:
+            continue
+        run, _, findings, _ = entry
+        decoded = []
+        for path, line, message in findings:
+            shown, href = (fixture, data["bases"][run][-2 - path] + fixture) if path <= -2 else data["paths"][path]
+            decoded.append((shown + (f":{line}" if line else ""), href, data["s"][message]))
+        out[run] = decoded
+    return out
 
 
 def test_the_page_symbols_are_the_run_commands_progress_characters():
     assert SYMBOLS == PROGRESS
 
 
-def test_rows_are_the_union_cells_marked_where_they_differ_from_the_first_run_and_missing_ones_not_run():
+def test_better_and_worse_are_the_diff_commands_good_and_bad():
+    from oa_conformance.frontends.cli import report_diff
+    from oa_conformance.frontends.pages import report_page
+
+    assert set(report_page.GOOD) == report_diff.GOOD and set(report_page.BAD) == report_diff.BAD
+
+
+def test_rows_are_the_union_with_missing_ones_not_run_and_findings_written_once():
     entry = {"outcome": "fail", "kind": "runtime", "reason": "the <reason> & why", "location": "/repo/oa-expectations.toml:12"}
     old = document("0.16.0", [
         case(GE, "a", "passed"),
@@ -87,38 +120,73 @@ def test_rows_are_the_union_cells_marked_where_they_differ_from_the_first_run_an
         case("llm-provider/conformance/011-new.yaml", None, "passed"),
     ], root="/other-corpus")
     page = render_report_page([("old.json", old), ("new.json", new)])
-    rows = rows_of(page)
-    assert rows == {
-        "graph-engine/001-linear[a]": ["v p", "v p"],
-        "graph-engine/001-linear[b]": ["v xf", "v xf"],
-        "llm-provider/010-wire": ["v s", "v n ch"],  # not implemented: the adapter's gap, apart from failed
-        "llm-provider/011-new": ["v nr", "v p ch"],  # only the second corpus has it
+    assert rows_of(page) == {
+        "graph-engine/001-linear[a]": ["passed", "passed"],
+        "graph-engine/001-linear[b]": ["xfail", "xfail"],
+        "llm-provider/010-wire": ["skipped", "not implemented"],  # the adapter's gap, apart from failed
+        "llm-provider/011-new": ["not run", "passed"],  # only the second corpus has it
     }
-    assert re.search(r'id="changed-count">2<', page)
-    # the findings relative to the corpus root, the expectation's file by name and line, escaped text
-    assert "<code>spec/graph-engine/conformance/001-linear.yaml:9:5</code>" in page
-    assert "<code>oa-expectations.toml:12</code>" in page and "the &lt;reason&gt; &amp; why" in page
-    assert "the <reason>" not in page
-    # what the second run says of [b] is what the first said: written once, pointed at
-    assert page.count("final_state.x: expected 1, got 2") == 1 and "as in run 1" in page
-    assert "<li>note: log INFO node a executing</li>" in page
+    data = data_of(page)
+    # findings at the fixture's own path, whatever the root; the expectation's file by name and line
+    entry_index = details_of(page, "graph-engine/001-linear[b]")[0][1]
+    assert data["entries"][entry_index]["location"] == "oa-expectations.toml:12"
+    # the second run says it of its own corpus's file: its own link, the message written once
+    assert findings_of(page, "graph-engine/001-linear[b]") == {
+        0: [("graph-engine/conformance/001-linear.yaml:9:5", "file:///corpus/spec/graph-engine/conformance/001-linear.yaml",
+             "final_state.x: expected 1, got 2")],
+        1: [("graph-engine/conformance/001-linear.yaml:9:5", "file:///other-corpus/spec/graph-engine/conformance/001-linear.yaml",
+             "final_state.x: expected 1, got 2")]}
+    assert data["s"].count("final_state.x: expected 1, got 2") == 1
+    assert [data["s"][n] for n in details_of(page, "graph-engine/001-linear[a]")[0][3]] == ["log INFO node a executing"]
+    # nothing in the data can end its script element; the text is there, escaped only as JSON
+    assert "the <reason>" not in page and "the \\u003creason> & why" in page
     # the header: build, how installed, corpus, date, expectations files
     for text in ("openarmature 0.16.0", "wheel /site", "/other-corpus", "2026-11-27T10:00:00+00:00", "/repo/oa-expectations.toml"):
         assert html.escape(text) in page, text
 
 
-def test_the_page_is_self_contained():
-    page = render_report_page([("r.json", document("0.17.0", [case(GE, None, "passed")]))])
-    assert "default-src 'none'" in page  # the page's own policy forbids every request
-    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:|//)""", page), "a reference leaves the page"
-    assert "@import" not in page and "url(" not in page
+def test_findings_of_one_fixture_read_alike_whatever_the_working_folder_or_root_given():
+    """Defect 10: a root given relatively made every location relative to the run's working folder."""
+    location = "spec/graph-engine/conformance/001-linear.yaml:9:5"
+    one = document("0.17.0", [case(GE, None, "failed", findings=[(location, "x: expected 1, got 2")])], root="/w/spec")
+    two = document("0.17.0", [case(GE, None, "failed", findings=[("../w/" + location, "x: expected 1, got 2")])], root="/w/spec")
+    one["run"]["cwd"], two["run"]["cwd"] = "/w", "/elsewhere"
+    page = render_report_page([("one.json", one), ("two.json", two)])
+    first, second = details_of(page, "graph-engine/001-linear")
+    assert second == [1, 0]  # "as in run 1"
+    assert findings_of(page, "graph-engine/001-linear") == {
+        0: [("graph-engine/conformance/001-linear.yaml:9:5", "file:///w/spec/graph-engine/conformance/001-linear.yaml", "x: expected 1, got 2")]}
 
 
-def test_an_older_report_without_the_run_record_still_renders():
-    report = document("0.16.0", [case(GE, None, "passed")])
-    del report["run"], report["host"]["installed"]
-    page = render_report_page([("old.json", report)])
-    assert page.count("not recorded") >= 3 and rows_of(page) == {"graph-engine/001-linear": ["v p"]}
+def test_the_spec_version_shown_is_the_corpus_read_and_runs_of_one_build_are_told_apart():
+    """Defect 9: the column showed the adapter's target; two runs of one build read alike."""
+    older = document("0.17.0", [case(GE, None, "passed")], root="/spec-0.109.0")
+    newer = document("0.17.0", [case(GE, None, "passed")], root="/spec-0.118.2")
+    older["run"]["corpora"] = [{"root": "/spec-0.109.0", "version": "0.109.0", "fixtures": 495, "digest": "aaaa"}]
+    newer["run"]["corpora"] = [{"root": "/spec-0.118.2", "version": None, "fixtures": 502, "digest": "bbbb"}]
+    newer["run"]["expectations"] = ["/repo/other.toml"]
+    page = render_report_page([("a.json", older), ("b.json", newer)])
+    assert "spec 0.109.0 · 495 fixtures · digest aaaa" in page and "states no spec version · 502 fixtures · digest bbbb" in page
+    assert data_of(page)["runs"] == ["openarmature 0.17.0 · spec 0.109.0 · oa-expectations.toml",
+                                     "openarmature 0.17.0 · spec-0.118.2 · other.toml"]
+    assert 'class="vary"' in page  # the header's differing columns are marked
+    labelled = render_report_page([("a.json", {**older, "run": {**older["run"], "label": "before"}}), ("b.json", newer)])
+    assert data_of(labelled)["runs"][0] == "before"
+
+
+def test_a_case_links_to_the_statements_it_proves_checks_and_cites():
+    run = document("0.17.0", [case("graph-engine/conformance/001-x.yaml", None, "passed"), case("graph-engine/conformance/002-y.yaml", None, "passed")])
+    page = render_report_page([("r.json", run)], COVERAGE, "coverage.html")
+    data = data_of(page)
+    assert data["coverage_page"] == "coverage.html"
+    assert data["cov"] == {"0": [["graph-engine:6:aaaa"], [], []], "1": [[], [], ["graph-engine:6:bbbb"]]}  # proves, checks, cites
+    assert data["statements"]["graph-engine:6:aaaa"].startswith("MUST §6 Per-invocation drain: The drain MUST")
+
+
+def test_pass_percentages_per_run_and_capability():
+    run = document("0.17.0", [case(GE, "a", "passed"), case(GE, "b", "failed"), case(GE, "c", "skipped"), case(LP, None, "passed")])
+    page = render_report_page([("r.json", run)])
+    assert re.findall(r'data-pct="([\d.]+)"', page) == ["50.0", "33.3", "100.0"]  # all, graph-engine, llm-provider
 
 
 COVERAGE = {
@@ -182,10 +250,10 @@ def test_the_command_writes_the_page(tmp_path):
     report.write_text(json.dumps(document("0.17.0", [case(GE, None, "passed")])))
     done = command(str(report), str(report), "-o", str(tmp_path / "page.html"))
     assert done.returncode == 0 and done.stderr == "" and done.stdout.startswith(f"wrote {tmp_path / 'page.html'}: 2 runs")
-    assert rows_of((tmp_path / "page.html").read_text()) == {"graph-engine/001-linear": ["v p", "v p"]}
+    assert rows_of((tmp_path / "page.html").read_text()) == {"graph-engine/001-linear": ["passed", "passed"]}
     assert sorted(p.name for p in tmp_path.iterdir()) == ["page.html", "run.json"]  # no temporary file left
     to_stdout = command(str(report), "-o", "-")  # as run --json -: the page on standard output
-    assert to_stdout.returncode == 0 and rows_of(to_stdout.stdout) == {"graph-engine/001-linear": ["v p"]}
+    assert to_stdout.returncode == 0 and rows_of(to_stdout.stdout) == {"graph-engine/001-linear": ["passed"]}
 
 
 @pytest.mark.parametrize("name, text, problem", [
@@ -254,3 +322,88 @@ def test_rendering_a_page_imports_no_runtime():
              "oa_conformance.frontends.pages.render_report_page([]); print(sorted(m for m in sys.modules if m.startswith('openarmature')))")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_a_label_given_to_the_command_names_the_column(tmp_path):
+    report = tmp_path / "run.json"
+    report.write_text(json.dumps(document("0.17.0", [case(GE, None, "passed")])))
+    odd = tmp_path / "a=b.json"  # a file whose own name holds "=" is taken whole
+    odd.write_text(report.read_text())
+    done = command(str(report) + "=before the fix", str(odd), "-o", str(tmp_path / "page.html"))
+    assert done.returncode == 0, done.stderr
+    data = data_of((tmp_path / "page.html").read_text())
+    assert data["runs"] == ["before the fix", "openarmature 0.17.0"]
+
+
+def test_coverage_links_go_to_the_maps_page_beside_it_and_a_bad_map_is_one_line(tmp_path):
+    report = tmp_path / "run.json"
+    report.write_text(json.dumps(document("0.17.0", [case("graph-engine/conformance/001-x.yaml", None, "passed")])))
+    (tmp_path / "maps").mkdir()
+    (tmp_path / "maps" / "map.json").write_text(json.dumps(COVERAGE))
+    (tmp_path / "out").mkdir()
+    done = command(str(report), "--coverage", str(tmp_path / "maps" / "map.json"), "-o", str(tmp_path / "out" / "page.html"))
+    assert done.returncode == 0, done.stderr
+    data = data_of((tmp_path / "out" / "page.html").read_text())
+    assert data["coverage_page"] == "../maps/map.html" and data["cov"] == {"0": [["graph-engine:6:aaaa"], [], []]}
+    (tmp_path / "bad.json").write_text('{"cases": []}')
+    done = command(str(report), "--coverage", str(tmp_path / "bad.json"), "-o", str(tmp_path / "page2.html"))
+    assert done.returncode == 2 and done.stderr == (f"oa-conformance report: --coverage {tmp_path / 'bad.json'}: "
+                                                    "no 'statements' list: not an oa-conformance coverage --json map\n")
+    assert not (tmp_path / "page2.html").exists()
+
+
+def test_the_run_record_names_the_label_the_working_folder_and_each_corpus_with_its_stated_version(tmp_path, monkeypatch):
+    from oa_conformance.frontends.report import run_document
+
+    checkout = tmp_path / "checkout"
+    (checkout / "spec" / "graph-engine" / "conformance").mkdir(parents=True)
+    (checkout / "spec" / "graph-engine" / "conformance" / "001-a.yaml").write_text("x: 1\n")
+    (checkout / "CHANGELOG.md").write_text("# Changelog\n\ntext\n\n## [0.109.0] — 2026-08-07\n\n## [0.108.0]\n")
+    bare = tmp_path / "bare"
+    (bare / "spec" / "graph-engine" / "conformance").mkdir(parents=True)
+    (bare / "spec" / "graph-engine" / "conformance" / "001-a.yaml").write_text("x: 2\n")
+    titled = tmp_path / "titled"
+    (titled / "spec").mkdir(parents=True)
+    (titled / "README.md").write_text("# OpenArmature conformance corpus at spec v0.118.2\n")
+    monkeypatch.chdir(tmp_path)
+    record = run_document(0.0, ["checkout/spec", str(bare), "titled"], [], "nightly")
+    assert record["label"] == "nightly" and record["cwd"] == str(tmp_path)
+    corpora = record["corpora"]
+    assert [(c["root"], c["version"], c["fixtures"]) for c in corpora] == [
+        (str(checkout / "spec"), "0.109.0", 1), (str(bare), None, 1), (str(titled), "0.118.2", 0)]
+    assert corpora[0]["digest"] != corpora[1]["digest"]  # one file, other bytes
+    assert "label" not in run_document(0.0, [], [])
+
+
+def test_run_label_is_kept_in_the_json_report(tmp_path):
+    from oa_conformance.frontends.cli.oa_conformance import main as cli
+
+    from .conftest import BUNDLED_SPEC
+
+    out = tmp_path / "run.json"
+    assert cli(["run", str(BUNDLED_SPEC / "graph-engine" / "conformance" / "001-linear-reducers.yaml"), "-q", "--label", "nightly",
+                "--json", str(out)]) in (0, 1)
+    assert json.loads(out.read_text())["run"]["label"] == "nightly"
+
+
+def test_the_coverage_page_says_what_it_measured(tmp_path):
+    measured = {"date": "2026-12-07T10:00:00+00:00", "roots": ["/corpus"], "prose": "/prose", "results": ["/runs/new.json"],
+                "accounting": "/repo/spec-coverage.toml", "capabilities": []}
+    page = render_coverage_page({"measured": measured, **COVERAGE})
+    for text in ("/corpus", "/prose", "/runs/new.json", "/repo/spec-coverage.toml", "2026-12-07T10:00:00+00:00"):
+        assert f"{text}" in page, text
+    assert "not recorded" in render_coverage_page(COVERAGE)  # a map written before it said
+
+
+def test_the_coverage_command_records_what_it_measured(tmp_path, shared_spec):
+    from oa_conformance.frontends.cli.oa_conformance import main as cli
+
+    from .conftest import BUNDLED_SPEC
+
+    out = tmp_path / "map.json"
+    assert cli(["coverage", str(BUNDLED_SPEC), "--prose", str(shared_spec), "--accounting", str(BUNDLED_SPEC.parent / "spec-coverage.toml"),
+                "--capability", "graph-engine", "--json", str(out)]) == 0
+    measured = json.loads(out.read_text())["measured"]
+    assert measured["roots"] == [str(BUNDLED_SPEC)] and measured["prose"] == str(shared_spec)
+    assert measured["accounting"] == str(BUNDLED_SPEC.parent / "spec-coverage.toml") and measured["results"] == []
+    assert measured["capabilities"] == ["graph-engine"] and measured["date"].endswith("+00:00")

@@ -60,3 +60,55 @@ def run_report(version: str, corpus: Path, out: Path) -> dict:
     if done.returncode not in (0, 1) or not out.exists():
         raise RuntimeError(f"openarmature {version}: run exited {done.returncode}: {done.stderr.strip()[-400:]}")
     return json.loads(out.read_text(encoding="utf-8"))
+
+
+def scaled_reports(reports: list[dict], cases: int, runs: int) -> list[dict]:
+    """``runs`` reports of ``cases`` cases each, made from real ones for the page's benchmark: run k
+    is ``reports[k % len(reports)]`` with its cases copied (copy c of fixture ``001-x.yaml`` is
+    ``001-x-c<c>.yaml``, in the ids and in the findings' locations too) until there are ``cases``;
+    from the third run on, one case in 53 changes verdict (a pass fails with a finding, anything else
+    passes), so the runs differ in both directions as builds do."""
+    out = []
+    for number in range(runs):
+        source = reports[number % len(reports)]
+        root = _root_prefix(source)
+        made: list[dict] = []
+        copy = 0
+        while len(made) < cases:
+            for index, case in enumerate(source["cases"]):
+                if len(made) == cases:
+                    break
+                made.append(_copied_case(case, copy, flip=number >= 2 and (index * 7 + copy + number) % 53 == 0, root=root))
+            copy += 1
+        out.append({**source, "run": {**source.get("run", {}), "label": f"scaled run {number + 1}"}, "cases": made})
+    return out
+
+
+def _root_prefix(report: dict) -> str:
+    """What the report's locations put before a fixture's path (its root as the run was given it)."""
+    for case in report["cases"]:
+        for finding in case.get("findings") or ():
+            path = (finding.get("location") or "").split(":", 1)[0]
+            if path.endswith(case["fixture"]):
+                return path[:-len(case["fixture"])]
+    return ""
+
+
+def _copied_case(case: dict, copy: int, flip: bool, root: str) -> dict:
+    stem = case["fixture"].rsplit("/", 1)[-1].removesuffix(".yaml")
+    renamed = f"{stem}-c{copy}"
+
+    def moved(text):
+        return text.replace(f"{stem}.yaml", f"{renamed}.yaml") if isinstance(text, str) else text
+
+    made = {**case, "id": case["id"].replace(f"/{stem}", f"/{renamed}", 1), "fixture": moved(case["fixture"]),
+            "location": moved(case.get("location")),
+            "findings": [{**finding, "location": moved(finding.get("location"))} for finding in case.get("findings") or ()]}
+    if flip:
+        if case["outcome"] == "passed":
+            location = f"{root}{case['fixture']}:1:1"
+            made.update(outcome="failed", category=None, reason="a changed verdict (benchmark)", expectation=None,
+                        findings=[{"location": moved(location), "message": "expected.final_state.x: expected 1, got 2 (benchmark)"}])
+        else:
+            made.update(outcome="passed", category=None, reason=None, expectation=None, findings=[])
+    return made

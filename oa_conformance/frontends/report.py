@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import collections
 import datetime
+import hashlib
 import itertools
 import json
 import os
 import platform
+import re
 from typing import Iterable
 
 from ..assertions.rules import HOLDS
@@ -43,11 +45,66 @@ def host() -> dict:
     return {"name": DISTRIBUTION, "version": build.version, "python": platform.python_version(), **host_document()}
 
 
-def run_document(started: float, roots: Iterable[str], expectations: Iterable[str]) -> dict:
-    """When the run started (UTC, ISO 8601), the spec roots it read and the expectations files it
-    applied, in order (absolute paths): what a report page's header names beside the build."""
+def run_document(started: float, roots: Iterable[str], expectations: Iterable[str], label: str | None = None) -> dict:
+    """When the run started (UTC, ISO 8601), the spec roots it read (each with the corpus's version
+    and a digest of its fixtures: ``corpus``) and the expectations files it applied, in order
+    (absolute paths), the folder relative locations in the report are relative to (``cwd``), and the
+    run's ``label`` (``run --label``): what a report page's header names beside the build."""
+    roots = list(roots)
     return {"started": datetime.datetime.fromtimestamp(started, datetime.timezone.utc).isoformat(timespec="seconds"),
-            "roots": [os.path.abspath(root) for root in roots], "expectations": [os.path.abspath(path) for path in expectations]}
+            **({"label": label} if label else {}), "cwd": os.getcwd(),
+            "roots": [os.path.abspath(root) for root in roots], "corpora": [corpus(root) for root in roots],
+            "expectations": [os.path.abspath(path) for path in expectations]}
+
+
+# What states a corpus's spec version: a changelog's latest release heading ("## [0.109.0] — ...",
+# a spec checkout), or a readme's title naming it ("# ... at spec v0.118.2", a corpus taken from a
+# runtime's source distribution).
+_CHANGELOG_RELEASE = re.compile(r"^##\s*\[?v?(\d+\.\d+\.\d+)\]?", re.MULTILINE)
+_README_TITLE = re.compile(r"\A#[^\n]*\bspec v?(\d+\.\d+\.\d+)\b")
+
+
+def corpus(root: str) -> dict:
+    """One spec root as the report records it: its absolute path, the spec version the corpus states
+    (None when it states none: never the adapter's target), how many fixtures it holds and a digest
+    of them (their paths below the root and their bytes), so two runs of different corpora differ
+    in their headers even when neither states a version."""
+    from ..model.discovery import DiscoveryError, discover
+
+    absolute = os.path.abspath(root)
+    digest = hashlib.sha256()
+    try:
+        fixtures = discover([absolute])
+    except DiscoveryError:
+        fixtures = []
+    for ref in sorted(fixtures, key=lambda ref: ref.display):
+        digest.update(ref.display.encode() + b"\0")
+        try:
+            with open(ref.path, "rb") as handle:
+                digest.update(hashlib.sha256(handle.read()).digest())
+        except OSError:
+            digest.update(b"unreadable")
+    return {"root": absolute, "version": stated_version(absolute), "fixtures": len(fixtures), "digest": digest.hexdigest()[:12]}
+
+
+def stated_version(root: str) -> str | None:
+    """The spec version the corpus at ``root`` states, looked for in the root and up to two folders
+    above it (a root may be a checkout, its spec/ folder or one capability's conformance/ folder)."""
+    folder = root if os.path.isdir(root) else os.path.dirname(root)
+    for _ in range(4):
+        for name, pattern in (("CHANGELOG.md", _CHANGELOG_RELEASE), ("README.md", _README_TITLE)):
+            try:
+                with open(os.path.join(folder, name), encoding="utf-8", errors="replace") as handle:
+                    found = pattern.search(handle.read(20_000))
+            except OSError:
+                continue
+            if found:
+                return found.group(1)
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
+    return None
 
 
 def json_report(results: Iterable[CaseResult], unmatched: Iterable[Expectation] = (), run: dict | None = None) -> dict:

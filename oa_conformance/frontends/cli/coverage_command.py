@@ -48,6 +48,18 @@ def _default(given: str | None, default: str) -> str | None:
     return given or (default if os.path.isfile(default) else None)
 
 
+def measured(args, accounting_path: str | None) -> dict:
+    """What the map measured, as its JSON and its page say: the roots, the prose checkout, the
+    ``--results`` files and the accounting file (absolute paths), the capabilities, and when (UTC)."""
+    import datetime
+
+    return {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+            "roots": [os.path.abspath(root) for root in args.roots], "prose": os.path.abspath(args.prose),
+            "results": [os.path.abspath(path) for path in args.results],
+            "accounting": os.path.abspath(accounting_path) if accounting_path else None,
+            "capabilities": list(args.capability or [])}
+
+
 def coverage(args) -> int:
     from ..coverage.accounting import AccountingError, load_accounting
     from ..coverage.coverage_map import ProseError, build_map
@@ -79,7 +91,7 @@ def coverage(args) -> int:
     if coverage_map.fixtures == 0:
         print(f"oa-conformance: no fixtures under {' '.join(args.roots)}", file=sys.stderr)
         return 2
-    data = coverage_map.document()
+    data = {"measured": measured(args, accounting_path), **coverage_map.document()}
     html = render_coverage_page(data) if args.html_path else None
     for problem in coverage_map.problems:
         print(problem, file=sys.stderr)

@@ -70,6 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
                           "repeatable: a later file's entry replaces an earlier one for the same id")
     run.add_argument("--strict-expectations", action="store_true",
                      help='an untriaged expectations entry (kind = "untriaged") excuses no failure: its case fails the run')
+    run.add_argument("--label", metavar="NAME", help="a name for this run, kept in the JSON report: the report page's column heading")
     run.add_argument("--junitxml", metavar="FILE", help="write a JUnit XML report here (the case ids the pytest plugin uses)")
     run.add_argument("--workers", type=positive_count, default=16, help="cases run side by side (default 16; each has its own event loop)")
     run.add_argument("--processes", type=positive_count, metavar="N",
@@ -91,7 +92,13 @@ def build_parser() -> argparse.ArgumentParser:
     diff.add_argument("new", metavar="NEW.json", help="the later report")
     diff.add_argument("--same", action="store_true", help="exit 1 when any verdict differs (not only a worse one)")
     page = commands.add_parser("report", help="the runs of one or more JSON reports side by side, as one self-contained HTML page")
-    page.add_argument("runs", nargs="+", metavar="RUN.json", help="reports of run --json, one column each, in this order (the first is the baseline)")
+    page.add_argument("runs", nargs="+", metavar="RUN.json[=LABEL]",
+                      help="reports of run --json, one column each, in this order (the first is the baseline until the page picks another); "
+                           "=LABEL names the column (else the run's --label, else its build and what sets it apart)")
+    page.add_argument("--coverage", metavar="MAP.json",
+                      help="a coverage --json map: each case links to the statements it proves, checks and cites on the coverage page")
+    page.add_argument("--coverage-page", metavar="URL",
+                      help="where that map's --html page is, from the report page's folder (default: MAP.json's name with .html)")
     page.add_argument("-o", "--output", required=True, metavar="FILE", help="the page to write (replaced whole, never partly written; - for standard output)")
     add_coverage_parser(commands)
     expectations = commands.add_parser("expectations", help="maintain an expectations file")
@@ -141,7 +148,7 @@ def _command(args: argparse.Namespace) -> int:
     if args.command == "report":
         from .report_command import report
 
-        return report(args.runs, args.output)
+        return report(args.runs, args.output, coverage=args.coverage, coverage_page=args.coverage_page)
     if args.command == "coverage":
         from .coverage_command import coverage
 
@@ -315,7 +322,7 @@ def _write_reports(args, results, unmatched, started_at: float, elapsed: float) 
     from ..report import json_report, run_document
 
     if args.json_path:
-        text = json.dumps(json_report(results, unmatched, run_document(started_at, args.roots, args.expectations or ())), indent=2) + "\n"
+        text = json.dumps(json_report(results, unmatched, run_document(started_at, args.roots, args.expectations or (), args.label)), indent=2) + "\n"
         if args.json_path == "-":
             args.report_stream.write(text)
         else:

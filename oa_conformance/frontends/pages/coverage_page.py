@@ -77,7 +77,8 @@ def page_model(data: dict) -> dict:
     citations: list[dict[str, Any]] = list(data.get("citations") or ())
     unresolved = [c for c in citations if not c.get("resolved")]
     total = collections.Counter(s.status for by_section in capabilities.values() for items in by_section.values() for s in items)
-    return {"sections": sections, "counts": counts, "total": total, "statuses": statuses, "letters": letters,
+    measured = data.get("measured") if isinstance(data.get("measured"), dict) else {}
+    return {"measured": measured, "sections": sections, "counts": counts, "total": total, "statuses": statuses, "letters": letters,
             "classes": classes, "levels": LEVELS, "names": {s: s for s in statuses}, "legend": legend,
             "adapter": ADAPTER, "citation_count": len(citations), "unresolved": unresolved}
 

@@ -1,22 +1,32 @@
 """The report page: ``oa-conformance run --json`` reports side by side, one column per run.
 
 ``render_report_page([(name, document), ...])`` takes the reports already read (``frontends/cli/report_command.py``
-reads and checks them) and returns the page: a header per run, a summary bar per run and capability,
-and the matrix — a ``<tbody>`` per fixture, a row per case, a cell per run coloured by verdict and
-carrying the verdict's symbol (the characters ``oa-conformance run`` prints while cases run). A cell
-whose verdict differs from the first column's is marked; a case a run did not have is "not run"
-(reports of different corpora: the rows are the union). Each case that has something to show opens
-(``<details>``) to its findings per run, with the expectations entry and the notes; a run whose
-findings are the same as an earlier run's says so instead of repeating them, and locations are
-written relative to the corpus root the run read, which keeps three runs of 771 cases near 1 MB.
+reads and checks them) and returns the page. The server side writes what is small — a header per run
+(what sets runs of one build apart is marked), a summary bar and pass percentage per run and
+capability — and one compact JSON document (``page_data``) the page's script draws the matrix from:
+a row per fixture (folded) or case, a cell per run coloured by verdict and carrying its symbol (the
+characters ``oa-conformance run`` prints while cases run), marked where it differs from the baseline
+run (picked on the page) with the change's direction — worse or better as ``oa-conformance diff``
+judges it (``GOOD`` → ``BAD`` is worse), other changes "Δ". The script draws only the rows in view
+(a page at a time, more as the table is scrolled) and a case's findings only when it is opened, so a
+page of 50,000 cases × 6 runs stays a few megabytes and opens and filters in well under a second.
+
+In the data every repeated string (messages, notes, paths, expectations entries, case names) is
+written once, in a table, and referred to by its index; a run whose findings for a case are an
+earlier run's says so instead of repeating them. Locations are written as the fixture's own path
+(``<capability>/conformance/<file>:line:col``, as the reports name fixtures), whatever root and
+working folder the run had, and link to the file (``file://`` when the run recorded where it ran).
 """
 
 from __future__ import annotations
 
 import collections
+import json
 import os
+import re
+import urllib.parse
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from .environment import render
 
@@ -27,8 +37,15 @@ NOT_RUN = "not run"
 NOT_RUN_SYMBOL = "–"
 CLASSES = {"passed": "p", "failed": "f", "not implemented": "n", "skipped": "s", "error": "e", "xfail": "xf", "xpass": "xp",
            NOT_RUN: "nr"}
+# Each verdict as one character of the page's data (``v``: a run's verdicts of a case side by side).
+CODES = {"passed": "p", "failed": "f", "not implemented": "n", "skipped": "s", "error": "e", "xfail": "x", "xpass": "X", NOT_RUN: "-"}
 # Which verdict a fixture's cell shows when its cases differ: the one most in need of a look first.
 SEVERITY = ("error", "failed", "not implemented", "xpass", "xfail", "skipped", "passed", NOT_RUN)
+# A change from a good verdict to a bad one is worse, the other way better, as `oa-conformance diff`
+# judges it (tests/test_pages.py keeps the two in step); any other change (passed → skipped, a case
+# one run lacks) is only "changed".
+GOOD = ("passed", "xfail", "skipped")
+BAD = ("failed", "error", "xpass", "not implemented")
 
 
 def verdict(case: dict) -> str:
@@ -36,6 +53,22 @@ def verdict(case: dict) -> str:
     if case.get("outcome") == "failed" and case.get("category") == "not_implemented":
         return "not implemented"
     return str(case.get("outcome"))
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """One spec root a run read, as its report records it."""
+
+    root: str
+    recorded: bool = False  # whether the report says what the corpus is (an older one names only its root)
+    version: str | None = None  # what the corpus states; never the adapter's target
+    fixtures: int | None = None
+    digest: str | None = None
+
+    @property
+    def short(self) -> str:
+        """The corpus in a column heading: its version, else its folder's name."""
+        return f"spec {self.version}" if self.version else os.path.basename(self.root.rstrip(os.sep)) or self.root
 
 
 @dataclass
@@ -47,186 +80,292 @@ class RunColumn:
     build: str
     installed: str
     skips_by: str
-    spec_version: str
     adapter: str
-    corpus: list[str]
+    corpora: list[Corpus]
     started: str
     expectations: list[str]
     python: str
+    label: str | None = None  # run --label, or report RUN.json=LABEL
+    cwd: str | None = None  # what relative locations in the report are relative to
+    heading: str = ""  # the column's name: the label, else the build and what sets this run apart
     counts: collections.Counter = field(default_factory=collections.Counter)
     per_capability: dict[str, collections.Counter] = field(default_factory=lambda: collections.defaultdict(collections.Counter))
 
     @property
-    def label(self) -> str:
-        return f"{self.number} · {self.build}"
-
-
-@dataclass(frozen=True)
-class Cell:
-    verdict: str
-    changed: bool  # differs from the first column's verdict
+    def corpus_text(self) -> str:
+        return ", ".join(corpus.short for corpus in self.corpora) or "corpus not recorded"
 
     @property
-    def css(self) -> str:
-        return CLASSES.get(self.verdict, "e") + (" ch" if self.changed else "")
-
-    @property
-    def symbol(self) -> str:
-        return NOT_RUN_SYMBOL if self.verdict == NOT_RUN else SYMBOLS.get(self.verdict, "?")
-
-
-@dataclass(frozen=True)
-class Detail:
-    """What one run says of one case beyond its verdict: the expectations entry, findings, notes."""
-
-    run: int
-    verdict: str
-    expectation: dict | None
-    findings: tuple[tuple[str, str], ...]
-    notes: tuple[str, ...]
-    same_as: int | None = None  # an earlier run (its number) that said exactly this
-
-    @property
-    def body(self) -> tuple:
-        return (self.expectation and tuple(sorted(self.expectation.items())), self.findings, self.notes)
-
-    @property
-    def empty(self) -> bool:
-        return not (self.expectation or self.findings or self.notes)
-
-
-@dataclass
-class Case:
-    id: str
-    name: str | None
-    cells: list[Cell]
-    details: list[Detail]
-
-    @property
-    def changed(self) -> bool:
-        return any(cell.changed for cell in self.cells)
-
-    @property
-    def has_details(self) -> bool:
-        return any(not d.empty for d in self.details)
-
-
-@dataclass
-class Fixture:
-    path: str  # <capability>/conformance/<file>, as the reports write it
-    capability: str
-    cases: list[Case] = field(default_factory=list)
-
-    @property
-    def name(self) -> str:
-        return self.path.rsplit("/", 1)[-1].removesuffix(".yaml")
-
-    def cells(self) -> list[tuple[str, str, bool]]:
-        """Per run: (css class, text, changed) — the most severe verdict's colour, and each verdict's
-        symbol with its count, so a mixed fixture reads ``3 . 1 x``."""
-        out = []
-        for column in range(len(self.cases[0].cells)):
-            counts = collections.Counter(case.cells[column].verdict for case in self.cases)
-            worst = min(counts, key=SEVERITY.index)
-            text = "  ".join(f"{counts[v]}\u2009{Cell(v, False).symbol}" for v in SEVERITY if counts[v])
-            changed = any(case.cells[column].changed for case in self.cases)
-            out.append((CLASSES[worst] + (" ch" if changed else ""), text, changed))
-        return out
+    def expectations_text(self) -> str:
+        return " + ".join(os.path.basename(path) for path in self.expectations) or "no expectations"
 
 
 def _text(value: Any, default: str = "not recorded") -> str:
     return str(value) if value not in (None, "", [], {}) else default
 
 
+def _mapping(value: Any) -> dict:
+    return value if isinstance(value, dict) else {}
+
+
+def _corpora(run: dict) -> list[Corpus]:
+    recorded = [c for c in run.get("corpora") or () if isinstance(c, dict) and c.get("root")]
+    if recorded:
+        return [Corpus(str(c["root"]), True, c.get("version"), c.get("fixtures"), c.get("digest")) for c in recorded]
+    return [Corpus(str(root)) for root in run.get("roots") or ()]  # an older report: the roots only
+
+
 def _run(number: int, source: str, document: dict) -> RunColumn:
-    host = document.get("host") if isinstance(document.get("host"), dict) else {}
-    adapter = document.get("adapter") if isinstance(document.get("adapter"), dict) else {}
-    run = document.get("run") if isinstance(document.get("run"), dict) else {}
-    installed = host.get("installed") if isinstance(host.get("installed"), dict) else {}
-    decided = host.get("proposals_from") if isinstance(host.get("proposals_from"), dict) else {}
+    host, adapter, run = _mapping(document.get("host")), _mapping(document.get("adapter")), _mapping(document.get("run"))
+    installed, decided = _mapping(host.get("installed")), _mapping(host.get("proposals_from"))
     build = " ".join(str(host[key]) for key in ("name", "version") if host.get(key)) or "build not recorded"
+    target = f", targets spec {adapter['spec_version']}" if adapter.get("spec_version") else ""
     return RunColumn(
         number=number, source=source, build=build,
         installed=" ".join(str(installed[key]) for key in ("kind", "path") if installed.get(key)) or "not recorded",
         skips_by=" ".join(str(decided[key]) for key in ("source", "path") if decided.get(key)) or "not recorded",
-        spec_version=_text(adapter.get("spec_version")),
-        adapter=" ".join(str(adapter[key]) for key in ("name", "version") if adapter.get(key)) or "not recorded",
-        corpus=[str(root) for root in run.get("roots") or ()], started=_text(run.get("started")),
+        adapter=(" ".join(str(adapter[key]) for key in ("name", "version") if adapter.get(key)) or "not recorded") + target,
+        corpora=_corpora(run), started=_text(run.get("started")),
         expectations=[str(path) for path in run.get("expectations") or ()], python=_text(host.get("python")),
+        label=str(run["label"]) if run.get("label") else None, cwd=str(run["cwd"]) if run.get("cwd") else None,
     )
 
 
-def _short(location: str | None, roots: Sequence[str]) -> str:
-    """A location relative to the corpus root the run read (``spec/<capability>/…:line:col``)."""
-    if not location:
-        return ""
-    for root in roots:
-        prefix = root.rstrip(os.sep) + os.sep
-        if location.startswith(prefix):
-            return location[len(prefix):]
-    return location
+def _name_headings(runs: list[RunColumn]) -> None:
+    """Each run's column name: its label; else its build, and — among runs of that build — the
+    corpus, expectations files or installation when they differ, so no two columns read alike."""
+    facets: tuple[Callable[[RunColumn], str], ...] = (lambda r: r.corpus_text, lambda r: r.expectations_text, lambda r: r.installed)
+    for run in runs:
+        if run.label:
+            run.heading = run.label
+            continue
+        alike = [other for other in runs if other.build == run.build]
+        parts = [run.build] + [facet(run) for facet in facets if len({facet(other) for other in alike}) > 1]
+        run.heading = " · ".join(parts)
 
 
-def _expectation(entry: Any) -> dict | None:
+# The header's rows that can tell runs apart: a value that is not the same in every run is marked.
+def _facts(run: RunColumn) -> dict[str, Any]:
+    return {"build": run.build, "installed": run.installed, "skips": run.skips_by, "corpus": [c for c in run.corpora],
+            "expectations": run.expectations, "adapter": run.adapter}
+
+
+_LOCATION = re.compile(r"(.*?)((?::\d+){1,2})?")
+
+
+def _split(location: str) -> tuple[str, str]:
+    """``path:line:col`` as (path, ``line:col``)."""
+    match = _LOCATION.fullmatch(location)
+    assert match is not None  # the pattern matches every string
+    return match.group(1), (match.group(2) or "")[1:]
+
+
+def _place(path: str, run: RunColumn, fixture: str | None) -> tuple[str, str]:
+    """A file a finding names, as (what the page shows, its link): the fixture's own path when it is
+    the case's fixture, else relative to the root holding it; a ``file://`` link when the file's
+    absolute path is known (an absolute location, or a relative one and the run's working folder)."""
+    absolute = path if os.path.isabs(path) else os.path.normpath(os.path.join(run.cwd, path)) if run.cwd else None
+    shown = path
+    if fixture and (path == fixture or path.replace(os.sep, "/").endswith("/" + fixture)):
+        shown = fixture
+    elif absolute:
+        for corpus in run.corpora:
+            prefix = corpus.root.rstrip(os.sep) + os.sep
+            if absolute.startswith(prefix):
+                shown = absolute[len(prefix):]
+                break
+    href = "file://" + urllib.parse.quote(absolute) if absolute else urllib.parse.quote(path)
+    return shown, href
+
+
+class Table:
+    """Values written once in the page's data, referred to by index."""
+
+    def __init__(self) -> None:
+        self.items: list[Any] = []
+        self._index: dict[Any, int] = {}
+
+    def __call__(self, value: Any) -> int:
+        key = value if isinstance(value, str) else json.dumps(value, sort_keys=True)
+        found = self._index.get(key)
+        if found is None:
+            found = self._index[key] = len(self.items)
+            self.items.append(value)
+        return found
+
+
+def _expectation(entry: Any, run: RunColumn) -> dict | None:
     if not isinstance(entry, dict):
         return None
     shown = {key: entry[key] for key in ("outcome", "kind", "checks", "runtime", "reason") if entry.get(key) not in (None, "", [])}
     location = entry.get("location")
     if isinstance(location, str):  # the file is named in the run's header: its base name and line suffice here
-        shown["location"] = os.path.basename(location)
+        path, line = _split(location)
+        shown["location"] = os.path.basename(path) + (f":{line}" if line else "")
+        shown["href"] = _place(path, run, None)[1]
     return shown
 
 
-def _detail(run: RunColumn, case: dict | None) -> Detail:
-    if case is None:
-        return Detail(run.number, NOT_RUN, None, (), ())
-    findings = tuple((_short(f.get("location"), run.corpus), str(f.get("message", "")))
-                     for f in case.get("findings") or () if isinstance(f, dict))
-    notes = tuple(str(note) for note in case.get("notes") or ())
-    return Detail(run.number, verdict(case), _expectation(case.get("expectation")), findings, notes)
+NO_PLACE = -1  # a finding's path index when it names no file; -2 - k: the case's own fixture, after the run's base k
 
 
-def _deduplicated(details: list[Detail]) -> list[Detail]:
-    """Each run that says what an earlier run said points at that run instead of repeating it."""
-    out: list[Detail] = []
-    for detail in details:
-        earlier = next((d for d in out if not d.empty and d.same_as is None and d.body == detail.body), None)
-        out.append(Detail(detail.run, detail.verdict, None, (), (), earlier.run) if earlier and not detail.empty else detail)
-    return out
+def _detail(run: RunColumn, case: dict, strings: Table, paths: Table, entries: Table, bases: list[list[str]]) -> tuple | None:
+    """What one run says of one case beyond its verdict — ``(entry, findings, notes)`` as indexes
+    into the data's tables — or None when it says nothing more. A finding in the case's own fixture
+    is written ``-2 - k`` when its link is the run's base k (``bases``: what comes before a fixture's
+    path in its links, the roots a run read) followed by the fixture's path: most findings, written
+    without their path."""
+    fixture = case.get("fixture") if isinstance(case.get("fixture"), str) else None
+    findings = []
+    for finding in case.get("findings") or ():
+        if not isinstance(finding, dict):
+            continue
+        location = finding.get("location")
+        message = strings(str(finding.get("message", "")))
+        if isinstance(location, str) and location:
+            path, line = _split(location)
+            shown, href = _place(path, run, fixture)
+            # (a fixture path with characters a link must escape keeps its own entry in ``paths``)
+            if fixture and shown == fixture and urllib.parse.quote(fixture) == fixture and href.endswith(fixture):
+                known = bases[run.number - 1]
+                base = href[:-len(fixture)]
+                if base not in known:
+                    known.append(base)
+                findings.append([-2 - known.index(base), line, message])
+                continue
+            findings.append([paths([shown, href]), line, message])
+        else:
+            findings.append([NO_PLACE, "", message])
+    notes = [strings(str(note)) for note in case.get("notes") or ()]
+    entry = _expectation(case.get("expectation"), run)
+    if not (entry or findings or notes):
+        return None
+    return (entries(entry) if entry else -1, findings, notes)
 
 
-def page_model(reports: Sequence[tuple[str, dict]]) -> dict:
-    """Runs, fixtures (capability, then path; cases in report order), and the counts the page shows."""
-    runs = [_run(number, source, document) for number, (source, document) in enumerate(reports, start=1)]
-    by_run: list[dict[str, dict]] = []
+def _coverage(statements: dict | None) -> tuple[dict[str, tuple[list[str], list[str], list[str]]], dict[str, str]]:
+    """Per case id, the statements it proves (a fault it catches breaks the statement:
+    ``proven_by``), those it checks (it names them and passed: ``named_by``; an older map's
+    ``verified_by``) and those it only cites; each such statement's text for its link's title."""
+    per_case: dict[str, tuple[list[str], list[str], list[str]]] = collections.defaultdict(lambda: ([], [], []))
+    texts = {}
+    for statement in (statements or {}).get("statements") or ():
+        if not isinstance(statement, dict) or not statement.get("id"):
+            continue
+        ident = str(statement["id"])
+        proven = {str(p.get("case")) if isinstance(p, dict) else str(p) for p in statement.get("proven_by") or ()}  # {case, fault}
+        checked = set(map(str, statement.get("named_by") or statement.get("verified_by") or ())) - proven
+        cited = set(map(str, statement.get("cited_by") or ())) - proven - checked
+        for column, cases in enumerate((proven, checked, cited)):
+            for case_id in cases:
+                per_case[case_id][column].append(ident)
+        if proven or checked or cited:
+            texts[ident] = f"{str(statement.get('level', '')).upper()} {statement.get('section', '')}: {statement.get('text', '')}"[:240]
+    return per_case, texts
+
+
+# What the page's script reads when it draws the rows; the rest (what a case opens to) it reads when
+# a case is first opened: two JSON documents, the second parsed only then.
+MATRIX = ("runs", "codes", "classes", "symbols", "verdicts", "severity", "good", "bad", "caps", "folders", "fx", "n", "names",
+          "ids", "v")
+
+
+def _derived_id(capability: str, fixture: str, name: str | None) -> str:
+    stem = fixture.rsplit("/", 1)[-1].removesuffix(".yaml")
+    return f"{capability}/{stem}" + (f"[{name}]" if name is not None else "")
+
+
+def page_data(runs: list[RunColumn], by_run: list[dict[str, dict]], statements: dict | None = None,
+              coverage_page: str | None = None) -> dict:
+    """The matrix as the page's script reads it (every key documented in ``report.js``)."""
     order: dict[str, tuple[str, str, str | None]] = {}  # case id -> (capability, fixture path, case name), first seen
-    for run, (_, document) in zip(runs, reports):
-        cases = {}
-        for case in document.get("cases") or ():
-            case_id = str(case.get("id"))
-            cases[case_id] = case
+    for cases in by_run:
+        for case_id, case in cases.items():
             fixture = str(case.get("fixture"))
-            capability = case.get("capability") or fixture.split("/", 1)[0]
-            order.setdefault(case_id, (capability, fixture, case.get("case")))
-            run.counts[verdict(case)] += 1
-            run.per_capability[capability][verdict(case)] += 1
-        by_run.append(cases)
-    fixtures: dict[str, Fixture] = {}
-    for case_id, (capability, path, name) in order.items():
-        verdicts = [verdict(cases[case_id]) if case_id in cases else NOT_RUN for cases in by_run]
-        cells = [Cell(v, v != verdicts[0]) for v in verdicts]
-        details = _deduplicated([_detail(run, cases.get(case_id)) for run, cases in zip(runs, by_run)])
-        fixtures.setdefault(path, Fixture(path, capability)).cases.append(Case(case_id, name, cells, details))
-    ordered = sorted(fixtures.values(), key=lambda f: (f.capability, f.path))
-    capabilities = sorted({f.capability for f in ordered})
-    cases = [case for fixture in ordered for case in fixture.cases]
+            order.setdefault(case_id, (str(case.get("capability") or fixture.split("/", 1)[0]), fixture, case.get("case")))
+    fixtures: dict[tuple[str, str], list[str]] = {}
+    for case_id, (capability, fixture, _) in order.items():
+        fixtures.setdefault((capability, fixture), []).append(case_id)
+    capabilities = sorted({capability for capability, _ in fixtures})
+    cap_index = {capability: index for index, capability in enumerate(capabilities)}
+    strings, paths, entries, folders, case_names = Table(), Table(), Table(), Table(), Table()
+    bases: list[list[str]] = [[] for _ in runs]  # per run: what comes before a fixture's path in its links
+    per_case, statement_texts = _coverage(statements)
+    fx, names, verdicts, ids, details, coverage = [], [], [], {}, {}, {}
+    index = 0
+    for (capability, fixture), case_ids in sorted(fixtures.items()):
+        folder, _, file = fixture.rpartition("/")
+        fx.append([cap_index[capability], folders(folder), file.removesuffix(".yaml"), len(case_ids)])
+        for case_id in case_ids:
+            name = order[case_id][2]
+            names.append(case_names(str(name)) if name is not None else -1)
+            if case_id != _derived_id(capability, fixture, name):
+                ids[index] = case_id
+            said: list[tuple[int, tuple]] = []  # (run index, what it said), each distinct thing once
+            row = []
+            for number, (run, cases) in enumerate(zip(runs, by_run)):
+                case = cases.get(case_id)
+                verdicts.append(CODES.get(verdict(case), CODES[NOT_RUN]) if case is not None else CODES[NOT_RUN])
+                detail = _detail(run, case, strings, paths, entries, bases) if case is not None else None
+                if detail is None:
+                    continue
+                # what is compared: the detail, and where its links to the fixture go
+                said_here = (detail, tuple(bases[number]) if any(f[0] <= -2 for f in detail[1]) else None)
+                earlier = next((n for n, body in said if body == said_here), None)
+                if earlier is None:
+                    said.append((number, said_here))
+                    row.append([number, *detail])
+                else:
+                    row.append([number, earlier])
+            if row:
+                details[index] = row
+            linked = per_case.get(case_id)
+            if linked:
+                coverage[index] = [sorted(ids) for ids in linked]
+            index += 1
     return {
-        "runs": runs, "fixtures": ordered, "capabilities": capabilities,
-        "verdicts": list(SYMBOLS), "names": {v: v for v in SYMBOLS}, "symbols": SYMBOLS, "classes": CLASSES, "not_run": NOT_RUN,
-        "not_run_symbol": NOT_RUN_SYMBOL, "case_count": len(cases), "changed_count": sum(case.changed for case in cases),
+        "runs": [run.heading for run in runs],
+        "codes": "".join(CODES[v] for v in (*SYMBOLS, NOT_RUN)), "classes": [CLASSES[v] for v in (*SYMBOLS, NOT_RUN)],
+        "symbols": [*SYMBOLS.values(), NOT_RUN_SYMBOL], "verdicts": [*SYMBOLS, NOT_RUN],
+        "severity": "".join(CODES[v] for v in SEVERITY), "good": "".join(CODES[v] for v in GOOD), "bad": "".join(CODES[v] for v in BAD),
+        "caps": capabilities, "folders": folders.items, "fx": fx, "n": case_names.items, "names": names, "ids": ids, "v": "".join(verdicts),
+        "s": strings.items, "paths": paths.items, "bases": bases, "entries": entries.items, "d": details,
+        "cov": coverage, "statements": statement_texts, "coverage_page": coverage_page,
     }
 
 
-def render_report_page(reports: Sequence[tuple[str, dict]]) -> str:
-    """The page for these reports (``(file name, parsed JSON)`` each, in column order)."""
-    return render("report.html", **page_model(reports))
+def page_model(reports: Sequence[tuple[str, dict]], statements: dict | None = None, coverage_page: str | None = None) -> dict:
+    """Runs (named, counted), the header's rows that differ between runs, and the matrix's data."""
+    runs = [_run(number, source, document) for number, (source, document) in enumerate(reports, start=1)]
+    _name_headings(runs)
+    by_run: list[dict[str, dict]] = []
+    for run, (_, document) in zip(runs, reports):
+        cases = {}
+        for case in document.get("cases") or ():
+            cases[str(case.get("id"))] = case
+            capability = str(case.get("capability") or str(case.get("fixture")).split("/", 1)[0])
+            run.counts[verdict(case)] += 1
+            run.per_capability[capability][verdict(case)] += 1
+        by_run.append(cases)
+    data = page_data(runs, by_run, statements, coverage_page)
+    facts = [_facts(run) for run in runs]
+    differing = {key for key in (facts[0] if facts else {}) if any(f[key] != facts[0][key] for f in facts)}
+    return {
+        "runs": runs, "capabilities": data["caps"], "differing": differing, "data": data,
+        "verdicts": list(SYMBOLS), "names": {v: v for v in SYMBOLS}, "symbols": SYMBOLS, "classes": CLASSES, "not_run": NOT_RUN,
+        "not_run_symbol": NOT_RUN_SYMBOL, "case_count": len(data["names"]), "fixture_count": len(data["fx"]),
+    }
+
+
+def script_json(value: Any) -> str:
+    """JSON to sit inside a ``<script type="application/json">``: nothing in it can end the element."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
+
+
+def render_report_page(reports: Sequence[tuple[str, dict]], statements: dict | None = None, coverage_page: str | None = None) -> str:
+    """The page for these reports (``(file name, parsed JSON)`` each, in column order); with a
+    ``coverage --json`` map (``statements``), each case links to its statements on ``coverage_page``."""
+    model = page_model(reports, statements, coverage_page)
+    data = model["data"]
+    return render("report.html", **model, data_json=script_json({key: data[key] for key in MATRIX}),
+                  details_json=script_json({key: value for key, value in data.items() if key not in MATRIX}))

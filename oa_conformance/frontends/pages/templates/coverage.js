@@ -25,4 +25,16 @@
   form.addEventListener("input", apply);
   form.addEventListener("submit", (event) => event.preventDefault());
   apply();
+  // A link to one statement (#st-<id>, as the report page writes them) opens it and shows it, filters or not.
+  function reveal() {
+    const target = location.hash.startsWith("#st-") ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
+    if (!target || !target.matches("details.st")) return;
+    form.reset();
+    apply();
+    target.open = true;
+    target.classList.add("target");
+    target.scrollIntoView({ block: "center" });
+  }
+  window.addEventListener("hashchange", reveal);
+  reveal();
 })();
