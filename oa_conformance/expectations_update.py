@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from .expectations import (INTERMITTENT, UNTRIAGED, Expectation, ExpectationsError, fixture_id, load_expectations,
                            _is_under)
-from .report import NotAReport, read_json_report
+from .report import NotAReport, read_json_report, refuse_duplicate_ids
 
 Failing = tuple[tuple[str, "str | None"], ...]  # (check name, the check it restates)
 
@@ -75,6 +75,10 @@ def read_run(path: str) -> Run:
             raise UpdateError(f"--from {path}: the report lists no failing_checks per case: written by an older "
                               "oa-conformance; run again with this one")
         cases[case["id"]] = _observed(case)
+    try:
+        refuse_duplicate_ids(case["id"] for case in document["cases"])
+    except NotAReport as exc:
+        raise UpdateError(f"--from {path}: {exc}") from None
     host = document["host"]
     version = host.get("version") if isinstance(host.get("version"), str) else None
     return Run(path, version, _label(path, document), cases)

@@ -190,7 +190,35 @@ def _command(args: argparse.Namespace) -> int:
     if loose is not None:  # the static passes read it against every vocabulary; a run needs its executors
         print(f"oa-conformance: {capability_unknown(loose.path)}", file=sys.stderr)
         return 2
+    shared = shared_case_ids(fixtures, args.roots)
+    if shared:
+        print(f"oa-conformance: {shared}", file=sys.stderr)
+        return 2
     return _run(fixtures, args)
+
+
+def shared_case_ids(fixtures, roots: list[str]) -> str | None:
+    """Why the run is refused when two fixtures of it have one case id (two corpora of one spec side
+    by side), or None. A report keyed by id would hold both, and every reader of it (``diff``,
+    ``report``, ``expectations update``, a CI's JUnit history) would keep one: the run is two runs."""
+    first: dict[tuple[str | None, str], str] = {}
+    for ref in fixtures:
+        other = first.setdefault((ref.capability, ref.name), ref.path)
+        if other != ref.path:
+            case_id = f"{ref.capability}/{ref.name.removesuffix('.yaml')}"
+            return (f"{_root_of(other, roots)} and {_root_of(ref.path, roots)} share case ids (e.g. {case_id}: {other} "
+                    f"and {ref.path}): run each root on its own")
+    return None
+
+
+def _root_of(path: str, roots: list[str]) -> str:
+    """The root given on the command line that ``path`` was found under."""
+    absolute = os.path.abspath(path)
+    for root in roots:
+        top = os.path.abspath(root)
+        if absolute == top or absolute.startswith(top.rstrip(os.sep) + os.sep):
+            return root
+    return path
 
 
 class _Refused(Exception):

@@ -1,0 +1,121 @@
+"""Every input, round three (issue 34): the new commands — `report`, `coverage`, `expectations update`,
+`run --junitxml`, `diff` — and the pytest plugin as a new user meets them, each through the installed
+command run as its own process where the process's own behaviour (exit, stderr, stdout) is the point."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from oa_conformance.cli.oa_conformance import main as cli
+
+from .test_every_input import no_traceback
+from .test_every_input_round2 import command
+from .test_pytest_plugin import five_cases
+
+pytest_plugins = ["pytester"]
+
+FIVE = "graph-engine/001-five"  # c1, c3 pass; c2, c4, c5 fail expected.final_state
+
+
+def run_report(path: Path, cases: list[dict], version: str = "0.17.0", **extra) -> Path:
+    """A hand-made ``run --json`` report: these cases, run on openarmature ``version``."""
+    document = {"host": {"name": "openarmature", "version": version}, "created": "2026-12-07", "cases": cases, **extra}
+    path.write_text(json.dumps(document), encoding="utf-8")
+    return path
+
+
+def case(case_id: str, outcome: str, failing: list[str] = (), expectation: dict | None = None) -> dict:
+    capability, rest = case_id.split("/", 1)
+    return {"id": case_id, "capability": capability, "fixture": f"{capability}/conformance/{rest.split('[')[0]}.yaml",
+            "case": rest.split("[")[1].rstrip("]") if "[" in rest else None, "outcome": outcome,
+            "failing_checks": [{"name": name, "status": "failed", "restates": None} for name in failing],
+            "findings": [], "expectation": expectation}
+
+
+# --- 1. one run over two spec roots that share case ids -------------------------------------------
+
+def test_a_run_over_two_roots_sharing_case_ids_is_refused_naming_both(tmp_path, capsys):
+    first, second = five_cases(tmp_path / "a"), five_cases(tmp_path / "b")
+    report = tmp_path / "run.json"
+    assert cli(["run", str(first), str(second), "--json", str(report), "-q"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1, err
+    assert str(first) in err[0] and str(second) in err[0] and f"{FIVE}" in err[0], err
+    assert "run each root on its own" in err[0]
+    assert not report.exists()
+    assert cli(["run", str(first), "-q"]) == 1 and cli(["run", str(second), "-q"]) == 1  # each root on its own runs
+
+
+def test_a_root_given_twice_is_one_root_not_a_collision(tmp_path, capsys):
+    spec = five_cases(tmp_path)
+    assert cli(["run", str(spec), str(spec / "graph-engine" / "conformance"), "-q"]) == 1
+    assert "share" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("args", [["diff", "{r}", "{r}"], ["report", "{r}", "-o", "{out}"],
+                                  ["expectations", "update", "--from", "{r}", "{out}"]])
+def test_every_reader_refuses_a_report_with_duplicate_ids_located(tmp_path, capsys, args):
+    report = run_report(tmp_path / "r.json", [case(f"{FIVE}[c1]", "passed"), case(f"{FIVE}[c2]", "passed"),
+                                               case(f"{FIVE}[c1]", "failed", ["expected.final_state"])])
+    out = tmp_path / "out"
+    assert cli([a.format(r=report, out=out) for a in args]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"{report}: cases[2]: duplicate id '{FIVE}[c1]' (first at cases[0])" in err[0], err
+    assert not out.exists()
+
+
+# --- 2. expectations update from two builds' runs --------------------------------------------------
+
+def test_a_difference_between_builds_is_scoped_to_the_build_that_fails(tmp_path, capsys):
+    old = run_report(tmp_path / "old.json", [case(f"{FIVE}[c1]", "failed", ["expected.final_state"]),
+                                             case(f"{FIVE}[c2]", "passed"), case(f"{FIVE}[c3]", "failed")], "0.16.0")
+    new = run_report(tmp_path / "new.json", [case(f"{FIVE}[c1]", "passed"), case(f"{FIVE}[c2]", "failed"),
+                                             case(f"{FIVE}[c3]", "failed")], "0.17.0")
+    path = tmp_path / "exp.toml"
+    assert cli(["expectations", "update", "--from", str(old), "--from", str(new), str(path), "--write"]) == 0
+    import tomllib
+
+    written = tomllib.loads(path.read_text())
+    assert written[f"{FIVE}[c1]"]["outcome"] == "fail" and written[f"{FIVE}[c1]"]["runtime"] == "==0.16.0"
+    assert written[f"{FIVE}[c1]"]["checks"] == ["expected.final_state"]
+    assert written[f"{FIVE}[c2]"]["outcome"] == "fail" and written[f"{FIVE}[c2]"]["runtime"] == "==0.17.0"
+    assert written[f"{FIVE}[c3]"]["outcome"] == "fail" and "runtime" not in written[f"{FIVE}[c3]"]
+
+
+def test_an_entry_for_every_build_that_one_build_now_passes_is_narrowed_to_the_others(tmp_path, capsys):
+    path = tmp_path / "exp.toml"
+    path.write_text(f'["{FIVE}[c1]"]\noutcome = "fail"\nkind = "runtime"\nreason = "r"\n', encoding="utf-8")
+    old = run_report(tmp_path / "old.json", [case(f"{FIVE}[c1]", "xfail")], "0.16.0")
+    new = run_report(tmp_path / "new.json", [case(f"{FIVE}[c1]", "xpass")], "0.17.0")
+    assert cli(["expectations", "update", "--from", str(old), "--from", str(new), str(path), "--write"]) == 0
+    text = path.read_text()
+    assert 'outcome = "fail"' in text and 'runtime = "!=0.17.0"' in text, text
+    from oa_conformance.expectations import load_all
+
+    assert len(load_all([str(path)], "0.17.0")) == 0 and len(load_all([str(path)], "0.16.0")) == 1
+
+
+def test_the_same_build_differing_across_runs_is_intermittent(tmp_path, capsys):
+    one = run_report(tmp_path / "one.json", [case(f"{FIVE}[c1]", "failed")], "0.17.0")
+    two = run_report(tmp_path / "two.json", [case(f"{FIVE}[c1]", "passed")], "0.17.0")
+    path = tmp_path / "exp.toml"
+    assert cli(["expectations", "update", "--from", str(one), "--from", str(two), str(path), "--write"]) == 0
+    assert 'outcome = ["fail", "pass"]' in path.read_text() and "runtime" not in path.read_text()
+
+
+# --- 3. report writing over its own input ----------------------------------------------------------
+
+def test_report_refuses_to_write_over_one_of_its_runs(tmp_path, capsys):
+    run = run_report(tmp_path / "run.json", [case(f"{FIVE}[c1]", "passed")])
+    before = run.read_text()
+    for output in (str(run), os.path.relpath(run)):
+        assert cli(["report", str(run), "-o", output]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and "is one of the reports read" in err[0], err
+    assert run.read_text() == before
