@@ -5,7 +5,12 @@ Each run's JSON report says, per case, its outcome and the checks that did not h
 (``failing_checks``); its ``host`` names the build. For each case the runs saw (a skipped case says
 nothing), what it needs is: nothing when every run passed it; an entry listing its failing checks (a
 whole-case one when it failed without reaching them) when every run failed it alike; an intermittent
-entry (``outcome = ["fail", "pass"]``) when the runs disagree. The entry in scope for a run's build
+entry (``outcome = ["fail", "pass"]``) when runs of one build disagree. Builds that disagree (one
+passes the case, another fails it) are a deterministic difference, never intermittency: the entry
+is scoped to the builds that fail it (``runtime = "==V"`` for a new entry of one failing build,
+else ``"!=V"`` per passing build, within the entry's own range: an existing entry keeps the builds
+no run saw); builds that fail it differently
+get a warning and no change. The entry in scope for a run's build
 that governs the case (its own, else its fixture's) is then removed, narrowed or widened to that; an
 entry out of scope for every run's build is left alone. A case no entry governs gets a new one,
 ``kind = "untriaged"``, its reason naming the run, scoped ``runtime = RANGE`` with ``--runtime-range``.
@@ -105,6 +110,33 @@ def _label(path: str, document: dict) -> str:
     return f"{path} ({build}; {created})"
 
 
+@dataclass(frozen=True)
+class AcrossBuilds:
+    """What a case needs across the runs' builds: ``need``, on every build (``passing`` empty) or
+    only on the builds other than ``passing`` (those that fail it: ``failing``)."""
+
+    need: Need
+    failing: tuple[str, ...] = ()
+    passing: tuple[str, ...] = ()
+
+
+def across_builds(seen: dict[str | None, list[Observed]]) -> AcrossBuilds | str:
+    """A case's need from its observations per build (``host.version``), or why no one entry can
+    say it. Runs of one build that disagree make it intermittent; builds that disagree are no
+    intermittency but a deterministic difference, so the entry is scoped to the builds that fail."""
+    needs = {version: need(observed) for version, observed in seen.items()}
+    if len(set(needs.values())) == 1:
+        return AcrossBuilds(next(iter(needs.values())))
+    failing = {version: wanted for version, wanted in needs.items() if wanted.kind != "pass"}
+    passing = tuple(sorted(str(v) for v, wanted in needs.items() if wanted.kind == "pass"))
+    if None in needs:
+        return "its runs' builds differ and one names no version (host.version): update from each build's runs"
+    if len(set(failing.values())) != 1:
+        return (f"fails differently on builds {', '.join(sorted(map(str, failing)))}: update from each build's runs "
+                "with --runtime-range")
+    return AcrossBuilds(next(iter(failing.values())), tuple(sorted(map(str, failing))), passing)
+
+
 def need(observed: list[Observed]) -> Need:
     fails = [o for o in observed if not o.passed]
     if not fails:
@@ -132,23 +164,40 @@ def fitted(listed: list[str], failing: Failing, narrow: bool) -> list[str]:
 
 @dataclass(frozen=True)
 class Shape:
-    """An entry's shape as the update edits it: intermittent or not, its checks (None: whole case)."""
+    """An entry's shape as the update edits it: intermittent or not, its checks (None: whole case),
+    the builds it holds for (``runtime``; None: every build)."""
 
     intermittent: bool
     checks: tuple[str, ...] | None
+    runtime: str | None = None
 
 
-def reshaped(entry: Expectation, wanted: Need) -> Shape | None:
-    """The shape ``entry`` must take for a case that needs ``wanted``; None: remove it."""
-    current = Shape(entry.intermittent, entry.checks or None)
+def current_shape(entry: Expectation) -> Shape:
+    return Shape(entry.intermittent, entry.checks or None, entry.runtime)
+
+
+def reshaped(entry: Expectation, wanted: Need, runtime: str | None = None) -> Shape | None:
+    """The shape ``entry`` must take for a case that needs ``wanted`` (on the builds ``runtime``
+    names; None: those it names now); None: remove it."""
+    current = current_shape(entry)
+    runtime = runtime or entry.runtime
     if wanted.kind == "pass":
         return current if entry.intermittent else None
     intermittent = entry.intermittent or wanted.kind == "intermittent"
-    if wanted.checks is None:
-        return Shape(intermittent, None)
-    if current.checks is None:
-        return Shape(intermittent, None)
-    return Shape(intermittent, tuple(fitted(list(current.checks), wanted.checks, narrow=not intermittent)))
+    if wanted.checks is None or current.checks is None:
+        return Shape(intermittent, None, runtime)
+    return Shape(intermittent, tuple(fitted(list(current.checks), wanted.checks, narrow=not intermittent)), runtime)
+
+
+def _scope(base: str | None, verdict: AcrossBuilds, new: bool) -> str | None:
+    """``base`` narrowed to the builds that fail a case some builds pass: the one failing build
+    (``==V``) for a ``new`` entry, else every build but the passing ones (``!=V``, kept within
+    ``base``: an entry that held for builds no run saw still holds for them)."""
+    if not verdict.passing:
+        return base
+    if new and base is None and len(verdict.failing) == 1:
+        return f"=={verdict.failing[0]}"
+    return ",".join([base] * (base is not None) + [f"!={version}" for version in verdict.passing])
 
 
 def update(path: str, runs: list[Run], runtime_range: str | None = None) -> tuple[str, str, list[str]]:
@@ -166,8 +215,10 @@ def update(path: str, runs: list[Run], runtime_range: str | None = None) -> tupl
     except ExpectationsError as exc:
         raise UpdateError(str(exc)) from None
     doc = tomlkit.parse(old)
-    governed: dict[str, tuple[Expectation, dict[str, list[Observed]]]] = {}
-    loose: dict[str, list[tuple[Observed, Run]]] = {}
+    # Each case's observations, per build (host.version): a difference between builds is no
+    # intermittency (across_builds).
+    governed: dict[str, tuple[Expectation, dict[str, dict[str | None, list[Observed]]]]] = {}
+    loose: dict[str, dict[str | None, list[tuple[Observed, Run]]]] = {}
     for run in runs:
         in_scope = {e.case_id: e.for_runtime(run.version) for e in entries if e.outcome == "fail" and e.holds_for(run.version)}
         for case_id, observed in run.cases.items():
@@ -175,13 +226,21 @@ def update(path: str, runs: list[Run], runtime_range: str | None = None) -> tupl
                 continue
             entry = in_scope.get(case_id) or in_scope.get(fixture_id(case_id))
             if entry is None:
-                loose.setdefault(case_id, []).append((observed, run))
+                loose.setdefault(case_id, {}).setdefault(run.version, []).append((observed, run))
             else:
-                governed.setdefault(entry.case_id, (entry, {}))[1].setdefault(case_id, []).append(observed)
+                cases = governed.setdefault(entry.case_id, (entry, {}))[1]
+                cases.setdefault(case_id, {}).setdefault(run.version, []).append(observed)
     warnings: list[str] = []
     added: list[tuple[str, dict]] = []
     for entry, cases in governed.values():
-        shapes = {case_id: reshaped(entry, need(observed)) for case_id, observed in cases.items()}
+        shapes = {}
+        for case_id, seen in cases.items():
+            verdict = across_builds(seen)
+            if isinstance(verdict, str):
+                warnings.append(f"{entry.location}: {case_id} {verdict}; left alone")
+                shapes[case_id] = current_shape(entry)
+            else:
+                shapes[case_id] = reshaped(entry, verdict.need, _scope(entry.runtime, verdict, new=False))
         table = doc[entry.case_id]
         if len(set(shapes.values())) == 1:
             _reshape(doc, entry, next(iter(shapes.values())))
@@ -191,17 +250,25 @@ def update(path: str, runs: list[Run], runtime_range: str | None = None) -> tupl
         for case_id, shape in shapes.items():
             if shape is not None:
                 added.append((case_id, _body(body, entry, shape)))
-    for case_id, seen in loose.items():
-        wanted = need([observed for observed, _ in seen])
+    for case_id, by_build in loose.items():
+        verdict = across_builds({version: [observed for observed, _ in seen] for version, seen in by_build.items()})
+        if isinstance(verdict, str):
+            warnings.append(f"{path}: {case_id} {verdict}; no entry added")
+            continue
+        wanted = verdict.need
         if wanted.kind == "pass":
             continue
         body = {"outcome": list(INTERMITTENT) if wanted.kind == "intermittent" else "fail", "kind": UNTRIAGED}
-        if runtime_range:
-            body["runtime"] = runtime_range
+        scope = _scope(runtime_range, verdict, new=True)
+        if scope:
+            body["runtime"] = scope
         if wanted.checks is not None:
             body["checks"] = fitted([], wanted.checks, narrow=True)
         verb = "failed" if wanted.kind == "fail" else "failed and passed (intermittent)"
-        body["reason"] = f"untriaged: {verb} in {'; '.join(dict.fromkeys(run.label for _, run in seen))}"
+        failed_in = [run.label for version, seen in by_build.items() if str(version) not in verdict.passing for _, run in seen]
+        passed_in = [run.label for version, seen in by_build.items() if str(version) in verdict.passing for _, run in seen]
+        body["reason"] = (f"untriaged: {verb} in {'; '.join(dict.fromkeys(failed_in))}"
+                          + (f"; passed in {'; '.join(dict.fromkeys(passed_in))}" if passed_in else ""))
         added.append((case_id, body))
     first = True
     for case_id, body in added:
@@ -221,9 +288,12 @@ def update(path: str, runs: list[Run], runtime_range: str | None = None) -> tupl
 
 def _body(body: dict, entry: Expectation, shape: Shape) -> dict:
     """A case's own entry split off a fixture-wide one: its keys, in the shape the case needs."""
-    new = {k: v for k, v in body.items() if k not in ("outcome", "checks")}
+    new = {k: v for k, v in body.items() if k not in ("outcome", "checks", "runtime")}
     ordered = {"outcome": list(INTERMITTENT) if shape.intermittent else "fail"}
-    ordered.update((k, new.pop(k)) for k in ("kind", "runtime") if k in new)
+    if "kind" in new:
+        ordered["kind"] = new.pop("kind")
+    if shape.runtime is not None:
+        ordered["runtime"] = shape.runtime
     if shape.checks is not None:
         ordered["checks"] = list(shape.checks)
     ordered.update(new)
@@ -236,10 +306,12 @@ def _reshape(doc, entry: Expectation, shape: Shape | None) -> None:
         _remove(doc, entry.case_id)
         return
     table = doc[entry.case_id]
-    if shape == Shape(entry.intermittent, entry.checks or None):
+    if shape == current_shape(entry):
         return
     if shape.intermittent != entry.intermittent:
         table["outcome"] = list(INTERMITTENT) if shape.intermittent else "fail"
+    if shape.runtime != entry.runtime:
+        table["runtime"] = shape.runtime
     if shape.checks is None:
         for key in ("checks", "builds"):
             if key in table:
