@@ -71,6 +71,7 @@ The stable API other front ends use: :func:`load_expectations`, :func:`load_all`
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 import tomllib
 from dataclasses import dataclass
@@ -158,7 +159,9 @@ class Expectation:
     def document(self) -> dict:
         """The entry as JSON-able data (the JSON report's ``expectation``)."""
         return {"outcome": list(INTERMITTENT) if self.intermittent else self.outcome, "intermittent": self.intermittent,
-                "kind": self.kind, "reason": self.reason, "entry": self.case_id, "location": self.location}
+                "kind": self.kind, "reason": self.reason, "entry": self.case_id, "location": self.location,
+                # which of the run's files it is, wherever the run was started (expectations update)
+                "file": os.path.abspath(self.path) if self.path else None}
 
 
 def restated(check: "Check") -> str | None:

@@ -14,7 +14,10 @@ get a warning and no change. The entry in scope for a run's build
 that governs the case (its own, else its fixture's) is then removed, narrowed or widened to that; an
 entry out of scope for every run's build is left alone. A case no entry governs gets a new one,
 ``kind = "untriaged"``, its reason naming the run, scoped ``runtime = RANGE`` with ``--runtime-range``.
-A fixture-wide entry whose cases now need different things is split into entries per case.
+A fixture-wide entry whose cases now need different things is split into entries per case. A case
+another expectations file of the run decided (its report's ``expectation.file``) is left to that
+file; an entry a run lists under ``unmatched_expectations`` and no run has a case of is removed,
+with a line saying so.
 
 The file is edited through tomlkit, so comments, order and layout stay; a removed entry's trailing
 comments (a section header above the next entry) stay in place. :func:`update` returns the old and
@@ -45,6 +48,7 @@ class Observed:
 
     passed: bool
     checks: Failing = ()
+    excused_by: str | None = None  # the expectations file whose entry the run applied (absolute)
 
 
 @dataclass(frozen=True)
@@ -53,6 +57,7 @@ class Run:
     version: str | None
     label: str  # the run, for a new entry's reason: file, build, date
     cases: dict[str, Observed | None]  # None: skipped (says nothing)
+    unmatched: tuple[tuple[str | None, str], ...] = ()  # (file, entry id) the run matched to no case
 
 
 @dataclass(frozen=True)
@@ -86,16 +91,27 @@ def read_run(path: str) -> Run:
         raise UpdateError(f"--from {path}: {exc}") from None
     host = document["host"]
     version = host.get("version") if isinstance(host.get("version"), str) else None
-    return Run(path, version, _label(path, document), cases)
+    unmatched = tuple((_file(entry), entry["entry"]) for entry in document.get("unmatched_expectations") or ()
+                      if isinstance(entry, dict) and isinstance(entry.get("entry"), str))
+    return Run(path, version, _label(path, document), cases, unmatched)
+
+
+def _file(entry: dict) -> str | None:
+    """The expectations file of a report's entry: ``file`` (absolute), else its location's path."""
+    path = entry.get("file")
+    if not isinstance(path, str) and isinstance(entry.get("location"), str):
+        path = entry["location"].rpartition(":")[0]
+    return os.path.realpath(path) if isinstance(path, str) and path else None
 
 
 def _observed(case: dict) -> Observed | None:
     if case["outcome"] == "skipped":
         return None
     checks = tuple((c.get("name"), c.get("restates")) for c in case["failing_checks"] if isinstance(c, dict) and c.get("name"))
+    excused_by = _file(case["expectation"]) if isinstance(case.get("expectation"), dict) else None
     if case["outcome"] == "passed" or (case["outcome"] == "xpass" and not checks):
-        return Observed(True)
-    return Observed(False, checks)
+        return Observed(True, excused_by=excused_by)
+    return Observed(False, checks, excused_by)
 
 
 def _label(path: str, document: dict) -> str:
@@ -219,11 +235,12 @@ def update(path: str, runs: list[Run], runtime_range: str | None = None) -> tupl
     # intermittency (across_builds).
     governed: dict[str, tuple[Expectation, dict[str, dict[str | None, list[Observed]]]]] = {}
     loose: dict[str, dict[str | None, list[tuple[Observed, Run]]]] = {}
+    here = os.path.realpath(path)
     for run in runs:
         in_scope = {e.case_id: e.for_runtime(run.version) for e in entries if e.outcome == "fail" and e.holds_for(run.version)}
         for case_id, observed in run.cases.items():
-            if observed is None:
-                continue
+            if observed is None or observed.excused_by not in (None, here):
+                continue  # skipped, or another expectations file of the run decided it: that file's business
             entry = in_scope.get(case_id) or in_scope.get(fixture_id(case_id))
             if entry is None:
                 loose.setdefault(case_id, {}).setdefault(run.version, []).append((observed, run))
@@ -231,6 +248,10 @@ def update(path: str, runs: list[Run], runtime_range: str | None = None) -> tupl
                 cases = governed.setdefault(entry.case_id, (entry, {}))[1]
                 cases.setdefault(case_id, {}).setdefault(run.version, []).append(observed)
     warnings: list[str] = []
+    for entry, run in _matching_nothing(entries, here, runs):
+        warnings.append(f"{entry.location}: removed {entry.case_id}: it matched no case of {run.path}")
+        _remove(doc, entry.case_id)
+        governed.pop(entry.case_id, None)
     added: list[tuple[str, dict]] = []
     for entry, cases in governed.values():
         shapes = {}
@@ -284,6 +305,20 @@ def update(path: str, runs: list[Run], runtime_range: str | None = None) -> tupl
             table[key] = tomlkit.string(value, multiline=True) if isinstance(value, str) and "\n" in value else value
         doc.add(case_id, table)
     return old, doc.as_string(), warnings
+
+
+def _matching_nothing(entries, here: str, runs: list[Run]) -> list[tuple[Expectation, Run]]:
+    """The file's entries a run listed as matching no case (``unmatched_expectations``: a renamed or
+    removed fixture) and no run has a case of, each with the first run that listed it."""
+    seen = {i for run in runs for case_id in run.cases for i in (case_id, fixture_id(case_id))}
+    found = []
+    for entry in entries:
+        if entry.case_id in seen:
+            continue
+        run = next((run for run in runs if (here, entry.case_id) in run.unmatched), None)
+        if run is not None:
+            found.append((entry, run))
+    return found
 
 
 def _body(body: dict, entry: Expectation, shape: Shape) -> dict:

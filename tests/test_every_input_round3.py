@@ -119,3 +119,34 @@ def test_report_refuses_to_write_over_one_of_its_runs(tmp_path, capsys):
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and "is one of the reports read" in err[0], err
     assert run.read_text() == before
+
+
+# --- 4, 13. expectations update and the run's other expectations files; entries matching no case --
+
+def test_update_copies_nothing_another_file_of_the_run_excused(tmp_path, capsys):
+    spec = five_cases(tmp_path)
+    shipped, mine, report = tmp_path / "shipped.toml", tmp_path / "mine.toml", tmp_path / "run.json"
+    shipped.write_text(f'["{FIVE}[c2]"]\noutcome = "fail"\nkind = "runtime"\nreason = "known"\n', encoding="utf-8")
+    mine.write_text("# my deviations\n", encoding="utf-8")
+    both = ["--expectations", str(shipped), "--expectations", str(mine)]
+    assert cli(["run", str(spec), *both, "--json", str(report), "-q"]) == 1
+    assert cli(["expectations", "update", "--from", str(report), str(mine), "--write"]) == 0
+    written = mine.read_text()
+    assert f"[c4]" in written and "[c5]" in written and "[c2]" not in written, written
+    capsys.readouterr()
+    assert cli(["run", str(spec), *both, "-q"]) == 0, capsys.readouterr().out  # no XPASS: nothing excused twice
+
+
+def test_update_drops_entries_that_match_no_case_saying_which(tmp_path, capsys):
+    spec = five_cases(tmp_path)
+    mine, report = tmp_path / "mine.toml", tmp_path / "run.json"
+    mine.write_text(f'["{FIVE}[c2]"]\noutcome = "fail"\nkind = "runtime"\nreason = "known"\n\n'
+                    f'["{FIVE}[renamed]"]\noutcome = "fail"\nkind = "runtime"\nreason = "gone"\n', encoding="utf-8")
+    assert cli(["run", str(spec), "--expectations", str(mine), "--json", str(report), "-q"]) == 1
+    capsys.readouterr()
+    assert cli(["expectations", "update", "--from", str(report), str(mine), "--write"]) == 0
+    err = capsys.readouterr().err
+    assert f"{mine}:6: removed {FIVE}[renamed]: it matched no case of {report}" in err, err
+    written = mine.read_text()
+    assert "renamed" not in written and "[c2]" in written, written
+    assert json.loads(report.read_text())["unmatched_expectations"]  # what the update read
