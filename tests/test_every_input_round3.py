@@ -150,3 +150,32 @@ def test_update_drops_entries_that_match_no_case_saying_which(tmp_path, capsys):
     written = mine.read_text()
     assert "renamed" not in written and "[c2]" in written, written
     assert json.loads(report.read_text())["unmatched_expectations"]  # what the update read
+
+
+# --- 5. a full standard output ------------------------------------------------------------------
+
+def full_stdout(program: str, *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    with open("/dev/full", "w") as full:
+        return subprocess.run([sys.executable, "-m", {"oa-conformance": "oa_conformance.cli.oa_conformance",
+                                                      "oa-lint": "oa_conformance.cli.oa_lint",
+                                                      "oa-ast": "oa_conformance.cli.oa_ast"}[program], *args],
+                              stdout=full, stderr=subprocess.PIPE, text=True, cwd=cwd, timeout=300)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full on this system")
+@pytest.mark.parametrize("program, args", [
+    ("oa-conformance", ["report", "{run}", "-o", "-"]), ("oa-conformance", ["diff", "{run}", "{run}"]),
+    ("oa-conformance", ["check", "{spec}"]), ("oa-conformance", ["expectations", "update", "--from", "{run}", "{tmp}/e.toml"]),
+    ("oa-conformance", ["coverage", "{spec}", "--prose", "{tmp}"]), ("oa-conformance", ["run", "{spec}", "--json", "-"]),
+    ("oa-lint", ["{spec}"]), ("oa-ast", ["{spec}/graph-engine/conformance/001-five.yaml"]),
+])
+def test_a_full_standard_output_is_one_line_and_a_failing_status(tmp_path, program, args):
+    spec = five_cases(tmp_path)
+    (spec / "graph-engine" / "spec.md").write_text("# Graph engine\n\n## 1. Running\n\nA graph MUST run.\n", encoding="utf-8")
+    run = run_report(tmp_path / "run.json", [case(f"{FIVE}[c1]", "failed"), case(f"{FIVE}[c2]", "passed")])
+    done = full_stdout(program, *[a.format(run=run, spec=spec, tmp=tmp_path) for a in args])
+    no_traceback(done.stderr)
+    assert done.returncode == 2, done.stderr  # not 1 (findings, a worse verdict): the output itself failed
+    last = done.stderr.strip().splitlines()[-1]
+    assert last == f"{program}: cannot write standard output: No space left on device", done.stderr
+    assert done.stderr.count("standard output") == 1, done.stderr

@@ -23,7 +23,8 @@ Exit status: 0 when nothing failed or errored (an expected failure listed in the
 ``not implemented`` by the adapter fails too), 2 on a usage error (bad option value, unwritable
 ``--json`` path, unknown capability) or a malformed expectations file, 130 when interrupted (Ctrl-C:
 the cases that finished are summarised), 141 when the output's reader went away (``| head -1``:
-the run is abandoned quietly; cli/pipes.py). `diff`: 1 when a verdict got worse, 0 otherwise, 2 when a
+the run is abandoned quietly; cli/pipes.py), 2 with one line when the output cannot be written
+(``> /dev/full``; every command alike). `diff`: 1 when a verdict got worse, 0 otherwise, 2 when a
 report cannot be read (cli/report_diff.py). `report`: 0 when the page is written, 2 when a report
 cannot be read or the page cannot be written (cli/report_page.py). `coverage`: 0 when the map was
 built, 2 when it cannot be (cli/coverage.py). `expectations update`: 0 (dry run or written), 2 with
@@ -47,7 +48,7 @@ from ..options import cores_capped, positive_count, positive_seconds
 from ..version import ADAPTER_VERSION, TARGET_SPEC_VERSION
 from .files import unwritable_because, why_not_written, write_whole
 from .coverage import add_parser as add_coverage_parser
-from .pipes import OUTPUT_CLOSED, closed_pipe_tolerated, output_closed, stopped_when_output_closes
+from .pipes import OUTPUT_CLOSED, closed_pipe_tolerated, output_closed, stopped_when_output_closes, unwritten
 
 # One progress character per finished case (pytest's letters), in completion order.
 PROGRESS = {"passed": ".", "failed": "F", "not implemented": "N", "skipped": "s", "error": "E", "xfail": "x", "xpass": "X"}
@@ -113,13 +114,14 @@ def version_text(program: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     try:
-        with closed_pipe_tolerated():
-            return _main(argv)
+        with closed_pipe_tolerated() as output:
+            code = _main(argv)
     except KeyboardInterrupt:  # Ctrl-C before any case ran (reading fixtures, importing the runtime)
         if output_closed():  # or after the run was abandoned for a closed output: quietly
             return OUTPUT_CLOSED
         print("oa-conformance: interrupted", file=sys.stderr)
         return INTERRUPTED
+    return unwritten("oa-conformance", output) or code
 
 
 def _main(argv: list[str] | None) -> int:
