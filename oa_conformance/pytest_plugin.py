@@ -143,6 +143,7 @@ def pytest_configure(config: pytest.Config) -> None:
                                           _expected_seconds, once=hasattr(config, "workerinput"))
     if config.stash[_ROOTS]:
         config.pluginmanager.register(_PromptInterrupt(config), "oa-conformance-prompt-interrupt")
+        config.pluginmanager.register(_JUnitClassnames(config), "oa-conformance-junit-classnames")
         frozen_at_exit()  # the interpreter's ending does not scan the cases' heaps (heap.frozen_at_exit)
 
 
@@ -486,6 +487,31 @@ def _path_and_line(location: str) -> tuple[str, int]:
     if ":" in path and path.rsplit(":", 1)[1].isdigit():  # path:line:col
         path, line = path.rsplit(":", 1)
     return path, int(line)
+
+
+class _JUnitClassnames:
+    """``--junitxml``: a case's ``classname`` is its fixture's path within the spec root
+    (``graph-engine.conformance.001-x.yaml``), as ``oa-conformance run --junitxml`` writes it
+    (``junit.junit_classname``), not pytest's path from its rootdir: a CI's per-test history then
+    holds wherever the corpus lives. Set through pytest's JUnit writer as its ``record_xml_attribute``
+    fixture does, on the controller too (from the report's node id: xdist's items live in workers)."""
+
+    def __init__(self, config: pytest.Config):
+        self.config = config
+
+    @pytest.hookimpl(tryfirst=True)  # before the writer records the report: a set attribute is kept
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        try:
+            from _pytest.junitxml import xml_key
+        except ImportError:  # a pytest that keeps it elsewhere: its own classnames
+            return
+        xml = self.config.stash.get(xml_key, None)
+        parts = report.nodeid.split("::", 1)[0].split("/")
+        if xml is None or len(parts) < 3 or parts[-2] != "conformance" or not parts[-1].endswith(".yaml"):
+            return
+        from .junit import junit_classname
+
+        xml.node_reporter(report).add_attribute("classname", junit_classname("/".join(parts[-3:])))
 
 
 class _PromptInterrupt:

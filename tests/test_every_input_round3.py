@@ -179,3 +179,48 @@ def test_a_full_standard_output_is_one_line_and_a_failing_status(tmp_path, progr
     last = done.stderr.strip().splitlines()[-1]
     assert last == f"{program}: cannot write standard output: No space left on device", done.stderr
     assert done.stderr.count("standard output") == 1, done.stderr
+
+
+# --- 6, 18. run's report paths: - is standard output; one path for two reports refused ------------
+
+def test_junitxml_dash_is_standard_output(tmp_path):
+    spec = five_cases(tmp_path / "corpus")
+    done = command("oa-conformance", "run", str(spec), "--junitxml", "-", "-q", cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    assert not (tmp_path / "-").exists()
+    from xml.etree import ElementTree
+
+    suite = ElementTree.fromstring(done.stdout).find("testsuite")
+    assert suite.get("tests") == "5" and "capability" in done.stderr  # the table went to stderr
+
+
+@pytest.mark.parametrize("json_path, junit_path", [("r", "r"), ("r", "./r"), ("-", "-")])
+def test_json_and_junitxml_on_one_path_are_refused(tmp_path, capsys, json_path, junit_path):
+    spec = five_cases(tmp_path / "corpus")
+    here = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        assert cli(["run", str(spec), "--json", json_path, "--junitxml", junit_path, "-q"]) == 2
+    finally:
+        os.chdir(here)
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"oa-conformance: --junitxml {junit_path}: the path --json writes: give each report a path of its own"], err
+    assert not (tmp_path / "r").exists()
+
+
+# --- 7. JUnit classname relative to the spec root, the same in both front ends ------------------
+
+def test_junit_classname_is_relative_to_the_spec_root_in_both_front_ends(pytester, tmp_path):
+    from xml.etree import ElementTree
+
+    five_cases(pytester.path)  # spec/ in the folder both front ends run in
+    elsewhere = five_cases(tmp_path / "elsewhere")  # and one outside it
+    for spec in ("spec", str(elsewhere)):
+        ours, theirs = pytester.path / "ours.xml", pytester.path / "theirs.xml"
+        done = command("oa-conformance", "run", spec, "--junitxml", str(ours), "-q", cwd=pytester.path)
+        assert done.returncode == 1, done.stderr
+        pytester.runpytest(f"--oa-spec-root={spec}", "-p", "no:cacheprovider", f"--junitxml={theirs}")
+        ids = [{(c.get("classname"), c.get("name")) for c in ElementTree.parse(path).getroot().iter("testcase")}
+               for path in (ours, theirs)]
+        expected = {("graph-engine.conformance.001-five.yaml", f"001-five[{n}]") for n in ("c1", "c2", "c3", "c4", "c5")}
+        assert ids[0] == ids[1] == expected, (spec, ids)

@@ -71,7 +71,8 @@ def build_parser() -> argparse.ArgumentParser:
                           "repeatable: a later file's entry replaces an earlier one for the same id")
     run.add_argument("--strict-expectations", action="store_true",
                      help='an untriaged expectations entry (kind = "untriaged") excuses no failure: its case fails the run')
-    run.add_argument("--junitxml", metavar="FILE", help="write a JUnit XML report here (the case ids the pytest plugin uses)")
+    run.add_argument("--junitxml", metavar="FILE",
+                     help="write a JUnit XML report here (the case ids the pytest plugin uses; -: standard output, as --json -)")
     run.add_argument("--workers", type=positive_count, default=16, help="cases run side by side (default 16; each has its own event loop)")
     run.add_argument("--processes", type=positive_count, metavar="N",
                      help="worker processes, each running its share of the cases side by side (default: one per core; 1: all in this "
@@ -126,7 +127,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def _main(argv: list[str] | None) -> int:
     args = build_parser().parse_args(argv)
-    if getattr(args, "json_path", None) == "-":  # the report is standard output: everything else goes to stderr
+    if "-" in (getattr(args, "json_path", None), getattr(args, "junitxml", None)):
+        # the report is standard output: everything else goes to stderr
         args.report_stream = sys.stdout
         with contextlib.redirect_stdout(sys.stderr):
             return _command(args)
@@ -167,6 +169,10 @@ def _command(args: argparse.Namespace) -> int:
         if problem:
             print(f"oa-conformance: {option} {path}: {problem}", file=sys.stderr)
             return 2
+    if _one_path(getattr(args, "json_path", None), getattr(args, "junitxml", None)):
+        print(f"oa-conformance: --junitxml {args.junitxml}: the path --json writes: give each report a path of its own",
+              file=sys.stderr)
+        return 2
     try:
         everything, passed_over = find(args.roots, loose_capability=args.capability[0] if len(args.capability or ()) == 1 else None)
     except DiscoveryError as exc:
@@ -221,6 +227,15 @@ def _root_of(path: str, roots: list[str]) -> str:
         if absolute == top or absolute.startswith(top.rstrip(os.sep) + os.sep):
             return root
     return path
+
+
+def _one_path(first: str | None, second: str | None) -> bool:
+    """Whether two report paths name one file (or both standard output): the second would replace the first."""
+    if first is None or second is None:
+        return False
+    if "-" in (first, second):
+        return first == second
+    return os.path.realpath(first) == os.path.realpath(second)
 
 
 class _Refused(Exception):
@@ -356,8 +371,12 @@ def _write_reports(args, results, unmatched, started_at: float, elapsed: float) 
     if args.junitxml:
         from ..junit import junit_xml
 
+        text = junit_xml(results, elapsed)
+        if args.junitxml == "-":
+            args.report_stream.write(text)
+            return
         try:
-            write_whole(args.junitxml, junit_xml(results, elapsed))
+            write_whole(args.junitxml, text)
         except OSError as exc:
             raise _Refused(f"--junitxml {args.junitxml}: cannot write the report: {why_not_written(exc)}") from None
 
