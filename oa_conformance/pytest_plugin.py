@@ -125,8 +125,12 @@ def pytest_configure(config: pytest.Config) -> None:
     roots = [_spec_root(r, ROOT_OPTION) for r in given] + [_spec_root(r, "oa_spec_roots") for r in configured]
     explicit = config.args_source == pytest.Config.ArgsSource.ARGS
     if explicit:
+        given_roots = roots[: len(given)]
+        config.args[:] = [_found_under(arg, given_roots) for arg in config.args]
         roots.extend(_explicit_root(arg) for arg in config.args)
-        config.args.extend(str(r) for r in roots[: len(given)])
+        # A given root joins the test paths unless an argument already selects within it (a node id
+        # pasted from a FAILED line): else the whole root would run beside the one test asked for.
+        config.args.extend(str(r) for r in given_roots if not any(_selects_within(arg, r) for arg in config.args))
     elif given:
         config.args[:] = [str(r) for r in roots]  # the roots replace the default test paths
     else:
@@ -158,6 +162,25 @@ def _spec_root(root: str, where: str) -> Path:
     if spec is None:
         raise pytest.UsageError(f"{where} {root}: not a spec repository or a spec/ folder")
     return Path(os.path.abspath(spec))
+
+
+def _found_under(arg: str, roots: list[Path]) -> str:
+    """A command-line path (or node id) as pytest finds it: as given when it exists here, else under
+    the first given spec root that has it — pytest prints the node id of a fixture outside its
+    rootdir relative to the spec root (``graph-engine/conformance/001-x.yaml::001-x[case]``), so
+    that is what a user pastes back."""
+    path, separator, rest = arg.partition("::")
+    if os.path.exists(path) or os.path.isabs(path):
+        return arg
+    for root in roots:
+        if os.path.exists(root / path):
+            return f"{root / path}{separator}{rest}"
+    return arg
+
+
+def _selects_within(arg: str, root: Path) -> bool:
+    path = arg.split("::", 1)[0]
+    return os.path.exists(path) and _is_within(Path(os.path.abspath(path)), root)
 
 
 def _explicit_root(arg: str) -> Path | None:
@@ -314,7 +337,7 @@ class ConformanceDir(pytest.Dir):
         names = os.listdir(self.path)
         odd = {name for name in names if name.endswith(".yaml") and not os.path.isfile(self.path / name)}
         collected = [node for node in super().collect() if node.path.name not in odd or node.path.parent != self.path]
-        collected.extend(FixtureFile.from_parent(self, path=self.path / name) for name in odd)
+        collected.extend(_fixture_file(self, self.path / name) for name in odd)
         yield from sorted(collected, key=lambda node: node.path.name)
 
 
@@ -365,7 +388,26 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
     if real in parent.config.stash[_SEEN]:
         return None  # the same fixture reached again through a symlink
     parent.config.stash[_SEEN].add(real)
-    return FixtureFile.from_parent(parent, path=file_path)
+    return _fixture_file(parent, file_path)
+
+
+def _fixture_file(parent: pytest.Collector, path: Path) -> "FixtureFile":
+    """The collector of one fixture. Outside pytest's rootdir its node id is its path within the
+    outermost spec root holding it (``graph-engine/conformance/001-x.yaml``) — what pytest prints
+    when it collects the root, and so also when the FAILED line's node id is pasted back
+    (``_found_under``), where pytest alone would name it from the file itself (``::001-x[case]``)."""
+    config = parent.config
+    try:
+        path.relative_to(config.rootpath)
+        return FixtureFile.from_parent(parent, path=path)
+    except ValueError:
+        pass
+    real = Path(os.path.realpath(path))
+    holding = [root for root in config.stash[_ROOTS] if root.is_dir() and _is_within(real, root) and real != root]
+    if not holding:
+        return FixtureFile.from_parent(parent, path=path)
+    outermost = min(holding, key=lambda root: len(root.parts))
+    return FixtureFile.from_parent(parent, path=path, nodeid=real.relative_to(outermost).as_posix())
 
 
 def _static_shares(config: pytest.Config) -> bool:
