@@ -224,3 +224,29 @@ def test_junit_classname_is_relative_to_the_spec_root_in_both_front_ends(pyteste
                for path in (ours, theirs)]
         expected = {("graph-engine.conformance.001-five.yaml", f"001-five[{n}]") for n in ("c1", "c2", "c3", "c4", "c5")}
         assert ids[0] == ids[1] == expected, (spec, ids)
+
+
+# --- 8. a FAILED line's node id pasted back ------------------------------------------------------
+
+@pytest.mark.parametrize("where", ["inside", "outside"])
+def test_a_failed_node_id_pasted_back_selects_that_test(pytester, tmp_path, where):
+    spec = five_cases(pytester.path if where == "inside" else tmp_path / "corpus")
+    root = "spec" if where == "inside" else str(spec)
+    first = pytester.runpytest(f"--oa-spec-root={root}", "-p", "no:cacheprovider", "-rf")
+    failed = [line.split()[1] for line in first.stdout.lines if line.startswith("FAILED ")]
+    assert len(failed) == 3, first.stdout.str()
+    again = pytester.runpytest(f"--oa-spec-root={root}", "-p", "no:cacheprovider", "-rf", failed[0])
+    again.assert_outcomes(failed=1)
+    assert [line.split()[1] for line in again.stdout.lines if line.startswith("FAILED ")] == failed[:1]
+
+
+# --- 11. coverage's --capability suggests, as run, check and oa-lint do --------------------------
+
+def test_coverage_suggests_the_capability_meant_as_run_does(tmp_path, capsys):
+    spec = five_cases(tmp_path)
+    (spec / "graph-engine" / "spec.md").write_text("# Graph engine\n\n## 1. Running\n\nA graph MUST run.\n", encoding="utf-8")
+    said = []
+    for args in (["coverage", str(spec), "--prose", str(tmp_path)], ["run", str(spec)], ["check", str(spec)]):
+        assert cli([*args, "--capability", "graph_engine"]) == 2
+        said.append(capsys.readouterr().err.strip())
+    assert said == ["oa-conformance: --capability graph_engine: no such capability (did you mean 'graph-engine'?)"] * 3, said

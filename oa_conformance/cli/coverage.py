@@ -32,6 +32,18 @@ def add_parser(commands) -> None:
     coverage.add_argument("--html", dest="html_path", metavar="FILE", help="write the map as a self-contained HTML page here")
 
 
+def _unknown_capability(roots: list[str], names: list[str] | None) -> str | None:
+    """A ``--capability`` neither the adapter nor the roots know, with the hint ``run`` gives."""
+    from ..discovery import CAPABILITIES, find
+    from ..options import capability_hint
+
+    if not names or all(name in CAPABILITIES for name in names):
+        return None
+    known = set(CAPABILITIES) | {ref.capability for ref in find(roots).fixtures if ref.capability}
+    name = next((name for name in names if name not in known), None)
+    return f"--capability {name}: no such capability ({capability_hint(name, known)})" if name else None
+
+
 def coverage(args) -> int:
     from ..coverage.accounting import AccountingError, load_accounting
     from ..coverage.build import ProseError, build_map
@@ -48,6 +60,10 @@ def coverage(args) -> int:
             return 2
     accounting_path = args.accounting or (DEFAULT_ACCOUNTING if os.path.isfile(DEFAULT_ACCOUNTING) else None)
     try:
+        unknown = _unknown_capability(args.roots, args.capability)
+        if unknown:
+            print(f"oa-conformance: {unknown}", file=sys.stderr)
+            return 2
         accounting = load_accounting(accounting_path) if accounting_path else {}
         coverage_map = build_map(args.roots, args.prose, args.results, accounting, args.capability)
     except (AccountingError, ProseError, ResultsError, DiscoveryError) as exc:

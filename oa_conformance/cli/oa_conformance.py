@@ -36,7 +36,6 @@ from __future__ import annotations
 import argparse
 import collections
 import contextlib
-import difflib
 import gc
 import json
 import os
@@ -44,7 +43,7 @@ import sys
 import time
 
 from ..discovery import CAPABILITIES, DiscoveryError, capability_unknown, find
-from ..options import cores_capped, positive_count, positive_seconds
+from ..options import capability_hint, cores_capped, positive_count, positive_seconds
 from ..version import ADAPTER_VERSION, TARGET_SPEC_VERSION
 from .files import unwritable_because, why_not_written, write_whole
 from .coverage import add_parser as add_coverage_parser
@@ -181,9 +180,7 @@ def _command(args: argparse.Namespace) -> int:
     known = set(CAPABILITIES) | {f.capability for f in everything if f.capability}
     for name in args.capability or ():
         if name not in known:
-            close = difflib.get_close_matches(name.replace("_", "-"), sorted(known), n=1)
-            hint = f" (did you mean '{close[0]}'?)" if close else f" (known: {', '.join(sorted(known))})"
-            print(f"oa-conformance: --capability {name}: no such capability{hint}", file=sys.stderr)
+            print(f"oa-conformance: --capability {name}: no such capability ({capability_hint(name, known)})", file=sys.stderr)
             return 2
     fixtures = [f for f in everything if not args.capability or f.capability in args.capability]
     warnings = [item.warning for item in passed_over if not args.capability or item.capability in args.capability]
