@@ -250,3 +250,23 @@ def test_coverage_suggests_the_capability_meant_as_run_does(tmp_path, capsys):
         assert cli([*args, "--capability", "graph_engine"]) == 2
         said.append(capsys.readouterr().err.strip())
     assert said == ["oa-conformance: --capability graph_engine: no such capability (did you mean 'graph-engine'?)"] * 3, said
+
+
+# --- 14. --version and the exit-status epilog on every subcommand -------------------------------
+
+SUBCOMMANDS = (["run"], ["check"], ["diff"], ["report"], ["coverage"], ["expectations"], ["expectations", "update"])
+
+
+@pytest.mark.parametrize("words", SUBCOMMANDS, ids=" ".join)
+def test_every_subcommand_takes_version_and_says_its_exit_status(capsys, words):
+    from oa_conformance.cli.oa_conformance import build_parser, version_text
+
+    for flag in ("--version", "--help"):
+        with pytest.raises(SystemExit) as exit:
+            build_parser().parse_args([*words, flag])
+        assert exit.value.code == 0
+        out = capsys.readouterr().out
+        if flag == "--version":
+            assert out.strip() == version_text("oa-conformance")
+        else:
+            assert "Exit status: 0 " in " ".join(out.split()), out

@@ -56,7 +56,8 @@ CLOSED = "abandoned: the output was closed"
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="oa-conformance", description="OpenArmature conformance adapter.")
+    parser = argparse.ArgumentParser(prog="oa-conformance", description="OpenArmature conformance adapter.",
+                                     epilog="Exit status: each command's --help says its own; 2 on a usage error.")
     parser.add_argument("--version", action="version", version=version_text("oa-conformance"))
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser("run", help="run every case against the openarmature runtime")
@@ -103,9 +104,23 @@ def build_parser() -> argparse.ArgumentParser:
     update.add_argument("file", metavar="FILE", help="the expectations file (created when missing)")
     update.add_argument("--runtime-range", metavar="SPEC", help='scope new entries to these builds (PEP 440, e.g. "<0.17")')
     update.add_argument("--write", action="store_true", help="write the file (atomically) instead of printing the diff")
-    for command in commands.choices.values():  # every command takes --version, as the tool does
+    for command in [*commands.choices.values(), update]:  # every command takes --version, as the tool does
         command.add_argument("--version", action="version", version=version_text("oa-conformance"))
+    for name, command in [*commands.choices.items(), ("expectations", update)]:
+        command.epilog = EXIT_STATUS[name]  # as oa-ast and oa-lint say theirs
     return parser
+
+
+# Each command's exit status, as its --help ends (the module docstring says the same at length).
+EXIT_STATUS = {
+    "run": "Exit status: 0 nothing failed or errored, 1 a case failed, errored or is an xpass, 2 usage error, "
+           "130 interrupted, 141 the output's reader went away.",
+    "check": "Exit status: 0 clean, 1 problems found, 2 usage error.",
+    "diff": "Exit status: 0 no verdict got worse, 1 one did (--same: any differs), 2 a report cannot be read.",
+    "report": "Exit status: 0 the page is written, 2 a report cannot be read or the page cannot be written.",
+    "coverage": "Exit status: 0 the map was built (problems or not), 2 it cannot be.",
+    "expectations": "Exit status: 0 dry run or written, 2 a bad report, file or range.",
+}
 
 
 def version_text(program: str) -> str:
