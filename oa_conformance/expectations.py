@@ -247,10 +247,10 @@ def judge(result: CaseResult, expectations: Expectations) -> CaseResult:
         return result
     seen = _judge(result, entry)
     if seen.outcome == XFAIL and entry.kind == UNTRIAGED and expectations.strict:
-        note = f"{entry.location}: the entry is untriaged, and under --strict-expectations no expected failure"
-        if entry.checks:  # shown as the per-check entry's line
-            return dataclasses.replace(seen, outcome=result.outcome, reason=note)
-        return dataclasses.replace(seen, outcome=result.outcome, notes=result.notes + (note,))
+        why = "the entry is untriaged, and under --strict-expectations no expected failure"
+        if entry.checks:  # the reason of the per-check entry's line, which leads with the entry's location
+            return dataclasses.replace(seen, outcome=result.outcome, reason=why)
+        return dataclasses.replace(seen, outcome=result.outcome, notes=result.notes + (f"{entry.location}: {why}",))
     return seen
 
 

@@ -270,3 +270,16 @@ def test_every_subcommand_takes_version_and_says_its_exit_status(capsys, words):
             assert out.strip() == version_text("oa-conformance")
         else:
             assert "Exit status: 0 " in " ".join(out.split()), out
+
+
+# --- 15. --strict-expectations says the entry's location once -----------------------------------
+
+@pytest.mark.parametrize("checks", ["", 'checks = ["expected.final_state"]\n'])
+def test_strict_expectations_says_the_location_once(tmp_path, capsys, checks):
+    spec = five_cases(tmp_path)
+    path = tmp_path / "u.toml"
+    path.write_text(f'["{FIVE}[c2]"]\noutcome = "fail"\nkind = "untriaged"\n{checks}reason = "r"\n', encoding="utf-8")
+    assert cli(["run", str(spec), "--expectations", str(path), "--strict-expectations", "-q", "--processes", "1"]) == 1
+    out = capsys.readouterr().out
+    block = out.split(f"FAILED  {FIVE}[c2]\n", 1)[1].split("\nFAILED")[0]
+    assert block.count(f"{path}:1") == 1 and "untriaged, and under --strict-expectations" in block, block
