@@ -283,3 +283,19 @@ def test_strict_expectations_says_the_location_once(tmp_path, capsys, checks):
     out = capsys.readouterr().out
     block = out.split(f"FAILED  {FIVE}[c2]\n", 1)[1].split("\nFAILED")[0]
     assert block.count(f"{path}:1") == 1 and "untriaged, and under --strict-expectations" in block, block
+
+
+# --- 16. pytest --tb=line: one line per failure -------------------------------------------------
+
+@pytest.mark.parametrize("xdist", [[], ["-n", "2"]], ids=["in-process", "xdist"])
+def test_tb_line_is_one_line_per_failure(pytester, xdist):
+    spec = five_cases(pytester.path)
+    result = pytester.runpytest(f"--oa-spec-root={spec}", "-p", "no:cacheprovider", "--tb=line", *xdist)
+    result.assert_outcomes(passed=2, failed=3)
+    lines = result.stdout.lines
+    start = next(i for i, line in enumerate(lines) if "FAILURES" in line)
+    # (pytest-xdist heads each failure with the worker's line, as it does for every test)
+    section = [line for line in lines[start + 1:] if line and not line.startswith("[gw")][:4]
+    assert [line.split(": ", 1)[0] for line in section[:3]] == [f"{spec}/graph-engine/conformance/001-five.yaml:{n}" for n in (25, 49, 61)], lines[start:]
+    assert all("expected.final_state: failed: final_state.flag: expected 'stop', got 'go'" in line for line in section[:3])
+    assert section[3].startswith("=")  # the next section: nothing more per failure
