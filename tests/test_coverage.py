@@ -295,7 +295,7 @@ def test_html_is_the_shared_coverage_page_written_whole(tmp_path):
     unwritable = coverage(root, "--prose", root, "--html", "/proc/map.html")
     assert unwritable.returncode == 2 and "Traceback" not in unwritable.stderr
     assert [line for line in unwritable.stderr.splitlines() if "/proc/map.html" in line] == [
-        "oa-conformance: cannot write /proc/map.html: No such file or directory"]
+        "oa-conformance: --html /proc/map.html: cannot write there: No such file or directory"]  # before any work
 
 
 def test_lint_l005_fires_on_unresolved_sidecar_citations_and_not_on_resolved_ones(tmp_path):
