@@ -299,3 +299,65 @@ def test_tb_line_is_one_line_per_failure(pytester, xdist):
     assert [line.split(": ", 1)[0] for line in section[:3]] == [f"{spec}/graph-engine/conformance/001-five.yaml:{n}" for n in (25, 49, 61)], lines[start:]
     assert all("expected.final_state: failed: final_state.flag: expected 'stop', got 'go'" in line for line in section[:3])
     assert section[3].startswith("=")  # the next section: nothing more per failure
+
+
+# --- 17. coverage: an unwritable output said at the start; a report of another corpus said ---------
+
+def prose(spec: Path) -> None:
+    (spec / "graph-engine" / "spec.md").write_text("# Graph engine\n\n## 1. Running\n\nA graph MUST run.\n", encoding="utf-8")
+
+
+@pytest.mark.parametrize("target", ["/proc/oa-no-such.json", "/sys/oa-no-such.json", "{tmp}/device"])
+def test_an_output_no_file_can_be_made_at_is_refused_before_any_work(tmp_path, capsys, monkeypatch, target):
+    """``os.access`` says a root-owned /proc or /sys is writable; only making the file tells. A path
+    that exists and is no regular file (a device, a FIFO) would be replaced by the rename."""
+    spec = five_cases(tmp_path)
+    prose(spec)
+    target = target.format(tmp=tmp_path)
+    if target.endswith("device"):
+        os.mkfifo(target)
+    import oa_conformance.coverage.build as build
+
+    monkeypatch.setattr(build, "build_map", lambda *a, **k: pytest.fail("built the map before refusing the output"))
+    for option in ("--json", "--html"):
+        assert cli(["coverage", str(spec), "--prose", str(tmp_path), option, target]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and err[0].startswith(f"oa-conformance: {option} {target}: "), err
+    if target.endswith("device"):
+        assert cli(["run", str(spec), "--json", target]) == 2 and "not a regular file" in capsys.readouterr().err
+        assert os.path.exists(target) and not os.path.isfile(target)  # still the FIFO
+
+
+def test_coverage_says_when_a_results_report_ran_another_corpus(tmp_path, capsys):
+    old, new = five_cases(tmp_path / "old"), five_cases(tmp_path / "new")
+    prose(new)
+    report = tmp_path / "old.json"
+    assert cli(["run", str(old), "--json", str(report), "-q"]) == 1
+    capsys.readouterr()
+    assert cli(["coverage", str(new), "--prose", str(tmp_path / "new"), "--results", str(report)]) == 0
+    err = capsys.readouterr().err
+    assert f"{report}:1: a run over {old}, not over the roots mapped here" in err, err
+
+
+def test_the_coverage_page_fits_a_1400_px_window(tmp_path, capsys):
+    """Long case ids (cited by, verified by) and cited identifiers wrap instead of widening the page."""
+    from tools import browser
+
+    from .conftest import shared_spec_root, target_spec_root
+
+    if browser.missing() or target_spec_root() is None or shared_spec_root() is None:
+        pytest.skip(f"needs a browser and both corpora: {browser.missing() or 'set OA_TARGET_SPEC and OA_SHARED_SPEC'}")
+    page_path = tmp_path / "coverage.html"
+    assert cli(["coverage", str(target_spec_root()), "--prose", str(shared_spec_root()), "--html", str(page_path)]) == 0
+    capsys.readouterr()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = browser.launch(playwright)
+        try:
+            page = launched.new_page(viewport={"width": 1400, "height": 900})
+            page.goto(page_path.as_uri())
+            page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+            assert page.evaluate("document.documentElement.scrollWidth") <= 1400
+        finally:
+            launched.close()

@@ -159,7 +159,7 @@ def build_map(roots: list[str], checkout: str, results: list[str] | None = None,
                 cited.setdefault(ident, []).extend(scope)
     cited_by = {ident: tuple(dict.fromkeys(cases)) for ident, cases in cited.items()}
     verified_by: dict[str, tuple[str, ...]] = {}
-    outcomes = read_results(results, known_cases) if results else None
+    outcomes = read_results(results, known_cases, roots=roots) if results else None
     if outcomes is not None:
         problems.extend(outcomes.problems)
         verified_by = {ident: tuple(c for c in cases if c in outcomes.passed) for ident, cases in cited_by.items()}
