@@ -361,3 +361,39 @@ def test_the_coverage_page_fits_a_1400_px_window(tmp_path, capsys):
             assert page.evaluate("document.documentElement.scrollWidth") <= 1400
         finally:
             launched.close()
+
+
+# --- 18. ./dev with OA_PYTHONS; run outside a checkout --------------------------------------------
+
+def fake_python(path: Path, version: str) -> None:
+    """An interpreter as ./dev asks it: its version, and success for everything else (pip, compileall)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"#!/bin/sh\ncase \"$*\" in *version_info*) echo {version};; esac\nexit 0\n", encoding="utf-8")
+    path.chmod(0o755)
+
+
+def test_dev_with_oa_pythons_leaves_the_venv_link_alone_and_says_so(tmp_path):
+    from .conftest import REPO
+
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    (checkout / "dev").write_bytes((REPO / "dev").read_bytes())
+    (checkout / "dev").chmod(0o755)
+    (checkout / "pyproject.toml").write_text("[project]\nname = 'x'\n", encoding="utf-8")
+    stamp = subprocess.run(["sha256sum"], input=(checkout / "pyproject.toml").read_bytes(), capture_output=True).stdout.split()[0]
+    bin_dir = tmp_path / "bin"
+    for version in ("3.12", "3.13"):
+        fake_python(bin_dir / f"python{version}", version)
+        fake_python(checkout / f".venv-{version}" / "bin" / "python", version)
+        (checkout / f".venv-{version}" / ".oa-installed").write_bytes(stamp + b"\n")
+    (checkout / ".venv").symlink_to(".venv-3.12")
+    env = dict(os.environ, PATH=f"{bin_dir}:/usr/bin:/bin", PYENV_ROOT=str(tmp_path / "no-pyenv"), OA_PYTHONS="3.13")
+    done = subprocess.run(["./dev", "setup"], cwd=checkout, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert os.readlink(checkout / ".venv") == ".venv-3.12"
+    assert "dev: .venv left pointing at .venv-3.12 (OA_PYTHONS=3.13" in done.stderr, done.stderr
+    env.pop("OA_PYTHONS")
+    (checkout / ".venv").unlink()
+    (checkout / ".venv").symlink_to(".venv-3.13")
+    done = subprocess.run(["./dev", "setup"], cwd=checkout, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and os.readlink(checkout / ".venv") == ".venv-3.12", done.stderr  # unset: the oldest
