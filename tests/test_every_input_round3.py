@@ -397,3 +397,12 @@ def test_dev_with_oa_pythons_leaves_the_venv_link_alone_and_says_so(tmp_path):
     (checkout / ".venv").symlink_to(".venv-3.13")
     done = subprocess.run(["./dev", "setup"], cwd=checkout, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and os.readlink(checkout / ".venv") == ".venv-3.12", done.stderr  # unset: the oldest
+
+
+@pytest.mark.parametrize("subcommand", ["run", "check"])
+def test_run_with_no_root_outside_a_checkout_says_what_to_pass(tmp_path, subcommand):
+    done = command("oa-conformance", subcommand, cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        f"oa-conformance {subcommand}: no SPEC_ROOT given, and no spec/ here (the default: the fixtures bundled in a checkout "
+        "of oa-conformance): give a spec repository, its spec/ folder, a conformance/ folder or a fixture"], done.stderr

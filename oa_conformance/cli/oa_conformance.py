@@ -53,6 +53,7 @@ from .pipes import OUTPUT_CLOSED, closed_pipe_tolerated, output_closed, stopped_
 PROGRESS = {"passed": ".", "failed": "F", "not implemented": "N", "skipped": "s", "error": "E", "xfail": "x", "xpass": "X"}
 INTERRUPTED = 130  # the shell's code for a process stopped by SIGINT
 CLOSED = "abandoned: the output was closed"
+DEFAULT_ROOT = "spec"  # run and check with no root: the bundled fixtures of a checkout
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -61,7 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=version_text("oa-conformance"))
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser("run", help="run every case against the openarmature runtime")
-    run.add_argument("roots", nargs="*", default=["spec"], metavar="SPEC_ROOT", help="spec repository, spec/ folder, conformance/ folder or file (default: spec)")
+    run.add_argument("roots", nargs="*", metavar="SPEC_ROOT", help="spec repository, spec/ folder, conformance/ folder or file (default: spec)")
     run.add_argument("--capability", action="append", help="only this capability (repeatable)")
     run.add_argument("-k", dest="keyword", metavar="EXPR", help="only cases whose id matches (pytest-style: words, and, or, not, parentheses)")
     run.add_argument("--json", dest="json_path", metavar="FILE",
@@ -86,7 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--runtime-manifest", metavar="FILE",
                      help="the runtime's conformance.toml to decide its skips by (default: the one the build ships, else probing its API)")
     check = commands.add_parser("check", help="load and statically check fixtures (no runtime)")
-    check.add_argument("roots", nargs="*", default=["spec"], metavar="SPEC_ROOT", help="spec repository, spec/ folder, conformance/ folder or file (default: spec)")
+    check.add_argument("roots", nargs="*", metavar="SPEC_ROOT", help="spec repository, spec/ folder, conformance/ folder or file (default: spec)")
     check.add_argument("--capability", action="append", help="only this capability (repeatable)")
     diff = commands.add_parser("diff", help="the cases whose verdict changed between two JSON reports of run")
     diff.add_argument("old", metavar="OLD.json", help="the earlier report (run --json)")
@@ -178,6 +179,13 @@ def _command(args: argparse.Namespace) -> int:
     if limit:
         print(f"oa-conformance: {limit}", file=sys.stderr)
         return 2
+    if not args.roots:  # the default: the fixtures bundled in a checkout, which an installed copy lacks
+        if not os.path.isdir(DEFAULT_ROOT):
+            print(f"oa-conformance {args.command}: no SPEC_ROOT given, and no {DEFAULT_ROOT}/ here (the default: the fixtures "
+                  "bundled in a checkout of oa-conformance): give a spec repository, its spec/ folder, a conformance/ "
+                  "folder or a fixture", file=sys.stderr)
+            return 2
+        args.roots = [DEFAULT_ROOT]
     for option, path in (("--json", getattr(args, "json_path", None)), ("--junitxml", getattr(args, "junitxml", None))):
         problem = unwritable_because(path)
         if problem:
