@@ -36,7 +36,7 @@ from pathlib import Path
 
 import yaml
 
-from oa_conformance.discovery import discover
+from oa_conformance.model.discovery import discover
 from oa_conformance.pipeline import read_fixture
 
 ROUNDS = 7
@@ -111,7 +111,7 @@ def bench_lint() -> None:
     import resource
 
     root = shared_root()
-    command = [sys.executable, "-m", "oa_conformance.cli.oa_lint", root, "--format", "json", "--exit-zero"]
+    command = [sys.executable, "-m", "oa_conformance.frontends.cli.oa_lint", root, "--format", "json", "--exit-zero"]
     commands = {"compose": [sys.executable, "-c", COMPOSE_ONLY, root], "oa-lint": command,
                 "oa-lint --processes 1": command + ["--processes", "1"]}
 
@@ -136,7 +136,7 @@ def bench_lint() -> None:
         ratios = sorted(lint[index] / compose[index] for lint, compose in zip(runs[name], runs["compose"]))
         return ratios[len(ratios) // 2]
 
-    from oa_conformance.lint import lint_paths
+    from oa_conformance.frontends.lint import lint_paths
 
     in_process = best_of(lambda: lint_paths([root]))
     print(f"lint: {summary}")
@@ -157,7 +157,7 @@ def bench_run() -> None:
     import collections
 
     from oa_conformance.pipeline import cases_of
-    from oa_conformance.runner import run_all
+    from oa_conformance.scheduling.runner import run_all
 
     refs = [case for fixture in discover([shared_root()], ["graph-engine", "pipeline-utilities"]) for case in cases_of(fixture)]
 
@@ -210,9 +210,9 @@ def bench_assert() -> None:
     pipeline-utilities case is executed once, then its assert pass is timed (best of several), and
     within it the one-off build of the trace document the catalogue's queries read."""
     from oa_conformance.assertions.assert_pass import assert_case
-    from oa_conformance.interpreter.execute import execute_case
+    from oa_conformance.interpreter.running.execute import execute_case
     from oa_conformance.pipeline import cases_of
-    from oa_conformance.trace.document import document
+    from oa_conformance.model.trace.document import document
 
     refs = [case for fixture in discover([shared_root()], ["graph-engine", "pipeline-utilities"]) for case in cases_of(fixture)
             if case.scenario is not None]

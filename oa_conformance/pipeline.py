@@ -21,20 +21,20 @@ import os
 import time
 from typing import TYPE_CHECKING, Callable, Iterable, NamedTuple
 
-from .interpreter.build import build_fixture
-from .interpreter.loader import Composed, load_bytes, load_path
+from .interpreter.static.build import build_fixture
+from .interpreter.static.loader import Composed, load_bytes, load_path
 from .ast.nodes import Section
-from .diagnostics import FIXTURE_SCHEMA_INVALID, FIXTURE_VERSION_UNSUPPORTED, Diagnostic, Span
-from .discovery import misspelled_capability
-from .heap import collector_paused
-from .interpreter.scenarios import Scenario, scenarios
-from .interpreter.schema_check import check_schema
-from .interpreter.state_values import check_state_values
-from .interpreter.version_check import check_version
+from .model.diagnostics import FIXTURE_SCHEMA_INVALID, FIXTURE_VERSION_UNSUPPORTED, Diagnostic, Span
+from .model.discovery import misspelled_capability
+from .model.heap import collector_paused
+from .interpreter.static.scenarios import Scenario, scenarios
+from .interpreter.static.schema_check import check_schema
+from .interpreter.static.state_values import check_state_values
+from .interpreter.static.version_check import check_version
 
 if TYPE_CHECKING:  # pragma: no cover - annotations only
-    from .discovery import FixtureRef
-    from .results import CaseRef, CaseResult
+    from .model.discovery import FixtureRef
+    from .verdicts.results import CaseRef, CaseResult
 
 # The passes that run a case (graph build, execute, assert: the runtime, OTel, the catalogue) and
 # the results they make are imported by the first case that runs, not with this module: reading a
@@ -48,7 +48,7 @@ _RECOVERABLE = frozenset(("duplicate-key", "tag"))  # loader findings after whic
 
 class ReadResult(NamedTuple):
     """The typed ``Fixture`` (``None`` when a pass failed) and every problem found; with
-    ``keep_composed``, also the document libyaml composed (see :class:`~oa_conformance.interpreter.loader.Composed`);
+    ``keep_composed``, also the document libyaml composed (see :class:`~oa_conformance.interpreter.static.loader.Composed`);
     when the version check ran, the fixture's scenarios (the scenario pass, run once for the state
     values check and kept for what reads the cases next: ``cases_of``, the linter)."""
 
@@ -124,7 +124,7 @@ def _predicate_misspelling(capability: str | None, name: str) -> str | None:
 
 def cases_of(fixture: FixtureRef) -> list[CaseRef]:
     """The cases of one fixture file; a file that does not read is one case carrying its problems."""
-    from .results import CaseRef
+    from .verdicts.results import CaseRef
 
     read = read_fixture(fixture.path, capability=fixture.capability)
     if read.fixture is None or read.diagnostics:
@@ -142,11 +142,11 @@ def read_cases(fixtures: Iterable[FixtureRef]) -> list[CaseRef]:
 
 def _output_as_notes(passes: Callable[..., CaseResult]) -> Callable[..., CaseResult]:
     """What a case's passes would have printed — runtime warnings, the runtime's log records —
-    becomes its result's ``notes`` (``interpreter/case_output.py``), never stderr."""
+    becomes its result's ``notes`` (``interpreter/running/case_output.py``), never stderr."""
 
     @functools.wraps(passes)
     def run(ref: CaseRef, timeout: float = DEFAULT_TIMEOUT) -> CaseResult:
-        from .interpreter.case_output import captured, notes
+        from .interpreter.running.case_output import captured, notes
 
         with captured() as caught:
             result = passes(ref, timeout)
@@ -160,13 +160,13 @@ def run_case(ref: CaseRef, timeout: float = DEFAULT_TIMEOUT) -> CaseResult:
     """One case through every pass after reading, in order; each ``return`` is where a problem
     becomes the case's verdict. Never raises for a fixture, harness or runtime problem."""
     from .assertions.rules import HOLDS
-    from .interpreter.adapter_capabilities import capability_mismatches
+    from .interpreter.running.adapter_capabilities import capability_mismatches
     from .assertions.assert_pass import assert_case
-    from .interpreter.behaviors import NotImplementedDirective
-    from .interpreter.capabilities import harness_for
-    from .interpreter.execute import execute_case, unsupported
-    from .interpreter.features import feature_needs
-    from .results import ADAPTER_ERROR, ERROR, FAILED, PASSED, SKIPPED
+    from .interpreter.running.behaviors import NotImplementedDirective
+    from .interpreter.running.capabilities import harness_for
+    from .interpreter.running.execute import execute_case, unsupported
+    from .interpreter.running.features import feature_needs
+    from .verdicts.results import ADAPTER_ERROR, ERROR, FAILED, PASSED, SKIPPED
 
     verdict = _Verdict(ref)
     if ref.scenario is None:                                                # read: load → schema → build → version
@@ -205,7 +205,7 @@ class _Verdict:
     started and the notes gathered so far."""
 
     def __init__(self, ref: CaseRef):
-        from .results import CaseResult
+        from .verdicts.results import CaseResult
 
         self.result_class, self.ref, self.started, self.notes = CaseResult, ref, time.perf_counter(), ()
 
@@ -217,11 +217,11 @@ def _execution_verdict(verdict: _Verdict, scenario: Scenario, exc: Exception, cl
     """What an exception out of setting up or executing a case makes of it. ``claims``: the
     proposals the case needs that the build's manifest claims it ships — a build that then lacks
     what the case needs contradicts its manifest (a failure naming both), not a skip."""
-    from .errors import FixtureInvalid, HarnessPrimitiveMissing
+    from .model.errors import FixtureInvalid, HarnessPrimitiveMissing
     from .host.detect import RuntimeLacks
-    from .interpreter.behaviors import NotImplementedDirective
-    from .interpreter.execute import CaseTimeout
-    from .results import ADAPTER_ERROR, ERROR, FAILED, NOT_IMPLEMENTED, SKIPPED
+    from .interpreter.running.behaviors import NotImplementedDirective
+    from .interpreter.running.execute import CaseTimeout
+    from .verdicts.results import ADAPTER_ERROR, ERROR, FAILED, NOT_IMPLEMENTED, SKIPPED
 
     at_case = str(scenario.span)
     if isinstance(exc, RuntimeLacks) and claims:  # its manifest says it ships what it lacks

@@ -78,7 +78,7 @@ def one_process_by_default(monkeypatch):
     """``oa-conformance run`` called in this process runs its cases in this process (``--processes 1``)
     unless a test asks for workers: the tests patch the runner here, which a worker process would
     not see. Commands run as their own processes keep the default (one worker per core)."""
-    import oa_conformance.cli.oa_conformance as cli_module
+    import oa_conformance.frontends.cli.oa_conformance as cli_module
 
     monkeypatch.setattr(cli_module, "default_processes", lambda: 1)
 

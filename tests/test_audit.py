@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from oa_conformance.assertions.rules import VERIFIED, Check, ValueRule
-from oa_conformance.discovery import discover
-from oa_conformance.expectations import load_all
+from oa_conformance.model.discovery import discover
+from oa_conformance.verdicts.expectations import load_all
 from oa_conformance.host.manifest import runtime_version
 from oa_conformance.pipeline import cases_of
 from tools import audit
@@ -114,7 +114,7 @@ def test_edits_land_at_the_leaf_and_keep_the_rest_of_the_text():
 
 
 def test_a_list_loses_its_last_item_unless_its_items_are_each_to_be_found():
-    from oa_conformance.interpreter.loader import load_bytes
+    from oa_conformance.interpreter.static.loader import load_bytes
 
     text = """\
 execution_order: [a, b, c]

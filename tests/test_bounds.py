@@ -14,12 +14,12 @@ import sys
 import pytest
 
 from oa_conformance.ast import dump
-from oa_conformance.interpreter.loader import load_bytes
-from oa_conformance.interpreter.yaml_compose import DEFAULT_MAX_FIXTURE_BYTES, DEPTH_CEILING, MAX_DEPTH, MAX_EXPANDED_NODES, limits
-from oa_conformance.cli.oa_ast import main as oa_ast
-from oa_conformance.cli.oa_conformance import main as oa_conformance
-from oa_conformance.cli.oa_lint import main as oa_lint
-from oa_conformance.diagnostics import FIXTURE_SCHEMA_INVALID
+from oa_conformance.interpreter.static.loader import load_bytes
+from oa_conformance.interpreter.static.yaml_compose import DEFAULT_MAX_FIXTURE_BYTES, DEPTH_CEILING, MAX_DEPTH, MAX_EXPANDED_NODES, limits
+from oa_conformance.frontends.cli.oa_ast import main as oa_ast
+from oa_conformance.frontends.cli.oa_conformance import main as oa_conformance
+from oa_conformance.frontends.cli.oa_lint import main as oa_lint
+from oa_conformance.model.diagnostics import FIXTURE_SCHEMA_INVALID
 
 from .test_run import write_fixture
 
@@ -171,7 +171,7 @@ def alias_dag(levels: int, width: int, nodes: int) -> str:
 
 def distinct_containers(value, seen=None) -> int:
     """How many distinct container objects (by identity) ``value`` holds, each counted once."""
-    from oa_conformance.kinds import is_mapping, is_sequence
+    from oa_conformance.model.kinds import is_mapping, is_sequence
 
     seen = set() if seen is None else seen
     stack = [value]
@@ -185,7 +185,7 @@ def distinct_containers(value, seen=None) -> int:
 
 
 def test_equal_runtime_values_freeze_to_one_shared_structure():
-    from oa_conformance.trace.record import freezing, plain
+    from oa_conformance.model.trace.record import freezing, plain
 
     fresh = lambda: {"x": [[1, 2, 3] for _ in range(50)], "flag": True}  # noqa: E731 - a fresh copy each call
     with freezing():
@@ -200,7 +200,7 @@ def test_equal_runtime_values_freeze_to_one_shared_structure():
 
 
 def test_a_mutable_input_is_frozen_again_after_it_changed():
-    from oa_conformance.trace.record import freezing, plain
+    from oa_conformance.model.trace.record import freezing, plain
 
     bucket = [1]
     with freezing():
@@ -212,7 +212,7 @@ def test_a_mutable_input_is_frozen_again_after_it_changed():
 
 def test_a_literal_keeps_the_fixtures_sharing():
     from oa_conformance.ast.visitor import walk
-    from oa_conformance.values import literal
+    from oa_conformance.ast.values import literal
 
     tree = load_bytes("a: &a [1, 2, 3]\nb: &b [*a, *a, *a]\nc: [*b, *b]\n", "f.yaml").tree
     c = literal(tree.get("c"))
@@ -224,8 +224,8 @@ def test_a_literal_keeps_the_fixtures_sharing():
 def test_a_dag_state_costs_its_distinct_values_in_the_trace_and_its_document(tmp_path):
     """Old behaviour: every event froze (then re-froze) and thawed the expanded state, so the trace
     held ~events × expanded containers (here 6 nodes × 3 states × 111 lists ≈ 2,000 and more)."""
-    from oa_conformance.interpreter.execute import execute_case
-    from oa_conformance.trace.document import document
+    from oa_conformance.interpreter.running.execute import execute_case
+    from oa_conformance.model.trace.document import document
 
     from .test_run import write_fixture as write
 
@@ -261,7 +261,7 @@ def test_standard_input_over_the_size_cap_is_refused_without_reading_it_all(monk
 def test_only_a_text_with_an_anchor_and_an_alias_takes_the_alias_pass(monkeypatch):
     """The event pass costs a Python step per event: texts that cannot share a node skip it (65
     corpus fixtures hold a '*' after a space, none an anchor), and still load as before."""
-    from oa_conformance.interpreter import loader
+    from oa_conformance.interpreter.static import loader
 
     calls = []
     original = loader.bound_expansion

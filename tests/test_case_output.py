@@ -1,5 +1,5 @@
 """What a case's run would print (runtime warnings, the runtime's log records) is that case's notes,
-never stderr — per case, with cases side by side (interpreter/case_output.py)."""
+never stderr — per case, with cases side by side (interpreter/running/case_output.py)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ import logging
 import warnings
 from pathlib import Path
 
-from oa_conformance.interpreter.case_output import captured, notes, run_loop
-from oa_conformance.report import json_report, summary_table
+from oa_conformance.interpreter.running.case_output import captured, notes, run_loop
+from oa_conformance.frontends.report import json_report, summary_table
 from oa_conformance.pipeline import cases_of
-from oa_conformance.runner import run_all
+from oa_conformance.scheduling.runner import run_all
 
 from .conftest import shared_fixture
 from .test_run import write_fixture

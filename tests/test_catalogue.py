@@ -13,7 +13,7 @@ from pyrsistent import pmap
 from oa_conformance.assertions import catalogue
 from oa_conformance.assertions.catalogue import Resolved, all_rows, pattern_regex, resolve
 from oa_conformance.assertions.catalogue.rows import Compute, Example, Query, Restates
-from oa_conformance.assertions.catalogue.engine import (
+from oa_conformance.assertions.catalogue.predicate_rules import (
     QueryRule,
     RestatesRule,
     row_problems,
@@ -22,7 +22,7 @@ from oa_conformance.assertions.catalogue.engine import (
 from oa_conformance.assertions.catalogue.scope import scope_from
 from oa_conformance.assertions.catalogue.examples import node_event, one_run
 from oa_conformance.assertions.rules import FAILED, UNVERIFIED, VERIFIED, Check
-from oa_conformance.interpreter.loader import load_bytes
+from oa_conformance.interpreter.static.loader import load_bytes
 
 ROWS = list(all_rows())
 
@@ -153,7 +153,7 @@ def test_every_registered_table_is_a_tuple_of_rows():
 
 
 def test_a_pipeline_utilities_pattern_never_answers_an_observability_name():
-    from oa_conformance.assertions.catalogue.engine import predicate_rule
+    from oa_conformance.assertions.catalogue.predicate_rules import predicate_rule
 
     name = "input_count_matches_input_list_length"
     assert resolve("pipeline-utilities", name).row.name == "<field>_list_length"
@@ -192,7 +192,7 @@ expected:
 
 def restating(monkeypatch):
     """The graph-engine table answers one extra name with a restating row."""
-    from oa_conformance.assertions.catalogue import engine
+    from oa_conformance.assertions.catalogue import predicate_rules as engine
 
     real = engine.resolve
 
@@ -204,7 +204,7 @@ def restating(monkeypatch):
 
 
 def run_fixture(tmp_path, final_state: str, fixture: str = FIXTURE):
-    from oa_conformance.discovery import discover
+    from oa_conformance.model.discovery import discover
     from oa_conformance.pipeline import cases_of, run_case
 
     path = tmp_path / "spec" / "graph-engine" / "conformance" / "901-restated.yaml"
@@ -228,7 +228,7 @@ def test_a_restating_row_in_a_real_case(monkeypatch, tmp_path, final_state, outc
 
 
 def test_p002_reports_a_restating_predicate_without_its_directive(monkeypatch, tmp_path):
-    from oa_conformance.lint import lint_paths, Selection
+    from oa_conformance.frontends.lint import lint_paths, Selection
 
     restating(monkeypatch)
     path = tmp_path / "spec" / "graph-engine" / "conformance" / "901-restated.yaml"
@@ -256,7 +256,7 @@ def test_boolean_row_fails_on_the_other_boolean(entry):
 def test_a_rule_outside_the_assert_pass_has_no_document_and_cannot_pass():
     """The trace document reaches rules only through the assert pass's context: no cache to fall back on."""
     from oa_conformance.assertions.rules import Context
-    from oa_conformance.trace import CaseTrace
+    from oa_conformance.model.trace import CaseTrace
 
     checks, _ = QueryRule("none_from_x", None, ast_value(True), ABSENT).check(Context(CaseTrace(), None), pmap())
     assert checks[0].status == FAILED and "no trace document" in checks[0].detail

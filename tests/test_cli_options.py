@@ -8,12 +8,12 @@ import json
 
 import pytest
 
-import oa_conformance.cli.oa_conformance as cli_module
-import oa_conformance.runner as runner
-from oa_conformance.cli.oa_ast import main as oa_ast
-from oa_conformance.cli.oa_conformance import main as cli
-from oa_conformance.cli.oa_lint import main as oa_lint
-from oa_conformance.results import CaseResult
+import oa_conformance.frontends.cli.oa_conformance as cli_module
+import oa_conformance.scheduling.runner as runner
+from oa_conformance.frontends.cli.oa_ast import main as oa_ast
+from oa_conformance.frontends.cli.oa_conformance import main as cli
+from oa_conformance.frontends.cli.oa_lint import main as oa_lint
+from oa_conformance.verdicts.results import CaseResult
 
 from .conftest import BUNDLED_SPEC
 from .test_run import LINEAR, write_fixture

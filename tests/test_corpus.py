@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from oa_conformance.ast.dump import dump_text, from_data, to_data, unparse
-from oa_conformance.discovery import discover
+from oa_conformance.model.discovery import discover
 from oa_conformance.pipeline import read_fixture
 
 from .conftest import BUNDLED_SPEC

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from oa_conformance.interpreter import scenarios
+from oa_conformance.interpreter.static import scenarios
 from oa_conformance.pipeline import read_fixture
 
 from .faults import run_text, target_text

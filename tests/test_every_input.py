@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from oa_conformance.cli.oa_ast import main as oa_ast
-from oa_conformance.cli.oa_conformance import main as cli
-from oa_conformance.cli.oa_lint import main as oa_lint
-from oa_conformance.lint import lint_paths
+from oa_conformance.frontends.cli.oa_ast import main as oa_ast
+from oa_conformance.frontends.cli.oa_conformance import main as cli
+from oa_conformance.frontends.cli.oa_lint import main as oa_lint
+from oa_conformance.frontends.lint import lint_paths
 
 from .conftest import interruptible, target_spec_root
 from .test_run import LINEAR
@@ -133,10 +133,10 @@ def test_an_unreadable_conformance_folder_is_one_finding_and_the_rest_runs(pytes
     where = f"{folder}:1:1: fixture_schema_invalid: cannot read the folder: Permission denied"
     try:
         for command in ("check", "run"):
-            done = pytester.run(*unprivileged(sys.executable, "-m", "oa_conformance.cli.oa_conformance", command, str(spec)))
+            done = pytester.run(*unprivileged(sys.executable, "-m", "oa_conformance.frontends.cli.oa_conformance", command, str(spec)))
             assert done.ret == 1 and where in done.stdout.str(), done.stdout.str()
             no_traceback(done.stdout.str(), done.stderr.str())
-        linted = pytester.run(*unprivileged(sys.executable, "-m", "oa_conformance.cli.oa_lint", str(spec)))
+        linted = pytester.run(*unprivileged(sys.executable, "-m", "oa_conformance.frontends.cli.oa_lint", str(spec)))
         assert f"{folder}:1:1: Y006 cannot read the folder" in linted.stdout.str()
         result = pytester.run(*unprivileged(sys.executable, "-m", "pytest", f"--oa-spec-root={spec}", "-p", "no:cacheprovider"))
         result.assert_outcomes(passed=1, failed=1)
@@ -221,7 +221,7 @@ def test_x_and_maxfail_return_promptly_with_nothing_on_stderr(tmp_path, stop):
     pytest_run = [sys.executable, "-m", "pytest", f"--oa-spec-root={spec}", "-p", "no:cacheprovider", "-q", *stop]
     elapsed, out, err = timed(pytest_run, tmp_path, "stopping after 1 failures")
     assert elapsed < PROMPT and err == "", (elapsed, err)
-    cli_run = [sys.executable, "-m", "oa_conformance.cli.oa_conformance", "run", str(spec), "-q", *stop]
+    cli_run = [sys.executable, "-m", "oa_conformance.frontends.cli.oa_conformance", "run", str(spec), "-q", *stop]
     elapsed, out, err = timed(cli_run, tmp_path, "stopped after 1 failing case")
     assert elapsed < PROMPT and err == "", (elapsed, err)
 
@@ -231,7 +231,7 @@ def test_ctrl_c_returns_promptly_with_nothing_on_stderr_but_the_summary(tmp_path
     pytest_run = [sys.executable, "-m", "pytest", f"--oa-spec-root={spec}", "-p", "no:cacheprovider", "-v"]
     elapsed, out, err = timed(pytest_run, tmp_path, "001-slow.yaml::001-slow", interrupt=True)
     assert elapsed < PROMPT and err == "" and "KeyboardInterrupt" in out, (elapsed, err)
-    cli_run = [sys.executable, "-m", "oa_conformance.cli.oa_conformance", "run", str(spec)]
+    cli_run = [sys.executable, "-m", "oa_conformance.frontends.cli.oa_conformance", "run", str(spec)]
     elapsed, out, err = timed(cli_run, tmp_path, "\nE", interrupt=True)  # the broken fixture's progress mark
     assert elapsed < PROMPT and err == "" and "interrupted (Ctrl-C)" in out, (elapsed, err)
 
@@ -240,7 +240,7 @@ def test_oa_ast_reports_a_fifo_instead_of_waiting_on_it(tmp_path):
     fifo = tmp_path / "spec" / "graph-engine" / "conformance" / "001-fifo.yaml"
     fifo.parent.mkdir(parents=True)
     os.mkfifo(fifo)
-    done = subprocess.run([sys.executable, "-m", "oa_conformance.cli.oa_ast", str(fifo)], capture_output=True, text=True, timeout=30)
+    done = subprocess.run([sys.executable, "-m", "oa_conformance.frontends.cli.oa_ast", str(fifo)], capture_output=True, text=True, timeout=30)
     assert done.returncode == 1 and f"{fifo}:1:1: fixture_schema_invalid: cannot read fixture: a FIFO" in done.stderr
 
 
@@ -285,16 +285,16 @@ def test_runtime_skips_are_located_at_their_fixtures(pytester):
     result = pytester.runpytest(f"--oa-spec-root={pytester.path / 'spec'}", "-p", "no:cacheprovider", "-rs")
     result.assert_outcomes(skipped=2)
     skips = [line for line in result.stdout.lines if line.startswith("SKIPPED")]
-    assert len(skips) == 2 and all("pytest_plugin.py" not in line for line in skips), skips
+    assert len(skips) == 2 and all("frontends/pytest/" not in line for line in skips), skips
     assert [re.search(r"(00\d-session\.yaml):\d+:", line).group(1) for line in skips] == ["001-session.yaml", "002-session.yaml"]
 
 
 @pytest.mark.parametrize("command", [
-    ["oa_conformance.cli.oa_lint", "--explain", "X001"],
-    ["oa_conformance.cli.oa_lint", "--list-rules"],
-    ["oa_conformance.cli.oa_ast", str(LINEAR)],
-    ["oa_conformance.cli.oa_conformance", "check", str(LINEAR.parent.parent.parent)],
-    ["oa_conformance.cli.oa_conformance", "run", str(LINEAR)],
+    ["oa_conformance.frontends.cli.oa_lint", "--explain", "X001"],
+    ["oa_conformance.frontends.cli.oa_lint", "--list-rules"],
+    ["oa_conformance.frontends.cli.oa_ast", str(LINEAR)],
+    ["oa_conformance.frontends.cli.oa_conformance", "check", str(LINEAR.parent.parent.parent)],
+    ["oa_conformance.frontends.cli.oa_conformance", "run", str(LINEAR)],
 ])
 def test_a_closed_pipe_stops_the_output_not_the_command(command):
     """``… | head -1``: the reader is gone before the first write. `run` abandons its cases then
@@ -307,7 +307,7 @@ def test_a_closed_pipe_stops_the_output_not_the_command(command):
 
 
 def test_ctrl_c_in_oa_lint_is_one_line_and_status_130(monkeypatch, capsys):
-    import oa_conformance.lint as lint  # oa_lint imports lint_paths from here when it runs
+    import oa_conformance.frontends.lint as lint  # oa_lint imports lint_paths from here when it runs
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt  # Ctrl-C while the fixtures are linted

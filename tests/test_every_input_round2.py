@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from oa_conformance.version import TARGET_SPEC_VERSION
-from oa_conformance.vocabulary import VOCABULARY
+from oa_conformance.model.version import TARGET_SPEC_VERSION
+from oa_conformance.model.vocabulary import VOCABULARY
 
 from .conftest import REPO
 from .test_every_input import no_traceback, target_fixture_text
@@ -22,8 +22,8 @@ from .test_run import LINEAR
 
 pytest_plugins = ["pytester"]
 
-COMMANDS = {"oa-conformance": "oa_conformance.cli.oa_conformance", "oa-lint": "oa_conformance.cli.oa_lint",
-            "oa-ast": "oa_conformance.cli.oa_ast"}
+COMMANDS = {"oa-conformance": "oa_conformance.frontends.cli.oa_conformance", "oa-lint": "oa_conformance.frontends.cli.oa_lint",
+            "oa-ast": "oa_conformance.frontends.cli.oa_ast"}
 
 
 def command(program: str, *args: str, cwd: Path | None = None, env: dict | None = None, preexec=None,
@@ -115,7 +115,7 @@ def limit_file_size() -> None:
 def test_ctrl_c_as_the_reports_temporary_file_is_made_leaves_nothing_behind(tmp_path, monkeypatch):
     """Ctrl-C handled as the open that creates the report's temporary file returns (where Python
     handles a signal that came during a call): the old report stays, and no temporary file."""
-    from oa_conformance.cli import files
+    from oa_conformance.frontends.cli import files
 
     report = tmp_path / "report.json"
     report.write_text("the previous report\n", encoding="utf-8")

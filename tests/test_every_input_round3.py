@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from oa_conformance.cli.oa_conformance import main as cli
+from oa_conformance.frontends.cli.oa_conformance import main as cli
 
 from .test_every_input import no_traceback
-from .test_every_input_round2 import command
+from .test_every_input_round2 import COMMANDS, command
 from .test_pytest_plugin import five_cases
 
 pytest_plugins = ["pytester"]
@@ -96,7 +96,7 @@ def test_an_entry_for_every_build_that_one_build_now_passes_is_narrowed_to_the_o
     assert cli(["expectations", "update", "--from", str(old), "--from", str(new), str(path), "--write"]) == 0
     text = path.read_text()
     assert 'outcome = "fail"' in text and 'runtime = "!=0.17.0"' in text, text
-    from oa_conformance.expectations import load_all
+    from oa_conformance.verdicts.expectations import load_all
 
     assert len(load_all([str(path)], "0.17.0")) == 0 and len(load_all([str(path)], "0.16.0")) == 1
 
@@ -156,9 +156,7 @@ def test_update_drops_entries_that_match_no_case_saying_which(tmp_path, capsys):
 
 def full_stdout(program: str, *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
     with open("/dev/full", "w") as full:
-        return subprocess.run([sys.executable, "-m", {"oa-conformance": "oa_conformance.cli.oa_conformance",
-                                                      "oa-lint": "oa_conformance.cli.oa_lint",
-                                                      "oa-ast": "oa_conformance.cli.oa_ast"}[program], *args],
+        return subprocess.run([sys.executable, "-m", COMMANDS[program], *args],
                               stdout=full, stderr=subprocess.PIPE, text=True, cwd=cwd, timeout=300)
 
 
@@ -259,7 +257,7 @@ SUBCOMMANDS = (["run"], ["check"], ["diff"], ["report"], ["coverage"], ["expecta
 
 @pytest.mark.parametrize("words", SUBCOMMANDS, ids=" ".join)
 def test_every_subcommand_takes_version_and_says_its_exit_status(capsys, words):
-    from oa_conformance.cli.oa_conformance import build_parser, version_text
+    from oa_conformance.frontends.cli.oa_conformance import build_parser, version_text
 
     for flag in ("--version", "--help"):
         with pytest.raises(SystemExit) as exit:
@@ -316,9 +314,9 @@ def test_an_output_no_file_can_be_made_at_is_refused_before_any_work(tmp_path, c
     target = target.format(tmp=tmp_path)
     if target.endswith("device"):
         os.mkfifo(target)
-    import oa_conformance.coverage.build as build
+    import oa_conformance.frontends.coverage.coverage_map as coverage_map
 
-    monkeypatch.setattr(build, "build_map", lambda *a, **k: pytest.fail("built the map before refusing the output"))
+    monkeypatch.setattr(coverage_map, "build_map", lambda *a, **k: pytest.fail("built the map before refusing the output"))
     for option in ("--json", "--html"):
         assert cli(["coverage", str(spec), "--prose", str(tmp_path), option, target]) == 2
         err = capsys.readouterr().err.strip().splitlines()

@@ -15,8 +15,8 @@ import pytest
 import yaml
 
 from oa_conformance.ast.dump import unparse
-from oa_conformance.cli.oa_conformance import main as cli
-from oa_conformance.lint import lint_paths
+from oa_conformance.frontends.cli.oa_conformance import main as cli
+from oa_conformance.frontends.lint import lint_paths
 from oa_conformance.pipeline import read_fixture
 
 from .conftest import shared_spec_root, target_spec_root
@@ -29,7 +29,7 @@ REPOSITORY = Path(__file__).resolve().parent.parent
 
 def command(module: str, *args: str) -> subprocess.CompletedProcess:
     """One of the installed front ends, run as its own process."""
-    done = subprocess.run([sys.executable, "-m", f"oa_conformance.cli.{module}", *args], capture_output=True, text=True, timeout=300)
+    done = subprocess.run([sys.executable, "-m", f"oa_conformance.frontends.cli.{module}", *args], capture_output=True, text=True, timeout=300)
     no_traceback(done.stdout, done.stderr)
     return done
 
@@ -195,7 +195,7 @@ def same(a, b) -> bool:
 
 
 def round_trips(path: str, data: str | None = None) -> bool:
-    from oa_conformance.interpreter.yaml_compose import dump_fixture_yaml  # what `oa-ast --format yaml` writes
+    from oa_conformance.interpreter.static.yaml_compose import dump_fixture_yaml  # what `oa-ast --format yaml` writes
 
     read = read_fixture(path, data)
     if read.fixture is None:

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from oa_conformance.cli.oa_conformance import main as cli
-from oa_conformance.discovery import discover
-from oa_conformance.expectations import ExpectationsError, Expectations, load_all, load_expectations, parse_expectations
-from oa_conformance.expectations import judged as judged_case
+from oa_conformance.frontends.cli.oa_conformance import main as cli
+from oa_conformance.model.discovery import discover
+from oa_conformance.verdicts.expectations import ExpectationsError, Expectations, load_all, load_expectations, parse_expectations
+from oa_conformance.verdicts.expectations import judged as judged_case
 from oa_conformance.host.manifest import runtime_version
 from oa_conformance.pipeline import cases_of
-from oa_conformance.runner import run_all
+from oa_conformance.scheduling.runner import run_all
 
 from .conftest import BUNDLED_SPEC, REPO
 from .test_run import LINEAR, write_fixture
@@ -258,3 +258,71 @@ def test_the_cli_judges_entries_against_every_case_read_and_only_fixtures_it_can
     assert unmatched(spec) == ["graph-engine/002-good[nope]", "graph-engine/003-gone"]
     assert unmatched(spec, "-k", "002-good") == ["graph-engine/002-good[nope]", "graph-engine/003-gone"]
     assert unmatched(good.path) == ["graph-engine/002-good[nope]"]
+
+
+# --- an entry pins what fails: its checks, or for a case that cannot run, its category ------------
+
+
+def _result(case_id: str, outcome: str, category: str | None, reason: str = "why"):
+    from oa_conformance.model.discovery import FixtureRef
+    from oa_conformance.verdicts.results import CaseRef, CaseResult
+
+    capability, rest = case_id.split("/", 1)
+    ref = CaseRef(FixtureRef(f"{rest}.yaml", capability, f"{rest}.yaml"), None)
+    return CaseResult(ref, outcome, category=category, reason=reason)
+
+
+def _pinned(category: str) -> Expectations:
+    data = {"graph-engine/001-x": {"outcome": "fail", "kind": "fixture", "reason": "r", "category": category}}
+    return parse_expectations(data, {"graph-engine/001-x": 3}, "exp.toml")
+
+
+def test_a_whole_case_entry_excuses_only_the_category_it_pins():
+    from oa_conformance.verdicts.expectations import judge
+
+    pinned = _pinned("fixture_schema_invalid")
+    assert judge(_result("graph-engine/001-x", "failed", "fixture_schema_invalid"), pinned).outcome == "xfail"
+    other = judge(_result("graph-engine/001-x", "error", "adapter_internal_error", "boom"), pinned)
+    assert other.outcome == "error"
+    assert other.reason.startswith("the expectations entry (exp.toml:3) excuses a failure with category "
+                                   "fixture_schema_invalid; the case failed with adapter_internal_error: boom")
+    checks_failed = judge(_result("graph-engine/001-x", "failed", None), pinned)
+    assert checks_failed.outcome == "failed" and "the case failed with failing checks" in checks_failed.reason
+
+
+@pytest.mark.parametrize("body, message", [
+    ({"checks": ["expected.x"], "category": "not_implemented"}, "category pins a whole-case failure"),
+    ({"outcome": "skip", "category": "not_implemented"}, "category pins a whole-case failure"),
+    ({"category": ""}, "category must be a non-empty string"),
+])
+def test_a_category_goes_only_on_a_whole_case_fail_entry(body, message):
+    data = {"graph-engine/001-x": {"outcome": "fail", "kind": "fixture", "reason": "r", **body}}
+    with pytest.raises(ExpectationsError, match=message) as caught:
+        parse_expectations(data, {"graph-engine/001-x": 7}, "exp.toml")
+    assert str(caught.value).startswith("exp.toml:7: ")
+
+
+@pytest.mark.parametrize("path", [SHIPPED, OVERLAY_0_109], ids=lambda p: p.name)
+def test_every_shipped_fail_entry_pins_what_fails(path):
+    unpinned = [e.case_id for e in load_expectations(str(path)).entries
+                if e.outcome == "fail" and not e.checks and e.category is None]
+    assert not unpinned, f"{path.name}: entries that excuse any failure (give checks or category): {unpinned}"
+
+
+def test_an_extras_key_that_realizes_a_declared_field_needs_its_proposal(tmp_path):
+    """llm-provider §6: an extras `stream` is managed only as the realization of complete(stream=…)
+    (proposal 0062); without it the key is unmanaged pass-through, so the case is a recognized skip."""
+    from oa_conformance.interpreter.running.features import needed_proposals
+    from oa_conformance.pipeline import read_fixture
+
+    body = ("cases:\n  - name: c\n    call:\n      operation: complete\n      messages: [{role: user, content: hi}]\n"
+            "      config:\n        extras:\n          {key}: true\n    mock_provider: {responses: []}\n"
+            "    expected: {raises: {category: provider_invalid_request}}\n")
+    needs = {}
+    for key in ("stream", "seed_like"):
+        path = tmp_path / f"001-{key}.yaml"
+        path.write_text(body.replace("{key}", key))
+        read = read_fixture(str(path))
+        assert read.fixture is not None, read.diagnostics
+        needs[key] = needed_proposals("llm-provider", [read.fixture], None)
+    assert "0062" in needs["stream"] and "0062" not in needs["seed_like"]

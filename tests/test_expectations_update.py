@@ -14,8 +14,8 @@ from xml.etree import ElementTree
 
 import pytest
 
-from oa_conformance.cli.oa_conformance import main as cli
-from oa_conformance.expectations import ExpectationsError, load_expectations
+from oa_conformance.frontends.cli.oa_conformance import main as cli
+from oa_conformance.verdicts.expectations import ExpectationsError, load_expectations
 
 from .conftest import REPO
 from .lagging_checkout import CLAIMED, lagging_checkout

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from oa_conformance.pipeline import cases_of, run_case
-from oa_conformance.vocabulary import VOCABULARY
+from oa_conformance.model.vocabulary import VOCABULARY
 
 from .test_llm_provider import run_copy
 from .test_run import write_fixture
@@ -328,7 +328,7 @@ def test_lint_marks_llm_spans_status_but_not_the_upstream_llm_spans(tmp_path):
 
 def test_every_boolean_query_row_failing_on_its_example_says_what_it_looked_at():
     from oa_conformance.assertions.catalogue import all_rows
-    from oa_conformance.assertions.catalogue.engine import evaluate, substitute
+    from oa_conformance.assertions.catalogue.predicate_rules import evaluate, substitute
     from oa_conformance.assertions.catalogue.rows import Query
     from oa_conformance.assertions.catalogue.scope import scope_from
     from oa_conformance.assertions.rules import FAILED

@@ -21,8 +21,8 @@ from .test_run import LINEAR
 
 pytest_plugins = ["pytester"]
 
-CLI = [sys.executable, "-m", "oa_conformance.cli.oa_conformance"]
-LINT = [sys.executable, "-m", "oa_conformance.cli.oa_lint"]
+CLI = [sys.executable, "-m", "oa_conformance.frontends.cli.oa_conformance"]
+LINT = [sys.executable, "-m", "oa_conformance.frontends.cli.oa_lint"]
 HANG_GUARD = 60  # seconds: only so a broken build cannot hang the suite (these are not timed tests)
 
 
@@ -80,7 +80,7 @@ def test_a_manifest_claiming_a_proposal_the_runtime_lacks_fails_the_case(tmp_pat
 def test_a_failure_on_a_line_of_megabytes_shows_it_clipped_as_the_cli_does(pytester):
     """pytest's failure shows the fixture's lines around the failure; a 3 MB line is clipped as the
     command line clips a value (one function: ``diagnostics.clipped``), not printed whole."""
-    from oa_conformance.diagnostics import SHOWN_CHARACTERS
+    from oa_conformance.model.diagnostics import SHOWN_CHARACTERS
 
     huge = "x" * 3_000_000
     spec = spec_of(pytester.path, "001-huge.yaml", LINEAR.read_text().replace("    count: 2\n", f'    count: "{huge}"\n'))
@@ -204,7 +204,7 @@ def test_the_closed_output_interrupt_lands_inside_the_run_or_not_at_all(monkeypa
     import _thread
     import threading
 
-    from oa_conformance.cli import pipes
+    from oa_conformance.frontends.cli import pipes
 
     read_end, write_end = os.pipe()
     monkeypatch.setattr(sys, "stdout", open(write_end, "w", closefd=True))
@@ -298,7 +298,7 @@ def test_ctrl_c_under_pytest_abandons_the_cases_in_flight(tmp_path, how):
 # and the length of the traceback pytest is handed to render is written down.
 INTERRUPTING_CASES = """
 import pytest
-import oa_conformance.pytest_plugin as plugin
+import oa_conformance.frontends.pytest.hooks as plugin
 
 
 def _interrupted(case, timeout):

@@ -240,7 +240,7 @@ def test_an_omitted_max_attempts_is_the_runtimes_default(monkeypatch):
     adapter's own 3): a runtime whose default is 5 gets 5."""
     import dataclasses
 
-    from oa_conformance.interpreter import middleware as behaviors
+    from oa_conformance.interpreter.running import middleware as behaviors
 
     @dataclasses.dataclass(frozen=True)
     class DefaultFive(behaviors.oa.RetryConfig):

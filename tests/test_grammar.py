@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from oa_conformance.ast.nodes import BindingToken, FormatToken
-from oa_conformance.diagnostics import Span
+from oa_conformance.model.diagnostics import Span
 from oa_conformance.grammar import GrammarError, check, looks_like_token, parse_placeholder, parse_token, parse_type
 
 
@@ -190,7 +190,7 @@ def test_linting_plain_fixtures_never_imports_lark():
 
     probe = (
         "import sys\n"
-        "from oa_conformance.cli.oa_lint import main\n"
+        "from oa_conformance.frontends.cli.oa_lint import main\n"
         f"main([{str(BUNDLED_SPEC)!r}, '--exit-zero', '--format', 'json'])\n"
         "print('after lint:', 'lark' in sys.modules)\n"
         "from oa_conformance.grammar import parse_type\n"

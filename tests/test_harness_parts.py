@@ -1,5 +1,5 @@
 """The per-case harness keeps one writer per part: graph build reads frozen instruments and returns
-frozen wiring; only the log is written while the runtime runs (interpreter/harness.py)."""
+frozen wiring; only the log is written while the runtime runs (interpreter/running/harness.py)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ CRASH = ("pipeline-utilities", "070-crash-injection-after-node-resume.yaml")  # 
 
 def built_harness(tmp_path, monkeypatch, fixture):
     """Run the fixture's first case for real; return the Harness graph build handed back, and the trace."""
-    from oa_conformance.interpreter import execute
+    from oa_conformance.interpreter.running import execute
     from oa_conformance.pipeline import cases_of
 
     seen = []
@@ -53,7 +53,7 @@ def test_instruments_and_wiring_are_frozen_once_graph_build_returns(tmp_path, mo
 
 
 def test_the_wiring_is_unreadable_before_graph_build_returns():
-    from oa_conformance.interpreter.harness import WiringSlot
+    from oa_conformance.interpreter.running.harness import WiringSlot
 
     with pytest.raises(RuntimeError, match="before graph build returned"):
         WiringSlot().get()
@@ -68,7 +68,7 @@ def test_a_crash_fires_through_the_log_and_leaves_the_cursor_as_the_passes_set_i
 
 def test_an_observer_that_records_nothing_is_seen_in_the_trace(tmp_path, monkeypatch):
     """An observer's events are read from the log's deliveries: an observer that appends none has none."""
-    from oa_conformance.interpreter import harness as parts
+    from oa_conformance.interpreter.running import harness as parts
 
     async def deaf(self, event):
         return None

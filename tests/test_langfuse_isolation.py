@@ -9,10 +9,10 @@ from __future__ import annotations
 import pytest
 
 from oa_conformance.assertions.shapes.otel_logs_metrics import _log_matcher
-from oa_conformance.interpreter import adapter_capabilities
-from oa_conformance.interpreter.adapter_capabilities import PROBES, Probed
-from oa_conformance.values import repeated_text
-from oa_conformance.vocabulary import VOCABULARY
+from oa_conformance.interpreter.running import adapter_capabilities
+from oa_conformance.interpreter.running.adapter_capabilities import PROBES, Probed
+from oa_conformance.ast.values import repeated_text
+from oa_conformance.model.vocabulary import VOCABULARY
 
 from .faults import line_of, replace_value, run_text, target_text
 
@@ -145,7 +145,7 @@ def test_suppressed_payload_fails_payload_bearing(tmp_path, target_spec):
 
 
 def test_log_record_level_is_the_severity():
-    from oa_conformance.interpreter.loader import load_bytes
+    from oa_conformance.interpreter.static.loader import load_bytes
 
     expected = load_bytes(b"level: WARNING\n")[0]
     record = {"body": "b", "attributes": {}, "severity_text": "INFO", "trace_id": None, "span_id": None}

@@ -175,7 +175,7 @@ def registrations_at_import(path: Path) -> list[str]:
 
 def test_no_registration_by_import_side_effect():
     """Every registry is an explicit table in its package (``lint/rules/__init__.py``,
-    ``interpreter/node_table.py``, ``assertions/shapes/__init__.py``, ``assertions/catalogue/__init__.py``):
+    ``interpreter/running/node_table.py``, ``assertions/shapes/__init__.py``, ``assertions/catalogue/__init__.py``):
     importing a module never adds an entry to another module's table."""
     found = [entry for _, path in modules() for entry in registrations_at_import(path)]
     assert not found, "registration at import:\n" + "\n".join(found)
@@ -190,16 +190,20 @@ def test_the_registration_check_finds_decorators_and_calls(tmp_path):
 
 # The static parts read fixtures, prose or run reports and never run anything: nothing they import, at
 # any depth (a deferred import counts), reaches the runtime binding, the passes that run a case, or
-# openarmature. (`pages` renders the JSON documents the commands write: it imports no other part.)
-STATIC_PARTS = ("coverage", "pages")
-RUNNING = ("host", "runner", "processes", "forkserver", "pipeline", "assertions", "interpreter.execute", "interpreter.harness",
-           "interpreter.graph_build", "interpreter.capabilities")
+# openarmature. (`frontends/pages` renders the JSON documents the commands write: it imports no other part.)
+STATIC_PARTS = ("frontends.coverage", "frontends.pages", "interpreter.static")
+RUNNING = ("host", "scheduling", "pipeline", "assertions", "interpreter.running")
+
+
+def in_folder(module: str, folder: str) -> bool:
+    """``module`` (dotted, with the package) is ``folder`` (dotted, without it) or inside it."""
+    return module == f"{PACKAGE.name}.{folder}" or module.startswith(f"{PACKAGE.name}.{folder}.")
 
 
 def reached_from(part: str, sources: list[tuple[str, Path]]) -> dict[str, str]:
     """Every module a part's modules import, transitively: module → the import line that first reached it."""
     by_name = dict(sources)
-    todo = [name for name, _ in sources if part_of(name) == part]
+    todo = [name for name, _ in sources if in_folder(name, part)]
     reached: dict[str, str] = {}
     while todo:
         module = todo.pop()
@@ -218,11 +222,10 @@ def test_the_static_parts_reach_no_running_part():
     sources = modules()
     for part in STATIC_PARTS:
         reached = reached_from(part, sources)
-        bad = {m: where for m, where in reached.items()
-               if any(m == f"{PACKAGE.name}.{r}" or m.startswith(f"{PACKAGE.name}.{r}.") for r in RUNNING)}
+        bad = {m: where for m, where in reached.items() if any(in_folder(m, r) for r in RUNNING)}
         assert not bad, f"{part} reaches the running parts: {bad}"
         for module, path in sources:
-            if part_of(module) == part:
+            if in_folder(module, part):
                 assert "openarmature" not in {n.split(".")[0] for n in _plain_imports(path)}, module
 
 
@@ -287,12 +290,18 @@ def test_the_module_cycle_check_counts_deferred_imports_and_package_inits(tmp_pa
     assert "beta.py:2:" in describe(found[0], graph) and "one.py:2:" in describe(found[0], graph)
 
 
-# The first-level parts, lowest first (the layers above): a lazy import may only point down.
-LAYERS = [("kinds", "diagnostics", "errors", "vocabulary", "ast", "grammar", "trace", "values", "synthetic", "heap",
-           "discovery", "version", "pages"),
-          ("host",), ("interpreter",), ("assertions",), ("results", "pipeline"),
-          ("expectations", "expectations_update", "junit", "runner", "processes", "report", "lint", "coverage", "cli",
-           "pytest_plugin", "xdist_shares", "options", "forkserver", "oa_conformance")]
+# The first-level parts, lowest first (the layers above): a lazy import may only point down. Each is a
+# folder but ``pipeline``, the one module that chains the passes, and the package's own ``__init__``
+# (empty: importing it runs nothing).
+LAYERS = [("oa_conformance", "model"), ("ast", "grammar"), ("host",), ("interpreter",), ("assertions",),
+          ("verdicts", "pipeline"), ("scheduling",), ("frontends",)]
+
+
+def test_every_layer_is_a_folder_and_the_root_holds_at_most_three_modules():
+    root_modules = sorted(path.name for path in PACKAGE.glob("*.py"))
+    assert len(root_modules) <= 3, root_modules
+    folders = {part for parts in LAYERS for part in parts} - {"pipeline", PACKAGE.name}
+    assert all((PACKAGE / folder / "__init__.py").is_file() for folder in folders), folders
 
 
 def test_deferred_imports_point_down_the_layers():
@@ -300,6 +309,7 @@ def test_deferred_imports_point_down_the_layers():
     level = {part: index for index, parts in enumerate(LAYERS) for part in parts}
     assert {part_of(module) for module, _ in modules()} <= set(level), "a first-level part missing from LAYERS"
     found = []
+    names = frozenset(module for module, _ in modules())
     for module, path in modules():
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for function in (n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))):

@@ -10,7 +10,7 @@ import tomllib
 from pathlib import Path
 
 import oa_conformance
-from oa_conformance.version import TARGET_SPEC_VERSION
+from oa_conformance.model.version import TARGET_SPEC_VERSION
 
 from .conftest import REPO
 
@@ -60,7 +60,7 @@ def test_pyproject_declares_the_target_spec_version_and_the_runtime_range():
 def test_the_c_loader_is_in_use():
     import yaml
 
-    from oa_conformance.interpreter import yaml_compose
+    from oa_conformance.interpreter.static import yaml_compose
 
     assert yaml.__with_libyaml__ and issubclass(yaml_compose._Composer, yaml.CSafeLoader)
 

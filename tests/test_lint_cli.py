@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from oa_conformance.cli.oa_lint import main
-from oa_conformance.lint import BY_CODE, RULES, Selection, UsageError, lint_paths
+from oa_conformance.frontends.cli.oa_lint import main
+from oa_conformance.frontends.lint import BY_CODE, RULES, Selection, UsageError, lint_paths
 
 from .conftest import BUNDLED_SPEC, REPO
 
@@ -145,7 +145,7 @@ def test_a_directory_that_is_no_spec_is_a_usage_error(capsys, tmp_path):
 
 
 def test_an_internal_error_is_reported_per_file_and_exits_2(capsys, conformance, monkeypatch):
-    from oa_conformance.lint import engine
+    from oa_conformance.frontends.lint import engine
 
     rule = BY_CODE["G003"]
 
@@ -244,7 +244,7 @@ def test_the_command_freezes_the_heap_before_the_process_ends_and_main_does_not(
     the interpreter's shutdown does not walk it; ``main`` (in-process callers) leaves it alone."""
     probe = (
         "import gc, sys\n"
-        "from oa_conformance.cli.oa_lint import main, run\n"
+        "from oa_conformance.frontends.cli.oa_lint import main, run\n"
         "frozen = gc.get_freeze_count()  # the interpreter may start with some\n"
         f"status = main([{str(BUNDLED[0])!r}, '--exit-zero'])\n"
         "print('main', status, gc.get_freeze_count() > frozen)\n"
@@ -294,7 +294,7 @@ def test_lint_paths_deduplicates_overlapping_paths():
 # thread: this one has more); with LOSE_CHILD, each child dies before sending its findings.
 SIDE_BY_SIDE = """
 import os, sys
-from oa_conformance.lint import engine
+from oa_conformance.frontends.lint import engine
 if os.environ.get("LOSE_CHILD"):
     parent, lint_refs = os.getpid(), engine._lint_refs
     def lost(share, *rest):
@@ -304,7 +304,7 @@ if os.environ.get("LOSE_CHILD"):
     engine._lint_refs = lost
 forks, fork = [], engine._fork
 engine._fork = lambda *args: forks.append(1) or fork(*args)
-from oa_conformance.cli.oa_lint import main
+from oa_conformance.frontends.cli.oa_lint import main
 status = main(sys.argv[1:], processes=2)
 print(f"forked {len(forks)}", file=sys.stderr)
 sys.exit(status)
@@ -327,7 +327,7 @@ def test_side_by_side_lint_gives_the_findings_of_one_process(shared_spec):
 
 def test_only_a_corpus_large_enough_is_linted_side_by_side(monkeypatch, shared_spec):
     """Below two shares of MIN_SHARE fixtures, or in a process with threads, nothing is forked."""
-    from oa_conformance.lint import engine
+    from oa_conformance.frontends.lint import engine
 
     forked: list[int] = []
     monkeypatch.setattr(engine, "_lint_side_by_side", lambda refs, selection, count, *rest: forked.append(count) or [])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from oa_conformance.lint import BY_CODE, lint_paths
+from oa_conformance.frontends.lint import BY_CODE, lint_paths
 
 from .conftest import BUNDLED_SPEC
 

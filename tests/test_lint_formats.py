@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from oa_conformance.diagnostics import SPEC_CATEGORIES, Diagnostic
-from oa_conformance.lint import BY_CODE, RULES, lint_file, lint_paths
-from oa_conformance.lint.formatters import format_github, format_json, format_sarif, format_text, sarif_log
+from oa_conformance.model.diagnostics import SPEC_CATEGORIES, Diagnostic
+from oa_conformance.frontends.lint import BY_CODE, RULES, lint_file, lint_paths
+from oa_conformance.frontends.lint.formatters import format_github, format_json, format_sarif, format_text, sarif_log
 
 from .conftest import BUNDLED_SPEC, shared_spec_root
 

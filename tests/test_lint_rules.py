@@ -15,10 +15,10 @@ from typing import Callable, Iterator, NamedTuple
 import pytest
 
 from oa_conformance.ast.nodes import Mapping, Node, Scalar, Section, Sequence, TypeRef
-from oa_conformance.discovery import discover
+from oa_conformance.model.discovery import discover
 from oa_conformance.pipeline import read_fixture
-from oa_conformance.lint import BY_CODE, lint_file
-from oa_conformance.lint.context import FixtureContext
+from oa_conformance.frontends.lint import BY_CODE, lint_file
+from oa_conformance.frontends.lint.context import FixtureContext
 
 from .conftest import BUNDLED_SPEC, shared_spec_root
 from .faults import block_sections, insert_at

@@ -9,9 +9,9 @@ import socket
 import httpx
 import pytest
 
-from oa_conformance.interpreter.scenarios import scenarios
+from oa_conformance.interpreter.static.scenarios import scenarios
 from oa_conformance.pipeline import read_fixture
-from oa_conformance.interpreter.llm_mock import MOCK_BASE_URL, bound_model, mock_wire, openai_provider
+from oa_conformance.interpreter.running.llm_mock import MOCK_BASE_URL, bound_model, mock_wire, openai_provider
 
 MOCK_FIXTURE = """\
 mock_provider:
@@ -211,7 +211,7 @@ def test_an_unexpected_error_fails_even_without_a_response_expectation(tmp_path)
 def test_retry_backoff_runs_on_the_virtual_clock(tmp_path):
     text = real("056-call-level-retry-transient.yaml").replace("seconds: 0}", "seconds: 30}")
     ref = write_fixture(tmp_path, text, capability="llm-provider", name="056-call-level-retry-transient.yaml")
-    from oa_conformance.interpreter.execute import execute_case
+    from oa_conformance.interpreter.running.execute import execute_case
 
     import time
     started = time.perf_counter()

@@ -7,9 +7,9 @@ import time
 import pytest
 from pyrsistent import PClass
 
-from oa_conformance.interpreter.loader import load_bytes
+from oa_conformance.interpreter.static.loader import load_bytes
 from oa_conformance.ast.nodes import Mapping, Scalar, Sequence
-from oa_conformance.diagnostics import FIXTURE_SCHEMA_INVALID
+from oa_conformance.model.diagnostics import FIXTURE_SCHEMA_INVALID
 
 
 def only_problem(text: bytes | str):
@@ -169,7 +169,7 @@ def test_the_no_op_resolver_hooks_are_really_no_ops():
     # while the safe loader registers no path resolvers.
     import yaml
 
-    from oa_conformance.interpreter import loader, yaml_compose
+    from oa_conformance.interpreter.static import loader, yaml_compose
 
     assert not yaml.CSafeLoader.yaml_path_resolvers
     assert not yaml_compose._Composer.yaml_path_resolvers
@@ -182,7 +182,7 @@ def _slow_path_value(text: str):
     """The same scalar through PyYAML's pure-Python reader with the loader's resolver."""
     import yaml
 
-    from oa_conformance.interpreter import yaml_compose
+    from oa_conformance.interpreter.static import yaml_compose
 
     class SlowComposer(yaml.SafeLoader):
         resolve = staticmethod(yaml_compose._plain_resolver.resolve)
@@ -226,7 +226,7 @@ def test_the_token_gate_is_the_one_pattern_it_stands_for():
     hypothesis = pytest.importorskip("hypothesis")
     from hypothesis import strategies as st
 
-    from oa_conformance.interpreter.yaml_compose import _ESCAPED_LT, may_hold_tokens
+    from oa_conformance.interpreter.static.yaml_compose import _ESCAPED_LT, may_hold_tokens
 
     opening = re.compile(r"""[\s"'\[{,:]<[\w>-]""")
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from oa_conformance.ast.dump import from_data
-from oa_conformance.cli.oa_ast import main
+from oa_conformance.frontends.cli.oa_ast import main
 from oa_conformance.pipeline import read_fixture
 
 from .conftest import BUNDLED_SPEC
@@ -80,14 +80,14 @@ def test_bad_option_is_a_usage_error(capsys):
 
 def test_stdin_through_the_installed_entry_point():
     text = Path(FIXTURE).read_text(encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "oa_conformance.cli.oa_ast", "-", "--format", "json"],
+    done = subprocess.run([sys.executable, "-m", "oa_conformance.frontends.cli.oa_ast", "-", "--format", "json"],
                           input=text, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["_type"] == "Fixture"
 
 
 def test_stdin_problem_is_reported_against_stdin():
-    done = subprocess.run([sys.executable, "-m", "oa_conformance.cli.oa_ast", "-", "--stop-after", "schema"],
+    done = subprocess.run([sys.executable, "-m", "oa_conformance.frontends.cli.oa_ast", "-", "--stop-after", "schema"],
                           input="entry: a\nentry: b\n", capture_output=True, text=True, check=False)
     assert done.returncode == 1
     assert done.stdout.startswith("<stdin>:2:1: fixture_schema_invalid: duplicate key 'entry'")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from oa_conformance.discovery import FixtureRef
+from oa_conformance.model.discovery import FixtureRef
 from oa_conformance.pipeline import cases_of, run_case
 
 from .conftest import shared_fixture
@@ -83,7 +83,7 @@ def test_serial_siblings_are_matched_in_their_order(tmp_path):
 
 
 def test_detached_subgraph_names_mean_the_nodes_running_them(tmp_path):
-    from oa_conformance.interpreter.capabilities.langfuse_capture import detached_nodes
+    from oa_conformance.interpreter.running.capabilities.langfuse_capture import detached_nodes
 
     ref = write(tmp_path, shared_fixture(DETACHED).read_text(encoding="utf-8"), "033-langfuse-detached-trace-mode.yaml")
     subgraph_case, fan_out_case = (case.scenario for case in cases_of(ref))
@@ -213,7 +213,7 @@ def global_provider():
     ("supplied", "langfuse_observations_on_global"),
 ])
 def test_the_sdk_client_reaches_no_network_and_leaves_the_global_provider(tmp_path, no_network, mode, expected):
-    from oa_conformance.interpreter.execute import execute_case
+    from oa_conformance.interpreter.running.execute import execute_case
 
     before = global_provider()
     ref = write(tmp_path, isolation_text(mode, expected))
@@ -260,9 +260,9 @@ def render_in_node(scenario, directive: str, spec):
 
     from openarmature.prompts.context import current_prompt_group, current_prompt_result
 
-    from oa_conformance.interpreter.behaviors import NodeContext
-    from oa_conformance.interpreter.node_table import NODE_DIRECTIVES
-    from oa_conformance.interpreter.capabilities.observability_prompts import open_prompts
+    from oa_conformance.interpreter.running.behaviors import NodeContext
+    from oa_conformance.interpreter.running.node_table import NODE_DIRECTIVES
+    from oa_conformance.interpreter.running.capabilities.observability_prompts import open_prompts
 
     async def run():
         async with open_prompts(scenario, None):

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from oa_conformance.discovery import FixtureRef, discover
+from oa_conformance.model.discovery import FixtureRef, discover
 from oa_conformance.pipeline import cases_of
-from oa_conformance.runner import run_all
+from oa_conformance.scheduling.runner import run_all
 
 from .conftest import shared_fixture
 
@@ -182,8 +182,8 @@ def test_a_pre_phase_wrapper_call_is_an_orphan_beside_its_node_span(tmp_path):
 def test_a_composite_nodes_own_directives_run_before_its_dispatch(tmp_path):
     """A subgraph node's `emits_log` runs (a record is captured) rather than being dropped; a state
     write among a composite node's own directives has nowhere to go and fails the run."""
-    from oa_conformance.interpreter.execute import execute_case
-    from oa_conformance.trace.document import document
+    from oa_conformance.interpreter.running.execute import execute_case
+    from oa_conformance.model.trace.document import document
 
     fixture = "010-otel-log-correlation.yaml"
     case = "detached_subgraph_log_uses_detached_trace_id_keeps_correlation_id"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from oa_conformance.discovery import FixtureRef
+from oa_conformance.model.discovery import FixtureRef
 
 from .conftest import shared_fixture
 from .test_observability_langfuse import check
@@ -72,7 +72,7 @@ def test_a_listed_branch_without_its_inner_subgraph_is_a_missing_harness_primiti
 
 
 def test_a_torn_snapshot_fails_the_consistency_invariant(tmp_path, monkeypatch):
-    from oa_conformance.interpreter.capabilities.queryable_observers import TypedEventCounter
+    from oa_conformance.interpreter.running.capabilities.queryable_observers import TypedEventCounter
 
     def torn(self):  # the total moved on, the breakdown did not: a read landing mid-update
         return {"total": self.total + 1, "by_type": dict(self.by_type)}
@@ -95,7 +95,7 @@ def test_a_read_that_raises_fails_the_no_raise_invariant(tmp_path):
 def test_only_a_graph_declaring_no_state_accepts_undeclared_fields():
     import pydantic
 
-    from oa_conformance.interpreter.graph_build import UndeclaredState, state_class
+    from oa_conformance.interpreter.running.graph_build import UndeclaredState, state_class
 
     open_state = state_class("Inner", None)
     assert issubclass(open_state, UndeclaredState)
@@ -130,7 +130,7 @@ def test_a_mutable_metadata_read_fails_the_immutability_invariant(tmp_path, monk
 def test_the_mutation_probe_leaves_a_writable_mapping_as_it_was():
     from types import MappingProxyType
 
-    from oa_conformance.interpreter.capabilities.metadata_reads import mutation_probe
+    from oa_conformance.interpreter.running.capabilities.metadata_reads import mutation_probe
 
     writable = {"tenantId": "T1"}
     assert mutation_probe(writable) == {"attempted": True, "succeeded": True, "exception": None}

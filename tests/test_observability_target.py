@@ -176,7 +176,7 @@ def test_a_drain_that_returns_before_delivery_fails_the_barrier_at_its_line(tmp_
 
 
 def test_a_barrier_that_never_runs_fails_the_case_at_its_line(tmp_path, target_spec, monkeypatch):
-    from oa_conformance.interpreter import observability_nodes
+    from oa_conformance.interpreter.running import observability_nodes
 
     async def skipped(*args):
         return None

@@ -13,9 +13,9 @@ from html.parser import HTMLParser
 
 import pytest
 
-from oa_conformance.cli.oa_conformance import PROGRESS
-from oa_conformance.pages import render_coverage_page, render_report_page
-from oa_conformance.pages.report_page import SYMBOLS
+from oa_conformance.frontends.cli.oa_conformance import PROGRESS
+from oa_conformance.frontends.pages import render_coverage_page, render_report_page
+from oa_conformance.frontends.pages.report_page import SYMBOLS
 
 from .test_every_input import unprivileged
 
@@ -160,7 +160,7 @@ def test_the_coverage_page_colours_each_statement_by_what_covers_it():
 # --- the command --------------------------------------------------------------------------------
 
 def command(*args: str, privileged: bool = True) -> subprocess.CompletedProcess:
-    argv = [sys.executable, "-m", "oa_conformance.cli.oa_conformance", "report", *args]
+    argv = [sys.executable, "-m", "oa_conformance.frontends.cli.oa_conformance", "report", *args]
     return subprocess.run(argv if privileged else unprivileged(*argv), capture_output=True, text=True, timeout=60)
 
 
@@ -220,7 +220,7 @@ def test_an_unreadable_report_and_an_unwritable_page_are_one_line_and_exit_2(tmp
 
 
 def test_a_write_that_fails_midway_leaves_the_earlier_page_and_no_temporary_file(tmp_path, monkeypatch, capsys):
-    from oa_conformance.cli import files, report_page
+    from oa_conformance.frontends.cli import files, report_page
 
     good = tmp_path / "good.json"
     good.write_text(json.dumps(document("0.17.0", [case(GE, None, "passed")])))
@@ -237,7 +237,7 @@ def test_a_write_that_fails_midway_leaves_the_earlier_page_and_no_temporary_file
 
 def test_rendering_a_page_imports_no_runtime():
     """The pages render plain data: neither the command nor the renderer loads openarmature."""
-    probe = ("import sys, oa_conformance.pages, oa_conformance.cli.report_page; "
-             "oa_conformance.pages.render_report_page([]); print(sorted(m for m in sys.modules if m.startswith('openarmature')))")
+    probe = ("import sys, oa_conformance.frontends.pages, oa_conformance.frontends.cli.report_command; "
+             "oa_conformance.frontends.pages.render_report_page([]); print(sorted(m for m in sys.modules if m.startswith('openarmature')))")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"

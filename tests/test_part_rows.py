@@ -18,7 +18,7 @@ import pytest
 
 from oa_conformance.ast.nodes import Section
 from oa_conformance.ast.visitor import walk
-from oa_conformance.vocabulary import VOCABULARY, shapes
+from oa_conformance.model.vocabulary import VOCABULARY, shapes
 
 PART = "part"
 
@@ -73,10 +73,10 @@ def unread_part_rows(refs, monkeypatch, seen_read: frozenset = frozenset()) -> t
     of whose part rows were already seen read (here or in ``seen_read``) can prove nothing more and
     is not run: the proof is per row, and that keeps three corpora about as fast as one."""
     from oa_conformance.assertions.assert_pass import assert_case
-    from oa_conformance.interpreter.adapter_capabilities import capability_mismatches
-    from oa_conformance.interpreter.capabilities import harness_for
-    from oa_conformance.interpreter.execute import execute_case, unsupported
-    from oa_conformance.interpreter.features import feature_needs
+    from oa_conformance.interpreter.running.adapter_capabilities import capability_mismatches
+    from oa_conformance.interpreter.running.capabilities import harness_for
+    from oa_conformance.interpreter.running.execute import execute_case, unsupported
+    from oa_conformance.interpreter.running.features import feature_needs
     from oa_conformance.pipeline import own_sections
 
     log = ReadLog()
@@ -120,7 +120,7 @@ def part_rows() -> set[tuple[str, str]]:
 
 def _families_held(shape) -> set[str]:
     """The families whose sections a value of ``shape`` holds (directly, or in a map, list, option)."""
-    if isinstance(shape, shapes.Section):
+    if isinstance(shape, shapes.SectionShape):
         return {shape.family}
     inner = [getattr(shape, name) for name in ("value", "item", "inner") if hasattr(shape, name)]
     return set().union(*map(_families_held, inner + list(getattr(shape, "options", ()))))
@@ -149,7 +149,7 @@ def gated_by_missing_proposal(family: str, name: str) -> str | None:
     """The proposal the features gate ties every use of this row to, when this runtime does not ship
     it: a case writing it is a recognized skip naming that proposal, so no handler runs on it here."""
     from oa_conformance.host.manifest import NOT_SHIPPED, proposal_status
-    from oa_conformance.interpreter.features import DIRECTIVE_PROPOSALS, VALUE_PROPOSALS
+    from oa_conformance.interpreter.running.features import DIRECTIVE_PROPOSALS, VALUE_PROPOSALS
 
     needs = DIRECTIVE_PROPOSALS.get(name) or VALUE_PROPOSALS.get((name, None))
     return f"{needs[0]} ({needs[1]})" if needs and proposal_status(needs[0]).state == NOT_SHIPPED else None
@@ -159,7 +159,7 @@ def gated_by_missing_proposal(family: str, name: str) -> str | None:
 def walks(target_spec, shared_spec, tmp_path_factory):
     """One read-walk per corpus — the target, the 0.109.0 set, the bundled spec/ — and one over the
     minimal cases of ``part_row_cases``: name -> (part rows written by the cases that ran, those unread)."""
-    from oa_conformance.discovery import discover
+    from oa_conformance.model.discovery import discover
     from oa_conformance.pipeline import cases_of, read_cases
 
     from .conftest import BUNDLED_SPEC
@@ -234,7 +234,7 @@ def test_a_part_of_a_not_executed_directive_is_never_executed():
 
 def test_an_unread_part_row_is_reported(tmp_path, monkeypatch):
     """The proof can fail: with the clock stub's kind no longer read, a case writing it reports it."""
-    from oa_conformance.interpreter import execute
+    from oa_conformance.interpreter.running import execute
     from oa_conformance.pipeline import cases_of
 
     from . import faults

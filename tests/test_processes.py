@@ -14,14 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from oa_conformance.cli.oa_conformance import main as cli
-from oa_conformance.discovery import discover
-from oa_conformance.forkserver import START_METHOD, end_forkserver, start_forkserver
-from oa_conformance.processes import (declared_waits, end_workers, expected_seconds, plan_shares, run_in_processes,
+from oa_conformance.frontends.cli.oa_conformance import main as cli
+from oa_conformance.model.discovery import discover
+from oa_conformance.scheduling.forkserver import START_METHOD, end_forkserver, start_forkserver
+from oa_conformance.scheduling.processes import (declared_waits, end_workers, expected_seconds, plan_shares, run_in_processes,
                                       waiting_cases)
-from oa_conformance.expectations import NO_EXPECTATIONS
+from oa_conformance.verdicts.expectations import NO_EXPECTATIONS
 from oa_conformance.pipeline import cases_of
-from oa_conformance.results import ERROR
+from oa_conformance.verdicts.results import ERROR
 
 from .test_cli_options import SLOW_SINGLE, three_fixtures
 from .test_run import write_fixture
@@ -143,7 +143,7 @@ def test_the_cases_that_wait_get_a_process_of_their_own():
 def test_a_run_gives_the_waiting_cases_their_own_worker(tmp_path, monkeypatch):
     """What ``run_in_processes`` hands its workers: the case that declares a wait alone in the
     first worker, the two that do not each in a computing one."""
-    import oa_conformance.processes as processes
+    import oa_conformance.scheduling.processes as processes
 
     handed: list[list[int]] = []
 
@@ -165,8 +165,8 @@ def test_a_run_gives_the_waiting_cases_their_own_worker(tmp_path, monkeypatch):
 def test_a_result_that_cannot_leave_its_worker_is_an_error():
     """Pickled in the worker's own thread: a result carrying a live object becomes an error result
     (a queue would fail in its background thread, losing the result and leaving the parent waiting)."""
-    from oa_conformance.processes import _portable
-    from oa_conformance.results import CaseResult
+    from oa_conformance.scheduling.processes import _portable
+    from oa_conformance.verdicts.results import CaseResult
 
     sent = pickle.loads(_portable(CaseResult(None, "passed", notes=(threading.Lock(),))))
     assert sent.outcome == ERROR and "cannot leave its worker" in sent.reason
@@ -179,7 +179,7 @@ def test_a_share_whose_runner_fails_makes_its_cases_errors(tmp_path, monkeypatch
     with a results queue whose put fails."""
     import queue as queues
 
-    import oa_conformance.processes as processes
+    import oa_conformance.scheduling.processes as processes
 
     class Broken(queues.SimpleQueue):
         def put(self, item):

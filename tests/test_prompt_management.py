@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from oa_conformance.interpreter.capabilities.prompt_management import CachingPromptBackend, prompt_from_record
+from oa_conformance.interpreter.running.capabilities.prompt_management import CachingPromptBackend, prompt_from_record
 
 from . import faults
 from .faults import failed_at, line_of
@@ -196,7 +196,7 @@ def test_case_level_assertions_fail_at_their_line(tmp_path, name, old, new, need
 def test_member_order_is_judged_against_the_constructing_call():
     from oa_conformance.assertions.shapes.prompt_management import _order_preserved
     from oa_conformance.assertions.rules import Context
-    from oa_conformance.trace import CaseTrace, plain
+    from oa_conformance.model.trace import CaseTrace, plain
 
     m1, m2 = {"name": "a", "rendered_hash": "h1"}, {"name": "b", "rendered_hash": "h2"}
     def trace(members):

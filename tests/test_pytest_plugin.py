@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-import oa_conformance.pytest_plugin as plugin
+import oa_conformance.frontends.pytest.hooks as plugin
 
 pytest_plugins = ["pytester"]
 
@@ -247,7 +247,7 @@ def test_an_unusable_limit_is_a_usage_error(pytester, monkeypatch):
 # A conftest for a pytester project: each process writes the most cases it had in flight at once.
 IN_FLIGHT_PROBE = """
 import threading
-import oa_conformance.pytest_plugin as plugin
+import oa_conformance.frontends.pytest.hooks as plugin
 
 _lock, _now, _most = threading.Lock(), [0], [0]
 _real = plugin.run_case
@@ -367,8 +367,10 @@ def test_a_crashed_workers_share_is_run_by_its_replacement(pytester, crash_at, o
 
 # A conftest's addition: which fixture files each xdist worker read (written at its session's end).
 READ_PROBE = """
+import oa_conformance.frontends.pytest.collection as collection
+
 _read = []
-_real_cases_of = plugin.cases_of
+_real_cases_of = collection.cases_of
 
 
 def _reading(fixture):
@@ -376,7 +378,7 @@ def _reading(fixture):
     return _real_cases_of(fixture)
 
 
-plugin.cases_of = _reading
+collection.cases_of = _reading
 
 
 def pytest_unconfigure(config):
@@ -391,7 +393,7 @@ def pytest_unconfigure(config):
 # pytest_runtestloop, where the plugin starts the selected cases).
 STARTED_PROBE = """
 import threading
-import oa_conformance.pytest_plugin as plugin
+import oa_conformance.frontends.pytest.hooks as plugin
 
 _lock, _started = threading.Lock(), []
 _real = plugin.run_case
@@ -441,15 +443,15 @@ def test_the_package_is_loaded_as_python_loads_it(pytester, monkeypatch):
     off that list. Run where pytest does mark it (the project on ``sys.path``, as for a wheel)."""
     pytester.makepyfile(test_loaders="""
         import _pytest.config
-        import oa_conformance.interpreter.execute
+        import oa_conformance.interpreter.running.execute
         import oa_conformance.pipeline
 
         def test_marked_yet_loaded_plainly():
-            assert _pytest.config._plugin_rewrite_name("oa_conformance.pytest_plugin") == "oa_conformance"
-            for module in (oa_conformance.pipeline, oa_conformance.interpreter.execute):
+            assert _pytest.config._plugin_rewrite_name("oa_conformance.frontends.pytest.hooks") == "oa_conformance"
+            for module in (oa_conformance.pipeline, oa_conformance.interpreter.running.execute):
                 assert type(module.__loader__).__name__ != "AssertionRewritingHook", module.__name__
     """)
-    project = str(Path(plugin.__file__).resolve().parent.parent)
+    project = str(Path(plugin.__file__).resolve().parents[3])  # oa_conformance/frontends/pytest/hooks.py
     monkeypatch.setenv("PYTHONPATH", project + os.pathsep + os.environ.get("PYTHONPATH", ""))
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-q")
     result.assert_outcomes(passed=1)

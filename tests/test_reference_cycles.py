@@ -39,7 +39,7 @@ def _cyclic_garbage_after(work) -> int:
 
 
 def _read_the_bundled_fixtures() -> None:
-    from oa_conformance.discovery import discover
+    from oa_conformance.model.discovery import discover
     from oa_conformance.pipeline import read_fixture
 
     refs = discover([str(BUNDLED)])
@@ -54,7 +54,7 @@ def _read_an_aliased_document() -> None:
 
 
 def _lint_the_bundled_spec() -> None:
-    from oa_conformance.lint import lint_paths
+    from oa_conformance.frontends.lint import lint_paths
 
     lint_paths([str(BUNDLED)])
 

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from oa_conformance.cli.oa_conformance import main as cli
+from oa_conformance.frontends.cli.oa_conformance import main as cli
 
 from .conftest import BUNDLED_SPEC
 

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from oa_conformance.pages.report_page import verdict
+from oa_conformance.frontends.pages.report_page import verdict
 from tools import browser
 from tools.build_reports import DEFAULT_BUILD, run_report
 
@@ -50,7 +50,7 @@ def runs(target_spec, tmp_path_factory) -> dict:
         if not page.exists():
             for name, version in (("old.json", OLD), ("new.json", NEW)):
                 run_report(version, target_spec, shared / name)
-            done = subprocess.run([sys.executable, "-m", "oa_conformance.cli.oa_conformance", "report",
+            done = subprocess.run([sys.executable, "-m", "oa_conformance.frontends.cli.oa_conformance", "report",
                                    str(shared / "old.json"), str(shared / "new.json"), "-o", str(page)],
                                   capture_output=True, text=True, check=False)
             assert done.returncode == 0, done.stderr

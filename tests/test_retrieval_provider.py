@@ -8,7 +8,7 @@ import asyncio
 import httpx
 import pytest
 
-from oa_conformance.interpreter.wire import Canned, CapturedWire, WireExhausted, WireRefused, request_record
+from oa_conformance.interpreter.running.wire import Canned, CapturedWire, WireExhausted, WireRefused, request_record
 from . import faults
 from .faults import failed_at, line_of
 

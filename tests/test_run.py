@@ -8,10 +8,10 @@ import re
 from pathlib import Path
 
 
-from oa_conformance.cli.oa_conformance import main as cli
-from oa_conformance.discovery import FixtureRef, discover
+from oa_conformance.frontends.cli.oa_conformance import main as cli
+from oa_conformance.model.discovery import FixtureRef, discover
 from oa_conformance.pipeline import cases_of, run_case
-from oa_conformance.runner import run_all
+from oa_conformance.scheduling.runner import run_all
 
 from .conftest import BUNDLED_SPEC
 
@@ -139,9 +139,9 @@ def test_pytest_plugin_markers_select_by_capability(pytester, tmp_path):
 
 
 def test_wrap_with_middleware_logs_markers_around_the_node(tmp_path):
-    from oa_conformance.interpreter.scenarios import scenarios
+    from oa_conformance.interpreter.static.scenarios import scenarios
     from oa_conformance.pipeline import read_fixture
-    from oa_conformance.interpreter.execute import execute_case
+    from oa_conformance.interpreter.running.execute import execute_case
 
     text = LINEAR.read_text().replace(
         "  second:\n", "  second:\n    wrap_with_middleware:\n      - {name: outer, pre_log: outer.pre, post_log: outer.post}\n"
@@ -160,7 +160,7 @@ def test_a_projection_on_a_plain_node_is_not_silently_ignored(tmp_path):
 
 
 def test_an_adapter_bug_errors_one_case_and_names_itself(tmp_path, monkeypatch):
-    import oa_conformance.interpreter.execute as execute  # the runner imports it when a case runs
+    import oa_conformance.interpreter.running.execute as execute  # the runner imports it when a case runs
 
     def broken(scenario, timeout, capability=None):
         raise RuntimeError("simulated adapter bug")

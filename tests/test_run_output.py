@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from oa_conformance.cli.oa_conformance import main as cli
+from oa_conformance.frontends.cli.oa_conformance import main as cli
 
 ROOT = Path(__file__).resolve().parents[1]
 EXPECTATIONS = ROOT / "oa-expectations.toml"
@@ -34,7 +34,7 @@ def corpus_run(request):
     else:
         root, files = request.getfixturevalue("shared_spec"), [EXPECTATIONS, OVERLAY_0_109]
     return subprocess.run(
-        [sys.executable, "-m", "oa_conformance.cli.oa_conformance", "run", str(root),
+        [sys.executable, "-m", "oa_conformance.frontends.cli.oa_conformance", "run", str(root),
          *(arg for path in files for arg in ("--expectations", str(path)))],
         capture_output=True, text=True, timeout=300, cwd=ROOT,
     )

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from oa_conformance.cli.oa_conformance import main as cli
+from oa_conformance.frontends.cli.oa_conformance import main as cli
 from oa_conformance.host import manifest
-from oa_conformance.interpreter.features import table_proposals
+from oa_conformance.interpreter.running.features import table_proposals
 
 from .test_run import LINEAR, only_result, write_fixture
 

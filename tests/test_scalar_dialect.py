@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from oa_conformance.lint import Selection, lint_paths
+from oa_conformance.frontends.lint import Selection, lint_paths
 
 from .test_run import LINEAR, write_fixture
 
@@ -52,7 +52,7 @@ def test_an_aliased_scalar_is_reported_once_at_its_anchor(tmp_path):
 
 
 def test_a_fixture_read_from_elsewhere_is_checked_too():
-    from oa_conformance.lint import lint_file
+    from oa_conformance.frontends.lint import lint_file
 
     found = [d for d in lint_file("<stdin>", LINEAR.read_text() + "note: [on]\n") if d.code == "Y007"]
     assert len(found) == 1 and found[0].path == "<stdin>"

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from oa_conformance.diagnostics import FIXTURE_DIRECTIVE_UNKNOWN, FIXTURE_SCHEMA_INVALID, FIXTURE_VERSION_UNSUPPORTED
-from oa_conformance.discovery import discover
+from oa_conformance.model.diagnostics import FIXTURE_DIRECTIVE_UNKNOWN, FIXTURE_SCHEMA_INVALID, FIXTURE_VERSION_UNSUPPORTED
+from oa_conformance.model.discovery import discover
 from oa_conformance.pipeline import read_fixture
 
 from .conftest import BUNDLED_SPEC, shared_spec_root

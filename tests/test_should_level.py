@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from oa_conformance.assertions.rules import FAILED, UNVERIFIED, VERIFIED, WARNING, Check, Context, ShouldLevel, Unverified, at_should_level
 from oa_conformance.assertions.shapes.llm_provider import llm_spans
-from oa_conformance.trace import CaseTrace
-from oa_conformance.vocabulary import VOCABULARY
+from oa_conformance.model.trace import CaseTrace
+from oa_conformance.model.vocabulary import VOCABULARY
 
 from pyrsistent import freeze
 
@@ -56,7 +56,7 @@ def test_a_runtime_without_the_hint_passes_with_a_warning_finding(tmp_path, monk
     (location, finding), = result.findings()
     assert location.startswith(f"{path}:") and "SHOULD-level" in finding and "retry_after_seconds" in finding
     assert result.counts()["warning"] == 1
-    from oa_conformance.report import summary_table
+    from oa_conformance.frontends.report import summary_table
 
     shown = summary_table([result])
     assert "PASSED  llm-provider/004-error-categories[rate_limit_429]" in shown and "SHOULD-level" in shown

@@ -10,12 +10,12 @@ import pytest
 
 from oa_conformance.assertions.rule_builders import RULE_BUILDERS
 from oa_conformance.assertions.shapes import SHAPES
-from oa_conformance.interpreter import execute, node_table
-from oa_conformance.interpreter.capabilities import HARNESSES
-from oa_conformance.interpreter.capabilities.captures import CAPTURES
-from oa_conformance.vocabulary import MODULES, VOCABULARY, Vocabulary
-from oa_conformance.vocabulary.handlers import NOT_EXECUTED, node
-from oa_conformance.vocabulary.registry import GENERAL_KINDS, GENERAL_PASSES, Handler
+from oa_conformance.interpreter.running import execute, node_table
+from oa_conformance.interpreter.running.capabilities import HARNESSES
+from oa_conformance.interpreter.running.capabilities.captures import CAPTURES
+from oa_conformance.model.vocabulary import MODULES, VOCABULARY, Vocabulary
+from oa_conformance.model.vocabulary.handlers import NOT_EXECUTED, node
+from oa_conformance.model.vocabulary.registry import GENERAL_KINDS, GENERAL_PASSES, Handler
 
 from . import faults
 

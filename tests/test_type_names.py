@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from oa_conformance.cli.oa_conformance import main as cli
-from oa_conformance.lint import lint_paths
+from oa_conformance.frontends.cli.oa_conformance import main as cli
+from oa_conformance.frontends.lint import lint_paths
 
 from .test_run import LINEAR, only_result, write_fixture
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import os
 
-from oa_conformance.cli.oa_conformance import main as cli
-from oa_conformance.lint import Selection, lint_paths
+from oa_conformance.frontends.cli.oa_conformance import main as cli
+from oa_conformance.frontends.lint import Selection, lint_paths
 
 from .test_run import LINEAR, write_fixture
 

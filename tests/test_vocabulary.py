@@ -6,8 +6,8 @@ import pytest
 
 from oa_conformance.ast import families
 from oa_conformance.pipeline import read_fixture
-from oa_conformance.vocabulary import VOCABULARY, Directive, Family, Vocabulary
-from oa_conformance.vocabulary import shapes as sh
+from oa_conformance.model.vocabulary import VOCABULARY, Directive, Family, Vocabulary
+from oa_conformance.model.vocabulary import shapes as sh
 
 
 def test_every_directive_is_documented_and_placed():

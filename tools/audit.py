@@ -35,15 +35,15 @@ from oa_conformance.assertions.catalogue.rows import Query
 from oa_conformance.assertions.rules import VERIFIED, Check
 from oa_conformance.ast.nodes import (BindingToken, FormatToken, Mapping, Placeholder, PredicateBlock, Scalar, Section,
                                       Sequence)
-from oa_conformance.interpreter.scenarios import scenarios
+from oa_conformance.interpreter.static.scenarios import scenarios
 from oa_conformance.ast.visitor import walk
-from oa_conformance.discovery import discover
-from oa_conformance.expectations import NO_EXPECTATIONS, load_all
+from oa_conformance.model.discovery import discover
+from oa_conformance.verdicts.expectations import NO_EXPECTATIONS, load_all
 from oa_conformance.host.manifest import runtime_version
 from oa_conformance.pipeline import read_fixture
 from oa_conformance.pipeline import cases_of, run_case
-from oa_conformance.results import ADAPTER_ERROR, PASSED, CaseRef, CaseResult
-from oa_conformance.runner import run_all
+from oa_conformance.verdicts.results import ADAPTER_ERROR, PASSED, CaseRef, CaseResult
+from oa_conformance.scheduling.runner import run_all
 
 SUFFIX = "-mutated"
 

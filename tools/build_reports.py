@@ -54,7 +54,7 @@ def run_report(version: str, corpus: Path, out: Path) -> dict:
     """Run ``corpus`` on that build with the shipped expectations; write the JSON report to ``out``
     and return it. A run that fails (exit 1) still reports; only a missing report is an error."""
     python = build_python(version)
-    done = subprocess.run([str(python), "-m", "oa_conformance.cli.oa_conformance", "run", str(corpus), "-q",
+    done = subprocess.run([str(python), "-m", "oa_conformance.frontends.cli.oa_conformance", "run", str(corpus), "-q",
                            "--expectations", str(EXPECTATIONS), "--json", str(out)],
                           capture_output=True, text=True, check=False, cwd=REPO)
     if done.returncode not in (0, 1) or not out.exists():

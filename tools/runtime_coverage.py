@@ -20,11 +20,11 @@ import sys
 import tempfile
 from pathlib import Path
 
-from oa_conformance.discovery import FixtureRef, discover
-from oa_conformance.expectations import load_all
+from oa_conformance.model.discovery import FixtureRef, discover
+from oa_conformance.verdicts.expectations import load_all
 from oa_conformance.pipeline import cases_of, run_case
-from oa_conformance.results import PASSED
-from oa_conformance.runner import run_all
+from oa_conformance.verdicts.results import PASSED
+from oa_conformance.scheduling.runner import run_all
 from oa_conformance.host.manifest import runtime_package, runtime_version
 
 

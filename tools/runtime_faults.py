@@ -35,7 +35,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from oa_conformance.cli.report_diff import BAD, GOOD, Entry
+from oa_conformance.frontends.cli.report_diff import BAD, GOOD, ReportedCase
 
 FAULTS = Path(__file__).with_name("runtime-faults.toml")
 
@@ -104,7 +104,7 @@ def run_corpus(roots: list[str], pythonpath: Path | None, args: list[str] = ()) 
         env["PYTHONPATH"] = os.pathsep.join(filter(None, (str(pythonpath), env.get("PYTHONPATH"))))
     with tempfile.TemporaryDirectory(prefix="oa-fault-") as scratch:
         report = Path(scratch) / "report.json"
-        command = [sys.executable, "-m", "oa_conformance.cli.oa_conformance", "run", *roots, "-q",
+        command = [sys.executable, "-m", "oa_conformance.frontends.cli.oa_conformance", "run", *roots, "-q",
                    "--json", str(report), *args]
         done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=600)
         if not report.exists():
@@ -113,7 +113,7 @@ def run_corpus(roots: list[str], pythonpath: Path | None, args: list[str] = ()) 
     imported = data["host"]["installed"]["path"]
     if pythonpath is not None and not str(imported).startswith(str(pythonpath.resolve())):
         raise FaultError(f"the run imported the runtime from {imported}, not the patched copy {pythonpath}")
-    return {entry.id: entry.verdict for entry in map(Entry.of, data["cases"])}
+    return {entry.id: entry.verdict for entry in map(ReportedCase.of, data["cases"])}
 
 
 def detections(baseline: dict[str, str], faulty: dict[str, str]) -> list[str]:

@@ -19,19 +19,19 @@ from typing import Any, Iterator
 from pyrsistent import pmap
 
 from .case_rules import RunsAgree
-from .catalogue.engine import RestatesRule
+from .catalogue.predicate_rules import RestatesRule
 from .rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, Unverified, _AllOf
 from .rule_builders import ExpectsFailure, Site, build_rules
 from .matchers import HARNESS_PARAMETERS
 from .shapes import SHAPES
 from ..ast.nodes import Section
-from ..diagnostics import Span
-from ..trace import CaseTrace
-from ..trace.document import document
-from ..trace.record import BARRIER, FIRST_RUN, POPULATE, RESUMED
-from ..vocabulary import FILE_ONLY
+from ..model.diagnostics import Span
+from ..model.trace import CaseTrace
+from ..model.trace.document import document
+from ..model.trace.record import BARRIER, FIRST_RUN, POPULATE, RESUMED
+from ..model.vocabulary import FILE_ONLY
 
-# A case's scenario (interpreter/scenarios.py: ``get``, ``where``, ``sources``, ``section``): the
+# A case's scenario (interpreter/static/scenarios.py: ``get``, ``where``, ``sources``, ``section``): the
 # assert pass reads it and imports nothing from the execution layers.
 Scenario = Any
 

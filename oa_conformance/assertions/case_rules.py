@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..ast.nodes import Scalar
-from ..diagnostics import Span
-from ..trace import CaseTrace
+from ..model.diagnostics import Span
+from ..model.trace import CaseTrace
 from .matchers import first_difference, show
 from .rules import FAILED, VERIFIED, Check, Context, Rule
 

@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 from ..ast.nodes import Mapping
 from .matchers import match, show
-from ..vocabulary import VOCABULARY
+from ..model.vocabulary import VOCABULARY
 from .rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, SelectingRule, at_should_level, invocation_of, verdict
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 
-from ..kinds import is_sequence
+from ..model.kinds import is_sequence
 
 import re
 from contextvars import ContextVar
@@ -24,7 +24,7 @@ from typing import Any, Mapping as TMapping
 from pyrsistent import pmap
 
 from ..ast.nodes import BindingToken, FormatToken, Mapping, Node, Scalar, Sequence
-from ..diagnostics import Span, clipped
+from ..model.diagnostics import Span, clipped
 
 _UUID4 = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}\Z")
 _UUID_HEX = re.compile(r"[0-9a-f]{32}\Z")
@@ -87,7 +87,7 @@ def describe(expected: Any) -> str:
         return f"{expected.text} ({FORMAT_WORDS.get(expected.kind, expected.kind)})"
     if isinstance(expected, BindingToken):
         return f"{expected.text} (the value it bound first)"
-    from ..values import literal
+    from ..ast.values import literal
 
     return show(literal(expected)) if isinstance(expected, Node) else show(expected)
 

@@ -1,7 +1,7 @@
 """The rule builders: one explicit table, keyed by what the vocabulary rows name.
 
 An expectation directive's vocabulary row names its builder in ``handled_by``
-(``expectation("<key>")``, spelled in ``vocabulary/handlers.py``), the way a node directive names
+(``expectation("<key>")``, spelled in ``model/vocabulary/handlers.py``), the way a node directive names
 its behaviour (``node("<key>")``): :data:`RULE_BUILDERS` maps that key to the function that builds
 the directive's rules from where the fixture wrote it (a :class:`Site`). ``tests/test_surface.py``
 keeps the rows and this table in step, in both directions.
@@ -16,10 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
-from ..diagnostics import Span
-from ..vocabulary import VOCABULARY
+from ..model.diagnostics import Span
+from ..model.vocabulary import VOCABULARY
 from .case_rules import BuildOrRunErrorRule, CompileErrorRule, CompileWarningRule, ConstructionErrorRule
-from .catalogue.engine import predicate_rule
+from .catalogue.predicate_rules import predicate_rule
 from .error_rules import ErrorRule, invocation_error
 from .rules import Context, Rule, Unverified
 from .shapes import shape_rule

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, NamedTuple
 
 from ..ast.nodes import Mapping
-from ..diagnostics import Span
-from ..trace import CaseTrace, InvocationTrace, primary_observer
+from ..model.diagnostics import Span
+from ..model.trace import CaseTrace, InvocationTrace, primary_observer
 from .matchers import Match, Mismatch, explain, match
 
 VERIFIED, FAILED, UNVERIFIED = "verified", "failed", "unverified"

@@ -9,7 +9,7 @@ All three are generic over the classes' declared ``_fields``: no per-class code.
 
 from __future__ import annotations
 
-from ..kinds import is_sequence
+from ..model.kinds import is_sequence
 
 import json
 from typing import Any

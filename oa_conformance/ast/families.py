@@ -13,8 +13,8 @@ from typing import Iterator
 
 from pyrsistent import field
 
-from ..vocabulary import VOCABULARY
-from ..vocabulary import shapes as sh
+from ..model.vocabulary import VOCABULARY
+from ..model.vocabulary import shapes as sh
 from .nodes import Mapping, Node, Scalar, Section, Sequence
 
 
@@ -64,4 +64,4 @@ def sections_under(node: Node) -> Iterator[Section]:
 @lru_cache(maxsize=None)
 def _holding_sections(family: str) -> frozenset[str]:
     """The directives of ``family`` whose value can hold a section."""
-    return frozenset(d.name for d in VOCABULARY.directives_of(family) if sh.can_hold(d.shape, (sh.Section,)))
+    return frozenset(d.name for d in VOCABULARY.directives_of(family) if sh.can_hold(d.shape, (sh.SectionShape,)))

@@ -21,7 +21,7 @@ Rewrites return new nodes (``node.set(...)``); nothing is mutated in place.
 
 from __future__ import annotations
 
-from ..kinds import is_sequence
+from ..model.kinds import is_sequence
 
 from functools import cache
 from typing import Any, ClassVar, Iterator

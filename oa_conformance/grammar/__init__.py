@@ -27,7 +27,7 @@ from functools import lru_cache
 from pyrsistent import pvector
 
 from ..ast.nodes import BindingToken, FormatToken, Placeholder, TypeRef
-from ..diagnostics import Span
+from ..model.diagnostics import Span
 from .constructors import GrammarError, _Type, classify_token, placeholder_node, resolve_type_name, type_of  # noqa: F401 (the package's API)
 
 

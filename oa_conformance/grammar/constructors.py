@@ -9,7 +9,7 @@ import difflib
 from typing import NamedTuple
 
 from ..ast.nodes import BindingToken, FormatToken, Placeholder
-from ..vocabulary.tokens import BINDING_STEMS, FORMAT_TOKENS, KNOWN_TYPES, TYPE_ALIASES
+from ..model.vocabulary.tokens import BINDING_STEMS, FORMAT_TOKENS, KNOWN_TYPES, TYPE_ALIASES
 
 
 class GrammarError(ValueError):

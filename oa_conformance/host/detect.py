@@ -17,7 +17,7 @@ import importlib
 import inspect
 from typing import Any, Callable, Mapping
 
-from ..errors import HarnessPrimitiveMissing
+from ..model.errors import HarnessPrimitiveMissing
 
 
 class RuntimeLacks(HarnessPrimitiveMissing):

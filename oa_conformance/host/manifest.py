@@ -127,7 +127,7 @@ def _any(*probes: Callable[[], Probe]) -> Callable[[], Probe]:
     return probe
 
 
-# One probe per proposal a fixture can need (interpreter/features.py's tables; a test keeps the two
+# One probe per proposal a fixture can need (interpreter/running/features.py's tables; a test keeps the two
 # in step): the public surface the proposal adds, by the spec's names. Calibrated on 0.16.0 and
 # 0.17.0 (both ship none of these) and kept honest by a test that compares them with the installed
 # runtime's own manifest.

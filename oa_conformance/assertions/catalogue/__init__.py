@@ -47,7 +47,7 @@ from functools import lru_cache
 from typing import Any, Iterator
 
 from ...ast.nodes import Scalar
-from ...kinds import is_sequence
+from ...model.kinds import is_sequence
 from . import (canonical, graph_engine, llm_provider, observability, pipeline_utilities, prompt_management,
                retrieval_provider)
 from .rows import Row

@@ -12,7 +12,7 @@ from .scope import view
 from .examples import case, invocation, node_event, one_run
 
 # "Returned within its timeout" is judged in turns of the case's event loop after the deadline, not
-# in seconds (see interpreter.harness.timed_drain): a drain that honours its deadline returns within a
+# in seconds (see interpreter.running.harness.timed_drain): a drain that honours its deadline returns within a
 # handful of turns (measured: 2 for drain_events_for, 5 for drain), however loaded the machine; one
 # that waits on a paced observer lets the loop turn freely until that observer's sleep ends.
 DRAIN_PROMPT_TURNS = 20

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...kinds import is_sequence
+from ...model.kinds import is_sequence
 from ..matchers import show
 from .rows import flag, Verdict
 from .canonical import DRAIN_PROMPT_TURNS

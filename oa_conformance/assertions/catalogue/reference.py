@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...vocabulary import VOCABULARY
+from ...model.vocabulary import VOCABULARY
 from . import all_rows
 from .rows import Compute, Query, Restates
 

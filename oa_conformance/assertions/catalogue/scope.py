@@ -47,7 +47,7 @@ def view(scope: dict, name: str) -> Any:
 
 def scope_of(ctx: Any) -> dict:
     """The query scope of a block (module docstring) from the rule context (``rules.Context``)."""
-    from ...trace.document import thaw  # imported when a rule runs: the linter reads the tables alone
+    from ...model.trace.document import thaw  # imported when a rule runs: the linter reads the tables alone
 
     case = ctx.document
     if case is None:

@@ -17,8 +17,8 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from ...diagnostics import Span
-from ...vocabulary import VOCABULARY
+from ...model.diagnostics import Span
+from ...model.vocabulary import VOCABULARY
 from ..rules import Builder, Rule, ShouldLevel, Unverified
 from . import (
     checkpoint,
@@ -30,13 +30,13 @@ from . import (
     observability_run,
     otel_logs_metrics,
     otel_spans,
-    pipeline,
+    pipeline_utilities,
     prompt_management,
     retrieval_provider,
     typed_events,
 )
 
-MODULES = (general, checkpoint, graph_engine, pipeline, llm_provider, prompt_management, retrieval_provider,
+MODULES = (general, checkpoint, graph_engine, pipeline_utilities, llm_provider, prompt_management, retrieval_provider,
            otel_spans, otel_logs_metrics, observability_run, langfuse_traces, langfuse_leaks, typed_events)
 
 

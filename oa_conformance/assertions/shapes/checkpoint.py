@@ -1,7 +1,7 @@
 """Checkpoint shapes (pipeline-utilities §10, conformance-adapter §5.6 / §5.8): saved records, the
 saves an invocation made, and what a resumed run re-executed.
 
-Everything here reads the trace the multi-run flow records (interpreter/resume.py):
+Everything here reads the trace the multi-run flow records (interpreter/running/resume.py):
 ``trace.checkpoint_saves`` (every save, tagged with its run), each run's ``checkpoint`` block
 (the record held for its id when it ended, the record a resume loaded, the migrations run) and
 each run's ``node_log`` (every harness node body, with the runtime's namespace and fan-out index).
@@ -33,8 +33,8 @@ from typing import Any, Callable, Iterable
 from pyrsistent import pmap
 
 from ...ast.nodes import Mapping, Node, Scalar, Section, Sequence
-from ...diagnostics import Span
-from ...trace import InvocationTrace
+from ...model.diagnostics import Span
+from ...model.trace import InvocationTrace
 from ..matchers import Match, Mismatch, explain, match, show
 from ..rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, SelectingRule, ShapeRow, ValueRule, invocation_of
 

@@ -10,7 +10,7 @@ from typing import Any, Callable
 from pyrsistent import pmap
 
 from ...ast.nodes import Mapping, Scalar, Sequence
-from ...diagnostics import Span
+from ...model.diagnostics import Span
 from ..error_rules import ErrorRule, invocation_error
 from ..matchers import Match, Mismatch, explain, match, show
 from ..rules import FAILED, VERIFIED, Check, Context, Rule, SelectingRule, ShapeRow, StateRule, ValueRule, _AllOf, final_state, \

@@ -6,8 +6,8 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from ...diagnostics import Span
-from ..catalogue.engine import predicate_rule
+from ...model.diagnostics import Span
+from ..catalogue.predicate_rules import predicate_rule
 from ..rules import FAILED, VERIFIED, Check, Context, Rule, ShapeRow, Unverified, ValueRule, _AllOf, invocation_of, node_events
 
 

@@ -8,7 +8,7 @@ import json
 from typing import Any, Callable
 
 from ...ast.nodes import Scalar
-from ...diagnostics import Span
+from ...model.diagnostics import Span
 from ..matchers import show
 from ..rules import Context, FlagRule, Rule, ShapeRow
 from .langfuse_traces import OBS, langfuse_collection

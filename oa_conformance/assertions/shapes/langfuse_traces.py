@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from ...ast.nodes import Mapping, Scalar, Sequence
-from ...diagnostics import Span
-from ...trace.record import FIRST_RUN, RESUMED
+from ...model.diagnostics import Span
+from ...model.trace.record import FIRST_RUN, RESUMED
 from ..matchers import Match, Mismatch, absorb, match, show
 from ..rules import UNVERIFIED, Check, Context, FlagRule, Rule, SelectingRule, ShapeRow, ValueRule, collection, verdict
 from .truncation import TRUNCATION_MARKER, truncation_mismatches
@@ -66,7 +66,7 @@ def invocation_trace(ctx: Context) -> Any:
     raise LookupError(f"{len(roots)} Langfuse Traces, and the invocation's id was never observable")
 
 
-class Index(NamedTuple):
+class ObservationIndex(NamedTuple):
     """What observation matching reads besides the observation itself: ``children`` by parent
     (``(traceId, parentObservationId)``, each list in creation order) and ``harvested`` — every
     value the run's events carried per field name (``error_message`` …), the untruncated source a
@@ -76,7 +76,7 @@ class Index(NamedTuple):
     harvested: dict[str, tuple[str, ...]]
 
 
-def children_index(collection: Any, events: Any = ()) -> Index:
+def children_index(collection: Any, events: Any = ()) -> ObservationIndex:
     children: dict[Any, list[Any]] = {}
     for observation in collection["observations"]:
         children.setdefault((observation["traceId"], observation["parentObservationId"]), []).append(observation)
@@ -85,7 +85,7 @@ def children_index(collection: Any, events: Any = ()) -> Index:
         for field, value in event.items():
             if isinstance(value, str):
                 harvested.setdefault(field, []).append(value)
-    return Index(children, {field: tuple(values) for field, values in harvested.items()})
+    return ObservationIndex(children, {field: tuple(values) for field, values in harvested.items()})
 
 
 def run_events(ctx: Context) -> list[Any]:
@@ -104,7 +104,7 @@ OBSERVATION_EXACT = ("type", "name", "level", "statusMessage", "model", "input",
 INSTANCE_IDENTITIES = ("fan_out_index", "branch_name")
 # §5.5.5 / §8.7: a truncated payload keeps this marker, so the JSON no longer parses.
 
-def match_trace(expected: Mapping, trace: Any, index: Index, bindings: Any, path: str,
+def match_trace(expected: Mapping, trace: Any, index: ObservationIndex, bindings: Any, path: str,
                 unknown: list) -> Match:
     problems: list[Mismatch] = []
     for key, want in expected.items():
@@ -121,7 +121,7 @@ def match_trace(expected: Mapping, trace: Any, index: Index, bindings: Any, path
     return Match(not problems, bindings, tuple(problems))
 
 
-def match_observation(expected: Mapping, observation: Any, index: Index, bindings: Any, path: str,
+def match_observation(expected: Mapping, observation: Any, index: ObservationIndex, bindings: Any, path: str,
                       unknown: list) -> Match:
     problems: list[Mismatch] = []
     for key, want in expected.items():
@@ -182,7 +182,7 @@ def _names_identity(expected: Any) -> bool:
     return isinstance(metadata, Mapping) and any(key in metadata for key in INSTANCE_IDENTITIES)
 
 
-def match_children(expected: Any, actual: list, index: Index, bindings: Any, path: str, unknown: list) -> Match:
+def match_children(expected: Any, actual: list, index: ObservationIndex, bindings: Any, path: str, unknown: list) -> Match:
     """An expected list of observations against actual siblings (creation order; see the module doc)."""
     if not isinstance(expected, Sequence):
         return Match(False, bindings, (Mismatch(path, "a list of observations", show(actual), expected.span),))
@@ -209,7 +209,7 @@ def match_children(expected: Any, actual: list, index: Index, bindings: Any, pat
     return Match(not problems, bindings, tuple(problems))
 
 
-def match_traces_in_order(expected: Sequence, traces: list, index: Index, bindings: Any, path: str, unknown: list) -> Match:
+def match_traces_in_order(expected: Sequence, traces: list, index: ObservationIndex, bindings: Any, path: str, unknown: list) -> Match:
     """``langfuse_traces``: each expected Trace is a distinct recorded Trace, in creation order (an
     ordered subsequence — a fixture lists the Traces it describes and counts the others, e.g. with
     ``detached_trace_count``). An expected Trace no later recorded Trace matches is reported against

@@ -1,6 +1,6 @@
 """Expected-outcome shapes of the llm-provider directory (its §3.2 header contract, conformance-adapter
 §5.11 / §5.12 / §5.15), over the ``calls`` and ``wire`` collections the directory's harness records
-(interpreter/capabilities/llm_provider.py; docs/TRACE.md).
+(interpreter/running/capabilities/llm_provider.py; docs/TRACE.md).
 
 The assert pass checks a direct case's case-level directives that have a shape here and each key of
 its ``expected:`` (assert_pass.expectation_sites). The ``call:`` shape checks the one call's
@@ -20,10 +20,10 @@ from typing import Any
 from pyrsistent import pvector
 
 from ...ast.nodes import FormatToken, Mapping, Scalar, Sequence
-from ...diagnostics import Span
-from ...trace import ErrorRecord
+from ...model.diagnostics import Span
+from ...model.trace import ErrorRecord
 from ..matchers import Match, Mismatch, match, show
-from ..catalogue.engine import predicate_rule
+from ..catalogue.predicate_rules import predicate_rule
 from ..error_rules import ErrorRule
 from ..rules import FAILED, VERIFIED, Check, Context, Rule, SelectingRule, ShapeRow, Unverified, ValueRule, _AllOf, collection, verdict
 

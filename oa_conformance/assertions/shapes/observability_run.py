@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Callable
 
-from ...diagnostics import Span
-from ...values import literal
-from ...kinds import is_mapping
-from ..catalogue.engine import RestatesRule, predicate_rule
+from ...model.diagnostics import Span
+from ...ast.values import literal
+from ...model.kinds import is_mapping
+from ..catalogue.predicate_rules import RestatesRule, predicate_rule
 from ..matchers import Match, Mismatch, show
 from ..rules import FAILED, VERIFIED, Check, Context, Rule, ShapeRow, Unverified, ValueRule, collection, final_state, invocation_of, verdict
 from .otel_spans import OBS, _problem, forest

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...ast.nodes import Scalar
-from ...diagnostics import Span
+from ...model.diagnostics import Span
 from ..matchers import Match, Mismatch, absorb, match, show
 from ..rules import Context, Rule, ShapeRow, verdict
 from .otel_spans import OBS, _problem, assign, otel

@@ -26,9 +26,9 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
 from ...ast.nodes import Mapping, Scalar, Sequence
-from ...diagnostics import Span
-from ...values import literal
-from ...kinds import is_mapping, is_sequence
+from ...model.diagnostics import Span
+from ...ast.values import literal
+from ...model.kinds import is_mapping, is_sequence
 from ..matchers import HARNESS_PARAMETERS, Match, Mismatch, absorb, first_difference, match, show
 from ..rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, ShapeRow, collection, verdict
 from .truncation import truncation_mismatches
@@ -96,7 +96,7 @@ def _json(value: Any) -> Any:
 
 
 def _synthetic_prefixes(kind: str) -> list[str]:
-    from ...synthetic import forbidden_prefixes
+    from ...model.synthetic import forbidden_prefixes
 
     return forbidden_prefixes(kind)
 

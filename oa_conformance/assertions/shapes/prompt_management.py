@@ -21,10 +21,10 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ...ast.nodes import Mapping, Scalar, Section, Sequence
-from ...diagnostics import Span
-from ...trace import ErrorRecord
+from ...model.diagnostics import Span
+from ...model.trace import ErrorRecord
 from ..matchers import Match, Mismatch, describe, match, show
-from ..catalogue.engine import predicate_rule
+from ..catalogue.predicate_rules import predicate_rule
 from ..error_rules import ErrorRule
 from ..rules import (
     FAILED,

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ...ast.nodes import Mapping, Sequence
-from ...kinds import is_mapping, is_sequence
+from ...model.kinds import is_mapping, is_sequence
 from ..matchers import Match, Mismatch, match, show
 from ..error_rules import ErrorRule, raised_error
 from ..rules import Context, ShapeRow, StateRule, ValueRule, final_state, verdict

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ...ast.nodes import Mapping, Scalar
-from ...diagnostics import Span
-from ...values import literal
+from ...model.diagnostics import Span
+from ...ast.values import literal
 from ..matchers import Match, Mismatch, absorb, match, show
 from ..rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, SelectingRule, ShapeRow, Unverified, _AllOf, node_events, \
     primary_events, verdict

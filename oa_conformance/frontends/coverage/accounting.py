@@ -1,0 +1,116 @@
+"""The accounting file (``spec-coverage.toml``): why a statement no case can verify stays unverified.
+
+Reviewed like the expectations file: one table per statement id (as ``oa-conformance coverage
+--json`` prints it), with a reason from a closed set and the evidence::
+
+    ["graph-engine:6:e4e729d5"]
+    reason = "documentation-only"
+    text = "Implementations SHOULD document drain's worst-case duration"   # the statement's opening words
+    why = "asks for documentation; nothing a run can observe"
+
+    ["graph-engine:2:c462ab8a"]
+    reason = "restates"
+    restates = "graph-engine:2:9b0d3d54"
+    text = "Both `prior` and `update` MUST be lists"
+    why = "..."
+    cited_without_checking = ["graph-engine/012-x[case_a]"]   # optional: see Entry
+
+``text`` is the statement's opening words: when the prose changes, the id changes with it and the
+entry is reported as matching no statement, so it is reviewed again. A malformed file is one
+located problem (``path:line: …``) and stops the command (exit 2); an entry matching no statement
+of the prose, or whose ``text`` no longer opens the statement, is a located problem too.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from typing import NamedTuple
+
+REASONS = {
+    "not-observable": "not observable through the fixture language",
+    "documentation-only": "documentation-only",
+    "needs-proposal": "needs a proposal the runtime does not ship",
+    "restates": "restates",
+    "future-fixture": "left to a future fixture",
+}
+_KEYS = frozenset(("reason", "why", "text", "restates", "proposal", "cited_without_checking"))
+
+
+class AccountingEntry(NamedTuple):
+    id: str
+    reason: str  # a key of REASONS
+    why: str
+    text: str
+    restates: str | None
+    proposal: str | None
+    path: str
+    line: int
+    # Cases (``fixture`` or ``fixture[case]`` ids) whose citation resolves to the statement although
+    # none of their checks tests it (a section-wide "§7.1 — retry semantics"): their passing does
+    # not verify it. The resolver's over-reach, recorded where a reviewer reads it.
+    cited_without_checking: tuple[str, ...] = ()
+
+    @property
+    def location(self) -> str:
+        return f"{self.path}:{self.line}"
+
+    def describe(self) -> str:
+        """The reason as the map shows it: the phrase of the closed set, then why."""
+        phrase = REASONS[self.reason]
+        if self.reason == "restates":
+            phrase = f"restates {self.restates}"
+        elif self.reason == "needs-proposal" and self.proposal:
+            phrase = f"{phrase} ({self.proposal})"
+        return f"{phrase}: {self.why}" if self.why else phrase
+
+
+class AccountingError(ValueError):
+    """A malformed accounting file: ``path:line: what is wrong``."""
+
+
+def load_accounting(path: str) -> dict[str, AccountingEntry]:
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read()
+    except OSError as exc:
+        raise AccountingError(f"{path}: cannot read: {exc.strerror}") from None
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        line = re.search(r"line (\d+)", str(exc))
+        raise AccountingError(f"{path}:{line.group(1) if line else 1}: not valid TOML: {exc}") from None
+    text = raw.decode("utf-8")
+    entries: dict[str, AccountingEntry] = {}
+    for ident, table in data.items():
+        line = _line_of(text, ident)
+        where = f"{path}:{line}"
+        if not isinstance(table, dict):
+            raise AccountingError(f"{where}: {ident!r} must be a table [\"{ident}\"]")
+        unknown = sorted(set(table) - _KEYS)
+        if unknown:
+            raise AccountingError(f"{where}: {ident}: unknown key {unknown[0]!r} (known: {', '.join(sorted(_KEYS))})")
+        reason = table.get("reason")
+        if reason not in REASONS:
+            raise AccountingError(f"{where}: {ident}: reason must be one of {', '.join(REASONS)} (got {reason!r})")
+        if reason == "restates" and not isinstance(table.get("restates"), str):
+            raise AccountingError(f"{where}: {ident}: reason 'restates' needs restates = \"<statement id>\"")
+        for key in ("why", "text", "restates", "proposal"):
+            if key in table and not isinstance(table[key], str):
+                raise AccountingError(f"{where}: {ident}: {key} must be a string")
+        cited_without_checking = table.get("cited_without_checking", [])
+        if not isinstance(cited_without_checking, list) or not all(isinstance(c, str) for c in cited_without_checking):
+            raise AccountingError(f"{where}: {ident}: cited_without_checking must be a list of case ids")
+        if not table.get("why"):
+            raise AccountingError(f"{where}: {ident}: why is required (the evidence a reviewer checks)")
+        entries[ident] = AccountingEntry(ident, reason, " ".join(table["why"].split()), " ".join(table.get("text", "").split()),
+                               table.get("restates"), table.get("proposal"), path, line, tuple(cited_without_checking))
+    return entries
+
+
+def _line_of(text: str, ident: str) -> int:
+    for number, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        if stripped.startswith("[") and ident in stripped:
+            return number
+    return 1

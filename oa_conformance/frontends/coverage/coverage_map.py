@@ -1,0 +1,254 @@
+"""The coverage map: the prose's normative statements, the fixtures' citations resolved to them,
+the cases that verify them (from run reports) and the accounting file's reasons.
+
+:func:`build_map` is the one pass; :meth:`CoverageMap.document` is the JSON the command writes
+(``{"statements": [...], "citations": [...]}``). It is static: it reads the prose, the sidecars and
+the fixtures' YAML (for their case names) and imports no runtime.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Iterable, Iterator, NamedTuple
+
+from ...model.discovery import FixtureRef, discover
+from ...interpreter.static.loader import load_path
+from .accounting import AccountingEntry
+from .citations import Citation, header_citations, sidecar_citations
+from .outcomes import read_results
+from .prose import Prose, Statement, read_prose
+from .resolve import StatementIndex, index, resolve
+
+
+class ProseError(ValueError):
+    """``--prose`` names no spec checkout (no ``spec/<capability>/spec.md``)."""
+
+
+class CoverageMap(NamedTuple):
+    statements: tuple[Statement, ...]
+    citations: tuple[tuple[Citation, tuple[str, ...]], ...]  # each citation with the statement ids it resolved to
+    cited_by: dict[str, tuple[str, ...]]  # statement id → case ids
+    verified_by: dict[str, tuple[str, ...]]
+    reasons: dict[str, str]  # statement id → the accounting reason, described
+    fixtures: int
+    uncited: tuple[str, ...]  # fixture ids no citation names
+    with_results: bool
+    problems: tuple[str, ...]  # "path:line: what is wrong", in the order found
+
+    def document(self) -> dict:
+        return {
+            "statements": [
+                {"id": s.id, "capability": s.capability, "section": s.section, "path": s.path, "line": s.line,
+                 "level": s.level, "text": s.text, "cited_by": list(self.cited_by.get(s.id, ())),
+                 "verified_by": list(self.verified_by.get(s.id, ())), "reason": self.reasons.get(s.id)}
+                for s in self.statements
+            ],
+            "citations": [
+                {"fixture": c.fixture, "case": c.case, "path": c.path, "line": c.line, "text": c.text, "resolved": list(ids)}
+                for c, ids in self.citations
+            ],
+        }
+
+
+def prose_dir(checkout: str) -> str:
+    """The folder holding ``<capability>/spec.md``: the checkout's ``spec/``, or the checkout itself."""
+    for candidate in (os.path.join(checkout, "spec"), checkout):
+        if os.path.isdir(candidate) and any(os.path.isfile(os.path.join(candidate, name, "spec.md"))
+                                            for name in sorted(os.listdir(candidate))):
+            return candidate
+    raise ProseError(f"{checkout}: no spec/<capability>/spec.md here (give a spec checkout that has the prose)")
+
+
+def read_all_prose(directory: str) -> dict[str, Prose]:
+    found = {}
+    for name in sorted(os.listdir(directory)):
+        path = os.path.join(directory, name, "spec.md")
+        if os.path.isfile(path):
+            with open(path, encoding="utf-8") as handle:
+                found[name] = read_prose(handle.read(), name, path)
+    return found
+
+
+def case_names(path: str) -> list[str] | None:
+    """The fixture's case names as ``oa-conformance run`` names them (None: the single-case form)."""
+    tree = load_path(path).tree
+    cases = tree.get("cases") if tree is not None and hasattr(tree, "get") else None
+    if cases is None or not hasattr(cases, "items"):
+        return None
+    names = []
+    for index_, case in enumerate(cases.items):
+        name = case.get("name") if hasattr(case, "get") else None
+        names.append(str(name.value) if name is not None and hasattr(name, "value") else f"case {index_}")
+    return names
+
+
+def fixture_id(ref: FixtureRef) -> str:
+    return f"{ref.capability}/{ref.name.removesuffix('.yaml')}"
+
+
+def fixture_citations(ref: FixtureRef, capabilities: Iterable[str]) -> tuple[list[Citation], list[str], list[str]]:
+    """A fixture's citations, its case ids, and the problems of its sidecar."""
+    capabilities = list(capabilities)
+    ident = fixture_id(ref)
+    names = case_names(ref.path)
+    cases = [f"{ident}[{name}]" for name in names] if names is not None else [ident]
+    problems: list[str] = []
+    citations: list[Citation] = []
+    sidecar = ref.path[: -len(".yaml")] + ".md"
+    try:
+        with open(sidecar, encoding="utf-8") as handle:
+            text = handle.read()
+    except OSError:
+        problems.append(f"{ref.path}:1: no readable sidecar {os.path.basename(sidecar)}: its citations are unknown")
+    else:
+        found, has_block = sidecar_citations(ident, ref.capability or "", sidecar, text, names or [], capabilities)
+        citations.extend(found)
+        if not has_block:
+            problems.append(f"{sidecar}:1: no \"Spec sections exercised\" block: the sidecar cites nothing")
+    try:
+        with open(ref.path, encoding="utf-8") as handle:
+            citations.extend(header_citations(ident, ref.capability or "", ref.path, handle.read(), names or [], capabilities))
+    except (OSError, UnicodeDecodeError):
+        pass  # the loader reported it (case_names); a fixture that cannot be read has no header to cite
+    return citations, cases, problems
+
+
+def build_map(roots: list[str], checkout: str, results: list[str] | None = None,
+              accounting: dict[str, AccountingEntry] | None = None, capabilities: Iterable[str] | None = None) -> CoverageMap:
+    """The coverage map of the fixtures under ``roots`` against the prose of ``checkout``
+    and, with ``results`` (run reports), the cases that passed (raises :class:`ProseError`,
+    ``ResultsError`` for a file that is no run report, ``DiscoveryError`` for a bad root)."""
+    directory = prose_dir(checkout)
+    proses = read_all_prose(directory)
+    problems: list[str] = [p for prose in proses.values() for p in prose.problems]
+    wanted = set(capabilities) if capabilities else None
+    # Every fixture is read: another capability's fixture may cite a wanted capability's statement
+    # (observability fixtures cite graph-engine §6); only the wanted ones are counted and reported.
+    every_fixture = discover(roots)
+    fixtures = [ref for ref in every_fixture if wanted is None or ref.capability in wanted]
+    for capability in sorted({ref.capability for ref in fixtures if ref.capability} - set(proses)):
+        count = sum(1 for ref in fixtures if ref.capability == capability)
+        problems.append(f"{os.path.join(directory, capability, 'spec.md')}:1: missing: the {count} fixtures of {capability} "
+                        "cite sections of a capability without prose")
+    indexes = {name: index(prose) for name, prose in proses.items()}
+    statements = tuple(s for name, prose in proses.items() if wanted is None or name in wanted for s in prose.statements)
+    known_cases: set[str] = set()
+    cited: dict[str, list[str]] = {}
+    resolved: list[tuple[Citation, tuple[str, ...]]] = []
+    uncited: list[str] = []
+    shown = {s.id for s in statements}
+    for ref in every_fixture:
+        own = wanted is None or ref.capability in wanted
+        citations, cases, sidecar_problems = fixture_citations(ref, proses)
+        known_cases.update(cases)
+        if own:
+            problems.extend(sidecar_problems)
+        if own and not citations:
+            uncited.append(fixture_id(ref))
+            problems.append(f"{ref.path}:1: uncited fixture: neither its sidecar nor its header comment cites a spec section")
+        for citation in citations:
+            result = resolve(citation, indexes)
+            if not own and shown.isdisjoint(result.ids):
+                continue  # another capability's citation of nothing shown: not this map's business
+            resolved.append((citation, result.ids))
+            if own:
+                problems.extend(f"{citation.path}:{citation.line}: citation resolves to nothing: {p}" for p in result.problems)
+            scope = [c for c in cases if c == f"{citation.fixture}[{citation.case}]"] if citation.case else cases
+            for ident in result.ids:
+                cited.setdefault(ident, []).extend(scope)
+    cited_by = {ident: tuple(dict.fromkeys(cases)) for ident, cases in cited.items()}
+    verified_by: dict[str, tuple[str, ...]] = {}
+    outcomes = read_results(results, known_cases, roots=roots) if results else None
+    if outcomes is not None:
+        problems.extend(outcomes.problems)
+        verified_by = {ident: tuple(c for c in cases if c in outcomes.passed) for ident, cases in cited_by.items()}
+    chosen = {ident: entry for ident, entry in (accounting or {}).items() if wanted is None or ident.split(":")[0] in wanted}
+    reasons = _accounted(statements, chosen, cited_by, verified_by, problems)
+    return CoverageMap(statements, tuple(resolved), cited_by, verified_by, reasons, len(fixtures), tuple(uncited),
+                       outcomes is not None, tuple(problems))
+
+
+def _accounted(statements: tuple[Statement, ...], accounting: dict[str, AccountingEntry], cited_by: dict[str, tuple[str, ...]],
+               verified_by: dict[str, tuple[str, ...]], problems: list[str]) -> dict[str, str]:
+    """The reason of each accounted statement, and each entry's problems; a case an entry lists as
+    citing without checking is taken out of ``verified_by`` (in place)."""
+    by_id = {s.id: s for s in statements}
+    reasons = {}
+    for ident, entry in accounting.items():
+        statement = by_id.get(ident)
+        if statement is None:
+            problems.append(f"{entry.location}: accounting entry {ident!r} matches no statement of the prose (reworded or moved?)")
+            continue
+        if entry.text and not statement.text.replace("*", "").replace("`", "").startswith(entry.text.replace("*", "").replace("`", "")):
+            problems.append(f"{entry.location}: accounting entry {ident!r}: its text no longer opens the statement "
+                            f"({statement.text[:60]!r})")
+        if entry.reason == "restates" and entry.restates not in by_id:
+            problems.append(f"{entry.location}: accounting entry {ident!r} restates {entry.restates!r}, which is no statement of the prose")
+        overreach = entry.cited_without_checking
+        for listed in sorted(overreach):
+            if not any(_names_case(listed, case) for case in cited_by.get(ident, ())):
+                problems.append(f"{entry.location}: accounting entry {ident!r}: {listed} does not cite it: "
+                                "drop it from cited_without_checking")
+        verified = tuple(case for case in verified_by.pop(ident, ()) if not any(_names_case(l, case) for l in overreach))
+        if verified:
+            verified_by[ident] = verified
+            problems.append(f"{entry.location}: accounting entry {ident!r} is verified by {verified[0]}: drop the entry")
+        reasons[ident] = entry.describe()
+    return reasons
+
+
+def _names_case(listed: str, case: str) -> bool:
+    """Whether ``listed`` (a fixture id, covering all its cases, or one case's id) names ``case``."""
+    return case == listed or case.startswith(listed + "[")
+
+
+class ProseIndexes(Mapping):
+    """Capability → the matching index of its prose in one folder, each read when first asked
+    for: a lint reads only the prose its fixtures' citations name (a share of the corpus, one
+    capability's fixtures, most often their own capability's); the names come from the listing."""
+
+    def __init__(self, directory: str):
+        self.directory = directory
+        self._names = tuple(name for name in sorted(os.listdir(directory)) if os.path.isfile(os.path.join(directory, name, "spec.md")))
+        self._read: dict[str, StatementIndex] = {}
+
+    def __getitem__(self, name: str) -> StatementIndex:
+        found = self._read.get(name)
+        if found is None:
+            if name not in self._names:
+                raise KeyError(name)
+            path = os.path.join(self.directory, name, "spec.md")
+            with open(path, encoding="utf-8") as handle:
+                found = self._read[name] = index(read_prose(handle.read(), name, path))
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+
+_INDEXES: dict[str, ProseIndexes] = {}
+
+
+def indexes_for(directory: str) -> ProseIndexes:
+    """The matching indexes of every capability's prose in ``directory`` (each read once per process)."""
+    key = os.path.realpath(directory)
+    if key not in _INDEXES:
+        _INDEXES[key] = ProseIndexes(directory)
+    return _INDEXES[key]
+
+
+def beside(fixture: str) -> str | None:
+    """The prose folder of the spec checkout a fixture is in (``…/spec/<capability>/conformance/f.yaml``
+    → ``…/spec`` when it holds a ``<capability>/spec.md``), or None."""
+    conformance = os.path.dirname(os.path.abspath(fixture))
+    if os.path.basename(conformance) != "conformance":
+        return None
+    spec = os.path.dirname(os.path.dirname(conformance))
+    try:
+        return prose_dir(spec)
+    except (ProseError, OSError):
+        return None

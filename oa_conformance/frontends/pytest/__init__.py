@@ -1,0 +1,1 @@
+"""The pytest front end, registered by entry point (``pytest11``: ``hooks``)."""

@@ -1,0 +1,81 @@
+"""The item: one fixture case, whose judged result (run ahead by the session's scheduler) becomes
+pytest's outcome; a failure shows the fixture's YAML and the mismatch, never a traceback."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from ..report import failure_text
+from ...verdicts.results import CaseRef, CaseResult
+from .stash import SCHEDULER
+
+
+class CaseFailed(Exception):
+    def __init__(self, result: CaseResult):
+        super().__init__(result.reason)
+        self.result = result
+
+
+class CaseItem(pytest.Item):
+    def __init__(self, *, case: CaseRef, waits: float = 0.0, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.case = case
+        self.waits = waits  # the seconds it declares waiting (processes.declared_waits)
+        self.skipped_at: str | None = None  # path:line:col of a recognized skip (path:line: an entry's)
+        self.case_seconds: float | None = None  # how long the case itself ran (it may have run ahead)
+
+    def runtest(self) -> None:
+        """The judged result (the one judge, ``expectations.judge``) as pytest's outcome."""
+        result = self.config.stash[SCHEDULER].result(self)
+        self.user_properties.append(("oa_outcome", result.outcome))
+        self.case_seconds = result.duration_s
+        entry = result.expectation
+        if entry is not None and entry.intermittent and result.outcome in ("passed", "xfail"):
+            self.user_properties.append(("oa_intermittent", f"{entry.location}: {self.case.id} is intermittent "
+                                         f"(expected to fail or pass): {'passed' if result.outcome == 'passed' else 'failed'}"))
+        if result.outcome == "skipped":
+            self.skipped_at = result.location  # reported there (pytest_runtest_makereport), not at this line
+            pytest.skip(result.reason or "skipped")
+        if result.outcome == "xfail":
+            checks = f"; checks {', '.join(entry.checks)}" if entry.checks else ""
+            pytest.xfail(f"{'intermittent, ' if entry.intermittent else ''}{entry.kind}: {entry.reason} ({entry.location}{checks})")
+        if result.outcome == "xpass":  # pytest's own strict XPASS: a failure that says to remove the entry
+            why = f"{entry.kind}: {entry.reason}" if result.reason and result.reason.startswith("passed,") else result.reason
+            self.add_marker(pytest.mark.xfail(reason=f"{why} ({entry.location})", strict=True))
+            return
+        if result.outcome != "passed":
+            raise CaseFailed(result)
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
+        if isinstance(excinfo.value, CaseFailed):
+            if (style or self.config.getoption("tbstyle", "auto")) == "line":
+                return self._crash_line(excinfo.value.result)
+            return failure_text(excinfo.value.result)
+        return super().repr_failure(excinfo)
+
+    def _crash_line(self, result: CaseResult) -> Any:
+        """``--tb=line``: the first finding as ``path:line: message``, pytest's one line per failure
+        (a crash location with no traceback, so pytest-xdist carries it as it is)."""
+        from _pytest._code.code import ReprExceptionInfo, ReprFileLocation, ReprTraceback
+
+        from ..report import one_line
+
+        findings = result.findings()
+        where, text = findings[0] if findings else (result.location, result.reason or result.outcome)
+        path, line = str(self.path), (self._span().line if self._span() else 0)
+        if where and where.count(":") >= 2:
+            path, line_text, _ = where.rsplit(":", 2)
+            line = int(line_text) if line_text.isdigit() else line
+        return ReprExceptionInfo(reprtraceback=ReprTraceback([], None, "line"),
+                                 reprcrash=ReprFileLocation(path, line, one_line(text) or ""))
+
+    def reportinfo(self):
+        span = self._span()
+        return self.path, (span.line - 1 if span else 0), self.name
+
+    def _span(self):
+        if self.case.scenario is not None:
+            return self.case.scenario.section.span
+        return None

@@ -1,0 +1,474 @@
+"""prompt-management: direct calls against mock PromptBackends and the runtime's PromptManager.
+
+The directory's harness contract (the header comment of its first fixture; conformance-adapter
+§6.8): the harness builds mock ``PromptBackend``s preloaded with each ``backends[i].prompts`` list
+(``simulate_unavailable``: every fetch raises ``prompt_store_unavailable``; ``caching``: §6.8's
+caching backend with a controllable clock), composes them into real ``PromptManager``s (``manager``,
+``secondary_manager``, ``tertiary_manager``, each with its optional ``LabelResolver`` and
+``default_cache_ttl_seconds``), and performs ``calls`` / ``secondary_calls`` / ``tertiary_calls`` in
+order — fetch, render, get, advance_clock, and the ``PromptGroup`` constructor.
+
+Only the backends are the adapter's (the spec names them as harness mocks); managers, resolvers,
+prompts, rendering, groups and errors are the runtime's own classes. The backends build their
+``Prompt`` records with the runtime's models, and read a record's ``sampling`` / ``token_budget``
+with the runtime's own sourced-config parsers (prompt-management §5: the backend parses the raw
+config, dropping unrecognized keys).
+
+What a case did becomes two trace collections (docs/TRACE.md): ``calls`` (one entry per call:
+its target, operation, result or error, the backend fetches it caused) and ``prompts`` (each
+backend's fetch log, read counts and clock; the captured results by ``capture_as`` name).
+
+The backend and prompt construction (:func:`prompt_from_record`, :class:`PreloadedPromptBackend`,
+:class:`CachingPromptBackend`) is public: other directories' fixtures declare prompt backends too.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any, Mapping
+
+from pydantic import TypeAdapter, ValidationError
+
+from ....host.llm import Message
+from ....host.prompts import (
+    ChatPrompt,
+    ContentSegment,
+    ImageInlineBlockTemplate,
+    ImageURLBlockTemplate,
+    MappingLabelResolver,
+    PlaceholderSegment,
+    PromptGroup,
+    PromptManager,
+    PromptNotFound,
+    PromptStoreUnavailable,
+    TextBlockTemplate,
+    TextPrompt,
+    prompt_manager,
+    sampling_config,
+    token_budget,
+)
+
+from ....ast.nodes import Scalar, Section
+from ...static.scenarios import Scenario
+from ....model.trace import CaseTrace, plain
+from ..error_record import error_record
+from ....model.errors import FixtureInvalid, HarnessPrimitiveMissing
+from ....ast.values import literal
+from .contract import CapabilityHarness
+
+CAPABILITY = "prompt-management"
+CALL_BLOCKS = ("calls", "secondary_calls", "tertiary_calls")
+GROUP_TARGET = "construct_prompt_group"
+
+
+# ---------------------------------------------------------------------------------------------
+# Harness primitives: the mock backends
+
+
+class ControllableClock:
+    """§6.8's controllable clock: seconds since the case began, advanced only by ``advance_clock``."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+
+    def advance(self, seconds: float) -> None:
+        self.seconds += seconds
+
+
+def prompt_from_record(record: Mapping[str, Any], fetched_at: datetime | None = None) -> Any:
+    """A runtime ``TextPrompt`` / ``ChatPrompt`` from a fixture's prompt record (plain data: name,
+    label, version, template_hash, ``template`` or ``chat_template``, optional sampling, token_budget,
+    observability_entities). A chat template the runtime would reject at construction (a duplicate or
+    non-identifier placeholder, an image block in a non-user segment, an empty block list) is built
+    unvalidated, as the runtime's own Langfuse backend does: prompt-management §11 makes render the
+    normative point where those raise. Raises ``ValueError`` for a record it cannot read."""
+    fields: dict[str, Any] = {
+        "name": record["name"],
+        "version": str(record["version"]),
+        "label": record["label"],
+        "template_hash": record["template_hash"],
+        "fetched_at": fetched_at or datetime.now(UTC),
+    }
+    if record.get("sampling") is not None:
+        fields["sampling"] = sampling_config(record["sampling"])
+    if record.get("token_budget") is not None:
+        fields["token_budget"] = token_budget(record["token_budget"])
+    if record.get("observability_entities") is not None:
+        fields["observability_entities"] = dict(record["observability_entities"])
+    if "chat_template" not in record:
+        return TextPrompt(template=record["template"], **fields)
+    segments = [_segment(segment, f"chat_template[{index}]") for index, segment in enumerate(record["chat_template"])]
+    return _lenient(ChatPrompt, kind="chat", chat_template=segments, **fields)
+
+
+def _lenient(model: Any, **fields: Any) -> Any:
+    """``model(**fields)``, or — when the runtime rejects it at construction — the same record built
+    unvalidated, so the render-time check the spec makes normative is the one that runs."""
+    try:
+        return model(**fields)
+    except ValidationError:
+        return model.model_construct(**fields)
+
+
+def _segment(segment: Any, where: str) -> Any:
+    if not isinstance(segment, Mapping):
+        raise ValueError(f"{where}: a segment is a mapping ({{role, content}} or {{placeholder}}), found {segment!r}")
+    if set(segment) == {"placeholder"}:
+        return _lenient(PlaceholderSegment, type="placeholder", placeholder=str(segment["placeholder"]))
+    if set(segment) != {"role", "content"}:
+        raise ValueError(f"{where}: a segment has either `role` and `content` or only `placeholder`, found keys {sorted(segment)}")
+    content = segment["content"]
+    if not isinstance(content, str):
+        if not isinstance(content, list):
+            raise ValueError(f"{where}.content: text or a list of content blocks, found {content!r}")
+        content = [_block(block, f"{where}.content[{index}]") for index, block in enumerate(content)]
+    return _lenient(ContentSegment, type="content", role=segment["role"], content=content)
+
+
+def _block(block: Any, where: str) -> Any:
+    """A fixture content-block template (the llm-provider §3.1 shape) as the runtime's template model."""
+    kind = block.get("type") if isinstance(block, Mapping) else None
+    if kind == "text" and set(block) == {"type", "text"}:
+        return TextBlockTemplate(text=block["text"])
+    source = block.get("source") if kind == "image" else None
+    if isinstance(source, Mapping) and source.get("type") == "url" and set(source) == {"type", "url"}:
+        if block.get("media_type") is not None:
+            raise ValueError(f"{where}: a URL image block with media_type (the runtime's URL block template has none)")
+        return ImageURLBlockTemplate(url=source["url"], detail=block.get("detail"))
+    if isinstance(source, Mapping) and source.get("type") == "inline" and set(source) == {"type", "base64_data"}:
+        return ImageInlineBlockTemplate(base64_data=source["base64_data"], media_type=block.get("media_type", ""), detail=block.get("detail"))
+    raise ValueError(f"{where}: not a text block or an image block with a url / inline source: {block!r}")
+
+
+class PreloadedPromptBackend:
+    """The preloaded in-memory mock ``PromptBackend`` (§3.2 header): serves its records by
+    ``(name, label)``, reading its source on every fetch — ``cache_ttl_seconds`` is a no-op, as for
+    every cacheless backend (prompt-management §5). ``unavailable``: every fetch raises
+    ``PromptStoreUnavailable``. Each fetch is logged (backend, name, label, cache_ttl_seconds,
+    outcome, whether it read the source) into ``log``, shared by the case's backends."""
+
+    caching = False
+
+    def __init__(self, name: str, records: list[Mapping[str, Any]], unavailable: bool = False, log: list | None = None):
+        self.name = name
+        self.unavailable = unavailable
+        self.log = log if log is not None else []
+        self.records: dict[tuple[str, str], Mapping[str, Any]] = {}
+        for record in records:
+            key = (record["name"], record["label"])
+            if key in self.records:
+                raise ValueError(f"backend {name!r} declares the prompt {key} twice")
+            prompt_from_record(record)  # a record the backend cannot serve is a fixture problem, found now
+            self.records[key] = record
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name!r}>"
+
+    async def fetch(self, name: str, label: str = "production", *, cache_ttl_seconds: int | None = None) -> Any:
+        entry = {"backend": self.name, "name": name, "label": label, "cache_ttl_seconds": cache_ttl_seconds}
+        self.log.append(entry)
+        try:
+            prompt = self.serve(name, label, cache_ttl_seconds, entry)
+        except Exception as error:
+            entry["outcome"] = getattr(error, "category", type(error).__name__)
+            raise
+        entry.setdefault("outcome", "served")
+        return prompt
+
+    def serve(self, name: str, label: str, cache_ttl_seconds: int | None, entry: dict) -> Any:
+        return self.read_source(name, label, entry)
+
+    def read_source(self, name: str, label: str, entry: dict) -> Any:
+        entry["source_read"] = True
+        if self.unavailable:
+            raise PromptStoreUnavailable(f"backend {self.name!r} is unavailable (simulated)", name=name, label=label)
+        record = self.records.get((name, label))
+        if record is None:
+            raise PromptNotFound(f"no prompt ({name!r}, {label!r}) in backend {self.name!r}", name=name, label=label, backend=self.name)
+        return prompt_from_record(record)
+
+    def state(self) -> dict[str, Any]:
+        mine = [e for e in self.log if e["backend"] == self.name]
+        return {"caching": self.caching, "unavailable": self.unavailable, "fetch_count": len(mine),
+                "source_read_count": sum(1 for e in mine if e.get("source_read"))}
+
+
+class CachingPromptBackend(PreloadedPromptBackend):
+    """§6.8's caching prompt backend: caches by ``(name, label)`` and counts source reads;
+    ``cache_ttl_seconds`` None serves a cached entry, 0 bypasses the cache, N > 0 serves an entry
+    younger than N seconds on its controllable clock. A served entry keeps its original
+    ``fetched_at`` (prompt-management §5). A negative value is rejected (§5)."""
+
+    caching = True
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.clock = ControllableClock()
+        self.cache: dict[tuple[str, str], tuple[Any, float]] = {}
+
+    def serve(self, name: str, label: str, cache_ttl_seconds: int | None, entry: dict) -> Any:
+        if cache_ttl_seconds is not None and cache_ttl_seconds < 0:
+            raise ValueError(f"cache_ttl_seconds must be >= 0, got {cache_ttl_seconds}")
+        cached = self.cache.get((name, label))
+        if cached is not None and cache_ttl_seconds != 0:
+            prompt, stored_at = cached
+            if cache_ttl_seconds is None or self.clock.seconds - stored_at < cache_ttl_seconds:
+                entry["outcome"] = "cached"
+                entry["source_read"] = False
+                return prompt
+        prompt = self.read_source(name, label, entry)
+        self.cache[(name, label)] = (prompt, self.clock.seconds)
+        return prompt
+
+    def state(self) -> dict[str, Any]:
+        return {**super().state(), "clock_seconds": self.clock.seconds}
+
+
+def build_backends(declared: Any, log: list) -> dict[str, PreloadedPromptBackend]:
+    """The case's ``backends:`` list (AST) as mock backends by name; a block they cannot be built from
+    is ``fixture_schema_invalid`` at its line."""
+    backends: dict[str, PreloadedPromptBackend] = {}
+    for decl in (declared.items if declared is not None else ()):
+        name = decl.name.value
+        if name in backends:
+            raise FixtureInvalid(f"two backends are named {name!r}", decl.name.span)
+        kind = CachingPromptBackend if _flag(decl, "caching") else PreloadedPromptBackend
+        records = decl.get("prompts")
+        try:
+            backends[name] = kind(name, [_record(r) for r in (records.items if records is not None else ())],
+                                  unavailable=_flag(decl, "simulate_unavailable"), log=log)
+        except (ValueError, ValidationError) as problem:
+            raise FixtureInvalid(f"backend {name!r}: {problem}", decl.span) from problem
+    return backends
+
+
+def _record(decl: Section) -> dict[str, Any]:
+    return {name: literal(decl.get(name)) for name in decl.order}
+
+
+def _flag(decl: Section, name: str) -> bool:
+    value = decl.get(name)
+    return bool(value.value) if value is not None else False
+
+
+# ---------------------------------------------------------------------------------------------
+# Running a case
+
+
+MESSAGES = TypeAdapter(list[Message])
+
+
+class PromptCase:
+    """One case's backends, managers and captures, and what each call did."""
+
+    def __init__(self, scenario: Scenario):
+        self.scenario = scenario
+        self.log: list[dict] = []
+        self.backends = build_backends(scenario.view.backends, self.log)
+        self.managers: dict[str, PromptManager] = {}
+        self.captured: dict[str, Any] = {}  # capture name -> the runtime object
+        self.captures: dict[str, Any] = {}  # capture name -> its plain record
+        self.calls: list[dict] = []
+
+    # ---- construction ---------------------------------------------------------------------------
+
+    def backend(self, name: str, span: Any) -> PreloadedPromptBackend:
+        if name not in self.backends:
+            raise HarnessPrimitiveMissing(f"prompt backend {name!r} (the case declares {sorted(self.backends)})", span)
+        return self.backends[name]
+
+    def manager(self, which: str, span: Any) -> PromptManager:
+        if which in self.managers:
+            return self.managers[which]
+        decl = self.scenario.view.get(which)
+        if decl is None and which != "manager":
+            raise FixtureInvalid(f"the call targets {which!r}, which the case does not declare", span)
+        listed = decl.get("backends") if decl is not None else None
+        names = [item.value for item in listed.items] if listed is not None else list(self.backends)
+        backends = [self.backend(name, listed.span if listed is not None else span) for name in names]
+        if not backends:
+            raise FixtureInvalid(f"the {which} has no backend to compose (the case declares none)", decl.span if decl is not None else span)
+        kwargs: dict[str, Any] = {}
+        resolver_ref = decl.get("label_resolver_ref") if decl is not None else None
+        if resolver_ref is not None:
+            resolver = self.scenario.view.get(resolver_ref.value)
+            if not isinstance(resolver, Section) or resolver.family != "label_resolver":
+                raise FixtureInvalid(f"label_resolver_ref {resolver_ref.value!r} names no label resolver of the case", resolver_ref.span)
+            kwargs["label_resolver"] = MappingLabelResolver(literal(resolver.mapping))
+        default_ttl = decl.get("default_cache_ttl_seconds") if decl is not None else None
+        if default_ttl is not None:
+            if isinstance(default_ttl.value, (int, float)) and default_ttl.value < 0:
+                raise FixtureInvalid("default_cache_ttl_seconds is a non-negative number of seconds (prompt-management §6)",
+                                     default_ttl.span)
+            kwargs["default_cache_ttl_seconds"] = default_ttl.value
+        # A valid manager the runtime rejects is the runtime's outcome (pipeline.raised_by_runtime fails the case).
+        self.managers[which] = prompt_manager(*backends, **kwargs)
+        return self.managers[which]
+
+    # ---- calls ----------------------------------------------------------------------------------
+
+    async def run(self) -> None:
+        for block in CALL_BLOCKS:
+            calls = self.scenario.view.get(block)
+            for index, call in enumerate(calls.items if calls is not None else ()):
+                await self.perform(block, index, call)
+
+    async def perform(self, block: str, index: int, call: Section) -> None:
+        target = call.target
+        operation = call.get("operation")
+        entry: dict[str, Any] = {"block": block, "index": index, "target": literal(target),
+                                 "operation": operation.value if operation is not None else GROUP_TARGET}
+        capture = call.get("capture_as")
+        if capture is not None:
+            entry["capture_as"] = capture.value
+        if call.get("members_refs") is not None:
+            entry["members_refs"] = literal(call.members_refs)
+        start = len(self.log)
+        act = self.action(call, target, operation)  # a malformed call stops the case before it runs
+        try:
+            result = await act()
+        except (FixtureInvalid, HarnessPrimitiveMissing):
+            raise
+        except Exception as raised:  # the runtime's answer to the call: what the expectations judge
+            entry["error"] = error_fields(raised)
+        else:
+            if result is not None:
+                entry["result"] = result_data(result)
+                if capture is not None:
+                    self.captured[capture.value] = result
+                    self.captures[capture.value] = entry["result"]
+        entry["fetches"] = self.log[start:]
+        self.calls.append(entry)
+
+    def action(self, call: Section, target: Any, operation: Any):
+        """The call as a coroutine function, after checking it names what its operation needs."""
+        if isinstance(target, Scalar) and target.value == GROUP_TARGET:
+            return self.group_action(call)
+        if operation is None:
+            raise FixtureInvalid("the call names no operation", call.span)
+        op = operation.value
+        if isinstance(target, Section) and target.get("backend") is not None:
+            backend = self.backend(target.backend.value, target.backend.span)
+            if op == "advance_clock":
+                seconds = self.required(call, "seconds")
+                if not isinstance(backend, CachingPromptBackend):
+                    raise FixtureInvalid(f"advance_clock on backend {backend.name!r}, which is not a caching backend", target.backend.span)
+                return _sync(lambda: backend.clock.advance(seconds.value))
+            if op != "fetch":
+                raise FixtureInvalid(f"{op} goes through a manager; a backend only fetches (prompt-management §5)", operation.span)
+            name, label, ttl = self.required(call, "name").value, _value(call, "label"), _value(call, "cache_ttl_seconds")
+            kwargs = {"cache_ttl_seconds": ttl} if ttl is not None else {}
+            return lambda: backend.fetch(name, *((label,) if label is not None else ()), **kwargs)
+        if isinstance(target, Section) and not (target.get("manager") is not None and target.manager.value):
+            raise FixtureInvalid("a structured target is {backend: <name>} or {manager: true}", target.span)
+        manager = self.manager(target.value if isinstance(target, Scalar) else "manager", target.span)
+        if op == "fetch":
+            name = self.required(call, "name").value
+            return lambda: manager.fetch(name, _value(call, "label"), cache_ttl_seconds=_value(call, "cache_ttl_seconds"))
+        if op == "get":
+            name = self.required(call, "name").value
+            variables, placeholders = _value(call, "variables"), self.placeholders(call)
+            return lambda: manager.get(name, _value(call, "label"), variables, placeholders=placeholders,
+                                       cache_ttl_seconds=_value(call, "cache_ttl_seconds"))
+        if op == "render":
+            variables, placeholders = _value(call, "variables"), self.placeholders(call)
+            source = self.prompt_source(call, manager)
+
+            async def render() -> Any:
+                return manager.render(await source(), variables, placeholders=placeholders)
+            return render
+        raise FixtureInvalid(f"{op} needs a {{backend: <name>}} target", operation.span)
+
+    def prompt_source(self, call: Section, manager: PromptManager):
+        """What a render renders: ``fetched_prompt`` (fetched through the manager first) or
+        ``fetched_prompt_ref`` (an earlier call's capture)."""
+        fetched, ref = call.get("fetched_prompt"), call.get("fetched_prompt_ref")
+        if (fetched is None) == (ref is None):
+            raise FixtureInvalid("render needs exactly one of fetched_prompt and fetched_prompt_ref", call.span)
+        if fetched is not None:
+            return lambda: manager.fetch(fetched.name.value, _value(fetched, "label"))
+        if ref.value not in self.captured:
+            raise FixtureInvalid(f"fetched_prompt_ref {ref.value!r}: no earlier call captured a result under that name", ref.span)
+        return _sync(lambda: self.captured[ref.value])
+
+    def group_action(self, call: Section):
+        group_name, refs = self.required(call, "group_name").value, self.required(call, "members_refs")
+        for item in refs.items:
+            if item.value not in self.captured:
+                raise FixtureInvalid(f"members_refs: no earlier call captured {item.value!r}", item.span)
+        members = [self.captured[item.value] for item in refs.items]
+        return _sync(lambda: PromptGroup(group_name=group_name, members=members))
+
+    def placeholders(self, call: Section) -> dict[str, Any] | None:
+        given = call.get("placeholders")
+        if given is None:
+            return None
+        try:
+            return {name: MESSAGES.validate_python(literal(messages)) for name, messages in given.items()}
+        except ValidationError as problem:
+            raise FixtureInvalid(f"placeholders: not llm-provider §3 messages: {problem}", call.key_span("placeholders")) from problem
+
+    @staticmethod
+    def required(call: Section, name: str) -> Any:
+        value = call.get(name)
+        if value is None:
+            raise FixtureInvalid(f"{call.operation.value if call.get('operation') is not None else GROUP_TARGET} needs `{name}`", call.span)
+        return value
+
+    def collections(self) -> dict[str, Any]:
+        return {
+            "calls": self.calls,
+            "prompts": {
+                "backends": {name: backend.state() for name, backend in self.backends.items()},
+                "fetches": self.log,
+                "fetch_counts": {name: backend.state()["fetch_count"] for name, backend in self.backends.items()},
+                "captures": self.captures,
+            },
+        }
+
+
+def _value(section: Section, name: str) -> Any:
+    node = section.get(name)
+    return literal(node) if node is not None else None
+
+
+def _sync(function):
+    async def call() -> Any:
+        return function()
+    return call
+
+
+def result_data(result: Any) -> Any:
+    """A runtime record as the trace keeps it: JSON-like, with unset optional fields absent (not null,
+    §5.8) — a Message is ``{role, content}``, a Prompt without sampling has no ``sampling`` key."""
+    return result.model_dump(mode="json", exclude_none=True)
+
+
+def error_fields(error: BaseException) -> dict[str, Any]:
+    """The call's error: category, message, type, cause chain, and the fields it exposes (a prompt
+    error's name / version / label / variables / description, prompt-management §11)."""
+    record = error_record(error)
+    exposed = {key: _exposed(value) for key, value in vars(error).items() if not key.startswith("_")}
+    return {"category": record.category, "message": str(error), "type": record.type_name,
+            "chain": [dict(link) for link in record.chain], "fields": exposed}
+
+
+def _exposed(value: Any) -> Any:
+    if isinstance(value, BaseException):
+        return {"type": type(value).__name__, "message": str(value), "category": getattr(value, "category", None)}
+    if isinstance(value, list):
+        return [_exposed(item) for item in value]
+    return value
+
+
+def is_direct(scenario: Scenario) -> bool:
+    return any(scenario.view.get(block) is not None for block in CALL_BLOCKS)
+
+
+async def run_direct(scenario: Scenario) -> CaseTrace:
+    case = PromptCase(scenario)
+    await case.run()
+    return CaseTrace(collections=plain(case.collections()))
+
+
+HARNESS = CapabilityHarness(capability=CAPABILITY, is_direct=is_direct, run_direct=run_direct)
