@@ -127,3 +127,10 @@ def whole_stack_imported() -> None:
 def pytester(whole_stack_imported, pytester):
     """pytest's ``pytester``, taking its snapshot of ``sys.modules`` after the whole stack is imported."""
     return pytester
+
+
+def pytest_configure(config):
+    # `proof`: a test that runs the corpus against a faulty copy of the runtime (the caught_by lists).
+    # What it proves does not depend on the interpreter, so ./dev test runs these on its first
+    # interpreter only (-m "not proof" on the others): hundreds of fresh processes each.
+    config.addinivalue_line("markers", "proof: runs cases against a faulty copy of the runtime (first interpreter only)")

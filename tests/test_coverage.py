@@ -7,6 +7,7 @@ schema; then one run over the real corpora checks the totals are sane.
 
 from __future__ import annotations
 
+import html
 import json
 import subprocess
 import sys
@@ -184,9 +185,10 @@ def test_citations_resolve_by_section_then_wording(tmp_path):
 
 def test_the_json_has_exactly_the_documented_schema(tmp_path):
     data, _ = mapped(tmp_path)
-    assert set(data) == {"statements", "citations"}
-    assert all(set(s) == {"id", "capability", "section", "path", "line", "level", "text", "cited_by", "verified_by", "reason"}
-               for s in data["statements"])
+    assert set(data) == {"statuses", "statements", "citations"}
+    assert [s["name"] for s in data["statuses"]] == ["proven", "checked", "accounted", "cited", "open"]
+    assert all(set(s) == {"id", "capability", "section", "path", "line", "level", "text", "status", "cited_by", "named_by",
+                          "proven_by", "reason"} for s in data["statements"])
     assert all(set(c) == {"fixture", "case", "path", "line", "text", "resolved"} for c in data["citations"])
     assert {s["level"] for s in data["statements"]} == {"must", "should", "may"}
 
@@ -196,7 +198,7 @@ def report(path: Path, outcomes: dict[str, str]) -> Path:
     return path
 
 
-def test_results_verify_the_statements_a_passing_case_cites_per_case(tmp_path):
+def test_results_alone_make_a_resolver_match_cited_never_more(tmp_path):
     fixtures = {"001-node.yaml": (FIXTURE, SIDECAR), "002-cases.yaml": (CASES_FIXTURE, CASES_SIDECAR)}
     run = report(tmp_path / "run.json", {"widget/001-node": "passed", "widget/002-cases[first]": "passed",
                                           "widget/002-cases[second]": "skipped"})
@@ -204,12 +206,15 @@ def test_results_verify_the_statements_a_passing_case_cites_per_case(tmp_path):
     by_text = {s["text"]: s for s in data["statements"]}
     timeout = by_text["A drain with a timeout MUST return no later than the timeout."]
     assert timeout["cited_by"] == ["widget/002-cases[second]"]  # "(case 2)" scopes the citation
-    assert timeout["verified_by"] == []  # its only case was skipped: cited, unverified
+    assert timeout["status"] == "cited" and timeout["named_by"] == []  # a paraphrase names nothing
     append = by_text["The update MUST be a list."]
     assert append["cited_by"] == ["widget/002-cases[first]", "widget/002-cases[second]"]
-    assert append["verified_by"] == ["widget/002-cases[first]"]
-    assert "verified" in done.stdout and "MUST-level statements neither verified nor accounted" in done.stdout
-    assert "A drain with a timeout MUST return" in done.stdout.split("neither verified nor accounted")[1]
+    assert append["status"] == "cited"  # its passing case paraphrases it: a hint, not a check
+    # 001-node has one case: its sidecar's quoted sentence is that case's, and it passed
+    mutate = by_text["A node MUST NOT mutate the state object it received; it returns a new partial update which the engine merges."]
+    assert mutate["status"] == "cited"  # the quote stops at ";": not the whole sentence
+    assert "MUST-level statements neither proven nor accounted" in done.stdout
+    assert "(cited) A drain with a timeout MUST return" in done.stdout
 
 
 def test_a_capability_filter_keeps_what_other_capabilities_fixtures_verify_of_it(tmp_path):
@@ -228,7 +233,7 @@ def test_a_capability_filter_keeps_what_other_capabilities_fixtures_verify_of_it
     data, done = mapped(tmp_path, "--results", run, "--capability", "graph-engine")
     mutate = next(s for s in data["statements"] if s["text"].startswith("A node MUST NOT mutate"))
     assert set(mutate["cited_by"]) == {"graph-engine/001-node", "observability/001-node"}
-    assert mutate["verified_by"] == ["observability/001-node"]  # verified by the other capability's case
+    assert mutate["cited_by"] and mutate["status"] == "cited"
     assert {s["capability"] for s in data["statements"]} == {"graph-engine"}  # observability's own not shown
     assert "observability" not in done.stderr  # nor its fixtures' problems (its §1 citation resolves to nothing)
     assert "1 fixtures (0 uncited)" in done.stdout  # counts the filtered capability's fixtures only
@@ -238,7 +243,7 @@ def test_a_results_file_for_another_corpus_is_one_located_problem(tmp_path):
     run = report(tmp_path / "other.json", {"graph-engine/001-linear-static-flow": "passed"})
     data, done = mapped(tmp_path, "--results", run)
     assert f"{run}:1: a results file for another corpus" in done.stderr
-    assert all(s["verified_by"] == [] for s in data["statements"])
+    assert all(s["status"] in ("cited", "open") for s in data["statements"])
     (tmp_path / "junk.json").write_text("[1, 2]")
     bad = coverage(tmp_path / "repo", "--prose", tmp_path / "repo", "--results", tmp_path / "junk.json")
     assert bad.returncode == 2 and "not a report of oa-conformance run --json" in bad.stderr and "Traceback" not in bad.stderr
@@ -273,10 +278,11 @@ def test_the_accounting_file_accounts_and_its_mistakes_are_located(tmp_path):
     accounting = tmp_path / "spec-coverage.toml"
     accounting.write_text(f'["{target["id"]}"]\nreason = "not-observable"\ntext = "Nodes MUST be"\n'
                           f'why = "a fixture cannot tell a coroutine from a function"\n\n'
-                          '["widget:2:00000000"]\nreason = "future-fixture"\nwhy = "stale"\n')
+                          '["widget:2:00000000"]\nreason = "documentation-only"\nwhy = "stale"\n')
     data, done = mapped(tmp_path, cwd=tmp_path)  # found as spec-coverage.toml in the working directory
     accounted = {s["id"]: s["reason"] for s in data["statements"] if s["reason"]}
-    assert accounted == {target["id"]: "not observable through the fixture language: a fixture cannot tell a coroutine from a function"}
+    assert accounted == {target["id"]: "not observable by any case, nor by any adapter extension: "
+                                       "a fixture cannot tell a coroutine from a function"}
     assert "spec-coverage.toml:6: accounting entry 'widget:2:00000000' matches no statement" in done.stderr
     accounting.write_text(f'["{target["id"]}"]\nreason = "because"\nwhy = "x"\n')
     bad = coverage(tmp_path / "repo", "--prose", tmp_path / "repo", "--accounting", accounting)
@@ -294,8 +300,9 @@ def test_html_is_the_shared_coverage_page_written_whole(tmp_path):
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no temporary file left behind
     unwritable = coverage(root, "--prose", root, "--html", "/proc/map.html")
     assert unwritable.returncode == 2 and "Traceback" not in unwritable.stderr
-    assert [line for line in unwritable.stderr.splitlines() if "/proc/map.html" in line] == [
-        "oa-conformance: --html /proc/map.html: cannot write there: No such file or directory"]  # before any work
+    # said at the start, before any work (no map on stdout, no problem lines), not after it
+    assert unwritable.stdout == "" and unwritable.stderr.splitlines() == [
+        "oa-conformance: --html /proc/map.html: No such file or directory"]
 
 
 def test_lint_l005_fires_on_unresolved_sidecar_citations_and_not_on_resolved_ones(tmp_path):
@@ -413,27 +420,208 @@ def test_resolver_clauses_exact_topics_quoted_topics_and_item_continuations(tmp_
 
 
 def test_an_accounting_entry_names_the_cases_that_cite_without_checking(tmp_path):
-    """A case whose citation resolves to an accounted statement and passes makes coverage say "drop
-    the entry" — right when the case checks it, wrong when the resolver over-reached. The entry's
-    ``cited_without_checking`` takes those cases out of the statement's verifiers (and the "drop");
-    a listed case that no longer cites the statement is a located problem."""
+    """``cited_without_checking`` lists cases whose citation the resolver matched to an accounted
+    statement although they do not test it; a listed case that no longer cites it is a located
+    problem, and the list must be a list."""
     fixtures = {"001-node.yaml": (FIXTURE, SIDECAR), "002-cases.yaml": (CASES_FIXTURE, CASES_SIDECAR)}
-    run = report(tmp_path / "run.json", {"widget/001-node": "passed", "widget/002-cases[first]": "passed",
-                                          "widget/002-cases[second]": "passed"})
-    data, _ = mapped(tmp_path, "--results", run, fixtures=fixtures)
+    data, _ = mapped(tmp_path, fixtures=fixtures)
     append = next(s for s in data["statements"] if s["text"] == "The update MUST be a list.")
     accounting = tmp_path / "spec-coverage.toml"
-    entry = f'["{append["id"]}"]\nreason = "future-fixture"\nwhy = "no case sends a non-list update"\n'
-    accounting.write_text(entry)
-    _, done = mapped(tmp_path, "--results", run, "--accounting", accounting, fixtures=fixtures)
-    assert f"accounting entry '{append['id']}' is verified by widget/002-cases[first]: drop the entry" in done.stderr
+    entry = f'["{append["id"]}"]\nreason = "binds-callers"\nwhy = "a fixture author duty"\n'
     accounting.write_text(entry + 'cited_without_checking = ["widget/002-cases", "widget/009-gone"]\n')
-    data, done = mapped(tmp_path, "--results", run, "--accounting", accounting, fixtures=fixtures)
+    data, done = mapped(tmp_path, "--accounting", accounting, fixtures=fixtures)
     append = next(s for s in data["statements"] if s["id"] == append["id"])
-    assert append["verified_by"] == [] and append["reason"].startswith("left to a future fixture")
-    assert "drop the entry" not in done.stderr
+    assert append["status"] == "accounted" and append["reason"].startswith("binds callers, users or fixture authors")
     assert (f"spec-coverage.toml:1: accounting entry '{append['id']}': widget/009-gone does not cite it: "
             "drop it from cited_without_checking") in done.stderr
+    assert "widget/002-cases does not cite it" not in done.stderr
     accounting.write_text(entry + 'cited_without_checking = "widget/002-cases"\n')
     bad = coverage(tmp_path / "repo", "--prose", tmp_path / "repo", "--accounting", accounting)
     assert bad.returncode == 2 and "cited_without_checking must be a list of case ids" in bad.stderr
+
+
+# ---- statuses (docs/COVERAGE.md "Statuses"): each rule, and what breaks it -------------------------
+
+QUOTING_SIDECAR = """# 002 — quoting cases
+
+**Spec sections exercised:**
+- §3 — "A drain with a timeout MUST return no later than the timeout." (case `first`)
+- §2 Node — "Nodes MUST be asynchronous."
+"""
+
+
+def statement_id(data: dict, opening: str) -> str:
+    return next(s["id"] for s in data["statements"] if s["text"].startswith(opening))
+
+
+def by_id(data: dict, ident: str) -> dict:
+    return next(s for s in data["statements"] if s["id"] == ident)
+
+
+def faults_file(path: Path, statement: str, caught_by: list[str], line_padding: int = 0) -> Path:
+    path.write_text("# faults\n" + "\n" * line_padding + '[[fault]]\nid = "widget-drain-ignores-timeout"\nfile = "graph/compiled.py"\n'
+                    'old = "a"\nnew = "b"\nclause = "widget §3 drain: returns by the timeout"\n'
+                    f'statement = "{statement}"\ncaught_by = {json.dumps(caught_by)}\n')
+    return path
+
+
+def test_a_fault_caught_by_a_case_that_passed_proves_its_statement_and_nothing_less_does(tmp_path):
+    fixtures = {"002-cases.yaml": (CASES_FIXTURE, QUOTING_SIDECAR)}
+    data, _ = mapped(tmp_path, fixtures=fixtures)
+    nodes, drain = statement_id(data, "Nodes MUST be asynchronous"), statement_id(data, "A drain with a timeout")
+    faults = faults_file(tmp_path / "faults.toml", nodes, ["widget/002-cases[second]"])
+    for outcome, status in (("passed", "proven"), ("xpass", "proven"), ("failed", "cited"), ("skipped", "cited")):
+        run = report(tmp_path / "run.json", {"widget/002-cases[first]": "failed", "widget/002-cases[second]": outcome})
+        data, done = mapped(tmp_path, "--results", run, "--faults", faults, fixtures=fixtures)
+        statement = by_id(data, nodes)
+        assert statement["status"] == status, (outcome, statement)
+        assert statement["proven_by"] == ([{"case": "widget/002-cases[second]", "fault": "widget-drain-ignores-timeout"}]
+                                          if status == "proven" else [])
+        assert statement["named_by"] == ["widget/002-cases[second]"]  # the fault's reviewed claim names it
+        assert by_id(data, drain)["status"] == "cited"  # its quoting case failed: no check
+    # a case that passed in one report and failed in another did not pass
+    other = report(tmp_path / "other.json", {"widget/002-cases[first]": "passed", "widget/002-cases[second]": "failed"})
+    run = report(tmp_path / "run.json", {"widget/002-cases[first]": "passed", "widget/002-cases[second]": "passed"})
+    data, _ = mapped(tmp_path, "--results", run, "--results", other, "--faults", faults, fixtures=fixtures)
+    assert by_id(data, nodes)["status"] == "cited"
+    assert by_id(data, drain)["status"] == "checked"  # it passed in both reports, and its own citation quotes it
+
+
+def test_a_case_names_a_statement_by_its_own_citation_never_by_its_fixtures(tmp_path):
+    fixtures = {"002-cases.yaml": (CASES_FIXTURE, QUOTING_SIDECAR)}
+    run = report(tmp_path / "run.json", {"widget/002-cases[first]": "passed", "widget/002-cases[second]": "passed"})
+    data, done = mapped(tmp_path, "--results", run, fixtures=fixtures)
+    drain = by_id(data, statement_id(data, "A drain with a timeout"))
+    assert drain["status"] == "checked" and drain["named_by"] == ["widget/002-cases[first]"] and drain["proven_by"] == []
+    # the fixture-wide citation quotes "Nodes MUST be asynchronous." whole: it resolves (cited), names no case
+    nodes = by_id(data, statement_id(data, "Nodes MUST be asynchronous"))
+    assert nodes["status"] == "cited" and nodes["named_by"] == [] and set(nodes["cited_by"]) == {
+        "widget/002-cases[first]", "widget/002-cases[second]"}
+    # by id, scoped to a case; an id of no statement names nothing
+    by_ident = QUOTING_SIDECAR.replace('"Nodes MUST be asynchronous."', f'{nodes["id"]} widget:2:00000000 (case `second`)')
+    data, _ = mapped(tmp_path / "b", "--results", run, fixtures={"002-cases.yaml": (CASES_FIXTURE, by_ident)})
+    assert by_id(data, nodes["id"])["named_by"] == ["widget/002-cases[second]"] and by_id(data, nodes["id"])["status"] == "checked"
+    # a paraphrase scoped to a case is a hint only
+    paraphrase = QUOTING_SIDECAR.replace('"A drain with a timeout MUST return no later than the timeout."',
+                                         "a drain with a timeout returns no later than the timeout")
+    data, _ = mapped(tmp_path / "c", "--results", run, fixtures={"002-cases.yaml": (CASES_FIXTURE, paraphrase)})
+    assert by_id(data, drain["id"])["status"] == "cited" and by_id(data, drain["id"])["cited_by"] == ["widget/002-cases[first]"]
+
+
+def test_the_text_map_shows_the_five_statuses_and_the_adapters_conformance_apart(tmp_path):
+    root = tmp_path / "repo"
+    checkout(root, fixtures={"002-cases.yaml": (CASES_FIXTURE, QUOTING_SIDECAR)})
+    adapter = root / "spec" / "conformance-adapter"
+    (adapter / "conformance").mkdir(parents=True)
+    (adapter / "spec.md").write_text("# Adapter\n\n## 9. Errors\n\nThe adapter MUST raise on an unknown directive.\n")
+    run = report(tmp_path / "run.json", {"widget/002-cases[first]": "passed", "widget/002-cases[second]": "passed"})
+    done = coverage(root, "--prose", root, "--results", run, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    header = next(line for line in done.stdout.splitlines() if line.startswith("widget "))
+    assert header.split() == ["widget", "must", "should", "may", "proven", "checked", "accounted", "cited", "open"]
+    runtime, own = done.stdout.split("The runtime's conformance")[1].split("The adapter's own conformance")
+    assert "widget: 6 MUST: 0 proven, 1 checked, 0 accounted, " in runtime
+    assert "conformance-adapter: 1 MUST: 0 proven, 0 checked, 0 accounted, 0 cited, 1 open" in own
+
+
+def test_a_faults_statement_that_is_no_statement_is_a_located_problem(tmp_path):
+    faults = faults_file(tmp_path / "faults.toml", "widget:2:0badf00d", ["widget/001-node"], line_padding=3)
+    _, done = mapped(tmp_path, "--faults", faults)
+    assert (f"{faults}:11: fault 'widget-drain-ignores-timeout': statement 'widget:2:0badf00d' is no statement of the prose"
+            in done.stderr)
+    faults.write_text('[[fault]]\nid = "x"\nfile = "f"\nold = "a"\nnew = "b"\nclause = "§1"\nstatement = 3\n')
+    bad = coverage(tmp_path / "repo", "--prose", tmp_path / "repo", "--faults", faults)
+    assert bad.returncode == 2 and f"{faults}:1: fault 'x': statement must be a statement id string" in bad.stderr
+    assert "Traceback" not in bad.stderr
+
+
+def test_future_fixture_is_no_accounting_kind_and_binds_callers_is(tmp_path):
+    data, _ = mapped(tmp_path)
+    nodes, drain = statement_id(data, "Nodes MUST be asynchronous"), statement_id(data, "A drain with a timeout")
+    accounting = tmp_path / "spec-coverage.toml"
+    accounting.write_text(f'["{nodes}"]\nreason = "future-fixture"\nwhy = "no case yet"\n\n'
+                          f'["{drain}"]\nreason = "binds-callers"\nwhy = "for the test"\n')
+    data, done = mapped(tmp_path, "--accounting", accounting)
+    assert by_id(data, nodes)["status"] == "open" and by_id(data, nodes)["reason"] is None
+    assert (f"spec-coverage.toml:1: accounting entry '{nodes}': reason 'future-fixture' is no longer an accounting kind: "
+            "a statement a case could test is open, not accounted: write the case") in done.stderr
+    assert by_id(data, drain)["status"] == "accounted"
+
+
+TABLE_PROSE = PROSE.replace("| `append` | The update MUST be a list. |",
+                            "| `a | b` | The update MUST be a list. |\n| `c` | The value MUST be `x | y` or `z \\| w`, never \\| alone. |")
+
+
+def test_a_table_cell_is_split_outside_code_spans_and_escaped_bars(tmp_path):
+    data, _ = mapped(tmp_path, prose=TABLE_PROSE)
+    texts = [s["text"] for s in data["statements"]]
+    assert "The update MUST be a list." in texts  # its row's first cell holds a "|" in code
+    assert "The value MUST be `x | y` or `z | w`, never | alone." in texts
+
+
+EVIDENCE_PROSE = PROSE + "\n## 4. Errors\n\nThe adapter MUST raise on an unknown directive.\n"
+
+
+def junit(path: Path, outcomes: dict[str, str]) -> Path:
+    cases = []
+    for node, outcome in outcomes.items():
+        module, name = node.split("::", 1)
+        classname = module.removesuffix(".py").replace("/", ".")
+        body = {"passed": "", "failed": "<failure message='x'/>", "skipped": "<skipped message='x'/>"}[outcome]
+        cases.append(f'<testcase classname="{classname}" name="{name}" time="0.1">{body}</testcase>')
+    path.write_text(f'<?xml version="1.0"?><testsuites><testsuite name="pytest">{"".join(cases)}</testsuite></testsuites>')
+    return path
+
+
+def test_the_adapters_own_tests_prove_its_statements_through_a_junit_file(tmp_path):
+    data, _ = mapped(tmp_path, prose=EVIDENCE_PROSE)
+    raise_id = statement_id(data, "The adapter MUST raise on an unknown directive")
+    evidence = tmp_path / "adapter-evidence.toml"
+    evidence.write_text(f'["{raise_id}"]\ntext = "The adapter MUST raise"\ntests = ["tests/test_a.py::test_unknown", '
+                        '"tests/test_b.py::test_each"]\nwhy = "each injects an unknown key"\n\n'
+                        '["widget:4:00000000"]\ntests = ["tests/test_a.py::test_x"]\nwhy = "gone"\n')
+    data, done = mapped(tmp_path, cwd=tmp_path)  # adapter-evidence.toml found in the working directory
+    assert by_id(data, raise_id)["status"] == "checked" and by_id(data, raise_id)["proven_by"] == []
+    assert "adapter-evidence.toml:6: evidence entry 'widget:4:00000000' matches no statement" in done.stderr
+    passing = junit(tmp_path / "junit.xml", {"tests/test_a.py::test_unknown": "passed", "tests/test_b.py::test_each[p1]": "passed",
+                                             "tests/test_b.py::test_each[p2]": "skipped"})  # a family member may skip
+    data, _ = mapped(tmp_path, "--junit", passing, cwd=tmp_path)
+    assert by_id(data, raise_id)["status"] == "proven"
+    assert by_id(data, raise_id)["proven_by"] == [{"test": "tests/test_a.py::test_unknown"}, {"test": "tests/test_b.py::test_each"}]
+    for outcomes, why in (({"tests/test_a.py::test_unknown": "passed", "tests/test_b.py::test_each[p1]": "failed"},
+                           "tests/test_b.py::test_each did not pass"),
+                          ({"tests/test_a.py::test_unknown": "skipped", "tests/test_b.py::test_each[p1]": "passed"},
+                           "tests/test_a.py::test_unknown did not pass"),
+                          ({"tests/test_a.py::test_unknown": "passed", "tests/test_b.py::test_each[p1]": "skipped"},
+                           "tests/test_b.py::test_each did not pass"),  # a family none of whose members passed
+                          ({"tests/test_a.py::test_unknown": "passed"}, "tests/test_b.py::test_each is not in the JUnit file")):
+        data, done = mapped(tmp_path, "--junit", junit(tmp_path / "junit.xml", outcomes), cwd=tmp_path)
+        assert by_id(data, raise_id)["status"] == "open", outcomes
+        assert f"adapter-evidence.toml:1: evidence entry '{raise_id}': {why}: not proven" in done.stderr
+    (tmp_path / "junit.xml").write_text("<html>")
+    bad = coverage(tmp_path / "repo", "--prose", tmp_path / "repo", "--junit", tmp_path / "junit.xml", cwd=tmp_path)
+    assert bad.returncode == 2 and "not XML" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_quiet_says_the_unresolved_citations_in_one_line(tmp_path):
+    wrong = SIDECAR.replace("- §3 —", "- §9 —")
+    _, loud = mapped(tmp_path, fixtures={"001-node.yaml": (FIXTURE, wrong)})
+    assert "001-node.md:5: citation resolves to nothing: widget §9: the prose has no section 9" in loud.stderr
+    _, quiet = mapped(tmp_path, "-q")
+    assert "citation resolves to nothing" not in quiet.stderr
+    assert "1 citation parts resolve to nothing (run without -q for each, located)" in quiet.stderr.splitlines()
+    assert quiet.stdout == loud.stdout
+
+
+def test_the_page_shows_each_statements_status_from_the_documents_legend(tmp_path):
+    fixtures = {"002-cases.yaml": (CASES_FIXTURE, QUOTING_SIDECAR)}
+    run = report(tmp_path / "run.json", {"widget/002-cases[first]": "passed", "widget/002-cases[second]": "passed"})
+    root = checkout(tmp_path / "repo", fixtures=fixtures)
+    done = coverage(root, "--prose", root, "--results", run, "--html", tmp_path / "map.html", "--json", tmp_path / "map.json")
+    assert done.returncode == 0, done.stderr
+    page = (tmp_path / "map.html").read_text()
+    data = json.loads((tmp_path / "map.json").read_text())
+    for entry in data["statuses"]:
+        assert f'<span class="c-{entry["name"]}">{entry["letter"]}</span> {entry["name"]}: {entry["meaning"]}' in html.unescape(page)
+    drain = by_id(data, statement_id(data, "A drain with a timeout"))
+    assert f'id="st-{drain["id"]}"><summary class="chip c-checked"' in page

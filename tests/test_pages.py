@@ -15,6 +15,7 @@ import pytest
 
 from oa_conformance.frontends.cli.oa_conformance import PROGRESS
 from oa_conformance.frontends.pages import render_coverage_page, render_report_page
+from oa_conformance.frontends.coverage.status import legend
 from oa_conformance.frontends.pages.report_page import SYMBOLS
 
 from .test_every_input import unprivileged
@@ -121,17 +122,22 @@ def test_an_older_report_without_the_run_record_still_renders():
 
 
 COVERAGE = {
+    "statuses": legend(),
     "statements": [
         {"id": "graph-engine:6:aaaa", "capability": "graph-engine", "section": "§6 Per-invocation drain", "path": "spec/graph-engine/spec.md",
-         "line": 120, "level": "must", "text": "The drain MUST complete before <return>.", "cited_by": ["graph-engine/001-x"],
-         "verified_by": ["graph-engine/001-x"], "reason": None},
+         "line": 120, "level": "must", "text": "The drain MUST complete before <return>.", "status": "proven", "cited_by": ["graph-engine/001-x"],
+         "named_by": ["graph-engine/001-x"], "proven_by": [{"case": "graph-engine/001-x", "fault": "ge-drain-returns-early"}], "reason": None},
         {"id": "graph-engine:6:bbbb", "capability": "graph-engine", "section": "§6 Per-invocation drain", "path": "spec/graph-engine/spec.md",
-         "line": 124, "level": "should", "text": "It SHOULD log.", "cited_by": ["graph-engine/002-y"], "verified_by": [], "reason": None},
+         "line": 124, "level": "should", "text": "It SHOULD log.", "status": "cited", "cited_by": ["graph-engine/002-y"], "named_by": [],
+         "proven_by": [], "reason": None},
         {"id": "graph-engine:10:cccc", "capability": "graph-engine", "section": "§10 Errors", "path": "spec/graph-engine/spec.md",
-         "line": 300, "level": "must", "text": "Errors MUST carry a category.", "cited_by": [], "verified_by": [],
-         "reason": "not observable through the fixture language"},
+         "line": 300, "level": "must", "text": "Errors MUST carry a category.", "status": "accounted", "cited_by": [], "named_by": [],
+         "proven_by": [], "reason": "documentation-only: the category list is documentation"},
         {"id": "graph-engine:2:dddd", "capability": "graph-engine", "section": "§2 State", "path": "spec/graph-engine/spec.md",
-         "line": 40, "level": "may", "text": "State MAY be frozen.", "cited_by": [], "verified_by": [], "reason": None},
+         "line": 40, "level": "may", "text": "State MAY be frozen.", "status": "open", "cited_by": [], "named_by": [], "proven_by": [], "reason": None},
+        {"id": "conformance-adapter:9:eeee", "capability": "conformance-adapter", "section": "§9 Errors", "path": "spec/conformance-adapter/spec.md",
+         "line": 9, "level": "must", "text": "The adapter MUST raise.", "status": "checked", "cited_by": [],
+         "named_by": ["tests/test_x.py::test_raises"], "proven_by": [], "reason": None},
     ],
     "citations": [
         {"fixture": "graph-engine/conformance/001-x.yaml", "case": None, "path": "spec/graph-engine/conformance/001-x.md", "line": 7,
@@ -142,18 +148,25 @@ COVERAGE = {
 }
 
 
-def test_the_coverage_page_colours_each_statement_by_what_covers_it():
+def test_the_coverage_page_colours_each_statement_by_its_status():
     page = render_coverage_page(COVERAGE)
-    chips = dict(re.findall(r'id="st-([^"]+)"><summary class="chip (c[vcau])"', page))
-    assert chips == {"graph-engine:6:aaaa": "cv", "graph-engine:6:bbbb": "cc", "graph-engine:10:cccc": "ca", "graph-engine:2:dddd": "cu"}
+    chips = dict(re.findall(r'id="st-([^"]+)"><summary class="chip c-([a-z]+)"', page))
+    assert chips == {"graph-engine:6:aaaa": "proven", "graph-engine:6:bbbb": "cited", "graph-engine:10:cccc": "accounted",
+                     "graph-engine:2:dddd": "open", "conformance-adapter:9:eeee": "checked"}
     # sections in their numbers' order (§10 after §6), statements in prose order
     assert page.index("§2 State") < page.index("§6 Per-invocation drain") < page.index("§10 Errors")
     assert page.index("graph-engine:6:aaaa") < page.index("graph-engine:6:bbbb")
     assert "The drain MUST complete before &lt;return&gt;." in page and "<code>spec/graph-engine/spec.md:120</code>" in page
-    assert "accounted: not observable through the fixture language" in page
+    assert "accounted: documentation-only: the category list is documentation" in page
+    assert "<code>graph-engine/001-x catching fault ge-drain-returns-early</code>" in page
+    assert "named by <code>tests/test_x.py::test_raises</code>" in page
+    # the runtime's capabilities first, then the adapter's own conformance
+    summary = page[page.index('id="summary"'):page.index('id="map"')]
+    assert summary.index("the runtime's conformance") < summary.index('data-cap="graph-engine"') \
+        < summary.index("the adapter's own conformance") < summary.index('data-cap="conformance-adapter"')
     # the one citation that resolves to nothing, with where it is
     assert "spec/graph-engine/conformance/003-z.md:9" in page and "spec/graph-engine/conformance/001-x.md:7" not in page
-    assert "4 normative statements" in page and "1 verified · 1 cited · 1 accounted · 1 uncovered" in page
+    assert "5 normative statements" in page and "1 proven · 1 checked · 1 accounted · 1 cited · 1 open" in page
     assert "default-src 'none'" in page and '<style>' in page  # the report page's base template and style sheet
 
 
@@ -207,9 +220,9 @@ def test_an_unreadable_report_and_an_unwritable_page_are_one_line_and_exit_2(tmp
     (locked / "page.html").write_text("the earlier page")
     locked.chmod(0o555)
     try:
-        # not writable: found before reading (access(2)), or, where access(2) says yes (real uid 0
-        # without the capability), when the write is refused
-        for target, problem in ((locked / "page.html", "(not writable|cannot write the page: Permission denied)"),
+        # not writable: found before reading — by access(2), or, where access(2) says yes (real uid 0
+        # without the capability), by the probe file beside the target being refused
+        for target, problem in ((locked / "page.html", "(not writable|Permission denied)"),
                                 (tmp_path / "no" / "page.html", f"no such directory {re.escape(str(tmp_path / 'no'))}"),
                                 (tmp_path, "is a directory")):
             done = command(str(good), "-o", str(target), privileged=False)
@@ -220,7 +233,7 @@ def test_an_unreadable_report_and_an_unwritable_page_are_one_line_and_exit_2(tmp
 
 
 def test_a_write_that_fails_midway_leaves_the_earlier_page_and_no_temporary_file(tmp_path, monkeypatch, capsys):
-    from oa_conformance.frontends.cli import files, report_page
+    from oa_conformance.frontends.cli import files, report_command
 
     good = tmp_path / "good.json"
     good.write_text(json.dumps(document("0.17.0", [case(GE, None, "passed")])))
@@ -230,7 +243,7 @@ def test_a_write_that_fails_midway_leaves_the_earlier_page_and_no_temporary_file
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(files.os, "replace", disk_full)
-    assert report_page.report([str(good)], str(tmp_path / "page.html")) == 2
+    assert report_command.report([str(good)], str(tmp_path / "page.html")) == 2
     assert capsys.readouterr().err == f"oa-conformance report: -o {tmp_path / 'page.html'}: cannot write the page: No space left on device\n"
     assert (tmp_path / "page.html").read_text() == "the earlier page" and sorted(p.name for p in tmp_path.iterdir()) == ["good.json", "page.html"]
 

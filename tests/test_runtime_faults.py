@@ -1,6 +1,9 @@
 """Runtime faults (tools/runtime_faults.py): each fault applies to this runtime build exactly once,
-and each bundled case a fault names in ``caught_by`` fails against a copy of the runtime with that
-fault applied (it passes against the intact runtime: tests/test_run.py runs every bundled case)."""
+and each case a fault names in ``caught_by`` — bundled (spec/) or of the target corpus
+(OA_TARGET_SPEC) — fails against a copy of the runtime with that fault applied (it passes against
+the intact runtime: tests/test_run.py runs every case). A listed case that no longer fails is stale,
+and so is the claim that it proves the fault's ``statement`` (docs/COVERAGE.md): the test fails.
+One run per (fault, fixture file), all of that file's listed cases at once."""
 
 from __future__ import annotations
 
@@ -10,7 +13,7 @@ import pytest
 
 from tools.runtime_faults import FaultError, detections, load_faults, outcomes_under, patched_runtime
 
-from .conftest import BUNDLED_SPEC
+from .conftest import BUNDLED_SPEC, shared_spec_root, target_spec_root
 
 FAULTS = load_faults()
 
@@ -27,19 +30,51 @@ def test_each_fault_applies_to_this_runtime_exactly_once(fault, tmp_path):
     assert fault.new in patched  # patched_runtime refuses text that is not there exactly once
 
 
-def _fixture_path(case_id: str) -> Path:
-    capability, rest = case_id.split("/", 1)
-    return BUNDLED_SPEC / capability / "conformance" / (rest.split("[", 1)[0] + ".yaml")
+def _fixture_of(case_id: str) -> str:
+    """``graph-engine/006-x[case]`` → ``graph-engine/006-x``."""
+    return case_id.split("[", 1)[0]
 
 
-CAUGHT = [(f, case) for f in FAULTS for case in f.caught_by]
+def _fixture_path(fixture: str) -> Path | None:
+    """The fixture file of ``capability/NNN-name``: bundled first, then the target corpus's."""
+    capability, name = fixture.split("/", 1)
+    roots = [BUNDLED_SPEC] + [root / "spec" for root in filter(None, [target_spec_root()])]
+    return next((path for root in roots if (path := root / capability / "conformance" / f"{name}.yaml").is_file()), None)
 
 
-@pytest.mark.parametrize(("fault", "case_id"), CAUGHT, ids=[f"{f.id}-{c}" for f, c in CAUGHT])
-def test_a_bundled_case_catches_its_fault(fault, case_id):
-    outcomes = outcomes_under(fault, [str(_fixture_path(case_id))])
-    assert case_id in outcomes, f"{case_id} is not a case of {_fixture_path(case_id)}: {sorted(outcomes)}"
-    assert outcomes[case_id] == "failed", f"{case_id} is {outcomes[case_id]} under fault {fault.id}"
+CAUGHT: dict[tuple[str, str], list[str]] = {}
+for _fault in FAULTS:
+    for _case in _fault.caught_by:
+        CAUGHT.setdefault((_fault.id, _fixture_of(_case)), []).append(_case)
+BY_ID = {f.id: f for f in FAULTS}
+
+
+@pytest.mark.proof
+@pytest.mark.parametrize(("fault_id", "fixture"), list(CAUGHT), ids=[f"{f}-{x}" for f, x in CAUGHT])
+def test_each_case_a_fault_lists_fails_under_it(fault_id, fixture):
+    path = _fixture_path(fixture)
+    if path is None and target_spec_root() is None:
+        pytest.skip(f"{fixture} is not bundled, and OA_TARGET_SPEC (the target corpus) is not set")
+    assert path is not None, f"fault {fault_id}: caught_by names {fixture}, which is neither under spec/ nor in the target corpus"
+    outcomes = outcomes_under(BY_ID[fault_id], [str(path)])
+    stale = {case: outcomes.get(case, "not a case of the file") for case in CAUGHT[(fault_id, fixture)] if outcomes.get(case) != "failed"}
+    assert not stale, f"stale caught_by of fault {fault_id} (each must fail under it): {stale}"
+
+
+def test_a_faults_statement_is_a_statement_of_the_prose():
+    """The ``statement`` a fault breaks is an id ``coverage --json`` prints (coverage reports a wrong
+    one too, located; this keeps the file itself right)."""
+    shared = shared_spec_root()
+    if shared is None:
+        pytest.skip("OA_SHARED_SPEC (a spec checkout with prose) is not set")
+    from oa_conformance.frontends.coverage.coverage_map import prose_dir, read_all_prose
+
+    known = {s.id for prose in read_all_prose(prose_dir(str(shared))).values() for s in prose.statements}
+    wrong = {f.id: f.statement for f in FAULTS if f.statement is not None and f.statement not in known}
+    assert not wrong, f"faults naming no statement of the prose: {wrong}"
+    # A fault naming its statement with no caught_by is a recorded gap (./dev faults lists it
+    # undetected): it proves nothing, since coverage counts a statement proven only through a case
+    # that catches its fault.
 
 
 def test_a_fault_whose_text_is_not_in_the_runtime_is_refused(tmp_path):

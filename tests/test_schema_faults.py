@@ -7,6 +7,7 @@ asserts the §9 category and the line (and column where it matters) the adapter 
 from __future__ import annotations
 
 import itertools
+import re
 from pathlib import Path
 
 import pytest
@@ -93,6 +94,24 @@ def test_wrong_value_type_is_reported_at_the_value(ref):
         assert "expected" in problems[0].message and "found a list" in problems[0].message
         return
     pytest.skip("no scalar-only directive at a block position in this fixture")
+
+
+_FLOW_EDGE = re.compile(r"^\s*-\s*\{\s*from:\s*[^,}]+,\s*(?=to:)")
+
+
+@pytest.mark.parametrize("ref", FIXTURES, ids=IDS)
+def test_missing_required_directive_is_reported_not_defaulted(ref):
+    """An edge without its required `from` is fixture_schema_invalid at the edge, naming the
+    directive: never read as some default source node (conformance-adapter §9)."""
+    text, _ = read_text(ref)
+    lines = text.splitlines(keepends=True)
+    found = next((i for i, line in enumerate(lines) if _FLOW_EDGE.match(line)), None)
+    if found is None:
+        pytest.skip("no flow-style edge `- {from: …, to: …}` in this fixture")
+    lines[found] = re.sub(r"from:\s*[^,}]+,\s*", "", lines[found], count=1)
+    problems = reread(ref, "".join(lines))
+    assert [(p.category, p.line) for p in problems] == [(FIXTURE_SCHEMA_INVALID, found + 1)], problems
+    assert "edge is missing required directive 'from'" in problems[0].message
 
 
 @pytest.mark.parametrize("ref", FIXTURES, ids=IDS)

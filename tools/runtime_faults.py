@@ -11,8 +11,11 @@ Each fault in ``tools/runtime-faults.toml`` is a one-line patch to a *copy* of t
     old = "return current + update"     # must occur exactly once in that file
     new = "return update + current"
     clause = "graph-engine §3 append: concatenates update after current"
-    caught_by = ["graph-engine/006-reducer-edges[append_order]"]   # optional: bundled cases that
-                                        # must detect it (tests/test_runtime_faults.py checks each)
+    statement = "graph-engine:2:9b0d3d54"   # optional: the one statement it breaks exactly
+    caught_by = ["graph-engine/006-reducer-edges[append_order]"]   # optional: cases (bundled or of
+                                        # the target corpus) that must detect it (tests/test_runtime_faults.py)
+
+The file is read by ``oa_conformance.frontends.coverage.faults`` (``oa-conformance coverage`` reads it too).
 
 For each fault the corpus runs in a fresh process whose ``PYTHONPATH`` puts the patched copy ahead
 of the installed runtime. A fault is *detected* by a case whose verdict is worse than on the intact
@@ -30,18 +33,19 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import tomllib
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 from oa_conformance.frontends.cli.report_diff import BAD, GOOD, ReportedCase
+from oa_conformance.frontends.coverage.faults import FaultsError, read_faults
 
 FAULTS = Path(__file__).with_name("runtime-faults.toml")
 
 
 class FaultError(Exception):
-    """A fault that cannot be applied (its file or its text is not in this runtime build)."""
+    """A fault that cannot be applied (its file or its text is not in this runtime build), or a
+    malformed faults file."""
 
 
 @dataclass(frozen=True)
@@ -52,20 +56,18 @@ class Fault:
     new: str
     clause: str
     caught_by: tuple[str, ...] = ()
+    statement: str | None = None  # the statement id it breaks exactly (docs/COVERAGE.md: proven)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "caught_by", tuple(self.caught_by))
 
 
 def load_faults(path: Path = FAULTS) -> list[Fault]:
-    data = tomllib.loads(path.read_text(encoding="utf-8"))
-    faults = [Fault(**entry) for entry in data.get("fault", [])]
-    seen: set[str] = set()
-    for fault in faults:
-        if fault.id in seen:
-            raise FaultError(f"{path}: fault {fault.id!r} is listed twice")
-        seen.add(fault.id)
-    return faults
+    try:
+        entries = read_faults(str(path))
+    except FaultsError as exc:
+        raise FaultError(str(exc)) from None
+    return [Fault(e.id, e.file, e.old, e.new, e.clause, e.caught_by, e.statement) for e in entries]
 
 
 def fault(fault_id: str, path: Path = FAULTS) -> Fault:
@@ -137,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         faults = [f for f in load_faults(args.faults) if not args.only or f.id in args.only]
-    except (OSError, tomllib.TOMLDecodeError, TypeError, FaultError) as exc:
+    except FaultError as exc:
         print(f"faults: {exc}", file=sys.stderr)
         return 2
     run_args = [arg for path in args.expectations for arg in ("--expectations", path)]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -115,9 +116,12 @@ NOT_THE_ERRORS_OWN = frozenset({"derived_category", "raw_message"})
 
 
 def _own_texts(error: Any) -> list[str]:
-    """The error's own message and every string field it exposes (its originating node among them)."""
+    """The error's own message and every string field it exposes (its originating node among them),
+    the strings of a list field too: a validation error may name its fields only as a list."""
     texts = [error.attributes.get("raw_message", error.message), error.node]
-    texts += [value for key, value in error.attributes.items() if key not in NOT_THE_ERRORS_OWN]
+    for key, value in error.attributes.items():
+        if key not in NOT_THE_ERRORS_OWN:
+            texts += list(value) if isinstance(value, Sequence) and not isinstance(value, str) else [value]
     return [text for text in texts if isinstance(text, str) and text]
 
 

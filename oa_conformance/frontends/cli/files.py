@@ -70,17 +70,13 @@ def unwritable_because(path: str | None) -> str | None:
         return f"no such directory {directory}"
     if not os.access(path if os.path.exists(path) else directory, os.W_OK):
         return "not writable"
-    return _cannot_create_beside(path)
-
-
-def _cannot_create_beside(path: str) -> str | None:
-    """Why no file can be made beside ``path`` (where :func:`write_whole` makes its temporary file),
-    found by making one: ``os.access`` says yes to root in ``/proc`` or ``/sys`` and on a read-only mount."""
-    probe = os.path.join(os.path.dirname(os.path.abspath(path)), f".{os.path.basename(path)}.{secrets.token_hex(6)}.probe")
+    # Access bits do not tell (root passes them; /proc, a read-only mount refuse new files anyway):
+    # make and remove a file beside the target, as write_whole will.
+    probe = os.path.join(directory, f".{os.path.basename(path)}.{secrets.token_hex(6)}.probe")
     try:
         os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
     except OSError as exc:
-        return f"cannot write there: {why_not_written(exc)}"
+        return why_not_written(exc)
     with contextlib.suppress(OSError):
         os.unlink(probe)
     return None

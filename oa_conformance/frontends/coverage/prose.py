@@ -217,7 +217,7 @@ def _pieces(kind: str, joined: str, label: str | None, lead_in: str) -> tuple[li
     in: the paragraph label, a row's first cell, a list item's lead-in paragraph and own label."""
     context_parts = [label or ""]
     if kind == "row":
-        cells = [c.strip() for c in joined.strip().strip("|").split("|")]
+        cells = table_cells(joined)
         context_parts.append(cells[0] if cells else "")
         pieces = []
         for cell in cells:
@@ -230,6 +230,37 @@ def _pieces(kind: str, joined: str, label: str | None, lead_in: str) -> tuple[li
         if item_label:
             context_parts.append(item_label)
     return sentences(joined), context_parts
+
+
+def table_cells(row: str) -> list[str]:
+    """A table row's cells: split at each ``|`` outside code spans (```a | b```) and not escaped
+    (``\\|``, which stands for ``|``, in a code span too)."""
+    cells, current, at, row = [], [], 0, row.strip()
+    while at < len(row):
+        char = row[at]
+        if char == "\\" and row[at + 1:at + 2] == "|":
+            current.append("|")
+            at += 2
+            continue
+        if char == "`":
+            ticks = len(row[at:]) - len(row[at:].lstrip("`"))
+            close = row.find("`" * ticks, at + ticks)
+            if close != -1:
+                current.append(row[at:close + ticks].replace("\\|", "|"))  # GFM unescapes \| in code spans too
+                at = close + ticks
+                continue
+        if char == "|":
+            cells.append("".join(current))
+            current = []
+        else:
+            current.append(char)
+        at += 1
+    cells.append("".join(current))
+    if cells and not cells[0].strip() and row.startswith("|"):
+        cells = cells[1:]
+    if cells and not cells[-1].strip() and row.endswith("|"):
+        cells = cells[:-1]
+    return [cell.strip() for cell in cells]
 
 
 def _statement_id(capability: str, number: str | None, headings: list[tuple[int, str]], sentence: str, seen: dict[str, int]) -> str:

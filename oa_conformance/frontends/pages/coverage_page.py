@@ -1,10 +1,11 @@
-"""The coverage map page: the spec's normative statements, section by section, each coloured by what
-covers it — the JSON ``oa-conformance coverage --json`` writes, rendered with the report page's
+"""The coverage map page: the spec's normative statements, section by section, each coloured by its
+status — the JSON ``oa-conformance coverage --json`` writes, rendered with the report page's
 environment, base template and style sheet.
 
-A statement's status is the first that holds of: *verified* (a case that cites it passed:
-``verified_by`` is not empty), *cited* (a case cites it: ``cited_by``), *accounted* (a reason says why
-no case can verify it: ``reason``), else *uncovered*. Each status has a letter as well as a colour.
+The statuses, their order, letters and meanings come from the document itself (its ``statuses``
+list, written from ``oa_conformance/coverage/status.py``, the one place they are defined): the page
+imports no other part of the package. The summary shows the runtime's capabilities, then the
+adapter's own (conformance-adapter).
 """
 
 from __future__ import annotations
@@ -16,20 +17,8 @@ from typing import Any
 
 from .environment import render
 
-STATUSES = ("verified", "cited", "accounted", "uncovered")
-LETTERS = {"verified": "V", "cited": "C", "accounted": "A", "uncovered": "U"}
-CLASSES = {"verified": "cv", "cited": "cc", "accounted": "ca", "uncovered": "cu"}
 LEVELS = ("must", "should", "may")
-
-
-def status(statement: dict) -> str:
-    if statement.get("verified_by"):
-        return "verified"
-    if statement.get("cited_by"):
-        return "cited"
-    if statement.get("reason") is not None:
-        return "accounted"
-    return "uncovered"
+ADAPTER = "conformance-adapter"
 
 
 @dataclass(frozen=True)
@@ -39,24 +28,29 @@ class StatementRow:
     location: str  # path:line
     text: str
     cited_by: tuple[str, ...]
-    verified_by: tuple[str, ...]
+    named_by: tuple[str, ...]
+    proven_by: tuple[str, ...]  # "case (fault)" or "test"
     reason: str | None
     status: str
+    letter: str
 
     @property
     def css(self) -> str:
-        return CLASSES[self.status]
-
-    @property
-    def letter(self) -> str:
-        return LETTERS[self.status]
+        return f"c-{self.status}"
 
 
-def _statement(raw: dict) -> StatementRow:
+def _proof(entry: dict) -> str:
+    if "test" in entry:
+        return f"test {entry['test']}"
+    return f"{entry.get('case', '')} catching fault {entry.get('fault', '')}"
+
+
+def _statement(raw: dict, letters: dict[str, str]) -> StatementRow:
     location = f"{raw.get('path', '')}:{raw['line']}" if raw.get("line") is not None else str(raw.get("path", ""))
+    status = str(raw.get("status", ""))
     return StatementRow(str(raw.get("id", "")), str(raw.get("level", "")), location, str(raw.get("text", "")),
-                     tuple(map(str, raw.get("cited_by") or ())), tuple(map(str, raw.get("verified_by") or ())),
-                     raw.get("reason"), status(raw))
+                     tuple(map(str, raw.get("cited_by") or ())), tuple(map(str, raw.get("named_by") or ())),
+                     tuple(_proof(p) for p in raw.get("proven_by") or ()), raw.get("reason"), status, letters.get(status, "?"))
 
 
 def _section_key(section: str) -> tuple:
@@ -66,22 +60,26 @@ def _section_key(section: str) -> tuple:
 
 
 def page_model(data: dict) -> dict:
+    legend = [dict(entry) for entry in data.get("statuses") or ()]
+    statuses = tuple(str(entry["name"]) for entry in legend)
+    letters = {str(entry["name"]): str(entry.get("letter", "?")) for entry in legend}
+    classes = {name: f"c-{name}" for name in statuses}
     capabilities: dict[str, dict[str, list[StatementRow]]] = collections.defaultdict(lambda: collections.defaultdict(list))
     counts: dict[str, dict[str, collections.Counter]] = collections.defaultdict(lambda: collections.defaultdict(collections.Counter))
     for raw in data.get("statements") or ():
-        statement = _statement(raw)
+        statement = _statement(raw, letters)
         capability = str(raw.get("capability", "-"))
         capabilities[capability][str(raw.get("section", ""))].append(statement)
         counts[capability][statement.level][statement.status] += 1
         counts[capability]["all"][statement.status] += 1
-    sections = {capability: sorted(by_section.items(), key=lambda item: _section_key(item[0]))
-                for capability, by_section in sorted(capabilities.items())}
+    ordered = sorted(capabilities, key=lambda c: (c == ADAPTER, c))  # the runtime's first, then the adapter's own
+    sections = {capability: sorted(capabilities[capability].items(), key=lambda item: _section_key(item[0])) for capability in ordered}
     citations: list[dict[str, Any]] = list(data.get("citations") or ())
     unresolved = [c for c in citations if not c.get("resolved")]
     total = collections.Counter(s.status for by_section in capabilities.values() for items in by_section.values() for s in items)
-    return {"sections": sections, "counts": counts, "total": total, "statuses": STATUSES, "letters": LETTERS,
-            "classes": CLASSES, "levels": LEVELS, "names": {s: s for s in STATUSES}, "citation_count": len(citations),
-            "unresolved": unresolved}
+    return {"sections": sections, "counts": counts, "total": total, "statuses": statuses, "letters": letters,
+            "classes": classes, "levels": LEVELS, "names": {s: s for s in statuses}, "legend": legend,
+            "adapter": ADAPTER, "citation_count": len(citations), "unresolved": unresolved}
 
 
 def render_coverage_page(data: dict) -> str:

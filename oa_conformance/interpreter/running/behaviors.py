@@ -257,6 +257,13 @@ async def drain_events_for(ctx: NodeContext, spec: Section) -> None:
         harness.log.node_snapshots.append((ctx.name, {observer_name.value: observer.snapshot(invocation_id)}))
 
 
+async def drain_in_node(ctx: NodeContext, spec: Section) -> None:
+    """`invoke_drain` (an extension): the process-wide drain, called from inside the node."""
+    timeout = spec.timeout_seconds.value
+    timeout = float("nan") if timeout == "NaN" else timeout  # the extension's spelling of a NaN timeout
+    await timed_drain(ctx.harness.graph.compiled.drain, timeout)
+
+
 # ---------------------------------------------------------------------------------------------
 # Routing
 

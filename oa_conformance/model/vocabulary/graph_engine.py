@@ -25,6 +25,8 @@ FAMILIES = [
     Family("node_raise", "NodeRaise", "A structured `raises:` — the error a node raises, with its category."),
     Family("drain_for", "DrainEventsFor", "`invoke_drain_events_for`: a per-invocation drain inside a node (graph-engine §6).",
            required=("timeout_seconds",)),
+    Family("drain_in_node", "DrainInNode", "`invoke_drain`: the process-wide drain called inside a node (an extension; graph-engine §6).",
+           required=("timeout_seconds",)),
     Family("projection", "Projection", "An explicit subgraph boundary mapping: `inputs` / `outputs` (graph-engine §2)."),
 ]
 
@@ -57,6 +59,16 @@ DIRECTIVES = [
               extension=Extension("a negative or `NaN` `timeout_seconds` in `invoke_drain_events_for`: the call is made with it, "
                                   "and graph-engine §6 requires the runtime to reject it at the API boundary, so the node "
                                   "raises (expect `node_exception` from that node).", _rejected_timeout)),
+    Directive("invoke_drain", NODE, SectionShape("drain_in_node"), "§5.1", GE, None,
+              "Before returning, call the process-wide `drain(timeout)`.", handled_by=node("invoke_drain"),
+              extension=Extension("`invoke_drain: {timeout_seconds: ...}` on a node: the node calls the process-wide "
+                                  "`drain` with that timeout before returning. Upstream's `drain:` (conformance-adapter "
+                                  "§5.7) is called after invoke() and admits only a valid duration; graph-engine §6 "
+                                  "requires the runtime to reject a negative or `NaN` drain timeout before any drain work "
+                                  "begins, which a call inside a node shows as that node's node_exception. A valid timeout "
+                                  "waits on this invocation's own delivery too, so it returns when the timeout elapses.")),
+    Directive("timeout_seconds", ("drain_in_node",), OneOf((SECONDS, *REJECTED_SECONDS)), "§6", GE, None,
+              "The drain timeout (negative or `NaN` allowed: the runtime must reject it).", handled_by=PART),
     Directive("snapshot_observer", ("drain_for",), STR, "§6.6", GE, "0.48.0", "The accumulate observer to snapshot.", handled_by=PART),
 
     Directive("delivery_order", ("expected",), Expect(("list",)), "§6", GE, None, "The order events reached observers.", handled_by=SHAPE),
