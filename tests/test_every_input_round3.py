@@ -114,8 +114,8 @@ def test_the_same_build_differing_across_runs_is_intermittent(tmp_path, capsys):
 def test_report_refuses_to_write_over_one_of_its_runs(tmp_path, capsys):
     run = run_report(tmp_path / "run.json", [case(f"{FIVE}[c1]", "passed")])
     before = run.read_text()
-    for output in (str(run), os.path.relpath(run)):
-        assert cli(["report", str(run), "-o", output]) == 2
+    for argument, output in ((str(run), str(run)), (str(run), os.path.relpath(run)), (f"{run}=mine", str(run))):
+        assert cli(["report", argument, "-o", output]) == 2  # RUN.json=LABEL names RUN.json too
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and "is one of the reports read" in err[0], err
     assert run.read_text() == before
