@@ -68,6 +68,9 @@ class ExpectsFailure(Rule):
     def span(self) -> Span | None:
         return self.rule.span  # type: ignore[attr-defined]
 
+    def members(self) -> tuple[Rule, ...]:
+        return (self.rule,)
+
     def evaluate(self, ctx: Context, bindings: Any):
         return self.rule.check(ctx, bindings)
 

@@ -260,6 +260,7 @@ class RestatesRule(Rule):
     span: Span | None
     expected: Any
     row: Restates
+    judged_last = True
 
     def evaluate(self, ctx: Context, bindings: Any):
         return (Check(self.name, UNVERIFIED, self.span, "not implemented: a restating predicate in a scoped block"),), bindings

@@ -8,7 +8,7 @@ from typing import Any
 
 from ...model.diagnostics import Span
 from ..catalogue.predicate_rules import predicate_rule
-from ..rules import FAILED, VERIFIED, Check, Context, Rule, ShapeRow, Unverified, ValueRule, _AllOf, invocation_of, node_events
+from ..rules import FAILED, VERIFIED, Check, Context, Rule, ShapeRow, Unverified, ValueRule, AllOf, invocation_of, node_events
 
 
 @dataclass(frozen=True)
@@ -67,7 +67,7 @@ def _snapshot_invariants(node: Any, span: Span | None) -> Rule:
                 rule = predicate_rule("graph-engine", ref.name, ref.value, ref.span, name)
                 rules.append(rule if rule is not None else Unverified(f"{name}.{ref.name}", ref.span, f"not implemented: predicate {ref.name!r}"))
             scopes.append(SnapshotScope(name, per_observer.key_span(observer), node_name, observer, tuple(rules)))
-    return _AllOf(tuple(scopes))
+    return AllOf(tuple(scopes))
 
 
 __all__ = ["NoPropagatedError", "SnapshotScope"]
