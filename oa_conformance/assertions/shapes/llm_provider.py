@@ -23,9 +23,9 @@ from ...ast.nodes import FormatToken, Mapping, Scalar, Sequence
 from ...model.diagnostics import Span
 from ...model.trace import ErrorRecord
 from ..matchers import Match, Mismatch, match, show
-from ..catalogue.predicate_rules import predicate_rule
+from ..catalogue.predicate_rules import predicate_block, references
 from ..error_rules import ErrorRule
-from ..rules import FAILED, VERIFIED, Check, Context, Rule, SelectingRule, ShapeRow, Unverified, ValueRule, AllOf, collection, verdict
+from ..rules import FAILED, VERIFIED, Check, Context, Rule, SelectingRule, ShapeRow, ValueRule, AllOf, collection, verdict
 
 LP = "llm-provider"
 
@@ -166,11 +166,7 @@ def _calls(node: Any, span: Span | None, shape_rule: Any) -> Rule:
 
 def _invariants(node: Any, span: Span | None) -> Rule:
     """An `invariants:` block under a call's `expected:`: catalogue predicates about the call."""
-    rules = []
-    for ref in node.predicates:
-        rule = predicate_rule(LP, ref.name, ref.value, ref.span, "expected.invariants")
-        rules.append(rule or Unverified(f"expected.invariants.{ref.name}", ref.span, f"not implemented: predicate {ref.name!r}"))
-    return AllOf(tuple(rules))
+    return AllOf(predicate_block(LP, "expected.invariants", references(node)))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -320,11 +316,7 @@ def _absent_keys(node: Any, span: Span | None) -> Rule:
 
 def _wire_checks(node: Any, span: Span | None) -> Rule:
     """Each name is a catalogue predicate (`<key>_absent` is the catalogue's key check on the body)."""
-    rules: list[Rule] = []
-    for ref in node.predicates:
-        rule = predicate_rule(LP, ref.name, ref.value, ref.span, "expected_wire_request_checks")
-        rules.append(rule or Unverified(f"expected_wire_request_checks.{ref.name}", ref.span, f"not implemented: predicate {ref.name!r}"))
-    return AllOf(tuple(rules))
+    return AllOf(predicate_block(LP, "expected_wire_request_checks", references(node)))
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from ...ast.nodes import Mapping, Scalar, Section, Sequence
 from ...model.diagnostics import Span
 from ...model.trace import ErrorRecord
 from ..matchers import Match, Mismatch, describe, match, show
-from ..catalogue.predicate_rules import predicate_rule
+from ..catalogue.predicate_rules import predicate_block
 from ..error_rules import ErrorRule
 from ..rules import (
     FAILED,
@@ -197,8 +197,7 @@ def _calls(block: str):
                 elif key == "raises":
                     rules.append(ErrorRule(name, key_span, value, call_error(block, index)))
                 else:  # a named predicate over the case's trace (catalogue/prompt_management.py)
-                    rule = predicate_rule(PM, key, value, key_span, f"{where}.expected")
-                    rules.append(rule or Unverified(name, key_span, f"not implemented: predicate {key!r}"))
+                    rules.extend(predicate_block(PM, f"{where}.expected", ((key, value, key_span),)))
         return AllOf(tuple(rules))
     return factory
 
