@@ -381,8 +381,11 @@ def _reading(fixture):
 collection.cases_of = _reading
 
 
-def pytest_unconfigure(config):
-    worker = getattr(config, "workerinput", None)
+def pytest_collection_finish(session):
+    # Written once the worker's collection (all its reading) is done, not at unconfigure: xdist's
+    # controller ends a worker that has not exited some seconds after it reported finishing, and
+    # under load its unconfigure could be cut off before writing.
+    worker = getattr(session.config, "workerinput", None)
     if worker:
         with open(f"read-{worker['workerid']}.txt", "w") as handle:
             handle.write(" ".join(_read))
