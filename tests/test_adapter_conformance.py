@@ -1,0 +1,76 @@
+"""The adapter's own conformance (conformance-adapter): sentences binding the adapter that no other
+test pinned, each test quoting its sentence and failing if the adapter broke exactly that sentence.
+adapter-evidence.toml names these tests (with the older ones) per statement id."""
+
+from __future__ import annotations
+
+from oa_conformance.model.discovery import discover
+
+from . import faults
+
+
+def outcomes(results) -> dict[str, str]:
+    return {r.ref.id: (r.outcome, r.reason) for r in results}
+
+
+def all_passed(results) -> bool:
+    return bool(results) and all(r.outcome == "passed" for r in results)
+
+
+def test_discovery_walks_every_conformance_folder_for_yaml_files(tmp_path):
+    """§3.1: "Implementations MUST discover fixtures by walking `spec/<capability>/conformance/`
+    directories for `*.yaml` files; the numbering is presentational, not structural." and §8.1: "the
+    default MUST be "discover and run all fixtures."": every *.yaml of every capability's
+    conformance folder — numbered or not, of a capability the adapter does not know — is found when
+    no filter is given, and nothing outside a conformance folder is."""
+    spec = tmp_path / "spec"
+    wanted = ["graph-engine/conformance/001-a.yaml", "graph-engine/conformance/no-number.yaml",
+              "sessions/conformance/900-b.yaml", "a-new-capability/conformance/007-c.yaml"]
+    for relative in wanted + ["graph-engine/notes.yaml", "graph-engine/conformance/001-a.md"]:
+        (spec / relative).parent.mkdir(parents=True, exist_ok=True)
+        (spec / relative).write_text("entry: a\n", encoding="utf-8")
+    found = sorted(ref.display for ref in discover([str(tmp_path)]))
+    assert found == sorted(wanted)
+
+
+def test_each_case_of_a_fixture_gets_its_own_graph_and_observers(tmp_path):
+    """§4.2: "The adapter MUST run each case independently — no state, observers, or backend
+    instances are shared across cases within one fixture file." Two copies of one case with a
+    graph-attached recording observer, whose `observer_events` is the exact list of the events it
+    received: the second copy fails if the graph or the observer of the first were reused."""
+    text = faults.target_text("graph-engine", "023-drain-timeout-not-reached-fast-observers.yaml")
+    body = "".join("    " + line if line.strip() else line
+                   for line in text.splitlines(keepends=True) if not line.lstrip().startswith("#"))
+    twice = "cases:\n" + "".join(f"  - name: copy_{n}\n{body}" for n in (1, 2))
+    results = faults.run_text(tmp_path, twice, "graph-engine")
+    assert len(results) == 2 and all_passed(results), outcomes(results)
+
+
+def test_invoke_with_is_read_as_invoke(tmp_path):
+    """§5.7: "The container key MAY be spelled `invoke:` OR `invoke_with:` — adapters MUST treat them
+    as equivalent." A drain fixture whose `drain_summary` needs the drain the container asks for
+    passes under either spelling, and fails under both when the drain it asks for changes."""
+    text = faults.target_text("graph-engine", "022-drain-timeout-elapses-with-undelivered.yaml")
+    assert "\ninvoke:\n" in text
+    spelled = text.replace("\ninvoke:\n", "\ninvoke_with:\n", 1)
+    for variant in (text, spelled):
+        assert all_passed(faults.run_text(tmp_path, variant, "graph-engine")), variant[:0]
+        no_timeout = variant.replace("timeout_seconds: 0.1", "timeout_seconds: 30.0", 1)
+        results = faults.run_text(tmp_path, no_timeout, "graph-engine")
+        assert results and all(r.outcome == "failed" for r in results), outcomes(results)
+        assert all("drain_summary.timeout_reached" in r.reason for r in results), outcomes(results)
+
+
+def test_a_nodes_directives_run_in_document_order(tmp_path):
+    """§8.3: "When a node carries more than one directive (sibling keys under `nodes.<node_name>:`),
+    the adapter MUST execute them in **document order**" (not sorted by key). Observability 135 puts
+    `augment_metadata` and `capture_invocation_metadata_into` in both orders; sorted order would
+    fail its second case. Swapping the two keys of its first case fails that case."""
+    text = faults.target_text("observability", "135-within-node-directive-execution-order.yaml")
+    assert all_passed(faults.run_text(tmp_path, text, "observability"))
+    forward = '        augment_metadata:\n          marker: "set"\n        capture_invocation_metadata_into: captured\n'
+    swapped = '        capture_invocation_metadata_into: captured\n        augment_metadata:\n          marker: "set"\n'
+    assert text.count(forward) == 1
+    first, second = faults.run_text(tmp_path, text.replace(forward, swapped), "observability")
+    assert first.outcome == "failed" and "captured" in first.reason, (first.outcome, first.reason)
+    assert second.outcome == "passed"
