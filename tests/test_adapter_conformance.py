@@ -74,3 +74,73 @@ def test_a_nodes_directives_run_in_document_order(tmp_path):
     first, second = faults.run_text(tmp_path, text.replace(forward, swapped), "observability")
     assert first.outcome == "failed" and "captured" in first.reason, (first.outcome, first.reason)
     assert second.outcome == "passed"
+
+
+def expected_value(text: str):
+    """An expected value as the adapter reads it from a fixture: the value tree, tokens parsed."""
+    from oa_conformance.grammar.value_tokens import with_tokens
+    from oa_conformance.interpreter.static.loader import load_bytes
+
+    result = load_bytes(text, "expected.yaml")
+    assert result.diagnostics == ()
+    return with_tokens(result.tree)
+
+
+UUID4 = "1b4e28ba-2fa1-41d2-883f-0016d3cca427"
+
+
+def test_format_tokens_match_by_their_format():
+    """§5.10: "adapters MUST interpret each uniformly so a fixture means the same thing across
+    implementations." The format tokens match their format and nothing else: `<uuid>` a canonical
+    UUIDv4 (not a hex string nor a non-v4), `<any-string>` a non-empty string (not "" nor a number)."""
+    from oa_conformance.assertions.matchers import match
+
+    want = expected_value('id: "<uuid>"\nname: "<any-string>"\n')
+    assert match(want, {"id": UUID4, "name": "x"}).ok
+    for wrong in ({"id": UUID4.replace("-", ""), "name": "x"}, {"id": UUID4.replace("-41d2-", "-11d2-"), "name": "x"},
+                  {"id": UUID4, "name": ""}, {"id": UUID4, "name": 7}):
+        assert not match(want, wrong).ok, wrong
+
+
+def test_a_binding_token_binds_at_its_first_occurrence():
+    """§5.10: "It binds to the value at its first occurrence within a case; every later occurrence of
+    the **exact same token string** MUST equal that bound value, and distinct token strings bind
+    independently." Bindings thread through the matches of one case."""
+    from oa_conformance.assertions.matchers import match
+
+    want = expected_value('ids: ["<trace_id_a>", "<trace_id_a>", "<trace_id_b>"]\n')
+    assert match(want, {"ids": ["t1", "t1", "t2"]}).ok
+    assert match(want, {"ids": ["t1", "t1", "t1"]}).ok  # distinct tokens may hold equal values
+    assert not match(want, {"ids": ["t1", "t2", "t2"]}).ok
+    first = match(expected_value('x: "<trace_id_a>"\n'), {"x": "t1"})
+    assert first.ok and not match(expected_value('y: "<trace_id_a>"\n'), {"y": "t9"}, first.bindings).ok
+    assert match(expected_value('y: "<trace_id_b>"\n'), {"y": "t9"}, first.bindings).ok
+
+
+def carries_checks(text: str, **attributes):
+    from types import SimpleNamespace
+
+    from oa_conformance.assertions.error_rules import _carries
+
+    error = SimpleNamespace(attributes=attributes, type_name="StructuredOutputInvalid")
+    checks, _ = _carries(expected_value(text), error, {}, "expected_error.carries")
+    return [check.status for check in checks]
+
+
+def test_a_carries_mapping_field_is_a_subset_match():
+    """§5.13: "When the field is a **mapping**, the assertion is a **subset match**: every key the
+    fixture names MUST match, and keys it does not name are ignored"."""
+    usage = {"prompt_tokens": 3, "completion_tokens": 4, "total_tokens": 7}
+    assert carries_checks("usage: {prompt_tokens: 3}\n", usage=usage) == ["verified"]
+    assert carries_checks("usage: {prompt_tokens: 4}\n", usage=usage) == ["failed"]
+    assert carries_checks("usage: {prompt_tokens: 3, cached_tokens: 0}\n", usage=usage) == ["failed"]
+
+
+def test_error_message_mentions_is_a_substring_check():
+    """§5.12: "**`error_message_mentions: <str>`** — a substring the error's `error_message` MUST
+    contain (e.g. the failing field name)." Any wording around it passes; a message without it fails."""
+    message = "field 'answer' is required (got none)"
+    assert carries_checks("error_message_mentions: answer\n", error_message=message) == ["verified"]
+    assert carries_checks("error_message_mentions: answers\n", error_message=message) == ["failed"]
+    assert carries_checks("error_message_present: true\n", error_message=message) == ["verified"]
+    assert carries_checks("error_message_present: true\n", error_message=None) == ["failed"]
