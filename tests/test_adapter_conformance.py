@@ -144,3 +144,19 @@ def test_error_message_mentions_is_a_substring_check():
     assert carries_checks("error_message_mentions: answers\n", error_message=message) == ["failed"]
     assert carries_checks("error_message_present: true\n", error_message=message) == ["verified"]
     assert carries_checks("error_message_present: true\n", error_message=None) == ["failed"]
+
+
+def test_invoke_drain_events_for_drains_with_its_timeout_then_snapshots(tmp_path):
+    """§5.1: "before this node returns, the adapter MUST invoke
+    `graph.drain_events_for(state.invocation_id, timeout=<timeout_seconds>)` then snapshot the named
+    observer's accumulator bucket for that `invocation_id`." and §5.5: `accumulate` "accumulates events
+    into per-`invocation_id` buckets exposed via a read API the adapter MUST provide". Graph-engine
+    028's 50 ms-per-event accumulator holds node a's events in its snapshot only if the drain ran
+    first; 030's drain summary reports a reached timeout only if 0.05 s is the timeout passed."""
+    synchronized = faults.target_text("graph-engine", "028-drain-events-for-basic-synchronization.yaml")
+    assert all_passed(faults.run_text(tmp_path, synchronized, "graph-engine"))
+    timed = faults.target_text("graph-engine", "030-drain-events-for-timeout.yaml")
+    assert all_passed(faults.run_text(tmp_path, timed, "graph-engine"))
+    longer = timed.replace("timeout_seconds: 0.05", "timeout_seconds: 30.0", 1)
+    first = faults.run_text(tmp_path, longer, "graph-engine")[0]
+    assert first.outcome == "failed" and "node_drain_summaries.c.timeout_reached" in first.reason, first.reason
