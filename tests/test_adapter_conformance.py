@@ -160,3 +160,39 @@ def test_invoke_drain_events_for_drains_with_its_timeout_then_snapshots(tmp_path
     longer = timed.replace("timeout_seconds: 0.05", "timeout_seconds: 30.0", 1)
     first = faults.run_text(tmp_path, longer, "graph-engine")[0]
     assert first.outcome == "failed" and "node_drain_summaries.c.timeout_reached" in first.reason, first.reason
+
+
+TYPED_FIELDS = """\
+cases:
+  - name: typed_list_rejects_a_string
+    state: {fields: {xs: {type: list<int>, default: []}}}
+    entry: a
+    nodes: {a: {update: {xs: ["a"]}}}
+    edges: [{from: a, to: END}]
+    initial_state: {}
+    expected_error: {category: state_validation_error}
+  - name: untyped_list_takes_anything
+    state: {fields: {xs: {type: list, default: []}}}
+    entry: a
+    nodes: {a: {update: {xs: ["a", 1, {k: v}]}}}
+    edges: [{from: a, to: END}]
+    initial_state: {}
+    expected: {final_state: {xs: ["a", 1, {k: v}]}}
+  - name: typed_dict_rejects_a_wrong_value
+    state: {fields: {m: {type: "dict<string,int>", default: {}}}}
+    entry: a
+    nodes: {a: {update: {m: {k: "v"}}}}
+    edges: [{from: a, to: END}]
+    initial_state: {}
+    expected_error: {category: state_validation_error}
+"""
+
+
+def test_type_strings_become_fields_of_the_same_shape(tmp_path):
+    """§5.2: "Adapters MUST translate the type string into a host-language typed-state field with
+    equivalent shape semantics. List-element-type-omitted (`list`) is permitted; the adapter MUST NOT
+    impose element-type constraints in that case." The runtime's own validation rejects a string in a
+    `list<int>` and in a `dict<string,int>` value only if the element types reached it; a bare `list`
+    takes mixed items only if none was imposed."""
+    results = faults.run_text(tmp_path, TYPED_FIELDS, "graph-engine")
+    assert len(results) == 3 and all_passed(results), outcomes(results)
