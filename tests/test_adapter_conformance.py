@@ -196,3 +196,15 @@ def test_type_strings_become_fields_of_the_same_shape(tmp_path):
     takes mixed items only if none was imposed."""
     results = faults.run_text(tmp_path, TYPED_FIELDS, "graph-engine")
     assert len(results) == 3 and all_passed(results), outcomes(results)
+
+
+def test_the_in_memory_checkpointer_is_instantiated_and_resumed_from(tmp_path):
+    """§5.6: "**`checkpointer: <checkpointer_name>`** — names the Checkpointer backend the adapter MUST
+    instantiate for this fixture. The adapter MUST provide at minimum `in_memory`" (and §6.2 "The
+    adapter MUST ship this at minimum."). Pipeline-utilities 025 asserts the saved record after the
+    first run and a resume that skips the node it holds: both need the named backend, instantiated
+    and handed to the runtime."""
+    text = faults.target_text("pipeline-utilities", "025-checkpoint-resume-from-completed-position.yaml")
+    assert "checkpointer: in_memory" in text
+    results = faults.run_text(tmp_path, text, "pipeline-utilities")
+    assert all_passed(results), outcomes(results)
