@@ -208,3 +208,43 @@ def test_the_in_memory_checkpointer_is_instantiated_and_resumed_from(tmp_path):
     assert "checkpointer: in_memory" in text
     results = faults.run_text(tmp_path, text, "pipeline-utilities")
     assert all_passed(results), outcomes(results)
+
+
+def test_a_failure_mocks_cause_is_chained_for_a_consumer_to_walk(tmp_path):
+    """§5.1: "The adapter MUST construct the chain so a consumer walking it (e.g. the
+    pipeline-utilities §6.3 failure-isolation event's cause chain) observes each link's `category` /
+    `message`." Pipeline-utilities 068 asserts the failure-isolation event's chain link by link; a
+    mock cause with another message or category fails that link."""
+    text = faults.target_text("pipeline-utilities", "068-failure-mock-cause-chain.yaml")
+    assert all_passed(faults.run_text(tmp_path, text, "pipeline-utilities"))
+    mock_cause = '              message: "originating upstream failure"'
+    assert text.count(mock_cause) == 1
+    for changed in (text.replace(mock_cause, '              message: "another failure"'),
+                    text.replace("              category: provider_unavailable\n" + mock_cause,
+                                 "              category: provider_rate_limit\n" + mock_cause)):
+        (result,) = faults.run_text(tmp_path, changed, "pipeline-utilities")
+        assert result.outcome == "failed" and "chain" in result.reason, result.reason
+
+
+OBSERVER_INVARIANTS = [  # graph-engine 017: (as written, a wrong value of it)
+    ("pre_node_events_count: 2", "pre_node_events_count: 3"),
+    ("pre_node_fan_out_index_absent: true", "pre_node_fan_out_index_absent: false"),
+    ("inner_event_count: 6", "inner_event_count: 7"),
+    ("inner_fan_out_indices_seen: [0, 1, 2]", "inner_fan_out_indices_seen: [0, 1]"),
+    ("inner_event_identities_unique: true", "inner_event_identities_unique: false"),
+]
+
+
+def test_observer_event_invariants_are_each_checked_by_name(tmp_path):
+    """§5.8: "**`observer_event_invariants: {<predicate_name>: <value>, ...}`** — name-keyed invariant
+    predicates the adapter MUST verify against the observer's recorded events." and §5.9: "Adapters
+    MUST ship logic that interprets each canonical predicate name in this section." Graph-engine 017
+    (a concurrent fan-out whose event order is not determined) passes; each canonical predicate it
+    uses, given a wrong value, fails the case naming that predicate."""
+    text = faults.target_text("graph-engine", "017-observer-fan-out-index.yaml")
+    assert all_passed(faults.run_text(tmp_path, text, "graph-engine"))
+    for written, wrong in OBSERVER_INVARIANTS:
+        assert text.count(written) == 1, written
+        (result,) = faults.run_text(tmp_path, text.replace(written, wrong), "graph-engine")
+        predicate = written.split(":")[0]
+        assert result.outcome == "failed" and predicate in result.reason, (predicate, result.reason)
