@@ -248,3 +248,22 @@ def test_observer_event_invariants_are_each_checked_by_name(tmp_path):
         (result,) = faults.run_text(tmp_path, text.replace(written, wrong), "graph-engine")
         predicate = written.split(":")[0]
         assert result.outcome == "failed" and predicate in result.reason, (predicate, result.reason)
+
+
+def test_the_reask_builder_renders_the_template_and_nothing_more(tmp_path):
+    """§5.11: "The adapter MUST NOT contribute any text beyond the rendered template — the fixture's
+    purpose is to prove OA authors no prompt of its own (llm-provider §7.1)." The fixture asserts the
+    correction by `content_contains`, which extra text would pass, so the builder's output is compared
+    whole here; llm-provider 063 shows the builder is the one the runtime calls."""
+    from types import SimpleNamespace
+
+    from oa_conformance.interpreter.running.capabilities.llm_provider import _reask_builder
+
+    error = SimpleNamespace(output_content='{"name":"Bob"}', error_message="age: field required")
+    assert _reask_builder("Fix {output_content}: {error_message}")(error) == 'Fix {"name":"Bob"}: age: field required'
+    assert _reask_builder("{error_message}")(error) == "age: field required"
+    text = faults.target_text("llm-provider", "063-call-level-reask-budget-exhausted.yaml")
+    assert all_passed(faults.run_text(tmp_path, text, "llm-provider"))
+    without_output = text.replace('template: "Fix {output_content}: {error_message}"', 'template: "Fix: {error_message}"', 1)
+    (result,) = faults.run_text(tmp_path, without_output, "llm-provider")
+    assert result.outcome == "failed" and "appended_messages" in result.reason, result.reason
