@@ -267,3 +267,24 @@ def test_the_reask_builder_renders_the_template_and_nothing_more(tmp_path):
     without_output = text.replace('template: "Fix {output_content}: {error_message}"', 'template: "Fix: {error_message}"', 1)
     (result,) = faults.run_text(tmp_path, without_output, "llm-provider")
     assert result.outcome == "failed" and "appended_messages" in result.reason, result.reason
+
+
+CANONICAL_ELSEWHERE = [  # (graph-engine fixture, a canonical §5.9 predicate as written, a wrong value)
+    ("033-drain-events-for-parallel-branches-coverage.yaml", "inner_branch_names_seen: [alpha, beta]", "inner_branch_names_seen: [alpha]"),
+    ("030-drain-events-for-timeout.yaml", "workers_not_cancelled_on_per_invocation_drain_timeout: true",
+     "workers_not_cancelled_on_per_invocation_drain_timeout: false"),
+    ("030-drain-events-for-timeout.yaml", "drain_returned_within_timeout: true", "drain_returned_within_timeout: false"),
+]
+
+
+def test_the_other_canonical_predicates_are_checked_by_name(tmp_path):
+    """§5.9: "Adapters MUST ship logic that interprets each canonical predicate name in this section."
+    The canonical predicates graph-engine 017 does not use, on the fixtures that do (the two suspension
+    ones need proposal 0021): each holds as written and fails given the wrong value."""
+    for fixture, written, wrong in CANONICAL_ELSEWHERE:
+        text = faults.target_text("graph-engine", fixture)
+        assert text.count(written) == 1, written
+        assert all_passed(faults.run_text(tmp_path, text, "graph-engine")), fixture
+        results = faults.run_text(tmp_path, text.replace(written, wrong), "graph-engine")
+        predicate = written.split(":")[0]
+        assert any(r.outcome == "failed" and predicate in r.reason for r in results), outcomes(results)
