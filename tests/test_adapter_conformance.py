@@ -288,3 +288,29 @@ def test_the_other_canonical_predicates_are_checked_by_name(tmp_path):
         results = faults.run_text(tmp_path, text.replace(written, wrong), "graph-engine")
         predicate = written.split(":")[0]
         assert any(r.outcome == "failed" and predicate in r.reason for r in results), outcomes(results)
+
+
+HARNESS_OPERATION = """\
+state:
+  fields:
+    input: {type: int, default: 0}
+    doubled: {type: int, default: 0}
+entry: double
+nodes:
+  double:
+    update_pure_from_state: {doubled: input_times_two}   # harness: doubled = input * 2
+edges:
+  - {from: double, to: END}
+initial_state: {input: 21}
+expected:
+  final_state: {input: 21, doubled: 42}
+"""
+
+
+def test_a_named_harness_operation_computes_what_the_header_says(tmp_path):
+    """§5.1: `update_pure_from_state` derives a value "via a named harness operation (e.g.,
+    `input_times_two` produces `output = input * 2`) ... The adapter MUST implement each operation as
+    specified in the fixture's prose." The observability fixtures using it never assert its result
+    (their fan-out results go unasserted), so a minimal case in that directory does: 21 becomes 42."""
+    (result,) = faults.run_text(tmp_path, HARNESS_OPERATION, "observability")
+    assert result.outcome == "passed", result.reason
