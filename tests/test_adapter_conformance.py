@@ -314,3 +314,21 @@ def test_a_named_harness_operation_computes_what_the_header_says(tmp_path):
     (their fan-out results go unasserted), so a minimal case in that directory does: 21 becomes 42."""
     (result,) = faults.run_text(tmp_path, HARNESS_OPERATION, "observability")
     assert result.outcome == "passed", result.reason
+
+
+def test_a_set_valued_predicate_takes_its_values_in_any_order(tmp_path):
+    """§7: "Adapters MUST NOT impose an exact ordering on events that the spec doesn't determine."
+    §5.9 defines `inner_fan_out_indices_seen` / `inner_branch_names_seen` as the *set* of values
+    observed on concurrently scheduled instances / branches: the fixtures pass with the values
+    written in another order, and still fail with a value missing."""
+    for fixture, written, reordered, missing in (
+            ("017-observer-fan-out-index.yaml", "inner_fan_out_indices_seen: [0, 1, 2]",
+             "inner_fan_out_indices_seen: [2, 0, 1]", "inner_fan_out_indices_seen: [2, 0]"),
+            ("033-drain-events-for-parallel-branches-coverage.yaml", "inner_branch_names_seen: [alpha, beta]",
+             "inner_branch_names_seen: [beta, alpha]", "inner_branch_names_seen: [beta]")):
+        text = faults.target_text("graph-engine", fixture)
+        assert text.count(written) == 1, written
+        results = faults.run_text(tmp_path, text.replace(written, reordered), "graph-engine")
+        assert all_passed(results), outcomes(results)
+        results = faults.run_text(tmp_path, text.replace(written, missing), "graph-engine")
+        assert any(r.outcome == "failed" for r in results), outcomes(results)
