@@ -4,7 +4,7 @@ the failure mocks (conformance-adapter §5.1) and checkpointing / resume (§10).
 from __future__ import annotations
 
 from .handlers import COMPOSITION, EXECUTE, expectation, GRAPH_BUILD, node, NODE_MODIFIER, NOT_EXECUTED, PART, PREDICATES, SHAPE
-from .registry import Directive, Extension, Family, Handler, value_among, value_naming
+from .registry import Directive, Extension, Family, Handler, every_use, value_among, value_naming
 from .shapes import BOOL, INT, NUM, STR, Data, Enum, Expect, ListOf, MapOf, Nullable, OneOf, Predicates, SectionShape
 
 CAPABILITY = "pipeline-utilities"
@@ -153,6 +153,12 @@ DIRECTIVES = [
     Directive("checkpointer", CASE, OneOf((STR, SectionShape("checkpointer"))), "§5.6", PU, "0.48.0",
               "The checkpointer backend: in_memory, sqlite, in_memory_batched (or a block with `kind`).", handled_by=EXECUTE),
     Directive("kind", ("checkpointer",), STR, "§5.6", PU, None, "The backend.", handled_by=PART),
+    Directive("invoke_checkpoint_delete", NODE, STR, "§10.1", PU, None,
+              "Before returning, call the checkpointer's `delete` with this invocation id.", handled_by=node("invoke_checkpoint_delete"),
+              extension=Extension("`invoke_checkpoint_delete: <invocation id>` on a node: the node calls the case's checkpointer "
+                                  "backend's `delete` with that id before returning. No upstream directive calls `delete`; "
+                                  "pipeline-utilities §10.1 requires `delete` of an id with no record to be a no-op, which a "
+                                  "call inside a node shows: an error from it fails that node.", every_use)),
     Directive("fan_out_internal_save_batching", ("checkpointer",), SectionShape("save_batching"), "§10", PU, None, "Batch fan-out saves.", handled_by=PART),
     Directive("flush_every", ("save_batching",), INT, "§10", PU, None, "Saves per flush.", handled_by=PART),
     Directive("populate_checkpointer_via_runs", RUN, INT, "§5.6", PU, "0.48.0", "Seed the checkpointer with N completed runs first.", handled_by=EXECUTE),
