@@ -565,3 +565,61 @@ def test_a_delete_that_raises_on_a_missing_id_fails_the_case(tmp_path, monkeypat
     monkeypatch.setattr(InMemoryCheckpointer, "delete", strict)
     result = run_delete_missing(tmp_path, "in_memory")
     assert result.outcome == "failed" and "final_state" in result.reason, result.reason
+
+
+# ---- expected_chain_ambiguity_error as an expected-error block ----------------------------------------
+
+DUPLICATE_PAIR = """\
+cases:
+  - name: duplicate_pair
+    state:
+      schema_version: "v2"
+      fields:
+        x: {type: int, default: 0}
+    entry: noop
+    nodes:
+      noop:
+        update_pure: {}
+    edges:
+      - {from: noop, to: END}
+    initial_state: {}
+    checkpointer: sqlite
+    migrations:
+      - {from_version: "v1", to_version: "v2", migrate: should_not_run}
+      - {from_version: "v1", to_version: "v2", migrate: should_not_run}
+    expected_chain_ambiguity_error:
+      category: checkpoint_state_migration_chain_ambiguous
+      carries:
+        from_version: "v1"
+        to_version: "v2"
+"""
+
+
+def run_duplicate_pair(tmp_path):
+    ref = write_fixture(tmp_path, DUPLICATE_PAIR, "pipeline-utilities", "001-ambiguity.yaml")
+    return run_case(cases_of(ref)[0], timeout=20)
+
+
+def test_an_ambiguity_error_block_is_an_extension_and_a_bare_category_is_not():
+    from oa_conformance.ast.nodes import Scalar
+
+    row = VOCABULARY.lookup("case", "expected_chain_ambiguity_error", "pipeline-utilities")
+    assert row.extension is not None and not row.extension.used_by(Scalar(value="checkpoint_state_migration_chain_ambiguous"))
+
+
+def test_an_ambiguity_error_block_holds_when_the_error_carries_the_pair(tmp_path):
+    result = run_duplicate_pair(tmp_path)
+    assert result.outcome == "passed", result.reason
+
+
+def test_an_ambiguity_error_block_fails_when_the_error_drops_a_version(tmp_path, monkeypatch):
+    from openarmature.checkpoint import errors
+
+    original = errors.CheckpointStateMigrationChainAmbiguous.__init__
+
+    def without_from(self, *args, from_version=None, to_version=None):  # a runtime losing the pair
+        original(self, *args, from_version=None, to_version=to_version)
+
+    monkeypatch.setattr(errors.CheckpointStateMigrationChainAmbiguous, "__init__", without_from)
+    result = run_duplicate_pair(tmp_path)
+    assert result.outcome == "failed" and "from_version" in result.reason, result.reason

@@ -9,6 +9,14 @@ from .shapes import BOOL, INT, NUM, STR, Data, Enum, Expect, ListOf, MapOf, Null
 
 CAPABILITY = "pipeline-utilities"
 PU = CAPABILITY
+
+
+def _an_error_block(value: object) -> bool:
+    """Whether an `expected_chain_ambiguity_error` value is the extension's expected-error block, not
+    upstream's bare category (duck-typed: a section names its family)."""
+    return getattr(value, "family", None) == "error_expectation"
+
+
 NODE = ("node",)
 CASE = ("fixture", "case")
 RUN = ("fixture", "case", "invocation")
@@ -174,8 +182,13 @@ DIRECTIVES = [
     Directive("from_seeded_record", ("resume",), BOOL, "§10", PU, None, "Resume from the `seeded_record`.", handled_by=PART),
     Directive("expected", ("resume",), SectionShape("expected"), "§5.6", PU, None, "The resumed run's expected outcome.", handled_by=expectation("expected")),
     Directive("expected_error", ("resume",), SectionShape("error_expectation"), "§5.6", PU, None, "The resume fails with this error.", handled_by=expectation("expected_error")),
-    Directive("expected_chain_ambiguity_error", CASE + ("resume",), STR, "§10.12", PU, None,
-              "This category surfaces at graph build (migration registration / compile) or when the run resumes.", handled_by=expectation("build_or_run_error")),
+    Directive("expected_chain_ambiguity_error", CASE + ("resume",), OneOf((STR, SectionShape("error_expectation"))), "§10.12", PU, None,
+              "This category surfaces at graph build (migration registration / compile) or when the run resumes.", handled_by=expectation("build_or_run_error"),
+              extension=Extension("`expected_chain_ambiguity_error` as an expected error (`category`, `carries`, ...) instead of "
+                                  "a category: the error raised at graph build or when the run resumes, whichever happened, "
+                                  "is matched field by field (pipeline-utilities §10.10: the ambiguity error MUST carry the "
+                                  "offending `(from_version, to_version)` pair; §10.12.2 leaves the detection point open).",
+                                  _an_error_block)),
     Directive("transient", ("error_expectation",), BOOL, "§6.1", PU, None,
               "Whether the runtime's default retry classifier treats the error as transient.", handled_by=PART),
     Directive("invariants", ("resume",), Predicates(), "§5.6", PU, None, "Resume-specific invariant predicates.", handled_by=PREDICATES),
