@@ -1,10 +1,10 @@
 """``oa-conformance run --junitxml FILE``: the run as JUnit XML, in the schema pytest writes (for CI
 systems that read JUnit and do not run pytest).
 
-One ``testcase`` per case, named as the pytest plugin names its item — node id
-``<fixture path>::<NNN-name>[<case>]``, the path relative to the current folder as pytest's is to its
-rootdir — and split as pytest's ``--junitxml`` splits a node id: ``classname`` the path with ``/`` as
-``.``, ``name`` the rest. ``time`` is the case's own duration; a skip is ``<skipped>`` with its reason,
+One ``testcase`` per case, named as the pytest plugin's JUnit names its item: ``classname`` the
+fixture's path within its spec root (``graph-engine.conformance.001-x.yaml``), wherever the corpus
+lives, so a CI's per-test history holds across checkouts and front ends; ``name`` the item's
+(``001-x[case]``). ``time`` is the case's own duration; a skip is ``<skipped>`` with its reason,
 an xfail ``<skipped type="pytest.xfail">``, a failure, error or xpass ``<failure>`` whose message is
 its first finding and whose text is every finding (``path:line:col: message``) and note.
 """
@@ -21,25 +21,18 @@ from .report import entry_line
 from ..verdicts.results import CaseResult
 
 
-def node_id(result: CaseResult) -> str:
-    """The pytest plugin's node id of the case."""
+def classname_and_name(result: CaseResult) -> tuple[str, str]:
+    """The case's ``classname`` and ``name``: the fixture's path within the spec root
+    (``<capability>/conformance/<file>``, as the JSON report's ``fixture``) with ``/`` as ``.``, and
+    the plugin's item name — wherever the corpus lives, and the same in the plugin's JUnit."""
     ref = result.ref
     stem = os.path.basename(ref.fixture.path).removesuffix(".yaml")
-    name = f"{stem}[{ref.name}]" if ref.name is not None else stem
-    path = os.path.abspath(ref.fixture.path)
-    here = os.getcwd()
-    # Relative to the current folder (pytest's rootdir when run from it); a fixture outside it by its full path.
-    shown = os.path.relpath(path, here) if path.startswith(here + os.sep) else path.lstrip(os.sep)
-    return f"{shown.replace(os.sep, '/')}::{name}"
+    return junit_classname(ref.fixture.display), f"{stem}[{ref.name}]" if ref.name is not None else stem
 
 
-def classname_and_name(nodeid: str) -> tuple[str, str]:
-    """pytest's split of a node id (``junitxml.mangle_test_address``)."""
-    path, bracket, params = nodeid.partition("[")
-    names = path.split("::")
-    names[0] = names[0].replace("/", ".")
-    names[-1] += bracket + params
-    return ".".join(names[:-1]), names[-1]
+def junit_classname(fixture: str) -> str:
+    """``graph-engine/conformance/001-x.yaml`` as a JUnit classname (pytest's ``/`` → ``.``)."""
+    return fixture.replace("/", ".")
 
 
 def _text(result: CaseResult) -> tuple[str, str]:
@@ -56,7 +49,7 @@ def junit_xml(results: Iterable[CaseResult], elapsed: float) -> str:
     counts = {"failures": 0, "skipped": 0}
     suite = ElementTree.Element("testsuite", name="oa-conformance")
     for result in results:
-        classname, name = classname_and_name(node_id(result))
+        classname, name = classname_and_name(result)
         case = ElementTree.SubElement(suite, "testcase", classname=classname, name=name, time=f"{result.duration_s:.3f}")
         message, text = _text(result)
         if result.outcome == "skipped":

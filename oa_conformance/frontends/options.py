@@ -45,14 +45,19 @@ def positive_count(text: str) -> int:
     return value
 
 
+def capability_hint(name: str, known) -> str:
+    """What a ``--capability`` that names none of ``known`` probably meant (``graph_engine``: did you
+    mean 'graph-engine'?), else the names known: the one hint every command gives."""
+    close = difflib.get_close_matches(name.replace("_", "-"), sorted(known), n=1)
+    return f"did you mean '{close[0]}'?" if close else f"known: {', '.join(sorted(known))}"
+
+
 def capability_name(text: str) -> str:
     """One of the capabilities whose vocabulary the adapter knows (``graph-engine``, …): any other
     name would read the fixture against no vocabulary and report false findings."""
     if text in CAPABILITIES:
         return text
-    close = difflib.get_close_matches(text.replace("_", "-"), CAPABILITIES, n=1)
-    hint = f"did you mean '{close[0]}'?" if close else f"known: {', '.join(CAPABILITIES)}"
-    raise argparse.ArgumentTypeError(f"{text!r}: no such capability ({hint})")
+    raise argparse.ArgumentTypeError(f"{text!r}: no such capability ({capability_hint(text, CAPABILITIES)})")
 
 
 def cores_capped(program: str, processes: int) -> int:

@@ -39,6 +39,17 @@ def read_json_report(path: str) -> dict:
     return document
 
 
+def refuse_duplicate_ids(ids: Iterable[str]) -> None:
+    """Raise :class:`NotAReport` at a report's second case of one id: every reader keys cases by id,
+    and keeping one of two (the last, as a dict does) would hide the other's verdict."""
+    first: dict[str, int] = {}
+    for index, case_id in enumerate(ids):
+        earlier = first.setdefault(case_id, index)
+        if earlier != index:
+            raise NotAReport(f"cases[{index}]: duplicate id {case_id!r} (first at cases[{earlier}]): "
+                             "one run's cases have distinct ids")
+
+
 def host() -> dict:
     """The build that ran (name, version, where it is installed from) and what decided the skips."""
     build = runtime_build()

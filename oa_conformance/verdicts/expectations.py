@@ -80,6 +80,7 @@ The stable API other front ends use: :func:`load_expectations`, :func:`load_all`
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 import tomllib
 from dataclasses import dataclass
@@ -169,7 +170,9 @@ class Expectation:
     def document(self) -> dict:
         """The entry as JSON-able data (the JSON report's ``expectation``)."""
         return {"outcome": list(INTERMITTENT) if self.intermittent else self.outcome, "intermittent": self.intermittent,
-                "kind": self.kind, "reason": self.reason, "entry": self.case_id, "location": self.location}
+                "kind": self.kind, "reason": self.reason, "entry": self.case_id, "location": self.location,
+                # which of the run's files it is, wherever the run was started (expectations update)
+                "file": os.path.abspath(self.path) if self.path else None}
 
 
 def restated(check: "Check") -> str | None:
@@ -255,10 +258,10 @@ def judge(result: CaseResult, expectations: Expectations) -> CaseResult:
         return result
     seen = _judge(result, entry)
     if seen.outcome == XFAIL and entry.kind == UNTRIAGED and expectations.strict:
-        note = f"{entry.location}: the entry is untriaged, and under --strict-expectations no expected failure"
-        if entry.checks:  # shown as the per-check entry's line
-            return dataclasses.replace(seen, outcome=result.outcome, reason=note)
-        return dataclasses.replace(seen, outcome=result.outcome, notes=result.notes + (note,))
+        why = "the entry is untriaged, and under --strict-expectations no expected failure"
+        if entry.checks:  # the reason of the per-check entry's line, which leads with the entry's location
+            return dataclasses.replace(seen, outcome=result.outcome, reason=why)
+        return dataclasses.replace(seen, outcome=result.outcome, notes=result.notes + (f"{entry.location}: {why}",))
     return seen
 
 

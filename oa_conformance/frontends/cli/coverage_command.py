@@ -60,6 +60,18 @@ def measured(args, accounting_path: str | None) -> dict:
             "capabilities": list(args.capability or [])}
 
 
+def _unknown_capability(roots: list[str], names: list[str] | None) -> str | None:
+    """A ``--capability`` neither the adapter nor the roots know, with the hint ``run`` gives."""
+    from ...model.discovery import CAPABILITIES, find
+    from ..options import capability_hint
+
+    if not names or all(name in CAPABILITIES for name in names):
+        return None
+    known = set(CAPABILITIES) | {ref.capability for ref in find(roots).fixtures if ref.capability}
+    name = next((name for name in names if name not in known), None)
+    return f"--capability {name}: no such capability ({capability_hint(name, known)})" if name else None
+
+
 def coverage(args) -> int:
     from ..coverage.accounting import AccountingError, load_accounting
     from ..coverage.coverage_map import ProseError, build_map
@@ -80,6 +92,10 @@ def coverage(args) -> int:
     faults_path = _default(args.faults, DEFAULT_FAULTS)
     evidence_path = _default(args.evidence, DEFAULT_EVIDENCE)
     try:
+        unknown = _unknown_capability(args.roots, args.capability)
+        if unknown:
+            print(f"oa-conformance: {unknown}", file=sys.stderr)
+            return 2
         accounting = load_accounting(accounting_path) if accounting_path else {}
         faults = read_faults(faults_path) if faults_path else []
         evidence = load_evidence(evidence_path) if evidence_path else {}

@@ -63,6 +63,8 @@ def unwritable_because(path: str | None) -> str | None:
         return None
     if os.path.isdir(path):
         return "is a directory"
+    if os.path.exists(path) and not os.path.isfile(path):  # the rename would replace a device or a FIFO
+        return "not a regular file (- writes to standard output)"
     directory = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(directory):
         return f"no such directory {directory}"

@@ -23,7 +23,8 @@ Exit status: 0 when nothing failed or errored (an expected failure listed in the
 ``not implemented`` by the adapter fails too), 2 on a usage error (bad option value, unwritable
 ``--json`` path, unknown capability) or a malformed expectations file, 130 when interrupted (Ctrl-C:
 the cases that finished are summarised), 141 when the output's reader went away (``| head -1``:
-the run is abandoned quietly; frontends/cli/pipes.py). `diff`: 1 when a verdict got worse, 0 otherwise, 2 when a
+the run is abandoned quietly; frontends/cli/pipes.py), 2 with one line when the output cannot be
+written (``> /dev/full``; every command alike). `diff`: 1 when a verdict got worse, 0 otherwise, 2 when a
 report cannot be read (frontends/cli/report_diff.py). `report`: 0 when the page is written, 2 when a report
 cannot be read or the page cannot be written (frontends/cli/report_command.py). `coverage`: 0 when the map was
 built, 2 when it cannot be (frontends/cli/coverage_command.py). `expectations update`: 0 (dry run or written), 2 with
@@ -35,7 +36,6 @@ from __future__ import annotations
 import argparse
 import collections
 import contextlib
-import difflib
 import gc
 import json
 import os
@@ -43,24 +43,26 @@ import sys
 import time
 
 from ...model.discovery import CAPABILITIES, DiscoveryError, capability_unknown, find
-from ..options import cores_capped, positive_count, positive_seconds
+from ..options import capability_hint, cores_capped, positive_count, positive_seconds
 from ...model.version import ADAPTER_VERSION, TARGET_SPEC_VERSION
 from .files import unwritable_because, why_not_written, write_whole
 from .coverage_command import add_parser as add_coverage_parser
-from .pipes import OUTPUT_CLOSED, closed_pipe_tolerated, output_closed, stopped_when_output_closes
+from .pipes import OUTPUT_CLOSED, closed_pipe_tolerated, output_closed, stopped_when_output_closes, unwritten
 
 # One progress character per finished case (pytest's letters), in completion order.
 PROGRESS = {"passed": ".", "failed": "F", "not implemented": "N", "skipped": "s", "error": "E", "xfail": "x", "xpass": "X"}
 INTERRUPTED = 130  # the shell's code for a process stopped by SIGINT
 CLOSED = "abandoned: the output was closed"
+DEFAULT_ROOT = "spec"  # run and check with no root: the bundled fixtures of a checkout
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="oa-conformance", description="OpenArmature conformance adapter.")
+    parser = argparse.ArgumentParser(prog="oa-conformance", description="OpenArmature conformance adapter.",
+                                     epilog="Exit status: each command's --help says its own; 2 on a usage error.")
     parser.add_argument("--version", action="version", version=version_text("oa-conformance"))
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser("run", help="run every case against the openarmature runtime")
-    run.add_argument("roots", nargs="*", default=["spec"], metavar="SPEC_ROOT", help="spec repository, spec/ folder, conformance/ folder or file (default: spec)")
+    run.add_argument("roots", nargs="*", metavar="SPEC_ROOT", help="spec repository, spec/ folder, conformance/ folder or file (default: spec)")
     run.add_argument("--capability", action="append", help="only this capability (repeatable)")
     run.add_argument("-k", dest="keyword", metavar="EXPR", help="only cases whose id matches (pytest-style: words, and, or, not, parentheses)")
     run.add_argument("--json", dest="json_path", metavar="FILE",
@@ -71,7 +73,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--strict-expectations", action="store_true",
                      help='an untriaged expectations entry (kind = "untriaged") excuses no failure: its case fails the run')
     run.add_argument("--label", metavar="NAME", help="a name for this run, kept in the JSON report: the report page's column heading")
-    run.add_argument("--junitxml", metavar="FILE", help="write a JUnit XML report here (the case ids the pytest plugin uses)")
+    run.add_argument("--junitxml", metavar="FILE",
+                     help="write a JUnit XML report here (the case ids the pytest plugin uses; -: standard output, as --json -)")
     run.add_argument("--workers", type=positive_count, default=16, help="cases run side by side (default 16; each has its own event loop)")
     run.add_argument("--processes", type=positive_count, metavar="N",
                      help="worker processes, each running its share of the cases side by side (default: one per core; 1: all in this "
@@ -85,7 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--runtime-manifest", metavar="FILE",
                      help="the runtime's conformance.toml to decide its skips by (default: the one the build ships, else probing its API)")
     check = commands.add_parser("check", help="load and statically check fixtures (no runtime)")
-    check.add_argument("roots", nargs="*", default=["spec"], metavar="SPEC_ROOT", help="spec repository, spec/ folder, conformance/ folder or file (default: spec)")
+    check.add_argument("roots", nargs="*", metavar="SPEC_ROOT", help="spec repository, spec/ folder, conformance/ folder or file (default: spec)")
     check.add_argument("--capability", action="append", help="only this capability (repeatable)")
     diff = commands.add_parser("diff", help="the cases whose verdict changed between two JSON reports of run")
     diff.add_argument("old", metavar="OLD.json", help="the earlier report (run --json)")
@@ -109,9 +112,23 @@ def build_parser() -> argparse.ArgumentParser:
     update.add_argument("file", metavar="FILE", help="the expectations file (created when missing)")
     update.add_argument("--runtime-range", metavar="SPEC", help='scope new entries to these builds (PEP 440, e.g. "<0.17")')
     update.add_argument("--write", action="store_true", help="write the file (atomically) instead of printing the diff")
-    for command in commands.choices.values():  # every command takes --version, as the tool does
+    for command in [*commands.choices.values(), update]:  # every command takes --version, as the tool does
         command.add_argument("--version", action="version", version=version_text("oa-conformance"))
+    for name, command in [*commands.choices.items(), ("expectations", update)]:
+        command.epilog = EXIT_STATUS[name]  # as oa-ast and oa-lint say theirs
     return parser
+
+
+# Each command's exit status, as its --help ends (the module docstring says the same at length).
+EXIT_STATUS = {
+    "run": "Exit status: 0 nothing failed or errored, 1 a case failed, errored or is an xpass, 2 usage error, "
+           "130 interrupted, 141 the output's reader went away.",
+    "check": "Exit status: 0 clean, 1 problems found, 2 usage error.",
+    "diff": "Exit status: 0 no verdict got worse, 1 one did (--same: any differs), 2 a report cannot be read.",
+    "report": "Exit status: 0 the page is written, 2 a report cannot be read or the page cannot be written.",
+    "coverage": "Exit status: 0 the map was built (problems or not), 2 it cannot be.",
+    "expectations": "Exit status: 0 dry run or written, 2 a bad report, file or range.",
+}
 
 
 def version_text(program: str) -> str:
@@ -120,18 +137,20 @@ def version_text(program: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     try:
-        with closed_pipe_tolerated():
-            return _main(argv)
+        with closed_pipe_tolerated() as output:
+            code = _main(argv)
     except KeyboardInterrupt:  # Ctrl-C before any case ran (reading fixtures, importing the runtime)
         if output_closed():  # or after the run was abandoned for a closed output: quietly
             return OUTPUT_CLOSED
         print("oa-conformance: interrupted", file=sys.stderr)
         return INTERRUPTED
+    return unwritten("oa-conformance", output) or code
 
 
 def _main(argv: list[str] | None) -> int:
     args = build_parser().parse_args(argv)
-    if getattr(args, "json_path", None) == "-":  # the report is standard output: everything else goes to stderr
+    if "-" in (getattr(args, "json_path", None), getattr(args, "junitxml", None)):
+        # the report is standard output: everything else goes to stderr
         args.report_stream = sys.stdout
         with contextlib.redirect_stdout(sys.stderr):
             return _command(args)
@@ -167,11 +186,22 @@ def _command(args: argparse.Namespace) -> int:
     if limit:
         print(f"oa-conformance: {limit}", file=sys.stderr)
         return 2
+    if not args.roots:  # the default: the fixtures bundled in a checkout, which an installed copy lacks
+        if not os.path.isdir(DEFAULT_ROOT):
+            print(f"oa-conformance {args.command}: no SPEC_ROOT given, and no {DEFAULT_ROOT}/ here (the default: the fixtures "
+                  "bundled in a checkout of oa-conformance): give a spec repository, its spec/ folder, a conformance/ "
+                  "folder or a fixture", file=sys.stderr)
+            return 2
+        args.roots = [DEFAULT_ROOT]
     for option, path in (("--json", getattr(args, "json_path", None)), ("--junitxml", getattr(args, "junitxml", None))):
         problem = unwritable_because(path)
         if problem:
             print(f"oa-conformance: {option} {path}: {problem}", file=sys.stderr)
             return 2
+    if _one_path(getattr(args, "json_path", None), getattr(args, "junitxml", None)):
+        print(f"oa-conformance: --junitxml {args.junitxml}: the path --json writes: give each report a path of its own",
+              file=sys.stderr)
+        return 2
     try:
         everything, passed_over = find(args.roots, loose_capability=args.capability[0] if len(args.capability or ()) == 1 else None)
     except DiscoveryError as exc:
@@ -180,9 +210,7 @@ def _command(args: argparse.Namespace) -> int:
     known = set(CAPABILITIES) | {f.capability for f in everything if f.capability}
     for name in args.capability or ():
         if name not in known:
-            close = difflib.get_close_matches(name.replace("_", "-"), sorted(known), n=1)
-            hint = f" (did you mean '{close[0]}'?)" if close else f" (known: {', '.join(sorted(known))})"
-            print(f"oa-conformance: --capability {name}: no such capability{hint}", file=sys.stderr)
+            print(f"oa-conformance: --capability {name}: no such capability ({capability_hint(name, known)})", file=sys.stderr)
             return 2
     fixtures = [f for f in everything if not args.capability or f.capability in args.capability]
     warnings = [item.warning for item in passed_over if not args.capability or item.capability in args.capability]
@@ -197,7 +225,44 @@ def _command(args: argparse.Namespace) -> int:
     if loose is not None:  # the static passes read it against every vocabulary; a run needs its executors
         print(f"oa-conformance: {capability_unknown(loose.path)}", file=sys.stderr)
         return 2
+    shared = shared_case_ids(fixtures, args.roots)
+    if shared:
+        print(f"oa-conformance: {shared}", file=sys.stderr)
+        return 2
     return _run(fixtures, args)
+
+
+def shared_case_ids(fixtures, roots: list[str]) -> str | None:
+    """Why the run is refused when two fixtures of it have one case id (two corpora of one spec side
+    by side), or None. A report keyed by id would hold both, and every reader of it (``diff``,
+    ``report``, ``expectations update``, a CI's JUnit history) would keep one: the run is two runs."""
+    first: dict[tuple[str | None, str], str] = {}
+    for ref in fixtures:
+        other = first.setdefault((ref.capability, ref.name), ref.path)
+        if other != ref.path:
+            case_id = f"{ref.capability}/{ref.name.removesuffix('.yaml')}"
+            return (f"{_root_of(other, roots)} and {_root_of(ref.path, roots)} share case ids (e.g. {case_id}: {other} "
+                    f"and {ref.path}): run each root on its own")
+    return None
+
+
+def _root_of(path: str, roots: list[str]) -> str:
+    """The root given on the command line that ``path`` was found under."""
+    absolute = os.path.abspath(path)
+    for root in roots:
+        top = os.path.abspath(root)
+        if absolute == top or absolute.startswith(top.rstrip(os.sep) + os.sep):
+            return root
+    return path
+
+
+def _one_path(first: str | None, second: str | None) -> bool:
+    """Whether two report paths name one file (or both standard output): the second would replace the first."""
+    if first is None or second is None:
+        return False
+    if "-" in (first, second):
+        return first == second
+    return os.path.realpath(first) == os.path.realpath(second)
 
 
 class _Refused(Exception):
@@ -333,8 +398,12 @@ def _write_reports(args, results, unmatched, started_at: float, elapsed: float) 
     if args.junitxml:
         from ..junit import junit_xml
 
+        text = junit_xml(results, elapsed)
+        if args.junitxml == "-":
+            args.report_stream.write(text)
+            return
         try:
-            write_whole(args.junitxml, junit_xml(results, elapsed))
+            write_whole(args.junitxml, text)
         except OSError as exc:
             raise _Refused(f"--junitxml {args.junitxml}: cannot write the report: {why_not_written(exc)}") from None
 

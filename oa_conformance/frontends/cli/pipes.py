@@ -10,6 +10,8 @@ its quick work with its own status; ``run``, whose cases may take minutes, asks
 :data:`OUTPUT_CLOSED`, as a process ended by SIGPIPE shows in a shell). A stream closed from the start (``>&-``) writes
 to /dev/null, and a character the stream's encoding lacks (``PYTHONIOENCODING=ascii``, the C
 locale: ``—``, ``§``, ``ü``) is written as its escape instead of raising ``UnicodeEncodeError``.
+An output that fails otherwise (``> /dev/full``: no space left) is silenced the same way, and the
+command ends with one line saying so and status 2 (:func:`unwritten`), every command alike.
 """
 
 from __future__ import annotations
@@ -34,26 +36,33 @@ def _silence(stream: Any) -> None:
 
 
 class _Tolerant:
-    """The real stdout, whose writes and flushes survive the reader going away."""
+    """The real stdout, whose writes and flushes survive the reader going away — or the output
+    failing (a full disk, ``> /dev/full``: recorded in ``failed``, said once by :func:`unwritten`)."""
 
     def __init__(self, stream: Any):
         self._stream = stream
         self.broken = False  # a write or flush found the reader gone
+        self.failed: OSError | None = None  # a write or flush failed otherwise
+
+    def _lost(self, exc: OSError) -> None:
+        if isinstance(exc, BrokenPipeError):
+            self.broken = True
+        elif self.failed is None:
+            self.failed = exc
+        _silence(self._stream)
 
     def write(self, text: str) -> int:
         try:
             return self._stream.write(text)
-        except BrokenPipeError:
-            self.broken = True
-            _silence(self._stream)
+        except OSError as exc:
+            self._lost(exc)
             return len(text)
 
     def flush(self) -> None:
         try:
             self._stream.flush()
-        except BrokenPipeError:
-            self.broken = True
-            _silence(self._stream)
+        except OSError as exc:
+            self._lost(exc)
             with contextlib.suppress(OSError, ValueError):
                 self._stream.flush()  # what was buffered now goes to /dev/null
 
@@ -84,19 +93,31 @@ def usable_standard_streams() -> None:
 
 
 @contextlib.contextmanager
-def closed_pipe_tolerated() -> Iterator[None]:
+def closed_pipe_tolerated() -> Iterator[_Tolerant]:
     """Run a command's body with a stdout that tolerates a closed pipe (and a closed or narrow
-    stream: :func:`usable_standard_streams`), and flush it before leaving."""
+    stream: :func:`usable_standard_streams`) or a failing one, and flush it before leaving; the
+    body gets the stream, for :func:`unwritten` to ask after the flush."""
     usable_standard_streams()
     real = sys.stdout
     tolerant = _Tolerant(real)
     sys.stdout = tolerant
     try:
-        yield
+        yield tolerant
     finally:
         tolerant.flush()
         if sys.stdout is tolerant:
             sys.stdout = real
+
+
+OUTPUT_FAILED = 2  # the command's output could not be written: its result is lost, as with an unwritable -o
+
+
+def unwritten(program: str, output: _Tolerant) -> int | None:
+    """When standard output failed (``> /dev/full``): one line on stderr, and the status to end with."""
+    if output.failed is None:
+        return None
+    print(f"{program}: cannot write standard output: {output.failed.strerror or output.failed}", file=sys.stderr)
+    return OUTPUT_FAILED
 
 
 class StandardInputClosed(Exception):
@@ -179,8 +200,9 @@ def run_command(program: str, body: Callable[[list[str] | None], int], argv: lis
     """A command's body under :func:`closed_pipe_tolerated`; Ctrl-C is one line and status 130,
     not a traceback."""
     try:
-        with closed_pipe_tolerated():
-            return body(argv)
+        with closed_pipe_tolerated() as output:
+            code = body(argv)
     except KeyboardInterrupt:
         print(f"{program}: interrupted", file=sys.stderr)
         return INTERRUPTED
+    return unwritten(program, output) or code

@@ -4,7 +4,7 @@ Each report is read as ``diff`` reads it (``report_diff.read_document``), its ou
 the ones ``run`` writes; the page is rendered (``pages.render_report_page``) and written whole or not
 at all (``files.write_whole``: a temporary file beside the target, renamed over it). Reports of different
 corpora are allowed (the page shows the union of their cases). Exit status: 0 when written, 2 when a
-report cannot be read or is none, or the page cannot be written — each with one line on stderr.
+report cannot be read or is none, or the page cannot be written or would replace one of the reports — each with one line on stderr.
 
 ``RUN.json=LABEL`` names a run's column (a file whose own name holds ``=`` is taken whole when it
 exists). ``--coverage MAP.json`` (``coverage --json``) tells the page which statements each case
@@ -14,6 +14,7 @@ proves, checks and cites, linked on the coverage page (``--coverage-page``, defa
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -67,6 +68,17 @@ def read_coverage(path: str) -> dict:
     return document
 
 
+def _one_of(output: str, paths: list[str]) -> str | None:
+    """Why the page may not be written there: it would replace one of the runs it is made from."""
+    if output == "-" or not os.path.exists(output):
+        return None
+    for path in (labelled(argument)[0] for argument in paths):  # RUN.json=LABEL is RUN.json
+        with contextlib.suppress(OSError):
+            if os.path.samefile(output, path):
+                return f"is one of the reports read ({path}): name another file for the page"
+    return None
+
+
 def coverage_href(map_path: str, page: str | None, output: str) -> str:
     """The coverage page's address from the report page: as given, else the map's .html beside it."""
     if page:
@@ -82,7 +94,7 @@ def report(paths: list[str], output: str, out: TextIO | None = None, err: TextIO
     from ..pages import render_report_page  # Jinja2 only for this command
 
     out, err = out or sys.stdout, err or sys.stderr
-    problem = unwritable_because(output)  # found before any report is read
+    problem = unwritable_because(output) or _one_of(output, paths)  # found before any report is read
     if problem:
         print(f"oa-conformance report: -o {output}: {problem}", file=err)
         return 2

@@ -14,7 +14,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from ..report import NOT_IMPLEMENTED_COLUMN, NotAReport, one_line, read_json_report
+from ..report import NOT_IMPLEMENTED_COLUMN, NotAReport, one_line, read_json_report, refuse_duplicate_ids
 from ...verdicts.results import NOT_IMPLEMENTED
 
 GOOD = frozenset({"passed", "xfail", "skipped"})
@@ -78,6 +78,7 @@ def read_document(path: str) -> dict:
         entries = [ReportedCase.of(case) for case in document["cases"]]
     except NotAReport as exc:
         raise NotAReport(f"{exc}: not an oa-conformance run --json report") from None
+    refuse_duplicate_ids(entry.id for entry in entries)
     document["cases"] = [{**case, "id": entry.id, "capability": entry.capability} for case, entry in zip(document["cases"], entries)]
     return document
 

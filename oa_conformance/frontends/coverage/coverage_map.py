@@ -183,7 +183,7 @@ def build_map(roots: list[str], checkout: str, results: list[str] | None = None,
             for ident in result.ids:
                 cited.setdefault(ident, []).extend(scope)
     cited_by = {ident: tuple(dict.fromkeys(cases)) for ident, cases in cited.items()}
-    outcomes = read_results(results, known_cases) if results else None
+    outcomes = read_results(results, known_cases, roots=roots) if results else None
     passed = outcomes.passed if outcomes is not None else frozenset()
     if outcomes is not None:
         problems.extend(outcomes.problems)

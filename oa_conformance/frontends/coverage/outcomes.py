@@ -4,12 +4,15 @@ Several reports are merged: a case counts as passed only when it passed in every
 it (``xpass`` is a pass — its checks held — that the expectations file did not expect). A report
 none of whose cases is a case under the roots is one for another corpus: a problem, and it is not
 used; a report with some cases the roots lack (another version of the corpus, a renamed fixture)
-is used for the rest, and the ones it lacks are a problem.
+is used for the rest, and the ones it lacks are a problem. A report whose run read another corpus
+(its ``run.roots`` are not the roots mapped: a 0.109.0 run on the 0.118.2 corpus, whose ids are
+mostly the same) is a problem too, and used for the cases both have.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from typing import Iterable, NamedTuple
 
 PASSING = frozenset(("passed", "xpass"))
@@ -25,12 +28,22 @@ class ResultsError(ValueError):
     """A file that is not a run report at all (the command exits 2)."""
 
 
-def read_results(paths: Iterable[str], known: set[str], capabilities: set[str] | None = None) -> Outcomes:
-    """The outcomes of the reports at ``paths`` for the cases in ``known`` (of ``capabilities``, when given)."""
+def read_results(paths: Iterable[str], known: set[str], capabilities: set[str] | None = None,
+                 roots: Iterable[str] = ()) -> Outcomes:
+    """The outcomes of the reports at ``paths`` for the cases in ``known`` (of ``capabilities``, when
+    given); a report whose run read none of ``roots`` (its ``run.roots``) is said to be of another
+    corpus, and used for the cases both have."""
     outcome_sets: dict[str, set[str]] = {}
     problems: list[str] = []
+    mapped = [_corpus(root) for root in roots]
     for path in paths:
-        cases = [c for c in _cases(path) if capabilities is None or c["id"].split("/")[0] in capabilities]
+        data = _report(path)
+        ran_over = data.get("run", {}).get("roots") if isinstance(data.get("run"), dict) else None
+        if mapped and isinstance(ran_over, list) and ran_over and not any(
+                _overlap(_corpus(str(root)), here) for root in ran_over for here in mapped):
+            problems.append(f"{path}:1: a run over {', '.join(map(str, ran_over))}, not over the roots mapped here: its "
+                            "verdicts are of another corpus (version), used for the cases both have")
+        cases = [c for c in data["cases"] if capabilities is None or c["id"].split("/")[0] in capabilities]
         ids = [case["id"] for case in cases]
         foreign = [i for i in ids if i not in known]
         if ids and len(foreign) == len(ids):
@@ -47,7 +60,19 @@ def read_results(paths: Iterable[str], known: set[str], capabilities: set[str] |
     return Outcomes(passed, frozenset(outcome_sets), tuple(problems))
 
 
-def _cases(path: str) -> list[dict]:
+def _corpus(root: str) -> str:
+    """A root as the folder it names fixtures in: a spec repository as its spec/ folder, real path."""
+    from ...model.discovery import spec_dir
+
+    return os.path.realpath(spec_dir(root) or root) if os.path.isdir(root) else os.path.realpath(root)
+
+
+def _overlap(one: str, other: str) -> bool:
+    """Whether one path is the other or inside it (a run of one capability's folder read the corpus too)."""
+    return one == other or one.startswith(other + os.sep) or other.startswith(one + os.sep)
+
+
+def _report(path: str) -> dict:
     try:
         with open(path, encoding="utf-8") as handle:
             data = json.load(handle)
@@ -58,4 +83,4 @@ def _cases(path: str) -> list[dict]:
     cases = data.get("cases") if isinstance(data, dict) else None
     if not isinstance(cases, list) or not all(isinstance(c, dict) and isinstance(c.get("id"), str) for c in cases):
         raise ResultsError(f"{path}: not a report of oa-conformance run --json (no cases with ids)")
-    return cases
+    return data

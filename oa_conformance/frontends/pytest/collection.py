@@ -11,7 +11,7 @@ import pytest
 from ...model.discovery import FixtureRef, find_in_conformance
 from ...pipeline import cases_of
 from .item import CaseItem
-from .stash import MARKERS, SHARES
+from .stash import MARKERS, ROOTS, SHARES
 
 
 def marker_name(capability: str | None) -> str:
@@ -43,7 +43,7 @@ class ConformanceDir(pytest.Dir):
         names = os.listdir(self.path)
         odd = {name for name in names if name.endswith(".yaml") and not os.path.isfile(self.path / name)}
         collected = [node for node in super().collect() if node.path.name not in odd or node.path.parent != self.path]
-        collected.extend(FixtureFile.from_parent(self, path=self.path / name) for name in odd)
+        collected.extend(fixture_file(self, self.path / name) for name in odd)
         yield from sorted(collected, key=lambda node: node.path.name)
 
 
@@ -78,3 +78,22 @@ class FixtureFile(pytest.File):
             item.add_marker(register_marker(self.config, fixture.capability))
             item.extra_keyword_matches.add(case.id)
             yield item
+
+
+def fixture_file(parent: pytest.Collector, path: Path) -> FixtureFile:
+    """The collector of one fixture. Outside pytest's rootdir its node id is its path within the
+    outermost spec root holding it (``graph-engine/conformance/001-x.yaml``) — what pytest prints
+    when it collects the root, and so also when the FAILED line's node id is pasted back
+    (``hooks._found_under``), where pytest alone would name it from the file itself (``::001-x[case]``)."""
+    config = parent.config
+    try:
+        path.relative_to(config.rootpath)
+        return FixtureFile.from_parent(parent, path=path)
+    except ValueError:
+        pass
+    real = Path(os.path.realpath(path))
+    holding = [root for root in config.stash[ROOTS] if root.is_dir() and real != root and root in real.parents]
+    if not holding:
+        return FixtureFile.from_parent(parent, path=path)
+    outermost = min(holding, key=lambda root: len(root.parts))
+    return FixtureFile.from_parent(parent, path=path, nodeid=real.relative_to(outermost).as_posix())

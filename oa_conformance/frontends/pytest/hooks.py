@@ -75,7 +75,7 @@ from ...pipeline import DEFAULT_TIMEOUT, run_case
 from ...scheduling.runner import CasesAhead
 from ...verdicts.expectations import NO_EXPECTATIONS, Expectations, ExpectationsError, load_all
 from ..options import positive_seconds, worker_count
-from .collection import AlreadyCollected, ConformanceDir, FixtureFile, SymlinkLoop, register_marker
+from .collection import AlreadyCollected, ConformanceDir, FixtureFile, SymlinkLoop, fixture_file, register_marker
 from .item import CaseItem
 from .stash import COLLECTED, EXPECTATIONS, GIVEN_FILES, ORPHANS, ROOTS, SCHEDULER, SEEN, SESSION, SHARES, WHOLE
 from .xdist_shares import SHARES_KEY, Shares, interrupt_workers, position_for, static_scheduler
@@ -119,8 +119,12 @@ def pytest_configure(config: pytest.Config) -> None:
     roots = [_spec_root(r, ROOT_OPTION) for r in given] + [_spec_root(r, "oa_spec_roots") for r in configured]
     explicit = config.args_source == pytest.Config.ArgsSource.ARGS
     if explicit:
+        given_roots = roots[: len(given)]
+        config.args[:] = [_found_under(arg, given_roots) for arg in config.args]
         roots.extend(_explicit_root(arg) for arg in config.args)
-        config.args.extend(str(r) for r in roots[: len(given)])
+        # A given root joins the test paths unless an argument already selects within it (a node id
+        # pasted from a FAILED line): else the whole root would run beside the one test asked for.
+        config.args.extend(str(r) for r in given_roots if not any(_selects_within(arg, r) for arg in config.args))
     elif given:
         config.args[:] = [str(r) for r in roots]  # the roots replace the default test paths
     else:
@@ -137,6 +141,7 @@ def pytest_configure(config: pytest.Config) -> None:
                                           _expected_seconds, once=hasattr(config, "workerinput"))
     if config.stash[ROOTS]:
         config.pluginmanager.register(_PromptInterrupt(config), "oa-conformance-prompt-interrupt")
+        config.pluginmanager.register(_JUnitClassnames(config), "oa-conformance-junit-classnames")
         frozen_at_exit()  # the interpreter's ending does not scan the cases' heaps (heap.frozen_at_exit)
 
 
@@ -151,6 +156,25 @@ def _spec_root(root: str, where: str) -> Path:
     if spec is None:
         raise pytest.UsageError(f"{where} {root}: not a spec repository or a spec/ folder")
     return Path(os.path.abspath(spec))
+
+
+def _found_under(arg: str, roots: list[Path]) -> str:
+    """A command-line path (or node id) as pytest finds it: as given when it exists here, else under
+    the first given spec root that has it — pytest prints the node id of a fixture outside its
+    rootdir relative to the spec root (``graph-engine/conformance/001-x.yaml::001-x[case]``), so
+    that is what a user pastes back."""
+    path, separator, rest = arg.partition("::")
+    if os.path.exists(path) or os.path.isabs(path):
+        return arg
+    for root in roots:
+        if os.path.exists(root / path):
+            return f"{root / path}{separator}{rest}"
+    return arg
+
+
+def _selects_within(arg: str, root: Path) -> bool:
+    path = arg.split("::", 1)[0]
+    return os.path.exists(path) and _is_within(Path(os.path.abspath(path)), root)
 
 
 def _explicit_root(arg: str) -> Path | None:
@@ -311,7 +335,7 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
     if real in parent.config.stash[SEEN]:
         return None  # the same fixture reached again through a symlink
     parent.config.stash[SEEN].add(real)
-    return FixtureFile.from_parent(parent, path=file_path)
+    return fixture_file(parent, file_path)
 
 
 def _static_shares(config: pytest.Config) -> bool:
@@ -433,6 +457,31 @@ def _path_and_line(location: str) -> tuple[str, int]:
     if ":" in path and path.rsplit(":", 1)[1].isdigit():  # path:line:col
         path, line = path.rsplit(":", 1)
     return path, int(line)
+
+
+class _JUnitClassnames:
+    """``--junitxml``: a case's ``classname`` is its fixture's path within the spec root
+    (``graph-engine.conformance.001-x.yaml``), as ``oa-conformance run --junitxml`` writes it
+    (``junit.junit_classname``), not pytest's path from its rootdir: a CI's per-test history then
+    holds wherever the corpus lives. Set through pytest's JUnit writer as its ``record_xml_attribute``
+    fixture does, on the controller too (from the report's node id: xdist's items live in workers)."""
+
+    def __init__(self, config: pytest.Config):
+        self.config = config
+
+    @pytest.hookimpl(tryfirst=True)  # before the writer records the report: a set attribute is kept
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        try:
+            from _pytest.junitxml import xml_key
+        except ImportError:  # a pytest that keeps it elsewhere: its own classnames
+            return
+        xml = self.config.stash.get(xml_key, None)
+        parts = report.nodeid.split("::", 1)[0].split("/")
+        if xml is None or len(parts) < 3 or parts[-2] != "conformance" or not parts[-1].endswith(".yaml"):
+            return
+        from ..junit import junit_classname
+
+        xml.node_reporter(report).add_attribute("classname", junit_classname("/".join(parts[-3:])))
 
 
 class _PromptInterrupt:

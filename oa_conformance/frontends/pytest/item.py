@@ -48,10 +48,28 @@ class CaseItem(pytest.Item):
         if result.outcome != "passed":
             raise CaseFailed(result)
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         if isinstance(excinfo.value, CaseFailed):
+            if (style or self.config.getoption("tbstyle", "auto")) == "line":
+                return self._crash_line(excinfo.value.result)
             return failure_text(excinfo.value.result)
         return super().repr_failure(excinfo)
+
+    def _crash_line(self, result: CaseResult) -> Any:
+        """``--tb=line``: the first finding as ``path:line: message``, pytest's one line per failure
+        (a crash location with no traceback, so pytest-xdist carries it as it is)."""
+        from _pytest._code.code import ReprExceptionInfo, ReprFileLocation, ReprTraceback
+
+        from ..report import one_line
+
+        findings = result.findings()
+        where, text = findings[0] if findings else (result.location, result.reason or result.outcome)
+        path, line = str(self.path), (self._span().line if self._span() else 0)
+        if where and where.count(":") >= 2:
+            path, line_text, _ = where.rsplit(":", 2)
+            line = int(line_text) if line_text.isdigit() else line
+        return ReprExceptionInfo(reprtraceback=ReprTraceback([], None, "line"),
+                                 reprcrash=ReprFileLocation(path, line, one_line(text) or ""))
 
     def reportinfo(self):
         span = self._span()
