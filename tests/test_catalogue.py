@@ -161,6 +161,17 @@ def test_a_pipeline_utilities_pattern_never_answers_an_observability_name():
     assert rule is not None and rule.row in catalogue.rows_of("observability")  # observability's own row
 
 
+def test_one_predicate_block_builder_names_unknown_and_demotes_restating_rows_only_when_asked():
+    from oa_conformance.assertions.catalogue.predicate_rules import predicate_block
+
+    capability, row = next((c, r) for c in catalogue.TABLES for r in catalogue.rows_of(c) if isinstance(r, Restates) and "{" not in r.name)
+    refs = ((row.name, ast_value(row.value), None), ("no_such_predicate_anywhere", ast_value(True), None))
+    kept, unknown = predicate_block(capability, "expected.invariants", refs)
+    assert kept.judged_last and unknown.name == "expected.invariants.no_such_predicate_anywhere"
+    demoted, _ = predicate_block(capability, "expected.invariants", refs, restating=False)
+    assert not demoted.judged_last and "not implemented" in demoted.reason
+
+
 def test_the_reference_page_is_current():
     from pathlib import Path
 

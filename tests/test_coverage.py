@@ -185,7 +185,7 @@ def test_citations_resolve_by_section_then_wording(tmp_path):
 
 def test_the_json_has_exactly_the_documented_schema(tmp_path):
     data, _ = mapped(tmp_path)
-    assert set(data) == {"statuses", "statements", "citations"}
+    assert set(data) == {"measured", "statuses", "statements", "citations"}
     assert [s["name"] for s in data["statuses"]] == ["proven", "checked", "accounted", "cited", "open"]
     assert all(set(s) == {"id", "capability", "section", "path", "line", "level", "text", "status", "cited_by", "named_by",
                           "proven_by", "reason"} for s in data["statements"])

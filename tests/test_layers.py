@@ -18,6 +18,7 @@ import oa_conformance
 
 PACKAGE = Path(oa_conformance.__file__).parent
 MAX_MODULE_LINES = 600
+MAX_FUNCTION_LINES = 80
 
 
 def modules() -> list[tuple[str, Path]]:
@@ -141,6 +142,27 @@ def test_no_module_over_600_lines():
     long = {os.path.relpath(path): count for _, path in modules()
             if (count := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES}
     assert not long, f"modules over {MAX_MODULE_LINES} lines: {long}"
+
+
+def long_functions(path: Path) -> list[str]:
+    """The functions and methods of a module over :data:`MAX_FUNCTION_LINES` lines (decorators
+    aside, docstring included), as ``file:line: name (N lines)``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return [f"{os.path.relpath(path)}:{node.lineno}: {node.name} ({length} lines)" for node in ast.walk(tree)
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and (length := node.end_lineno - node.lineno + 1) > MAX_FUNCTION_LINES]
+
+
+def test_no_function_over_80_lines():
+    long = [found for _, path in modules() for found in long_functions(path)]
+    assert not long, f"functions over {MAX_FUNCTION_LINES} lines: {long}"
+
+
+def test_the_function_length_check_finds_a_long_method(tmp_path):
+    module = tmp_path / "m.py"
+    body = "".join(f"        x{i} = {i}\n" for i in range(MAX_FUNCTION_LINES))
+    module.write_text(f"class C:\n    def short(self):\n        return 1\n\n    def long(self):\n{body}")
+    assert [found.split(": ", 1)[1] for found in long_functions(module)] == [f"long ({MAX_FUNCTION_LINES + 1} lines)"]
 
 
 # Decorators that wrap the function they decorate and register nothing anywhere.

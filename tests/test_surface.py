@@ -15,7 +15,7 @@ from oa_conformance.interpreter.running.capabilities import HARNESSES
 from oa_conformance.interpreter.running.capabilities.captures import CAPTURES
 from oa_conformance.model.vocabulary import MODULES, VOCABULARY, Vocabulary
 from oa_conformance.model.vocabulary.handlers import NOT_EXECUTED, node
-from oa_conformance.model.vocabulary.registry import GENERAL_KINDS, GENERAL_PASSES, Handler
+from oa_conformance.model.vocabulary.registry import GENERAL_KINDS, GENERAL_PASSES, Handler, Judged
 
 from . import faults
 
@@ -170,3 +170,22 @@ def test_a_nested_not_executed_key_fails_its_case_at_the_key(tmp_path):
     assert result.reason == "not implemented: fan_out.inner_subgraph", result.reason
     faults.failed_at(result, faults.line_of(text, "inner_subgraph:"))
 
+
+
+CASE_LEVEL = ("fixture", "case", "invocation")
+
+
+def test_every_case_level_expectation_row_has_a_place_in_the_assert_plan():
+    """The assert pass judges a case-level expectation directive only where its row says
+    (``Directive.judged``); a directory's own is judged by its directory's shapes."""
+    placeless = [d.name for d in VOCABULARY.all_directives()
+                 if set(d.where) & set(CASE_LEVEL) and any(h.kind == "expectation" for h in d.handled_by)
+                 and not d.judged and d.scope != "directory"]
+    assert placeless == []
+
+
+def test_a_first_run_row_comes_first_in_its_slot_and_an_unknown_step_is_refused():
+    slot = [name for name, place in VOCABULARY.judged_at("run_block") if place.order == 0]
+    assert slot == ["first_run_expected", "expected"]
+    with pytest.raises(ValueError, match="unknown assert step"):
+        Judged("nowhere")

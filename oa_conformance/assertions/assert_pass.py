@@ -1,13 +1,15 @@
 """Assert pass: every expectation of a scenario, checked against its trace as rule objects.
 
-:func:`expectation_sites` lists the case's expectation directives in the order they are judged —
-where the fixture wrote each and which run it is about — and stops where an outcome decides the
-case (a compile error, a build-or-run error, a construction error). Each directive's vocabulary row
-names its rule builder (:data:`~.rule_builders.RULE_BUILDERS`); :func:`assert_case` is the loop
-that builds and checks the rules over the trace document, with first-occurrence bindings threaded
-through, and :class:`Judge` judges the restating predicates (:mod:`.catalogue`) last, in one place.
-Nothing passes vacuously: an expectation without a rule is an ``unverified`` check, and a failure
-the fixture did not expect is a ``failed`` one.
+:func:`plan` lists the case's steps in the order they are judged — each expectation directive where
+the fixture wrote it and which run it is about, where each run begins and whether its error was
+accounted for — read off the vocabulary rows (``Directive.judged``: the step and order of each
+expectation directive, ``model/vocabulary/registry.ASSERT_STEPS``), and stops where an outcome
+decides the case (a compile error, a build-or-run error, a construction error). Each directive's
+row names its rule builder (:data:`~.rule_builders.RULE_BUILDERS`); :func:`assert_case` has the
+:class:`Judge` take the steps: it builds and checks the rules over the trace document, with
+first-occurrence bindings threaded through, and judges the restating predicates (:mod:`.catalogue`)
+last, in one place. Nothing passes vacuously: an expectation without a rule is an ``unverified``
+check, and a failure the fixture did not expect is a ``failed`` one.
 """
 
 from __future__ import annotations
@@ -19,34 +21,27 @@ from typing import Any, Iterator
 from pyrsistent import pmap
 
 from .case_rules import RunsAgree
-from .catalogue.predicate_rules import RestatesRule
-from .rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, Unverified, _AllOf
-from .rule_builders import ExpectsFailure, Site, build_rules
+from .rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, Unverified
+from .rule_builders import DIRECTORY_BUILDER, Site, build_rules
 from .matchers import HARNESS_PARAMETERS
 from .shapes import SHAPES
-from ..ast.nodes import Section
 from ..model.diagnostics import Span
 from ..model.trace import CaseTrace
 from ..model.trace.document import document
 from ..model.trace.record import BARRIER, FIRST_RUN, POPULATE, RESUMED
-from ..model.vocabulary import FILE_ONLY
+from ..model.vocabulary import FILE_ONLY, VOCABULARY
 
 # A case's scenario (interpreter/static/scenarios.py: ``get``, ``where``, ``sources``, ``section``): the
 # assert pass reads it and imports nothing from the execution layers.
 Scenario = Any
-
-BUILD_OR_RUN_ERROR = "expected_chain_ambiguity_error"
-CONSTRUCTION_ERROR = "expected_construction_error"
-
 
 def assert_case(scenario: Scenario, trace: CaseTrace, capability: str | None = None, repeated: bool = True) -> tuple[Check, ...]:
     """All checks of one scenario against its trace (``repeated=False``: this run only, not its repeats)."""
     judge = Judge(trace)
     parameters = HARNESS_PARAMETERS.set(trace.facts.harness_parameters)  # what harness_parameterized compares against
     try:
-        for site in expectation_sites(scenario, trace, capability, judge):
-            for rule in build_rules(site, capability):
-                judge.run(rule, site)
+        for step in plan(scenario, trace, capability):
+            step.take(judge, capability)
     finally:
         HARNESS_PARAMETERS.reset(parameters)
     checks = judge.verdicts()
@@ -65,29 +60,21 @@ class Judge:
         self.trace, self.document = trace, document(trace)
         self.checks: list[Check] = []
         self.bindings: Any = pmap()
-        self.restating: list[tuple[RestatesRule, Any, int | None]] = []
+        self.restating: list[tuple[Rule, Any, int | None]] = []
         self.run_bounds: list[int] = []  # where each run's checks begin, then where the runs end
         self.expects_error = False  # the current run's error is accounted for
         self.ran_to_the_end = False  # no outcome cut the case short (its repeats are judged)
 
-    def begin_run(self, expects_error: bool) -> int:
-        self.run_bounds.append(len(self.checks))
-        self.expects_error = expects_error
-        return len(self.run_bounds) - 1
-
-    def end_runs(self) -> None:
-        self.run_bounds.append(len(self.checks))
-        self.ran_to_the_end = True
-
     def run(self, rule: Rule, site: Site) -> None:
-        if site.opens_groups and isinstance(rule, (_AllOf, ExpectsFailure)):  # restatements among them judged last
-            for member in (rule.rules if isinstance(rule, _AllOf) else (rule.rule,)):
+        members = rule.members() if site.opens_groups else None
+        if members is not None:  # restatements among them judged last
+            for member in members:
                 self.run(member, site)
             return
-        if isinstance(rule, RestatesRule):
+        if rule.judged_last:
             self.restating.append((rule, site.holder, site.run))
             return
-        self.expects_error = self.expects_error or getattr(rule, "expects_failure", False)
+        self.expects_error = self.expects_error or rule.expects_failure
         found, self.bindings = rule.check(Context(self.trace, site.invocation, document=self.document), self.bindings)
         self.checks.extend(found)
 
@@ -99,54 +86,120 @@ class Judge:
         return done
 
 
-def expectation_sites(scenario: Scenario, trace: CaseTrace, capability: str | None, judge: Judge) -> Iterator[Site]:
-    """The case's expectation directives in the order they are judged, ending where an outcome
-    decides the case: an expected compile or build-or-run error is all that is judged; an
-    unexpected compile or construction error fails the case alone. ``judge`` is read between
-    runs (whether a run's error was accounted for)."""
+# ---------------------------------------------------------------------------------------------
+# The plan: what the case asserts, in order, as data the judge takes step by step
+
+
+@dataclass(frozen=True)
+class Judging:
+    """Judge one site's rules; ``accounts_for_error``: the run's error is then expected (an
+    expected error directive)."""
+
+    site: Site
+    accounts_for_error: bool = False
+
+    def take(self, judge: Judge, capability: str | None) -> None:
+        for rule in build_rules(self.site, capability):
+            judge.run(rule, self.site)
+        if self.accounts_for_error:
+            judge.expects_error = True
+
+
+@dataclass(frozen=True)
+class BeginRun:
+    """A run's checks begin; ``expects_error``: its error is accounted for already (a construction
+    error the case expects may be raised at the observers' first use in the run)."""
+
+    expects_error: bool
+
+    def take(self, judge: Judge, capability: str | None) -> None:
+        judge.run_bounds.append(len(judge.checks))
+        judge.expects_error = self.expects_error
+
+
+@dataclass(frozen=True)
+class EndRuns:
+    """Every run was judged: the case ran to the end (its repeats are judged too)."""
+
+    def take(self, judge: Judge, capability: str | None) -> None:
+        judge.run_bounds.append(len(judge.checks))
+        judge.ran_to_the_end = True
+
+
+@dataclass(frozen=True)
+class RunErrorAccounted:
+    """A run that errored fails the case unless something of the run expected its error."""
+
+    invocation: Any
+    span: Span | None
+
+    def take(self, judge: Judge, capability: str | None) -> None:
+        if self.invocation.outcome == "errored" and not judge.expects_error:
+            check = Check("outcome", FAILED, self.span, f"the invocation failed unexpectedly: {self.invocation.error.summary}")
+            _judged(check).take(judge, capability)
+
+
+Step = Judging | BeginRun | EndRuns | RunErrorAccounted
+
+
+def _rows(step: str) -> tuple[str, ...]:
+    """The directives the vocabulary judges at ``step`` (``Directive.judged``), in their order."""
+    return tuple(name for name, _ in VOCABULARY.judged_at(step))
+
+
+def plan(scenario: Scenario, trace: CaseTrace, capability: str | None) -> Iterator[Step]:
+    """The case's steps in the order they are judged, read off the vocabulary rows' places
+    (``Directive.judged``, ``ASSERT_STEPS``), ending where an outcome decides the case: an expected
+    compile or build-or-run error is all that is judged; an unexpected compile or construction
+    error fails the case alone. Pure: it reads the scenario and the trace, the judge takes the steps."""
     case, view = _case_site(scenario), scenario.view
-    compile_error = view.expected_compile_error
-    if compile_error is not None:
-        yield case("expected_compile_error", compile_error)
-        return
-    resume = view.resume
-    for holder in (scenario, resume):  # an error allowed at build or at run time
-        either = holder.get(BUILD_OR_RUN_ERROR) if holder is not None else None
-        if either is not None:
-            judged = trace.invocations[-1] if trace.invocations else None
-            yield dataclasses.replace(case(BUILD_OR_RUN_ERROR, either), invocation=judged, holder=holder,
-                                      family="case" if holder is scenario else "resume",
-                                      span=view.key_span(BUILD_OR_RUN_ERROR) if holder is scenario else holder.key_span(BUILD_OR_RUN_ERROR))
+    for name in _rows("compile_error"):
+        if view.get(name) is not None:
+            yield Judging(case(name, view.get(name)))
             return
+    for holder in (scenario, view.resume):  # an error allowed at build or at run time
+        for name in _rows("build_or_run_error"):
+            either = holder.get(name) if holder is not None else None
+            if either is not None:
+                judged = trace.invocations[-1] if trace.invocations else None
+                yield Judging(dataclasses.replace(case(name, either), invocation=judged, holder=holder, family="case" if holder is scenario else "resume",
+                                                  span=view.key_span(name) if holder is scenario else holder.key_span(name)))
+                return
     if trace.compile_error is not None:
         error = trace.compile_error
-        yield _outcome(Check("compile", FAILED, _compile_error_span(scenario, error), f"compilation failed unexpectedly: {error.category}: {error.message}"))
+        yield _judged(Check("compile", FAILED, _compile_error_span(scenario, error), f"compilation failed unexpectedly: {error.category}: {error.message}"))
         return
-    construction = view.expected_construction_error
-    if construction is not None:  # raised standing the observers up, or at their first use in the run
-        yield case(CONSTRUCTION_ERROR, construction)
+    expected_construction = yield from _present(case, view, "construction_error")
     if trace.construction_error is not None:
-        if construction is None:
+        if not expected_construction:
             error = trace.construction_error
-            yield _outcome(Check("construction", FAILED, scenario.section.span,
-                                 f"standing up the case's observers failed unexpectedly: {error.category}: {error.message}"))
-        elif view.expected is not None:  # nothing ran: `expected:` judges what the captures saw standing up
-            yield case("expected", view.expected)
+            yield _judged(Check("construction", FAILED, scenario.section.span,
+                                f"standing up the case's observers failed unexpectedly: {error.category}: {error.message}"))
+        else:  # nothing ran: the run's block judges what the captures saw standing up
+            yield from _present(case, view, "construction_observed")
         return
-    warning = view.expected_compile_warning
-    if warning is not None:
-        yield case("expected_compile_warning", warning)
+    yield from _present(case, view, "compile_warning")
     if trace.facts.direct:  # no graph run: the directory's own expectations
         yield from _direct_sites(scenario, capability)
         return
-    yield from _run_sites(scenario, trace, judge, construction is not None)
-    yield _outcome(BarrierRule("barriers", None, scenario.section.span.path))
+    yield from _run_steps(scenario, trace, expected_construction)
+    yield Judging(_outcome(BarrierRule("barriers", None, scenario.section.span.path)))
 
 
-def _run_sites(scenario: Scenario, trace: CaseTrace, judge: Judge, construction: bool) -> Iterator[Site]:
-    """Each run's expectations (its error, the directory's case-level ones, its ``expected:``,
-    ``invariants:`` and record assertions, then whether its error went unexpected), then the
-    case-level blocks of an ``invocations:`` case."""
+def _present(case: Any, view: Any, step: str) -> Iterator[Step]:
+    """A case-level step's directives the case gives (whether it gave any: the generator's value)."""
+    given = False
+    for name in _rows(step):
+        if view.get(name) is not None:
+            given = True
+            yield Judging(case(name, view.get(name)))
+    return given
+
+
+def _run_steps(scenario: Scenario, trace: CaseTrace, construction: bool) -> Iterator[Step]:
+    """Each run's steps (its error, the directory's case-level expectations, its blocks in their
+    order, then whether its error went unexpected), then the case-level blocks of an
+    ``invocations:`` case."""
     view = scenario.view
     listed = view.invocations
     sources = list(listed.items) if listed is not None and hasattr(listed, "items") and not hasattr(listed, "value") else [None]
@@ -154,52 +207,60 @@ def _run_sites(scenario: Scenario, trace: CaseTrace, judge: Judge, construction:
     runs = list(zip(sources, invocations))
     if trace.facts.multi_run:  # checkpoint resume: the case is the first run, `resume:` the resumed run
         runs = [(view.resume if invocation.role == RESUMED else None, invocation) for invocation in invocations]
-    for source, invocation in runs:
+    for number, (source, invocation) in enumerate(runs):
         owner = source if source is not None else scenario
         family = "case" if source is None else ("resume" if invocation.role == RESUMED else "invocation")
-        number = judge.begin_run(construction)  # a first-use raise is the run's error
+        yield BeginRun(construction)  # a first-use raise is the run's error
         at = _run_site(scenario, owner, family, invocation, number)
-        error_key = "first_run_expected_error" if invocation.role == FIRST_RUN else "expected_error"
-        for holder in ((source,) if source is not None else ()) + (scenario,):
-            if holder.get(error_key) is not None:
-                yield at(error_key, holder.get(error_key), holder=holder, family=family if holder is source else "case")
-                judge.expects_error = True
-                break
+        first_run = invocation.role == FIRST_RUN
+        yield from _run_error(at, scenario, source, family, first_run)
         for directive in trace.facts.case_expectations:  # the directory's case-level expectations (expected_wire_request …)
             if view.get(directive) is not None:
-                yield at(directive, view.get(directive), holder=scenario, family="case")
-        # A resume case's first run may carry its own expectations beside its expected error.
-        block = "first_run_expected" if invocation.role == FIRST_RUN and owner.get("first_run_expected") is not None else "expected"
-        for directive in (block, "invariants", "saved_record_assertions", "every_save_assertions"):
-            if owner.get(directive) is not None:
-                yield at(directive, owner.get(directive))
-        if invocation.outcome == "errored" and not judge.expects_error:
-            error = invocation.error
-            yield _outcome(Check("outcome", FAILED, owner.span if isinstance(owner, Section) else scenario.section.span,
-                                 f"the invocation failed unexpectedly: {error.summary}"))
-    judge.end_runs()
+                yield Judging(at(directive, view.get(directive), holder=scenario, family="case"))
+        for name in _first_in_each_slot(owner, "run_block", first_run):
+            yield Judging(at(name, owner.get(name)))
+        yield RunErrorAccounted(invocation, owner.span if owner is not scenario else scenario.section.span)
+    yield EndRuns()
     if sources != [None]:  # `invocations:` — the case-level blocks are about the run as a whole
         case = _case_site(scenario)
-        if view.invariants is not None:
-            yield case("invariants", view.invariants)
-        if view.expected is not None:
-            yield _outcome(Unverified("expected", view.key_span("expected"), "not implemented: a case-level expected: beside invocations:"))
+        yield from _present(case, view, "whole_case")
+        for name in _rows("whole_case_unverified"):
+            if view.get(name) is not None:
+                yield Judging(_outcome(Unverified(name, view.key_span(name), f"not implemented: a case-level {name}: beside invocations:")))
 
 
-def _direct_sites(scenario: Scenario, capability: str | None) -> Iterator[Site]:
+def _run_error(at: Any, scenario: Scenario, source: Any, family: str, first_run: bool) -> Iterator[Step]:
+    """The run's expected error: the first holder giving it (the run's own entry, then the case)."""
+    for holder in ((source,) if source is not None else ()) + (scenario,):
+        for name in _first_in_each_slot(holder, "run_error", first_run):
+            yield Judging(at(name, holder.get(name), holder=holder, family=family if holder is source else "case"), accounts_for_error=True)
+            return
+
+
+def _first_in_each_slot(holder: Any, step: str, first_run: bool) -> Iterator[str]:
+    """The directives of ``step`` the holder gives, judged in this run: in each slot (an order of
+    the step), the first the holder gives."""
+    taken: set[int] = set()
+    for name, place in VOCABULARY.judged_at(step):
+        if place.order not in taken and place.in_run(first_run) and holder.get(name) is not None:
+            taken.add(place.order)
+            yield name
+
+
+def _direct_sites(scenario: Scenario, capability: str | None) -> Iterator[Step]:
     """What a direct case (a capability's ``calls:``, no graph) asserts, in document order: every
     case-level directive its directory registers a shape for (``calls`` checks each call's own
     ``expected``; ``expected_backend_state`` …) — the directory's whole-block shape wins (§3.2) —
-    and each key of ``expected:``."""
-    seen = set()
+    and each directive the vocabulary judges beside them (``direct``)."""
+    seen, beside = set(), frozenset(_rows("direct"))
     for source in scenario.sources():
         for name in source.order:
             if name in seen or (source is scenario.fixture and scenario.case is not None and name in FILE_ONLY):
                 continue
             seen.add(name)
-            if (capability, name) in SHAPES or name == "expected":
-                yield Site("case", name, source.get(name), source.key_span(name), scenario, name=name, opens_groups=True,
-                           builder="shape" if (capability, name) in SHAPES else None)
+            if (capability, name) in SHAPES or name in beside:
+                yield Judging(Site("case", name, source.get(name), source.key_span(name), scenario, name=name, opens_groups=True,
+                                   builder=DIRECTORY_BUILDER if (capability, name) in SHAPES else None))
 
 
 def _case_site(scenario: Scenario):
@@ -213,7 +274,7 @@ def _run_site(scenario: Scenario, owner: Any, family: str, invocation: Any, numb
     """Sites of one run's directives: held by ``owner`` (the scenario, an ``invocations:`` entry or
     ``resume:``), judged against ``invocation``, restatements reading run ``number``'s checks."""
     def site(directive: str, node: Any, holder: Any = owner, family: str = family) -> Site:
-        span = holder.key_span(directive) if isinstance(holder, Section) else scenario.view.key_span(directive)
+        span = holder.key_span(directive) if holder is not scenario else scenario.view.key_span(directive)
         return Site(family, directive, node, span, holder, invocation, number, directive)
     return site
 
@@ -236,9 +297,14 @@ class Judged(Rule):
         return (self.check_made,), bindings
 
 
-def _outcome(rule_or_check: Any) -> Site:
-    rule = Judged(rule_or_check) if isinstance(rule_or_check, Check) else rule_or_check
+def _outcome(rule: Rule) -> Site:
+    """A site for a rule the pass made itself (no directive wrote it)."""
     return Site("case", rule.name, None, rule.span, None, rules=(rule,))
+
+
+def _judged(check: Check) -> Judging:
+    """The step judging an outcome the pass decided: the check as it stands."""
+    return Judging(_outcome(Judged(check)))
 
 
 @dataclass(frozen=True)
@@ -306,4 +372,4 @@ def _compile_error_span(scenario: Scenario, error: Any) -> Span:
     return scenario.section.span
 
 
-__all__ = ["UNVERIFIED", "assert_case", "expectation_sites"]
+__all__ = ["UNVERIFIED", "assert_case", "plan"]

@@ -20,9 +20,9 @@ from ..ast.nodes import Scalar
 from ..model.diagnostics import Span
 from ..model.vocabulary import VOCABULARY
 from .case_rules import BuildOrRunErrorRule, CompileErrorRule, CompileWarningRule, ConstructionErrorRule
-from .catalogue.predicate_rules import predicate_rule
+from .catalogue.predicate_rules import predicate_block, references
 from .error_rules import build_or_run_error, ErrorRule, invocation_error
-from .rules import Context, Rule, Unverified
+from .rules import Context, Rule
 from .shapes import shape_rule
 from .shapes.checkpoint import EverySaveRule, RecordRule, saved_record
 
@@ -69,6 +69,9 @@ class ExpectsFailure(Rule):
     def span(self) -> Span | None:
         return self.rule.span  # type: ignore[attr-defined]
 
+    def members(self) -> tuple[Rule, ...]:
+        return (self.rule,)
+
     def evaluate(self, ctx: Context, bindings: Any):
         return self.rule.check(ctx, bindings)
 
@@ -94,11 +97,7 @@ def expected_block(site: Site, capability: str | None) -> list[Rule]:
 
 def predicates(site: Site, capability: str | None) -> list[Rule]:
     """A block of catalogue predicates, one rule per row referenced (unverified when none matches)."""
-    rules = []
-    for ref in site.node.predicates:
-        rule = predicate_rule(capability, ref.name, ref.value, ref.span, site.name)
-        rules.append(rule if rule is not None else Unverified(f"{site.name}.{ref.name}", ref.span, f"not implemented: predicate {ref.name!r}"))
-    return rules
+    return list(predicate_block(capability, site.name, references(site.node)))
 
 
 def shape(site: Site, capability: str | None) -> list[Rule]:

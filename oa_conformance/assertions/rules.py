@@ -68,6 +68,18 @@ class Rule:
     selector raises ``LookupError``) fails the check with the reason, in one place.
     """
 
+    # Whether the rule describes the failed run (an ``expected:`` key like ``error``): it accounts for
+    # the run's error as ``expected_error`` does.
+    expects_failure = False
+    # Whether the assert pass holds it back and judges it last against the other checks (a
+    # restating predicate, catalogue/predicate_rules.RestatesRule.judge).
+    judged_last = False
+
+    def members(self) -> tuple[Rule, ...] | None:
+        """The rules a group stands for, judged one by one where a site opens groups (a direct
+        case's shape, so the restatements among them are judged last); None: not a group."""
+        return None
+
     def check(self, ctx: Context, bindings: Any) -> tuple[tuple[Check, ...], Any]:
         try:
             return self.evaluate(ctx, bindings)
@@ -229,8 +241,13 @@ def primary_events(ctx: Context) -> Any:
 
 
 @dataclass(frozen=True)
-class _AllOf(Rule):
+class AllOf(Rule):
+    """Every rule of a group, checked in order with the bindings threaded through."""
+
     rules: tuple[Rule, ...]
+
+    def members(self) -> tuple[Rule, ...]:
+        return self.rules
 
     def evaluate(self, ctx: Context, bindings: Any):
         checks: list[Check] = []
@@ -283,5 +300,5 @@ class ShapeRow(NamedTuple):
         return (self.capability, self.directive) if self.capability else self.directive
 
 
-__all__ = ["Check", "Context", "FAILED", "FlagRule", "HOLDS", "Rule", "ShapeRow", "ShouldLevel", "UNVERIFIED", "VERIFIED", "WARNING",
+__all__ = ["AllOf", "Check", "Context", "FAILED", "FlagRule", "HOLDS", "Rule", "ShapeRow", "ShouldLevel", "UNVERIFIED", "VERIFIED", "WARNING",
            "at_should_level", "verdict"]

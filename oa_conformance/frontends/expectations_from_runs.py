@@ -271,6 +271,28 @@ def update(path: str, runs: list[ObservedRun], runtime_range: str | None = None)
         for case_id, shape in shapes.items():
             if shape is not None:
                 added.append((case_id, _body(body, entry, shape)))
+    added.extend(_new_entries(path, loose, runtime_range, warnings))
+    first = True
+    for case_id, body in added:
+        if case_id in doc:
+            warnings.append(f"{path}: {case_id} needs an entry, but the file has one for other builds; left alone")
+            continue
+        if first and runs:
+            doc.add(tomlkit.nl())
+            doc.add(tomlkit.comment(f"--- added by oa-conformance expectations update from {', '.join(r.path for r in runs)}"))
+            first = False
+        table = tomlkit.table()
+        for key, value in body.items():
+            table[key] = tomlkit.string(value, multiline=True) if isinstance(value, str) and "\n" in value else value
+        doc.add(case_id, table)
+    return old, doc.as_string(), warnings
+
+
+def _new_entries(path: str, loose: dict[str, dict[str | None, list[tuple[Observed, ObservedRun]]]], runtime_range: str | None,
+                 warnings: list[str]) -> list[tuple[str, dict]]:
+    """The entries the cases no entry governs need (an untriaged failure or intermittency), in the
+    runs' order; a case whose builds disagree gets none, with a warning."""
+    added: list[tuple[str, dict]] = []
     for case_id, by_build in loose.items():
         verdict = across_builds({version: [observed for observed, _ in seen] for version, seen in by_build.items()})
         if isinstance(verdict, str):
@@ -291,20 +313,7 @@ def update(path: str, runs: list[ObservedRun], runtime_range: str | None = None)
         body["reason"] = (f"untriaged: {verb} in {'; '.join(dict.fromkeys(failed_in))}"
                           + (f"; passed in {'; '.join(dict.fromkeys(passed_in))}" if passed_in else ""))
         added.append((case_id, body))
-    first = True
-    for case_id, body in added:
-        if case_id in doc:
-            warnings.append(f"{path}: {case_id} needs an entry, but the file has one for other builds; left alone")
-            continue
-        if first and runs:
-            doc.add(tomlkit.nl())
-            doc.add(tomlkit.comment(f"--- added by oa-conformance expectations update from {', '.join(r.path for r in runs)}"))
-            first = False
-        table = tomlkit.table()
-        for key, value in body.items():
-            table[key] = tomlkit.string(value, multiline=True) if isinstance(value, str) and "\n" in value else value
-        doc.add(case_id, table)
-    return old, doc.as_string(), warnings
+    return added
 
 
 def _matching_nothing(entries, here: str, runs: list[ObservedRun]) -> list[tuple[Expectation, ObservedRun]]:

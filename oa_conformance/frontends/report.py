@@ -27,6 +27,12 @@ class NotAReport(Exception):
 def read_json_report(path: str) -> dict:
     """The document of a ``run --json`` report: a JSON object with a ``cases`` list; raises
     :class:`NotAReport` (unreadable, not JSON — a truncated file —, or another tool's)."""
+    return read_json_document(path, "cases", "an oa-conformance run --json report")
+
+
+def read_json_document(path: str, key: str, what: str) -> dict:
+    """A JSON object with a ``key`` list (the one mark of the document ``what`` names); raises
+    :class:`NotAReport` saying why the file is none."""
     try:
         with open(path, encoding="utf-8") as handle:
             document = json.load(handle)
@@ -34,8 +40,8 @@ def read_json_report(path: str) -> dict:
         raise NotAReport(f"cannot read it: {exc.strerror or exc}") from None
     except (ValueError, UnicodeDecodeError) as exc:
         raise NotAReport(f"not JSON: {exc}") from None
-    if not isinstance(document, dict) or not isinstance(document.get("cases"), list):
-        raise NotAReport("no 'cases' list: not an oa-conformance run --json report")
+    if not isinstance(document, dict) or not isinstance(document.get(key), list):
+        raise NotAReport(f"no {key!r} list: not {what}")
     return document
 
 

@@ -13,13 +13,13 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, Iterable
 
 from ...ast.nodes import Node
 from ...model.diagnostics import Span
 from ...model.kinds import is_mapping, is_sequence
 from ..matchers import explain, match, show
-from ..rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule
+from ..rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, Unverified
 from . import Resolved, directive_node, resolve
 from .query_operands import operands
 from .rows import Compute, Query, Restates, Verdict
@@ -260,6 +260,7 @@ class RestatesRule(Rule):
     span: Span | None
     expected: Any
     row: Restates
+    judged_last = True
 
     def evaluate(self, ctx: Context, bindings: Any):
         return (Check(self.name, UNVERIFIED, self.span, "not implemented: a restating predicate in a scoped block"),), bindings
@@ -310,6 +311,25 @@ def predicate_rule(capability: str | None, predicate: str, value: Any, span: Spa
     if found is None:
         return None
     return rule_for(found, f"{block}.{predicate}", value, span)
+
+
+def references(block: Any) -> Iterable[tuple[str, Any, Span | None]]:
+    """A predicate block's references (``name: value`` each, with the key's span), in document order."""
+    return ((ref.name, ref.value, ref.span) for ref in block.predicates)
+
+
+def predicate_block(capability: str | None, block: str, refs: Iterable[tuple[str, Any, Span | None]], restating: bool = True) -> tuple[Rule, ...]:
+    """The one builder of a block of predicate references: a rule per reference, named
+    ``<block>.<name>``, and an unverified check for a name no row of ``capability`` (or the
+    canonical ones) has. ``restating=False``: a block judged inside another rule, which cannot
+    read the case's verdicts, so a restating row there is unverified too."""
+    rules: list[Rule] = []
+    for name, value, span in refs:
+        rule = predicate_rule(capability, name, value, span, block)
+        if rule is None or (rule.judged_last and not restating):
+            rule = Unverified(f"{block}.{name}", span, f"not implemented: predicate {name!r}")
+        rules.append(rule)
+    return tuple(rules)
 
 
 def row_problems(row: Any) -> list[str]:

@@ -13,7 +13,7 @@ from ...ast.nodes import Mapping, Scalar, Sequence
 from ...model.diagnostics import Span
 from ..error_rules import ErrorRule, invocation_error
 from ..matchers import Match, Mismatch, explain, match, show
-from ..rules import FAILED, VERIFIED, Check, Context, Rule, SelectingRule, ShapeRow, StateRule, ValueRule, _AllOf, final_state, \
+from ..rules import FAILED, VERIFIED, Check, Context, Rule, SelectingRule, ShapeRow, StateRule, ValueRule, AllOf, final_state, \
     invocation_of, node_events, observer_events, primary_events, state_at_error
 
 
@@ -96,7 +96,7 @@ def _value(name: str, select: Callable, mode: str = "exact"):
 def _observer_events(node: Any, span: Span | None) -> Rule:
     if isinstance(node, Sequence):  # the one-observer list form
         return EventsRule("expected.observer_events", span, node, lambda ctx: node_events(primary_events(ctx)))
-    return _AllOf(tuple(EventsRule(f"expected.observer_events.{name}", node.key_span(name), events, observer_events(name)) for name, events in node.items()))
+    return AllOf(tuple(EventsRule(f"expected.observer_events.{name}", node.key_span(name), events, observer_events(name)) for name, events in node.items()))
 
 
 def _node_drains(node: Mapping, span: Span | None) -> Rule:
@@ -108,7 +108,7 @@ def _node_drains(node: Mapping, span: Span | None) -> Rule:
             return drains[name]
         return select
 
-    return _AllOf(tuple(DrainSummaryRule(f"expected.node_drain_summaries.{n}", node.key_span(n), v, select_for(n)) for n, v in node.items()))
+    return AllOf(tuple(DrainSummaryRule(f"expected.node_drain_summaries.{n}", node.key_span(n), v, select_for(n)) for n, v in node.items()))
 
 
 def _snapshots(node: Mapping, span: Span | None) -> Rule:
@@ -121,7 +121,7 @@ def _snapshots(node: Mapping, span: Span | None) -> Rule:
                     raise LookupError(f"no snapshot of {o!r} at node {n!r}")
                 return node_events(snapshots[n][o])
             rules.append(EventsRule(f"expected.node_accumulator_snapshots.{node_name}.{observer}", per_observer.key_span(observer), events, select))
-    return _AllOf(tuple(rules))
+    return AllOf(tuple(rules))
 
 
 def _final_accumulators(node: Mapping, span: Span | None) -> Rule:
@@ -133,7 +133,7 @@ def _final_accumulators(node: Mapping, span: Span | None) -> Rule:
                 raise LookupError(f"no accumulate observer named {o!r}")
             return node_events([e for bucket in buckets.values() for e in bucket])
         rules.append(EventsRule(f"expected.final_accumulator_state.{observer}", node.key_span(observer), events, select))
-    return _AllOf(tuple(rules))
+    return AllOf(tuple(rules))
 
 
 def _delivery_order(node: Sequence, span: Span | None) -> Rule:
@@ -151,7 +151,7 @@ def _trace_records(node: Mapping, span: Span | None) -> Rule:
         def select(ctx: Context, r=recorder) -> Any:
             return [entry[2] for entry in ctx.trace.middleware_log if entry[0] == "trace" and entry[1] == r]
         rules.append(ValueRule(f"expected.trace_records.{recorder}", node.key_span(recorder), records, select, "subset"))
-    return _AllOf(tuple(rules))
+    return AllOf(tuple(rules))
 
 
 def _timing_records(node: Sequence, span: Span | None) -> Rule:

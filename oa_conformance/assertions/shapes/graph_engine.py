@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...model.diagnostics import Span
-from ..catalogue.predicate_rules import predicate_rule
-from ..rules import FAILED, VERIFIED, Check, Context, Rule, ShapeRow, Unverified, ValueRule, _AllOf, invocation_of, node_events
+from ..catalogue.predicate_rules import predicate_block, references
+from ..rules import FAILED, VERIFIED, Check, Context, Rule, ShapeRow, ValueRule, AllOf, invocation_of, node_events
 
 
 @dataclass(frozen=True)
@@ -61,13 +61,10 @@ def _snapshot_invariants(node: Any, span: Span | None) -> Rule:
     for node_name, per_observer in node.items():
         for observer, block in per_observer.items():
             name = f"expected.node_accumulator_snapshot_invariants.{node_name}.{observer}"
-            rules = []
-            for ref in block.predicates:
-                # The directive is graph-engine's (§6 drains): its predicates are graph-engine rows.
-                rule = predicate_rule("graph-engine", ref.name, ref.value, ref.span, name)
-                rules.append(rule if rule is not None else Unverified(f"{name}.{ref.name}", ref.span, f"not implemented: predicate {ref.name!r}"))
-            scopes.append(SnapshotScope(name, per_observer.key_span(observer), node_name, observer, tuple(rules)))
-    return _AllOf(tuple(scopes))
+            # The directive is graph-engine's (§6 drains): its predicates are graph-engine rows.
+            rules = predicate_block("graph-engine", name, references(block))
+            scopes.append(SnapshotScope(name, per_observer.key_span(observer), node_name, observer, rules))
+    return AllOf(tuple(scopes))
 
 
 __all__ = ["NoPropagatedError", "SnapshotScope"]

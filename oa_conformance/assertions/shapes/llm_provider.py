@@ -3,7 +3,7 @@
 (interpreter/running/capabilities/llm_provider.py; docs/TRACE.md).
 
 The assert pass checks a direct case's case-level directives that have a shape here and each key of
-its ``expected:`` (assert_pass.expectation_sites). The ``call:`` shape checks the one call's
+its ``expected:`` (assert_pass.plan). The ``call:`` shape checks the one call's
 outcome; the ``calls:`` shape checks each entry's own ``expected:`` and wire directives with
 ``Context.call`` set to that entry's index. An expectation outside any entry is about the case's
 only call (``call:`` form) or, for wire assertions, about every request the case sent. Wire assertions compare the outbound request
@@ -23,9 +23,9 @@ from ...ast.nodes import FormatToken, Mapping, Scalar, Sequence
 from ...model.diagnostics import Span
 from ...model.trace import ErrorRecord
 from ..matchers import Match, Mismatch, match, show
-from ..catalogue.predicate_rules import predicate_rule
+from ..catalogue.predicate_rules import predicate_block, references
 from ..error_rules import ErrorRule
-from ..rules import FAILED, VERIFIED, Check, Context, Rule, SelectingRule, ShapeRow, Unverified, ValueRule, _AllOf, collection, verdict
+from ..rules import FAILED, VERIFIED, Check, Context, Rule, SelectingRule, ShapeRow, ValueRule, AllOf, collection, verdict
 
 LP = "llm-provider"
 
@@ -119,7 +119,7 @@ class InCall(Rule):
     rules: tuple[Rule, ...]
 
     def evaluate(self, ctx: Context, bindings: Any):
-        return _AllOf(self.rules).check(dataclasses.replace(ctx, call=self.index), bindings)
+        return AllOf(self.rules).check(dataclasses.replace(ctx, call=self.index), bindings)
 
 
 @dataclass(frozen=True)
@@ -148,7 +148,7 @@ def _expected(node: Any, span: Span | None, shape_rule: Any) -> Rule:
 
     rules: list[Rule] = [] if _expects_error(node) else [CallOutcome("expected", span)]
     rules.extend(shape_rule(key, value, node.key_span(key), LP) for key, value in node.items())
-    return _AllOf(tuple(rules))
+    return AllOf(tuple(rules))
 
 
 def _calls(node: Any, span: Span | None, shape_rule: Any) -> Rule:
@@ -161,16 +161,12 @@ def _calls(node: Any, span: Span | None, shape_rule: Any) -> Rule:
             if directive in DIRECTIVES:  # `expected` and the wire directives
                 inner.append(shape_rule(directive, step.get(directive), step.key_span(directive), LP))
         rules.append(InCall(f"calls[{index}]", step.span, index, tuple(inner)))
-    return _AllOf(tuple(rules))
+    return AllOf(tuple(rules))
 
 
 def _invariants(node: Any, span: Span | None) -> Rule:
     """An `invariants:` block under a call's `expected:`: catalogue predicates about the call."""
-    rules = []
-    for ref in node.predicates:
-        rule = predicate_rule(LP, ref.name, ref.value, ref.span, "expected.invariants")
-        rules.append(rule or Unverified(f"expected.invariants.{ref.name}", ref.span, f"not implemented: predicate {ref.name!r}"))
-    return _AllOf(tuple(rules))
+    return AllOf(predicate_block(LP, "expected.invariants", references(node)))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -320,11 +316,7 @@ def _absent_keys(node: Any, span: Span | None) -> Rule:
 
 def _wire_checks(node: Any, span: Span | None) -> Rule:
     """Each name is a catalogue predicate (`<key>_absent` is the catalogue's key check on the body)."""
-    rules: list[Rule] = []
-    for ref in node.predicates:
-        rule = predicate_rule(LP, ref.name, ref.value, ref.span, "expected_wire_request_checks")
-        rules.append(rule or Unverified(f"expected_wire_request_checks.{ref.name}", ref.span, f"not implemented: predicate {ref.name!r}"))
-    return _AllOf(tuple(rules))
+    return AllOf(predicate_block(LP, "expected_wire_request_checks", references(node)))
 
 
 @dataclass(frozen=True)

@@ -12,9 +12,9 @@ from typing import Any, Callable
 from ...model.diagnostics import Span
 from ...ast.values import literal
 from ...model.kinds import is_mapping
-from ..catalogue.predicate_rules import RestatesRule, predicate_rule
+from ..catalogue.predicate_rules import predicate_block, references
 from ..matchers import Match, Mismatch, show
-from ..rules import FAILED, VERIFIED, Check, Context, Rule, ShapeRow, Unverified, ValueRule, collection, final_state, invocation_of, verdict
+from ..rules import FAILED, VERIFIED, Check, Context, Rule, ShapeRow, ValueRule, collection, final_state, invocation_of, verdict
 from .otel_spans import OBS, _problem, forest
 
 # ---------------------------------------------------------------------------------------------
@@ -169,10 +169,7 @@ class PerInvocationRule(Rule):
                 checks.append(Check(path, FAILED, self.expected.key_span(run_name), f"no invocation named {run_name!r} ran"))
                 continue
             run_context = replace(ctx, invocation=runs[run_name])
-            for ref in block.predicates:
-                rule = predicate_rule(OBS, ref.name, ref.value, ref.span, path)
-                if rule is None or isinstance(rule, RestatesRule):  # a restatement reads a whole block's verdicts
-                    rule = Unverified(f"{path}.{ref.name}", ref.span, f"not implemented: predicate {ref.name!r}")
+            for rule in predicate_block(OBS, path, references(block), restating=False):  # a restatement reads a whole block's verdicts
                 found, bindings = rule.check(run_context, bindings)
                 checks.extend(found)
         return tuple(checks), bindings

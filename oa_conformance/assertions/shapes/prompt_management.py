@@ -24,7 +24,7 @@ from ...ast.nodes import Mapping, Scalar, Section, Sequence
 from ...model.diagnostics import Span
 from ...model.trace import ErrorRecord
 from ..matchers import Match, Mismatch, describe, match, show
-from ..catalogue.predicate_rules import predicate_rule
+from ..catalogue.predicate_rules import predicate_block
 from ..error_rules import ErrorRule
 from ..rules import (
     FAILED,
@@ -35,7 +35,7 @@ from ..rules import (
     SelectingRule,
     Unverified,
     ValueRule,
-    _AllOf,
+    AllOf,
     ShapeRow,
     collection,
     verdict,
@@ -197,9 +197,8 @@ def _calls(block: str):
                 elif key == "raises":
                     rules.append(ErrorRule(name, key_span, value, call_error(block, index)))
                 else:  # a named predicate over the case's trace (catalogue/prompt_management.py)
-                    rule = predicate_rule(PM, key, value, key_span, f"{where}.expected")
-                    rules.append(rule or Unverified(name, key_span, f"not implemented: predicate {key!r}"))
-        return _AllOf(tuple(rules))
+                    rules.extend(predicate_block(PM, f"{where}.expected", ((key, value, key_span),)))
+        return AllOf(tuple(rules))
     return factory
 
 
@@ -209,7 +208,7 @@ def _expected(node: Mapping, span: Span | None) -> Rule:
         key_span = node.key_span(key)
         factory = ASSERTIONS.get(key)
         rules.append(factory(value, key_span) if factory else FieldsRule(f"expected.{key}", key_span, value, captured(key)))
-    return _AllOf(tuple(rules))
+    return AllOf(tuple(rules))
 
 
 def _result_equivalence(node: Mapping, span: Span | None) -> Rule:
@@ -221,7 +220,7 @@ def _result_equivalence(node: Mapping, span: Span | None) -> Rule:
     if node.get("fields_may_differ") is not None:
         may = _names(node.get("fields_may_differ"))
         rules.append(_Present("expected.result_equivalence.fields_may_differ", node.key_span("fields_may_differ"), of, may))
-    return _AllOf(tuple(rules))
+    return AllOf(tuple(rules))
 
 
 @dataclass(frozen=True)
@@ -239,7 +238,7 @@ class _Present(Rule):
 def _hash_pairs(same: bool):
     def factory(node: Sequence, span: Span | None) -> Rule:
         word = "equal" if same else "different"
-        return _AllOf(tuple(CapturesCompare(f"expected.rendered_hash_{word}[{index}]", pair.span, _names(pair), ("rendered_hash",), same)
+        return AllOf(tuple(CapturesCompare(f"expected.rendered_hash_{word}[{index}]", pair.span, _names(pair), ("rendered_hash",), same)
                             for index, pair in enumerate(node.items)))
     return factory
 
@@ -265,7 +264,7 @@ def _prompt_group(node: Mapping, span: Span | None) -> Rule:
             rules.append(ValueRule(name, key_span, value, _order_preserved(of)))
         else:
             rules.append(Unverified(name, key_span, f"not implemented: prompt_group field {key!r}"))
-    return _AllOf(tuple(rules))
+    return AllOf(tuple(rules))
 
 
 # The assertions a key of `expected:` may name instead of a capture.
@@ -299,7 +298,7 @@ def _backend_state(node: Mapping, span: Span | None) -> Rule:
         for key in state.order:
             rules.append(ValueRule(f"expected_backend_state.{backend}.{key}", state.key_span(key), state.get(key),
                                    lambda ctx, s=select, k=key: s(ctx)[k]))
-    return _AllOf(tuple(rules))
+    return AllOf(tuple(rules))
 
 
 def _messages_of(name: str, index: int) -> Callable[[Context], Any]:
@@ -339,7 +338,7 @@ def _message_equal(node: Section, span: Span | None) -> Rule:
     rules = []
     for index in (item.value for item in node.message_indices.items):
         rules.append(_MessagesEqual(f"expected_message_equal[{index}]", node.key_span("message_indices"), between, index))
-    return _AllOf(tuple(rules))
+    return AllOf(tuple(rules))
 
 
 @dataclass(frozen=True)

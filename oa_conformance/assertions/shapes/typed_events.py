@@ -17,7 +17,7 @@ from ...ast.nodes import Mapping, Scalar
 from ...model.diagnostics import Span
 from ...ast.values import literal
 from ..matchers import Match, Mismatch, absorb, match, show
-from ..rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, SelectingRule, ShapeRow, Unverified, _AllOf, node_events, \
+from ..rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, SelectingRule, ShapeRow, Unverified, AllOf, node_events, \
     primary_events, verdict
 
 OBS = "observability"
@@ -260,7 +260,7 @@ def _collector_rules(collector: str, assertions: Mapping) -> list[Rule]:
 
 def _observers(node: Mapping, span: Span | None) -> Rule:
     """``expected.observers``: per typed-event collector, its assertions (conformance-adapter §5.5)."""
-    return _AllOf(tuple(rule for collector, assertions in node.items() for rule in _collector_rules(collector, assertions)))
+    return AllOf(tuple(rule for collector, assertions in node.items() for rule in _collector_rules(collector, assertions)))
 
 
 # directive → rule builder

@@ -15,13 +15,13 @@ proves, checks and cites, linked on the coverage page (``--coverage-page``, defa
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import sys
 from typing import TextIO
 
 from ..pages.report_page import SYMBOLS
 from .files import unwritable_because, why_not_written, write_whole
+from ..report import read_json_document
 from .report_diff import NotAReport, read_document
 
 
@@ -57,15 +57,9 @@ def read_reports(paths: list[str]) -> list[tuple[str, dict]]:
 def read_coverage(path: str) -> dict:
     """The statements of a ``coverage --json`` map; ``NotAReport`` says why it is none."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            document = json.load(handle)
-    except OSError as exc:
-        raise NotAReport(f"--coverage {path}: cannot read it: {exc.strerror or exc}") from None
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise NotAReport(f"--coverage {path}: not JSON: {exc}") from None
-    if not isinstance(document, dict) or not isinstance(document.get("statements"), list):
-        raise NotAReport(f"--coverage {path}: no 'statements' list: not an oa-conformance coverage --json map")
-    return document
+        return read_json_document(path, "statements", "an oa-conformance coverage --json map")
+    except NotAReport as exc:
+        raise NotAReport(f"--coverage {path}: {exc}") from None
 
 
 def _one_of(output: str, paths: list[str]) -> str | None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
-from typing import Iterable, Iterator, NamedTuple
+from typing import Any, Iterable, Iterator, NamedTuple
 
 from ...model.discovery import FixtureRef, discover
 from ...interpreter.static.loader import load_path
@@ -187,6 +187,24 @@ def build_map(roots: list[str], checkout: str, results: list[str] | None = None,
     passed = outcomes.passed if outcomes is not None else frozenset()
     if outcomes is not None:
         problems.extend(outcomes.problems)
+    proven = _fault_proofs(faults, every_statement, passed, named, problems)
+    checked_by_tests = _adapter_evidence(evidence or {}, junit, every_statement, named, proven, problems)
+    chosen = {ident: entry for ident, entry in (accounting or {}).items() if wanted is None or ident.split(":")[0] in wanted}
+    named_by = {ident: tuple(dict.fromkeys(cases)) for ident, cases in named.items()}
+    reasons = _accounted(statements, chosen, cited_by, named_by, problems)
+    checked = {ident for ident, cases in named_by.items() if any(c in passed for c in cases)} | checked_by_tests
+    statuses = {s.id: status_of(proven=bool(proven.get(s.id)), checked=s.id in checked, accounted=s.id in reasons,
+                                cited=bool(cited_by.get(s.id))) for s in statements}
+    problems.extend(_stale_accounting(statements, statuses, chosen, proven, named_by, passed))
+    return CoverageMap(statements, tuple(resolved), cited_by, named_by,
+                       {ident: tuple(found) for ident, found in proven.items()}, statuses, reasons, len(fixtures),
+                       tuple(uncited), outcomes is not None, tuple(problems), tuple(unresolved))
+
+
+def _fault_proofs(faults: Iterable[FaultEntry], every_statement: dict, passed: frozenset, named: dict[str, list[str]],
+                  problems: list[str]) -> dict[str, list[dict[str, str]]]:
+    """The statements the caught faults prove: each case a fault lists names its statement (added to
+    ``named``), and proves it when it passed; a fault naming no statement of the prose is a problem."""
     proven: dict[str, list[dict[str, str]]] = {}
     for fault in faults:
         if fault.statement is None:
@@ -199,22 +217,19 @@ def build_map(roots: list[str], checkout: str, results: list[str] | None = None,
             named.setdefault(fault.statement, []).append(case)
             if case in passed:
                 proven.setdefault(fault.statement, []).append({"case": case, "fault": fault.id})
-    checked_by_tests = _adapter_evidence(evidence or {}, junit, every_statement, named, proven, problems)
-    chosen = {ident: entry for ident, entry in (accounting or {}).items() if wanted is None or ident.split(":")[0] in wanted}
-    named_by = {ident: tuple(dict.fromkeys(cases)) for ident, cases in named.items()}
-    reasons = _accounted(statements, chosen, cited_by, named_by, problems)
-    checked = {ident for ident, cases in named_by.items() if any(c in passed for c in cases)} | checked_by_tests
-    statuses = {s.id: status_of(proven=bool(proven.get(s.id)), checked=s.id in checked, accounted=s.id in reasons,
-                                cited=bool(cited_by.get(s.id))) for s in statements}
+    return proven
+
+
+def _stale_accounting(statements: Iterable[Any], statuses: dict, chosen: dict, proven: dict, named_by: dict, passed: frozenset) -> list[str]:
+    """An accounting entry for a statement now proven or checked: drop it (retired reasons aside)."""
+    problems = []
     for s in statements:
         if statuses[s.id] in (Status.PROVEN, Status.CHECKED) and s.id in chosen and chosen[s.id].reason not in RETIRED:
             entry = chosen[s.id]
             by = (proven.get(s.id) or [{"case": c} for c in named_by.get(s.id, ()) if c in passed] or [{"test": "adapter evidence"}])[0]
             problems.append(f"{entry.location}: accounting entry {s.id!r} is {statuses[s.id].value} by "
                             f"{by.get('case') or by.get('test')}: drop the entry")
-    return CoverageMap(statements, tuple(resolved), cited_by, named_by,
-                       {ident: tuple(found) for ident, found in proven.items()}, statuses, reasons, len(fixtures),
-                       tuple(uncited), outcomes is not None, tuple(problems), tuple(unresolved))
+    return problems
 
 
 class _Naming:

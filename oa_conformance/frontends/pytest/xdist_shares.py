@@ -88,6 +88,24 @@ def position_for(node: Any, orphans: list[Orphan]) -> int:
     return int(node.workerinput["workerid"].removeprefix("gw"))
 
 
+def show_every_share(config: Any, node2collection: dict, scheduler: str) -> None:
+    """xdist's status line (``2 workers [N items]``), N counting every worker's items. Through the
+    session's reporter, where it has one."""
+    dsession = config.pluginmanager.getplugin("dsession")
+    reporter, terminal = getattr(dsession, "trdist", None), getattr(dsession, "terminal", None)
+    if reporter is None or terminal is None:
+        return
+    from xdist.dsession import WorkerStatus
+
+    total = sum(len(c) for c in node2collection.values())
+    for node in node2collection:
+        reporter.setstatus(node.gateway.spec, WorkerStatus.CollectionDone, tests_collected=total)
+    reporter.ensure_show_status()
+    terminal.write_line("")
+    if config.option.verbose > 0:
+        terminal.write_line(f"scheduling tests via {scheduler}")
+
+
 def static_scheduler(config: Any, log: Any, orphans: list[Orphan], session: Any) -> Any:
     """The controller's scheduler for workers whose collections are their shares. ``orphans`` is
     shared with the plugin's ``pytest_configure_node`` (:func:`position_for`); ``session`` is the
@@ -135,21 +153,7 @@ def static_scheduler(config: Any, log: Any, orphans: list[Orphan], session: Any)
             return (not self.scheduled and self.collection_is_completed) or super().has_pending
 
         def _show_every_share(self) -> None:
-            """xdist's status line (``2 workers [N items]``), N counting every worker's items.
-            Through the session's reporter, where it has one."""
-            dsession = config.pluginmanager.getplugin("dsession")
-            reporter, terminal = getattr(dsession, "trdist", None), getattr(dsession, "terminal", None)
-            if reporter is None or terminal is None:
-                return
-            from xdist.dsession import WorkerStatus
-
-            total = sum(len(c) for c in self.node2collection.values())
-            for node in self.node2collection:
-                reporter.setstatus(node.gateway.spec, WorkerStatus.CollectionDone, tests_collected=total)
-            reporter.ensure_show_status()
-            terminal.write_line("")
-            if config.option.verbose > 0:
-                terminal.write_line(f"scheduling tests via {type(self).__name__}")
+            show_every_share(config, self.node2collection, type(self).__name__)
 
         def _send(self, node: Any, indices: list[int]) -> None:
             if indices:

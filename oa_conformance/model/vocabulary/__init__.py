@@ -25,7 +25,7 @@ from . import (
     sessions,
     suspension,
 )
-from .registry import Directive, Family, Vocabulary, attr_name
+from .registry import Directive, Family, Judged, Vocabulary, attr_name
 
 MODULES = (
     core,
@@ -52,4 +52,4 @@ FILE_ONLY = frozenset(("cases", "conformance_version", "name", "description"))
 
 PREDICATE_BLOCKS = tuple(sorted(d.name for d in VOCABULARY.directives_of("expected") if VOCABULARY.rule_builder("expected", d.name, d.capability) == "predicates"))
 
-__all__ = ["Directive", "FILE_ONLY", "Family", "MODULES", "PREDICATE_BLOCKS", "VOCABULARY", "Vocabulary", "attr_name"]
+__all__ = ["Directive", "FILE_ONLY", "Family", "Judged", "MODULES", "PREDICATE_BLOCKS", "VOCABULARY", "Vocabulary", "attr_name"]

@@ -9,7 +9,7 @@ section is, and says which capability it serves.
 from __future__ import annotations
 
 from .handlers import EXECUTE, expectation, GRAPH_BUILD, NOT_EXECUTED, PART, PREDICATES, SHAPE, STATIC
-from .registry import Directive, Extension, Family, Handler
+from .registry import Directive, Extension, Family, Handler, Judged
 from .shapes import (
     BOOL,
     INT,
@@ -125,13 +125,17 @@ DIRECTIVES = [
     Directive("caller_invocation_id", RUN, STR, "§5.7", "observability", None, "Invocation id passed to invoke() (observability §5.1).", handled_by=EXECUTE),
 
     # ---- expected outcome (§5.8) ---------------------------------------------------------------
-    Directive("expected", RUN, SectionShape("expected"), "§5.8", ADAPTER, "0.48.0", "What the run must produce.", handled_by=expectation("expected")),
+    Directive("expected", RUN, SectionShape("expected"), "§5.8", ADAPTER, "0.48.0", "What the run must produce.", handled_by=expectation("expected"),
+              judged=(Judged("construction_observed"), Judged("direct"), Judged("run_block", 0), Judged("whole_case_unverified"))),
     Directive("expected_error", RUN + ("expected",), SectionShape("error_expectation"), "§5.8", ADAPTER, "0.48.0",
-              "The invocation fails with this error category, raised from this node.", handled_by=(Handler("expectation", "expected_error", families=("fixture", "case", "invocation")), Handler("expectation", "shape", families=("expected",)))),
-    Directive("expected_compile_error", CASE, STR, "§5.8", GE, "0.89.0", "Compilation fails with this graph-engine §2 category.", handled_by=expectation("compile_error")),
+              "The invocation fails with this error category, raised from this node.", handled_by=(Handler("expectation", "expected_error", families=("fixture", "case", "invocation")), Handler("expectation", "shape", families=("expected",))),
+              judged=Judged("run_error", first_run=False)),
+    Directive("expected_compile_error", CASE, STR, "§5.8", GE, "0.89.0", "Compilation fails with this graph-engine §2 category.", handled_by=expectation("compile_error"),
+              judged=Judged("compile_error")),
     Directive("expected_compile_warning", CASE, OneOf((STR, ListOf(STR))), "§5.8", GE, "0.89.0",
-              "Compilation succeeds with this warning (scalar: among those emitted; list: exactly these).", handled_by=expectation("compile_warning")),
-    Directive("invariants", RUN + ("expected",), Predicates(), "§5.9", ADAPTER, "0.48.0", "Named invariant predicates.", handled_by=PREDICATES),
+              "Compilation succeeds with this warning (scalar: among those emitted; list: exactly these).", handled_by=expectation("compile_warning"), judged=Judged("compile_warning")),
+    Directive("invariants", RUN + ("expected",), Predicates(), "§5.9", ADAPTER, "0.48.0", "Named invariant predicates.", handled_by=PREDICATES,
+              judged=(Judged("run_block", 1), Judged("whole_case"))),
 
     Directive("final_state", ("expected",), Expect(("map",)), "§5.8", ADAPTER, "0.48.0", "The final state, field by field.", handled_by=SHAPE),
     Directive("execution_order", ("expected",), Expect(("list",)), "§5.8", ADAPTER, "0.48.0", "The nodes that ran, in order.", handled_by=SHAPE),

@@ -18,7 +18,7 @@ call-level-retry families.
 from __future__ import annotations
 
 from .handlers import capture, COMPOSITION, direct, expectation, node, node_middleware, NOT_EXECUTED, PART, SHAPE, STATIC
-from .registry import Directive, Family, Handler, Handlers
+from .registry import Directive, Family, Handler, Handlers, Judged
 from .shapes import *  # noqa: F403 - the shape vocabulary is this module's language
 
 CAPABILITY = "observability"
@@ -51,14 +51,16 @@ V_OTEL_BLOCK = "0.115.0"  # the `otel_observer` block (conformance-adapter §5.5
 V_BARRIER = "0.118.0"     # proposal 0124: the `await_event_delivery` barrier (conformance-adapter §5.1)
 
 
-def _general(name: str, where: tuple[str, ...], shape: Shape, since: str | None, doc: str, section: str = HEADER, handled_by: Handlers = ()) -> Directive:
+def _general(name: str, where: tuple[str, ...], shape: Shape, since: str | None, doc: str, section: str = HEADER, handled_by: Handlers = (),
+             judged: Judged | tuple[Judged, ...] = ()) -> Directive:
     """A directive of this directory's §3.2 header vocabulary that other suites may use too (general scope)."""
-    return Directive(name, where, shape, section, OBS, since, doc, handled_by=handled_by)
+    return Directive(name, where, shape, section, OBS, since, doc, handled_by=handled_by, judged=judged)
 
 
-def _local(name: str, where: tuple[str, ...], shape: Shape, since: str | None, doc: str, section: str = HEADER, handled_by: Handlers = ()) -> Directive:
+def _local(name: str, where: tuple[str, ...], shape: Shape, since: str | None, doc: str, section: str = HEADER, handled_by: Handlers = (),
+           judged: Judged | tuple[Judged, ...] = ()) -> Directive:
     """A directive of this directory's §3.2 header vocabulary (accepted in observability fixtures only)."""
-    return Directive(name, where, shape, section, OBS, since, doc, scope="directory", handled_by=handled_by)
+    return Directive(name, where, shape, section, OBS, since, doc, scope="directory", handled_by=handled_by, judged=judged)
 
 
 FAMILIES: list[Family] = [
@@ -275,7 +277,8 @@ DIRECTIVES: list[Directive] = [
     Directive("trace_output_from_state", ("langfuse_observer_config",), TRACE_HOOKS, HEADER, OBS, "0.35.0",
               "The §8.4.1 caller hook (lever 1) sourcing `trace.output`, by harness name.", handled_by=PART),
     _local("first_run_expected", CASE, SectionShape("expected"), "0.35.0",
-           "What the first run of a resume case must produce (beside `first_run_expected_error`).", handled_by=expectation("expected")),
+           "What the first run of a resume case must produce (beside `first_run_expected_error`).", handled_by=expectation("expected"),
+           judged=Judged("run_block", 0, first_run=True)),
     _local("first_trace_unchanged", EXPECTED, BOOL, "0.35.0",
            "The first run's Langfuse Trace is still as the first run left it after the resume.", handled_by=SHAPE),
     Directive("disable_state_payload", ("langfuse_observer_config",), BOOL, HEADER, OBS, "0.35.0",
@@ -298,7 +301,8 @@ DIRECTIVES: list[Directive] = [
              "The implementation can establish which TracerProvider its Langfuse client is bound to (observability §6).",
              section="§5.5", handled_by=PART),
     _general("expected_construction_error", CASE, SectionShape("construction_error_expectation"), V_FAIL_CLOSED,
-             "Constructing the case's observers / clients, or their first use, raises this categorized error.", section="§5.5", handled_by=expectation("construction_error")),
+             "Constructing the case's observers / clients, or their first use, raises this categorized error.", section="§5.5", handled_by=expectation("construction_error"),
+             judged=Judged("construction_error")),
     _general("category", ("construction_error_expectation",), STR, V_FAIL_CLOSED, "The error's category token.", section="§5.5", handled_by=PART),
     Directive("prompt_backend", CASE, SectionShape("obs_prompt_backend"), HEADER, OBS, V_LANGFUSE, "The backend serving `renders_prompt` prompts.", handled_by=capture("prompts")),
     Directive("render_variables", CASE, Data(("map",)), HEADER, OBS, V_LANGFUSE, "The variables `renders_prompt` renders with.", handled_by=capture("prompts")),

@@ -4,7 +4,7 @@ the failure mocks (conformance-adapter §5.1) and checkpointing / resume (§10).
 from __future__ import annotations
 
 from .handlers import COMPOSITION, EXECUTE, expectation, GRAPH_BUILD, node, NODE_MODIFIER, NOT_EXECUTED, PART, PREDICATES, SHAPE
-from .registry import Directive, Extension, Family, Handler, every_use, value_among, value_naming
+from .registry import Directive, Extension, Family, Handler, Judged, every_use, value_among, value_naming
 from .shapes import BOOL, INT, NUM, STR, Data, Enum, Expect, ListOf, MapOf, Nullable, OneOf, Predicates, SectionShape
 
 CAPABILITY = "pipeline-utilities"
@@ -170,7 +170,8 @@ DIRECTIVES = [
     Directive("fan_out_internal_save_batching", ("checkpointer",), SectionShape("save_batching"), "§10", PU, None, "Batch fan-out saves.", handled_by=PART),
     Directive("flush_every", ("save_batching",), INT, "§10", PU, None, "Saves per flush.", handled_by=PART),
     Directive("populate_checkpointer_via_runs", RUN, INT, "§5.6", PU, "0.48.0", "Seed the checkpointer with N completed runs first.", handled_by=EXECUTE),
-    Directive("first_run_expected_error", RUN, SectionShape("error_expectation"), "§5.6", PU, None, "The error ending the first run.", handled_by=(Handler("expectation", "first_run_error", families=("fixture", "case")), Handler("not_executed", families=("invocation",)))),
+    Directive("first_run_expected_error", RUN, SectionShape("error_expectation"), "§5.6", PU, None, "The error ending the first run.", handled_by=(Handler("expectation", "first_run_error", families=("fixture", "case")), Handler("not_executed", families=("invocation",))),
+              judged=Judged("run_error", first_run=True)),
     Directive("crash_injection", RUN, SectionShape("crash_injection"), "§5.6", PU, None, "Abandon the first run after a save.", handled_by=(Handler("run", families=("fixture", "case")), Handler("not_executed", families=("invocation",)))),
     Directive("after_node", ("crash_injection",), STR, "§5.6", PU, None, "Crash after this node's completed save.", handled_by=PART),
     Directive("after_fan_out_instance", ("crash_injection",), SectionShape("fan_out_instance_ref"), "§5.6", PU, None,
@@ -188,7 +189,8 @@ DIRECTIVES = [
                                   "a category: the error raised at graph build or when the run resumes, whichever happened, "
                                   "is matched field by field (pipeline-utilities §10.10: the ambiguity error MUST carry the "
                                   "offending `(from_version, to_version)` pair; §10.12.2 leaves the detection point open).",
-                                  _an_error_block)),
+                                  _an_error_block),
+              judged=Judged("build_or_run_error")),
     Directive("transient", ("error_expectation",), BOOL, "§6.1", PU, None,
               "Whether the runtime's default retry classifier treats the error as transient.", handled_by=PART),
     Directive("invariants", ("resume",), Predicates(), "§5.6", PU, None, "Resume-specific invariant predicates.", handled_by=PREDICATES),
@@ -209,9 +211,11 @@ DIRECTIVES = [
     Directive("to_version", ("migration",), STR, "§10.10", PU, None, "Target schema version.", handled_by=PART),
     Directive("migrate", ("migration",), STR, "§10.10", PU, None, "The harness migration function.", handled_by=PART),
 
-    Directive("saved_record_assertions", RUN, SectionShape("record_assertions"), "§5.8", PU, None, "Assertions on the record saved by the first run.", handled_by=(Handler("expectation", "saved_record", families=("fixture", "case")), Handler("not_executed", families=("invocation",)))),
+    Directive("saved_record_assertions", RUN, SectionShape("record_assertions"), "§5.8", PU, None, "Assertions on the record saved by the first run.", handled_by=(Handler("expectation", "saved_record", families=("fixture", "case")), Handler("not_executed", families=("invocation",))),
+              judged=Judged("run_block", 2)),
     Directive("latest_record_assertions", ("expected",), SectionShape("record_assertions"), "§5.8", PU, None, "Assertions on the latest saved record.", handled_by=SHAPE),
-    Directive("every_save_assertions", CASE, SectionShape("record_assertions"), "§5.8", PU, None, "Assertions every save must satisfy.", handled_by=expectation("every_save")),
+    Directive("every_save_assertions", CASE, SectionShape("record_assertions"), "§5.8", PU, None, "Assertions every save must satisfy.", handled_by=expectation("every_save"),
+              judged=Judged("run_block", 3)),
     Directive("checkpoint_saves", ("expected",), Expect(("list",)), "§10", PU, None, "The saves, in order.", handled_by=SHAPE),
     Directive("completed_positions", ("record_assertions",), Expect(("list",)), "§5.8", PU, None, "The record's completed positions.", handled_by=PART),
     Directive("fan_out_node_in_completed_positions", ("record_assertions",), BOOL, "§5.8", PU, None, "The fan-out node is recorded completed.", handled_by=PART),

@@ -127,6 +127,41 @@ class Extension:
     used_by: Callable[[Any], bool] = every_use
 
 
+# Where the assert pass judges an expectation directive (``Directive.judged``): the steps of its plan
+# (``assertions/assert_pass.plan``), in the order it takes them. A step reads the rows naming it in
+# their ``order``; rows sharing a slot (step and order) are alternatives, the first the fixture gives wins.
+ASSERT_STEPS = {
+    "compile_error": "compilation must fail: judged alone, and it decides the case",
+    "build_or_run_error": "an error allowed at graph build or at run time (the case's, then `resume:`'s): judged alone",
+    "construction_error": "standing the observers up (or their first use) must raise",
+    "construction_observed": "when standing the observers up raised as expected, what the captures saw standing up",
+    "compile_warning": "compilation must warn",
+    "direct": "a direct case (no graph run) judges it beside its directory's shapes",
+    "run_error": "a run's expected error: the first holder giving it (the run's own entry, then the case) accounts for the run's error",
+    "run_block": "one of each run's blocks, judged against that run",
+    "whole_case": "an `invocations:` case's case-level block, about the runs as a whole",
+    "whole_case_unverified": "a case-level block not implemented beside `invocations:` (an unverified check)",
+}
+
+
+@dataclass(frozen=True)
+class Judged:
+    """One place in the assert pass's plan: a step of :data:`ASSERT_STEPS`, the directive's order in
+    it, and which runs it is judged in (True: a resume case's first run only; False: every run but
+    that one; None: every run). In a slot, a first-run row comes before the rest."""
+
+    step: str
+    order: int = 0
+    first_run: bool | None = None
+
+    def __post_init__(self) -> None:
+        if self.step not in ASSERT_STEPS:
+            raise ValueError(f"unknown assert step {self.step!r}")
+
+    def in_run(self, first_run: bool) -> bool:
+        return self.first_run is None or self.first_run == first_run
+
+
 @dataclass(frozen=True)
 class Directive:
     """One key a family allows."""
@@ -149,6 +184,8 @@ class Directive:
     # spec): its doc says what it extends. `oa-lint` reports each use as information (V005), so a
     # fixture meant for upstream shows where it depends on one; docs/PREDICATES.md lists them.
     extension: Extension | None = None
+    # Where the assert pass judges it (an expectation directive the pass's plan reads): :class:`Judged`.
+    judged: tuple[Judged, ...] | Judged = ()
     attr: str = field(default="", init=False, compare=False)  # the Python attribute on its family's AST class
 
     def __post_init__(self) -> None:
@@ -156,6 +193,8 @@ class Directive:
         object.__setattr__(self, "attr", _attr_names(self.name))
         if isinstance(self.handled_by, Handler):
             object.__setattr__(self, "handled_by", (self.handled_by,))
+        if isinstance(self.judged, Judged):
+            object.__setattr__(self, "judged", (self.judged,))
 
     def handlers_in(self, family: str) -> tuple[Handler, ...]:
         """Its handlers where it appears in ``family``."""
@@ -217,6 +256,7 @@ class Vocabulary:
         self._by_family = MappingProxyType({k: tuple(v) for k, v in by_family.items()})
         self._cache: dict[tuple, Directive | None] = {}
         self._tables: dict[tuple, dict] = {}
+        self._steps: dict[str, tuple] = {}
 
     @property
     def capabilities(self) -> tuple[str, ...]:
@@ -286,6 +326,15 @@ class Vocabulary:
         row = self.lookup(family, name, capability)
         keys = [h.key for h in row.handlers_in(family) if h.kind == "expectation"] if row is not None else []
         return keys[0] if keys else None
+
+    def judged_at(self, step: str) -> tuple[tuple[str, Judged], ...]:
+        """The directives the assert pass judges at ``step`` (name and place), in their order; in a
+        slot, a first-run row first."""
+        found = self._steps.get(step)
+        if found is None:
+            places = {(d.name, j) for d in self.all_directives() for j in d.judged if j.step == step}  # type: ignore[union-attr]
+            found = self._steps[step] = tuple(sorted(places, key=lambda place: (place[1].order, place[1].first_run is not True, place[0])))
+        return found
 
     def keys_of(self, kind: str) -> frozenset[str]:
         """Every key the rows give handlers of ``kind`` (a test checks each names a table entry)."""
