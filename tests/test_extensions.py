@@ -516,3 +516,110 @@ def test_on_caught_raise_through_the_installed_command_and_lint(tmp_path):
     assert done.returncode == 0, done.stdout + done.stderr
     found = json.loads(installed("oa-lint", "--format", "json", "--select", "V005", ref.path).stdout)
     assert [d["code"] for d in found] == ["V005"] and "kind: raise" in found[0]["message"]
+
+
+# ---- invoke_checkpoint_delete -----------------------------------------------------------------------
+
+DELETE_MISSING = """\
+cases:
+  - name: delete_missing
+    state:
+      fields:
+        deleted: {{type: bool, default: false}}
+    entry: clean
+    nodes:
+      clean:
+        invoke_checkpoint_delete: "never-saved"
+        update: {{deleted: true}}
+    edges:
+      - {{from: clean, to: END}}
+    initial_state: {{}}
+    checkpointer: {backend}
+    expected:
+      final_state: {{deleted: true}}
+"""
+
+
+def run_delete_missing(tmp_path, backend: str):
+    ref = write_fixture(tmp_path, DELETE_MISSING.format(backend=backend), "pipeline-utilities", "001-delete.yaml")
+    return run_case(cases_of(ref)[0], timeout=20)
+
+
+def test_invoke_checkpoint_delete_is_an_extension_row():
+    row = VOCABULARY.lookup("node", "invoke_checkpoint_delete", "pipeline-utilities")
+    assert row.extension is not None and "delete" in row.extension.doc
+
+
+def test_delete_of_a_missing_id_holds_on_both_backends(tmp_path):
+    for backend in ("in_memory", "sqlite"):
+        result = run_delete_missing(tmp_path / backend, backend)
+        assert result.outcome == "passed", (backend, result.reason)
+
+
+def test_a_delete_that_raises_on_a_missing_id_fails_the_case(tmp_path, monkeypatch):
+    from openarmature.checkpoint import InMemoryCheckpointer
+
+    async def strict(self, invocation_id):  # a backend that does not tolerate a missing id
+        raise KeyError(invocation_id)
+
+    monkeypatch.setattr(InMemoryCheckpointer, "delete", strict)
+    result = run_delete_missing(tmp_path, "in_memory")
+    assert result.outcome == "failed" and "final_state" in result.reason, result.reason
+
+
+# ---- expected_chain_ambiguity_error as an expected-error block ----------------------------------------
+
+DUPLICATE_PAIR = """\
+cases:
+  - name: duplicate_pair
+    state:
+      schema_version: "v2"
+      fields:
+        x: {type: int, default: 0}
+    entry: noop
+    nodes:
+      noop:
+        update_pure: {}
+    edges:
+      - {from: noop, to: END}
+    initial_state: {}
+    checkpointer: sqlite
+    migrations:
+      - {from_version: "v1", to_version: "v2", migrate: should_not_run}
+      - {from_version: "v1", to_version: "v2", migrate: should_not_run}
+    expected_chain_ambiguity_error:
+      category: checkpoint_state_migration_chain_ambiguous
+      carries:
+        from_version: "v1"
+        to_version: "v2"
+"""
+
+
+def run_duplicate_pair(tmp_path):
+    ref = write_fixture(tmp_path, DUPLICATE_PAIR, "pipeline-utilities", "001-ambiguity.yaml")
+    return run_case(cases_of(ref)[0], timeout=20)
+
+
+def test_an_ambiguity_error_block_is_an_extension_and_a_bare_category_is_not():
+    from oa_conformance.ast.nodes import Scalar
+
+    row = VOCABULARY.lookup("case", "expected_chain_ambiguity_error", "pipeline-utilities")
+    assert row.extension is not None and not row.extension.used_by(Scalar(value="checkpoint_state_migration_chain_ambiguous"))
+
+
+def test_an_ambiguity_error_block_holds_when_the_error_carries_the_pair(tmp_path):
+    result = run_duplicate_pair(tmp_path)
+    assert result.outcome == "passed", result.reason
+
+
+def test_an_ambiguity_error_block_fails_when_the_error_drops_a_version(tmp_path, monkeypatch):
+    from openarmature.checkpoint import errors
+
+    original = errors.CheckpointStateMigrationChainAmbiguous.__init__
+
+    def without_from(self, *args, from_version=None, to_version=None):  # a runtime losing the pair
+        original(self, *args, from_version=None, to_version=to_version)
+
+    monkeypatch.setattr(errors.CheckpointStateMigrationChainAmbiguous, "__init__", without_from)
+    result = run_duplicate_pair(tmp_path)
+    assert result.outcome == "failed" and "from_version" in result.reason, result.reason

@@ -186,6 +186,16 @@ def invocation_error(ctx: Context) -> Any:
     return inv.error
 
 
+def build_or_run_error(ctx: Context) -> Any:
+    """The error raised while the graph was built, else the invocation's (`expected_chain_ambiguity_error`
+    with a map: the spec lets the category surface at either point, §10.12.2)."""
+    if ctx.trace.compile_error is not None:
+        return ctx.trace.compile_error
+    if ctx.invocation is not None and ctx.invocation.error is not None:
+        return ctx.invocation.error
+    raise LookupError("nothing was raised at graph build or at run time")
+
+
 def raised_error(ctx: Context) -> Any:
     """The invocation's error as the code inside the node raised it: the category (and type) of
     the outermost non-carrier link of the chain that has one — a provider's §7 category raised

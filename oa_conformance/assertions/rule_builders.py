@@ -16,11 +16,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
+from ..ast.nodes import Scalar
 from ..model.diagnostics import Span
 from ..model.vocabulary import VOCABULARY
 from .case_rules import BuildOrRunErrorRule, CompileErrorRule, CompileWarningRule, ConstructionErrorRule
 from .catalogue.predicate_rules import predicate_block, references
-from .error_rules import ErrorRule, invocation_error
+from .error_rules import build_or_run_error, ErrorRule, invocation_error
 from .rules import Context, Rule
 from .shapes import shape_rule
 from .shapes.checkpoint import EverySaveRule, RecordRule, saved_record
@@ -114,7 +115,8 @@ RULE_BUILDERS: dict[str, Build] = {
     "compile_error": lambda site, _: [CompileErrorRule(site.directive, site.span, site.node)],
     "compile_warning": lambda site, _: [CompileWarningRule(site.directive, site.span, site.node)],
     "construction_error": lambda site, _: [ConstructionErrorRule(site.directive, site.span, site.node)],
-    "build_or_run_error": lambda site, _: [BuildOrRunErrorRule(site.directive, site.span, site.node)],
+    "build_or_run_error": lambda site, _: [BuildOrRunErrorRule(site.directive, site.span, site.node) if isinstance(site.node, Scalar)
+                                           else ErrorRule(site.directive, site.span, site.node, build_or_run_error)],
     "saved_record": lambda site, _: [RecordRule(site.directive, site.span, site.node, saved_record)],
     "every_save": lambda site, _: [EverySaveRule(site.directive, site.span, site.node)],
 }

@@ -264,6 +264,15 @@ async def drain_in_node(ctx: NodeContext, spec: Section) -> None:
     await timed_drain(ctx.harness.graph.compiled.drain, timeout)
 
 
+async def checkpoint_delete(ctx: NodeContext, spec: Scalar) -> None:
+    """`invoke_checkpoint_delete` (an extension): the case's checkpointer backend's `delete`, called
+    from inside the node, so an error it raises fails the node."""
+    checkpointer = ctx.harness.instruments.checkpointer
+    if checkpointer is None:
+        raise HarnessPrimitiveMissing("`invoke_checkpoint_delete` needs a `checkpointer:`", spec.span)
+    await checkpointer.delete(spec.value)
+
+
 # ---------------------------------------------------------------------------------------------
 # Routing
 

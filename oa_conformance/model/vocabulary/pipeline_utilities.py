@@ -4,11 +4,19 @@ the failure mocks (conformance-adapter §5.1) and checkpointing / resume (§10).
 from __future__ import annotations
 
 from .handlers import COMPOSITION, EXECUTE, expectation, GRAPH_BUILD, node, NODE_MODIFIER, NOT_EXECUTED, PART, PREDICATES, SHAPE
-from .registry import Directive, Extension, Family, Handler, Judged, value_among, value_naming
+from .registry import Directive, Extension, Family, Handler, Judged, every_use, value_among, value_naming
 from .shapes import BOOL, INT, NUM, STR, Data, Enum, Expect, ListOf, MapOf, Nullable, OneOf, Predicates, SectionShape
 
 CAPABILITY = "pipeline-utilities"
 PU = CAPABILITY
+
+
+def _an_error_block(value: object) -> bool:
+    """Whether an `expected_chain_ambiguity_error` value is the extension's expected-error block, not
+    upstream's bare category (duck-typed: a section names its family)."""
+    return getattr(value, "family", None) == "error_expectation"
+
+
 NODE = ("node",)
 CASE = ("fixture", "case")
 RUN = ("fixture", "case", "invocation")
@@ -153,6 +161,12 @@ DIRECTIVES = [
     Directive("checkpointer", CASE, OneOf((STR, SectionShape("checkpointer"))), "§5.6", PU, "0.48.0",
               "The checkpointer backend: in_memory, sqlite, in_memory_batched (or a block with `kind`).", handled_by=EXECUTE),
     Directive("kind", ("checkpointer",), STR, "§5.6", PU, None, "The backend.", handled_by=PART),
+    Directive("invoke_checkpoint_delete", NODE, STR, "§10.1", PU, None,
+              "Before returning, call the checkpointer's `delete` with this invocation id.", handled_by=node("invoke_checkpoint_delete"),
+              extension=Extension("`invoke_checkpoint_delete: <invocation id>` on a node: the node calls the case's checkpointer "
+                                  "backend's `delete` with that id before returning. No upstream directive calls `delete`; "
+                                  "pipeline-utilities §10.1 requires `delete` of an id with no record to be a no-op, which a "
+                                  "call inside a node shows: an error from it fails that node.", every_use)),
     Directive("fan_out_internal_save_batching", ("checkpointer",), SectionShape("save_batching"), "§10", PU, None, "Batch fan-out saves.", handled_by=PART),
     Directive("flush_every", ("save_batching",), INT, "§10", PU, None, "Saves per flush.", handled_by=PART),
     Directive("populate_checkpointer_via_runs", RUN, INT, "§5.6", PU, "0.48.0", "Seed the checkpointer with N completed runs first.", handled_by=EXECUTE),
@@ -169,8 +183,13 @@ DIRECTIVES = [
     Directive("from_seeded_record", ("resume",), BOOL, "§10", PU, None, "Resume from the `seeded_record`.", handled_by=PART),
     Directive("expected", ("resume",), SectionShape("expected"), "§5.6", PU, None, "The resumed run's expected outcome.", handled_by=expectation("expected")),
     Directive("expected_error", ("resume",), SectionShape("error_expectation"), "§5.6", PU, None, "The resume fails with this error.", handled_by=expectation("expected_error")),
-    Directive("expected_chain_ambiguity_error", CASE + ("resume",), STR, "§10.12", PU, None,
+    Directive("expected_chain_ambiguity_error", CASE + ("resume",), OneOf((STR, SectionShape("error_expectation"))), "§10.12", PU, None,
               "This category surfaces at graph build (migration registration / compile) or when the run resumes.", handled_by=expectation("build_or_run_error"),
+              extension=Extension("`expected_chain_ambiguity_error` as an expected error (`category`, `carries`, ...) instead of "
+                                  "a category: the error raised at graph build or when the run resumes, whichever happened, "
+                                  "is matched field by field (pipeline-utilities §10.10: the ambiguity error MUST carry the "
+                                  "offending `(from_version, to_version)` pair; §10.12.2 leaves the detection point open).",
+                                  _an_error_block),
               judged=Judged("build_or_run_error")),
     Directive("transient", ("error_expectation",), BOOL, "§6.1", PU, None,
               "Whether the runtime's default retry classifier treats the error as transient.", handled_by=PART),
