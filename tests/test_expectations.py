@@ -21,6 +21,7 @@ from .test_run import LINEAR, write_fixture
 
 SHIPPED = REPO / "oa-expectations.toml"  # openarmature 0.17.0 against the target, spec 0.118.2
 OVERLAY_0_109 = REPO / "oa-expectations-spec-0.109.0.toml"  # the 0.109.0 corpus, read after it
+BUNDLED = REPO / "oa-expectations-bundled.toml"  # the runtime violations the bundled spec/ finds
 ENTRY = '["{id}"]\noutcome = "{outcome}"\nkind = "{kind}"\nreason = "{reason}"\n'
 
 
@@ -203,15 +204,14 @@ def test_the_shipped_file_makes_the_target_corpus_run_exit_0(target_spec, capsys
 
 
 def _each_entry_is_needed(root, files: list[Path], judged: Path) -> None:
-    """Each entry of ``judged`` is load-bearing on ``root`` and the bundled cases read with ``files``:
-    without it, some case of the run fails (and every entry matches a case)."""
+    """Each entry of ``judged`` is load-bearing on ``root`` read with ``files``: without it, some case
+    of the run fails (and every entry matches a case)."""
     shipped = load_all([str(f) for f in files], runtime_version())  # as the run reads them
     version = runtime_version()
     own = Expectations(str(judged), tuple(e for e in load_expectations(str(judged)).entries  # those for this build
                                           if e.holds_for(version) and e.outcome != "pass"))
     listed = sorted({e.case_id.split("/", 1)[0] for e in own.entries})  # every directory with an entry
-    # the bundled cases too: an entry may record a runtime deviation a bundled case finds
-    refs = [c for f in discover([str(root), str(BUNDLED_SPEC)], listed) for c in cases_of(f)]
+    refs = [c for f in discover([str(root)], listed) for c in cases_of(f)]
     raw = list(run_all(refs, workers=8))
     assert not own.unmatched(r.ref.id for r in raw)
     def fails(expectations: Expectations, result) -> bool:  # as a run judges it: skip entries first
@@ -229,6 +229,11 @@ def test_removing_any_shipped_entry_makes_the_target_run_fail(target_spec):
 
 def test_removing_any_overlay_entry_makes_the_0_109_run_fail(shared_spec):
     _each_entry_is_needed(shared_spec, [SHIPPED, OVERLAY_0_109], OVERLAY_0_109)
+
+
+def test_removing_any_bundled_entry_makes_the_bundled_run_fail():
+    """A known runtime violation a bundled case finds is a failing case with its entry (issue 32)."""
+    _each_entry_is_needed(BUNDLED_SPEC, [BUNDLED], BUNDLED)
 
 
 def test_the_cli_exits_1_when_a_shipped_entry_is_removed(target_spec, tmp_path):
@@ -303,7 +308,7 @@ def test_a_category_goes_only_on_a_whole_case_fail_entry(body, message):
     assert str(caught.value).startswith("exp.toml:7: ")
 
 
-@pytest.mark.parametrize("path", [SHIPPED, OVERLAY_0_109], ids=lambda p: p.name)
+@pytest.mark.parametrize("path", [SHIPPED, OVERLAY_0_109, BUNDLED], ids=lambda p: p.name)
 def test_every_shipped_fail_entry_pins_what_fails(path):
     unpinned = [e.case_id for e in load_expectations(str(path)).entries
                 if e.outcome == "fail" and not e.checks and e.category is None]

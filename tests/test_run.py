@@ -39,7 +39,7 @@ def only_result(ref: FixtureRef):
 def test_bundled_fixtures_all_pass():
     """Every bundled case passes, except a known runtime violation: a case the expectations file lists
     with kind "runtime", which must fail exactly as its entry pins (xfail)."""
-    violations = load_expectations(str(REPO / "oa-expectations.toml"))
+    violations = load_expectations(str(REPO / "oa-expectations-bundled.toml"))
     results = [judge(r, violations) for r in run_all(c for f in discover([str(BUNDLED_SPEC)]) for c in cases_of(f))]
     def as_expected(r) -> bool:
         entry = violations.lookup(r.ref.id)
@@ -100,7 +100,7 @@ def test_two_runs_give_identical_outcomes(shared_spec):
 
 def test_cli_run_writes_the_json_report(tmp_path, capsys):
     report = tmp_path / "report.json"
-    expectations = str(REPO / "oa-expectations.toml")  # the bundled cases that find a runtime deviation
+    expectations = str(REPO / "oa-expectations-bundled.toml")  # the bundled cases that find a runtime deviation
     assert cli(["run", str(BUNDLED_SPEC), "--expectations", expectations, "--json", str(report)]) == 0
     out = capsys.readouterr().out
     assert re.search(r"graph-engine\s+\d+\s+0\s+0\s+0", out)
