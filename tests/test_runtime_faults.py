@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tools.runtime_faults import FaultError, detections, load_faults, outcomes_under, patched_runtime
+from tools.runtime_faults import Fault, FaultError, detections, load_faults, outcomes_under, patched_runtime
 
 from .conftest import BUNDLED_SPEC, shared_spec_root, target_spec_root
 
@@ -89,3 +89,16 @@ def test_detections_are_the_cases_that_got_worse():
     baseline = {"a": "passed", "b": "xfail", "c": "skipped", "d": "failed", "e": "passed"}
     faulty = {"a": "failed", "b": "failed", "c": "skipped", "d": "failed", "e": "passed"}
     assert detections(baseline, faulty) == ["a", "b"]
+
+
+def test_a_runtime_that_cancels_itself_fails_its_case_and_the_run_ends():
+    """A cancellation the invocation raises on its own (here every function node's step) is the
+    case's outcome, judged like any error: it used to end the case's worker, and the run waited for
+    it forever, so one such case hung a whole run."""
+    cancels = Fault("test-node-step-cancels-itself", "graph/compiled.py",
+                    "        # Mutable single-element list so innermost (a closure) can\n",
+                    "        raise asyncio.CancelledError()\n        # Mutable single-element list so innermost (a closure) can\n",
+                    "graph-engine §2: a node step the runtime itself cancels (a fault for this test)")
+    fixture = BUNDLED_SPEC / "graph-engine" / "conformance" / "001-linear-reducers.yaml"
+    outcomes = outcomes_under(cancels, [str(fixture)], ["--processes", "1", "--timeout", "60"])
+    assert outcomes and set(outcomes.values()) == {"failed"}, outcomes

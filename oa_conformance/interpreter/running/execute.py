@@ -438,6 +438,15 @@ async def _invoke(scenario: Scenario, run: PlannedRun, harness: Harness, built: 
         final_state = plain(result)
     except Crashed:  # abandoned by an injected crash: no outcome of its own
         outcome = "crashed"
+    except asyncio.CancelledError as raised:
+        # A cancellation the invocation raised on its own (a node or the runtime cancelling itself)
+        # is its outcome, judged like any error; one aimed at this case's task (its time limit, an
+        # interrupt) is not ours to keep. Left to escape, it ended the case's worker and the run
+        # waited for it forever.
+        task = asyncio.current_task()
+        if task is not None and task.cancelling():
+            raise
+        outcome, error = "errored", error_record(raised)
     except (oa.GraphError, Exception) as raised:  # any failure is the outcome under test
         missing = harness_missing(raised)
         if missing is not None:  # the harness (or the build) lacks what the case needs: not the outcome under test
