@@ -34,11 +34,10 @@ import subprocess
 import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
 
 from oa_conformance.frontends.cli.report_diff import BAD, GOOD, ReportedCase
-from oa_conformance.frontends.coverage.faults import FaultsError, read_faults
+from oa_conformance.frontends.coverage.faults import FaultEntry, FaultsError, read_faults
 
 FAULTS = Path(__file__).with_name("runtime-faults.toml")
 
@@ -48,26 +47,15 @@ class FaultError(Exception):
     malformed faults file."""
 
 
-@dataclass(frozen=True)
-class Fault:
-    id: str
-    file: str
-    old: str
-    new: str
-    clause: str
-    caught_by: tuple[str, ...] = ()
-    statement: str | None = None  # the statement id it breaks exactly (docs/COVERAGE.md: proven)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "caught_by", tuple(self.caught_by))
+# One fault as the faults file gives it (the reader the coverage map uses too).
+Fault = FaultEntry
 
 
 def load_faults(path: Path = FAULTS) -> list[Fault]:
     try:
-        entries = read_faults(str(path))
+        return read_faults(str(path))
     except FaultsError as exc:
         raise FaultError(str(exc)) from None
-    return [Fault(e.id, e.file, e.old, e.new, e.clause, e.caught_by, e.statement) for e in entries]
 
 
 def fault(fault_id: str, path: Path = FAULTS) -> Fault:

@@ -29,16 +29,18 @@ _TABLE = re.compile(r"^\s*\[\[\s*fault\s*\]\]\s*(?:#.*)?$")
 
 
 class FaultEntry(NamedTuple):
+    """One fault; the defaults serve a fault made in code (a test's), which has no file position."""
+
     id: str
     file: str
     old: str
     new: str
     clause: str
-    caught_by: tuple[str, ...]
-    statement: str | None
-    path: str
-    line: int  # of its [[fault]] header
-    statement_line: int  # of its statement = line (its header's when it has none)
+    caught_by: tuple[str, ...] = ()
+    statement: str | None = None
+    path: str = ""
+    line: int = 0  # of its [[fault]] header
+    statement_line: int = 0  # of its statement = line (its header's when it has none)
 
     @property
     def location(self) -> str:
