@@ -23,9 +23,9 @@ of the prose, or whose ``text`` no longer opens the statement, is a located prob
 
 from __future__ import annotations
 
-import re
-import tomllib
 from typing import NamedTuple
+
+from .toml_file import read_toml, table_line
 
 # The kinds true by construction (docs/COVERAGE.md): a statement a case could test is open, never
 # accounted — a known runtime violation is a failing case with a runtime expectations entry.
@@ -78,20 +78,10 @@ class AccountingError(ValueError):
 
 
 def load_accounting(path: str) -> dict[str, AccountingEntry]:
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read()
-    except OSError as exc:
-        raise AccountingError(f"{path}: cannot read: {exc.strerror}") from None
-    try:
-        data = tomllib.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        line = re.search(r"line (\d+)", str(exc))
-        raise AccountingError(f"{path}:{line.group(1) if line else 1}: not valid TOML: {exc}") from None
-    text = raw.decode("utf-8")
+    text, data = read_toml(path, AccountingError)
     entries: dict[str, AccountingEntry] = {}
     for ident, table in data.items():
-        line = _line_of(text, ident)
+        line = table_line(text, ident)
         where = f"{path}:{line}"
         if not isinstance(table, dict):
             raise AccountingError(f"{where}: {ident!r} must be a table [\"{ident}\"]")
@@ -114,11 +104,3 @@ def load_accounting(path: str) -> dict[str, AccountingEntry]:
         entries[ident] = AccountingEntry(ident, reason, " ".join(table["why"].split()), " ".join(table.get("text", "").split()),
                                table.get("restates"), table.get("proposal"), path, line, tuple(cited_without_checking))
     return entries
-
-
-def _line_of(text: str, ident: str) -> int:
-    for number, line in enumerate(text.splitlines(), 1):
-        stripped = line.strip()
-        if stripped.startswith("[") and ident in stripped:
-            return number
-    return 1

@@ -16,9 +16,9 @@ located problem (as in the accounting file).
 
 from __future__ import annotations
 
-import re
-import tomllib
 from typing import NamedTuple
+
+from .toml_file import read_toml, table_line
 
 _KEYS = frozenset(("text", "tests", "why"))
 
@@ -41,19 +41,10 @@ class EvidenceError(ValueError):
 
 
 def load_evidence(path: str) -> dict[str, Evidence]:
-    try:
-        with open(path, "rb") as handle:
-            text = handle.read().decode("utf-8")
-        data = tomllib.loads(text)
-    except OSError as exc:
-        raise EvidenceError(f"{path}: cannot read: {exc.strerror}") from None
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        line = re.search(r"line (\d+)", str(exc))
-        raise EvidenceError(f"{path}:{line.group(1) if line else 1}: not valid TOML: {exc}") from None
-    lines = text.splitlines()
+    text, data = read_toml(path, EvidenceError)
     entries = {}
     for ident, table in data.items():
-        line = next((n for n, l in enumerate(lines, 1) if l.strip().startswith("[") and ident in l), 1)
+        line = table_line(text, ident)
         where = f"{path}:{line}: {ident}"
         if not isinstance(table, dict):
             raise EvidenceError(f"{where}: must be a table [\"{ident}\"]")

@@ -20,8 +20,9 @@ proves it (docs/COVERAGE.md). A malformed file raises :class:`FaultsError` (``pa
 from __future__ import annotations
 
 import re
-import tomllib
 from typing import NamedTuple
+
+from .toml_file import read_toml
 
 _REQUIRED = ("id", "file", "old", "new", "clause")
 _KEYS = frozenset(_REQUIRED + ("caught_by", "statement"))
@@ -52,17 +53,7 @@ class FaultsError(ValueError):
 
 
 def read_faults(path: str) -> list[FaultEntry]:
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read()
-    except OSError as exc:
-        raise FaultsError(f"{path}: cannot read: {exc.strerror}") from None
-    try:
-        text = raw.decode("utf-8")
-        data = tomllib.loads(text)
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        line = re.search(r"line (\d+)", str(exc))
-        raise FaultsError(f"{path}:{line.group(1) if line else 1}: not valid TOML: {exc}") from None
+    text, data = read_toml(path, FaultsError)
     tables = data.get("fault", [])
     unknown_top = sorted(set(data) - {"fault"})
     if unknown_top or not isinstance(tables, list):
