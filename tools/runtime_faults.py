@@ -12,7 +12,7 @@ Each fault in ``tools/runtime-faults.toml`` is a one-line patch to a *copy* of t
     new = "return update + current"
     clause = "graph-engine §3 append: concatenates update after current"
     statement = "graph-engine:2:9b0d3d54"   # optional: the one statement it breaks exactly
-    caught_by = ["graph-engine/006-reducer-edges[append_order]"]   # optional: cases (bundled or of
+    caught_by = ["graph-engine/905-example-reducers[append_order]"]   # optional: cases (bundled or of
                                         # the target corpus) that must detect it (tests/test_runtime_faults.py)
 
 The file is read by ``oa_conformance.frontends.coverage.faults`` (``oa-conformance coverage`` reads it too).

@@ -10,7 +10,7 @@ id of the one statement it breaks exactly::
     new = "return [*update, *prior]"
     clause = "graph-engine §2 append: ..."
     statement = "graph-engine:2:9b0d3d54"   # optional: the statement id `coverage --json` prints
-    caught_by = ["graph-engine/006-reducer-edges[append_order]"]   # cases that fail under it
+    caught_by = ["graph-engine/905-example-reducers[append_order]"]   # cases that fail under it
 
 A fault with ``statement`` and ``caught_by`` is a reviewed claim: each listed case catches the
 fault (tests/test_runtime_faults.py keeps that true) and so names the statement; a passing one
