@@ -71,6 +71,12 @@ def _stem(word: str) -> str:
     return word
 
 
+@lru_cache(maxsize=4096)
+def _word_set(text: str) -> frozenset[str]:
+    """The set of :func:`words` of a topic or heading, which every reference to its section compares."""
+    return frozenset(_words(text))
+
+
 def words(text: str) -> list[str]:
     """The content words of ``text``: lowercase, stemmed, without stop words and keywords."""
     return list(_words(text))
@@ -122,13 +128,23 @@ class Resolution(NamedTuple):
 
 def resolve(citation: Citation, indexes: Mapping[str, StatementIndex]) -> Resolution:
     """The statements ``citation`` cites, and a problem per reference that resolved to nothing."""
+    return _resolved(citation, indexes, resolve_ref)
+
+
+def problems(citation: Citation, indexes: Mapping[str, StatementIndex]) -> tuple[str, ...]:
+    """:func:`resolve`'s problems alone (what ``oa-lint`` reports), found without ranking the
+    statements: a reference has none as soon as one statement reaches :data:`FLOOR`."""
+    return _resolved(citation, indexes, _ref_problem).problems
+
+
+def _resolved(citation: Citation, indexes: Mapping[str, StatementIndex], by_ref) -> Resolution:
     if not citation.refs:
         return Resolution((), ("names no spec section (§N)",))
     ids: list[str] = []
     problems: list[str] = []
     for ref in citation.refs:
         text = _segment(ref, citation.text) if len(citation.refs) > 1 else citation.text
-        found, problem = resolve_ref(ref, text, indexes)
+        found, problem = by_ref(ref, text, indexes)
         ids.extend(found)
         if problem:
             problems.append(problem)
@@ -153,6 +169,64 @@ def _where(ref: Ref) -> str:
 
 
 def resolve_ref(ref: Ref, text: str, indexes: Mapping[str, StatementIndex]) -> tuple[list[str], str | None]:
+    narrowed = _narrowed(ref, text, indexes)
+    if not isinstance(narrowed, _Matching):
+        return narrowed
+    candidates, found, wording, hint, quoted = narrowed
+    scores = _best(wording, candidates, found, hint, FLOOR)
+    for part in _clauses(wording, hint):
+        ident, share = _clause_match(part, candidates, found, hint)
+        if ident is not None and share >= CLAUSE_SHARE:
+            scores[ident] = max(FLOOR, scores.get(ident, 0.0))
+    if not scores and quoted and len(candidates) <= MOST:
+        return [s.id for s in candidates], None  # the topic it quotes says what it cites; the rest of the wording matches nothing more
+    if not scores:
+        return [], _no_match(ref)
+    return [ident for ident, _ in sorted(scores.items(), key=lambda kv: -kv[1])[:MOST]], None
+
+
+def _ref_problem(ref: Ref, text: str, indexes: Mapping[str, StatementIndex]) -> tuple[list[str], str | None]:
+    """:func:`resolve_ref`'s problem, without its statements: it has one exactly when no statement
+    scores :data:`FLOOR` (nor holds a clause, nor is named by a quoted topic), so the first that
+    does ends the search."""
+    narrowed = _narrowed(ref, text, indexes)
+    if not isinstance(narrowed, _Matching):
+        return [], narrowed[1]
+    candidates, found, wording, hint, quoted = narrowed
+    if quoted and len(candidates) <= MOST:
+        return [], None
+    cited = frozenset(w for w in words(wording) if w not in hint)
+    if cited:
+        total = sum(found.weight.get(w, 2.0) for w in cited) or 1.0
+        quotes = _quotes(wording)
+        # A statement sharing no word with the citation scores 0 but for a quote it holds.
+        if any((quotes or not cited.isdisjoint(found.around[s.id])) and _score(s.id, cited, total, quotes, found) >= FLOOR
+               for s in candidates):
+            return [], None
+    for part in _clauses(wording, hint):
+        ident, share = _clause_match(part, candidates, found, hint)
+        if ident is not None and share >= CLAUSE_SHARE:
+            return [], None
+    return [], _no_match(ref)
+
+
+def _no_match(ref: Ref) -> str:
+    return f"{_where(ref)}: no normative statement of the section matches the cited text"
+
+
+class _Matching(NamedTuple):
+    """What a reference's wording is matched against, once its section and topic are found."""
+
+    candidates: list[Statement]
+    found: StatementIndex
+    wording: str
+    hint: set[str]  # the topic's words (they chose the candidates already)
+    quoted: list[str]  # the words of a topic the wording names by quoting it
+
+
+def _narrowed(ref: Ref, text: str, indexes: Mapping[str, StatementIndex]) -> _Matching | tuple[list[str], str | None]:
+    """A reference's result ``(ids, problem)`` when its section and topic decide it, else what its
+    wording is matched against."""
     found = indexes.get(ref.capability)
     if found is None:
         return [], f"{_where(ref)}: no prose for capability {ref.capability!r}"
@@ -180,16 +254,7 @@ def resolve_ref(ref: Ref, text: str, indexes: Mapping[str, StatementIndex]) -> t
         if len(candidates) <= MOST:
             return [s.id for s in candidates], None
         return [], f"{_where(ref)}: too vague to resolve (no wording beyond the section, which holds {len(candidates)} statements)"
-    scores = _best(wording, candidates, found, set(hint), FLOOR)
-    for part in _clauses(wording, set(hint)):
-        ident, share = _clause_match(part, candidates, found, set(hint))
-        if ident is not None and share >= CLAUSE_SHARE:
-            scores[ident] = max(FLOOR, scores.get(ident, 0.0))
-    if not scores and quoted and len(candidates) <= MOST:
-        return [s.id for s in candidates], None  # the topic it quotes says what it cites; the rest of the wording matches nothing more
-    if not scores:
-        return [], f"{_where(ref)}: no normative statement of the section matches the cited text"
-    return [ident for ident, _ in sorted(scores.items(), key=lambda kv: -kv[1])[:MOST]], None
+    return _Matching(candidates, found, wording, set(hint), quoted)
 
 
 def _clauses(wording: str, hint: set[str]) -> list[str]:
@@ -206,12 +271,17 @@ def _best(wording: str, candidates: list[Statement], found: StatementIndex, hint
     if not cited_set:
         return {}
     total = sum(found.weight.get(w, 2.0) for w in cited_set) or 1.0
-    quotes = [q for q in (frozenset(words(quote)) for quote in _QUOTE.findall(wording)) if q]
+    quotes = _quotes(wording)
     scored = sorted(((_score(s.id, cited_set, total, quotes, found), s.id) for s in candidates), reverse=True)
     best = scored[0][0]
     if best < floor:
         return {}
     return {ident: score for score, ident in scored[:MOST] if score >= max(floor, CLOSE * best)}
+
+
+def _quotes(wording: str) -> list[frozenset[str]]:
+    """The words of each sentence the wording quotes."""
+    return [q for q in (frozenset(words(quote)) for quote in _QUOTE.findall(wording)) if q]
 
 
 def _clause_match(clause: str, candidates: list[Statement], found: StatementIndex, hint: set[str]) -> tuple[str | None, float]:
@@ -229,7 +299,7 @@ def _quoted_topic(wording: str, topics: Iterable[str]) -> list[str]:
     """The words of a sub-heading or paragraph label the citation names by quoting it."""
     for quoted in _QUOTED_TOPIC.findall(wording):
         named = words(quoted)
-        if named and any(set(words(t)) == set(named) for t in topics):
+        if named and any(_word_set(t) == set(named) for t in topics):
             return named
     return []
 
@@ -254,14 +324,14 @@ def _hint_and_wording(ref: Ref, text: str) -> tuple[list[str], str]:
 def _on_topic(candidates: list[Statement], hint: list[str], found: StatementIndex, topics: Iterable[str]) -> list[Statement] | None:
     """The candidates of the topic the hint names; None when it names no topic of the section."""
     wanted = set(hint)
-    named = [t for t in topics if wanted and wanted <= set(words(t))]
-    exact = [t for t in named if set(words(t)) == wanted]
+    named = [t for t in topics if wanted and wanted <= _word_set(t)]
+    exact = [t for t in named if _word_set(t) == wanted]
     named = exact or named  # "§6 Drain" is the Drain topic, not also "Per-invocation drain"
     if not named:
         matched = [s for s in candidates if wanted and wanted <= found.topic_words[s.id]]
         return matched or None
-    named_words = [set(words(t)) for t in named]
-    return [s for s in candidates if any(ws == set(words(part)) for ws in named_words for part in s.heading.split(" › "))]
+    named_words = [_word_set(t) for t in named]
+    return [s for s in candidates if any(ws == _word_set(part) for ws in named_words for part in s.heading.split(" › "))]
 
 
 _UNSEEN = itertools.repeat(2.0)  # the weight of a word the capability's statements never use

@@ -36,7 +36,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from ...coverage.citations import sidecar_citations
-from ...coverage.resolve import resolve
+from ...coverage.resolve import problems
 from ....model.diagnostics import Span
 from ..context import Finding, SidecarContext
 
@@ -54,6 +54,6 @@ def check(sidecar: SidecarContext) -> Iterator[Finding]:
     citations, _ = sidecar_citations(sidecar.fixture, sidecar.capability, sidecar.path, sidecar.text, [], sidecar.prose)
     severity = "error" if sidecar.own else None
     for citation in citations:
-        for problem in resolve(citation, sidecar.prose).problems:
+        for problem in problems(citation, sidecar.prose):
             if problem != _NO_SECTION:
                 yield Finding(Span(sidecar.path, citation.line, 1), f"citation resolves to nothing: {problem}", severity)
