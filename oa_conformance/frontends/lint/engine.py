@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
+from functools import lru_cache
 from typing import Iterable, Iterator, NamedTuple
 
 from ...model.diagnostics import Diagnostic, Span
@@ -173,7 +174,12 @@ def _prose_notes(refs: list[FixtureRef], selection: Selection, prose: str | None
     rules = [rule for rule in _BY_KIND["sidecar"] if selection.allows(rule.code)]
     if prose is not None or not rules:
         return ()
-    without = sum(1 for ref in refs if beside(ref.path) is None)
+    folders: dict[str, str | None] = {}  # a folder's fixtures share their prose: looked for once
+    for ref in refs:
+        folder = os.path.dirname(os.path.abspath(ref.path))
+        if folder not in folders:
+            folders[folder] = beside(ref.path)
+    without = sum(1 for ref in refs if folders[os.path.dirname(os.path.abspath(ref.path))] is None)
     if not without:
         return ()
     codes = ", ".join(rule.code for rule in rules)
@@ -182,12 +188,12 @@ def _prose_notes(refs: list[FixtureRef], selection: Selection, prose: str | None
 
 
 def _lint_refs(refs: list[FixtureRef], selection: Selection, prose: str | None = None) -> list[Diagnostic]:
-    listings: dict[str, tuple[str, ...]] = {}
+    folders = Folders()
     found: list[Diagnostic] = []
     sidecars = any(selection.allows(rule.code) for rule in _BY_KIND["sidecar"])  # else no prose is read
     with collector_paused():  # like read_fixture: many small immutable objects, no cycles
         for ref in refs:
-            found.extend(d for d in lint_file(ref.path, capability=ref.capability, listings=listings, prose=prose, sidecars=sidecars)
+            found.extend(d for d in lint_file(ref.path, capability=ref.capability, folders=folders, prose=prose, sidecars=sidecars)
                          if d.code == INTERNAL.code or selection.allows(d.code))
     return found
 
@@ -268,18 +274,60 @@ def _gather(pid: int, read_end: int) -> list[Diagnostic] | None:
     return pickle.loads(payload) if os.waitstatus_to_exitcode(status) == 0 else None
 
 
+class Folders:
+    """What a lint learns once per folder, not once per fixture: each folder's listing, and the
+    prose beside a ``conformance/`` folder (the spec checkout it is in)."""
+
+    def __init__(self) -> None:
+        self.listings: dict[str, tuple[str, ...]] = {}
+        self.prose: dict[str, object] = {}
+        self.real: dict[str, str] = {}
+
+    def realpath(self, path: str) -> str:
+        """``os.path.realpath(path)``, its folder's resolved once (a file not itself a link is where
+        its folder really is)."""
+        if os.path.islink(path):
+            return os.path.realpath(path)
+        folder, name = os.path.split(os.path.abspath(path))
+        if folder not in self.real:
+            self.real[folder] = os.path.realpath(folder)
+        return os.path.join(self.real[folder], name)
+
+    def siblings(self, directory: str) -> tuple[str, ...]:
+        found = self.listings.get(directory)
+        if found is None:
+            try:
+                found = tuple(sorted(os.listdir(directory)))
+            except OSError:
+                found = ()
+            self.listings[directory] = found
+        return found
+
+    def prose_beside(self, fixture: str, prose: str | None):
+        """The prose indexes the fixture's citations resolve against (``prose``, else the checkout
+        the fixture is in), or None when there is none."""
+        from ..coverage.coverage_map import beside, indexes_for
+
+        key = prose or os.path.dirname(os.path.abspath(fixture))
+        if key not in self.prose:
+            directory = prose or beside(fixture)
+            self.prose[key] = indexes_for(directory) if directory else None
+        return self.prose[key]
+
+
 def lint_file(path: str, data: bytes | str | None = None, capability: str | None = None,
-              listings: dict[str, tuple[str, ...]] | None = None, prose: str | None = None,
+              folders: Folders | None = None, prose: str | None = None,
               sidecars: bool = True) -> list[Diagnostic]:
     """Every finding for one fixture file (or ``data`` read from elsewhere, reported as ``path``), sorted;
     ``sidecars=False`` skips the sidecar rules (none selected: the prose is not read)."""
     if capability is None:
         capability = capability_of(path)
+    folders = folders if folders is not None else Folders()
     found: list[Diagnostic] = []
-    file = _file_context(path, listings if listings is not None else {})
+    file = _file_context(path, folders)
     for rule in _BY_KIND["file"]:
         found.extend(_run(rule, path, file))
-    sidecar = _sidecar_context(file, capability, prose) if sidecars and data is None and file.in_conformance_dir else None
+    sidecar = _sidecar_context(file, capability, prose, folders) if sidecars and data is None and file.in_conformance_dir else None
     if sidecar is not None:
         for rule in _BY_KIND["sidecar"]:
             found.extend(_run(rule, path, sidecar))
@@ -346,18 +394,12 @@ def _claimed(diagnostic: Diagnostic) -> Diagnostic:
     return diagnostic._replace(code=rule.code, severity=rule.severity)
 
 
-def _file_context(path: str, listings: dict[str, tuple[str, ...]]) -> FileContext:
+def _file_context(path: str, folders: Folders) -> FileContext:
     directory = os.path.dirname(os.path.abspath(path))
-    siblings = listings.get(directory)
-    if siblings is None:
-        try:
-            siblings = tuple(sorted(os.listdir(directory)))
-        except OSError:
-            siblings = ()
-        listings[directory] = siblings
-    return FileContext(path, os.path.basename(path), os.path.basename(directory) == "conformance", siblings)
+    return FileContext(path, os.path.basename(path), os.path.basename(directory) == "conformance", folders.siblings(directory))
 
 
+@lru_cache(maxsize=1)
 def _own_spec() -> str | None:
     """This project's bundled ``spec/`` (a source checkout: the package beside a pyproject.toml)."""
     import oa_conformance
@@ -367,10 +409,8 @@ def _own_spec() -> str | None:
     return os.path.realpath(spec) if os.path.isfile(os.path.join(root, "pyproject.toml")) and os.path.isdir(spec) else None
 
 
-def _sidecar_context(file: FileContext, capability: str | None, prose: str | None) -> SidecarContext | None:
+def _sidecar_context(file: FileContext, capability: str | None, prose: str | None, folders: Folders) -> SidecarContext | None:
     """The fixture's sidecar with the prose for it, when it has one (``L003`` reports a missing one)."""
-    from ..coverage.coverage_map import beside, indexes_for
-
     sidecar = file.name[: -len(".yaml")] + ".md" if file.name.endswith(".yaml") else None
     if sidecar is None or sidecar not in file.siblings:
         return None
@@ -380,10 +420,9 @@ def _sidecar_context(file: FileContext, capability: str | None, prose: str | Non
             text = handle.read()
     except (OSError, UnicodeDecodeError):
         return None
-    directory = prose or beside(file.path)
     own = _own_spec()
-    mine = own is not None and os.path.realpath(file.path).startswith(own + os.sep)
-    return SidecarContext(path, file.path, capability or "", text, indexes_for(directory) if directory else None, mine)
+    mine = own is not None and folders.realpath(file.path).startswith(own + os.sep)
+    return SidecarContext(path, file.path, capability or "", text, folders.prose_beside(file.path, prose), mine)
 
 
 def _finished(found: list[Diagnostic]) -> list[Diagnostic]:
