@@ -21,6 +21,7 @@ from .evidence import Evidence, JUnit
 from .faults import FaultEntry
 from .outcomes import read_results
 from .prose import Prose, Statement, normalised, read_prose
+from .prose_cache import cached_index
 from .resolve import StatementIndex, index, resolve
 from .status import Status, legend, status_of
 
@@ -336,9 +337,7 @@ class ProseIndexes(Mapping):
         if found is None:
             if name not in self._names:
                 raise KeyError(name)
-            path = os.path.join(self.directory, name, "spec.md")
-            with open(path, encoding="utf-8") as handle:
-                found = self._read[name] = index(read_prose(handle.read(), name, path))
+            found = self._read[name] = cached_index(name, os.path.join(self.directory, name, "spec.md"))
         return found
 
     def __iter__(self) -> Iterator[str]:
