@@ -9,7 +9,7 @@
     ./dev bench lint                 oa-lint over the shared corpus, on every core and in one process,
                                      next to a process that only composes the same files with libyaml
     ./dev bench goals                issue 20's goals side by side, each as a ratio to its floor:
-                                     start-up, the slowest case, the whole corpus, pytest -n 2, oa-lint
+                                     start-up, the slowest case, the whole corpus, pytest against the command (one process, -n 2), oa-lint
     ./dev bench interrupt            Ctrl-C to the end of the process (goal <= 1 s): run, pytest alone,
                                      pytest -n 2 (SIGINT to the process group, and to its controller alone)
     ./dev bench bounds               hostile inputs (an alias chain, an alias DAG, a 50 MB file)
@@ -315,8 +315,10 @@ def bench_goals(rounds: int = CORPUS_ROUNDS) -> None:
     - the slowest case (found in a first run's report) alone, as a command / its own duration in
       that report (on a quiet machine graph-engine 030: its observer's sleeps, 16 events x 300 ms);
     - the whole target corpus / that same duration (goal <= 1.25x);
-    - pytest over the corpus with ``-n 2`` / without (goal <= 1x), without the test suite's hypothesis plugin,
-      and / the command's corpus run (issue 26: goal <= 1.25x);
+    - pytest over the corpus / the command at equal parallelism, both with the shipped expectations
+      (issue 33: goal <= 1.25x each): in one process / ``run --processes 1``, and with ``-n 2`` /
+      ``run`` (a worker process per core); and ``-n 2`` / one process (goal <= 1x). Without the test
+      suite's hypothesis plugin;
     - xdist's own floor: ``-n 2`` over as many no-op tests as the corpus has cases / the command
       selecting nothing (what ``pytest -n 2`` costs beyond ``run`` before any case runs);
     - ``oa-lint`` over the shared corpus / a process composing the same files with libyaml (goal <= 3x),
@@ -326,7 +328,8 @@ def bench_goals(rounds: int = CORPUS_ROUNDS) -> None:
 
     root = os.environ.get("OA_TARGET_SPEC") or shared_root()
     bin_dir = os.path.dirname(sys.executable)
-    run = [f"{bin_dir}/oa-conformance", "run", root, "-q"]
+    shipped = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "oa-expectations.toml")
+    run = [f"{bin_dir}/oa-conformance", "run", root, "-q", "--expectations", shipped]
     with tempfile.TemporaryDirectory() as tmp:
         report = os.path.join(tmp, "report.json")
         subprocess.run(run + ["--json", report], capture_output=True, check=False)
@@ -340,12 +343,13 @@ def bench_goals(rounds: int = CORPUS_ROUNDS) -> None:
     # The same corpus as the command's: without the project's own bundled spec/ (its ini's
     # oa_spec_roots), which would add its 136 cases to pytest's side alone.
     pytest = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-q", "-o", "addopts=",
-              "-o", "oa_spec_roots=", f"--oa-spec-root={root}"]
+              "-o", "oa_spec_roots=", f"--oa-spec-root={root}", f"--oa-expectations={shipped}"]
     commands = {
         "python": [sys.executable, "-c", "pass"],
         "start-up": run + ["-k", "nothing_matches_this"],
         "slowest case": run + ["-k", slowest["id"]],
         "corpus": run,
+        "run 1 proc": run + ["--processes", "1"],
         "pytest": pytest,
         "pytest -n 2": pytest + ["-n", "2"],
         "no-op -n 2": [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-q", "-n", "2",
@@ -370,7 +374,8 @@ def bench_goals(rounds: int = CORPUS_ROUNDS) -> None:
     print(f"goals: median of {rounds} interleaved rounds, load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; "
           f"slowest case {slowest['id']} ({slowest['duration_s']:.2f} s in the corpus run's report)")
     for name, floor, goal in (("start-up", "python", None), ("slowest case", "its case", None), ("corpus", "its case", 1.25),
-                              ("pytest -n 2", "pytest", 1.0), ("pytest -n 2", "corpus", 1.25), ("no-op -n 2", "start-up", None),
+                              ("pytest", "run 1 proc", 1.25), ("pytest -n 2", "corpus", 1.25), ("pytest -n 2", "pytest", 1.0),
+                              ("no-op -n 2", "start-up", None),
                               ("oa-lint", "compose", 3.0), ("lint 1 proc", "compose", None)):
         ratio = median[name] / median[floor]
         print(f"  {name:<13} {median[name]:6.2f} s / {floor:<9} {median[floor]:6.2f} s = {ratio:5.2f}x"
