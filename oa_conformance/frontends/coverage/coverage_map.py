@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping
-from typing import Any, Iterable, Iterator, NamedTuple
+from typing import Any, Iterable, NamedTuple
 
 from ...model.discovery import FixtureRef, discover
 from ...interpreter.static.loader import load_path
@@ -21,13 +20,9 @@ from .evidence import Evidence, JUnit
 from .faults import FaultEntry
 from .outcomes import read_results
 from .prose import Prose, Statement, normalised, read_prose
-from .prose_cache import cached_index
+from .prose_index import ProseError, prose_dir
 from .resolve import StatementIndex, index, resolve
 from .status import Status, legend, status_of
-
-
-class ProseError(ValueError):
-    """``--prose`` names no spec checkout (no ``spec/<capability>/spec.md``)."""
 
 
 class CoverageMap(NamedTuple):
@@ -62,15 +57,6 @@ class CoverageMap(NamedTuple):
                 for c, ids in self.citations
             ],
         }
-
-
-def prose_dir(checkout: str) -> str:
-    """The folder holding ``<capability>/spec.md``: the checkout's ``spec/``, or the checkout itself."""
-    for candidate in (os.path.join(checkout, "spec"), checkout):
-        if os.path.isdir(candidate) and any(os.path.isfile(os.path.join(candidate, name, "spec.md"))
-                                            for name in sorted(os.listdir(candidate))):
-            return candidate
-    raise ProseError(f"{checkout}: no spec/<capability>/spec.md here (give a spec checkout that has the prose)")
 
 
 def read_all_prose(directory: str) -> dict[str, Prose]:
@@ -320,52 +306,3 @@ def _accounted(statements: tuple[Statement, ...], accounting: dict[str, Accounti
 def _names_case(listed: str, case: str) -> bool:
     """Whether ``listed`` (a fixture id, covering all its cases, or one case's id) names ``case``."""
     return case == listed or case.startswith(listed + "[")
-
-
-class ProseIndexes(Mapping):
-    """Capability → the matching index of its prose in one folder, each read when first asked
-    for: a lint reads only the prose its fixtures' citations name (a share of the corpus, one
-    capability's fixtures, most often their own capability's); the names come from the listing."""
-
-    def __init__(self, directory: str):
-        self.directory = directory
-        self._names = tuple(name for name in sorted(os.listdir(directory)) if os.path.isfile(os.path.join(directory, name, "spec.md")))
-        self._read: dict[str, StatementIndex] = {}
-
-    def __getitem__(self, name: str) -> StatementIndex:
-        found = self._read.get(name)
-        if found is None:
-            if name not in self._names:
-                raise KeyError(name)
-            found = self._read[name] = cached_index(name, os.path.join(self.directory, name, "spec.md"))
-        return found
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._names)
-
-    def __len__(self) -> int:
-        return len(self._names)
-
-
-_INDEXES: dict[str, ProseIndexes] = {}
-
-
-def indexes_for(directory: str) -> ProseIndexes:
-    """The matching indexes of every capability's prose in ``directory`` (each read once per process)."""
-    key = os.path.realpath(directory)
-    if key not in _INDEXES:
-        _INDEXES[key] = ProseIndexes(directory)
-    return _INDEXES[key]
-
-
-def beside(fixture: str) -> str | None:
-    """The prose folder of the spec checkout a fixture is in (``…/spec/<capability>/conformance/f.yaml``
-    → ``…/spec`` when it holds a ``<capability>/spec.md``), or None."""
-    conformance = os.path.dirname(os.path.abspath(fixture))
-    if os.path.basename(conformance) != "conformance":
-        return None
-    spec = os.path.dirname(os.path.dirname(conformance))
-    try:
-        return prose_dir(spec)
-    except (ProseError, OSError):
-        return None

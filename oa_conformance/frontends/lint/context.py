@@ -47,7 +47,7 @@ class SidecarContext(NamedTuple):
     fixture: str  # the fixture it accompanies
     capability: str
     text: str
-    prose: Mapping | None  # capability → coverage.resolve.StatementIndex (coverage.coverage_map.ProseIndexes: each read when first asked for)
+    prose: Mapping | None  # capability → coverage.resolve.StatementIndex (coverage.prose_index.ProseIndexes: each read when first asked for)
     own: bool  # the fixture is one of this project's bundled cases (its spec/)
 
 

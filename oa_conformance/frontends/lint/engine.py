@@ -150,7 +150,7 @@ def lint_paths(paths: Iterable[str], selection: Selection = Selection(), capabil
 
     refs, passed_over = found_under(paths, capability)
     if prose is not None:
-        from ..coverage.coverage_map import ProseError, prose_dir
+        from ..coverage.prose_index import ProseError, prose_dir
 
         try:
             prose = prose_dir(prose)
@@ -169,7 +169,7 @@ def lint_paths(paths: Iterable[str], selection: Selection = Selection(), capabil
 
 def _prose_notes(refs: list[FixtureRef], selection: Selection, prose: str | None) -> tuple[str, ...]:
     """One line when a sidecar rule had no prose to check some fixtures' citations against."""
-    from ..coverage.coverage_map import beside
+    from ..coverage.prose_index import beside
 
     rules = [rule for rule in _BY_KIND["sidecar"] if selection.allows(rule.code)]
     if prose is not None or not rules:
@@ -306,7 +306,7 @@ class Folders:
     def prose_beside(self, fixture: str, prose: str | None):
         """The prose indexes the fixture's citations resolve against (``prose``, else the checkout
         the fixture is in), or None when there is none."""
-        from ..coverage.coverage_map import beside, indexes_for
+        from ..coverage.prose_index import beside, indexes_for
 
         key = prose or os.path.dirname(os.path.abspath(fixture))
         if key not in self.prose:

@@ -1,4 +1,4 @@
-"""The prose index cache (frontends/coverage/prose_cache.py): a cached index is the index the
+"""The prose index cache (frontends/coverage/prose_index.py): a cached index is the index the
 prose reads to, an edited text never meets the old one, and a cache that cannot be used is passed over."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 
 from oa_conformance.frontends.coverage.prose import read_prose
-from oa_conformance.frontends.coverage.prose_cache import cached_index
+from oa_conformance.frontends.coverage.prose_index import cached_index
 from oa_conformance.frontends.coverage.resolve import index
 
 PROSE = """# Capability

@@ -1,4 +1,6 @@
-"""A capability's prose index, read from an on-disk cache when its text was indexed before.
+"""Where a spec checkout's prose is, and each capability's prose index — read from an on-disk
+cache when its text was indexed before. What ``oa-lint``'s citation rule needs of the coverage
+map, without the rest of it (the accounting, evidence and results readers).
 
 Reading and indexing one ``spec.md`` (``prose.read_prose``, ``resolve.index``) costs 5-25 ms; the
 0.109.0 prose is 1 MB over 11 capabilities, and citations cross capabilities, so each of
@@ -18,12 +20,76 @@ import os
 import pickle
 import sys
 import tempfile
+from collections.abc import Mapping
 from functools import lru_cache
+from typing import Iterator
 
 from . import prose as prose_module
 from . import resolve as resolve_module
 from .prose import read_prose
 from .resolve import StatementIndex, index
+
+
+class ProseError(ValueError):
+    """``--prose`` names no spec checkout (no ``spec/<capability>/spec.md``)."""
+
+
+def prose_dir(checkout: str) -> str:
+    """The folder holding ``<capability>/spec.md``: the checkout's ``spec/``, or the checkout itself."""
+    for candidate in (os.path.join(checkout, "spec"), checkout):
+        if os.path.isdir(candidate) and any(os.path.isfile(os.path.join(candidate, name, "spec.md"))
+                                            for name in sorted(os.listdir(candidate))):
+            return candidate
+    raise ProseError(f"{checkout}: no spec/<capability>/spec.md here (give a spec checkout that has the prose)")
+
+
+class ProseIndexes(Mapping):
+    """Capability → the matching index of its prose in one folder, each read when first asked
+    for: a lint reads only the prose its fixtures' citations name (a share of the corpus, one
+    capability's fixtures, most often their own capability's); the names come from the listing."""
+
+    def __init__(self, directory: str):
+        self.directory = directory
+        self._names = tuple(name for name in sorted(os.listdir(directory)) if os.path.isfile(os.path.join(directory, name, "spec.md")))
+        self._read: dict[str, StatementIndex] = {}
+
+    def __getitem__(self, name: str) -> StatementIndex:
+        found = self._read.get(name)
+        if found is None:
+            if name not in self._names:
+                raise KeyError(name)
+            found = self._read[name] = cached_index(name, os.path.join(self.directory, name, "spec.md"))
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+
+_INDEXES: dict[str, ProseIndexes] = {}
+
+
+def indexes_for(directory: str) -> ProseIndexes:
+    """The matching indexes of every capability's prose in ``directory`` (each read once per process)."""
+    key = os.path.realpath(directory)
+    if key not in _INDEXES:
+        _INDEXES[key] = ProseIndexes(directory)
+    return _INDEXES[key]
+
+
+def beside(fixture: str) -> str | None:
+    """The prose folder of the spec checkout a fixture is in (``…/spec/<capability>/conformance/f.yaml``
+    → ``…/spec`` when it holds a ``<capability>/spec.md``), or None."""
+    conformance = os.path.dirname(os.path.abspath(fixture))
+    if os.path.basename(conformance) != "conformance":
+        return None
+    spec = os.path.dirname(os.path.dirname(conformance))
+    try:
+        return prose_dir(spec)
+    except (ProseError, OSError):
+        return None
 
 
 def cached_index(name: str, path: str) -> StatementIndex:
