@@ -625,3 +625,29 @@ def test_the_page_shows_each_statements_status_from_the_documents_legend(tmp_pat
         assert f'<span class="c-{entry["name"]}">{entry["letter"]}</span> {entry["name"]}: {entry["meaning"]}' in html.unescape(page)
     drain = by_id(data, statement_id(data, "A drain with a timeout"))
     assert f'id="st-{drain["id"]}"><summary class="chip c-checked"' in page
+
+
+def test_a_capability_filter_does_not_flag_an_entry_restating_another_capabilitys_statement(tmp_path):
+    # a widget entry restating a gadget statement (and a gadget entry restating a widget one) is
+    # sound: filtering by either capability must not call the other's statement missing
+    root = tmp_path / "repo"
+    checkout(root)
+    (root / "spec" / "gadget" / "conformance").mkdir(parents=True)
+    (root / "spec" / "gadget" / "spec.md").write_text("# Gadget\n\n## 1. Drain\n\nA gadget MUST drain its widgets.\n", encoding="utf-8")
+    (root / "spec" / "gadget" / "conformance" / "001-node.yaml").write_text(FIXTURE.replace("# §2 Node", "# §1 Drain"), encoding="utf-8")
+    data, _ = mapped(tmp_path)
+    widget = statement_id(data, "Nodes MUST be asynchronous")
+    gadget = statement_id(data, "A gadget MUST drain")
+    accounting = tmp_path / "spec-coverage.toml"
+    accounting.write_text(f'["{widget}"]\nreason = "restates"\nrestates = "{gadget}"\nwhy = "the same rule"\n\n'
+                          f'["{gadget}"]\nreason = "restates"\nrestates = "{widget}"\nwhy = "the same rule"\n\n'
+                          '["widget:2:5a5a5a5a"]\nreason = "documentation-only"\nwhy = "stale"\n')
+    for capability, own, other in (("widget", widget, gadget), ("gadget", gadget, widget)):
+        data, done = mapped(tmp_path, "--capability", capability, cwd=tmp_path)
+        assert by_id(data, own)["status"] == "accounted"
+        assert "which is no statement of the prose" not in done.stderr, done.stderr
+    # an entry restating an id no capability has is still a problem, filtered or not
+    accounting.write_text(f'["{widget}"]\nreason = "restates"\nrestates = "gadget:1:00000000"\nwhy = "x"\n')
+    for extra in ((), ("--capability", "widget")):
+        _, done = mapped(tmp_path, *extra, cwd=tmp_path)
+        assert f"restates 'gadget:1:00000000', which is no statement of the prose" in done.stderr
