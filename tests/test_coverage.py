@@ -651,3 +651,45 @@ def test_a_capability_filter_does_not_flag_an_entry_restating_another_capability
     for extra in ((), ("--capability", "widget")):
         _, done = mapped(tmp_path, *extra, cwd=tmp_path)
         assert f"restates 'gadget:1:00000000', which is no statement of the prose" in done.stderr
+
+
+ROW_PROSE = PROSE + """
+## 4. Events
+
+**Typed completion event.** A `CompletionEvent` is dispatched per call.
+
+| Field | Type | Description |
+|---|---|---|
+| `call_id` | string | Always present; implementations MUST mint a fresh identifier per call. |
+| `error_type` | string | Null on success. |
+
+**Typed failure event.** A `FailedEvent` is dispatched per failed call.
+
+| Field | Type | Description |
+|---|---|---|
+| `call_id` | string | Same rules as on the completion event. |
+| `error_type` | string \\| null | OPTIONAL vendor-specific code. |
+
+| Status | Category |
+|---|---|
+| HTTP 401 | `authentication` |
+"""
+
+
+def test_a_citation_naming_a_table_rows_field_resolves_to_the_statements_the_row_holds(tmp_path):
+    sidecar = ('# 001\n\n**Spec sections exercised:**\n'
+               '- §4 — `CompletionEvent.call_id` field.\n'             # the owner names the completion table's row
+               '- §4 — `FailedEvent.error_type` field.\n'              # and here the failure table's
+               '- §4 — `FailedEvent.call_id` field.\n'                 # a row holding no statement: nothing
+               '- §4 — HTTP 401 -> authentication.\n'                  # a mapping row without a keyword: nothing
+               '- §4 — every event carries `call_id` and a fresh identifier per call.\n')  # wording matches: as before
+    data, done = mapped(tmp_path, prose=ROW_PROSE, fixtures={"001-node.yaml": (FIXTURE, sidecar)})
+    resolved = {c["text"].split("— ")[1]: c["resolved"] for c in data["citations"] if c["path"].endswith(".md")}
+    mint = statement_id(data, "Always present; implementations MUST mint")
+    vendor = statement_id(data, "OPTIONAL vendor-specific code")
+    assert resolved["`CompletionEvent.call_id` field."] == [mint]
+    assert resolved["`FailedEvent.error_type` field."] == [vendor]
+    assert resolved["`FailedEvent.call_id` field."] == []
+    assert resolved["HTTP 401 -> authentication."] == []
+    assert resolved["every event carries `call_id` and a fresh identifier per call."] == [mint]
+    assert "001-node.md:6: citation resolves to nothing" in done.stderr and "001-node.md:7: citation resolves to nothing" in done.stderr
