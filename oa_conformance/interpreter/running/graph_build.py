@@ -35,6 +35,7 @@ from .node_table import COMPOSITION_KEYS, NODE_MIDDLEWARE
 from .harness import Harness, Instruments, InvocationCursor, RunLog, WiringDraft, WiringSlot
 from .middleware import BuildSite
 from ...model.errors import HarnessPrimitiveMissing
+from ...model.vocabulary.tokens import RECORD_TYPES
 from .resume import abort_point, migration_function
 from ...ast.values import literal
 
@@ -57,7 +58,9 @@ def python_type(ref: TypeRef) -> Any:
         return list[python_type(ref.args[0])] if ref.args else list
     if ref.name == "dict":
         return dict[python_type(ref.args[0]), python_type(ref.args[1])] if ref.args else dict
-    return Any  # a record type: the fixture's own shape, validated by the runtime as data
+    if ref.name in RECORD_TYPES:
+        return Any  # a record the runtime or a provider produces (its own object), or a ChatMessage
+    return dict[str, Any] | None  # a user-defined record type (§5.2): a mapping of its fields, or none yet
 
 
 @dataclass(frozen=True)
