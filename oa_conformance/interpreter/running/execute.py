@@ -26,7 +26,7 @@ from .capabilities.captures import instrument_of
 from .case_output import run_loop
 from .graph_build import BuiltGraph, build_graph
 from ...model.errors import HarnessPrimitiveMissing, harness_missing
-from .harness import CaptureSeams, Harness, Instruments, InvocationCursor, RecordingObserver, RunLog, timed_drain
+from .harness import CaptureSeams, Harness, Instruments, InvocationCursor, RecordingObserver, RunLog, SUMMARY_FIELDS, timed_drain
 from .resume import POPULATE, RESUMED, Crashed, PlannedRun, crashable, is_multi_run, planned_runs, recording_checkpointer, saved_record
 from ...model.trace import CaseFacts, CaseTrace, InvocationTrace, plain
 from ...model.trace.record import freezing
@@ -464,11 +464,16 @@ async def _invoke(scenario: Scenario, run: PlannedRun, harness: Harness, built: 
     drain_spec = drain_block.get("drain") if drain_block is not None else None
     if drain_spec is not None:
         timeout = drain_spec.get("timeout_seconds")
-        drain = await timed_drain(compiled.drain, timeout.value if timeout is not None else None)
+        seconds = timeout.value if timeout is not None else None
+        try:
+            drain = await timed_drain(compiled.drain, seconds)
+        except Exception as raised:  # a drain refusing a valid timeout: the drain-summary check reports it
+            drain = {"raised": f"{type(raised).__name__}: {raised}", **dict.fromkeys(SUMMARY_FIELDS), "timeout_s": seconds}
         drain["delivered_at_return"] = harness.log.delivered(harness.instruments.observers, invocation_id)
     # Collect everything still queued so the recorded events are complete (the fixture's own drain,
-    # if any, has already been measured above); how this drain returned is recorded too.
-    settle = await timed_drain(compiled.drain, None)
+    # if any, has already been measured above); how this drain returned is recorded too. Called with
+    # the timeout omitted, so that a drain refusing the fixture's timeout still settles the run.
+    settle = await timed_drain(compiled.drain, None, omit_timeout=True)
     return InvocationTrace(
         name=run.name,
         outcome=outcome,
