@@ -351,3 +351,18 @@ def runs_agree_on_event_sequence(scope: dict, expected: Any) -> Verdict:
         raise LookupError("the first run delivered no events")
     problem = _first_difference("delivery", runs, _delivered_sequence)
     return flag(expected, not problem, problem)
+
+
+# The targets a `mutate` observer's attempts must cover (graph-engine §6 *State immutability*).
+MUTATION_TARGETS = ("pre_state", "post_state", "parent_states")
+
+
+def mutations_refused(scope: dict, expected: Any) -> Verdict:
+    attempts = [(observer, event.get("node_name"), attempt) for observer, events in (scope["invocation"].get("events") or {}).items()
+                for event in events for attempt in event.get("state_mutation_attempts") or ()]
+    tried = {attempt["target"].split("[", 1)[0] for _, _, attempt in attempts}
+    missing = [target for target in MUTATION_TARGETS if target not in tried]
+    if missing:
+        raise LookupError(f"no observer attempted to mutate a {' or '.join(missing)} (a `mutate` observer on a subgraph node)")
+    accepted = [f"{observer} on {node}'s {attempt['target']}" for observer, node, attempt in attempts if not attempt["refused"]]
+    return flag(expected, not accepted, f"mutations went through: {show(accepted)}")

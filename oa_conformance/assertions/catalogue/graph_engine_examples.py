@@ -97,3 +97,10 @@ def rerun(**change: Any) -> dict:
 
 
 REORDERED = list(reversed(rerun()["invocations"][1]["deliveries"]))
+
+
+def mutated(refused: bool) -> dict:
+    """One run whose `mutate` observer tried a subgraph node's pre_state, post_state and parent state."""
+    attempts = [{"target": t, "refused": refused, "error_type": "ValidationError" if refused else None}
+                for t in ("pre_state", "post_state", "parent_states[0]")]
+    return one_run([node_event("inner", "completed", ["sub", "inner"], state_mutation_attempts=attempts)])

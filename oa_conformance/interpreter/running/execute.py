@@ -171,7 +171,7 @@ def _recording_observers(scenario: Scenario, log: RunLog, cursor: InvocationCurs
     for decl in declared.items:
         name = decl.name.value
         behavior = decl.get("behavior").value if decl.get("behavior") is not None else "record"
-        if behavior not in ("record", "accumulate", "raise"):
+        if behavior not in ("record", "accumulate", "raise", "mutate"):
             raise HarnessPrimitiveMissing(f"observer behavior {behavior!r}", decl.behavior.span)
         pacing = decl.get("sleep_ms_per_event")
         observers[name] = RecordingObserver(name, behavior, log, cursor, literal(pacing) if pacing is not None else 0)

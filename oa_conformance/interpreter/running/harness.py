@@ -126,9 +126,37 @@ async def timed_drain(drain: Any, timeout: float | None, *args: Any, omit_timeou
 SUMMARY_FIELDS = ("timeout_reached", "undelivered_count")
 
 
+# Where a `mutate` observer notes its attempts in the record of the event it received.
+STATE_MUTATION_ATTEMPTS = "state_mutation_attempts"
+
+
+def attempt_state_mutations(event: Any) -> list[dict[str, Any]]:
+    """A `mutate` observer's attempts on one event (graph-engine §6 *State immutability*): assign the
+    first field of its ``pre_state``, ``post_state`` and each ``parent_states`` entry, in place, to
+    that field's own value. Each attempt as ``{target, refused, error_type}``: refused when the
+    assignment raised (the state-immutability strategy), with what it raised."""
+    targets = [("pre_state", getattr(event, "pre_state", None)), ("post_state", getattr(event, "post_state", None))]
+    targets += [(f"parent_states[{n}]", state) for n, state in enumerate(getattr(event, "parent_states", None) or ())]
+    attempts = []
+    for target, state in targets:
+        if state is None:  # a started event has no post_state
+            continue
+        field = next(iter(getattr(type(state), "model_fields", None) or vars(state)), None)
+        if field is None:
+            continue
+        try:
+            setattr(state, field, getattr(state, field))
+        except Exception as refused:  # the strategy's own error type (Python: a frozen-instance error)
+            attempts.append({"target": target, "refused": True, "error_type": type(refused).__name__})
+        else:
+            attempts.append({"target": target, "refused": False, "error_type": None})
+    return attempts
+
+
 @dataclass(frozen=True)
 class RecordingObserver:
-    """An in-memory observer per §6.1. ``behavior`` is record, accumulate or raise. What it receives
+    """An in-memory observer per §6.1. ``behavior`` is record, accumulate, raise or mutate (an
+    extension: record after ``attempt_state_mutations``). What it receives
     goes to the case's log (``RunLog.deliveries``); it reads the cursor only for its pacing."""
 
     name: str
@@ -147,8 +175,11 @@ class RecordingObserver:
         delay = self.pace()
         if delay:
             await asyncio.sleep(delay)
+        record = event_record(event)
+        if self.behavior == "mutate":
+            record = {**record, STATE_MUTATION_ATTEMPTS: attempt_state_mutations(event)}
         # The invocation whose context delivered the event (the runtime's contextvar tagging, §6).
-        self.log.deliveries.append((self.name, _current_invocation(), event_record(event)))
+        self.log.deliveries.append((self.name, _current_invocation(), record))
         if self.behavior == "raise":
             raise ObserverRaised(f"observer {self.name!r} raises on every event")
 

@@ -9,7 +9,7 @@ section is, and says which capability it serves.
 from __future__ import annotations
 
 from .handlers import EXECUTE, expectation, GRAPH_BUILD, NOT_EXECUTED, PART, PREDICATES, SHAPE, STATIC
-from .registry import Directive, Extension, Family, Handler, Judged
+from .registry import Directive, Extension, Family, Handler, Judged, value_among
 from .shapes import (
     BOOL,
     INT,
@@ -105,7 +105,13 @@ DIRECTIVES = [
     Directive("name", ("observer",), STR, "§5.5", GE, "0.48.0", "The observer's name, referenced by assertions.", handled_by=PART),
     Directive("attach", ("observer",), Enum(("graph", "invocation")), "§5.5", GE, "0.48.0", "Graph-level or per-invocation.", handled_by=PART),
     Directive("target", ("observer",), STR, "§5.5", GE, "0.48.0", "`outer`, `inner` or a subgraph / node name.", handled_by=PART),
-    Directive("behavior", ("observer",), Enum(("record", "accumulate", "raise")), "§5.5", GE, "0.48.0", "What the observer does per event.", handled_by=PART),
+    Directive("behavior", ("observer",), Enum(("record", "accumulate", "raise", "mutate")), "§5.5", GE, "0.48.0", "What the observer does per event.", handled_by=PART,
+              extension=Extension("`behavior: mutate` on an observer: it records each event as `record` does, and first tries "
+                                  "to assign a field, in place, of the event's `pre_state`, `post_state` and every entry of "
+                                  "its `parent_states` (the field's own value again), noting for each attempt whether it "
+                                  "was refused (raised). graph-engine §6 requires those states to present the state "
+                                  "immutability contract and an observer's attempt to mutate one to fail; upstream's "
+                                  "observer behaviours never touch the states.", value_among("mutate"))),
     Directive("sleep_ms_per_event", ("observer",), OneOf((MILLISECONDS, SectionShape("pacing"))), "§5.5", GE, "0.48.0", "Pace the observer (drain fixtures).", handled_by=PART),
     Directive("phases", ("observer",), ListOf(STR), "§5.5", GE, None, "Phase subscription filter (default started, completed).", handled_by=PART),
     Directive("first_invocation", ("pacing",), MILLISECONDS, "§5.5", GE, None, "Milliseconds per event on the first invocation.", handled_by=PART),
