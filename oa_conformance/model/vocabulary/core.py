@@ -176,7 +176,10 @@ DIRECTIVES = [
               extension=Extension("`names: [...]` on an expected error: the error names each value — its own message (not its "
                                   "cause's) or a field it exposes mentions it as a whole word — wherever the runtime puts it "
                                   "(graph-engine §4: a ReducerError names the field, the reducer and the producing node, and "
-                                  "no field name is specified for any of them, so `carries` cannot be used).")),
+                                  "no field name is specified for any of them, so `carries` cannot be used). Under `cause:`, "
+                                  "`names` reads the cause's own message, and an item may be a list of alternatives, any one "
+                                  "of which names it (graph-engine §2: a concat_flatten ReducerError's root cause names the "
+                                  "non-list value — by the value itself or by its position in the update).")),
     Directive("cause_message", ("error_expectation",), Expect(("scalar",)), "§5.8", PU, None, "The message of the error's cause.", handled_by=PART),
     Directive("branch_name", ("error_expectation",), STR, "§5.8", PU, None, "The parallel branch the error came from.", handled_by=PART),
     Directive("execution_order", ("error_expectation",), Expect(("list",)), "§5.8", GE, None, "The nodes that ran before the error.", handled_by=PART),
