@@ -3,6 +3,7 @@ summary — is a located failure of the fixture's `drain_summary`, never an adap
 fails at the expectation that says what was wrong, as a runtime fault should make it."""
 
 from __future__ import annotations
+
 from openarmature.graph import CompiledGraph
 
 from oa_conformance.pipeline import cases_of, run_case
