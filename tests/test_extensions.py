@@ -264,6 +264,48 @@ def test_a_node_assigning_its_received_state_fails_with_node_exception(tmp_path)
     assert result.outcome == "passed", result.reason
 
 
+# ---- detaches_observer ------------------------------------------------------------------------------
+
+DETACHED = """\
+state:
+  fields:
+    log: {{type: list<string>, reducer: append, default: []}}
+entry: a
+nodes:
+  a: {{update: {{log: [a]}}}}
+  b: {{detaches_observer: {name}, update: {{log: [b]}}}}
+edges:
+  - {{from: a, to: b}}
+  - {{from: b, to: END}}
+observers:
+  - {{name: watcher, attach: graph, target: outer, behavior: record}}
+invocations:
+  - name: first
+    initial_state: {{}}
+  - name: second
+    initial_state: {{}}
+    expected:
+      observer_events:
+        watcher: []
+"""
+
+
+def test_detaches_observer_is_an_extension_row():
+    assert VOCABULARY.lookup("node", "detaches_observer") in extension_rows()
+
+
+def test_a_detached_observer_receives_nothing_of_the_next_invocation(tmp_path):
+    ref = write_fixture(tmp_path, DETACHED.format(name="watcher"), "graph-engine", "001-detached.yaml")
+    result = run_case(cases_of(ref)[0], timeout=20)
+    assert result.outcome == "passed", result.reason
+
+
+def test_detaching_an_observer_the_fixture_does_not_attach_is_a_missing_primitive(tmp_path):
+    ref = write_fixture(tmp_path, DETACHED.format(name="nobody"), "graph-engine", "001-detached.yaml")
+    result = run_case(cases_of(ref)[0], timeout=20)
+    assert result.outcome == "error" and "nobody" in result.reason
+
+
 # ---- a negative or NaN timeout_seconds in invoke_drain_events_for ----------------------------------
 
 DRAIN_WITH = """\

@@ -178,9 +178,9 @@ def _recording_observers(scenario: Scenario, log: RunLog, cursor: InvocationCurs
     return observers
 
 
-def _attach_observers(scenario: Scenario, instruments: Instruments, built: Any) -> list[Any]:
+def _attach_observers(scenario: Scenario, instruments: Instruments, built: Any, handles: dict[str, Any]) -> list[Any]:
     """Attach the capture's runtime observers and the graph-level recording ones to the built
-    graph; return the invocation-level ones."""
+    graph (each one's remove handle into ``handles``, by name); return the invocation-level ones."""
     per_invocation = []
     for observer in instruments.runtime_observers:  # a capability harness's instruments (capabilities/)
         built.compiled.attach_observer(observer)
@@ -194,7 +194,7 @@ def _attach_observers(scenario: Scenario, instruments: Instruments, built: Any) 
         attach = decl.get("attach").value if decl.get("attach") is not None else "graph"
         target = _target_graph(decl, built)
         if attach == "graph":
-            target.attach_observer(observer, phases=phase_set) if phase_set else target.attach_observer(observer)
+            handles[decl.name.value] = target.attach_observer(observer, phases=phase_set) if phase_set else target.attach_observer(observer)
         else:
             per_invocation.append(oa.SubscribedObserver(observer, phases=phase_set) if phase_set else observer)
     return per_invocation
@@ -331,7 +331,7 @@ def instruments(scenario: Scenario, log: RunLog, cursor: InvocationCursor, case_
 async def execute_graph(scenario: Scenario, built: BuiltGraph, harness: Harness) -> CaseTrace:
     """The execute pass over a built graph: attach observers, run every planned invocation (one run,
     ``invocations:``, or first run → resume), freeze what the harness recorded into the trace."""
-    invocation_observers = _attach_observers(scenario, harness.instruments, built)
+    invocation_observers = _attach_observers(scenario, harness.instruments, built, harness.observer_handles)
     probes = _probe_registration(scenario, built)
     traces: list[InvocationTrace] = []
     async for run in (planned_runs(scenario, harness, traces) if not compile_only(scenario) else _no_runs()):

@@ -360,6 +360,9 @@ class Harness:
     log: RunLog
     cursor: InvocationCursor
     wired: WiringSlot
+    # The handle attach_observer returned for each fixture observer attached to a graph, by name:
+    # filled once when the execute pass attaches them, read by a node that detaches one mid-run.
+    observer_handles: dict[str, Any] = field(default_factory=dict)
 
     @property
     def graph(self) -> GraphWiring:

@@ -67,6 +67,14 @@ DIRECTIVES = [
                                   "attempt to mutate a state fail per the implementation's state-immutability strategy: "
                                   "the assignment raises, so the node fails with node_exception. No upstream directive "
                                   "touches the received state object.", every_use)),
+    Directive("detaches_observer", NODE, STR, "§5.1", GE, None,
+              "Remove the named graph-attached observer, from inside the node.", handled_by=node("detaches_observer"),
+              extension=Extension("`detaches_observer: <observer name>` on a node: the node body removes that graph-attached "
+                                  "observer of the fixture through the handle the runtime's registration returned, in "
+                                  "document order with its other directives. graph-engine §6 has a change to the "
+                                  "registered observers during a run take effect only at the next invocation: the "
+                                  "observer still receives the rest of this invocation's events, and none of the next "
+                                  "one's. No upstream directive changes the observer set during a run.", every_use)),
     Directive("invoke_drain", NODE, SectionShape("drain_in_node"), "§5.1", GE, None,
               "Before returning, call the process-wide `drain(timeout)`.", handled_by=node("invoke_drain"),
               extension=Extension("`invoke_drain: {timeout_seconds: ...}` on a node: the node calls the process-wide "
