@@ -186,6 +186,11 @@ def run_cause_names(tmp_path, names: str):
     return run_case(cases_of(ref)[0], timeout=20)
 
 
+def test_names_under_cause_is_an_extension_only_that_key_uses():
+    row = VOCABULARY.lookup("error_expectation", "cause")
+    assert row in extension_rows() and "under `cause:`" in row.extension.doc
+
+
 def test_names_under_cause_accepts_any_one_of_a_list_of_alternatives(tmp_path):
     # The runtime's cause says `update[1] is str`: the value's position names it, its text does not.
     result = run_cause_names(tmp_path, "[stray_scalar, '1']")

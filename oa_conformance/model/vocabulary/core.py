@@ -9,7 +9,7 @@ section is, and says which capability it serves.
 from __future__ import annotations
 
 from .handlers import EXECUTE, expectation, GRAPH_BUILD, NOT_EXECUTED, PART, PREDICATES, SHAPE, STATIC
-from .registry import Directive, Extension, Family, Handler, Judged, value_among
+from .registry import Directive, Extension, Family, Handler, Judged, value_among, value_naming
 from .shapes import (
     BOOL,
     INT,
@@ -170,16 +170,17 @@ DIRECTIVES = [
     Directive("message", ("error_expectation",), Expect(("scalar",)), "§5.8", ADAPTER, None, "The error message.", handled_by=PART),
     Directive("carries", ("error_expectation",), Expect(("map",)), "§5.13", ADAPTER, "0.97.0",
               "Fields the raised error exposes (bare = equal, `_present`, `_mentions`).", handled_by=PART),
-    Directive("cause", ("error_expectation",), Expect(("map",)), "§5.13", ADAPTER, None, "The error's cause (e.g. `exception_type`).", handled_by=PART),
+    Directive("cause", ("error_expectation",), Expect(("map",)), "§5.13", ADAPTER, None, "The error's cause (e.g. `exception_type`).", handled_by=PART,
+              extension=Extension("`names: [...]` under `cause:`: the cause's own message names each value as a whole word, an "
+                                  "item that is a list naming alternatives, any one of which will do (graph-engine §2: a "
+                                  "concat_flatten ReducerError's root cause names the non-list value, by the value itself "
+                                  "or by its position in the update).", value_naming("names"))),
     Directive("names", ("error_expectation",), ListOf(STR), "§5.13", ADAPTER, None,
               "Values the raised error names: its own message or a field it exposes mentions each as a whole word.", handled_by=PART,
               extension=Extension("`names: [...]` on an expected error: the error names each value — its own message (not its "
                                   "cause's) or a field it exposes mentions it as a whole word — wherever the runtime puts it "
                                   "(graph-engine §4: a ReducerError names the field, the reducer and the producing node, and "
-                                  "no field name is specified for any of them, so `carries` cannot be used). Under `cause:`, "
-                                  "`names` reads the cause's own message, and an item may be a list of alternatives, any one "
-                                  "of which names it (graph-engine §2: a concat_flatten ReducerError's root cause names the "
-                                  "non-list value — by the value itself or by its position in the update).")),
+                                  "no field name is specified for any of them, so `carries` cannot be used).")),
     Directive("cause_message", ("error_expectation",), Expect(("scalar",)), "§5.8", PU, None, "The message of the error's cause.", handled_by=PART),
     Directive("branch_name", ("error_expectation",), STR, "§5.8", PU, None, "The parallel branch the error came from.", handled_by=PART),
     Directive("execution_order", ("error_expectation",), Expect(("list",)), "§5.8", GE, None, "The nodes that ran before the error.", handled_by=PART),
