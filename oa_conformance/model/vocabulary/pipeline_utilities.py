@@ -232,6 +232,12 @@ DIRECTIVES = [
     Directive("instance_count", ("fan_out_progress",), INT, "§5.8", PU, None, "How many instances.", handled_by=PART),
     Directive("instances", ("fan_out_progress",), Expect(("list",)), "§5.8", PU, None,
               "Per instance: state / state_one_of, result, result_is_error, completed_inner_positions.", handled_by=PART),
+    Directive("enclosing_fan_out_lineage", ("fan_out_progress",), Expect(("list",)), "§10.11", PU, None,
+              "The entry's enclosing fan-out instances, outermost first ({namespace, fan_out_node_name, fan_out_index}).", handled_by=PART,
+              extension=Extension("`enclosing_fan_out_lineage` in a saved-record `fan_out_progress` assertion: the entry's lineage "
+                                  "field (§10.2), compared exactly. Upstream asserts a saved entry's instances only; "
+                                  "pipeline-utilities §10.3 requires a fan-out nested inside an outer fan-out instance to "
+                                  "record it, which only the saved record shows.", every_use)),
 
     # ---- other expected shapes -----------------------------------------------------------------
     Directive("subgraph_with_idx", CASE, SectionShape("graph"), "§9", PU, None, "A second subgraph declaration (count-mode fan-out).", handled_by=GRAPH_BUILD),
