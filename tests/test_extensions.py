@@ -767,3 +767,59 @@ def test_enclosing_lineage_assertion_holds_when_the_runtime_records_it(tmp_path,
     monkeypatch.setattr(compiled, "_project_fan_out_progress", with_lineage)
     result = run_nested_crash(tmp_path)
     assert result.outcome == "passed", result.reason
+
+
+# ---- reload_checkpoint_into ----------------------------------------------------------------------
+
+RELOAD = """\
+cases:
+  - name: reload
+    state:
+      fields:
+        x: {{type: int, default: 0}}
+        seen_positions: {{type: int, default: 0}}
+    entry: a
+    nodes:
+      a: {{update: {{x: 1}}}}
+      check: {{reload_checkpoint_into: seen_positions}}
+    edges:
+      - {{from: a, to: check}}
+      - {{from: check, to: END}}
+    initial_state: {{}}
+    checkpointer: {backend}
+    expected:
+      final_state: {{x: 1, seen_positions: {seen}}}
+"""
+
+
+def run_reload(tmp_path, backend: str, seen: int):
+    ref = write_fixture(tmp_path, RELOAD.format(backend=backend, seen=seen), "pipeline-utilities", "001-reload.yaml")
+    return run_case(cases_of(ref)[0], timeout=20)
+
+
+def test_reload_checkpoint_is_an_extension_row():
+    row = VOCABULARY.lookup("node", "reload_checkpoint_into", "pipeline-utilities")
+    assert row.extension is not None and "durable" in row.extension.doc
+
+
+def test_a_second_sqlite_backend_finds_the_saved_record(tmp_path):
+    result = run_reload(tmp_path, "sqlite", 1)
+    assert result.outcome == "passed", result.reason
+
+
+def test_a_reopened_in_memory_backend_is_empty_as_a_new_process_is(tmp_path):
+    result = run_reload(tmp_path, "in_memory", -1)
+    assert result.outcome == "passed", result.reason
+
+
+def test_a_backend_keeping_records_in_process_memory_fails_the_reload(tmp_path, monkeypatch):
+    import sqlite3
+
+    from openarmature.checkpoint.backends import sqlite as backend
+
+    def in_process_memory(self):  # a sqlite backend that is not durable: each instance its own memory
+        return self.__dict__.setdefault("_memory", sqlite3.connect(":memory:", check_same_thread=False))
+
+    monkeypatch.setattr(backend.SQLiteCheckpointer, "_connect", in_process_memory)
+    result = run_reload(tmp_path, "sqlite", 1)
+    assert result.outcome == "failed" and "seen_positions" in result.reason, result.reason

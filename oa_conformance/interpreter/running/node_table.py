@@ -32,6 +32,7 @@ NODE_DIRECTIVES: dict[str, NodeStep] = {
     "invoke_drain_events_for": behaviors.drain_events_for,
     "invoke_drain": behaviors.drain_in_node,
     "invoke_checkpoint_delete": behaviors.checkpoint_delete,
+    "reload_checkpoint_into": behaviors.checkpoint_reload,
     "update_pure_from_state": observability_nodes.update_pure_from_state,
     "emits_log": observability_nodes.emits_log,
     "also_emits_via_global_tracer": observability_nodes.global_span,
