@@ -317,7 +317,10 @@ class _GraphCompiler:
             self.draft.abort_points[name] = abort.value
             kwargs = {**kwargs, "middleware": [*kwargs.get("middleware", ()), abort_point(self.harness.cursor, self.harness.log, name)]}
         # The compiled subgraph's identity (its declared name): observers report it as `subgraph_name`.
-        builder.add_fan_out_node(name, subgraph=child, subgraph_identity=subgraph_name.value, **options, **kwargs)
+        try:
+            builder.add_fan_out_node(name, subgraph=child, subgraph_identity=subgraph_name.value, **options, **kwargs)
+        except ValueError as error:  # the builder refused a configuration literal (not a CompileError)
+            raise ConfigurationRejected(error) from error
 
     def add_parallel_branches(self, builder: Any, name: str, spec: Section, kwargs: dict) -> None:
         branches = {}
@@ -370,6 +373,17 @@ class _BothForms(oa.ExplicitMapping):
         super().__init__(inputs=inputs, outputs=outputs)
         self.in_fields = set(in_fields)
         self.out_fields = set(out_fields)
+
+
+class ConfigurationRejected(Exception):
+    """The runtime's fan-out registration refused the fixture's configuration with a plain
+    ``ValueError`` — how a Python builder rejects a bad literal (an ``on_empty`` other than "raise" /
+    "noop", which pipeline-utilities §9 calls "a compile error" without naming a category). A
+    build-time outcome like a compile error; ``rejected`` is the runtime's own exception."""
+
+    def __init__(self, rejected: ValueError) -> None:
+        super().__init__(str(rejected))
+        self.rejected = rejected
 
 
 def build_graph(scenario: Scenario, instruments: Instruments, log: RunLog, cursor: InvocationCursor) -> tuple[BuiltGraph, Harness]:
