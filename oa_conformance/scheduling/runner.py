@@ -211,7 +211,7 @@ class CasesAhead:
     """The pytest plugin's cases: each one's verdict (``expectations.judged``: a case listed skip
     is not run), run ahead of its item in pools of daemon threads or, with no workers, in the test
     itself; ``run(ref, timeout)`` runs one case, ``expected_seconds`` orders them. Items are the
-    plugin's (``nodeid``, ``case``, ``waits``). Ctrl-C abandons the cases in flight
+    plugin's (``nodeid``, ``case``). Ctrl-C abandons the cases in flight
     (:func:`abandon_on_interrupt`; ``once`` in an xdist worker)."""
 
     def __init__(self, workers: int, timeout: float, expectations: Expectations, run: Callable[[CaseRef, float], CaseResult],
@@ -239,7 +239,7 @@ class CasesAhead:
         """A case that declares waits starts as soon as it is collected, in a pool of its own: it
         spends its time asleep (the slowest of a corpus sleeps 4.8 s), which would otherwise begin
         only once every fixture is read. One deselected after all is abandoned, never reported."""
-        if self.workers > 0 and item.waits > 0:
+        if self.workers > 0 and item.case.waits > 0:
             early = self.pools[0] if self.pools else self._pool()
             self.futures[item.nodeid] = early.submit(self.judged, item.case)
 
@@ -251,8 +251,7 @@ class CasesAhead:
         if self.workers <= 0 or not items:
             return
         pool = self._pool()
-        waits = [item.waits for item in items]  # read as each fixture was collected
-        expected = self.expected_seconds([item.case for item in items], waits=waits)
+        expected = self.expected_seconds([item.case for item in items])
         for index in sorted(range(len(items)), key=lambda i: -expected[i]):  # the pool starts them in this order
             self.futures[items[index].nodeid] = pool.submit(self.judged, items[index].case)
 

@@ -65,16 +65,13 @@ class FixtureFile(pytest.File):
         if not self.config.stash[SHARES].owns_next_file():
             return  # another xdist worker's: it reads and runs this file
         fixture = FixtureRef(str(self.path), capability, self.path.name)
-        from ...scheduling.processes import declared_waits
-
         stem = self.path.name.removesuffix(".yaml")
-        cases = cases_of(fixture)
-        for case, waits in zip(cases, declared_waits(cases)):  # read once per fixture, not once per case
+        for case in cases_of(fixture):
             # The case name is the parametrization id: `<file>::NNN-name[case]`, exactly as pytest
             # writes `test_x[param]`, so node ids read back from --lf's cache or an xdist worker match.
             name = f"{stem}[{case.name}]" if case.name is not None else stem
             nodeid = f"{self.nodeid}::{name}"
-            item = CaseItem.from_parent(self, name=name, nodeid=nodeid, case=case, waits=waits)
+            item = CaseItem.from_parent(self, name=name, nodeid=nodeid, case=case)
             item.add_marker(register_marker(self.config, fixture.capability))
             item.extra_keyword_matches.add(case.id)
             yield item

@@ -145,10 +145,10 @@ def pytest_configure(config: pytest.Config) -> None:
         frozen_at_exit()  # the interpreter's ending does not scan the cases' heaps (heap.frozen_at_exit)
 
 
-def _expected_seconds(cases: list, waits: list[float]) -> list[float]:
+def _expected_seconds(cases: list) -> list[float]:
     from ...scheduling.processes import expected_seconds  # with the stack a case runs on, not at start-up
 
-    return expected_seconds(cases, waits=waits)
+    return expected_seconds(cases)
 
 
 def _spec_root(root: str, where: str) -> Path:

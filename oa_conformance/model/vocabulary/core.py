@@ -106,10 +106,11 @@ DIRECTIVES = [
     Directive("attach", ("observer",), Enum(("graph", "invocation")), "§5.5", GE, "0.48.0", "Graph-level or per-invocation.", handled_by=PART),
     Directive("target", ("observer",), STR, "§5.5", GE, "0.48.0", "`outer`, `inner` or a subgraph / node name.", handled_by=PART),
     Directive("behavior", ("observer",), Enum(("record", "accumulate", "raise")), "§5.5", GE, "0.48.0", "What the observer does per event.", handled_by=PART),
-    Directive("sleep_ms_per_event", ("observer",), OneOf((MILLISECONDS, SectionShape("pacing"))), "§5.5", GE, "0.48.0", "Pace the observer (drain fixtures).", handled_by=PART),
+    Directive("sleep_ms_per_event", ("observer",), OneOf((MILLISECONDS, SectionShape("pacing"))), "§5.5", GE, "0.48.0", "Pace the observer (drain fixtures).", handled_by=PART,
+              waits="ms"),
     Directive("phases", ("observer",), ListOf(STR), "§5.5", GE, None, "Phase subscription filter (default started, completed).", handled_by=PART),
-    Directive("first_invocation", ("pacing",), MILLISECONDS, "§5.5", GE, None, "Milliseconds per event on the first invocation.", handled_by=PART),
-    Directive("subsequent_invocations", ("pacing",), MILLISECONDS, "§5.5", GE, None, "Milliseconds per event on later invocations.", handled_by=PART),
+    Directive("first_invocation", ("pacing",), MILLISECONDS, "§5.5", GE, None, "Milliseconds per event on the first invocation.", handled_by=PART, waits="ms"),
+    Directive("subsequent_invocations", ("pacing",), MILLISECONDS, "§5.5", GE, None, "Milliseconds per event on later invocations.", handled_by=PART, waits="ms"),
 
     # ---- invocation (§5.7) ---------------------------------------------------------------------
     Directive("initial_state", RUN, Data(("map",)), "§5.2", GE, "0.48.0", "The input state; omitted fields take their defaults.", handled_by=EXECUTE),

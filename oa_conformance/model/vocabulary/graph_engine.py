@@ -43,7 +43,8 @@ DIRECTIVES = [
     Directive("exception_kind", ("node_raise",), STR, "§5.1", GE, None,
               "The host-language exception type raised (a built-in such as ValueError): a bare error with no category.", handled_by=PART),
     Directive("error_category", NODE, STR, "§5.1", "pipeline-utilities", None, "The category the `raises:` error carries.", handled_by=NODE_MODIFIER),
-    Directive("sleep_ms", NODE, MILLISECONDS, "§5.1", "pipeline-utilities", None, "Sleep this long before the node's other directives.", handled_by=node("sleep_ms")),
+    Directive("sleep_ms", NODE, MILLISECONDS, "§5.1", "pipeline-utilities", None, "Sleep this long before the node's other directives.", handled_by=node("sleep_ms"),
+              waits="ms"),
     Directive("noop", NODE, BOOL, "§5.1", GE, None, "A node that returns no update.", handled_by=node("noop")),
 
     Directive("subgraph", NODE, STR, "§5.4", GE, "0.48.0", "Run the named subgraph as this node.", handled_by=COMPOSITION),
