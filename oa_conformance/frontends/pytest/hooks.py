@@ -72,7 +72,7 @@ unmark_for_rewrite(sys.meta_path, __name__.split(".")[0])  # the distribution's 
 from ...model.discovery import CAPABILITIES, spec_dir
 from ...model.heap import collector_paused, frozen_at_exit
 from ...pipeline import DEFAULT_TIMEOUT, run_case
-from ...scheduling.runner import CasesAhead
+from .cases_ahead import CasesAhead
 from ...verdicts.expectations import NO_EXPECTATIONS, Expectations, ExpectationsError, load_all
 from ..options import positive_seconds, worker_count
 from .collection import AlreadyCollected, ConformanceDir, FixtureFile, SymlinkLoop, fixture_file, register_marker
