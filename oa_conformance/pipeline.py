@@ -178,11 +178,12 @@ def run_case(ref: CaseRef, timeout: float = DEFAULT_TIMEOUT) -> CaseResult:
     if missing:
         return verdict(SKIPPED, reason="; ".join(map(str, missing)), location=str(scenario.span))
     verdict.notes = tuple(needs.undetermined)  # needed proposals whose status is unknown: the case runs, noted
-    gap = unsupported(scenario, harness_for(capability))                     # not implemented: a directive not executed
+    contract = harness_for(capability)                                      # the directory's harness, asked once
+    gap = unsupported(scenario, contract)                                    # not implemented: a directive not executed
     if gap is not None:
         return _execution_verdict(verdict, scenario, NotImplementedDirective(*gap))
     try:
-        trace = execute_case(scenario, timeout, capability)                  # harness → graph build → execute
+        trace = execute_case(scenario, timeout, contract)                    # harness → graph build → execute
     except Exception as exc:
         return _execution_verdict(verdict, scenario, exc, needs.claimed)
     try:

@@ -21,7 +21,7 @@ from ...ast.nodes import Node, Scalar, Section
 from ...ast.visitor import walk
 from ..static.scenarios import Scenario
 from .error_record import error_record
-from .capabilities import CapabilityHarness, harness_for
+from .capabilities import CapabilityHarness
 from .capabilities.captures import instrument_of
 from .case_output import run_loop
 from .graph_build import BuiltGraph, build_graph
@@ -106,12 +106,13 @@ class InitialStateInvalid(Exception):
     """The fixture's initial_state failed the schema validation the adapter runs before invoking."""
 
 
-def execute_case(scenario: Scenario, timeout: float = 60.0, capability: str | None = None) -> CaseTrace:
+def execute_case(scenario: Scenario, timeout: float = 60.0, contract: CapabilityHarness | None = None) -> CaseTrace:
     """Run ``scenario`` in a fresh event loop and return its trace (compile errors included).
+    ``contract`` is the harness of the case's capability directory (``capabilities.harness_for``,
+    which ``pipeline.run_case`` asks once per case), None for one that has none.
 
     Everything the case freezes shares one :class:`~oa_conformance.model.trace.record.Freezer`, so the
     trace holds each distinct value once however many events carry it."""
-    contract = harness_for(capability)
     with freezing():
         trace = run_loop(_with_limit(scenario, timeout, contract))
     return with_facts(trace, case_facts(scenario, contract))
