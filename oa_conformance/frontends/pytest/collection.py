@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ...model.discovery import FixtureRef, find_in_conformance
+from ...model.discovery import FixtureRef, capability_of, find_in_conformance
 from ...pipeline import cases_of
 from .item import CaseItem
 from .stash import MARKERS, ROOTS, SHARES
@@ -60,8 +60,9 @@ class AlreadyCollected(pytest.Directory):
 
 class FixtureFile(pytest.File):
     def collect(self):
-        real = Path(os.path.realpath(self.path))  # the real directory names the capability
-        capability = real.parent.name if real.is_dir() and real.name == "conformance" else real.parent.parent.name
+        # The real directory names the capability (a link into a folder names the folder's), else
+        # the folder the file was collected in.
+        capability = capability_of(os.path.realpath(self.path)) or capability_of(str(self.path))
         if not self.config.stash[SHARES].owns_next_file():
             return  # another xdist worker's: it reads and runs this file
         fixture = FixtureRef(str(self.path), capability, self.path.name)
