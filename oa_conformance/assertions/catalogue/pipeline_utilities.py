@@ -60,6 +60,12 @@ RAN = resume_case({}, {"node_log": [{"event": "entered", "node": "a", "fan_out_i
                                      {"event": "entered", "node": "b", "fan_out_index": 1, "attempt_index": 1}]})
 
 
+# One fan-out instance entered `work` once, the other twice (a retried attempt).
+BODY_RUNS = [{"event": "entered", "node": "work", "fan_out_index": 0, "attempt_index": 0},
+             {"event": "entered", "node": "work", "fan_out_index": 1, "attempt_index": 0},
+             {"event": "entered", "node": "work", "fan_out_index": 1, "attempt_index": 1}]
+
+
 def _entered(node: str, attempt: int) -> dict:
     return {"event": "entered", "node": node, "fan_out_index": None, "attempt_index": attempt}
 
@@ -289,6 +295,23 @@ ROWS = (
           anchor="resumed_run.node_log[?event == 'entered']",
           holds=Example(resume_case({}, {"node_log": [_entered("flaky", 0), _entered("flaky", 1)]}), invocation=1),
           fails=Example(resume_case({}, {"node_log": [_entered("flaky", 3), _entered("flaky", 4)]}), invocation=1)),
+    # listed before `<node>_body_runs`, whose pattern would also take this name whole
+    Query("instance_<index>_<node>_body_runs", "How many times fan-out instance <index> entered node <node>'s body (every attempt).",
+          "invocation.node_log[?event == 'entered' && fan_out_index == to_number({index}) && node == {node}]", "count",
+          anchor="invocation.node_log",
+          holds=Example(one_run(node_log=BODY_RUNS), 1, name="instance_0_work_body_runs"),
+          fails=Example(one_run(node_log=BODY_RUNS), 2, name="instance_0_work_body_runs")),
+    Query("<node>_body_runs", "How many times node <node>'s body was entered in the invocation: every attempt, every instance.",
+          "invocation.node_log[?event == 'entered' && node == {node}]", "count", anchor="invocation.node_log",
+          holds=Example(one_run(node_log=BODY_RUNS), 3, name="work_body_runs"),
+          fails=Example(one_run(node_log=BODY_RUNS), 2, name="work_body_runs")),
+    Query("<node>_cleaned_up_after_cancellation",
+          "Node <node>'s body, cancelled, finished its `on_cancelled` cleanup within the invocation.",
+          "invocation.node_log[?event == 'cleaned_up' && node == {node}]", "flag", anchor="invocation.node_log",
+          holds=Example(one_run(node_log=[*BODY_RUNS, {"event": "raised", "node": "work", "fan_out_index": 0},
+                                          {"event": "cleaned_up", "node": "work", "fan_out_index": 0}]), name="work_cleaned_up_after_cancellation"),
+          fails=Example(one_run(node_log=[*BODY_RUNS, {"event": "raised", "node": "work", "fan_out_index": 0}]),
+                        name="work_cleaned_up_after_cancellation")),
     Query("<field>_list_length", "The length of list field <field> in the final state.",
           "invocation.final_state.{field!key}", "count", anchor="invocation.final_state",
           holds=Example(one_run(final_state={"results": [1, 2]}), 2, name="results_list_length"),

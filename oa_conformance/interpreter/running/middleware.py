@@ -112,7 +112,9 @@ def _state_aware_classifier(field_name: str):
 
 
 def _chain(exc: BaseException | None):
-    while exc is not None:
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:  # a cyclic chain ends at its repeat
+        seen.add(id(exc))
         yield exc
         exc = exc.__cause__
 

@@ -142,6 +142,12 @@ DIRECTIVES = [
     Directive("message", ("failure", "cause"), Nullable(STR), "§5.1", PU, None, "The error message.", handled_by=PART),
     Directive("cause", ("failure", "cause", "flaky_by_index", "flaky_per_index", "flaky_instance_only", "flaky_resume_aware", "node_raise"),
               SectionShape("cause"), "§5.1", PU, "0.58.0", "An originating cause chained to the raised error.", handled_by=PART),
+    Directive("cycles_back", ("cause",), BOOL, "§5.1", PU, None,
+              "This cause's own cause is the raised error itself: the chain is cyclic.", handled_by=PART,
+              extension=Extension("`cycles_back: true` on a mock-authored `cause`: that cause's own `__cause__` is the raised "
+                                  "(outermost) error, so the cause chain is cyclic. pipeline-utilities §6.3 requires the "
+                                  "cause-chain walk to terminate on a repeated reference (a cyclic chain MUST NOT hang or crash "
+                                  "the degrade path); upstream's `cause` can only describe a chain that ends.")),
     Directive("flaky_by_index", NODE, SectionShape("flaky_by_index"), "§5.1", PU, None, "Fan-out mock: by item value or attempt count.", handled_by=node("flaky_by_index")),
     Directive("fail_when_idx", ("flaky_by_index",), INT, "§5.1", PU, None, "The item value that fails deterministically.", handled_by=PART),
     Directive("fail_count_per_idx", ("flaky_by_index",), INT, "§5.1", PU, None, "Attempts each instance fails before succeeding.", handled_by=PART),
