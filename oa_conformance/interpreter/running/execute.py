@@ -25,8 +25,9 @@ from .capabilities import CapabilityHarness, harness_for
 from .capabilities.captures import instrument_of
 from .case_output import run_loop
 from .graph_build import BuiltGraph, build_graph
-from ...model.errors import HarnessPrimitiveMissing, harness_missing
+from ...model.errors import FixtureInvalid, HarnessPrimitiveMissing, harness_missing
 from .harness import CaptureSeams, Harness, Instruments, InvocationCursor, RecordingObserver, RunLog, timed_drain
+from .sleep_clock import virtual_sleeps
 from .resume import POPULATE, RESUMED, Crashed, PlannedRun, crashable, is_multi_run, planned_runs, recording_checkpointer, saved_record
 from ...model.trace import CaseFacts, CaseTrace, InvocationTrace, plain
 from ...model.trace.record import freezing
@@ -318,12 +319,19 @@ def instruments(scenario: Scenario, log: RunLog, cursor: InvocationCursor, case_
     the graph once it exists (``_attach_observers``); the captures add theirs (``with_captures``)."""
     clock = scenario.view.clock_stub
     kind = clock.get("type") if clock is not None else None
-    if kind is not None and kind.value != "deterministic_monotonic":  # the one clock the harness provides (§6.2)
+    # The clocks the harness provides: a deterministic monotonic clock for timing middleware (§6.2),
+    # or the runtime's sleeps recorded instead of waited (an extension, sleep_clock.py).
+    if kind is not None and kind.value not in ("deterministic_monotonic", "virtual_sleep"):
         raise HarnessPrimitiveMissing(f"clock_stub type {kind.value!r}", kind.span)
+    virtual_sleep = kind is not None and kind.value == "virtual_sleep"
+    step = clock.get("advance_ms_per_call") if clock is not None else None
+    if clock is not None and not virtual_sleep and step is None:
+        raise FixtureInvalid("a deterministic_monotonic clock_stub needs `advance_ms_per_call`", clock.span)
     return Instruments(
         observers=MappingProxyType(_recording_observers(scenario, log, cursor)),
         checkpointer=_checkpointer(scenario.view.checkpointer, log, cursor, case_files),
-        clock_step_ms=float(clock.advance_ms_per_call.value) if clock is not None else None,
+        clock_step_ms=float(step.value) if step is not None else None,
+        virtual_sleep=virtual_sleep,
         concurrency_markers=asks_for_overlap(scenario),
     )
 
@@ -334,9 +342,10 @@ async def execute_graph(scenario: Scenario, built: BuiltGraph, harness: Harness)
     invocation_observers = _attach_observers(scenario, harness.instruments, built)
     probes = _probe_registration(scenario, built)
     traces: list[InvocationTrace] = []
-    async for run in (planned_runs(scenario, harness, traces) if not compile_only(scenario) else _no_runs()):
-        harness.cursor.index = len(traces)
-        traces.append(await _invoke(scenario, run, harness, built, invocation_observers, traces))
+    with virtual_sleeps(harness.log.middleware_log) if harness.instruments.virtual_sleep else contextlib.nullcontext():
+        async for run in (planned_runs(scenario, harness, traces) if not compile_only(scenario) else _no_runs()):
+            harness.cursor.index = len(traces)
+            traces.append(await _invoke(scenario, run, harness, built, invocation_observers, traces))
     wiring = harness.graph.wiring
     return CaseTrace(
         compile_warnings=built.warnings,

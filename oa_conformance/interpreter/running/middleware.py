@@ -61,9 +61,14 @@ def metadata_middleware(entries: dict[str, Any], log: RunLog, unit: str) -> Any:
 
 
 def _backoff(spec: Section | None):
+    """The backoff a retry block names: omitted, none between attempts (the corpus's convention, so
+    retry cases do not wait — §7 swaps the random jitter for a deterministic backoff); `deterministic`
+    (`seconds`); `default`, the runtime's own default (None: RetryConfig picks it, §6.1)."""
     if spec is None:
         return oa.deterministic_backoff(0.0)
     kind = spec.get("type")
+    if kind is not None and kind.value == "default":
+        return None
     if kind is not None and kind.value != "deterministic":
         raise HarnessPrimitiveMissing(f"backoff type {kind.value!r}", kind.span)
     seconds = spec.get("seconds")
