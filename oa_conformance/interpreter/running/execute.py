@@ -27,7 +27,7 @@ from .case_output import run_loop
 from .graph_build import BuiltGraph, build_graph
 from ...model.errors import FixtureInvalid, HarnessPrimitiveMissing, harness_missing
 from .harness import CaptureSeams, Harness, Instruments, InvocationCursor, RecordingObserver, RunLog, timed_drain
-from .sleep_clock import virtual_sleeps
+from .clock_edge import stubbed_monotonic, virtual_sleeps
 from .resume import POPULATE, RESUMED, Crashed, PlannedRun, crashable, is_multi_run, planned_runs, recording_checkpointer, saved_record
 from ...model.trace import CaseFacts, CaseTrace, InvocationTrace, plain
 from ...model.trace.record import freezing
@@ -274,8 +274,12 @@ async def _run_once(scenario: Scenario, contract: CapabilityHarness | None = Non
     with contextlib.ExitStack() as case_files:                                   # removed when the run ends
         primitives = instruments(scenario, log, cursor, case_files)             # §6 harness primitives
         seams = CaptureSeams()
+        # A deterministic clock stub stands in for the monotonic clock the runtime reads (clock_edge.py),
+        # from graph build on: the runtime's timing middleware is never handed a clock.
+        clock = stubbed_monotonic(primitives.clock(log)) if primitives.clock_step_ms is not None else contextlib.nullcontext()
         async with _captured(scenario, seams, contract) as capture:              # the directory's captures (OTel …)
-            trace = await _build_and_execute(scenario, primitives.with_captures(seams), log, cursor)
+            with clock:
+                trace = await _build_and_execute(scenario, primitives.with_captures(seams), log, cursor)
     return trace if capture is None else dataclasses.replace(trace, collections=plain(capture.collections()))
 
 

@@ -144,8 +144,9 @@ def _timing(spec: Section, site: BuildSite, node_name: str | None) -> Any:
                                "outcome": record.outcome, "exception_category": record.exception_category}))
 
     name = spec.get("node_name")
-    return oa.TimingMiddleware(node_name=name.value if name is not None else node_name, on_complete=on_complete,
-                               clock=site.harness.instruments.clock(site.harness.log))
+    # No clock is passed: the runtime reads its own monotonic clock (§6.2), which a case's clock stub
+    # replaces at the edge (clock_edge.py).
+    return oa.TimingMiddleware(node_name=name.value if name is not None else node_name, on_complete=on_complete)
 
 
 def _failure_isolation(spec: Section, site: BuildSite, node_name: str | None) -> Any:
