@@ -324,7 +324,7 @@ def instruments(scenario: Scenario, log: RunLog, cursor: InvocationCursor, case_
     clock = scenario.view.clock_stub
     kind = clock.get("type") if clock is not None else None
     # The clocks the harness provides: a deterministic monotonic clock for timing middleware (§6.2),
-    # or the runtime's sleeps recorded instead of waited (an extension, sleep_clock.py).
+    # or the runtime's sleeps recorded instead of waited (an extension, clock_edge.py).
     if kind is not None and kind.value not in ("deterministic_monotonic", "virtual_sleep"):
         raise HarnessPrimitiveMissing(f"clock_stub type {kind.value!r}", kind.span)
     virtual_sleep = kind is not None and kind.value == "virtual_sleep"
