@@ -192,6 +192,13 @@ DIRECTIVES = [
                                   "cause's) or a field it exposes mentions it as a whole word — wherever the runtime puts it "
                                   "(graph-engine §4: a ReducerError names the field, the reducer and the producing node, and "
                                   "no field name is specified for any of them, so `carries` cannot be used).")),
+    Directive("exception_kind", ("error_expectation",), STR, "§5.8", ADAPTER, None,
+              "The host-language type of what the invocation raised (`CancelledError`: the language's cancellation signal).",
+              handled_by=PART,
+              extension=Extension("`exception_kind` on an expected error: the type of what the invocation raised, spelled as "
+                                  "`raises: {exception_kind}` spells it (`CancelledError`: Python's asyncio.CancelledError). "
+                                  "The language's cancellation signal carries no category, so `category` cannot say that an "
+                                  "invocation propagated it (pipeline-utilities §6.1, §6.3).")),
     Directive("cause_message", ("error_expectation",), Expect(("scalar",)), "§5.8", PU, None, "The message of the error's cause.", handled_by=PART),
     Directive("branch_name", ("error_expectation",), STR, "§5.8", PU, None, "The parallel branch the error came from.", handled_by=PART),
     Directive("execution_order", ("error_expectation",), Expect(("list",)), "§5.8", GE, None, "The nodes that ran before the error.", handled_by=PART),
