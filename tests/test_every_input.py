@@ -75,7 +75,7 @@ def every_front_end_reports(pytester, capsys, spec: Path, where: str) -> None:
     for command in ("check", "run"):
         code, found = cli_locations(capsys, command, spec)
         assert code == 1 and where in found, (command, found)
-    assert any(d.location == where for d in lint_paths([str(spec)]).diagnostics)
+    assert any(str(d.location) == where for d in lint_paths([str(spec)]).diagnostics)
     result, found = pytest_locations(pytester, spec)
     result.assert_outcomes(passed=1, failed=1)
     assert where in found, result.stdout.str()
@@ -474,6 +474,6 @@ def test_an_unexpected_compile_error_is_located_where_lint_locates_it(pytester, 
     text = LINEAR.read_text().replace("  - {from: third, to: END}", "  - {from: third, to: nowhere}")
     spec = spec_with(pytester.path, "002-dangling.yaml", text)
     where = f"{spec}/graph-engine/conformance/002-dangling.yaml:20:23"
-    assert any(d.location == where and d.code == "G002" for d in lint_paths([str(spec)]).diagnostics)
+    assert any(str(d.location) == where and d.code == "G002" for d in lint_paths([str(spec)]).diagnostics)
     code, found = cli_locations(capsys, "run", spec)
     assert code == 1 and where in found, found  # was the case's first line

@@ -21,7 +21,7 @@ from typing import Any, Iterator
 from pyrsistent import pmap
 
 from .case_rules import RunsAgree
-from .rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, Unverified
+from .rules import Check, CheckStatus, Context, Rule, Unverified
 from .rule_builders import DIRECTORY_BUILDER, Site, build_rules
 from .matchers import HARNESS_PARAMETERS
 from .shapes import SHAPES
@@ -135,7 +135,7 @@ class RunErrorAccounted:
 
     def take(self, judge: Judge, capability: str | None) -> None:
         if self.invocation.outcome == "errored" and not judge.expects_error:
-            check = Check("outcome", FAILED, self.span, f"the invocation failed unexpectedly: {self.invocation.error.summary}")
+            check = Check("outcome", CheckStatus.FAILED, self.span, f"the invocation failed unexpectedly: {self.invocation.error.summary}")
             _judged(check).take(judge, capability)
 
 
@@ -167,13 +167,13 @@ def plan(scenario: Scenario, trace: CaseTrace, capability: str | None) -> Iterat
                 return
     if trace.compile_error is not None:
         error = trace.compile_error
-        yield _judged(Check("compile", FAILED, _compile_error_span(scenario, error), f"compilation failed unexpectedly: {error.category}: {error.message}"))
+        yield _judged(Check("compile", CheckStatus.FAILED, _compile_error_span(scenario, error), f"compilation failed unexpectedly: {error.category}: {error.message}"))
         return
     expected_construction = yield from _present(case, view, "construction_error")
     if trace.construction_error is not None:
         if not expected_construction:
             error = trace.construction_error
-            yield _judged(Check("construction", FAILED, scenario.section.span,
+            yield _judged(Check("construction", CheckStatus.FAILED, scenario.section.span,
                                 f"standing up the case's observers failed unexpectedly: {error.category}: {error.message}"))
         else:  # nothing ran: the run's block judges what the captures saw standing up
             yield from _present(case, view, "construction_observed")
@@ -330,11 +330,11 @@ class BarrierRule(Rule):
             ran = outcomes.get((span.line, span.column), [])
             broken = [dict(outcome) for outcome in ran if not outcome["held"]]
             if not ran:
-                checks.append(Check(name, FAILED, span, "the barrier never ran, so the case ran without it"))
+                checks.append(Check(name, CheckStatus.FAILED, span, "the barrier never ran, so the case ran without it"))
             elif broken:
-                checks.append(Check(name, FAILED, span, f"the barrier did not hold: {broken}"))
+                checks.append(Check(name, CheckStatus.FAILED, span, f"the barrier did not hold: {broken}"))
             else:
-                checks.append(Check(name, VERIFIED, span, f"held {len(ran)} time(s)"))
+                checks.append(Check(name, CheckStatus.VERIFIED, span, f"held {len(ran)} time(s)"))
         return tuple(checks), bindings
 
 
@@ -344,7 +344,7 @@ def _repeated_runs(scenario: Scenario, trace: CaseTrace, run_count: Any, capabil
     runs = (trace,) + tuple(trace.repeats)
     checks = []
     if len(runs) != run_count.value:
-        checks.append(Check("run_count", FAILED, span, f"expected {run_count.value} runs, the trace has {len(runs)}"))
+        checks.append(Check("run_count", CheckStatus.FAILED, span, f"expected {run_count.value} runs, the trace has {len(runs)}"))
     for number, repeat in enumerate(runs[1:], start=2):
         for check in assert_case(scenario, repeat, capability, repeated=False):
             checks.append(dataclasses.replace(check, name=f"run {number}: {check.name}"))
@@ -372,4 +372,4 @@ def _compile_error_span(scenario: Scenario, error: Any) -> Span:
     return scenario.section.span
 
 
-__all__ = ["UNVERIFIED", "assert_case", "plan"]
+__all__ = ["assert_case", "plan"]

@@ -130,7 +130,7 @@ def _label(node: Node) -> str:
 
 def _suffix(node: Any, spans: bool) -> str:
     if spans and isinstance(node, Node) and node.span is not None:
-        return f"  @{node.span.line}:{node.span.column}"
+        return f"  @{node.span.position}"
     return ""
 
 

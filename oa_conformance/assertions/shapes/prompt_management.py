@@ -27,9 +27,8 @@ from ..matchers import Match, Mismatch, describe, match, show
 from ..catalogue.predicate_rules import predicate_block
 from ..error_rules import ErrorRule
 from ..rules import (
-    FAILED,
-    VERIFIED,
     Check,
+    CheckStatus,
     Context,
     Rule,
     SelectingRule,
@@ -92,7 +91,7 @@ def captured(name: str) -> Callable[[Context], Any]:
 
 def judged(rule: Rule, problems: list[str], bindings: Any):
     """A rule's one check: failed with its problems, or verified when there are none."""
-    check = Check(rule.name, FAILED, rule.span, "; ".join(problems)) if problems else Check(rule.name, VERIFIED, rule.span)
+    check = Check(rule.name, CheckStatus.FAILED, rule.span, "; ".join(problems)) if problems else Check(rule.name, CheckStatus.VERIFIED, rule.span)
     return (check,), bindings
 
 

@@ -15,7 +15,9 @@ import json
 import os
 from typing import Iterable, NamedTuple
 
-PASSING = frozenset(("passed", "xpass"))
+from ...verdicts.outcomes import Outcome
+
+PASSING = frozenset((Outcome.PASSED, Outcome.XPASS))
 
 
 class Outcomes(NamedTuple):

@@ -23,6 +23,7 @@ from typing import Any, Awaitable, Callable
 from ...host import graph as oa
 
 from ...ast.nodes import Mapping, Scalar, Section
+from ...model.diagnostics import Span
 from ...model.errors import HarnessPrimitiveMissing
 from .harness import Harness, HarnessRaised, timed_drain
 from ...ast.values import literal
@@ -31,7 +32,7 @@ from ...ast.values import literal
 class NotImplementedDirective(Exception):
     """A directive the vocabulary accepts but this adapter cannot execute yet."""
 
-    def __init__(self, directive: str, span: Any = None):
+    def __init__(self, directive: str, span: Span | None = None):
         super().__init__(f"not implemented: {directive}")
         self.directive = directive
         self.span = span
