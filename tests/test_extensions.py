@@ -162,6 +162,155 @@ def test_lint_marks_a_use_of_names_as_information(tmp_path):
     assert "names" in found[0]["message"]
 
 
+CONCAT_FLATTEN_ERROR = """\
+cases:
+  - name: concat_flatten_error
+    state:
+      fields:
+        harvest: {{type: list<string>, reducer: concat_flatten, default: []}}
+    entry: gather
+    nodes:
+      gather: {{update: {{harvest: [["kept"], "stray_scalar"]}}}}
+    edges:
+      - {{from: gather, to: END}}
+    initial_state: {{}}
+    expected_error:
+      category: reducer_error
+      cause:
+        names: [{names}]
+"""
+
+
+def run_cause_names(tmp_path, names: str):
+    ref = write_fixture(tmp_path, CONCAT_FLATTEN_ERROR.format(names=names), "graph-engine", "001-concat-flatten.yaml")
+    return run_case(cases_of(ref)[0], timeout=20)
+
+
+def test_names_under_cause_is_an_extension_only_that_key_uses():
+    row = VOCABULARY.lookup("error_expectation", "cause")
+    assert row in extension_rows() and "under `cause:`" in row.extension.doc
+
+
+def test_names_under_cause_accepts_any_one_of_a_list_of_alternatives(tmp_path):
+    # The runtime's cause says `update[1] is str`: the value's position names it, its text does not.
+    result = run_cause_names(tmp_path, "[stray_scalar, '1']")
+    assert result.outcome == "passed", result.reason
+
+
+def test_names_under_cause_reads_the_cause_not_the_error(tmp_path):
+    # `harvest` is in the ReducerError's own message, not in its cause's.
+    result = run_cause_names(tmp_path, "harvest")
+    assert result.outcome == "failed" and "cause does not name 'harvest'" in result.reason
+
+
+def test_names_under_cause_fails_when_no_alternative_is_named(tmp_path):
+    result = run_cause_names(tmp_path, "[stray_scalar, '7']")
+    assert result.outcome == "failed" and "does not name 'stray_scalar' or '7'" in result.reason
+
+
+# ---- attempts_input_state_mutation, behavior: mutate -----------------------------------------------
+
+MUTATION = """\
+cases:
+  - name: mutation
+    subgraphs:
+      inner:
+        state:
+          fields:
+            trace: {{type: list<string>, reducer: append, default: []}}
+        entry: inner_a
+        nodes:
+          inner_a: {{update: {{trace: [inner_a]}}}}
+        edges:
+          - {{from: inner_a, to: END}}
+    state:
+      fields:
+        trace: {{type: list<string>, reducer: append, default: []}}
+    entry: outer_a
+    nodes:
+      outer_a: {{{outer_a}update: {{trace: [outer_a]}}}}
+      outer_sub: {{subgraph: inner}}
+    edges:
+      - {{from: outer_a, to: outer_sub}}
+      - {{from: outer_sub, to: END}}
+    initial_state: {{}}
+    observers:
+      - {{name: meddler, attach: graph, target: outer, behavior: {behavior}}}
+{expected}"""
+REFUSED = "    expected:\n      invariants:\n        observer_state_mutation_attempts_refused: true\n"
+
+
+def run_mutation(tmp_path, outer_a: str = "", behavior: str = "mutate", expected: str = REFUSED):
+    text = MUTATION.format(outer_a=outer_a, behavior=behavior, expected=expected)
+    ref = write_fixture(tmp_path, text, "graph-engine", "001-mutation.yaml")
+    return run_case(cases_of(ref)[0], timeout=20)
+
+
+def test_mutation_extensions_are_extension_rows():
+    node_row = VOCABULARY.lookup("node", "attempts_input_state_mutation")
+    behavior_row = VOCABULARY.lookup("observer", "behavior")
+    assert node_row in extension_rows() and behavior_row in extension_rows()
+
+
+def test_a_mutate_observer_finds_every_state_it_is_given_refused(tmp_path):
+    result = run_mutation(tmp_path)
+    assert result.outcome == "passed", result.reason
+
+
+def test_the_refusal_predicate_needs_a_mutate_observer_to_have_tried(tmp_path):
+    # A recording observer tries nothing: the predicate cannot be evaluated, so it does not hold.
+    result = run_mutation(tmp_path, behavior="record")
+    assert result.outcome == "failed" and "no observer attempted to mutate" in result.reason
+
+
+def test_a_node_assigning_its_received_state_fails_with_node_exception(tmp_path):
+    failing = "    expected_error:\n      category: node_exception\n      raised_from: outer_a\n"
+    result = run_mutation(tmp_path, outer_a="attempts_input_state_mutation: trace, ", behavior="record", expected=failing)
+    assert result.outcome == "passed", result.reason
+
+
+# ---- detaches_observer ------------------------------------------------------------------------------
+
+DETACHED = """\
+state:
+  fields:
+    log: {{type: list<string>, reducer: append, default: []}}
+entry: a
+nodes:
+  a: {{update: {{log: [a]}}}}
+  b: {{detaches_observer: {name}, update: {{log: [b]}}}}
+edges:
+  - {{from: a, to: b}}
+  - {{from: b, to: END}}
+observers:
+  - {{name: watcher, attach: graph, target: outer, behavior: record}}
+invocations:
+  - name: first
+    initial_state: {{}}
+  - name: second
+    initial_state: {{}}
+    expected:
+      observer_events:
+        watcher: []
+"""
+
+
+def test_detaches_observer_is_an_extension_row():
+    assert VOCABULARY.lookup("node", "detaches_observer") in extension_rows()
+
+
+def test_a_detached_observer_receives_nothing_of_the_next_invocation(tmp_path):
+    ref = write_fixture(tmp_path, DETACHED.format(name="watcher"), "graph-engine", "001-detached.yaml")
+    result = run_case(cases_of(ref)[0], timeout=20)
+    assert result.outcome == "passed", result.reason
+
+
+def test_detaching_an_observer_the_fixture_does_not_attach_is_a_missing_primitive(tmp_path):
+    ref = write_fixture(tmp_path, DETACHED.format(name="nobody"), "graph-engine", "001-detached.yaml")
+    result = run_case(cases_of(ref)[0], timeout=20)
+    assert result.outcome == "error" and "nobody" in result.reason
+
+
 # ---- a negative or NaN timeout_seconds in invoke_drain_events_for ----------------------------------
 
 DRAIN_WITH = """\

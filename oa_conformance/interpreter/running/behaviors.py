@@ -265,6 +265,22 @@ async def drain_in_node(ctx: NodeContext, spec: Section) -> None:
     await timed_drain(ctx.harness.graph.compiled.drain, timeout)
 
 
+async def mutate_input_state(ctx: NodeContext, spec: Scalar) -> None:
+    """`attempts_input_state_mutation` (an extension): assign a field of the received state object in
+    place (its own value again, so a runtime that lets it through runs on unchanged). What the
+    state-immutability strategy raises leaves the node as its failure."""
+    setattr(ctx.state, spec.value, ctx.field(spec.value))
+
+
+async def detach_observer(ctx: NodeContext, spec: Scalar) -> None:
+    """`detaches_observer` (an extension): remove a graph-attached fixture observer through the
+    handle the runtime's attach_observer returned, from inside the running node."""
+    handle = ctx.harness.observer_handles.get(spec.value)
+    if handle is None:
+        raise HarnessPrimitiveMissing(f"a graph-attached observer {spec.value!r} to detach", spec.span)
+    handle.remove()
+
+
 async def checkpoint_delete(ctx: NodeContext, spec: Scalar) -> None:
     """`invoke_checkpoint_delete` (an extension): the case's checkpointer backend's `delete`, called
     from inside the node, so an error it raises fails the node."""

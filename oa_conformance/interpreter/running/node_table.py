@@ -31,6 +31,8 @@ NODE_DIRECTIVES: dict[str, NodeStep] = {
     "flaky_resume_aware": behaviors.flaky_resume_aware,
     "invoke_drain_events_for": behaviors.drain_events_for,
     "invoke_drain": behaviors.drain_in_node,
+    "attempts_input_state_mutation": behaviors.mutate_input_state,
+    "detaches_observer": behaviors.detach_observer,
     "invoke_checkpoint_delete": behaviors.checkpoint_delete,
     "update_pure_from_state": observability_nodes.update_pure_from_state,
     "emits_log": observability_nodes.emits_log,

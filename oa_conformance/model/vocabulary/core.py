@@ -9,7 +9,7 @@ section is, and says which capability it serves.
 from __future__ import annotations
 
 from .handlers import EXECUTE, expectation, GRAPH_BUILD, NOT_EXECUTED, PART, PREDICATES, SHAPE, STATIC
-from .registry import Directive, Extension, Family, Handler, Judged
+from .registry import Directive, Extension, Family, Handler, Judged, value_among, value_naming
 from .shapes import (
     BOOL,
     INT,
@@ -105,7 +105,13 @@ DIRECTIVES = [
     Directive("name", ("observer",), STR, "§5.5", GE, "0.48.0", "The observer's name, referenced by assertions.", handled_by=PART),
     Directive("attach", ("observer",), Enum(("graph", "invocation")), "§5.5", GE, "0.48.0", "Graph-level or per-invocation.", handled_by=PART),
     Directive("target", ("observer",), STR, "§5.5", GE, "0.48.0", "`outer`, `inner` or a subgraph / node name.", handled_by=PART),
-    Directive("behavior", ("observer",), Enum(("record", "accumulate", "raise")), "§5.5", GE, "0.48.0", "What the observer does per event.", handled_by=PART),
+    Directive("behavior", ("observer",), Enum(("record", "accumulate", "raise", "mutate")), "§5.5", GE, "0.48.0", "What the observer does per event.", handled_by=PART,
+              extension=Extension("`behavior: mutate` on an observer: it records each event as `record` does, and first tries "
+                                  "to assign a field, in place, of the event's `pre_state`, `post_state` and every entry of "
+                                  "its `parent_states` (the field's own value again), noting for each attempt whether it "
+                                  "was refused (raised). graph-engine §6 requires those states to present the state "
+                                  "immutability contract and an observer's attempt to mutate one to fail; upstream's "
+                                  "observer behaviours never touch the states.", value_among("mutate"))),
     Directive("sleep_ms_per_event", ("observer",), OneOf((MILLISECONDS, SectionShape("pacing"))), "§5.5", GE, "0.48.0", "Pace the observer (drain fixtures).", handled_by=PART),
     Directive("phases", ("observer",), ListOf(STR), "§5.5", GE, None, "Phase subscription filter (default started, completed).", handled_by=PART),
     Directive("first_invocation", ("pacing",), MILLISECONDS, "§5.5", GE, None, "Milliseconds per event on the first invocation.", handled_by=PART),
@@ -164,7 +170,11 @@ DIRECTIVES = [
     Directive("message", ("error_expectation",), Expect(("scalar",)), "§5.8", ADAPTER, None, "The error message.", handled_by=PART),
     Directive("carries", ("error_expectation",), Expect(("map",)), "§5.13", ADAPTER, "0.97.0",
               "Fields the raised error exposes (bare = equal, `_present`, `_mentions`).", handled_by=PART),
-    Directive("cause", ("error_expectation",), Expect(("map",)), "§5.13", ADAPTER, None, "The error's cause (e.g. `exception_type`).", handled_by=PART),
+    Directive("cause", ("error_expectation",), Expect(("map",)), "§5.13", ADAPTER, None, "The error's cause (e.g. `exception_type`).", handled_by=PART,
+              extension=Extension("`names: [...]` under `cause:`: the cause's own message names each value as a whole word, an "
+                                  "item that is a list naming alternatives, any one of which will do (graph-engine §2: a "
+                                  "concat_flatten ReducerError's root cause names the non-list value, by the value itself "
+                                  "or by its position in the update).", value_naming("names"))),
     Directive("names", ("error_expectation",), ListOf(STR), "§5.13", ADAPTER, None,
               "Values the raised error names: its own message or a field it exposes mentions each as a whole word.", handled_by=PART,
               extension=Extension("`names: [...]` on an expected error: the error names each value — its own message (not its "
