@@ -290,6 +290,19 @@ async def checkpoint_delete(ctx: NodeContext, spec: Scalar) -> None:
     await checkpointer.delete(spec.value)
 
 
+async def checkpoint_reload(ctx: NodeContext, spec: Scalar) -> None:
+    """`reload_checkpoint_into` (an extension): a second instance of the case's checkpointer backend,
+    opened on the same storage as a new process would open it, loads the running invocation's record;
+    the named field receives how many completed positions it holds (-1: it has no record)."""
+    from ...host.observability import current_invocation_id
+
+    checkpointer = ctx.harness.instruments.checkpointer
+    if checkpointer is None:
+        raise HarnessPrimitiveMissing("`reload_checkpoint_into` needs a `checkpointer:`", spec.span)
+    record = await checkpointer.reopen().load(current_invocation_id())
+    ctx.partial[spec.value] = -1 if record is None else len(record.completed_positions)
+
+
 # ---------------------------------------------------------------------------------------------
 # Routing
 

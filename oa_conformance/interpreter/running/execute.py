@@ -24,7 +24,7 @@ from .error_record import error_record
 from .capabilities import CapabilityHarness, harness_for
 from .capabilities.captures import instrument_of
 from .case_output import run_loop
-from .graph_build import BuiltGraph, build_graph
+from .graph_build import BuiltGraph, ConfigurationRejected, build_graph
 from ...model.errors import HarnessPrimitiveMissing, harness_missing
 from .harness import CaptureSeams, Harness, Instruments, InvocationCursor, RecordingObserver, RunLog, SUMMARY_FIELDS, timed_drain
 from .resume import POPULATE, RESUMED, Crashed, PlannedRun, crashable, is_multi_run, planned_runs, recording_checkpointer, saved_record
@@ -287,6 +287,8 @@ async def _build_and_execute(scenario: Scenario, instruments: Instruments, log: 
         built, harness = build_graph(scenario, instruments, log, cursor)   # graph build
     except BUILD_ERRORS as error:  # compile and registration-time configuration errors
         return CaseTrace(compile_error=error_record(error), parameters=plain(case_parameters(scenario)))
+    except ConfigurationRejected as error:  # a configuration literal the builder refused (no category)
+        return CaseTrace(compile_error=error_record(error.rejected), parameters=plain(case_parameters(scenario)))
     return await execute_graph(scenario, built, harness)                   # execute
 
 
