@@ -250,7 +250,7 @@ def test_user_defined_record_types_are_list_elements_and_dict_values(tmp_path):
     first = faults.run_text(tmp_path, no_record, "graph-engine")[0]
     line = no_record.splitlines().index(next(l for l in no_record.splitlines() if "default: [1]" in l)) + 1
     assert (first.outcome, first.category) == ("error", "fixture_schema_invalid"), outcomes([first])
-    assert "error_entry record" in first.reason and first.location.endswith(f":{line}:{no_record.splitlines()[line - 1].index('[1]') + 2}")
+    assert "error_entry record" in first.reason and str(first.location).endswith(f":{line}:{no_record.splitlines()[line - 1].index('[1]') + 2}")
 
 
 def test_the_in_memory_checkpointer_is_instantiated_and_resumed_from(tmp_path):
