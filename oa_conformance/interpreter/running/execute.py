@@ -417,6 +417,21 @@ def _invoke_arguments(scenario: Scenario, run: PlannedRun, invoke_block: Any, pr
     return kwargs
 
 
+async def _fixture_drain(drain_spec: Any, compiled: Any, harness: Harness, invocation_id: str | None) -> dict | None:
+    """The drain the fixture asks for after this invocation (None when it asks for none), with what
+    its observers had been delivered when it returned."""
+    if drain_spec is None:
+        return None
+    timeout = drain_spec.get("timeout_seconds")
+    seconds = timeout.value if timeout is not None else None
+    try:
+        drain = await timed_drain(compiled.drain, seconds)
+    except Exception as raised:  # a drain refusing a valid timeout: the drain-summary check reports it
+        drain = {"raised": f"{type(raised).__name__}: {raised}", **dict.fromkeys(SUMMARY_FIELDS), "timeout_s": seconds}
+    drain["delivered_at_return"] = harness.log.delivered(harness.instruments.observers, invocation_id)
+    return drain
+
+
 async def _invoke(scenario: Scenario, run: PlannedRun, harness: Harness, built: Any, observers: list,
                   previous: list[InvocationTrace]) -> InvocationTrace:
     compiled, source = built.compiled, run.source
@@ -461,17 +476,9 @@ async def _invoke(scenario: Scenario, run: PlannedRun, harness: Harness, built: 
         invocation_id, correlation_id = harness.log.invocation_ids[-1]
     else:  # no node ran: the ids were never observable
         invocation_id, correlation_id = None, None
-    drain = None
     drain_block = source if source is not None else invoke_block
-    drain_spec = drain_block.get("drain") if drain_block is not None else None
-    if drain_spec is not None:
-        timeout = drain_spec.get("timeout_seconds")
-        seconds = timeout.value if timeout is not None else None
-        try:
-            drain = await timed_drain(compiled.drain, seconds)
-        except Exception as raised:  # a drain refusing a valid timeout: the drain-summary check reports it
-            drain = {"raised": f"{type(raised).__name__}: {raised}", **dict.fromkeys(SUMMARY_FIELDS), "timeout_s": seconds}
-        drain["delivered_at_return"] = harness.log.delivered(harness.instruments.observers, invocation_id)
+    drain = await _fixture_drain(drain_block.get("drain") if drain_block is not None else None,
+                                 compiled, harness, invocation_id)
     # Collect everything still queued so the recorded events are complete (the fixture's own drain,
     # if any, has already been measured above); how this drain returned is recorded too. Called with
     # the timeout omitted, so that a drain refusing the fixture's timeout still settles the run.
