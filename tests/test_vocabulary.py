@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from oa_conformance.ast import families
+from oa_conformance.ast import views
 from oa_conformance.pipeline import read_fixture
 from oa_conformance.model.vocabulary import VOCABULARY, Directive, Family, Vocabulary
 from oa_conformance.model.vocabulary import shapes as sh
@@ -20,7 +20,7 @@ def test_every_directive_is_documented_and_placed():
 
 def test_every_family_has_a_generated_class_with_a_field_per_directive():
     for family in VOCABULARY.families.values():
-        cls = families.BY_FAMILY[family.name]
+        cls = views.BY_FAMILY[family.name]
         assert cls.__name__ == family.class_name and cls.__doc__ == family.doc
         for directive in VOCABULARY.directives_of(family.name):
             assert directive.attr in cls._fields

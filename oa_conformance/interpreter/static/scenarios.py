@@ -12,7 +12,7 @@ from typing import Any, Iterator, NamedTuple
 
 from ...model.diagnostics import Span
 from ...ast.nodes import Mapping, Scalar, Section
-from ...ast.families import BY_FAMILY
+from ...ast.views import BY_FAMILY
 from ...model.vocabulary import FILE_ONLY  # FILE_ONLY: the fixture-level directives a case never inherits (re-exported)
 
 # Directives that belong to the file, not to a scenario: never inherited by a case.

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Iterable, Iterator
 
-from ...ast.families import sections_under
+from ...ast.visitor import sections_under
 from ...ast.nodes import Mapping, Node, Scalar, Section, Sequence, TypeRef
 from ...model.diagnostics import FIXTURE_SCHEMA_INVALID, Diagnostic, article
 from .scenarios import Scenario, scenarios
