@@ -186,8 +186,8 @@ def _calls(block: str):
         rules: list[Rule] = []
         for index, call in enumerate(node.items):
             where = f"{block}[{index}]"
-            expected = call.get("expected")
-            if expected is None or expected.get("raises") is None:
+            expected = call.expected
+            if expected is None or expected.raises is None:
                 rules.append(CallSucceeded(where, call.span, call_entry(block, index)))
             for key in (expected.order if expected is not None else ()):
                 value, key_span = expected.get(key), expected.key_span(key)

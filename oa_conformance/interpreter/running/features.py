@@ -133,7 +133,7 @@ def needed_proposals(capability: str | None, sections: Iterable[Section], scenar
                             if key in EXTRAS_KEY_PROPOSALS:
                                 need(*EXTRAS_KEY_PROPOSALS[key])
                 if node.family == "field":
-                    reducer = node.get("reducer")
+                    reducer = node.reducer
                     if isinstance(reducer, Mapping) and not isinstance(reducer, Scalar):
                         need(FACTORY_REDUCER_PROPOSAL, f"factory reducer {reducer.keys[0]!r}")
             elif isinstance(node, Mapping) and "type" in node.keys:

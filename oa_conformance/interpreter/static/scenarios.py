@@ -31,7 +31,7 @@ class Scenario(NamedTuple):
     def name(self) -> str | None:
         if self.case is None:
             return None
-        name = self.case.get("name")
+        name = self.case.name
         return name.value if isinstance(name, Scalar) else f"case {self.index}"
 
     @property
@@ -44,18 +44,18 @@ class Scenario(NamedTuple):
         """The case as one location: the `name:` line of its `cases:` entry (else the entry's first
         key); in the single-case form the whole file is the case, so the top of the file."""
         if self.case is not None:
-            return self.case.key_span("name") if self.case.get("name") is not None else self.case.span
+            return self.case.key_span("name") if self.case.name is not None else self.case.span
         return Span(self.fixture.span.path, 1, 1)
 
     def sources(self) -> Iterator[Section]:
         """Where directives are looked up, nearest first."""
         if self.case is not None:
             yield self.case
-            graph = self.case.get("graph")
+            graph = self.case.graph
             if graph is not None:
                 yield graph
         yield self.fixture
-        graph = self.fixture.get("graph")
+        graph = self.fixture.graph
         if graph is not None:
             yield graph
 
@@ -107,7 +107,7 @@ def site_declarations(site: Section) -> Iterator[tuple[str, Section, bool]]:
     block's ``name:`` (``is_mapping`` false) or a name-keyed mapping's entry (true)."""
     for _, value in site.items():
         if isinstance(value, Section) and value.family == "graph":
-            name = value.get("name")
+            name = value.name
             if isinstance(name, Scalar) and isinstance(name.value, str):
                 yield name.value, value, False
         elif isinstance(value, Mapping):
@@ -134,13 +134,13 @@ def _here_or_in_graph(section: Section, directive: str, here: bool = True) -> An
         value = section.get(directive)
         if value is not None:
             return value
-    graph = section.get("graph")
+    graph = section.graph
     return None if graph is None else graph.get(directive)
 
 
 def scenarios(fixture: Section) -> list[Scenario]:
     """The fixture's scenarios in document order, each with its directives read once (``view``)."""
-    cases = fixture.get("cases")
+    cases = fixture.cases
     if cases is None:
         return [with_view(Scenario(fixture, None, None))]
     return [with_view(Scenario(fixture, case, index)) for index, case in enumerate(cases.items)]

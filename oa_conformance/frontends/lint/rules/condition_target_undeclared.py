@@ -46,7 +46,7 @@ EXPECTED_AS = ROUTING_ERROR
 def check(ctx: ScenarioContext) -> Iterator[Finding]:
     for graph in ctx.graphs():
         for edge in graph.edge_items():
-            condition = edge.get("condition")
+            condition = edge.condition
             if not isinstance(condition, Section):
                 continue
             for branch in ("then", "else"):

@@ -43,7 +43,7 @@ KIND = "scenario"
 
 def blocks(owner: Any) -> Iterator[Any]:
     """The predicate blocks an owner (the case, an invocation, a resume block) holds."""
-    expected = owner.get("expected")
+    expected = owner.get("expected")  # owner: the scenario (inheritance) or a section
     if expected is not None and hasattr(expected, "get"):
         for name in PREDICATE_BLOCKS:
             if expected.get(name) is not None:

@@ -130,7 +130,7 @@ def detached_nodes(scenario: Scenario, directive: str) -> frozenset[str]:
             continue
         for node_name, decl in declared.items():
             runner = decl.get("fan_out") if directive == "detached_fan_outs" else decl
-            target = runner.get("subgraph") if runner is not None and hasattr(runner, "get") else None
+            target = runner.subgraph if runner is not None and hasattr(runner, "get") else None
             if target is not None and getattr(target, "value", None) == name:
                 names.add(node_name)
     return frozenset(names)
@@ -265,7 +265,7 @@ class LangfuseCapture:
 
             from ....host.observability import langfuse_credentials_constructor
 
-            if declared.get("provider") is not None:
+            if declared.provider is not None:
                 raise HarnessPrimitiveMissing("langfuse_client provider applies to mode 'supplied' only", declared.key_span("provider"))
             if _flag(declared, "preexisting_same_key_client"):
                 # §6.4 singleton priming: the same credential's client exists first, on the global
@@ -291,7 +291,7 @@ class LangfuseCapture:
                     raise HarnessPrimitiveMissing(f"langfuse_client {name} applies to mode 'credentials' only", declared.key_span(name))
             from ....host.observability import LangfuseSDKAdapter
 
-            self.provider = declared.provider.value if declared.get("provider") is not None else "global"
+            self.provider = declared.provider.value if declared.provider is not None else "global"
             bound = _bound_provider(self.provider, declared.span)
             self.sdk = Langfuse(public_key=public_key, secret_key="sk-oa-conformance", host=NO_NETWORK_HOST,
                                 tracer_provider=bound, **options)

@@ -55,7 +55,7 @@ class CasePrompts:
         records = []
         for key, decl in declared.prompts.items():
             record = {name: literal(decl.get(name)) for name in decl.order if name != "langfuse_prompt_reference"}
-            if decl.get("langfuse_prompt_reference") is not None:
+            if decl.langfuse_prompt_reference is not None:
                 record["observability_entities"] = {"langfuse_prompt": decl.langfuse_prompt_reference.value}
             records.append(record)
             self.labels[key] = (record["name"], record["label"])

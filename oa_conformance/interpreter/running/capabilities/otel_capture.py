@@ -149,7 +149,7 @@ def _dispatching_nodes(scenario: Scenario, subgraphs: frozenset[str]) -> frozens
     nodes = scenario.view.nodes
     wrappers = set(subgraphs)
     for node_name, decl in (nodes.items() if nodes is not None else ()):
-        runs = decl.get("subgraph") if hasattr(decl, "get") else None
+        runs = decl.subgraph if hasattr(decl, "get") else None
         if isinstance(runs, Scalar) and runs.value in subgraphs:
             wrappers.add(node_name)
     return frozenset(wrappers)

@@ -233,7 +233,7 @@ def build_backends(declared: Any, log: list) -> dict[str, PreloadedPromptBackend
         if name in backends:
             raise FixtureInvalid(f"two backends are named {name!r}", decl.name.span)
         kind = CachingPromptBackend if _flag(decl, "caching") else PreloadedPromptBackend
-        records = decl.get("prompts")
+        records = decl.prompts
         try:
             backends[name] = kind(name, [_record(r) for r in (records.items if records is not None else ())],
                                   unavailable=_flag(decl, "simulate_unavailable"), log=log)
@@ -283,19 +283,19 @@ class PromptCase:
         decl = self.scenario.view.get(which)
         if decl is None and which != "manager":
             raise FixtureInvalid(f"the call targets {which!r}, which the case does not declare", span)
-        listed = decl.get("backends") if decl is not None else None
+        listed = decl.backends if decl is not None else None
         names = [item.value for item in listed.items] if listed is not None else list(self.backends)
         backends = [self.backend(name, listed.span if listed is not None else span) for name in names]
         if not backends:
             raise FixtureInvalid(f"the {which} has no backend to compose (the case declares none)", decl.span if decl is not None else span)
         kwargs: dict[str, Any] = {}
-        resolver_ref = decl.get("label_resolver_ref") if decl is not None else None
+        resolver_ref = decl.label_resolver_ref if decl is not None else None
         if resolver_ref is not None:
             resolver = self.scenario.view.get(resolver_ref.value)
             if not isinstance(resolver, Section) or resolver.family != "label_resolver":
                 raise FixtureInvalid(f"label_resolver_ref {resolver_ref.value!r} names no label resolver of the case", resolver_ref.span)
             kwargs["label_resolver"] = MappingLabelResolver(literal(resolver.mapping))
-        default_ttl = decl.get("default_cache_ttl_seconds") if decl is not None else None
+        default_ttl = decl.default_cache_ttl_seconds if decl is not None else None
         if default_ttl is not None:
             if isinstance(default_ttl.value, (int, float)) and default_ttl.value < 0:
                 raise FixtureInvalid("default_cache_ttl_seconds is a non-negative number of seconds (prompt-management §6)",
@@ -315,13 +315,13 @@ class PromptCase:
 
     async def perform(self, block: str, index: int, call: Section) -> None:
         target = call.target
-        operation = call.get("operation")
+        operation = call.operation
         entry: dict[str, Any] = {"block": block, "index": index, "target": literal(target),
                                  "operation": operation.value if operation is not None else GROUP_TARGET}
-        capture = call.get("capture_as")
+        capture = call.capture_as
         if capture is not None:
             entry["capture_as"] = capture.value
-        if call.get("members_refs") is not None:
+        if call.members_refs is not None:
             entry["members_refs"] = literal(call.members_refs)
         start = len(self.log)
         act = self.action(call, target, operation)  # a malformed call stops the case before it runs
@@ -347,7 +347,7 @@ class PromptCase:
         if operation is None:
             raise FixtureInvalid("the call names no operation", call.span)
         op = operation.value
-        if isinstance(target, Section) and target.get("backend") is not None:
+        if isinstance(target, Section) and target.backend is not None:
             backend = self.backend(target.backend.value, target.backend.span)
             if op == "advance_clock":
                 seconds = self.required(call, "seconds")
@@ -359,7 +359,7 @@ class PromptCase:
             name, label, ttl = self.required(call, "name").value, _value(call, "label"), _value(call, "cache_ttl_seconds")
             kwargs = {"cache_ttl_seconds": ttl} if ttl is not None else {}
             return lambda: backend.fetch(name, *((label,) if label is not None else ()), **kwargs)
-        if isinstance(target, Section) and not (target.get("manager") is not None and target.manager.value):
+        if isinstance(target, Section) and not (target.manager is not None and target.manager.value):
             raise FixtureInvalid("a structured target is {backend: <name>} or {manager: true}", target.span)
         manager = self.manager(target.value if isinstance(target, Scalar) else "manager", target.span)
         if op == "fetch":
@@ -382,7 +382,7 @@ class PromptCase:
     def prompt_source(self, call: Section, manager: PromptManager):
         """What a render renders: ``fetched_prompt`` (fetched through the manager first) or
         ``fetched_prompt_ref`` (an earlier call's capture)."""
-        fetched, ref = call.get("fetched_prompt"), call.get("fetched_prompt_ref")
+        fetched, ref = call.fetched_prompt, call.fetched_prompt_ref
         if (fetched is None) == (ref is None):
             raise FixtureInvalid("render needs exactly one of fetched_prompt and fetched_prompt_ref", call.span)
         if fetched is not None:
@@ -400,7 +400,7 @@ class PromptCase:
         return _sync(lambda: PromptGroup(group_name=group_name, members=members))
 
     def placeholders(self, call: Section) -> dict[str, Any] | None:
-        given = call.get("placeholders")
+        given = call.placeholders
         if given is None:
             return None
         try:
