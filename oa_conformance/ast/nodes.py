@@ -310,10 +310,20 @@ class Section(Node, metaclass=_SectionMeta):
         typed attribute (``edge.from_``)."""
         return getattr(self, row.attr, None)
 
-    def get(self, directive: str, default: Any = None) -> Any:  # TEMPORARY during migration
-        if directive not in self.order:
-            return default
-        value = getattr(self, self.directive_attrs[directive])
+    def named(self, directive: Any) -> Node | None:
+        """The value of the directive named by data rather than code — a reference in the fixture
+        (``label_resolver_ref: resolver_a``, a call's ``target: secondary_manager``), a key of a
+        directory's table keyed by directive (its provider blocks, its mock lists) — or None (no
+        such directive in the family, or not given). Code that knows its directive reads the typed
+        attribute; code generic over vocabulary rows reads :meth:`given`."""
+        attribute = self.directive_attrs.get(directive) if type(directive) is str else None
+        return getattr(self, attribute) if attribute is not None else None
+
+    def get(self, directive: str, default: Any = None) -> Any:
+        # Name-keyed, for the few readers whose receiver may also be a Scenario or a raw Mapping
+        # (both answer ``get``): the lint rule over a case and its run blocks, the version check
+        # of a file the schema check refused.
+        value = self.named(directive)
         return default if value is None else value
 
     def __contains__(self, directive: str) -> bool:

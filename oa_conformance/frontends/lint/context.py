@@ -29,7 +29,7 @@ from ...interpreter.static.scenarios import FILE_ONLY, Scenario, scenarios
 from ...model.diagnostics import Span
 from ...grammar import check as grammar_check
 from ...grammar import looks_like_token, parse_token
-from ...model.vocabulary import VOCABULARY
+from ...model.vocabulary import VOCABULARY, Directive
 from ...model.vocabulary import shapes as sh
 from .spec_terms import END
 
@@ -371,8 +371,8 @@ class ScenarioContext:
     def reducer_uses(self) -> Iterator[tuple[str, ReducerUse]]:
         """Every reducer a field declares (``reducer:`` and ``alt_reducer:``): (field name, use)."""
         for name, decl in self.field_decls():
-            for directive in ("reducer", "alt_reducer"):
-                use = reducer_use(decl.get(directive))
+            for value in (decl.reducer, decl.alt_reducer):
+                use = reducer_use(value)
                 if use is not None:
                     yield name, use
 
@@ -444,11 +444,11 @@ def routes_anywhere(edge: Section) -> bool:
 
 
 @lru_cache(maxsize=None)
-def _reference_directives(family: str) -> tuple[str, ...]:
-    """The directives of ``family`` that name a subgraph to run: a string-valued ``subgraph`` or
+def _reference_directives(family: str) -> tuple[Directive, ...]:
+    """The rows of ``family`` that name a subgraph to run: a string-valued ``subgraph`` or
     ``*_subgraph`` (a node's, a fan-out's, a branch's …), read off the vocabulary."""
     return tuple(
-        d.name for d in VOCABULARY.directives_of(family)
+        d for d in VOCABULARY.directives_of(family)
         if (d.name == "subgraph" or d.name.endswith("_subgraph")) and isinstance(d.shape, sh.ScalarShape)
     )
 
@@ -461,8 +461,8 @@ def referencing_families() -> tuple[str, ...]:
 
 def subgraph_reference(section: Section) -> Scalar | None:
     """The subgraph a section runs (``subgraph: inner``), if it names one."""
-    for name in _reference_directives(section.family):
-        value = section.get(name)
+    for row in _reference_directives(section.family):
+        value = section.given(row)
         if type(value) is Scalar:
             return value
     return None

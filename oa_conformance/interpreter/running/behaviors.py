@@ -233,10 +233,10 @@ async def flaky_resume_aware(ctx: NodeContext, spec: Section) -> None:
     its first `fail_resumed_invocation_count` attempts in any later (resumed) invocation."""
     index = ctx.harness.cursor.index
     attempt = ctx.harness.log.count_attempt(("flaky_resume_aware", ctx.name, index, _instance()))
-    limit = spec.get("fail_first_invocation_count" if index == 0 else "fail_resumed_invocation_count")
+    limit = spec.fail_first_invocation_count if index == 0 else spec.fail_resumed_invocation_count
     if limit is not None and attempt < limit.value:
         raise _mock_failure(ctx, spec, f"fails attempt {attempt} of invocation {index}")
-    ctx.partial.update(success_update(ctx, spec.get("on_success")))
+    ctx.partial.update(success_update(ctx, spec.on_success))
 
 
 async def drain_events_for(ctx: NodeContext, spec: Section) -> None:
@@ -313,7 +313,8 @@ def guarded_route(edges: list[Section]) -> Callable[[Any], Any]:
         if when is None:
             fallback = target
             continue
-        tests = [(WHEN_COMPARISONS[name], literal(when.get(name))) for name in WHEN_COMPARISONS if when.get(name) is not None]
+        given = dict(when.items())
+        tests = [(compare, literal(given[name])) for name, compare in WHEN_COMPARISONS.items() if name in given]
         guarded.append((when.field.value, tests, target))
 
     def route(state: Any) -> Any:

@@ -238,7 +238,7 @@ def _probe_registration(scenario: Scenario, built: Any) -> dict[str, Any]:
     """The registration probes the case's expectations ask for, by name (empty when none)."""
     expected = scenario.view.expected
     return {name: probe(built) for directive, (name, probe) in REGISTRATION_PROBES.items()
-            if expected is not None and expected.get(directive) is not None}
+            if expected is not None and expected.named(directive) is not None}
 
 
 def _target_graph(decl: Section, built: Any) -> Any:
@@ -298,18 +298,15 @@ def _captured(scenario: Scenario, seams: CaptureSeams, contract: CapabilityHarne
     return instrument(scenario, seams)
 
 
-# Expectations that judge how node bodies overlapped in time: a case asserting one gets bodies that
-# yield to the event loop (``Instruments.concurrency_markers``).
-OVERLAP_DIRECTIVES = ("concurrency_invariant",)
-
-
 def asks_for_overlap(scenario: Scenario) -> bool:
-    """Whether any expected block of the case (case level or per invocation) judges overlap."""
+    """Whether any expected block of the case (case level or per invocation) judges how node bodies
+    overlapped in time (``concurrency_invariant``): such a case gets bodies that yield to the event
+    loop (``Instruments.concurrency_markers``)."""
     blocks = [scenario.view.expected]
     invocations = scenario.view.invocations
     if invocations is not None and not isinstance(invocations, Scalar):
         blocks += [invocation.expected for invocation in invocations.items]
-    return any(block is not None and block.get(name) is not None for block in blocks for name in OVERLAP_DIRECTIVES)
+    return any(block is not None and block.concurrency_invariant is not None for block in blocks)
 
 
 def instruments(scenario: Scenario, log: RunLog, cursor: InvocationCursor, case_files: contextlib.ExitStack) -> Instruments:

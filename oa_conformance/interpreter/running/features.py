@@ -121,8 +121,7 @@ def needed_proposals(capability: str | None, sections: Iterable[Section], scenar
     for section in sections:
         for node in walk(section):
             if isinstance(node, Section):
-                for name in node.order:
-                    value = node.get(name)
+                for name, value in node.items():
                     needs = DIRECTIVE_PROPOSALS.get(name) or VALUE_PROPOSALS.get((name, None))
                     if needs is None and isinstance(value, Scalar):
                         needs = VALUE_PROPOSALS.get((name, value.value))

@@ -101,8 +101,7 @@ def state_class(name: str, state: Section | None) -> type:
 def _field(decl: Section) -> tuple[Any, Any]:
     annotation = python_type(decl.type) if decl.type is not None else Any
     reducers = []
-    for key in ("reducer", "alt_reducer"):
-        spec = decl.get(key)
+    for spec in (decl.reducer, decl.alt_reducer):
         if spec is None:
             continue
         if isinstance(spec, Scalar):
@@ -149,11 +148,11 @@ class _GraphCompiler:
         return self.compiled[name]
 
     def graph(self, source: Section | Scenario, name: str, outermost: bool) -> Any:
-        get = source.get
-        state_cls = state_class(name, get("state"))
+        graph = source.view if outermost else source  # the case's graph as its view sees it, or a declared subgraph
+        state_cls = state_class(name, graph.state)
         builder = oa.GraphBuilder(state_cls)
-        per_node_middleware, per_graph_middleware = self.middleware_config(get("middleware"))
-        nodes = get("nodes")
+        per_node_middleware, per_graph_middleware = self.middleware_config(graph.middleware)
+        nodes = graph.nodes
         for node_name, decl in (nodes.items() if nodes is not None else ()):
             middleware = list(per_node_middleware.get(node_name, ()))
             inline = decl.middleware
@@ -164,7 +163,7 @@ class _GraphCompiler:
                 middleware.extend(wrap_middleware(m, self.harness.log) for m in wrapping.items)
             middleware.extend(NODE_MIDDLEWARE[directive](spec, self.site, node_name)
                               for directive, spec in decl.items() if directive in NODE_MIDDLEWARE)
-            if any(decl.get(key) is not None for key in COMPOSITION_KEYS):
+            if any(directive in COMPOSITION_KEYS for directive in decl.order):
                 prelude = composite_prelude(node_name, decl, self.harness)
                 if prelude is not None:
                     middleware.append(prelude)  # innermost: where a function node's body would run
@@ -178,10 +177,10 @@ class _GraphCompiler:
             self.add_node(builder, node_name, decl, middleware)
         for mw in per_graph_middleware:
             builder.add_middleware(mw)
-        entry = get("entry")
+        entry = graph.entry
         if entry is not None:
             builder.set_entry(entry.value)
-        edges = get("edges")
+        edges = graph.edges
         edges = list(edges.items) if edges is not None else []
         guarded = {edge.from_.value for edge in edges if edge.when is not None}
         for source in guarded:  # a `when:` edge and its siblings from the same node are one conditional edge
@@ -193,10 +192,10 @@ class _GraphCompiler:
             checkpointer = self.harness.instruments.checkpointer
             if checkpointer is not None:
                 builder.with_checkpointer(checkpointer)
-            migrations = get("migrations")
+            migrations = graph.migrations
             for decl in (migrations.items if migrations is not None else ()):
                 steps = decl.from_version.value, decl.to_version.value
-                builder.with_state_migration(*steps, migration_function(decl.migrate.value, *steps, self.harness.log, get("state"), decl.migrate.span))
+                builder.with_state_migration(*steps, migration_function(decl.migrate.value, *steps, self.harness.log, graph.state, decl.migrate.span))
         with captured() as caught:  # per case, not warnings.catch_warnings: cases run side by side
             compiled = builder.compile()
         for warning in caught:
@@ -266,8 +265,8 @@ class _GraphCompiler:
         # A present map is the projection even when empty (`outputs: {}` projects nothing out,
         # graph-engine §2): every test here is `is not None`, never truthiness.
         mapping = decl.mapping
-        inputs, outputs = (decl.get(key) if decl.get(key) is not None else (mapping.get(key) if mapping is not None else None)
-                           for key in ("inputs", "outputs"))
+        inputs = decl.inputs if decl.inputs is not None else (mapping.inputs if mapping is not None else None)
+        outputs = decl.outputs if decl.outputs is not None else (mapping.outputs if mapping is not None else None)
         projects_in, projects_out = decl.projects_in, decl.projects_out
         if projects_in is not None or projects_out is not None:
             if inputs is not None or outputs is not None:
@@ -287,8 +286,9 @@ class _GraphCompiler:
         subgraph_name = spec.subgraph
         child = self.subgraph(subgraph_name.value, subgraph_name.span)
         options: dict[str, Any] = {}
-        for key in ("items_field", "item_field", "collect_field", "target_field", "error_policy", "on_empty", "count_field", "errors_field"):
-            value = spec.get(key)
+        for key, value in (("items_field", spec.items_field), ("item_field", spec.item_field), ("collect_field", spec.collect_field),
+                           ("target_field", spec.target_field), ("error_policy", spec.error_policy), ("on_empty", spec.on_empty),
+                           ("count_field", spec.count_field), ("errors_field", spec.errors_field)):
             if value is not None:
                 options[key] = value.value
         count = spec.count
@@ -300,8 +300,7 @@ class _GraphCompiler:
         mode = spec.concurrent_mode
         if mode is not None and mode.value == "serial":
             options["concurrency"] = 1
-        for key in ("inputs", "extra_outputs"):
-            value = spec.get(key)
+        for key, value in (("inputs", spec.inputs), ("extra_outputs", spec.extra_outputs)):
             if value is not None:
                 options[key] = literal(value)
         instance = spec.instance_middleware
@@ -327,8 +326,7 @@ class _GraphCompiler:
                 options["subgraph"] = self.subgraph(branch.subgraph.value, branch.subgraph.span)
             if branch.call is not None:
                 options["call"] = node_body(branch_name, branch.call, self.harness)
-            for key in ("inputs", "outputs"):
-                value = branch.get(key)
+            for key, value in (("inputs", branch.inputs), ("outputs", branch.outputs)):
                 if value is not None:
                     options[key] = literal(value)
             when = branch.when
@@ -344,8 +342,7 @@ class _GraphCompiler:
                 options["middleware"] = tuple(built)
             branches[branch_name] = oa.BranchSpec(**options)
         options = {}
-        for key in ("error_policy", "errors_field"):
-            value = spec.get(key)
+        for key, value in (("error_policy", spec.error_policy), ("errors_field", spec.errors_field)):
             if value is not None:
                 options[key] = value.value
         builder.add_parallel_branches_node(name, branches=branches, **options, **kwargs)
@@ -403,21 +400,21 @@ def branch_entries(spec: Section) -> Iterator[tuple[str, Section | Scalar]]:
 
 def _wiring(decl: Section) -> dict | None:
     """What an outer fan-out / parallel-branches node was built with (the trace's ``wiring``)."""
-    def value(spec: Section, key: str) -> Any:
-        found = spec.get(key)
+    def value(found: Any) -> Any:
         return literal(found) if found is not None else None
 
     fan_out = decl.fan_out
     if fan_out is not None:
-        return {"kind": "fan_out", **{key: value(fan_out, key) for key in ("collect_field", "target_field", "extra_outputs", "errors_field")}}
+        return {"kind": "fan_out", "collect_field": value(fan_out.collect_field), "target_field": value(fan_out.target_field),
+                "extra_outputs": value(fan_out.extra_outputs), "errors_field": value(fan_out.errors_field)}
     parallel = decl.parallel_branches
     if parallel is None:
         return None
     branches = {name: {"form": "subgraph", "outputs": None, "when": None} if isinstance(branch, Scalar) else
-                {"form": "call" if branch.call is not None else "subgraph", "outputs": value(branch, "outputs"),
+                {"form": "call" if branch.call is not None else "subgraph", "outputs": value(branch.outputs),
                  "when": branch.when.field.value if branch.when is not None else None}
                 for name, branch in branch_entries(parallel)}
-    return {"kind": "parallel_branches", "errors_field": value(parallel, "errors_field"), "branches": branches}
+    return {"kind": "parallel_branches", "errors_field": value(parallel.errors_field), "branches": branches}
 
 
 __all__ = ["BuiltGraph", "build_graph", "python_type", "state_class", "Sequence"]

@@ -51,11 +51,11 @@ class Scenario(NamedTuple):
         """Where directives are looked up, nearest first."""
         if self.case is not None:
             yield self.case
-            graph = self.case.graph
+            graph = self.case.get("graph")  # sections here may be declared subgraphs (lint's scopes): no `graph:`
             if graph is not None:
                 yield graph
         yield self.fixture
-        graph = self.fixture.graph
+        graph = self.fixture.get("graph")
         if graph is not None:
             yield graph
 
@@ -131,11 +131,11 @@ def declaration_sites(scenario: Scenario) -> list[Section]:
 def _here_or_in_graph(section: Section, directive: str, here: bool = True) -> Any:
     """The directive's value in ``section`` (unless not ``here``), else in its ``graph:`` block."""
     if here:
-        value = section.get(directive)
+        value = section.named(directive)
         if value is not None:
             return value
-    graph = section.graph
-    return None if graph is None else graph.get(directive)
+    graph = section.get("graph")
+    return None if graph is None else graph.named(directive)
 
 
 def scenarios(fixture: Section) -> list[Scenario]:

@@ -49,8 +49,7 @@ def check(ctx: ScenarioContext) -> Iterator[Finding]:
             condition = edge.condition
             if not isinstance(condition, Section):
                 continue
-            for branch in ("then", "else"):
-                target = condition.get(branch)
+            for branch, target in (("then", condition.then), ("else", condition.else_)):
                 hint = undeclared_target(target, graph)
                 if hint is not None:
                     yield Finding(target.span, f"condition {branch} {target.value!r} is neither END nor a declared node of {graph.label}: "

@@ -174,8 +174,7 @@ def _uses_fallback(mock: Section | None) -> bool:
     flags = mock.capabilities if mock is not None else None
     if flags is None:
         return False
-    for name in ("supports_native_response_format", "supports_native_structured_output"):
-        flag = flags.get(name)
+    for flag in (flags.supports_native_response_format, flags.supports_native_structured_output):
         if flag is not None and not flag.value:
             return True
     return False

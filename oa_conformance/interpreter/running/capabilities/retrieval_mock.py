@@ -131,7 +131,7 @@ def provider_spec(scenario: Scenario, kind: str) -> ProviderSpec | None:
     mapping = scenario.view.mapping
     vendor = mapping.value if mapping is not None else None
     for block_name, (block_kind, block_vendor) in BLOCKS.items():
-        block = scenario.view.get(block_name)
+        block = scenario.view.named(block_name)
         if block is None or block_kind != kind:
             continue
         if vendor is not None and vendor != block_vendor:
@@ -149,7 +149,7 @@ def provider_spec(scenario: Scenario, kind: str) -> ProviderSpec | None:
 def served_model(scenario: Scenario, kind: str) -> str | None:
     """The model the case's first canned response of ``kind`` reports having served: the mock stands
     for one deployed model, so a provider the fixture binds to no model is bound to that one."""
-    entries = scenario.view.get(MOCKS[kind])
+    entries = scenario.view.named(MOCKS[kind])
     for entry in (entries.items if entries is not None else ()):
         body = entry.body if hasattr(entry, "get") else None
         value = literal(body) if body is not None and not isinstance(body, Scalar) else None
@@ -223,9 +223,9 @@ def retrieval_wire(scenario: Scenario, sleep: Callable[[float], Any] | None = No
     wire = CapturedWire([], hosts=hosts) if sleep is None else CapturedWire([], hosts=hosts, sleep=sleep)
     transports = {}
     for kind in (EMBEDDING, RERANK):
-        entries = scenario.view.get(MOCKS[kind])
+        entries = scenario.view.named(MOCKS[kind])
         if entries is not None and specs[kind] is None:
-            raise HarnessPrimitiveMissing(f"{article(kind)} {kind} provider for `mapping: {scenario.view.get('mapping').value}`",
+            raise HarnessPrimitiveMissing(f"{article(kind)} {kind} provider for `mapping: {scenario.view.mapping.value}`",
                                           scenario.where(MOCKS[kind]).key_span(MOCKS[kind]))
         responses = [canned(entry, specs[kind].vendor) for entry in (entries.items if entries is not None else ())]
         transports[kind] = wire.lane(kind, responses)
