@@ -264,10 +264,11 @@ class _GraphCompiler:
     def projection(self, decl: Section) -> Any:
         # A present map is the projection even when empty (`outputs: {}` projects nothing out,
         # graph-engine §2): every test here is `is not None`, never truthiness.
-        mapping = decl.mapping
+        # decl: a node, or a `subgraph_call:` (which has no `mapping:` nor `projects_*`)
+        mapping = decl.get("mapping")
         inputs = decl.inputs if decl.inputs is not None else (mapping.inputs if mapping is not None else None)
         outputs = decl.outputs if decl.outputs is not None else (mapping.outputs if mapping is not None else None)
-        projects_in, projects_out = decl.projects_in, decl.projects_out
+        projects_in, projects_out = decl.get("projects_in"), decl.get("projects_out")
         if projects_in is not None or projects_out is not None:
             if inputs is not None or outputs is not None:
                 require(oa.DeclaredSameName)  # both forms need the declared one to exist at all

@@ -213,7 +213,8 @@ def _attr_names(directive: str) -> str:
 
 
 # Names a Section subclass already uses for itself.
-_RESERVED = frozenset(("span", "order", "key_spans", "get", "items", "family", "children", "set", "serialize", "remove", "transform", "evolver", "make"))
+_RESERVED = frozenset(("span", "order", "key_spans", "key_span", "get", "given", "named", "items", "family", "directive_attrs", "holding",
+                       "children", "set", "serialize", "remove", "transform", "evolver", "make"))
 
 
 class Vocabulary:
