@@ -625,3 +625,71 @@ def test_the_page_shows_each_statements_status_from_the_documents_legend(tmp_pat
         assert f'<span class="c-{entry["name"]}">{entry["letter"]}</span> {entry["name"]}: {entry["meaning"]}' in html.unescape(page)
     drain = by_id(data, statement_id(data, "A drain with a timeout"))
     assert f'id="st-{drain["id"]}"><summary class="chip c-checked"' in page
+
+
+def test_a_capability_filter_does_not_flag_an_entry_restating_another_capabilitys_statement(tmp_path):
+    # a widget entry restating a gadget statement (and a gadget entry restating a widget one) is
+    # sound: filtering by either capability must not call the other's statement missing
+    root = tmp_path / "repo"
+    checkout(root)
+    (root / "spec" / "gadget" / "conformance").mkdir(parents=True)
+    (root / "spec" / "gadget" / "spec.md").write_text("# Gadget\n\n## 1. Drain\n\nA gadget MUST drain its widgets.\n", encoding="utf-8")
+    (root / "spec" / "gadget" / "conformance" / "001-node.yaml").write_text(FIXTURE.replace("# §2 Node", "# §1 Drain"), encoding="utf-8")
+    data, _ = mapped(tmp_path)
+    widget = statement_id(data, "Nodes MUST be asynchronous")
+    gadget = statement_id(data, "A gadget MUST drain")
+    accounting = tmp_path / "spec-coverage.toml"
+    accounting.write_text(f'["{widget}"]\nreason = "restates"\nrestates = "{gadget}"\nwhy = "the same rule"\n\n'
+                          f'["{gadget}"]\nreason = "restates"\nrestates = "{widget}"\nwhy = "the same rule"\n\n'
+                          '["widget:2:5a5a5a5a"]\nreason = "documentation-only"\nwhy = "stale"\n')
+    for capability, own, other in (("widget", widget, gadget), ("gadget", gadget, widget)):
+        data, done = mapped(tmp_path, "--capability", capability, cwd=tmp_path)
+        assert by_id(data, own)["status"] == "accounted"
+        assert "which is no statement of the prose" not in done.stderr, done.stderr
+    # an entry restating an id no capability has is still a problem, filtered or not
+    accounting.write_text(f'["{widget}"]\nreason = "restates"\nrestates = "gadget:1:00000000"\nwhy = "x"\n')
+    for extra in ((), ("--capability", "widget")):
+        _, done = mapped(tmp_path, *extra, cwd=tmp_path)
+        assert f"restates 'gadget:1:00000000', which is no statement of the prose" in done.stderr
+
+
+ROW_PROSE = PROSE + """
+## 4. Events
+
+**Typed completion event.** A `CompletionEvent` is dispatched per call.
+
+| Field | Type | Description |
+|---|---|---|
+| `call_id` | string | Always present; implementations MUST mint a fresh identifier per call. |
+| `error_type` | string | Null on success. |
+
+**Typed failure event.** A `FailedEvent` is dispatched per failed call.
+
+| Field | Type | Description |
+|---|---|---|
+| `call_id` | string | Same rules as on the completion event. |
+| `error_type` | string \\| null | OPTIONAL vendor-specific code. |
+
+| Status | Category |
+|---|---|
+| HTTP 401 | `authentication` |
+"""
+
+
+def test_a_citation_naming_a_table_rows_field_resolves_to_the_statements_the_row_holds(tmp_path):
+    sidecar = ('# 001\n\n**Spec sections exercised:**\n'
+               '- §4 — `CompletionEvent.call_id` field.\n'             # the owner names the completion table's row
+               '- §4 — `FailedEvent.error_type` field.\n'              # and here the failure table's
+               '- §4 — `FailedEvent.call_id` field.\n'                 # a row holding no statement: nothing
+               '- §4 — HTTP 401 -> authentication.\n'                  # a mapping row without a keyword: nothing
+               '- §4 — every event carries `call_id` and a fresh identifier per call.\n')  # wording matches: as before
+    data, done = mapped(tmp_path, prose=ROW_PROSE, fixtures={"001-node.yaml": (FIXTURE, sidecar)})
+    resolved = {c["text"].split("— ")[1]: c["resolved"] for c in data["citations"] if c["path"].endswith(".md")}
+    mint = statement_id(data, "Always present; implementations MUST mint")
+    vendor = statement_id(data, "OPTIONAL vendor-specific code")
+    assert resolved["`CompletionEvent.call_id` field."] == [mint]
+    assert resolved["`FailedEvent.error_type` field."] == [vendor]
+    assert resolved["`FailedEvent.call_id` field."] == []
+    assert resolved["HTTP 401 -> authentication."] == []
+    assert resolved["every event carries `call_id` and a fresh identifier per call."] == [mint]
+    assert "001-node.md:6: citation resolves to nothing" in done.stderr and "001-node.md:7: citation resolves to nothing" in done.stderr

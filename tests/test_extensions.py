@@ -162,6 +162,155 @@ def test_lint_marks_a_use_of_names_as_information(tmp_path):
     assert "names" in found[0]["message"]
 
 
+CONCAT_FLATTEN_ERROR = """\
+cases:
+  - name: concat_flatten_error
+    state:
+      fields:
+        harvest: {{type: list<string>, reducer: concat_flatten, default: []}}
+    entry: gather
+    nodes:
+      gather: {{update: {{harvest: [["kept"], "stray_scalar"]}}}}
+    edges:
+      - {{from: gather, to: END}}
+    initial_state: {{}}
+    expected_error:
+      category: reducer_error
+      cause:
+        names: [{names}]
+"""
+
+
+def run_cause_names(tmp_path, names: str):
+    ref = write_fixture(tmp_path, CONCAT_FLATTEN_ERROR.format(names=names), "graph-engine", "001-concat-flatten.yaml")
+    return run_case(cases_of(ref)[0], timeout=20)
+
+
+def test_names_under_cause_is_an_extension_only_that_key_uses():
+    row = VOCABULARY.lookup("error_expectation", "cause")
+    assert row in extension_rows() and "under `cause:`" in row.extension.doc
+
+
+def test_names_under_cause_accepts_any_one_of_a_list_of_alternatives(tmp_path):
+    # The runtime's cause says `update[1] is str`: the value's position names it, its text does not.
+    result = run_cause_names(tmp_path, "[stray_scalar, '1']")
+    assert result.outcome == "passed", result.reason
+
+
+def test_names_under_cause_reads_the_cause_not_the_error(tmp_path):
+    # `harvest` is in the ReducerError's own message, not in its cause's.
+    result = run_cause_names(tmp_path, "harvest")
+    assert result.outcome == "failed" and "cause does not name 'harvest'" in result.reason
+
+
+def test_names_under_cause_fails_when_no_alternative_is_named(tmp_path):
+    result = run_cause_names(tmp_path, "[stray_scalar, '7']")
+    assert result.outcome == "failed" and "does not name 'stray_scalar' or '7'" in result.reason
+
+
+# ---- attempts_input_state_mutation, behavior: mutate -----------------------------------------------
+
+MUTATION = """\
+cases:
+  - name: mutation
+    subgraphs:
+      inner:
+        state:
+          fields:
+            trace: {{type: list<string>, reducer: append, default: []}}
+        entry: inner_a
+        nodes:
+          inner_a: {{update: {{trace: [inner_a]}}}}
+        edges:
+          - {{from: inner_a, to: END}}
+    state:
+      fields:
+        trace: {{type: list<string>, reducer: append, default: []}}
+    entry: outer_a
+    nodes:
+      outer_a: {{{outer_a}update: {{trace: [outer_a]}}}}
+      outer_sub: {{subgraph: inner}}
+    edges:
+      - {{from: outer_a, to: outer_sub}}
+      - {{from: outer_sub, to: END}}
+    initial_state: {{}}
+    observers:
+      - {{name: meddler, attach: graph, target: outer, behavior: {behavior}}}
+{expected}"""
+REFUSED = "    expected:\n      invariants:\n        observer_state_mutation_attempts_refused: true\n"
+
+
+def run_mutation(tmp_path, outer_a: str = "", behavior: str = "mutate", expected: str = REFUSED):
+    text = MUTATION.format(outer_a=outer_a, behavior=behavior, expected=expected)
+    ref = write_fixture(tmp_path, text, "graph-engine", "001-mutation.yaml")
+    return run_case(cases_of(ref)[0], timeout=20)
+
+
+def test_mutation_extensions_are_extension_rows():
+    node_row = VOCABULARY.lookup("node", "attempts_input_state_mutation")
+    behavior_row = VOCABULARY.lookup("observer", "behavior")
+    assert node_row in extension_rows() and behavior_row in extension_rows()
+
+
+def test_a_mutate_observer_finds_every_state_it_is_given_refused(tmp_path):
+    result = run_mutation(tmp_path)
+    assert result.outcome == "passed", result.reason
+
+
+def test_the_refusal_predicate_needs_a_mutate_observer_to_have_tried(tmp_path):
+    # A recording observer tries nothing: the predicate cannot be evaluated, so it does not hold.
+    result = run_mutation(tmp_path, behavior="record")
+    assert result.outcome == "failed" and "no observer attempted to mutate" in result.reason
+
+
+def test_a_node_assigning_its_received_state_fails_with_node_exception(tmp_path):
+    failing = "    expected_error:\n      category: node_exception\n      raised_from: outer_a\n"
+    result = run_mutation(tmp_path, outer_a="attempts_input_state_mutation: trace, ", behavior="record", expected=failing)
+    assert result.outcome == "passed", result.reason
+
+
+# ---- detaches_observer ------------------------------------------------------------------------------
+
+DETACHED = """\
+state:
+  fields:
+    log: {{type: list<string>, reducer: append, default: []}}
+entry: a
+nodes:
+  a: {{update: {{log: [a]}}}}
+  b: {{detaches_observer: {name}, update: {{log: [b]}}}}
+edges:
+  - {{from: a, to: b}}
+  - {{from: b, to: END}}
+observers:
+  - {{name: watcher, attach: graph, target: outer, behavior: record}}
+invocations:
+  - name: first
+    initial_state: {{}}
+  - name: second
+    initial_state: {{}}
+    expected:
+      observer_events:
+        watcher: []
+"""
+
+
+def test_detaches_observer_is_an_extension_row():
+    assert VOCABULARY.lookup("node", "detaches_observer") in extension_rows()
+
+
+def test_a_detached_observer_receives_nothing_of_the_next_invocation(tmp_path):
+    ref = write_fixture(tmp_path, DETACHED.format(name="watcher"), "graph-engine", "001-detached.yaml")
+    result = run_case(cases_of(ref)[0], timeout=20)
+    assert result.outcome == "passed", result.reason
+
+
+def test_detaching_an_observer_the_fixture_does_not_attach_is_a_missing_primitive(tmp_path):
+    ref = write_fixture(tmp_path, DETACHED.format(name="nobody"), "graph-engine", "001-detached.yaml")
+    result = run_case(cases_of(ref)[0], timeout=20)
+    assert result.outcome == "error" and "nobody" in result.reason
+
+
 # ---- a negative or NaN timeout_seconds in invoke_drain_events_for ----------------------------------
 
 DRAIN_WITH = """\
@@ -623,3 +772,203 @@ def test_an_ambiguity_error_block_fails_when_the_error_drops_a_version(tmp_path,
     monkeypatch.setattr(errors.CheckpointStateMigrationChainAmbiguous, "__init__", without_from)
     result = run_duplicate_pair(tmp_path)
     assert result.outcome == "failed" and "from_version" in result.reason, result.reason
+
+
+# ---- expected_compile_error: true ----------------------------------------------------------------
+
+ON_EMPTY = """\
+subgraphs:
+  unit:
+    state:
+      fields:
+        input: {{type: int, default: 0}}
+        out: {{type: int, default: 0}}
+    entry: work
+    nodes:
+      work: {{update: {{out: 1}}}}
+    edges:
+      - {{from: work, to: END}}
+cases:
+  - name: on_empty_value
+    graph:
+      state:
+        fields:
+          items: {{type: list<int>, default: [1]}}
+          results: {{type: list<int>, reducer: append, default: []}}
+      entry: process
+      nodes:
+        process:
+          fan_out:
+            subgraph: unit
+            items_field: items
+            item_field: input
+            collect_field: out
+            target_field: results
+            on_empty: {on_empty}
+      edges:
+        - {{from: process, to: END}}
+    expected_compile_error: true
+"""
+
+
+def run_on_empty(tmp_path, on_empty: str):
+    ref = write_fixture(tmp_path, ON_EMPTY.format(on_empty=on_empty), "pipeline-utilities", "001-on-empty.yaml")
+    return run_case(cases_of(ref)[0], timeout=20)
+
+
+def test_compile_error_true_is_an_extension_and_a_category_is_not():
+    from oa_conformance.ast.nodes import Scalar
+
+    row = VOCABULARY.lookup("case", "expected_compile_error", "graph-engine")
+    assert row.extension is not None
+    assert row.extension.used_by(Scalar(value=True)) and not row.extension.used_by(Scalar(value="dangling_edge"))
+
+
+def test_compile_error_true_holds_when_registration_refuses_the_literal(tmp_path):
+    # openarmature refuses `on_empty: skip` with a plain ValueError at add_fan_out_node: a build-time outcome
+    result = run_on_empty(tmp_path, "skip")
+    assert result.outcome == "passed", result.reason
+
+
+def test_compile_error_true_fails_when_the_graph_compiles(tmp_path):
+    result = run_on_empty(tmp_path, "noop")
+    assert result.outcome == "failed" and "it compiled" in result.reason, result.reason
+
+
+# ---- enclosing_fan_out_lineage in a saved-record assertion ----------------------------------------
+
+NESTED_CRASH = """\
+subgraphs:
+  leaf:
+    state:
+      fields:
+        input: {type: int, default: 0}
+        out: {type: int, default: 0}
+    entry: score
+    nodes:
+      score: {update_from_field: {out: input}}
+    edges:
+      - {from: score, to: END}
+  runner:
+    state:
+      fields:
+        inner_items: {type: list<int>, default: []}
+        inner_results: {type: list<int>, reducer: append, default: []}
+    entry: inner_process
+    nodes:
+      inner_process:
+        fan_out: {subgraph: leaf, items_field: inner_items, item_field: input, collect_field: out,
+                  target_field: inner_results, concurrent_mode: serial}
+    edges:
+      - {from: inner_process, to: END}
+cases:
+  - name: lineage_saved
+    state:
+      fields:
+        outer_items: {type: list<list<int>>, default: [[1, 2], [3]]}
+        all_results: {type: list<list<int>>, reducer: append, default: []}
+    entry: outer_process
+    nodes:
+      outer_process:
+        fan_out: {subgraph: runner, items_field: outer_items, item_field: inner_items,
+                  collect_field: inner_results, target_field: all_results, concurrent_mode: serial}
+    edges:
+      - {from: outer_process, to: END}
+    initial_state: {}
+    checkpointer: in_memory
+    crash_injection:
+      after_fan_out_instance: {node: inner_process, index: 0}
+    saved_record_assertions:
+      fan_out_progress:
+        inner_process:
+          enclosing_fan_out_lineage:
+            - {namespace: [], fan_out_node_name: outer_process, fan_out_index: 0}
+"""
+
+
+def run_nested_crash(tmp_path):
+    ref = write_fixture(tmp_path, NESTED_CRASH, "pipeline-utilities", "001-lineage.yaml")
+    return run_case(cases_of(ref)[0], timeout=20)
+
+
+def test_enclosing_lineage_assertion_is_an_extension_row():
+    row = VOCABULARY.lookup("fan_out_progress", "enclosing_fan_out_lineage", "pipeline-utilities")
+    assert row.extension is not None and "§10.3" in row.extension.doc
+
+
+def test_enclosing_lineage_assertion_fails_on_the_empty_lineage_0_17_0_records(tmp_path):
+    result = run_nested_crash(tmp_path)
+    assert result.outcome == "failed" and "enclosing_fan_out_lineage" in result.reason and "got []" in result.reason, result.reason
+
+
+def test_enclosing_lineage_assertion_holds_when_the_runtime_records_it(tmp_path, monkeypatch):
+    import dataclasses
+
+    from openarmature.checkpoint.protocol import EnclosingFanOutInstance
+    from openarmature.graph import compiled
+
+    project = compiled._project_fan_out_progress
+
+    def with_lineage(*args, **kwargs):  # a runtime writing the lineage: the nested entry ran in outer instance 0
+        outer = EnclosingFanOutInstance(namespace=(), fan_out_node_name="outer_process", fan_out_index=0)
+        return tuple(dataclasses.replace(p, enclosing_fan_out_lineage=(outer,)) if p.namespace else p for p in project(*args, **kwargs))
+
+    monkeypatch.setattr(compiled, "_project_fan_out_progress", with_lineage)
+    result = run_nested_crash(tmp_path)
+    assert result.outcome == "passed", result.reason
+
+
+# ---- reload_checkpoint_into ----------------------------------------------------------------------
+
+RELOAD = """\
+cases:
+  - name: reload
+    state:
+      fields:
+        x: {{type: int, default: 0}}
+        seen_positions: {{type: int, default: 0}}
+    entry: a
+    nodes:
+      a: {{update: {{x: 1}}}}
+      check: {{reload_checkpoint_into: seen_positions}}
+    edges:
+      - {{from: a, to: check}}
+      - {{from: check, to: END}}
+    initial_state: {{}}
+    checkpointer: {backend}
+    expected:
+      final_state: {{x: 1, seen_positions: {seen}}}
+"""
+
+
+def run_reload(tmp_path, backend: str, seen: int):
+    ref = write_fixture(tmp_path, RELOAD.format(backend=backend, seen=seen), "pipeline-utilities", "001-reload.yaml")
+    return run_case(cases_of(ref)[0], timeout=20)
+
+
+def test_reload_checkpoint_is_an_extension_row():
+    row = VOCABULARY.lookup("node", "reload_checkpoint_into", "pipeline-utilities")
+    assert row.extension is not None and "durable" in row.extension.doc
+
+
+def test_a_second_sqlite_backend_finds_the_saved_record(tmp_path):
+    result = run_reload(tmp_path, "sqlite", 1)
+    assert result.outcome == "passed", result.reason
+
+
+def test_a_reopened_in_memory_backend_is_empty_as_a_new_process_is(tmp_path):
+    result = run_reload(tmp_path, "in_memory", -1)
+    assert result.outcome == "passed", result.reason
+
+
+def test_a_backend_keeping_records_in_process_memory_fails_the_reload(tmp_path, monkeypatch):
+    import sqlite3
+
+    from openarmature.checkpoint.backends import sqlite as backend
+
+    def in_process_memory(self):  # a sqlite backend that is not durable: each instance its own memory
+        return self.__dict__.setdefault("_memory", sqlite3.connect(":memory:", check_same_thread=False))
+
+    monkeypatch.setattr(backend.SQLiteCheckpointer, "_connect", in_process_memory)
+    result = run_reload(tmp_path, "sqlite", 1)
+    assert result.outcome == "failed" and "seen_positions" in result.reason, result.reason

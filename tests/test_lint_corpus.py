@@ -22,9 +22,9 @@ KNOWN_SPEC_FIXTURE_BUGS = {
     ("observability/conformance/054-llm-completion-event-fan-out-index-population.yaml", "G006"),
     # `item_field: anything`, not a field of the instance subgraph `simple_worker`
     ("pipeline-utilities/conformance/023-fan-out-empty-input.yaml", "G006"),
-    # `list<error_entry>`: a record type the fixture never defines (§5.2), so the type does not
-    # resolve (and `final_state` asserts `errors_list_length`, not a state field: E001 once it reads)
-    ("pipeline-utilities/conformance/052-checkpoint-fan-out-collect-errors-resume.yaml", "S001"),
+    # `final_state` asserts `errors_list_length`, not a state field (its siblings 049/054 put
+    # `<field>_list_length` under invariants, where it is a predicate)
+    ("pipeline-utilities/conformance/052-checkpoint-fan-out-collect-errors-resume.yaml", "E001"),
 }
 
 

@@ -129,12 +129,18 @@ def _names(expected: Any, error: Any, path: str, span: Any) -> list[Check]:
     """`names` (an extension): each value occurs as a whole word — not inside a longer identifier —
     in the error's own message or in a string field it exposes. Where the error puts a name is left
     open: graph-engine §4 requires a ReducerError to name the field, reducer and node, not how."""
-    texts, checks = _own_texts(error), []
+    return _names_in(_own_texts(error), f"the {error.type_name}", expected, path, span)
+
+
+def _names_in(texts: list, holder: str, expected: Any, path: str, span: Any) -> list[Check]:
+    """Each item of ``expected`` named as a whole word in one of ``texts``: an item that is a list is
+    a set of alternatives, any one of which names it (a value named by itself or by its position)."""
+    texts, checks = [text for text in texts if isinstance(text, str) and text], []
     for position, item in enumerate(expected.items):
-        word = str(item.value)
-        pattern = re.compile(rf"(?<![\w]){re.escape(word)}(?![\w])")
-        found = any(pattern.search(text) for text in texts)
-        detail = "" if found else f"the {error.type_name} does not name {word!r} (it says {show(texts)})"
+        words = [str(i.value) for i in item.items] if hasattr(item, "items") and not callable(item.items) else [str(item.value)]
+        found = any(re.search(rf"(?<![\w]){re.escape(word)}(?![\w])", text) for word in words for text in texts)
+        said = " or ".join(repr(word) for word in words)
+        detail = "" if found else f"{holder} does not name {said} (it says {show(texts)})"
         checks.append(Check(f"{path}[{position}]", VERIFIED if found else FAILED, getattr(item, "span", None) or span, detail))
     return checks
 
@@ -150,6 +156,8 @@ def _cause(expected: Mapping, error: Any, bindings: Any, path: str) -> tuple[lis
         name, span = f"{path}.{key}", expected.key_span(key)
         if link is None:
             checks.append(Check(name, FAILED, span, f"the {error.type_name} has no cause"))
+        elif key == "names":  # the extension, on the cause: its own message names each value
+            checks.extend(_names_in([link.get("message")], f"the {error.type_name}'s cause", want, name, span))
         elif key not in CAUSE_FIELDS:
             checks.append(Check(name, UNVERIFIED, span, f"not implemented: cause field {key!r}"))
         else:

@@ -1456,12 +1456,15 @@ class NodeDecl(Section):
         "raises": "raises", "error_category": "error_category", "sleep_ms": "sleep_ms",
         "noop": "noop", "subgraph": "subgraph", "inputs": "inputs", "outputs": "outputs",
         "mapping": "mapping", "projects_in": "projects_in", "projects_out": "projects_out",
-        "invoke_drain_events_for": "invoke_drain_events_for", "invoke_drain": "invoke_drain",
+        "invoke_drain_events_for": "invoke_drain_events_for",
+        "attempts_input_state_mutation": "attempts_input_state_mutation",
+        "detaches_observer": "detaches_observer", "invoke_drain": "invoke_drain",
         "fan_out": "fan_out", "parallel_branches": "parallel_branches", "middleware": "middleware",
         "wrap_with_middleware": "wrap_with_middleware", "flaky": "flaky",
         "flaky_by_index": "flaky_by_index", "flaky_per_index": "flaky_per_index",
         "flaky_instance_only": "flaky_instance_only", "flaky_resume_aware": "flaky_resume_aware",
-        "invoke_checkpoint_delete": "invoke_checkpoint_delete", "calls_llm": "calls_llm",
+        "invoke_checkpoint_delete": "invoke_checkpoint_delete",
+        "reload_checkpoint_into": "reload_checkpoint_into", "calls_llm": "calls_llm",
         "calls_llm_from_wrapper": "calls_llm_from_wrapper", "calls_tool": "calls_tool",
         "renders_prompt": "renders_prompt", "renders_prompt_group": "renders_prompt_group",
         "augment_metadata": "augment_metadata",
@@ -1491,9 +1494,10 @@ class NodeDecl(Section):
     _fields = (
         "order", "update", "update_pure", "update_from_field", "raises", "error_category",
         "sleep_ms", "noop", "subgraph", "inputs", "outputs", "mapping", "projects_in",
-        "projects_out", "invoke_drain_events_for", "invoke_drain", "fan_out", "parallel_branches",
-        "middleware", "wrap_with_middleware", "flaky", "flaky_by_index", "flaky_per_index",
-        "flaky_instance_only", "flaky_resume_aware", "invoke_checkpoint_delete", "calls_llm",
+        "projects_out", "invoke_drain_events_for", "attempts_input_state_mutation",
+        "detaches_observer", "invoke_drain", "fan_out", "parallel_branches", "middleware",
+        "wrap_with_middleware", "flaky", "flaky_by_index", "flaky_per_index", "flaky_instance_only",
+        "flaky_resume_aware", "invoke_checkpoint_delete", "reload_checkpoint_into", "calls_llm",
         "calls_llm_from_wrapper", "calls_tool", "renders_prompt", "renders_prompt_group",
         "augment_metadata", "augment_metadata_from_field", "capture_invocation_metadata_into",
         "capture_queryable_observer_read_into", "then_drop_for_current_invocation",
@@ -1558,6 +1562,16 @@ class NodeDecl(Section):
     `drain_events_for(invocation_id)` and snapshot an accumulator.
     """
 
+    attempts_input_state_mutation: Scalar | None = None
+    """``attempts_input_state_mutation`` (graph-engine §5.1): Assign the named field on the state
+    object the node received, in place.
+    """
+
+    detaches_observer: Scalar | None = None
+    """``detaches_observer`` (graph-engine §5.1): Remove the named graph-attached observer, from
+    inside the node.
+    """
+
     invoke_drain: DrainInNode | None = None
     """``invoke_drain`` (graph-engine §5.1): Before returning, call the process-wide
     `drain(timeout)`.
@@ -1601,6 +1615,12 @@ class NodeDecl(Section):
     invoke_checkpoint_delete: Scalar | None = None
     """``invoke_checkpoint_delete`` (pipeline-utilities §10.1): Before returning, call the
     checkpointer's `delete` with this invocation id.
+    """
+
+    reload_checkpoint_into: Scalar | None = None
+    """``reload_checkpoint_into`` (pipeline-utilities §10.1): Open the case's checkpointer backend
+    again on the same storage, load this invocation's record, and return the count of its completed
+    positions (-1: no record) in this field.
     """
 
     calls_llm: ObsLlmCall | None = None
@@ -3459,10 +3479,11 @@ class FanOutProgressAssertion(Section):
     family: ClassVar[str] = "fan_out_progress"
     directive_attrs: ClassVar[dict[str, str]] = {
         "instance_count": "instance_count", "instances": "instances",
+        "enclosing_fan_out_lineage": "enclosing_fan_out_lineage",
     }
     holding: ClassVar[frozenset[str]] = frozenset(())
     _fields = (
-        "order", "instance_count", "instances",
+        "order", "instance_count", "instances", "enclosing_fan_out_lineage",
     )
 
     instance_count: Scalar | None = None
@@ -3471,6 +3492,11 @@ class FanOutProgressAssertion(Section):
     instances: Sequence | None = None
     """``instances`` (pipeline-utilities §5.8): Per instance: state / state_one_of, result,
     result_is_error, completed_inner_positions.
+    """
+
+    enclosing_fan_out_lineage: Sequence | None = None
+    """``enclosing_fan_out_lineage`` (pipeline-utilities §10.11): The entry's enclosing fan-out
+    instances, outermost first ({namespace, fan_out_node_name, fan_out_index}).
     """
 
 

@@ -5,7 +5,6 @@ only this module of the package, so neither reader imports the other back).
 
 from __future__ import annotations
 
-import difflib
 from typing import NamedTuple
 
 from ..ast.nodes import BindingToken, FormatToken, Placeholder
@@ -35,6 +34,8 @@ def type_of(name: str, text: str, start: int, end: int, args: tuple) -> _Type:
     and the arity of ``list`` / ``dict`` checked. Both readers build every type through here, inner
     types first and left to right, so the same string fails with the same error either way."""
     canonical = resolve_type_name(name, text, start)
+    if canonical not in KNOWN_TYPES and args:
+        raise GrammarError(f"type {text!r}: unknown type name {name!r} (a record type takes no type arguments)", start)
     if canonical == "list" and len(args) > 1:
         raise GrammarError(f"type {text!r}: list takes one element type, got {len(args)}", start)
     if canonical == "dict" and len(args) not in (0, 2):
@@ -44,15 +45,33 @@ def type_of(name: str, text: str, start: int, end: int, args: tuple) -> _Type:
 
 def resolve_type_name(name: str, text: str = "", offset: int = 0) -> str:
     """The one resolver of §5.2 type names (the schema check, lint and graph build all parse type
-    strings through here): an alias becomes its canonical name; an unknown name is a GrammarError
-    with a suggestion — never an unconstrained type."""
+    strings through here): an alias becomes its canonical name; a near miss of a known name (at
+    most two edits: ``strng``, ``lst``) is a GrammarError with the suggestion; any other name is a
+    user-defined record type (§5.2: "A bareword (e.g., `error_entry`) refers to a record type"),
+    kept as written — a record, a mapping of its fields, never an unconstrained type."""
     canonical = TYPE_ALIASES.get(name, name)
     if canonical in KNOWN_TYPES:
         return canonical
-    spellings = sorted(KNOWN_TYPES | set(TYPE_ALIASES))
-    close = difflib.get_close_matches(name, spellings, n=1) or difflib.get_close_matches(name.lower(), spellings, n=1)
-    hint = f" (did you mean {close[0]!r}?)" if close else f" (known: {', '.join(sorted(KNOWN_TYPES))})"
-    raise GrammarError(f"type {text or name!r}: unknown type name {name!r}{hint}", offset)
+    near = sorted((edits, known not in KNOWN_TYPES, known) for known in KNOWN_TYPES | set(TYPE_ALIASES)
+                  if (edits := _edits(name.lower(), known.lower())) <= _NEAR_MISS)  # the closest, a canonical name first
+    if near:
+        raise GrammarError(f"type {text or name!r}: unknown type name {name!r} (did you mean {near[0][2]!r}?)", offset)
+    return name
+
+
+_NEAR_MISS = 2  # edits: a name this close to a known type name is its misspelling, not a record type
+
+
+def _edits(a: str, b: str) -> int:
+    """Edits (insert, delete, replace, swap of neighbours) from ``a`` to ``b``."""
+    previous, current = None, list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        before, previous, current = previous, current, [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] != b[j - 1]))
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                current[j] = min(current[j], before[j - 2] + 1)
+    return current[len(b)]
 
 
 def classify_token(text: str) -> FormatToken | BindingToken:

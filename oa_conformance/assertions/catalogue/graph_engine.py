@@ -12,12 +12,12 @@ from .rows import Compute, Example, Query
 from .examples import case, invocation, node_event, one_run
 from .graph_engine_compute import (
     covered_via_invocation, drain_scoped, edge_failure_in_completed, inner_branch_names,
-    intact_after_node_drain_timeout, intact_after_timeout, not_blocking_on_later, scalar_collides,
-    second_independent, synchronized_read, waited_for_all,
+    intact_after_node_drain_timeout, intact_after_timeout, mutations_refused, not_blocking_on_later, runs_agree_on_event_sequence,
+    runs_agree_on_outcome, scalar_collides, second_independent, synchronized_read, waited_for_all,
 )
 from .graph_engine_examples import (
     APART, BRANCHED, BUCKET, COLLIDING, COVERED, EDGE_PAIR, LEAF, TOP, WHOLE, after_node_timeout, branched,
-    drain, edge_failed, pair, process_drained, snapshotting, timed_out_then, two_drains,
+    REORDERED, drain, edge_failed, mutated, pair, process_drained, rerun, snapshotting, timed_out_then, two_drains,
 )
 
 # Why the drain rows cannot be queries (their common part).
@@ -150,6 +150,25 @@ ROWS = (
             "the second was delivered in the second's own context.", second_independent,
             why="joins two invocations: the first's drain, the second's drain and the contexts of its deliveries",
             holds=Example(two_drains("i2"), invocation=None), fails=Example(two_drains("i1"), invocation=None)),
+    Compute("runs_reach_the_same_final_state_and_node_order",
+            "Every invocation of the case (each a run of the same graph from the same initial state) ends in the same "
+            "final state after the same node-execution order (graph-engine §5).", runs_agree_on_outcome,
+            why="compares whole invocations with one another (JMESPath compares values of one document position)",
+            holds=Example(rerun(), invocation=None),
+            fails=Example(rerun(final_state={"log": ["a", "b", "a", "b"]}), invocation=None)),
+    Compute("runs_deliver_the_same_event_sequence",
+            "Every invocation of the case (each a run of the same graph from the same initial state) passes observers "
+            "the same sequence of events — each delivery's observer and event, in delivery order — apart from what "
+            "differs by definition between runs (each invocation's own ids, wall-clock latencies) (graph-engine §6 "
+            "*Determinism*).", runs_agree_on_event_sequence,
+            why="compares whole invocations' delivery streams with one another, each event less its per-run fields",
+            holds=Example(rerun(), invocation=None), fails=Example(rerun(deliveries=REORDERED), invocation=None)),
+    Compute("observer_state_mutation_attempts_refused",
+            "Every attempt a `mutate` observer (an extension, docs/PREDICATES.md) made to assign a field of an event's "
+            "pre_state, post_state or parent_states entry was refused (graph-engine §6 *State immutability*); attempts "
+            "were made on each of the three.", mutations_refused,
+            why="reads the attempts the mutate observers noted beside each event, across observers, and requires each target kind",
+            holds=Example(mutated(True)), fails=Example(mutated(False))),
     Compute("drain_scopes_strictly_to_supplied_invocation_id",
             "Each in-node drain was given its own invocation's id, returned without timing out, and its snapshot holds "
             "only that invocation's events, none repeated.", drain_scoped,

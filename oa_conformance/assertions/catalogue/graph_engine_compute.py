@@ -297,3 +297,72 @@ def drain_scoped(scope: dict, expected: Any) -> Verdict:
         if len(identities) != len(set(identities)):
             problems.append(f"{label}'s snapshot repeats events: {show(identities)}")
     return flag(expected, not problems, "; ".join(problems))
+
+
+# Determinism across runs (graph-engine §5, §6 *Determinism*): every invocation of the case is a run
+# of the same compiled graph. What differs by definition between two runs is left out of the
+# comparison: the ids each invocation mints (observability §5.1, §3.1), the delivery's position in
+# the case's log, and wall-clock readings (§5 puts them out of scope).
+VARIES_PER_RUN = frozenset(("invocation_id", "correlation_id", "seq", "latency_ms"))
+
+
+def _same_input_runs(scope: dict) -> list[dict]:
+    """The case's invocations, when there are at least two and all start from the same state."""
+    runs = scope["invocations"]
+    if len(runs) < 2:
+        raise LookupError("the case has fewer than two invocations to compare")
+    if any(run.get("initial_state") != runs[0].get("initial_state") for run in runs):
+        raise LookupError("the invocations start from different initial states")
+    return runs
+
+
+def _first_difference(label: str, runs: list[dict], read: Any) -> str:
+    """Where a later run's ``read`` first differs from the first run's ('' when none does); for a
+    sequence, the first position that differs."""
+    first = read(runs[0])
+    for run in runs[1:]:
+        other = read(run)
+        if other == first:
+            continue
+        name = run.get("name") or f"invocation {run['index']}"
+        if is_sequence(first) and is_sequence(other):
+            at = next((n for n, (a, b) in enumerate(zip(first, other)) if a != b), min(len(first), len(other)))
+            mine, theirs = (other[at] if at < len(other) else "nothing"), (first[at] if at < len(first) else "nothing")
+            return f"{name}: {label}[{at}] is {show(mine)}, the first run's {show(theirs)}"
+        return f"{name}: {label} {show(other)}, the first run's {show(first)}"
+    return ""
+
+
+def runs_agree_on_outcome(scope: dict, expected: Any) -> Verdict:
+    runs = _same_input_runs(scope)
+    problems = [p for p in (_first_difference("final state", runs, lambda r: r.get("final_state")),
+                            _first_difference("node-execution order", runs, lambda r: r.get("execution_order"))) if p]
+    return flag(expected, not problems, "; ".join(problems))
+
+
+def _delivered_sequence(run: dict) -> list:
+    """The run's deliveries in order: each observer with the event it received, less what varies per run."""
+    return [(d["observer"], {k: v for k, v in d["event"].items() if k not in VARIES_PER_RUN}) for d in run.get("deliveries", ())]
+
+
+def runs_agree_on_event_sequence(scope: dict, expected: Any) -> Verdict:
+    runs = _same_input_runs(scope)
+    if not _delivered_sequence(runs[0]):
+        raise LookupError("the first run delivered no events")
+    problem = _first_difference("delivery", runs, _delivered_sequence)
+    return flag(expected, not problem, problem)
+
+
+# The targets a `mutate` observer's attempts must cover (graph-engine §6 *State immutability*).
+MUTATION_TARGETS = ("pre_state", "post_state", "parent_states")
+
+
+def mutations_refused(scope: dict, expected: Any) -> Verdict:
+    attempts = [(observer, event.get("node_name"), attempt) for observer, events in (scope["invocation"].get("events") or {}).items()
+                for event in events for attempt in event.get("state_mutation_attempts") or ()]
+    tried = {attempt["target"].split("[", 1)[0] for _, _, attempt in attempts}
+    missing = [target for target in MUTATION_TARGETS if target not in tried]
+    if missing:
+        raise LookupError(f"no observer attempted to mutate a {' or '.join(missing)} (a `mutate` observer on a subgraph node)")
+    accepted = [f"{observer} on {node}'s {attempt['target']}" for observer, node, attempt in attempts if not attempt["refused"]]
+    return flag(expected, not accepted, f"mutations went through: {show(accepted)}")

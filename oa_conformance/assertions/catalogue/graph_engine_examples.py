@@ -83,3 +83,24 @@ LEAF = chained("leaf", [0, 0]) + chained("leaf", [0, 1]) + chained("leaf", [1, 0
 TOP = [node_event("top", "started", fan_out_index_chain=[], branch_name_chain=[]),
        node_event("top", "completed", fan_out_index_chain=[], branch_name_chain=[])]
 BRANCHED = [node_event("top", "started", branch_name="b"), node_event("top", "completed")]
+
+
+# Two runs of one graph from the same initial state (the determinism rows): ``change`` alters the
+# second run (its final state, node order or deliveries).
+def rerun(**change: Any) -> dict:
+    same = {"initial_state": {}, "final_state": {"log": ["a", "b"]}, "execution_order": ["a", "b"],
+            "deliveries": [{"seq": 0, "observer": "first", "context": "i1", "event": node_event("a", "started", invocation_id="i1")},
+                           {"seq": 1, "observer": "second", "context": "i1", "event": node_event("a", "started", invocation_id="i1")}]}
+    again = {**same, "id": "i2", "deliveries": [{**d, "seq": d["seq"] + 2, "context": "i2",
+                                                   "event": {**d["event"], "invocation_id": "i2"}} for d in same["deliveries"]]}
+    return case(invocation(id="i1", **same), invocation(**{**again, **change}))
+
+
+REORDERED = list(reversed(rerun()["invocations"][1]["deliveries"]))
+
+
+def mutated(refused: bool) -> dict:
+    """One run whose `mutate` observer tried a subgraph node's pre_state, post_state and parent state."""
+    attempts = [{"target": t, "refused": refused, "error_type": "ValidationError" if refused else None}
+                for t in ("pre_state", "post_state", "parent_states[0]")]
+    return one_run([node_event("inner", "completed", ["sub", "inner"], state_mutation_attempts=attempts)])

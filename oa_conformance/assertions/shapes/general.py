@@ -72,6 +72,11 @@ class DrainSummaryRule(SelectingRule):
         summary = self.select(ctx)
         if summary is None:
             return (Check(self.name, FAILED, self.span, "no drain summary was recorded"),), bindings
+        if "raised" in summary:  # graph-engine §6: drain MUST accept an optional timeout
+            return (Check(self.name, FAILED, self.span, f"the drain call raised {summary['raised']}"),), bindings
+        if "not_a_summary" in summary:  # graph-engine §6: drain MUST return a summary
+            return (Check(self.name, FAILED, self.span, f"drain returned a {summary['not_a_summary']}, "
+                          "not a summary with timeout_reached and undelivered_count"),), bindings
         problems = []
         for key, want in self.expected.items():
             if key == "undelivered_count_min":

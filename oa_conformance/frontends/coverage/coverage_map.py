@@ -191,7 +191,7 @@ def build_map(roots: list[str], checkout: str, results: list[str] | None = None,
     checked_by_tests = _adapter_evidence(evidence or {}, junit, every_statement, named, proven, problems)
     chosen = {ident: entry for ident, entry in (accounting or {}).items() if wanted is None or ident.split(":")[0] in wanted}
     named_by = {ident: tuple(dict.fromkeys(cases)) for ident, cases in named.items()}
-    reasons = _accounted(statements, chosen, cited_by, named_by, problems)
+    reasons = _accounted(statements, every_statement, chosen, cited_by, named_by, problems)
     checked = {ident for ident, cases in named_by.items() if any(c in passed for c in cases)} | checked_by_tests
     statuses = {s.id: status_of(proven=bool(proven.get(s.id)), checked=s.id in checked, accounted=s.id in reasons,
                                 cited=bool(cited_by.get(s.id))) for s in statements}
@@ -288,10 +288,11 @@ def _opens(statement: str, opening: str) -> bool:
     return statement.replace("*", "").replace("`", "").startswith(opening.replace("*", "").replace("`", ""))
 
 
-def _accounted(statements: tuple[Statement, ...], accounting: dict[str, AccountingEntry], cited_by: dict[str, tuple[str, ...]],
-               named_by: dict[str, tuple[str, ...]], problems: list[str]) -> dict[str, str]:
-    """The reason of each accounted statement, and each entry's problems (an entry of a retired kind
-    is a problem and accounts for nothing)."""
+def _accounted(statements: tuple[Statement, ...], every_statement: dict[str, Statement], accounting: dict[str, AccountingEntry],
+               cited_by: dict[str, tuple[str, ...]], named_by: dict[str, tuple[str, ...]], problems: list[str]) -> dict[str, str]:
+    """The reason of each accounted statement of ``statements`` (those shown), and each entry's
+    problems (an entry of a retired kind is a problem and accounts for nothing). The statement an
+    entry restates is looked up among ``every_statement``: it may be another capability's, shown or not."""
     by_id = {s.id: s for s in statements}
     reasons = {}
     for ident, entry in accounting.items():
@@ -306,7 +307,7 @@ def _accounted(statements: tuple[Statement, ...], accounting: dict[str, Accounti
         if entry.text and not _opens(statement.text, entry.text):
             problems.append(f"{entry.location}: accounting entry {ident!r}: its text no longer opens the statement "
                             f"({statement.text[:60]!r})")
-        if entry.reason == "restates" and entry.restates not in by_id:
+        if entry.reason == "restates" and entry.restates not in every_statement:
             problems.append(f"{entry.location}: accounting entry {ident!r} restates {entry.restates!r}, which is no statement of the prose")
         for listed in sorted(entry.cited_without_checking):
             if not any(_names_case(listed, case) for case in cited_by.get(ident, ()) + named_by.get(ident, ())):

@@ -66,6 +66,7 @@ class Statement(NamedTuple):
     level: str
     text: str  # the sentence as written (one line)
     context: str  # what else says what the sentence is about: the list item or table row it is in, the lead-in of a list
+    row_keys: tuple[str, ...] = ()  # in a table row: the identifiers its first cell names (`call_id`), which a citation names the row by
 
 
 class ProseSection(NamedTuple):
@@ -232,6 +233,14 @@ def _pieces(kind: str, joined: str, label: str | None, lead_in: str) -> tuple[li
     return sentences(joined), context_parts
 
 
+def row_key_names(row: str) -> tuple[str, ...]:
+    """The identifiers a table row's first cell names in code spans (```call_id``` → ``call_id``;
+    ```prompt_tokens`, `completion_tokens``` → both): what a citation names the row by. A first cell
+    without code (``HTTP 401, 403``) names no identifier."""
+    cells = table_cells(row)
+    return tuple(dict.fromkeys(m.group(2).strip() for m in _CODE_SPAN.finditer(cells[0]) if m.group(2).strip())) if cells else ()
+
+
 def table_cells(row: str) -> list[str]:
     """A table row's cells: split at each ``|`` outside code spans (```a | b```) and not escaped
     (``\\|``, which stands for ``|``, in a code span too)."""
@@ -319,6 +328,7 @@ def read_prose(text: str, capability: str, path: str) -> Prose:
         pieces, context_parts = _pieces(block.kind, joined, label, lead_in) if _states(joined) else ([], [])
         first = len(statements)
         own_label = _label(joined) if block.kind != "row" else None
+        row_keys = row_key_names(joined) if block.kind == "row" and pieces else ()
         for offset, sentence in pieces:
             level = level_of(sentence)
             if level is None or _BOILERPLATE.search(sentence):
@@ -330,7 +340,7 @@ def read_prose(text: str, capability: str, path: str) -> Prose:
             ident = _statement_id(capability, number, headings, sentence, seen)
             context = " ".join(p for p in context_parts + ([joined] if block.kind != "paragraph" else []) if p)
             statements.append(Statement(ident, capability, number, section.strip(), heading_path, path,
-                                        _line_at(starts, offset), level, " ".join(sentence.split()), context))
+                                        _line_at(starts, offset), level, " ".join(sentence.split()), context, row_keys))
         if block.kind == "paragraph":
             lead_in = joined if joined.rstrip().endswith(":") else ""
             introducing = list(range(first, len(statements))) if lead_in else []

@@ -19,7 +19,11 @@ For each section a citation names (``Ref``):
    citation quotes scores highest. The best statement is kept, with any scoring close to it
    (:data:`CLOSE`, at most :data:`MOST`), when it scores at least :data:`FLOOR`. A citation listing
    several checks ("…; …") also resolves each clause on its own (:data:`CLAUSE_SHARE`).
-4. **No wording.** A citation that says nothing beyond its section and topic (``§5 Determinism``)
+4. **Table rows.** A citation whose wording matches no statement but names the key of a table
+   row by its identifier (```call_id```, ``LlmCompletionEvent.call_id``, ``Response.raw``) cites
+   the statements that row holds; an owner before the key (``LlmCompletionEvent``) keeps only the
+   rows under a heading holding each of its name parts ("Typed LLM completion event").
+5. **No wording.** A citation that says nothing beyond its section and topic (``§5 Determinism``)
    cites every statement of it, when there are at most :data:`MOST` of them; otherwise it is too
    vague to resolve, and says so.
 """
@@ -28,6 +32,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import os
 import re
 from collections import Counter
 from functools import lru_cache
@@ -58,6 +63,11 @@ _CAPABILITY_BEFORE = r"(?:\b(?:[A-Za-z][a-z]*(?:-[a-z]+)+|observability|sessions
 # every number.
 _SECTION = re.compile(r"§\s?(\d+(?:\.\d+)*)")
 _NAMED_SECTION = re.compile(_CAPABILITY_BEFORE + _SECTION.pattern)
+# An identifier a citation names: in a code span (`call_id`, `Response.raw`, `embed()`), dotted
+# (LlmFailedEvent.error_type) or snake_case (error_type); a table row's key is one of its parts.
+_IDENTIFIER_MENTION = re.compile(r"`([^`]+)`|\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+\b|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_NAME_PART = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 _LEAD_END = re.compile(r"\s[—–]\s|\s-\s|:\s|\*\*\s*[—–]|\*\*\s*$")
 
 
@@ -185,11 +195,41 @@ def resolve_ref(ref: Ref, text: str, indexes: Mapping[str, StatementIndex]) -> t
         ident, share = _clause_match(part, candidates, found, set(hint))
         if ident is not None and share >= CLAUSE_SHARE:
             scores[ident] = max(FLOOR, scores.get(ident, 0.0))
+    if not scores:  # a field named by its identifier, with words no statement's text shares ("`LlmCompletionEvent.call_id` field")
+        scores = {statement.id: 1.0 for statement in rows_named(text, candidates)}
     if not scores and quoted and len(candidates) <= MOST:
         return [s.id for s in candidates], None  # the topic it quotes says what it cites; the rest of the wording matches nothing more
     if not scores:
         return [], f"{_where(ref)}: no normative statement of the section matches the cited text"
     return [ident for ident, _ in sorted(scores.items(), key=lambda kv: -kv[1])[:MOST]], None
+
+
+def rows_named(text: str, candidates: Iterable[Statement]) -> list[Statement]:
+    """The statements of the table rows whose key ``text`` names as an identifier (a part of
+    ``Owner.key`` or ``key.field``); an owner keeps only the rows under a heading holding each of
+    its name parts (``LlmFailedEvent`` → llm, failed, event: "Typed LLM failure event")."""
+    candidates = [s for s in candidates if s.row_keys]
+    named: list[Statement] = []
+    for mention in _IDENTIFIER_MENTION.finditer(text) if candidates else ():
+        parts = (mention.group(1) if mention.group(1) is not None else mention.group(0)).strip().removesuffix("()").split(".")
+        if not all(_IDENTIFIER.fullmatch(part) for part in parts):
+            continue  # a code span holding no identifier (`{"inputs": [str]}`)
+        for at, part in enumerate(parts):
+            owner = _name_parts(" ".join(parts[:at]))
+            named.extend(s for s in candidates if part in s.row_keys and all(_said(word, _name_parts(s.heading)) for word in owner))
+    return list(dict.fromkeys(named))
+
+
+def _name_parts(name: str) -> frozenset[str]:
+    """The words of a name, CamelCase and snake_case split: ``LlmFailedEvent`` → llm, failed, event."""
+    return frozenset(part.lower() for part in _NAME_PART.findall(name) if part.lower() not in _STOP)
+
+
+def _said(word: str, heading: frozenset[str]) -> bool:
+    """Whether a heading holds ``word`` or a form of it ("failed" / "failure", "embed" / "embedding"):
+    a shared opening of at least four letters and most of the shorter word."""
+    return any(len(common := os.path.commonprefix((word, other))) >= min(4, len(word), len(other))
+               and len(common) >= 0.6 * min(len(word), len(other)) for other in heading)
 
 
 def _clauses(wording: str, hint: set[str]) -> list[str]:

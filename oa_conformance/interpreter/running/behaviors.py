@@ -264,6 +264,22 @@ async def drain_in_node(ctx: NodeContext, spec: Section) -> None:
     await timed_drain(ctx.harness.graph.compiled.drain, timeout)
 
 
+async def mutate_input_state(ctx: NodeContext, spec: Scalar) -> None:
+    """`attempts_input_state_mutation` (an extension): assign a field of the received state object in
+    place (its own value again, so a runtime that lets it through runs on unchanged). What the
+    state-immutability strategy raises leaves the node as its failure."""
+    setattr(ctx.state, spec.value, ctx.field(spec.value))
+
+
+async def detach_observer(ctx: NodeContext, spec: Scalar) -> None:
+    """`detaches_observer` (an extension): remove a graph-attached fixture observer through the
+    handle the runtime's attach_observer returned, from inside the running node."""
+    handle = ctx.harness.observer_handles.get(spec.value)
+    if handle is None:
+        raise HarnessPrimitiveMissing(f"a graph-attached observer {spec.value!r} to detach", spec.span)
+    handle.remove()
+
+
 async def checkpoint_delete(ctx: NodeContext, spec: Scalar) -> None:
     """`invoke_checkpoint_delete` (an extension): the case's checkpointer backend's `delete`, called
     from inside the node, so an error it raises fails the node."""
@@ -271,6 +287,19 @@ async def checkpoint_delete(ctx: NodeContext, spec: Scalar) -> None:
     if checkpointer is None:
         raise HarnessPrimitiveMissing("`invoke_checkpoint_delete` needs a `checkpointer:`", spec.span)
     await checkpointer.delete(spec.value)
+
+
+async def checkpoint_reload(ctx: NodeContext, spec: Scalar) -> None:
+    """`reload_checkpoint_into` (an extension): a second instance of the case's checkpointer backend,
+    opened on the same storage as a new process would open it, loads the running invocation's record;
+    the named field receives how many completed positions it holds (-1: it has no record)."""
+    from ...host.observability import current_invocation_id
+
+    checkpointer = ctx.harness.instruments.checkpointer
+    if checkpointer is None:
+        raise HarnessPrimitiveMissing("`reload_checkpoint_into` needs a `checkpointer:`", spec.span)
+    record = await checkpointer.reopen().load(current_invocation_id())
+    ctx.partial[spec.value] = -1 if record is None else len(record.completed_positions)
 
 
 # ---------------------------------------------------------------------------------------------

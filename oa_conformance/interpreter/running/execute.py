@@ -24,9 +24,9 @@ from .error_record import error_record
 from .capabilities import CapabilityHarness, harness_for
 from .capabilities.captures import instrument_of
 from .case_output import run_loop
-from .graph_build import BuiltGraph, build_graph
+from .graph_build import BuiltGraph, ConfigurationRejected, build_graph
 from ...model.errors import HarnessPrimitiveMissing, harness_missing
-from .harness import CaptureSeams, Harness, Instruments, InvocationCursor, RecordingObserver, RunLog, timed_drain
+from .harness import CaptureSeams, Harness, Instruments, InvocationCursor, RecordingObserver, RunLog, SUMMARY_FIELDS, timed_drain
 from .resume import POPULATE, RESUMED, Crashed, PlannedRun, crashable, is_multi_run, planned_runs, recording_checkpointer, saved_record
 from ...model.trace import CaseFacts, CaseTrace, InvocationTrace, plain
 from ...model.trace.record import freezing
@@ -171,16 +171,16 @@ def _recording_observers(scenario: Scenario, log: RunLog, cursor: InvocationCurs
     for decl in declared.items:
         name = decl.name.value
         behavior = decl.behavior.value if decl.behavior is not None else "record"
-        if behavior not in ("record", "accumulate", "raise"):
+        if behavior not in ("record", "accumulate", "raise", "mutate"):
             raise HarnessPrimitiveMissing(f"observer behavior {behavior!r}", decl.behavior.span)
         pacing = decl.sleep_ms_per_event
         observers[name] = RecordingObserver(name, behavior, log, cursor, literal(pacing) if pacing is not None else 0)
     return observers
 
 
-def _attach_observers(scenario: Scenario, instruments: Instruments, built: Any) -> list[Any]:
+def _attach_observers(scenario: Scenario, instruments: Instruments, built: Any, handles: dict[str, Any]) -> list[Any]:
     """Attach the capture's runtime observers and the graph-level recording ones to the built
-    graph; return the invocation-level ones."""
+    graph (each one's remove handle into ``handles``, by name); return the invocation-level ones."""
     per_invocation = []
     for observer in instruments.runtime_observers:  # a capability harness's instruments (capabilities/)
         built.compiled.attach_observer(observer)
@@ -194,7 +194,7 @@ def _attach_observers(scenario: Scenario, instruments: Instruments, built: Any) 
         attach = decl.attach.value if decl.attach is not None else "graph"
         target = _target_graph(decl, built)
         if attach == "graph":
-            target.attach_observer(observer, phases=phase_set) if phase_set else target.attach_observer(observer)
+            handles[decl.name.value] = target.attach_observer(observer, phases=phase_set) if phase_set else target.attach_observer(observer)
         else:
             per_invocation.append(oa.SubscribedObserver(observer, phases=phase_set) if phase_set else observer)
     return per_invocation
@@ -287,6 +287,8 @@ async def _build_and_execute(scenario: Scenario, instruments: Instruments, log: 
         built, harness = build_graph(scenario, instruments, log, cursor)   # graph build
     except BUILD_ERRORS as error:  # compile and registration-time configuration errors
         return CaseTrace(compile_error=error_record(error), parameters=plain(case_parameters(scenario)))
+    except ConfigurationRejected as error:  # a configuration literal the builder refused (no category)
+        return CaseTrace(compile_error=error_record(error.rejected), parameters=plain(case_parameters(scenario)))
     return await execute_graph(scenario, built, harness)                   # execute
 
 
@@ -328,7 +330,7 @@ def instruments(scenario: Scenario, log: RunLog, cursor: InvocationCursor, case_
 async def execute_graph(scenario: Scenario, built: BuiltGraph, harness: Harness) -> CaseTrace:
     """The execute pass over a built graph: attach observers, run every planned invocation (one run,
     ``invocations:``, or first run → resume), freeze what the harness recorded into the trace."""
-    invocation_observers = _attach_observers(scenario, harness.instruments, built)
+    invocation_observers = _attach_observers(scenario, harness.instruments, built, harness.observer_handles)
     probes = _probe_registration(scenario, built)
     traces: list[InvocationTrace] = []
     async for run in (planned_runs(scenario, harness, traces) if not compile_only(scenario) else _no_runs()):
@@ -461,11 +463,16 @@ async def _invoke(scenario: Scenario, run: PlannedRun, harness: Harness, built: 
     drain_spec = drain_block.get("drain") if drain_block is not None else None
     if drain_spec is not None:
         timeout = drain_spec.timeout_seconds
-        drain = await timed_drain(compiled.drain, timeout.value if timeout is not None else None)
+        seconds = timeout.value if timeout is not None else None
+        try:
+            drain = await timed_drain(compiled.drain, seconds)
+        except Exception as raised:  # a drain refusing a valid timeout: the drain-summary check reports it
+            drain = {"raised": f"{type(raised).__name__}: {raised}", **dict.fromkeys(SUMMARY_FIELDS), "timeout_s": seconds}
         drain["delivered_at_return"] = harness.log.delivered(harness.instruments.observers, invocation_id)
     # Collect everything still queued so the recorded events are complete (the fixture's own drain,
-    # if any, has already been measured above); how this drain returned is recorded too.
-    settle = await timed_drain(compiled.drain, None)
+    # if any, has already been measured above); how this drain returned is recorded too. Called with
+    # the timeout omitted, so that a drain refusing the fixture's timeout still settles the run.
+    settle = await timed_drain(compiled.drain, None, omit_timeout=True)
     return InvocationTrace(
         name=run.name,
         outcome=outcome,

@@ -35,6 +35,7 @@ from .node_table import COMPOSITION_KEYS, NODE_MIDDLEWARE
 from .harness import Harness, Instruments, InvocationCursor, RunLog, WiringDraft, WiringSlot
 from .middleware import BuildSite
 from ...model.errors import HarnessPrimitiveMissing
+from ...model.vocabulary.tokens import RECORD_TYPES
 from .resume import abort_point, migration_function
 from ...ast.values import literal
 
@@ -57,7 +58,9 @@ def python_type(ref: TypeRef) -> Any:
         return list[python_type(ref.args[0])] if ref.args else list
     if ref.name == "dict":
         return dict[python_type(ref.args[0]), python_type(ref.args[1])] if ref.args else dict
-    return Any  # a record type: the fixture's own shape, validated by the runtime as data
+    if ref.name in RECORD_TYPES:
+        return Any  # a record the runtime or a provider produces (its own object), or a ChatMessage
+    return dict[str, Any] | None  # a user-defined record type (§5.2): a mapping of its fields, or none yet
 
 
 @dataclass(frozen=True)
@@ -314,7 +317,10 @@ class _GraphCompiler:
             self.draft.abort_points[name] = abort.value
             kwargs = {**kwargs, "middleware": [*kwargs.get("middleware", ()), abort_point(self.harness.cursor, self.harness.log, name)]}
         # The compiled subgraph's identity (its declared name): observers report it as `subgraph_name`.
-        builder.add_fan_out_node(name, subgraph=child, subgraph_identity=subgraph_name.value, **options, **kwargs)
+        try:
+            builder.add_fan_out_node(name, subgraph=child, subgraph_identity=subgraph_name.value, **options, **kwargs)
+        except ValueError as error:  # the builder refused a configuration literal (not a CompileError)
+            raise ConfigurationRejected(error) from error
 
     def add_parallel_branches(self, builder: Any, name: str, spec: Section, kwargs: dict) -> None:
         branches = {}
@@ -365,6 +371,17 @@ class _BothForms(oa.ExplicitMapping):
         super().__init__(inputs=inputs, outputs=outputs)
         self.in_fields = set(in_fields)
         self.out_fields = set(out_fields)
+
+
+class ConfigurationRejected(Exception):
+    """The runtime's fan-out registration refused the fixture's configuration with a plain
+    ``ValueError`` — how a Python builder rejects a bad literal (an ``on_empty`` other than "raise" /
+    "noop", which pipeline-utilities §9 calls "a compile error" without naming a category). A
+    build-time outcome like a compile error; ``rejected`` is the runtime's own exception."""
+
+    def __init__(self, rejected: ValueError) -> None:
+        super().__init__(str(rejected))
+        self.rejected = rejected
 
 
 def build_graph(scenario: Scenario, instruments: Instruments, log: RunLog, cursor: InvocationCursor) -> tuple[BuiltGraph, Harness]:

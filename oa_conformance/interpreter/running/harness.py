@@ -74,7 +74,7 @@ def error_data(error: BaseException) -> dict[str, Any]:
 TURNS_COUNTED_AFTER_DEADLINE = 1000
 
 
-async def timed_drain(drain: Any, timeout: float | None, *args: Any) -> dict[str, Any]:
+async def timed_drain(drain: Any, timeout: float | None, *args: Any, omit_timeout: bool = False) -> dict[str, Any]:
     """Call a runtime drain (``drain`` or ``drain_events_for``) and return its summary as data, with
     the timeout it was given, the time the call took on the event loop's own clock (``elapsed_s``),
     and ``turns_after_deadline``: how many turns of this event loop passed between the deadline and
@@ -89,7 +89,11 @@ async def timed_drain(drain: Any, timeout: float | None, *args: Any) -> dict[str
     The deadline is ``timeout`` after the drain's first step — the step in which it arms its own timer
     (``asyncio.wait`` / ``wait_for`` do so before they first suspend) — not after the moment we called
     it: a thread descheduled between the two would otherwise start our clock first, and the counter
-    would spin through the gap while the drain, honest, still waits for its own deadline."""
+    would spin through the gap while the drain, honest, still waits for its own deadline.
+
+    ``omit_timeout`` calls ``drain(*args)`` with no timeout argument at all (the adapter's own settling
+    drain: graph-engine §6 lets the timeout be omitted). A result without the two summary fields is
+    recorded as ``not_a_summary`` (its type; both fields none), for the drain-summary check to report."""
     loop = asyncio.get_running_loop()
     counter = {"turns": 0, "returned": False}
 
@@ -99,7 +103,8 @@ async def timed_drain(drain: Any, timeout: float | None, *args: Any) -> dict[str
             loop.call_soon(turn)
 
     started = loop.time()
-    call = loop.create_task(drain(*args, timeout=timeout))  # the context (invocation, case) is copied
+    # the context (invocation, case) is copied
+    call = loop.create_task(drain(*args) if omit_timeout else drain(*args, timeout=timeout))
     deadline = None
     try:
         await asyncio.sleep(0)  # the ready queue is FIFO: the drain's first step runs before we resume
@@ -111,13 +116,47 @@ async def timed_drain(drain: Any, timeout: float | None, *args: Any) -> dict[str
         if deadline is not None:
             deadline.cancel()
         call.cancel()  # a no-op once it returned; stops it when our own caller is cancelled
-    return {"timeout_reached": summary.timeout_reached, "undelivered_count": summary.undelivered_count,
-            "timeout_s": timeout, "elapsed_s": loop.time() - started, "turns_after_deadline": counter["turns"]}
+    timing = {"timeout_s": timeout, "elapsed_s": loop.time() - started, "turns_after_deadline": counter["turns"]}
+    if not all(hasattr(summary, field) for field in SUMMARY_FIELDS):
+        return {"not_a_summary": type(summary).__name__, **dict.fromkeys(SUMMARY_FIELDS), **timing}
+    return {"timeout_reached": summary.timeout_reached, "undelivered_count": summary.undelivered_count, **timing}
+
+
+# What graph-engine §6 requires every drain summary to include, by the runtime's attribute names.
+SUMMARY_FIELDS = ("timeout_reached", "undelivered_count")
+
+
+# Where a `mutate` observer notes its attempts in the record of the event it received.
+STATE_MUTATION_ATTEMPTS = "state_mutation_attempts"
+
+
+def attempt_state_mutations(event: Any) -> list[dict[str, Any]]:
+    """A `mutate` observer's attempts on one event (graph-engine §6 *State immutability*): assign the
+    first field of its ``pre_state``, ``post_state`` and each ``parent_states`` entry, in place, to
+    that field's own value. Each attempt as ``{target, refused, error_type}``: refused when the
+    assignment raised (the state-immutability strategy), with what it raised."""
+    targets = [("pre_state", getattr(event, "pre_state", None)), ("post_state", getattr(event, "post_state", None))]
+    targets += [(f"parent_states[{n}]", state) for n, state in enumerate(getattr(event, "parent_states", None) or ())]
+    attempts = []
+    for target, state in targets:
+        if state is None:  # a started event has no post_state
+            continue
+        field = next(iter(getattr(type(state), "model_fields", None) or vars(state)), None)
+        if field is None:
+            continue
+        try:
+            setattr(state, field, getattr(state, field))
+        except Exception as refused:  # the strategy's own error type (Python: a frozen-instance error)
+            attempts.append({"target": target, "refused": True, "error_type": type(refused).__name__})
+        else:
+            attempts.append({"target": target, "refused": False, "error_type": None})
+    return attempts
 
 
 @dataclass(frozen=True)
 class RecordingObserver:
-    """An in-memory observer per §6.1. ``behavior`` is record, accumulate or raise. What it receives
+    """An in-memory observer per §6.1. ``behavior`` is record, accumulate, raise or mutate (an
+    extension: record after ``attempt_state_mutations``). What it receives
     goes to the case's log (``RunLog.deliveries``); it reads the cursor only for its pacing."""
 
     name: str
@@ -136,8 +175,11 @@ class RecordingObserver:
         delay = self.pace()
         if delay:
             await asyncio.sleep(delay)
+        record = event_record(event)
+        if self.behavior == "mutate":
+            record = {**record, STATE_MUTATION_ATTEMPTS: attempt_state_mutations(event)}
         # The invocation whose context delivered the event (the runtime's contextvar tagging, §6).
-        self.log.deliveries.append((self.name, _current_invocation(), event_record(event)))
+        self.log.deliveries.append((self.name, _current_invocation(), record))
         if self.behavior == "raise":
             raise ObserverRaised(f"observer {self.name!r} raises on every event")
 
@@ -318,6 +360,9 @@ class Harness:
     log: RunLog
     cursor: InvocationCursor
     wired: WiringSlot
+    # The handle attach_observer returned for each fixture observer attached to a graph, by name:
+    # filled once when the execute pass attaches them, read by a node that detaches one mid-run.
+    observer_handles: dict[str, Any] = field(default_factory=dict)
 
     @property
     def graph(self) -> GraphWiring:

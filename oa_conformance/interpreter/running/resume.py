@@ -282,6 +282,9 @@ def recording_checkpointer(backend: type, log: RunLog, cursor: InvocationCursor,
     namespace["seed"] = lambda self, invocation_id, record: backend.save(self, invocation_id, record)
     checkpointer = type(f"Recording{backend.__name__}", (backend,), namespace)(*args, **kwargs)
     checkpointer.log, checkpointer.cursor = log, cursor
+    # The backend as a new process would open it: the runtime's own class on the same storage
+    # (`reload_checkpoint_into`; an in-memory backend reopens empty, as a restarted process does).
+    checkpointer.reopen = lambda: backend(*args, **kwargs)
     return checkpointer
 
 

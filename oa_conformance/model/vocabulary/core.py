@@ -9,7 +9,7 @@ section is, and says which capability it serves.
 from __future__ import annotations
 
 from .handlers import EXECUTE, expectation, GRAPH_BUILD, NOT_EXECUTED, PART, PREDICATES, SHAPE, STATIC
-from .registry import Directive, Extension, Family, Handler, Judged
+from .registry import Directive, Extension, Family, Handler, Judged, value_among, value_naming
 from .shapes import (
     BOOL,
     INT,
@@ -31,6 +31,12 @@ from .shapes import (
     TypeString,
     Version,
 )
+
+def _any_category(value: object) -> bool:
+    """Whether an `expected_compile_error` value is the extension's `true` (any category), not
+    upstream's category name (duck-typed: a scalar carries its value)."""
+    return getattr(value, "value", value) is True
+
 
 ADAPTER = "conformance-adapter"
 GE = "graph-engine"
@@ -105,7 +111,13 @@ DIRECTIVES = [
     Directive("name", ("observer",), STR, "§5.5", GE, "0.48.0", "The observer's name, referenced by assertions.", handled_by=PART),
     Directive("attach", ("observer",), Enum(("graph", "invocation")), "§5.5", GE, "0.48.0", "Graph-level or per-invocation.", handled_by=PART),
     Directive("target", ("observer",), STR, "§5.5", GE, "0.48.0", "`outer`, `inner` or a subgraph / node name.", handled_by=PART),
-    Directive("behavior", ("observer",), Enum(("record", "accumulate", "raise")), "§5.5", GE, "0.48.0", "What the observer does per event.", handled_by=PART),
+    Directive("behavior", ("observer",), Enum(("record", "accumulate", "raise", "mutate")), "§5.5", GE, "0.48.0", "What the observer does per event.", handled_by=PART,
+              extension=Extension("`behavior: mutate` on an observer: it records each event as `record` does, and first tries "
+                                  "to assign a field, in place, of the event's `pre_state`, `post_state` and every entry of "
+                                  "its `parent_states` (the field's own value again), noting for each attempt whether it "
+                                  "was refused (raised). graph-engine §6 requires those states to present the state "
+                                  "immutability contract and an observer's attempt to mutate one to fail; upstream's "
+                                  "observer behaviours never touch the states.", value_among("mutate"))),
     Directive("sleep_ms_per_event", ("observer",), OneOf((MILLISECONDS, SectionShape("pacing"))), "§5.5", GE, "0.48.0", "Pace the observer (drain fixtures).", handled_by=PART),
     Directive("phases", ("observer",), ListOf(STR), "§5.5", GE, None, "Phase subscription filter (default started, completed).", handled_by=PART),
     Directive("first_invocation", ("pacing",), MILLISECONDS, "§5.5", GE, None, "Milliseconds per event on the first invocation.", handled_by=PART),
@@ -130,7 +142,11 @@ DIRECTIVES = [
     Directive("expected_error", RUN + ("expected",), SectionShape("error_expectation"), "§5.8", ADAPTER, "0.48.0",
               "The invocation fails with this error category, raised from this node.", handled_by=(Handler("expectation", "expected_error", families=("fixture", "case", "invocation")), Handler("expectation", "shape", families=("expected",))),
               judged=Judged("run_error", first_run=False)),
-    Directive("expected_compile_error", CASE, STR, "§5.8", GE, "0.89.0", "Compilation fails with this graph-engine §2 category.", handled_by=expectation("compile_error"),
+    Directive("expected_compile_error", CASE, OneOf((STR, BOOL)), "§5.8", GE, "0.89.0", "Compilation fails with this graph-engine §2 category.", handled_by=expectation("compile_error"),
+              extension=Extension("`expected_compile_error: true` instead of a category: compilation fails, with whatever category "
+                                  "(or none). For the configuration errors the spec calls a compile error without naming a "
+                                  "category (pipeline-utilities §9: an `on_empty` other than \"raise\" / \"noop\" \"is a compile "
+                                  "error\"), where asserting one would pin the runtime's choice.", _any_category),
               judged=Judged("compile_error")),
     Directive("expected_compile_warning", CASE, OneOf((STR, ListOf(STR))), "§5.8", GE, "0.89.0",
               "Compilation succeeds with this warning (scalar: among those emitted; list: exactly these).", handled_by=expectation("compile_warning"), judged=Judged("compile_warning")),
@@ -164,7 +180,11 @@ DIRECTIVES = [
     Directive("message", ("error_expectation",), Expect(("scalar",)), "§5.8", ADAPTER, None, "The error message.", handled_by=PART),
     Directive("carries", ("error_expectation",), Expect(("map",)), "§5.13", ADAPTER, "0.97.0",
               "Fields the raised error exposes (bare = equal, `_present`, `_mentions`).", handled_by=PART),
-    Directive("cause", ("error_expectation",), Expect(("map",)), "§5.13", ADAPTER, None, "The error's cause (e.g. `exception_type`).", handled_by=PART),
+    Directive("cause", ("error_expectation",), Expect(("map",)), "§5.13", ADAPTER, None, "The error's cause (e.g. `exception_type`).", handled_by=PART,
+              extension=Extension("`names: [...]` under `cause:`: the cause's own message names each value as a whole word, an "
+                                  "item that is a list naming alternatives, any one of which will do (graph-engine §2: a "
+                                  "concat_flatten ReducerError's root cause names the non-list value, by the value itself "
+                                  "or by its position in the update).", value_naming("names"))),
     Directive("names", ("error_expectation",), ListOf(STR), "§5.13", ADAPTER, None,
               "Values the raised error names: its own message or a field it exposes mentions each as a whole word.", handled_by=PART,
               extension=Extension("`names: [...]` on an expected error: the error names each value — its own message (not its "

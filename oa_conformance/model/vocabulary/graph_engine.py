@@ -4,7 +4,7 @@ drain primitives (§6.6)."""
 from __future__ import annotations
 
 from .handlers import COMPOSITION, node, NODE_MODIFIER, PART, PROJECTION, SHAPE
-from .registry import Directive, Extension, Family, Handler
+from .registry import Directive, Extension, Family, Handler, every_use
 from .shapes import BOOL, DAY_MS, MILLISECONDS, SECONDS, STR, Data, Enum, Expect, ListOf, OneOf, ScalarShape, SectionShape
 
 CAPABILITY = "graph-engine"
@@ -59,6 +59,22 @@ DIRECTIVES = [
               extension=Extension("a negative or `NaN` `timeout_seconds` in `invoke_drain_events_for`: the call is made with it, "
                                   "and graph-engine §6 requires the runtime to reject it at the API boundary, so the node "
                                   "raises (expect `node_exception` from that node).", _rejected_timeout)),
+    Directive("attempts_input_state_mutation", NODE, STR, "§5.1", GE, None,
+              "Assign the named field on the state object the node received, in place.", handled_by=node("attempts_input_state_mutation"),
+              extension=Extension("`attempts_input_state_mutation: <field>` on a node: the node body assigns that field of the "
+                                  "state object it received, in place (its current value again), in document order with its "
+                                  "other directives. graph-engine §2 forbids a node to mutate its input state, and §6 has an "
+                                  "attempt to mutate a state fail per the implementation's state-immutability strategy: "
+                                  "the assignment raises, so the node fails with node_exception. No upstream directive "
+                                  "touches the received state object.", every_use)),
+    Directive("detaches_observer", NODE, STR, "§5.1", GE, None,
+              "Remove the named graph-attached observer, from inside the node.", handled_by=node("detaches_observer"),
+              extension=Extension("`detaches_observer: <observer name>` on a node: the node body removes that graph-attached "
+                                  "observer of the fixture through the handle the runtime's registration returned, in "
+                                  "document order with its other directives. graph-engine §6 has a change to the "
+                                  "registered observers during a run take effect only at the next invocation: the "
+                                  "observer still receives the rest of this invocation's events, and none of the next "
+                                  "one's. No upstream directive changes the observer set during a run.", every_use)),
     Directive("invoke_drain", NODE, SectionShape("drain_in_node"), "§5.1", GE, None,
               "Before returning, call the process-wide `drain(timeout)`.", handled_by=node("invoke_drain"),
               extension=Extension("`invoke_drain: {timeout_seconds: ...}` on a node: the node calls the process-wide "

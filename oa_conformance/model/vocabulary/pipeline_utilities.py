@@ -167,6 +167,15 @@ DIRECTIVES = [
                                   "backend's `delete` with that id before returning. No upstream directive calls `delete`; "
                                   "pipeline-utilities §10.1 requires `delete` of an id with no record to be a no-op, which a "
                                   "call inside a node shows: an error from it fails that node.", every_use)),
+    Directive("reload_checkpoint_into", NODE, STR, "§10.1", PU, None,
+              "Open the case's checkpointer backend again on the same storage, load this invocation's record, "
+              "and return the count of its completed positions (-1: no record) in this field.", handled_by=node("reload_checkpoint_into"),
+              extension=Extension("`reload_checkpoint_into: <int field>` on a node: a second instance of the case's "
+                                  "checkpointer backend, opened on the same storage as a new process would open it, loads the "
+                                  "running invocation's record, and the node returns its completed-position count (-1 when it "
+                                  "has none) in that field. Pipeline-utilities §10.1 requires a saved record to be durable "
+                                  "across process crashes for backends that document durability; no upstream directive reads "
+                                  "the store from outside the process that wrote it.", every_use)),
     Directive("fan_out_internal_save_batching", ("checkpointer",), SectionShape("save_batching"), "§10", PU, None, "Batch fan-out saves.", handled_by=PART),
     Directive("flush_every", ("save_batching",), INT, "§10", PU, None, "Saves per flush.", handled_by=PART),
     Directive("populate_checkpointer_via_runs", RUN, INT, "§5.6", PU, "0.48.0", "Seed the checkpointer with N completed runs first.", handled_by=EXECUTE),
@@ -232,6 +241,12 @@ DIRECTIVES = [
     Directive("instance_count", ("fan_out_progress",), INT, "§5.8", PU, None, "How many instances.", handled_by=PART),
     Directive("instances", ("fan_out_progress",), Expect(("list",)), "§5.8", PU, None,
               "Per instance: state / state_one_of, result, result_is_error, completed_inner_positions.", handled_by=PART),
+    Directive("enclosing_fan_out_lineage", ("fan_out_progress",), Expect(("list",)), "§10.11", PU, None,
+              "The entry's enclosing fan-out instances, outermost first ({namespace, fan_out_node_name, fan_out_index}).", handled_by=PART,
+              extension=Extension("`enclosing_fan_out_lineage` in a saved-record `fan_out_progress` assertion: the entry's lineage "
+                                  "field (§10.2), compared exactly. Upstream asserts a saved entry's instances only; "
+                                  "pipeline-utilities §10.3 requires a fan-out nested inside an outer fan-out instance to "
+                                  "record it, which only the saved record shows.", every_use)),
 
     # ---- other expected shapes -----------------------------------------------------------------
     Directive("subgraph_with_idx", CASE, SectionShape("graph"), "§9", PU, None, "A second subgraph declaration (count-mode fan-out).", handled_by=GRAPH_BUILD),

@@ -12,8 +12,9 @@ BINDING_STEMS: tuple[str, ...] = ("invocation_id", "trace_id", "corr_id", "span_
 PRIMITIVE_TYPES = frozenset(("string", "int", "float", "bool", "any"))
 CONTAINER_TYPES = frozenset(("list", "dict"))
 TYPE_ALIASES = {"str": "string", "integer": "int", "boolean": "bool", "number": "float", "List": "list", "Dict": "dict"}
-# Record types the spec itself names (§5.2 records; `record`: any record, a mapping of its fields;
-# `ChatMessage`: the harness-chat spec's canonical message). A type name outside these sets and
-# the primitives and containers resolves to nothing: fixture_schema_invalid, never a silent `any`.
+# Record types the spec itself names (§5.2 records; `record`: any record the runtime or a node
+# produces; `ChatMessage`: the harness-chat spec's canonical message). Any other bare name is a
+# user-defined record type (§5.2, `list<error_entry>`): a mapping of its fields — unless it is
+# within two edits of a known name (`strng`), which is fixture_schema_invalid with the suggestion.
 RECORD_TYPES = frozenset(("record", "ChatMessage"))
 KNOWN_TYPES = PRIMITIVE_TYPES | CONTAINER_TYPES | RECORD_TYPES
