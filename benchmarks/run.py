@@ -213,6 +213,7 @@ def bench_assert() -> None:
     pipeline-utilities case is executed once, then its assert pass is timed (best of several), and
     within it the one-off build of the trace document the catalogue's queries read."""
     from oa_conformance.assertions.assert_pass import assert_case
+    from oa_conformance.interpreter.running.capabilities import harness_for
     from oa_conformance.interpreter.running.execute import execute_case
     from oa_conformance.pipeline import cases_of
     from oa_conformance.model.trace.document import document
@@ -223,7 +224,7 @@ def bench_assert() -> None:
     traced = []
     for ref in refs:
         try:
-            traced.append((ref, execute_case(ref.scenario, 60, ref.fixture.capability)))
+            traced.append((ref, execute_case(ref.scenario, 60, harness_for(ref.fixture.capability))))
         except Exception:  # skipped / erroring cases have nothing to assert
             continue
     executed = time.perf_counter() - started

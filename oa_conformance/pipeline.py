@@ -25,7 +25,7 @@ from .interpreter.static.build import build_fixture
 from .interpreter.static.loader import Composed, load_bytes, load_path
 from .ast.nodes import Section
 from .model.diagnostics import FIXTURE_SCHEMA_INVALID, FIXTURE_VERSION_UNSUPPORTED, Diagnostic, Span
-from .model.discovery import misspelled_capability
+from .model.discovery import capability_of, misspelled_capability
 from .model.heap import collector_paused
 from .interpreter.static.scenarios import Scenario, scenarios
 from .interpreter.static.schema_check import check_schema
@@ -62,17 +62,11 @@ class ReadResult(NamedTuple):
         return not self.diagnostics
 
 
-def capability_of(path: str) -> str | None:
-    """The capability directory a fixture belongs to: ``spec/<capability>/conformance/NNN-x.yaml``."""
-    parts = os.path.normpath(os.path.abspath(path)).split(os.sep)
-    return parts[-3] if len(parts) >= 3 and parts[-2] == "conformance" else None
-
-
 def read_fixture(path: str, data: bytes | str | None = None, stop_after: str = "version", capability: str | None = None,
                  keep_composed: bool = False) -> ReadResult:
     """Load and check one fixture file (or ``data`` read from elsewhere, reported as ``path``).
 
-    ``capability`` defaults to the fixture's directory (see :func:`capability_of`).
+    ``capability`` defaults to the fixture's directory (see :func:`~.model.discovery.capability_of`).
     ``keep_composed`` keeps the composed YAML document in the result (the linter reads it; a run
     does not, so it is dropped as soon as the value tree is built).
     """
@@ -178,11 +172,12 @@ def run_case(ref: CaseRef, timeout: float = DEFAULT_TIMEOUT) -> CaseResult:
     if missing:
         return verdict(SKIPPED, reason="; ".join(map(str, missing)), location=str(scenario.span))
     verdict.notes = tuple(needs.undetermined)  # needed proposals whose status is unknown: the case runs, noted
-    gap = unsupported(scenario, harness_for(capability))                     # not implemented: a directive not executed
+    contract = harness_for(capability)                                      # the directory's harness, asked once
+    gap = unsupported(scenario, contract)                                    # not implemented: a directive not executed
     if gap is not None:
         return _execution_verdict(verdict, scenario, NotImplementedDirective(*gap))
     try:
-        trace = execute_case(scenario, timeout, capability)                  # harness → graph build → execute
+        trace = execute_case(scenario, timeout, contract)                    # harness → graph build → execute
     except Exception as exc:
         return _execution_verdict(verdict, scenario, exc, needs.claimed)
     try:
@@ -265,4 +260,4 @@ def raised_by_runtime(exc: BaseException) -> bool:
     return package is not None and tb is not None and os.path.realpath(tb.tb_frame.f_code.co_filename).startswith(package + os.sep)
 
 
-__all__ = ["DEFAULT_TIMEOUT", "ReadResult", "STAGES", "capability_of", "cases_of", "own_sections", "raised_by_runtime", "read_cases", "read_fixture", "run_case"]
+__all__ = ["DEFAULT_TIMEOUT", "ReadResult", "STAGES", "cases_of", "own_sections", "raised_by_runtime", "read_cases", "read_fixture", "run_case"]

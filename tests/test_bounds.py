@@ -224,6 +224,7 @@ def test_a_literal_keeps_the_fixtures_sharing():
 def test_a_dag_state_costs_its_distinct_values_in_the_trace_and_its_document(tmp_path):
     """Old behaviour: every event froze (then re-froze) and thawed the expanded state, so the trace
     held ~events × expanded containers (here 6 nodes × 3 states × 111 lists ≈ 2,000 and more)."""
+    from oa_conformance.interpreter.running.capabilities import harness_for
     from oa_conformance.interpreter.running.execute import execute_case
     from oa_conformance.model.trace.document import document
 
@@ -231,7 +232,7 @@ def test_a_dag_state_costs_its_distinct_values_in_the_trace_and_its_document(tmp
 
     ref = write(tmp_path, alias_dag(levels=3, width=10, nodes=6))
     (case,) = __import__("oa_conformance.pipeline", fromlist=["cases_of"]).cases_of(ref)
-    trace = execute_case(case.scenario, 20, ref.capability)
+    trace = execute_case(case.scenario, 20, harness_for(ref.capability))
     (invocation,) = trace.invocations
     assert invocation.outcome == "completed"
     events = invocation.events["(harness)"]

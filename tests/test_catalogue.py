@@ -8,7 +8,6 @@ import json
 import re
 
 import pytest
-from pyrsistent import pmap
 
 from oa_conformance.assertions import catalogue
 from oa_conformance.assertions.catalogue import Resolved, all_rows, pattern_regex, resolve
@@ -21,6 +20,7 @@ from oa_conformance.assertions.catalogue.predicate_rules import (
 )
 from oa_conformance.assertions.catalogue.scope import scope_from
 from oa_conformance.assertions.catalogue.examples import node_event, one_run
+from oa_conformance.assertions.matchers import NO_BINDINGS
 from oa_conformance.assertions.rules import FAILED, UNVERIFIED, VERIFIED, Check
 from oa_conformance.interpreter.static.loader import load_bytes
 
@@ -49,7 +49,7 @@ def judge(capability, row, example: Example):
     assert pattern_regex(row.name) is None or found, f"example name {name!r} does not match the pattern {row.name!r}"
     bindings = tuple(found.groupdict().items()) if found else ()
     rule = rule_for(Resolved(capability, row, bindings), name, ast_value(example.value), None)
-    checks, _ = rule.judge(scope_from(example.document, example.invocation), pmap())
+    checks, _ = rule.judge(scope_from(example.document, example.invocation), NO_BINDINGS)
     return checks[0]
 
 
@@ -104,27 +104,27 @@ ABSENT = Query("none_from_x", "no events from node x", "node_events[?node_name =
 
 
 def test_absence_over_an_empty_collection_fails():
-    checks, _ = QueryRule("none_from_x", None, ast_value(True), ABSENT).judge(scope_from(one_run([]), 0), pmap())
+    checks, _ = QueryRule("none_from_x", None, ast_value(True), ABSENT).judge(scope_from(one_run([]), 0), NO_BINDINGS)
     assert checks[0].status == FAILED and "anchor" in checks[0].detail
-    checks, _ = QueryRule("none_from_x", None, ast_value(True), ABSENT).judge(scope_from(one_run([node_event("y", "started")]), 0), pmap())
+    checks, _ = QueryRule("none_from_x", None, ast_value(True), ABSENT).judge(scope_from(one_run([node_event("y", "started")]), 0), NO_BINDINGS)
     assert checks[0].status == VERIFIED
 
 
 def test_a_failed_absence_shows_the_offending_items():
     document = one_run([node_event("y", "started"), node_event("x", "completed")])
-    checks, _ = QueryRule("none_from_x", None, ast_value(True), ABSENT).judge(scope_from(document, 0), pmap())
+    checks, _ = QueryRule("none_from_x", None, ast_value(True), ABSENT).judge(scope_from(document, 0), NO_BINDINGS)
     assert checks[0].status == FAILED and "'node_name': 'x'" in checks[0].detail
 
 
 def test_a_query_on_a_collection_the_case_did_not_record_cannot_pass():
     row = Query("no_wire_requests", "no request reached the wire", "wire.requests", "absent", anchor="wire")
-    checks, _ = QueryRule(row.name, None, ast_value(True), row).judge(scope_from(one_run([]), 0), pmap())
+    checks, _ = QueryRule(row.name, None, ast_value(True), row).judge(scope_from(one_run([]), 0), NO_BINDINGS)
     assert checks[0].status == FAILED and "cannot evaluate" in checks[0].detail and "'wire'" in checks[0].detail
 
 
 def test_invocation_is_absent_in_a_case_level_block():
     row = Query("completed", "the run completed", "invocation.outcome", "equals")
-    checks, _ = QueryRule(row.name, None, ast_value("completed"), row).judge(scope_from(one_run([]), None), pmap())
+    checks, _ = QueryRule(row.name, None, ast_value("completed"), row).judge(scope_from(one_run([]), None), NO_BINDINGS)
     assert checks[0].status == FAILED and "'invocation'" in checks[0].detail
 
 
@@ -269,7 +269,7 @@ def test_a_rule_outside_the_assert_pass_has_no_document_and_cannot_pass():
     from oa_conformance.assertions.rules import Context
     from oa_conformance.model.trace import CaseTrace
 
-    checks, _ = QueryRule("none_from_x", None, ast_value(True), ABSENT).check(Context(CaseTrace(), None), pmap())
+    checks, _ = QueryRule("none_from_x", None, ast_value(True), ABSENT).check(Context(CaseTrace(), None), NO_BINDINGS)
     assert checks[0].status == FAILED and "no trace document" in checks[0].detail
 
 

@@ -159,6 +159,16 @@ def test_statements_have_levels_sections_lines_and_skip_code_and_boilerplate(tmp
     assert drain["line"] == 36
 
 
+def test_a_level_named_against_another_is_talked_about_not_used():
+    from oa_conformance.frontends.coverage.prose import level_of
+
+    # pipeline-utilities §7: the MUST is the level the sentence rules out, the MAY is used
+    assert level_of("Implementations MAY warn at compile time; this is SHOULD, not MUST.") == "may"
+    assert level_of("It **MAY** emit a diagnostic — MAY, not SHOULD, because it rests on internals.") == "may"
+    assert level_of("This is a SHOULD, not a MUST.") is None
+    assert level_of("Implementations MUST, not SHOULD, reject it.") == "must"  # used: no "is" / dash before it
+
+
 def test_ids_are_stable_when_the_prose_around_moves(tmp_path):
     first, _ = mapped(tmp_path / "a")
     moved = PROSE.replace("## 1. Purpose\n", "## 1. Purpose\n\nA new paragraph.\n\nAnother one, free of keywords.\n")

@@ -17,6 +17,7 @@ CRASH = ("pipeline-utilities", "070-crash-injection-after-node-resume.yaml")  # 
 def built_harness(tmp_path, monkeypatch, fixture):
     """Run the fixture's first case for real; return the Harness graph build handed back, and the trace."""
     from oa_conformance.interpreter.running import execute
+    from oa_conformance.interpreter.running.capabilities import harness_for
     from oa_conformance.pipeline import cases_of
 
     seen = []
@@ -30,7 +31,7 @@ def built_harness(tmp_path, monkeypatch, fixture):
     monkeypatch.setattr(execute, "build_graph", recording_build)
     capability, name = fixture
     ref = write_fixture(tmp_path, target_text(capability, name), capability, name)
-    trace = execute.execute_case(cases_of(ref)[0].scenario, 20, ref.capability)
+    trace = execute.execute_case(cases_of(ref)[0].scenario, 20, harness_for(ref.capability))
     return seen[-1], trace
 
 

@@ -211,11 +211,12 @@ def test_an_unexpected_error_fails_even_without_a_response_expectation(tmp_path)
 def test_retry_backoff_runs_on_the_virtual_clock(tmp_path):
     text = real("056-call-level-retry-transient.yaml").replace("seconds: 0}", "seconds: 30}")
     ref = write_fixture(tmp_path, text, capability="llm-provider", name="056-call-level-retry-transient.yaml")
+    from oa_conformance.interpreter.running.capabilities import harness_for
     from oa_conformance.interpreter.running.execute import execute_case
 
     import time
     started = time.perf_counter()
-    trace = execute_case(cases_of(ref)[0].scenario, 20, "llm-provider")
+    trace = execute_case(cases_of(ref)[0].scenario, 20, harness_for("llm-provider"))
     assert time.perf_counter() - started < 5
     assert [dict(s) for s in trace.collections["clock"]["sleeps"]] == [{"attempt": 0, "seconds": 30.0}]
     assert len(trace.collections["wire"]["requests"]) == 2 and trace.collections["calls"][0]["result"]["finish_reason"] == "stop"

@@ -213,6 +213,7 @@ def global_provider():
     ("supplied", "langfuse_observations_on_global"),
 ])
 def test_the_sdk_client_reaches_no_network_and_leaves_the_global_provider(tmp_path, no_network, mode, expected):
+    from oa_conformance.interpreter.running.capabilities import harness_for
     from oa_conformance.interpreter.running.execute import execute_case
 
     before = global_provider()
@@ -220,7 +221,7 @@ def test_the_sdk_client_reaches_no_network_and_leaves_the_global_provider(tmp_pa
     result, = results(ref)
     assert check(result, f"expected.{expected}").status == "verified", result.reason
     assert check(result, "expected.langfuse_trace").status == "verified", result.reason
-    trace = execute_case(cases_of(ref)[0].scenario, 30, "observability")
+    trace = execute_case(cases_of(ref)[0].scenario, 30, harness_for("observability"))
     langfuse = trace.collections["langfuse"]
     assert langfuse["http_requests"] == [] and no_network == []
     assert any(k.startswith("langfuse.observation.") for span in langfuse["exported"] for k in span["attributes"])

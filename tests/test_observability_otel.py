@@ -182,6 +182,7 @@ def test_a_pre_phase_wrapper_call_is_an_orphan_beside_its_node_span(tmp_path):
 def test_a_composite_nodes_own_directives_run_before_its_dispatch(tmp_path):
     """A subgraph node's `emits_log` runs (a record is captured) rather than being dropped; a state
     write among a composite node's own directives has nowhere to go and fails the run."""
+    from oa_conformance.interpreter.running.capabilities import harness_for
     from oa_conformance.interpreter.running.execute import execute_case
     from oa_conformance.model.trace.document import document
 
@@ -189,7 +190,7 @@ def test_a_composite_nodes_own_directives_run_before_its_dispatch(tmp_path):
     case = "detached_subgraph_log_uses_detached_trace_id_keeps_correlation_id"
     original = FixtureRef(str(shared_fixture(f"observability/conformance/{fixture}")), "observability", fixture)
     (ref,) = [r for r in cases_of(original) if r.name == case]
-    bodies = [record["body"] for record in document(execute_case(ref.scenario, capability="observability"))["otel"]["logs"]]
+    bodies = [record["body"] for record in document(execute_case(ref.scenario, contract=harness_for("observability")))["otel"]["logs"]]
     assert "before subgraph dispatch" in bodies, bodies
     faulty, _ = copy_with_fault(tmp_path, fixture, "      outer_dispatch:\n", "      outer_dispatch:\n        update_pure: {z: 1}\n")
     result = only_result(faulty, case)

@@ -17,8 +17,7 @@ import pytest
 from oa_conformance.frontends.cli.oa_conformance import main as cli
 from oa_conformance.model.discovery import discover
 from oa_conformance.scheduling.forkserver import START_METHOD, end_forkserver, start_forkserver
-from oa_conformance.scheduling.processes import (declared_waits, end_workers, expected_seconds, plan_shares, run_in_processes,
-                                      waiting_cases)
+from oa_conformance.scheduling.processes import end_workers, expected_seconds, plan_shares, run_in_processes, waiting_cases
 from oa_conformance.verdicts.expectations import NO_EXPECTATIONS
 from oa_conformance.pipeline import cases_of
 from oa_conformance.verdicts.results import ERROR
@@ -119,13 +118,58 @@ def test_the_longest_expected_cases_are_spread_first(target_spec):
     fixture = next(f for f in discover([str(target_spec)], ["graph-engine"]) if f.name.startswith("030-"))
     (paced,) = cases_of(fixture)
     plain = cases_of(next(f for f in discover([str(target_spec)], ["graph-engine"]) if f.name.startswith("001-")))[0]
-    assert declared_waits([paced, plain]) == [0.3, 0.0]  # its observer's `sleep_ms: 300`
+    assert [paced.waits, plain.waits] == [0.3, 0.0]  # its observer's `sleep_ms_per_event: 300`
     expected = expected_seconds([paced, plain])
     assert expected[0] > expected[1] * 5
     assert expected_seconds([paced, plain], {plain.id: 9.0})[1] == 9.0  # a previous report's duration wins
     assert plan_shares({0: 1.0, 1: 3.0, 2: 1.0, 3: 1.0}, 2) == [[1], [0, 2, 3]]
     # waits spread first, then the same load each: the waiting cases go to different shares
     assert plan_shares({0: 0.1, 1: 3.0, 2: 2.0, 3: 0.1}, 2, loads=dict.fromkeys(range(4), 0.1)) == [[0, 1], [2, 3]]
+
+
+PACED_CASES = """\
+state:
+  fields:
+    v: {type: int, default: 0}
+    sleep_ms: {type: int, default: 0}
+entry: a
+subgraphs:
+  slow:
+    state: {fields: {v: {type: int, default: 0}}}
+    entry: s
+    nodes: {s: {sleep_ms: 40, update: {v: 1}}}
+    edges: [{from: s, to: END}]
+nodes:
+  a: {update: {v: 1}}
+edges:
+  - {from: a, to: END}
+cases:
+  - name: paced
+    observers:
+      - name: obs
+        attach: graph
+        target: outer
+        behavior: record
+        sleep_ms_per_event: {first_invocation: 100, subsequent_invocations: 20}
+    initial_state: {sleep_ms: 700}
+    expected:
+      final_state: {v: 1, sleep_ms: 700}
+  - name: plain
+    initial_state: {}
+    expected:
+      final_state: {v: 1, sleep_ms: 0}
+"""
+
+
+def test_a_case_declares_the_waits_of_the_rows_with_a_wait_unit(tmp_path):
+    """The scenario pass sums the numbers of the rows declaring a wait (``Directive.waits``): a
+    pacing section's milliseconds, a node's ``sleep_ms`` in a subgraph the case inherits from the
+    top level; a state field or a value merely named like one (``sleep_ms: 700``) declares none."""
+    paced, plain = cases_of(write_fixture(tmp_path, PACED_CASES))
+    assert paced.scenario is not None, paced.problems
+    assert paced.waits == pytest.approx(0.1 + 0.02 + 0.04)
+    assert plain.waits == pytest.approx(0.04)  # the top level's, inherited by every case
+    assert expected_seconds([paced, plain])[0] > expected_seconds([paced, plain])[1]
 
 
 def test_the_cases_that_wait_get_a_process_of_their_own():

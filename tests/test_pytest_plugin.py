@@ -150,6 +150,19 @@ def test_symlinked_directories_are_followed_once_and_loops_reported(pytester):
     assert "symbolic link loop" in result.stdout.str()
 
 
+def test_a_fixture_linked_in_from_elsewhere_takes_the_folder_it_is_linked_in(pytester, tmp_path_factory):
+    """A link in ``graph-engine/conformance/`` to a file kept outside any capability folder is a
+    graph-engine fixture (``discovery.capability_of``, as ``run`` reads it), not one of the folder
+    two above the real file."""
+    spec = five_cases(pytester.path)
+    kept = tmp_path_factory.mktemp("kept") / "files" / "001-five.yaml"
+    kept.parent.mkdir()
+    (spec / "graph-engine" / "conformance" / "001-five.yaml").rename(kept)
+    os.symlink(kept, spec / "graph-engine" / "conformance" / "001-five.yaml")
+    result = pytester.runpytest(f"--oa-spec-root={spec}", "-p", "no:cacheprovider", "-m", "graph_engine", "-k", "c1", "-rA")
+    result.assert_outcomes(passed=1)
+
+
 def test_rootdir_stays_the_project(pytester, tmp_path_factory):
     spec = five_cases(tmp_path_factory.mktemp("elsewhere"))
     pytester.makeini("[pytest]\n")

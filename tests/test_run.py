@@ -168,10 +168,26 @@ def test_a_projection_on_a_plain_node_is_not_silently_ignored(tmp_path):
     assert result.outcome == "failed" and "not implemented: projects_in on a node that runs no subgraph" in result.reason
 
 
+def test_a_case_asks_for_its_directory_harness_once(tmp_path, monkeypatch):
+    """The not-implemented gate, the execute pass and the case's facts share the one contract."""
+    from oa_conformance.interpreter.running import capabilities
+
+    asked = []
+
+    class Harnesses(dict):
+        def get(self, capability, default=None):
+            asked.append(capability)
+            return super().get(capability, default)
+
+    monkeypatch.setattr(capabilities, "HARNESSES", Harnesses(capabilities.HARNESSES))
+    assert only_result(write_fixture(tmp_path, LINEAR.read_text(), capability="observability")).outcome == "passed"
+    assert asked == ["observability"]
+
+
 def test_an_adapter_bug_errors_one_case_and_names_itself(tmp_path, monkeypatch):
     import oa_conformance.interpreter.running.execute as execute  # the runner imports it when a case runs
 
-    def broken(scenario, timeout, capability=None):
+    def broken(scenario, timeout, contract=None):
         raise RuntimeError("simulated adapter bug")
 
     monkeypatch.setattr(execute, "execute_case", broken)

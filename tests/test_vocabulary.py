@@ -42,6 +42,21 @@ def test_registry_refuses_contradictions():
         Vocabulary([Family("thing", "Thing", "doc", required=("b",))], [one])
 
 
+def test_the_rows_that_declare_a_wait_name_its_unit():
+    """The scheduler's declared waits are these rows' numbers (``Directive.waits``), each family's
+    read through ``waits_in``; a row of one name gives one unit however many directories share it."""
+    declaring = {(family, d.name, d.waits) for d in VOCABULARY.all_directives() if d.waits for family in d.where}
+    assert {(family, name) for family, name, _ in declaring} >= {("node", "sleep_ms"), ("observer", "sleep_ms_per_event"),
+                                                                 ("pacing", "first_invocation"), ("pacing", "subsequent_invocations")}
+    units = {}
+    for family, name, unit in declaring:
+        assert units.setdefault((family, name), unit) == unit, (family, name)
+        assert (families.BY_FAMILY[family].directive_attrs[name], 1000 if unit == "ms" else 1) in VOCABULARY.waits_in(family)
+    assert VOCABULARY.waits_in("expected") == ()
+    with pytest.raises(ValueError, match="unknown wait unit"):
+        Directive("a", ("thing",), sh.INT, "§1", "x", doc="d", waits="minutes")
+
+
 def test_directory_vocabulary_applies_only_in_its_directory():
     local = [d for d in VOCABULARY.all_directives() if d.scope == "directory"]
     assert local, "the corpus uses §3.2 per-directory vocabularies"

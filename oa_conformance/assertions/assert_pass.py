@@ -18,12 +18,10 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Iterator
 
-from pyrsistent import pmap
-
 from .case_rules import RunsAgree
 from .rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, Unverified
 from .rule_builders import DIRECTORY_BUILDER, Site, build_rules
-from .matchers import HARNESS_PARAMETERS
+from .matchers import NO_BINDINGS, Bindings
 from .shapes import SHAPES
 from ..model.diagnostics import Span
 from ..model.trace import CaseTrace
@@ -38,12 +36,8 @@ Scenario = Any
 def assert_case(scenario: Scenario, trace: CaseTrace, capability: str | None = None, repeated: bool = True) -> tuple[Check, ...]:
     """All checks of one scenario against its trace (``repeated=False``: this run only, not its repeats)."""
     judge = Judge(trace)
-    parameters = HARNESS_PARAMETERS.set(trace.facts.harness_parameters)  # what harness_parameterized compares against
-    try:
-        for step in plan(scenario, trace, capability):
-            step.take(judge, capability)
-    finally:
-        HARNESS_PARAMETERS.reset(parameters)
+    for step in plan(scenario, trace, capability):
+        step.take(judge, capability)
     checks = judge.verdicts()
     run_count = scenario.view.run_count
     if run_count is not None and repeated and judge.ran_to_the_end:
@@ -59,7 +53,8 @@ class Judge:
     def __init__(self, trace: CaseTrace):
         self.trace, self.document = trace, document(trace)
         self.checks: list[Check] = []
-        self.bindings: Any = pmap()
+        # threaded through every rule: nothing bound yet, the harness parameters harness_parameterized compares against
+        self.bindings = Bindings(harness_parameters=trace.facts.harness_parameters)
         self.restating: list[tuple[Rule, Any, int | None]] = []
         self.run_bounds: list[int] = []  # where each run's checks begin, then where the runs end
         self.expects_error = False  # the current run's error is accounted for
@@ -356,7 +351,7 @@ def _repeated_runs(scenario: Scenario, trace: CaseTrace, run_count: Any, capabil
     for number, repeat in enumerate(runs[1:], start=2):
         for check in assert_case(scenario, repeat, capability, repeated=False):
             checks.append(dataclasses.replace(check, name=f"run {number}: {check.name}"))
-    found, _ = RunsAgree("run_count", span).check(Context(trace, trace.main), pmap())
+    found, _ = RunsAgree("run_count", span).check(Context(trace, trace.main), NO_BINDINGS)
     checks.extend(found)
     return checks
 

@@ -35,6 +35,8 @@ class ErrorRule(SelectingRule):
                 actual = error.node
             elif key == "message":
                 actual = error.message
+            elif key == "exception_kind":  # the type raised, as `raises: {exception_kind}` spells it
+                actual = error.type_name
             elif key == "execution_order":
                 actual = invocation_of(ctx).execution_order
             elif key in ("carries", "cause"):  # §5.13 fields the error exposes / its cause link

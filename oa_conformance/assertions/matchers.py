@@ -2,9 +2,10 @@
 
 An expected value in a fixture is an AST value (``Scalar`` / ``Mapping`` / ``Sequence``) possibly
 holding tokens (``FormatToken`` / ``BindingToken``). :func:`match` compares it to an actual value
-from the trace and returns a :class:`Match`: whether it matched, the first-occurrence bindings
-after matching (threaded in and out explicitly — never hidden state), and the mismatches, each
-with its path through the data, expected vs actual, and the fixture span of the expectation.
+from the trace and returns a :class:`Match`: whether it matched, the :class:`Bindings` after
+matching (threaded in and out explicitly — never hidden state: the first-occurrence bindings, and
+the harness parameters the case was run with), and the mismatches, each with its path through the
+data, expected vs actual, and the fixture span of the expectation.
 
 Mapping modes: ``exact`` (the actual mapping has exactly the expected keys) for states, ``subset``
 (keys the fixture names must match; others are ignored) for events, records and attribute maps.
@@ -17,9 +18,8 @@ import math
 from ..model.kinds import is_sequence
 
 import re
-from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any, Mapping as TMapping
+from typing import Any
 
 from pyrsistent import pmap
 
@@ -52,9 +52,43 @@ def explain(mismatches: Any, limit: int = 5) -> str:
 
 
 @dataclass(frozen=True)
+class Bindings:
+    """What the references in an expected value resolve against while one case is judged, passed to
+    every :func:`match` and threaded through the case's rules: the values its binding tokens
+    (``{{name}}``) bound first — a new ``Bindings`` each time one binds — and the harness-injected
+    values ``harness_parameterized: <name>`` compares against (§5.10: the runtime's own identity,
+    recorded with the case's trace as ``CaseFacts.harness_parameters``), the same for the whole case."""
+
+    bound: Any = field(default_factory=pmap)
+    harness_parameters: Any = field(default_factory=pmap)
+
+    def __contains__(self, token: str) -> bool:
+        return token in self.bound
+
+    def __getitem__(self, token: str) -> Any:
+        return self.bound[token]
+
+    def set(self, token: str, value: Any) -> Bindings:
+        return Bindings(self.bound.set(token, value), self.harness_parameters)
+
+    def fresh(self) -> Bindings:
+        """Nothing bound yet, the same harness parameters (a match tried aside, binding nothing for later)."""
+        return Bindings(harness_parameters=self.harness_parameters)
+
+    def harness_parameter(self, name: str) -> Any:
+        """The harness-injected value ``harness_parameterized: <name>`` compares against (§5.10)."""
+        if self.harness_parameters.get(name) is None:
+            raise LookupError(f"no harness parameter named {name!r}")
+        return self.harness_parameters[name]
+
+
+NO_BINDINGS = Bindings()  # nothing bound, no harness parameters (a rule judged outside a case)
+
+
+@dataclass(frozen=True)
 class Match:
     ok: bool
-    bindings: Any = field(default_factory=pmap)
+    bindings: Bindings = NO_BINDINGS
     mismatches: tuple[Mismatch, ...] = ()
 
 
@@ -105,24 +139,11 @@ FORMAT_WORDS = {
 ASSERTION_SUBKEYS = frozenset(("non_empty_string", "harness_parameterized"))
 
 
-# The values ``harness_parameterized`` compares against while a case is judged (§5.10: the runtime's
-# own identity, as it declares it): recorded with the case's trace (``CaseFacts``), set by the assert pass.
-HARNESS_PARAMETERS: ContextVar[Any] = ContextVar("harness_parameters", default={})
-
-
-def harness_parameter(name: str) -> Any:
-    """The harness-injected value ``harness_parameterized: <name>`` compares against (§5.10)."""
-    parameters = HARNESS_PARAMETERS.get()
-    if parameters.get(name) is None:
-        raise LookupError(f"no harness parameter named {name!r}")
-    return parameters[name]
-
-
 def _is_assertion_mapping(expected: Mapping) -> bool:
     return bool(expected.keys) and all(key in ASSERTION_SUBKEYS for key in expected.keys)
 
 
-def _match_assertions(expected: Mapping, actual: Any, path: str, problems: list) -> None:
+def _match_assertions(expected: Mapping, actual: Any, bindings: Bindings, path: str, problems: list) -> None:
     for key, want in expected.items():
         span = expected.key_span(key)
         if key == "non_empty_string":
@@ -130,7 +151,7 @@ def _match_assertions(expected: Mapping, actual: Any, path: str, problems: list)
                 problems.append(Mismatch(path, f"non_empty_string: {want.value}", show(actual), span))
         else:  # harness_parameterized
             try:
-                injected = harness_parameter(want.value)
+                injected = bindings.harness_parameter(want.value)
             except LookupError as missing:
                 problems.append(Mismatch(path, f"harness_parameterized: {want.value}", str(missing), span))
                 continue
@@ -175,7 +196,7 @@ def _is_sequence(value: Any) -> bool:
     return is_sequence(value)
 
 
-def match(expected: Any, actual: Any, bindings: TMapping = pmap(), path: str = "", mode: str = "exact") -> Match:
+def match(expected: Any, actual: Any, bindings: Bindings = NO_BINDINGS, path: str = "", mode: str = "exact") -> Match:
     """Match an expected AST value against an actual value. ``mode`` applies to mappings."""
     problems: list[Mismatch] = []
     bindings = _match(expected, actual, bindings, path, mode, problems)
@@ -186,7 +207,7 @@ def _fail(problems: list, path: str, expected: Any, actual: Any, span: Span | No
     problems.append(Mismatch(path, what or describe(expected), show(actual), span))
 
 
-def _match(expected: Any, actual: Any, bindings: TMapping, path: str, mode: str, problems: list) -> TMapping:
+def _match(expected: Any, actual: Any, bindings: Bindings, path: str, mode: str, problems: list) -> Bindings:
     span = getattr(expected, "span", None)
     if isinstance(expected, FormatToken):
         if not format_ok(expected.kind, actual):
@@ -206,7 +227,7 @@ def _match(expected: Any, actual: Any, bindings: TMapping, path: str, mode: str,
             _fail(problems, path, expected, actual, span)
         return bindings
     if isinstance(expected, Mapping) and _is_assertion_mapping(expected):
-        _match_assertions(expected, actual, path, problems)
+        _match_assertions(expected, actual, bindings, path, problems)
         return bindings
     if isinstance(expected, Mapping):
         if not _is_mapping(actual):

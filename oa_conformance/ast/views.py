@@ -1453,10 +1453,10 @@ class NodeDecl(Section):
     family: ClassVar[str] = "node"
     directive_attrs: ClassVar[dict[str, str]] = {
         "update": "update", "update_pure": "update_pure", "update_from_field": "update_from_field",
-        "raises": "raises", "error_category": "error_category", "sleep_ms": "sleep_ms",
-        "noop": "noop", "subgraph": "subgraph", "inputs": "inputs", "outputs": "outputs",
-        "mapping": "mapping", "projects_in": "projects_in", "projects_out": "projects_out",
-        "invoke_drain_events_for": "invoke_drain_events_for",
+        "raises": "raises", "on_cancelled": "on_cancelled", "error_category": "error_category",
+        "sleep_ms": "sleep_ms", "noop": "noop", "subgraph": "subgraph", "inputs": "inputs",
+        "outputs": "outputs", "mapping": "mapping", "projects_in": "projects_in",
+        "projects_out": "projects_out", "invoke_drain_events_for": "invoke_drain_events_for",
         "attempts_input_state_mutation": "attempts_input_state_mutation",
         "detaches_observer": "detaches_observer", "invoke_drain": "invoke_drain",
         "fan_out": "fan_out", "parallel_branches": "parallel_branches", "middleware": "middleware",
@@ -1482,7 +1482,7 @@ class NodeDecl(Section):
         "conditional_suspend": "conditional_suspend", "on_other_indices": "on_other_indices",
     }
     holding: ClassVar[frozenset[str]] = frozenset((
-        "raises", "mapping", "invoke_drain_events_for", "invoke_drain", "fan_out",
+        "raises", "on_cancelled", "mapping", "invoke_drain_events_for", "invoke_drain", "fan_out",
         "parallel_branches", "middleware", "wrap_with_middleware", "flaky", "flaky_by_index",
         "flaky_per_index", "flaky_instance_only", "flaky_resume_aware", "calls_llm",
         "calls_llm_from_wrapper", "calls_tool", "renders_prompt_group",
@@ -1492,9 +1492,9 @@ class NodeDecl(Section):
         "on_other_indices",
     ))
     _fields = (
-        "order", "update", "update_pure", "update_from_field", "raises", "error_category",
-        "sleep_ms", "noop", "subgraph", "inputs", "outputs", "mapping", "projects_in",
-        "projects_out", "invoke_drain_events_for", "attempts_input_state_mutation",
+        "order", "update", "update_pure", "update_from_field", "raises", "on_cancelled",
+        "error_category", "sleep_ms", "noop", "subgraph", "inputs", "outputs", "mapping",
+        "projects_in", "projects_out", "invoke_drain_events_for", "attempts_input_state_mutation",
         "detaches_observer", "invoke_drain", "fan_out", "parallel_branches", "middleware",
         "wrap_with_middleware", "flaky", "flaky_by_index", "flaky_per_index", "flaky_instance_only",
         "flaky_resume_aware", "invoke_checkpoint_delete", "reload_checkpoint_into", "calls_llm",
@@ -1524,6 +1524,12 @@ class NodeDecl(Section):
 
     raises: Scalar | NodeRaise | None = None
     """``raises`` (graph-engine §5.1, since 0.48.0): Raise instead of returning."""
+
+    on_cancelled: CancellationCleanup | None = None
+    """``on_cancelled`` (pipeline-utilities §5.1): When the node body receives the language's
+    cancellation signal, it cleans up (awaits `cleanup_ms`), logs `cleaned_up`, then re-raises the
+    signal.
+    """
 
     error_category: Scalar | None = None
     """``error_category`` (pipeline-utilities §5.1): The category the `raises:` error carries."""
@@ -2441,16 +2447,17 @@ class ErrorExpectation(Section):
     directive_attrs: ClassVar[dict[str, str]] = {
         "category": "category", "raised_from": "raised_from", "raised_at": "raised_at",
         "message": "message", "carries": "carries", "cause": "cause", "names": "names",
-        "cause_message": "cause_message", "branch_name": "branch_name",
-        "execution_order": "execution_order", "recoverable_state": "recoverable_state",
-        "fan_out_category": "fan_out_category", "flaky_call_count": "flaky_call_count",
-        "transient": "transient", "retry_after_seconds": "retry_after_seconds",
+        "exception_kind": "exception_kind", "cause_message": "cause_message",
+        "branch_name": "branch_name", "execution_order": "execution_order",
+        "recoverable_state": "recoverable_state", "fan_out_category": "fan_out_category",
+        "flaky_call_count": "flaky_call_count", "transient": "transient",
+        "retry_after_seconds": "retry_after_seconds",
     }
     holding: ClassVar[frozenset[str]] = frozenset(())
     _fields = (
         "order", "category", "raised_from", "raised_at", "message", "carries", "cause", "names",
-        "cause_message", "branch_name", "execution_order", "recoverable_state", "fan_out_category",
-        "flaky_call_count", "transient", "retry_after_seconds",
+        "exception_kind", "cause_message", "branch_name", "execution_order", "recoverable_state",
+        "fan_out_category", "flaky_call_count", "transient", "retry_after_seconds",
     )
 
     category: Scalar | None = None
@@ -2477,6 +2484,11 @@ class ErrorExpectation(Section):
     names: Sequence | None = None
     """``names`` (conformance-adapter §5.13): Values the raised error names: its own message or a
     field it exposes mentions each as a whole word.
+    """
+
+    exception_kind: Scalar | None = None
+    """``exception_kind`` (conformance-adapter §5.8): The host-language type of what the invocation
+    raised (`CancelledError`: the language's cancellation signal).
     """
 
     cause_message: Scalar | BindingToken | FormatToken | None = None
@@ -2533,13 +2545,30 @@ class NodeRaise(Section):
 
     exception_kind: Scalar | None = None
     """``exception_kind`` (graph-engine §5.1): The host-language exception type raised (a built-in
-    such as ValueError): a bare error with no category.
+    such as ValueError): a bare error with no category. `CancelledError` names the language's
+    cancellation signal (Python's asyncio.CancelledError).
     """
 
     cause: Cause | None = None
     """``cause`` (pipeline-utilities §5.1, since 0.58.0): An originating cause chained to the raised
     error.
     """
+
+
+class CancellationCleanup(Section):
+    """`on_cancelled`: what a node body does when it is cancelled (an extension)."""
+
+    family: ClassVar[str] = "cancellation_cleanup"
+    directive_attrs: ClassVar[dict[str, str]] = {
+        "cleanup_ms": "cleanup_ms",
+    }
+    holding: ClassVar[frozenset[str]] = frozenset(())
+    _fields = (
+        "order", "cleanup_ms",
+    )
+
+    cleanup_ms: Scalar | None = None
+    """``cleanup_ms`` (pipeline-utilities §5.1): How long the awaited cleanup takes."""
 
 
 class DrainEventsFor(Section):
@@ -2931,7 +2960,9 @@ class Backoff(Section):
     )
 
     type: Scalar | None = None
-    """``type`` (pipeline-utilities §6): The kind."""
+    """``type`` (pipeline-utilities §6.1): The kind: `deterministic`, or `default` (the runtime's
+    own).
+    """
 
     seconds: Scalar | None = None
     """``seconds`` (pipeline-utilities §6.1): Seconds between attempts."""
@@ -3118,12 +3149,13 @@ class Cause(Section):
     family: ClassVar[str] = "cause"
     directive_attrs: ClassVar[dict[str, str]] = {
         "category": "category", "message": "message", "cause": "cause",
+        "cycles_back": "cycles_back",
     }
     holding: ClassVar[frozenset[str]] = frozenset((
         "cause",
     ))
     _fields = (
-        "order", "category", "message", "cause",
+        "order", "category", "message", "cause", "cycles_back",
     )
 
     category: Scalar | None = None
@@ -3135,6 +3167,11 @@ class Cause(Section):
     cause: Cause | None = None
     """``cause`` (pipeline-utilities §5.1, since 0.58.0): An originating cause chained to the raised
     error.
+    """
+
+    cycles_back: Scalar | None = None
+    """``cycles_back`` (pipeline-utilities §5.1): This cause's own cause is the raised error itself:
+    the chain is cyclic.
     """
 
 
@@ -3535,7 +3572,8 @@ class ClockStub(Section):
     )
 
     type: Scalar | None = None
-    """``type`` (pipeline-utilities §6): The kind."""
+    """``type`` (pipeline-utilities §6.2): The kind: `deterministic_monotonic`, or `virtual_sleep`.
+    """
 
     advance_ms_per_call: Scalar | None = None
     """``advance_ms_per_call`` (pipeline-utilities §6.2): Milliseconds per clock read."""
@@ -6389,6 +6427,7 @@ BY_FAMILY: dict[str, type[Section]] = {
     "expected": Expected,
     "error_expectation": ErrorExpectation,
     "node_raise": NodeRaise,
+    "cancellation_cleanup": CancellationCleanup,
     "drain_for": DrainEventsFor,
     "drain_in_node": DrainInNode,
     "projection": Projection,
@@ -6519,6 +6558,7 @@ __all__ = [
     "Backoff",
     "Branch",
     "BranchCondition",
+    "CancellationCleanup",
     "Case",
     "CatchPredicate",
     "Cause",

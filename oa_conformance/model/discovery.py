@@ -27,6 +27,18 @@ CAPABILITIES = ("graph-engine", "pipeline-utilities", "observability", "llm-prov
                 "prompt-management", "sessions", "suspension", "harness", "harness-chat")
 
 
+def capability_of(path: str) -> str | None:
+    """The capability a path names by where it sits (the one place that reads it off a path): a
+    fixture ``<capability>/conformance/<file>``, or the folder ``<capability>/conformance`` itself;
+    None elsewhere. Judged by the absolute path (``.`` inside a ``conformance/`` folder is that folder)."""
+    parts = os.path.abspath(path).split(os.sep)
+    if len(parts) >= 3 and parts[-2] == "conformance":
+        return parts[-3]
+    if len(parts) >= 2 and parts[-1] == "conformance":
+        return parts[-2]
+    return None
+
+
 class FixtureRef(NamedTuple):
     path: str  # as given / found (absolute when the root was)
     capability: str | None
@@ -163,18 +175,15 @@ def find(roots: Iterable[str], capabilities: Iterable[str] | None = None,
     passed_over: list[PassedOver] = []
     for root in roots:
         if os.path.lexists(root) and not os.path.isdir(root):  # a file, or what the loader reports (FIFO, link)
-            parent = os.path.dirname(os.path.abspath(root))
-            capability = os.path.basename(os.path.dirname(parent)) if os.path.basename(parent) == "conformance" else loose_capability
+            capability = capability_of(root) or loose_capability
             if capability is not None and capability not in CAPABILITIES and capability is loose_capability:
                 raise DiscoveryError(f"{root}: no vocabulary for the capability {capability!r} (known: {', '.join(CAPABILITIES)})")
             found.append(FixtureRef(root, capability, os.path.basename(root)))
             continue
         if not os.path.isdir(root):
             raise DiscoveryError(f"{root}: no such file or directory")
-        absolute = os.path.abspath(root)  # judged absolute: ".", "./" or "../conformance" are what they name
-        if os.path.basename(absolute) == "conformance":
-            capability = os.path.basename(os.path.dirname(absolute))
-            found.extend(_collect(find_in_conformance(root, capability), passed_over))
+        if os.path.basename(os.path.abspath(root)) == "conformance":  # judged absolute: ".", "./" or "../conformance" are what they name
+            found.extend(_collect(find_in_conformance(root, capability_of(root)), passed_over))
             continue
         spec = spec_dir(root)
         if spec is None:

@@ -3,7 +3,7 @@
 ``run_in_processes`` has the contract of :func:`runner.run_as_completed` (``(input index, result)``
 as each case completes; closing the stream stops the run promptly) and spreads the cases over
 ``processes`` worker processes, plus one for the cases that declare waits (a paced observer, a
-slow node: :func:`waiting_cases`), which then wake from their sleeps without queueing behind busy
+slow node: ``CaseRef.waits``, the scenario pass's sum; :func:`waiting_cases`), which then wake from their sleeps without queueing behind busy
 cases for the interpreter. Each worker is a ``ProcessPoolExecutor`` of one process (so a crash
 breaks only its own share), forked by the forkserver (``forkserver.py``: it imports the whole stack
 once, started by the command line before its own imports). A worker re-reads the fixtures of its
@@ -28,8 +28,6 @@ import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Iterable, Iterator, Mapping
 
-from ..ast.nodes import Mapping as MappingNode
-from ..ast.nodes import Node, Scalar, Section
 from ..verdicts.expectations import NO_EXPECTATIONS, Expectations, judged
 from ..pipeline import DEFAULT_TIMEOUT, cases_of, run_case
 from ..verdicts.results import ADAPTER_ERROR, ERROR, CaseRef, CaseResult
@@ -41,69 +39,14 @@ EXIT_GRACE_S = 2.0  # how long a worker told to end may take before it is killed
 # A case's expected cost when nothing is known: what one case costs in CPU on average (the 0.118.2
 # corpus: ~4.8 s over 771 cases), so a case's declared waits weigh what they cost in wall time.
 BASE_SECONDS = 0.006
-# The words of a key that declares a deliberate wait (a paced observer, a slow node, a delay).
-WAIT_WORDS = ("sleep", "delay", "latency")
 
 
-def expected_seconds(refs: list[CaseRef], durations: Mapping[str, float] | None = None,
-                     waits: list[float] | None = None) -> list[float]:
+def expected_seconds(refs: list[CaseRef], durations: Mapping[str, float] | None = None) -> list[float]:
     """How long each case is expected to take: its duration in a previous report when given, else
-    a base cost plus the waits it declares (``waits``, default :func:`declared_waits`)."""
+    a base cost plus the waits it declares (``CaseRef.waits``: the scenario pass's sum of its rows
+    with a wait unit)."""
     known = durations or {}
-    waits = declared_waits(refs) if waits is None else waits
-    return [known[ref.id] if ref.id in known else BASE_SECONDS + wait for ref, wait in zip(refs, waits)]
-
-
-def declared_waits(refs: list[CaseRef]) -> list[float]:
-    """The waits each case declares — keys naming a sleep / delay / latency (``_ms`` naming
-    milliseconds, otherwise seconds) — in its own section and, for a case of a ``cases:`` list, in
-    the fixture's top level outside ``cases`` (read once per fixture, not once per case: a fixture
-    of many cases would cost the parent time quadratic in them before any case could start)."""
-    top: dict[int, float] = {}
-    waits = []
-    for ref in refs:
-        scenario = ref.scenario
-        if scenario is None:
-            waits.append(0.0)
-            continue
-        own = _waits_below(scenario.section)
-        if scenario.case is not None:
-            if id(scenario.fixture) not in top:
-                top[id(scenario.fixture)] = _waits_below(scenario.fixture, besides="cases")
-            own += top[id(scenario.fixture)]
-        waits.append(own)
-    return waits
-
-
-def _waits_below(root: Node, besides: str | None = None) -> float:
-    """The waits declared in ``root`` and below it (but not under its key ``besides``); a subtree
-    the loader shared (a YAML alias) is read once: the cost is the fixture's distinct nodes, not its
-    alias expansion (up to 200,000 nodes)."""
-    total, stack, seen = 0.0, [root], set()
-    while stack:
-        node = stack.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        if isinstance(node, (MappingNode, Section)):
-            for key, value in node.items():
-                if type(value) is Scalar:
-                    total += _wait(key.value if type(key) is Scalar else key, value.value)
-                elif value is not None and not (node is root and key == besides):
-                    stack.append(value)
-        elif type(node) is not Scalar:
-            stack.extend(node.children())
-    return total
-
-
-def _wait(key: object, value: object) -> float:
-    """The seconds one key declares waiting (0 when it declares none)."""
-    if not isinstance(key, str) or type(value) not in (int, float):
-        return 0.0
-    name = key.lower()
-    if not any(word in name for word in WAIT_WORDS):
-        return 0.0
-    return value / 1000 if "_ms" in name else value
+    return [known[ref.id] if ref.id in known else BASE_SECONDS + ref.waits for ref in refs]
 
 
 def plan_shares(costs: Mapping[int, float], processes: int, loads: Mapping[int, float] | None = None,
@@ -213,8 +156,8 @@ def run_in_processes(refs: Iterable[CaseRef], processes: int, workers: int = 16,
     positions = _positions(refs)
     if not refs:
         return
-    waits = dict(enumerate(declared_waits(refs)))
-    todo = dict(enumerate(expected_seconds(refs, durations, list(waits.values()))))
+    waits = {index: ref.waits for index, ref in enumerate(refs)}
+    todo = dict(enumerate(expected_seconds(refs, durations)))
     # Without a previous report, what a case costs its process is unknown: the same for each.
     loads = {index: todo[index] if durations and refs[index].id in durations else BASE_SECONDS for index in todo}
     start_forkserver()

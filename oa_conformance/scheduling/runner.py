@@ -2,13 +2,14 @@
 
 :func:`run_all` (results in input order) and :func:`run_as_completed` (results as they complete, a
 stop starting no further case) run cases side by side in threads — each case has its own event
-loop and harness, so nothing is shared and the fixtures' deliberate sleeps overlap;
-:class:`DaemonPool` is the pytest plugin's pool of threads that a stopped session does not wait for.
+loop and harness, so nothing is shared and the fixtures' deliberate sleeps overlap. The threads are
+one pool, :class:`DaemonPool`, which a stopped run does not wait for: :func:`run_as_completed` (with
+which each worker process also runs its share) and the pytest plugin's cases run ahead use it.
 """
 
 from __future__ import annotations
 
-import contextlib
+import itertools
 import queue
 import signal
 import sys
@@ -45,8 +46,8 @@ class DaemonPool:
 
     def __init__(self, workers: int, name: str = "oa-case"):
         self._jobs: queue.SimpleQueue = queue.SimpleQueue()
-        self._workers = max(1, workers)
-        self._threads = [threading.Thread(target=self._work, name=name, daemon=True) for _ in range(self._workers)]
+        self.workers = max(1, workers)
+        self._threads = [threading.Thread(target=self._work, name=name, daemon=True) for _ in range(self.workers)]
         for thread in self._threads:
             thread.start()
 
@@ -76,7 +77,7 @@ class DaemonPool:
                 break
             if job is not None:
                 job[0].cancel()
-        for _ in range(self._workers):
+        for _ in range(self.workers):
             self._jobs.put(None)
 
     def abandon(self) -> None:
@@ -149,45 +150,33 @@ def _holds_shared_locks(frame) -> bool:
 def run_as_completed(refs: Iterable[CaseRef], workers: int = 16, timeout: float = DEFAULT_TIMEOUT,
                      expectations: Expectations = NO_EXPECTATIONS,
                      judged_case: Callable[[Any], CaseResult] | None = None) -> Iterator[tuple[int, CaseResult]]:
-    """Run cases side by side and yield ``(input index, result)`` as each one completes.
+    """Run cases side by side in a :class:`DaemonPool` and yield ``(input index, result)`` as each
+    one completes.
 
-    Closing the generator early (``-x``, ``--maxfail``, Ctrl-C) starts no further case. The workers
-    are daemon threads, so a case still in flight (a fixture sleeping towards its time limit) does
-    not hold up the process's exit. ``judged_case`` turns one entry of ``refs`` into its result in
-    the worker thread (default: :func:`expectations.judged` of :func:`run_case`; a worker process
-    passes its jobs and reads each case's fixture there).
+    A case starts only while fewer than ``workers`` cases are running or finished but not yet seen
+    by the caller, so closing the generator early (``-x``, ``--maxfail``, Ctrl-C) starts no further
+    case; the pool's threads are daemons, so a case still in flight (a fixture sleeping towards its
+    time limit) does not hold up the process's exit. ``judged_case`` turns one entry of ``refs``
+    into its result in the pool's thread (default: :func:`expectations.judged` of :func:`run_case`;
+    a worker process passes its jobs and reads each case's fixture there).
     """
     refs = list(refs)
     if judged_case is None:
         def judged_case(ref: CaseRef) -> CaseResult:
             return judged(ref, expectations, lambda case: run_case(case, timeout))
-    pending: queue.SimpleQueue = queue.SimpleQueue()
-    for index, ref in enumerate(refs):
-        pending.put((index, ref))
     finished: queue.SimpleQueue = queue.SimpleQueue()
-    stopping = threading.Event()
-    # A worker starts a case only while fewer than `workers` cases are running or finished but not
-    # yet seen by the caller: a caller that stops after seeing a result (-x) has started no other.
-    count = max(1, min(workers, len(refs)))
-    slots = threading.Semaphore(count)
 
-    def work() -> None:
-        while True:
-            slots.acquire()
-            if stopping.is_set():
-                return
-            try:
-                index, ref = pending.get_nowait()
-            except queue.Empty:
-                return
-            try:
-                result = judged_case(ref)
-            except Exception as exc:  # run_case never raises; an expectations bug must not hang the run
-                result = CaseResult(ref, ERROR, category=ADAPTER_ERROR, reason=f"adapter error {type(exc).__name__}: {exc}")
-            finished.put((index, result))
+    def judge(index: int) -> None:
+        try:
+            result = judged_case(refs[index])
+        except Exception as exc:  # run_case never raises; an expectations bug must not hang the run
+            result = CaseResult(refs[index], ERROR, category=ADAPTER_ERROR, reason=f"adapter error {type(exc).__name__}: {exc}")
+        finished.put((index, result))
 
-    for _ in range(count):
-        threading.Thread(target=work, name="oa-case", daemon=True).start()
+    upcoming = iter(range(len(refs)))
+    pool = DaemonPool(min(workers, len(refs)))
+    for index in itertools.islice(upcoming, pool.workers):
+        pool.submit(judge, index)
     try:
         for _ in refs:
             while True:
@@ -197,74 +186,8 @@ def run_as_completed(refs: Iterable[CaseRef], workers: int = 16, timeout: float 
                 except queue.Empty:
                     continue
             yield item
-            slots.release()  # the caller has seen this result and goes on: another case may start
+            following = next(upcoming, None)  # the caller has seen this result and goes on: another case may start
+            if following is not None:
+                pool.submit(judge, following)
     finally:
-        stopping.set()
-        for _ in range(count):
-            slots.release()  # wake the workers waiting for a slot, so they see the stop and end
-
-
-WAIT_S = 0.1  # how long the wait for a case run ahead blocks before it lets a pending Ctrl-C in
-
-
-class CasesAhead:
-    """The pytest plugin's cases: each one's verdict (``expectations.judged``: a case listed skip
-    is not run), run ahead of its item in pools of daemon threads or, with no workers, in the test
-    itself; ``run(ref, timeout)`` runs one case, ``expected_seconds`` orders them. Items are the
-    plugin's (``nodeid``, ``case``, ``waits``). Ctrl-C abandons the cases in flight
-    (:func:`abandon_on_interrupt`; ``once`` in an xdist worker)."""
-
-    def __init__(self, workers: int, timeout: float, expectations: Expectations, run: Callable[[CaseRef, float], CaseResult],
-                 expected_seconds: Callable[..., list[float]], once: bool = False):
-        self.workers = workers
-        self.timeout = timeout
-        self.expectations = expectations
-        self.run = run
-        self.expected_seconds = expected_seconds  # processes.expected_seconds: longest first, as `run` starts them
-        self.once = once
-        self.pools: list[DaemonPool] = []
-        self.futures: dict[str, Future] = {}
-        self.restore_ctrl_c = lambda: None
-
-    def judged(self, case: CaseRef) -> CaseResult:
-        return judged(case, self.expectations, lambda ref: self.run(ref, self.timeout))
-
-    def _pool(self) -> DaemonPool:
-        if not self.pools:
-            self.restore_ctrl_c = abandon_on_interrupt(lambda: [pool.abandon() for pool in self.pools], self.once)
-        self.pools.append(DaemonPool(self.workers))
-        return self.pools[-1]
-
-    def start_early(self, item: Any) -> None:
-        """A case that declares waits starts as soon as it is collected, in a pool of its own: it
-        spends its time asleep (the slowest of a corpus sleeps 4.8 s), which would otherwise begin
-        only once every fixture is read. One deselected after all is abandoned, never reported."""
-        if self.workers > 0 and item.waits > 0:
-            early = self.pools[0] if self.pools else self._pool()
-            self.futures[item.nodeid] = early.submit(self.judged, item.case)
-
-    def start(self, items: list[Any]) -> None:
-        selected = {item.nodeid for item in items}
-        for nodeid in [nodeid for nodeid in self.futures if nodeid not in selected]:
-            self.futures.pop(nodeid).cancel()  # started early, then deselected (or another worker's)
-        items = [item for item in items if item.nodeid not in self.futures]
-        if self.workers <= 0 or not items:
-            return
-        pool = self._pool()
-        waits = [item.waits for item in items]  # read as each fixture was collected
-        expected = self.expected_seconds([item.case for item in items], waits=waits)
-        for index in sorted(range(len(items)), key=lambda i: -expected[i]):  # the pool starts them in this order
-            self.futures[items[index].nodeid] = pool.submit(self.judged, items[index].case)
-
-    def result(self, item: Any) -> CaseResult:
-        future = self.futures.pop(item.nodeid, None)
-        while future is not None:  # a bounded wait, so Ctrl-C reaches this thread at once (as `run` waits)
-            with contextlib.suppress(TimeoutError):
-                return future.result(timeout=WAIT_S)
-        return self.judged(item.case)
-
-    def close(self) -> None:
-        self.restore_ctrl_c()
-        for pool in self.pools:
-            pool.shutdown()
-        self.pools = []
+        pool.shutdown()

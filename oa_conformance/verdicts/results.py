@@ -43,6 +43,11 @@ class CaseRef:
         base = f"{self.fixture.capability}/{self.fixture.name.removesuffix('.yaml')}"
         return f"{base}[{self.name}]" if self.name is not None else base
 
+    @property
+    def waits(self) -> float:
+        """The seconds the case declares waiting (``Scenario.waits``, summed by the scenario pass)."""
+        return self.scenario.waits if self.scenario is not None else 0.0
+
 
 @dataclass(frozen=True)
 class CaseResult:

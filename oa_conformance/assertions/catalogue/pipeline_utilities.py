@@ -60,6 +60,12 @@ RAN = resume_case({}, {"node_log": [{"event": "entered", "node": "a", "fan_out_i
                                      {"event": "entered", "node": "b", "fan_out_index": 1, "attempt_index": 1}]})
 
 
+# One fan-out instance entered `work` once, the other twice (a retried attempt).
+BODY_RUNS = [{"event": "entered", "node": "work", "fan_out_index": 0, "attempt_index": 0},
+             {"event": "entered", "node": "work", "fan_out_index": 1, "attempt_index": 0},
+             {"event": "entered", "node": "work", "fan_out_index": 1, "attempt_index": 1}]
+
+
 def _entered(node: str, attempt: int) -> dict:
     return {"event": "entered", "node": node, "fan_out_index": None, "attempt_index": attempt}
 
@@ -75,6 +81,37 @@ def run_id(scope: dict, name: str) -> str:
     if "id" not in run:
         raise LookupError(f"the {name.replace('_', ' ')}'s invocation id was never observed (no node ran)")
     return run["id"]
+
+
+# pipeline-utilities §6.1: "The default backoff is `random.uniform(0, min(cap, base * 2^attempt))`
+# where `base = 1.0` and `cap = 30.0`."
+DEFAULT_BACKOFF_BASE_S, DEFAULT_BACKOFF_CAP_S = 1.0, 30.0
+
+
+def retry_sleeps_default_full_jitter(scope: dict, expected: Any) -> Verdict:
+    """The runtime's retry sleeps (``runtime_sleep`` rows, `clock_stub: {type: virtual_sleep}`) follow
+    the default full-jitter exponential backoff: each delay after attempt k lies in
+    [0, min(cap, base * 2^k)] (either end included: uniform jitter may round onto it), and the delays
+    after the same attempt index in different retry loops are not all equal — a deterministic
+    strategy (constant, linear, exponential without jitter) gives every loop the same delay, a
+    jittered one never does. Needs some attempt index slept after by two loops."""
+    sleeps = [entry["record"] for entry in scope["middleware_log"] if entry["kind"] == "runtime_sleep"]
+    by_attempt: dict[Any, list[float]] = {}
+    for sleep in sleeps:
+        by_attempt.setdefault(sleep.get("attempt_index"), []).append(sleep["seconds"])
+    if not any(isinstance(k, int) and len(delays) >= 2 for k, delays in by_attempt.items()):
+        raise LookupError(f"no attempt index was slept after by two retry loops (delays by attempt index: {by_attempt}): "
+                          "nothing shows whether the delays are jittered")
+    outside = [(k, d) for k, delays in by_attempt.items() for d in delays
+               if not isinstance(k, int) or not 0 <= d <= min(DEFAULT_BACKOFF_CAP_S, DEFAULT_BACKOFF_BASE_S * 2 ** k)]
+    unjittered = [k for k, delays in by_attempt.items() if len(delays) >= 2 and len(set(delays)) == 1]
+    problems = ([f"outside [0, min(cap, base * 2^k)]: {outside}"] if outside else []) + (
+        [f"every loop slept the same after attempt index {unjittered}: no jitter"] if unjittered else [])
+    return flag(expected, not problems, "; ".join(problems) + f" (delays by attempt index: {by_attempt})")
+
+
+def _slept(*delays: tuple[int, float]) -> dict:
+    return case(invocation(), middleware_log=[{"kind": "runtime_sleep", "record": {"seconds": d, "attempt_index": k}} for k, d in delays])
 
 
 def invocation_id_is_uuidv4(scope: dict, expected: Any) -> Verdict:
@@ -289,11 +326,35 @@ ROWS = (
           anchor="resumed_run.node_log[?event == 'entered']",
           holds=Example(resume_case({}, {"node_log": [_entered("flaky", 0), _entered("flaky", 1)]}), invocation=1),
           fails=Example(resume_case({}, {"node_log": [_entered("flaky", 3), _entered("flaky", 4)]}), invocation=1)),
+    # listed before `<node>_body_runs`, whose pattern would also take this name whole
+    Query("instance_<index>_<node>_body_runs", "How many times fan-out instance <index> entered node <node>'s body (every attempt).",
+          "invocation.node_log[?event == 'entered' && fan_out_index == to_number({index}) && node == {node}]", "count",
+          anchor="invocation.node_log",
+          holds=Example(one_run(node_log=BODY_RUNS), 1, name="instance_0_work_body_runs"),
+          fails=Example(one_run(node_log=BODY_RUNS), 2, name="instance_0_work_body_runs")),
+    Query("<node>_body_runs", "How many times node <node>'s body was entered in the invocation: every attempt, every instance.",
+          "invocation.node_log[?event == 'entered' && node == {node}]", "count", anchor="invocation.node_log",
+          holds=Example(one_run(node_log=BODY_RUNS), 3, name="work_body_runs"),
+          fails=Example(one_run(node_log=BODY_RUNS), 2, name="work_body_runs")),
+    Query("<node>_cleaned_up_after_cancellation",
+          "Node <node>'s body, cancelled, finished its `on_cancelled` cleanup within the invocation.",
+          "invocation.node_log[?event == 'cleaned_up' && node == {node}]", "flag", anchor="invocation.node_log",
+          holds=Example(one_run(node_log=[*BODY_RUNS, {"event": "raised", "node": "work", "fan_out_index": 0},
+                                          {"event": "cleaned_up", "node": "work", "fan_out_index": 0}]), name="work_cleaned_up_after_cancellation"),
+          fails=Example(one_run(node_log=[*BODY_RUNS, {"event": "raised", "node": "work", "fan_out_index": 0}]),
+                        name="work_cleaned_up_after_cancellation")),
     Query("<field>_list_length", "The length of list field <field> in the final state.",
           "invocation.final_state.{field!key}", "count", anchor="invocation.final_state",
           holds=Example(one_run(final_state={"results": [1, 2]}), 2, name="results_list_length"),
           fails=Example(one_run(final_state={"results": [1]}), 2, name="results_list_length")),
     # Computes: each needs a format check, a pairwise order, a grouping or a join that JMESPath lacks
+    Compute("retry_sleeps_follow_default_full_jitter_backoff",
+            "Every retry sleep the runtime asked for follows §6.1's default backoff: within "
+            "[0, min(30 s, 1 s * 2^attempt)] and jittered (loops sleep differently after the same attempt).",
+            retry_sleeps_default_full_jitter,
+            why="bounds that depend on each row's attempt index, and a grouping by attempt index; JMESPath has neither",
+            holds=Example(_slept((0, 0.31), (0, 0.77), (1, 1.92), (1, 0.05))),
+            fails=Example(_slept((0, 1.0), (0, 1.0), (1, 2.0), (1, 2.0)))),
     Compute("invocation_id_is_uuidv4", "The invocation's framework-minted id is a canonical UUIDv4.", invocation_id_is_uuidv4,
             why="a §5.10 format check (uuid) on a value; JMESPath has no pattern matching",
             holds=Example(one_run(id=U1)), fails=Example(one_run(id="run-1"))),

@@ -29,7 +29,7 @@ from ...ast.nodes import Mapping, Scalar, Sequence
 from ...model.diagnostics import Span
 from ...ast.values import literal
 from ...model.kinds import is_mapping, is_sequence
-from ..matchers import HARNESS_PARAMETERS, Match, Mismatch, absorb, first_difference, match, show
+from ..matchers import Bindings, Match, Mismatch, absorb, first_difference, match, show
 from ..rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, ShapeRow, collection, verdict
 from .truncation import truncation_mismatches
 
@@ -121,10 +121,10 @@ def success_read_as_ok(span: Any) -> str:
 ATTRIBUTE_CHECKS = frozenset(("harness_parameterized", "non_empty_string"))
 
 
-def harness_parameter(name: str) -> Any:
+def harness_parameter(bindings: Bindings, name: str) -> Any:
     """A value the harness supplies for the implementation under test (the case's recorded identity,
-    :data:`~..matchers.HARNESS_PARAMETERS`; an attribute check never compares the spec version)."""
-    values = {key: value for key, value in HARNESS_PARAMETERS.get().items() if key != "spec_version"}
+    :attr:`~..matchers.Bindings.harness_parameters`; an attribute check never compares the spec version)."""
+    values = {key: value for key, value in bindings.harness_parameters.items() if key != "spec_version"}
     if values.get(name) is None:
         raise LookupError(f"no harness parameter {name!r}")
     return values[name]
@@ -147,7 +147,7 @@ def match_attributes(expected: Any, actual: Any, bindings: Any, path: str) -> Ma
                     problems.append(_problem(here, f"non_empty_string: {rule.value}", value, want.key_span(check)))
                 if check == "harness_parameterized":
                     try:
-                        wanted = harness_parameter(rule.value)
+                        wanted = harness_parameter(bindings, rule.value)
                     except LookupError as missing:
                         problems.append(_problem(here, str(missing), value, want.key_span(check)))
                         continue
@@ -304,7 +304,7 @@ def _explain(expected: list[Any], actual: list[Any], matcher: Callable[..., Matc
         if any(result.ok for result in results):
             continue
         name = want.get("name") if isinstance(want, Mapping) else None
-        named = [i for i, item in enumerate(actual) if name is not None and is_mapping(item) and _name_ok(name, item)]
+        named = [i for i, item in enumerate(actual) if name is not None and is_mapping(item) and _name_ok(name, item, bindings)]
         closest = min(named or range(len(actual)), key=lambda i: (len(results[i].mismatches), i != index)) if actual else None
         if closest is None:
             return [_problem(f"{path}[{index}]", "a matching item", "nothing to match", getattr(want, "span", span))]
@@ -313,8 +313,8 @@ def _explain(expected: list[Any], actual: list[Any], matcher: Callable[..., Matc
                      "each matches alone, not all together", span)]
 
 
-def _name_ok(name: Any, item: Any) -> bool:
-    return match(name, item.get("name")).ok
+def _name_ok(name: Any, item: Any, bindings: Bindings) -> bool:
+    return match(name, item.get("name"), bindings.fresh()).ok
 
 
 # ---------------------------------------------------------------------------------------------

@@ -30,9 +30,12 @@ _LEVEL_OF = {"MUST NOT": "must", "MUST": "must", "REQUIRED": "must", "SHALL NOT"
              "SHOULD NOT": "should", "SHOULD": "should", "NOT RECOMMENDED": "should", "RECOMMENDED": "should",
              "MAY": "may", "OPTIONAL": "may"}
 # A keyword talked about rather than used: "a SHOULD", "rather than MUST", "SHOULD-level",
-# "SHOULD-not-MUST", "(MUST)" after a label.
-_MENTION = re.compile(r"(?:\b(?:a|an|the|than)\s+|-)(?:MUST NOT|MUST|SHALL NOT|SHALL|SHOULD NOT|SHOULD|MAY|REQUIRED|RECOMMENDED|OPTIONAL)\b"
-                      r"|\b(?:MUST|SHALL|SHOULD|MAY|REQUIRED|RECOMMENDED|OPTIONAL)-|\((?:MUST|SHOULD|MAY)\)")
+# "SHOULD-not-MUST", "(MUST)" after a label, and a level named against another ("this is SHOULD,
+# not MUST", "— MAY, not SHOULD, because …"): both keywords of that contrast are talked about.
+_LEVEL_WORD = r"(?:MUST NOT|MUST|SHALL NOT|SHALL|SHOULD NOT|SHOULD|MAY|REQUIRED|RECOMMENDED|OPTIONAL)"
+_MENTION = re.compile(rf"(?:\b(?:a|an|the|than)\s+|-){_LEVEL_WORD}\b"
+                      r"|\b(?:MUST|SHALL|SHOULD|MAY|REQUIRED|RECOMMENDED|OPTIONAL)-|\((?:MUST|SHOULD|MAY)\)"
+                      rf"|(?:\b(?:is|are|be)\s+|—\s*){_LEVEL_WORD},\s*not\s+(?:(?:a|an)\s+)?{_LEVEL_WORD}\b")
 # Sections that record the spec's own history: a changelog restates rules, it does not make them.
 _NOT_NORMATIVE = re.compile(r"^(?:history|changelog|change log|revision history)\b", re.I)
 _BOILERPLATE = re.compile(r"BCP\s*14|RFC\s*2119|RFC\s*8174")

@@ -24,9 +24,9 @@ from collections import Counter
 from typing import Iterable, Iterator, NamedTuple
 
 from ...model.diagnostics import Diagnostic, Span
-from ...model.discovery import Discovery, DiscoveryError, FixtureRef, find
+from ...model.discovery import Discovery, DiscoveryError, FixtureRef, capability_of, find
 from ...model.heap import collector_paused
-from ...pipeline import capability_of, read_fixture
+from ...pipeline import read_fixture
 from .context import DocumentContext, FileContext, Finding, FixtureContext, SidecarContext
 from .rules import BY_CODE, DETECTABLE, RULES, LintRule
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ...model.discovery import FixtureRef, find_in_conformance
+from ...model.discovery import FixtureRef, capability_of, find_in_conformance
 from ...pipeline import cases_of
 from .item import CaseItem
 from .stash import MARKERS, ROOTS, SHARES
@@ -60,21 +60,19 @@ class AlreadyCollected(pytest.Directory):
 
 class FixtureFile(pytest.File):
     def collect(self):
-        real = Path(os.path.realpath(self.path))  # the real directory names the capability
-        capability = real.parent.name if real.is_dir() and real.name == "conformance" else real.parent.parent.name
+        # The real directory names the capability (a link into a folder names the folder's), else
+        # the folder the file was collected in.
+        capability = capability_of(os.path.realpath(self.path)) or capability_of(str(self.path))
         if not self.config.stash[SHARES].owns_next_file():
             return  # another xdist worker's: it reads and runs this file
         fixture = FixtureRef(str(self.path), capability, self.path.name)
-        from ...scheduling.processes import declared_waits
-
         stem = self.path.name.removesuffix(".yaml")
-        cases = cases_of(fixture)
-        for case, waits in zip(cases, declared_waits(cases)):  # read once per fixture, not once per case
+        for case in cases_of(fixture):
             # The case name is the parametrization id: `<file>::NNN-name[case]`, exactly as pytest
             # writes `test_x[param]`, so node ids read back from --lf's cache or an xdist worker match.
             name = f"{stem}[{case.name}]" if case.name is not None else stem
             nodeid = f"{self.nodeid}::{name}"
-            item = CaseItem.from_parent(self, name=name, nodeid=nodeid, case=case, waits=waits)
+            item = CaseItem.from_parent(self, name=name, nodeid=nodeid, case=case)
             item.add_marker(register_marker(self.config, fixture.capability))
             item.extra_keyword_matches.add(case.id)
             yield item

@@ -72,7 +72,7 @@ unmark_for_rewrite(sys.meta_path, __name__.split(".")[0])  # the distribution's 
 from ...model.discovery import CAPABILITIES, spec_dir
 from ...model.heap import collector_paused, frozen_at_exit
 from ...pipeline import DEFAULT_TIMEOUT, run_case
-from ...scheduling.runner import CasesAhead
+from .cases_ahead import CasesAhead
 from ...verdicts.expectations import NO_EXPECTATIONS, Expectations, ExpectationsError, load_all
 from ..options import positive_seconds, worker_count
 from .collection import AlreadyCollected, ConformanceDir, FixtureFile, SymlinkLoop, fixture_file, register_marker
@@ -145,10 +145,10 @@ def pytest_configure(config: pytest.Config) -> None:
         frozen_at_exit()  # the interpreter's ending does not scan the cases' heaps (heap.frozen_at_exit)
 
 
-def _expected_seconds(cases: list, waits: list[float]) -> list[float]:
+def _expected_seconds(cases: list) -> list[float]:
     from ...scheduling.processes import expected_seconds  # with the stack a case runs on, not at start-up
 
-    return expected_seconds(cases, waits=waits)
+    return expected_seconds(cases)
 
 
 def _spec_root(root: str, where: str) -> Path:

@@ -19,10 +19,9 @@ class CaseFailed(Exception):
 
 
 class CaseItem(pytest.Item):
-    def __init__(self, *, case: CaseRef, waits: float = 0.0, **kwargs: Any):
+    def __init__(self, *, case: CaseRef, **kwargs: Any):
         super().__init__(**kwargs)
         self.case = case
-        self.waits = waits  # the seconds it declares waiting (processes.declared_waits)
         self.skipped_at: str | None = None  # path:line:col of a recognized skip (path:line: an entry's)
         self.case_seconds: float | None = None  # how long the case itself ran (it may have run ahead)
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from ...scheduling.runner import CasesAhead
+from .cases_ahead import CasesAhead
 from ...verdicts.expectations import Expectations
 from .xdist_shares import Shares
 

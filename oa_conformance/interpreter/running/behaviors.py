@@ -93,17 +93,38 @@ async def raises(ctx: NodeContext, spec: Any) -> None:
     if kind is not None:  # a bare host exception, no category (e.g. `exception_kind: ValueError`)
         message = spec.message
         raise builtin_exception(kind)(message.value if message is not None else "harness failure")
-    raise raised_error(spec)
+    raise cyclic(raised_error(spec), spec)
 
 
-def builtin_exception(kind: Scalar) -> type[Exception]:
-    """The built-in exception class an `exception_kind` names (Python's spelling of the kind)."""
+# The language's cancellation signal, by the name an `exception_kind` gives it: not an error (in
+# Python a BaseException), so no built-in lookup finds it.
+CANCELLATION_SIGNALS: dict[str, type[BaseException]] = {"CancelledError": asyncio.CancelledError}
+
+
+def builtin_exception(kind: Scalar) -> type[BaseException]:
+    """The built-in exception class an `exception_kind` names (Python's spelling of the kind), or the
+    language's cancellation signal (`CancelledError`)."""
     import builtins
 
+    if kind.value in CANCELLATION_SIGNALS:
+        return CANCELLATION_SIGNALS[kind.value]
     found = getattr(builtins, str(kind.value), None)
     if not (isinstance(found, type) and issubclass(found, Exception)):
         raise HarnessPrimitiveMissing(f"exception_kind {kind.value!r} (not a built-in exception type)", kind.span)
     return found
+
+
+def cyclic(error: HarnessRaised, spec: Section) -> HarnessRaised:
+    """``error`` with its chain closed into a cycle where a `cause` says `cycles_back: true`: that
+    cause's own cause is ``error`` itself (the chain ``error → … → cause → error``)."""
+    link, described = error, spec
+    while described is not None and link is not None:
+        flag = described.get("cycles_back")
+        if isinstance(flag, Scalar) and flag.value is True:
+            link.__cause__ = error
+            break
+        described, link = described.get("cause"), link.__cause__
+    return error
 
 
 def raised_error(spec: Section) -> HarnessRaised:

@@ -19,7 +19,9 @@ def error_record(error: BaseException) -> ErrorRecord:
         node = node or getattr(error, attribute, None)
     chain = []
     current: BaseException | None = error
-    while current is not None:
+    seen: set[int] = set()
+    while current is not None and id(current) not in seen:  # a cyclic chain is recorded up to its repeat
+        seen.add(id(current))
         chain.append(plain({
             "category": getattr(current, "category", None),
             "message": str(current),

@@ -21,12 +21,13 @@ from ...ast.nodes import Node, Scalar, Section
 from ...ast.visitor import walk
 from ..static.scenarios import Scenario
 from .error_record import error_record
-from .capabilities import CapabilityHarness, harness_for
+from .capabilities import CapabilityHarness
 from .capabilities.captures import instrument_of
 from .case_output import run_loop
 from .graph_build import BuiltGraph, ConfigurationRejected, build_graph
-from ...model.errors import HarnessPrimitiveMissing, harness_missing
+from ...model.errors import FixtureInvalid, HarnessPrimitiveMissing, harness_missing
 from .harness import CaptureSeams, Harness, Instruments, InvocationCursor, RecordingObserver, RunLog, SUMMARY_FIELDS, timed_drain
+from .clock_edge import stubbed_monotonic, virtual_sleeps
 from .resume import POPULATE, RESUMED, Crashed, PlannedRun, crashable, is_multi_run, planned_runs, recording_checkpointer, saved_record
 from ...model.trace import CaseFacts, CaseTrace, InvocationTrace, plain
 from ...model.trace.record import freezing
@@ -106,12 +107,13 @@ class InitialStateInvalid(Exception):
     """The fixture's initial_state failed the schema validation the adapter runs before invoking."""
 
 
-def execute_case(scenario: Scenario, timeout: float = 60.0, capability: str | None = None) -> CaseTrace:
+def execute_case(scenario: Scenario, timeout: float = 60.0, contract: CapabilityHarness | None = None) -> CaseTrace:
     """Run ``scenario`` in a fresh event loop and return its trace (compile errors included).
+    ``contract`` is the harness of the case's capability directory (``capabilities.harness_for``,
+    which ``pipeline.run_case`` asks once per case), None for one that has none.
 
     Everything the case freezes shares one :class:`~oa_conformance.model.trace.record.Freezer`, so the
     trace holds each distinct value once however many events carry it."""
-    contract = harness_for(capability)
     with freezing():
         trace = run_loop(_with_limit(scenario, timeout, contract))
     return with_facts(trace, case_facts(scenario, contract))
@@ -273,8 +275,12 @@ async def _run_once(scenario: Scenario, contract: CapabilityHarness | None = Non
     with contextlib.ExitStack() as case_files:                                   # removed when the run ends
         primitives = instruments(scenario, log, cursor, case_files)             # §6 harness primitives
         seams = CaptureSeams()
+        # A deterministic clock stub stands in for the monotonic clock the runtime reads (clock_edge.py),
+        # from graph build on: the runtime's timing middleware is never handed a clock.
+        clock = stubbed_monotonic(primitives.clock(log)) if primitives.clock_step_ms is not None else contextlib.nullcontext()
         async with _captured(scenario, seams, contract) as capture:              # the directory's captures (OTel …)
-            trace = await _build_and_execute(scenario, primitives.with_captures(seams), log, cursor)
+            with clock:
+                trace = await _build_and_execute(scenario, primitives.with_captures(seams), log, cursor)
     return trace if capture is None else dataclasses.replace(trace, collections=plain(capture.collections()))
 
 
@@ -317,12 +323,19 @@ def instruments(scenario: Scenario, log: RunLog, cursor: InvocationCursor, case_
     the graph once it exists (``_attach_observers``); the captures add theirs (``with_captures``)."""
     clock = scenario.view.clock_stub
     kind = clock.type if clock is not None else None
-    if kind is not None and kind.value != "deterministic_monotonic":  # the one clock the harness provides (§6.2)
+    # The clocks the harness provides: a deterministic monotonic clock for timing middleware (§6.2),
+    # or the runtime's sleeps recorded instead of waited (an extension, clock_edge.py).
+    if kind is not None and kind.value not in ("deterministic_monotonic", "virtual_sleep"):
         raise HarnessPrimitiveMissing(f"clock_stub type {kind.value!r}", kind.span)
+    virtual_sleep = kind is not None and kind.value == "virtual_sleep"
+    step = clock.get("advance_ms_per_call") if clock is not None else None
+    if clock is not None and not virtual_sleep and step is None:
+        raise FixtureInvalid("a deterministic_monotonic clock_stub needs `advance_ms_per_call`", clock.span)
     return Instruments(
         observers=MappingProxyType(_recording_observers(scenario, log, cursor)),
         checkpointer=_checkpointer(scenario.view.checkpointer, log, cursor, case_files),
-        clock_step_ms=float(clock.advance_ms_per_call.value) if clock is not None else None,
+        clock_step_ms=float(step.value) if step is not None else None,
+        virtual_sleep=virtual_sleep,
         concurrency_markers=asks_for_overlap(scenario),
     )
 
@@ -333,9 +346,10 @@ async def execute_graph(scenario: Scenario, built: BuiltGraph, harness: Harness)
     invocation_observers = _attach_observers(scenario, harness.instruments, built, harness.observer_handles)
     probes = _probe_registration(scenario, built)
     traces: list[InvocationTrace] = []
-    async for run in (planned_runs(scenario, harness, traces) if not compile_only(scenario) else _no_runs()):
-        harness.cursor.index = len(traces)
-        traces.append(await _invoke(scenario, run, harness, built, invocation_observers, traces))
+    with virtual_sleeps(harness.log.middleware_log) if harness.instruments.virtual_sleep else contextlib.nullcontext():
+        async for run in (planned_runs(scenario, harness, traces) if not compile_only(scenario) else _no_runs()):
+            harness.cursor.index = len(traces)
+            traces.append(await _invoke(scenario, run, harness, built, invocation_observers, traces))
     wiring = harness.graph.wiring
     return CaseTrace(
         compile_warnings=built.warnings,
@@ -414,6 +428,21 @@ def _invoke_arguments(scenario: Scenario, run: PlannedRun, invoke_block: Any, pr
     return kwargs
 
 
+async def _fixture_drain(drain_spec: Any, compiled: Any, harness: Harness, invocation_id: str | None) -> dict | None:
+    """The drain the fixture asks for after this invocation (None when it asks for none), with what
+    its observers had been delivered when it returned."""
+    if drain_spec is None:
+        return None
+    timeout = drain_spec.get("timeout_seconds")
+    seconds = timeout.value if timeout is not None else None
+    try:
+        drain = await timed_drain(compiled.drain, seconds)
+    except Exception as raised:  # a drain refusing a valid timeout: the drain-summary check reports it
+        drain = {"raised": f"{type(raised).__name__}: {raised}", **dict.fromkeys(SUMMARY_FIELDS), "timeout_s": seconds}
+    drain["delivered_at_return"] = harness.log.delivered(harness.instruments.observers, invocation_id)
+    return drain
+
+
 async def _invoke(scenario: Scenario, run: PlannedRun, harness: Harness, built: Any, observers: list,
                   previous: list[InvocationTrace]) -> InvocationTrace:
     compiled, source = built.compiled, run.source
@@ -458,17 +487,9 @@ async def _invoke(scenario: Scenario, run: PlannedRun, harness: Harness, built: 
         invocation_id, correlation_id = harness.log.invocation_ids[-1]
     else:  # no node ran: the ids were never observable
         invocation_id, correlation_id = None, None
-    drain = None
     drain_block = source if source is not None else invoke_block
-    drain_spec = drain_block.get("drain") if drain_block is not None else None
-    if drain_spec is not None:
-        timeout = drain_spec.timeout_seconds
-        seconds = timeout.value if timeout is not None else None
-        try:
-            drain = await timed_drain(compiled.drain, seconds)
-        except Exception as raised:  # a drain refusing a valid timeout: the drain-summary check reports it
-            drain = {"raised": f"{type(raised).__name__}: {raised}", **dict.fromkeys(SUMMARY_FIELDS), "timeout_s": seconds}
-        drain["delivered_at_return"] = harness.log.delivered(harness.instruments.observers, invocation_id)
+    drain = await _fixture_drain(drain_block.get("drain") if drain_block is not None else None,
+                                 compiled, harness, invocation_id)
     # Collect everything still queued so the recorded events are complete (the fixture's own drain,
     # if any, has already been measured above); how this drain returned is recorded too. Called with
     # the timeout omitted, so that a drain refusing the fixture's timeout still settles the run.

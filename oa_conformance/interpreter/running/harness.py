@@ -213,6 +213,7 @@ class Instruments:
     services: Mapping[str, Any] = MappingProxyType({})
     checkpointer: Any = None  # the runtime checkpointer backend, wrapped to record its saves (resume.py)
     clock_step_ms: float | None = None  # a deterministic clock stub, when the case declares one
+    virtual_sleep: bool = False  # the runtime's sleeps recorded, not waited (`clock_stub: {type: virtual_sleep}`)
     # The case judges overlap between node bodies (`concurrency_invariant`): every harness body then
     # yields to the event loop once after its entry marker, so sibling fan-out instances really
     # interleave as far as the runtime's bound lets them (a body that never awaits runs to its end

@@ -61,9 +61,14 @@ def metadata_middleware(entries: dict[str, Any], log: RunLog, unit: str) -> Any:
 
 
 def _backoff(spec: Section | None):
+    """The backoff a retry block names: omitted, none between attempts (the corpus's convention, so
+    retry cases do not wait — §7 swaps the random jitter for a deterministic backoff); `deterministic`
+    (`seconds`); `default`, the runtime's own default (None: RetryConfig picks it, §6.1)."""
     if spec is None:
         return oa.deterministic_backoff(0.0)
     kind = spec.type
+    if kind is not None and kind.value == "default":
+        return None
     if kind is not None and kind.value != "deterministic":
         raise HarnessPrimitiveMissing(f"backoff type {kind.value!r}", kind.span)
     seconds = spec.seconds
@@ -112,7 +117,9 @@ def _state_aware_classifier(field_name: str):
 
 
 def _chain(exc: BaseException | None):
-    while exc is not None:
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:  # a cyclic chain ends at its repeat
+        seen.add(id(exc))
         yield exc
         exc = exc.__cause__
 
@@ -137,8 +144,9 @@ def _timing(spec: Section, site: BuildSite, node_name: str | None) -> Any:
                                "outcome": record.outcome, "exception_category": record.exception_category}))
 
     name = spec.node_name
-    return oa.TimingMiddleware(node_name=name.value if name is not None else node_name, on_complete=on_complete,
-                               clock=site.harness.instruments.clock(site.harness.log))
+    # No clock is passed: the runtime reads its own monotonic clock (§6.2), which a case's clock stub
+    # replaces at the edge (clock_edge.py).
+    return oa.TimingMiddleware(node_name=name.value if name is not None else node_name, on_complete=on_complete)
 
 
 def _failure_isolation(spec: Section, site: BuildSite, node_name: str | None) -> Any:

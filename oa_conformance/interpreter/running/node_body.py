@@ -29,6 +29,8 @@ def node_body(name: str, decl: Section, harness: Harness) -> Callable[[Any], Awa
             raise NotImplementedDirective(directive, decl.key_span(directive))
         steps.append((handler, spec))
 
+    cleanup = decl.get("on_cancelled")
+
     async def body(state: Any) -> dict:
         crash = harness.cursor.crash
         if crash is not None and crash.fired(harness.log):  # an injected crash: the process is gone
@@ -41,6 +43,12 @@ def node_body(name: str, decl: Section, harness: Harness) -> Callable[[Any], Awa
             with ctx.scope:
                 for handler, spec in steps:
                     await handler(ctx, spec)
+        except asyncio.CancelledError:
+            harness.log.node_log.append(_body_event("raised", name))
+            if cleanup is not None:  # `on_cancelled`: the body cleans up before the signal goes on
+                await asyncio.sleep(cleanup.cleanup_ms.value / 1000.0)
+                harness.log.node_log.append(_body_event("cleaned_up", name))
+            raise
         except BaseException:
             harness.log.node_log.append(_body_event("raised", name))
             raise

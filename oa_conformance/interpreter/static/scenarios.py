@@ -13,7 +13,8 @@ from typing import Any, Iterator, NamedTuple
 from ...model.diagnostics import Span
 from ...ast.nodes import Mapping, Scalar, Section
 from ...ast.views import BY_FAMILY
-from ...model.vocabulary import FILE_ONLY  # FILE_ONLY: the fixture-level directives a case never inherits (re-exported)
+from ...ast.visitor import sections_under
+from ...model.vocabulary import FILE_ONLY, VOCABULARY  # FILE_ONLY: the fixture-level directives a case never inherits (re-exported)
 
 # Directives that belong to the file, not to a scenario: never inherited by a case.
 
@@ -26,6 +27,9 @@ class Scenario(NamedTuple):
     # of the case family holding each directive's effective value — its own, else inherited — with
     # the key span where it was written. Later passes read its attributes (``scenario.view.expected``).
     view: Section | None = None
+    # The seconds the case declares waiting (:func:`declared_waits`), summed by the scenario pass:
+    # the schedulers start such a case first and let it wait apart from busy ones.
+    waits: float = 0.0
 
     @property
     def name(self) -> str | None:
@@ -139,11 +143,36 @@ def _here_or_in_graph(section: Section, directive: str, here: bool = True) -> An
 
 
 def scenarios(fixture: Section) -> list[Scenario]:
-    """The fixture's scenarios in document order, each with its directives read once (``view``)."""
+    """The fixture's scenarios in document order, each with its directives read once (``view``)
+    and the waits it declares (``waits``)."""
     cases = fixture.cases
     if cases is None:
-        return [with_view(Scenario(fixture, None, None))]
-    return [with_view(Scenario(fixture, case, index)) for index, case in enumerate(cases.items)]
+        return [with_view(Scenario(fixture, None, None, waits=declared_waits(fixture)))]
+    inherited = declared_waits(fixture, besides="cases")  # read once per fixture, not once per case
+    return [with_view(Scenario(fixture, case, index, waits=declared_waits(case) + inherited)) for index, case in enumerate(cases.items)]
+
+
+def declared_waits(section: Section, besides: str | None = None) -> float:
+    """The seconds the directives at and below ``section`` (not under its directive ``besides``)
+    declare waiting: each number of a row with a wait unit (``Directive.waits``: a node's
+    ``sleep_ms``, an observer's ``sleep_ms_per_event``), once as written — a case's own section
+    and what it inherits from the fixture's top level, all of it, as ``pipeline.own_sections`` reads
+    the case (whether its graph reaches a sleeping node is not asked)."""
+    total = _waits_of(section)
+    for name, value in section.items():
+        if name != besides and type(value) is not Scalar:
+            total += sum(_waits_of(below) for below in sections_under(value))
+    return total
+
+
+def _waits_of(section: Section) -> float:
+    """The waits ``section``'s own directives declare."""
+    total = 0.0
+    for attr, per_second in VOCABULARY.waits_in(section.family):
+        value = getattr(section, attr)
+        if type(value) is Scalar and type(value.value) in (int, float):
+            total += value.value / per_second
+    return total
 
 
 def with_view(scenario: Scenario) -> Scenario:

@@ -60,7 +60,7 @@ vectors), so a rule can neither change the trace nor depend on runtime object id
       call                 the keyword arguments the harness passed to invoke() (invocation_id,
                            correlation_id, resume_invocation, metadata)
       initial_state        the state the harness passed to invoke() — plain data
-      node_log             ({event: entered | returned | raised, node, namespace, fan_out_index,
+      node_log             ({event: entered | returned | raised | cleaned_up, node, namespace, fan_out_index,
                            fan_out_index_chain, attempt_index, invocation_id, correlation_id}, ...)
                            every harness node body at any depth, as the runtime's context reported
                            it inside the body, in the order it happened

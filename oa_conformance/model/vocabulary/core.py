@@ -118,10 +118,11 @@ DIRECTIVES = [
                                   "was refused (raised). graph-engine §6 requires those states to present the state "
                                   "immutability contract and an observer's attempt to mutate one to fail; upstream's "
                                   "observer behaviours never touch the states.", value_among("mutate"))),
-    Directive("sleep_ms_per_event", ("observer",), OneOf((MILLISECONDS, SectionShape("pacing"))), "§5.5", GE, "0.48.0", "Pace the observer (drain fixtures).", handled_by=PART),
+    Directive("sleep_ms_per_event", ("observer",), OneOf((MILLISECONDS, SectionShape("pacing"))), "§5.5", GE, "0.48.0", "Pace the observer (drain fixtures).", handled_by=PART,
+              waits="ms"),
     Directive("phases", ("observer",), ListOf(STR), "§5.5", GE, None, "Phase subscription filter (default started, completed).", handled_by=PART),
-    Directive("first_invocation", ("pacing",), MILLISECONDS, "§5.5", GE, None, "Milliseconds per event on the first invocation.", handled_by=PART),
-    Directive("subsequent_invocations", ("pacing",), MILLISECONDS, "§5.5", GE, None, "Milliseconds per event on later invocations.", handled_by=PART),
+    Directive("first_invocation", ("pacing",), MILLISECONDS, "§5.5", GE, None, "Milliseconds per event on the first invocation.", handled_by=PART, waits="ms"),
+    Directive("subsequent_invocations", ("pacing",), MILLISECONDS, "§5.5", GE, None, "Milliseconds per event on later invocations.", handled_by=PART, waits="ms"),
 
     # ---- invocation (§5.7) ---------------------------------------------------------------------
     Directive("initial_state", RUN, Data(("map",)), "§5.2", GE, "0.48.0", "The input state; omitted fields take their defaults.", handled_by=EXECUTE),
@@ -191,6 +192,13 @@ DIRECTIVES = [
                                   "cause's) or a field it exposes mentions it as a whole word — wherever the runtime puts it "
                                   "(graph-engine §4: a ReducerError names the field, the reducer and the producing node, and "
                                   "no field name is specified for any of them, so `carries` cannot be used).")),
+    Directive("exception_kind", ("error_expectation",), STR, "§5.8", ADAPTER, None,
+              "The host-language type of what the invocation raised (`CancelledError`: the language's cancellation signal).",
+              handled_by=PART,
+              extension=Extension("`exception_kind` on an expected error: the type of what the invocation raised, spelled as "
+                                  "`raises: {exception_kind}` spells it (`CancelledError`: Python's asyncio.CancelledError). "
+                                  "The language's cancellation signal carries no category, so `category` cannot say that an "
+                                  "invocation propagated it (pipeline-utilities §6.1, §6.3).")),
     Directive("cause_message", ("error_expectation",), Expect(("scalar",)), "§5.8", PU, None, "The message of the error's cause.", handled_by=PART),
     Directive("branch_name", ("error_expectation",), STR, "§5.8", PU, None, "The parallel branch the error came from.", handled_by=PART),
     Directive("execution_order", ("error_expectation",), Expect(("list",)), "§5.8", GE, None, "The nodes that ran before the error.", handled_by=PART),

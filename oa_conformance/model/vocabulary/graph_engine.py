@@ -4,7 +4,7 @@ drain primitives (§6.6)."""
 from __future__ import annotations
 
 from .handlers import COMPOSITION, node, NODE_MODIFIER, PART, PROJECTION, SHAPE
-from .registry import Directive, Extension, Family, Handler, every_use
+from .registry import Directive, Extension, Family, Handler, every_use, value_among
 from .shapes import BOOL, DAY_MS, MILLISECONDS, SECONDS, STR, Data, Enum, Expect, ListOf, OneOf, ScalarShape, SectionShape
 
 CAPABILITY = "graph-engine"
@@ -23,6 +23,8 @@ def _rejected_timeout(value) -> bool:
 
 FAMILIES = [
     Family("node_raise", "NodeRaise", "A structured `raises:` — the error a node raises, with its category."),
+    Family("cancellation_cleanup", "CancellationCleanup", "`on_cancelled`: what a node body does when it is cancelled (an extension).",
+           required=("cleanup_ms",)),
     Family("drain_for", "DrainEventsFor", "`invoke_drain_events_for`: a per-invocation drain inside a node (graph-engine §6).",
            required=("timeout_seconds",)),
     Family("drain_in_node", "DrainInNode", "`invoke_drain`: the process-wide drain called inside a node (an extension; graph-engine §6).",
@@ -41,9 +43,27 @@ DIRECTIVES = [
     Directive("empty_phases_raises_at_registration", ("expected",), BOOL, "§6", GE, None,
               "Registering an observer with an empty phases set raises (a configuration error).", handled_by=SHAPE),
     Directive("exception_kind", ("node_raise",), STR, "§5.1", GE, None,
-              "The host-language exception type raised (a built-in such as ValueError): a bare error with no category.", handled_by=PART),
+              "The host-language exception type raised (a built-in such as ValueError): a bare error with no category. "
+              "`CancelledError` names the language's cancellation signal (Python's asyncio.CancelledError).", handled_by=PART,
+              extension=Extension("`exception_kind: CancelledError` in a structured `raises:`: the node raises the language's "
+                                  "cancellation signal (Python's `asyncio.CancelledError`, a BaseException, not an Exception) "
+                                  "instead of an error. Upstream names built-in exception types only; pipeline-utilities §6.1 / "
+                                  "§6.3 require cancellation to propagate through retry (never classified as transient) and "
+                                  "through failure isolation (never caught), which only a node raising it can show.",
+                                  value_among("CancelledError"))),
+    Directive("on_cancelled", NODE, SectionShape("cancellation_cleanup"), "§5.1", "pipeline-utilities", None,
+              "When the node body receives the language's cancellation signal, it cleans up (awaits `cleanup_ms`), "
+              "logs `cleaned_up`, then re-raises the signal.", handled_by=NODE_MODIFIER,
+              extension=Extension("`on_cancelled: {cleanup_ms: N}` on a node: when the body is cancelled at an await (Python's "
+                                  "`asyncio.CancelledError`), it runs an awaited cleanup of N ms, logs a `cleaned_up` row in "
+                                  "the trace's `node_log`, and re-raises the signal. pipeline-utilities §9.5 requires a "
+                                  "fail_fast fan-out's cancellation of sibling instances to be cooperative, with the instances "
+                                  "given the opportunity to clean up; upstream has no node that cleans up.")),
+    Directive("cleanup_ms", ("cancellation_cleanup",), MILLISECONDS, "§5.1", "pipeline-utilities", None,
+              "How long the awaited cleanup takes.", handled_by=PART),
     Directive("error_category", NODE, STR, "§5.1", "pipeline-utilities", None, "The category the `raises:` error carries.", handled_by=NODE_MODIFIER),
-    Directive("sleep_ms", NODE, MILLISECONDS, "§5.1", "pipeline-utilities", None, "Sleep this long before the node's other directives.", handled_by=node("sleep_ms")),
+    Directive("sleep_ms", NODE, MILLISECONDS, "§5.1", "pipeline-utilities", None, "Sleep this long before the node's other directives.", handled_by=node("sleep_ms"),
+              waits="ms"),
     Directive("noop", NODE, BOOL, "§5.1", GE, None, "A node that returns no update.", handled_by=node("noop")),
 
     Directive("subgraph", NODE, STR, "§5.4", GE, "0.48.0", "Run the named subgraph as this node.", handled_by=COMPOSITION),

@@ -110,7 +110,18 @@ DIRECTIVES = [
     Directive("predicate", ("middleware",), SectionShape("predicate"), "§6.3", PU, None, "Failure isolation: a catch predicate.", handled_by=PART),
     Directive("on_caught", ("middleware",), SectionShape("on_caught"), "§6.3", PU, None, "Failure isolation: the on_caught callback.", handled_by=PART),
     Directive("on_complete", ("middleware",), SectionShape("on_complete"), "§6.2", PU, None, "Timing: the on_complete callback.", handled_by=PART),
-    Directive("type", ("backoff", "classifier", "clock_stub"), STR, "§6", PU, None, "The kind.", handled_by=PART),
+    Directive("type", ("classifier",), STR, "§6", PU, None, "The kind.", handled_by=PART),
+    Directive("type", ("backoff",), STR, "§6.1", PU, None, "The kind: `deterministic`, or `default` (the runtime's own).", handled_by=PART,
+              extension=Extension("`backoff: {type: default}`: the retry middleware is built with no backoff, so the runtime "
+                                  "uses its own default (pipeline-utilities §6.1: exponential with full jitter, base 1 s, "
+                                  "cap 30 s). An omitted `backoff` is a zero deterministic backoff (retry cases never wait), "
+                                  "which hides the default.", value_among("default"))),
+    Directive("type", ("clock_stub",), STR, "§6.2", PU, None, "The kind: `deterministic_monotonic`, or `virtual_sleep`.", handled_by=PART,
+              extension=Extension("`clock_stub: {type: virtual_sleep}`: the runtime's own sleeps (a retry's backoff) are "
+                                  "recorded — seconds, attempt index, namespace, fan-out index — in the trace's "
+                                  "`middleware_log` (`runtime_sleep`) and not waited. The sleep is the clock edge; a case "
+                                  "asserting the default backoff's delays (pipeline-utilities §6.1) cannot wait up to 30 s "
+                                  "or judge random delays in wall seconds.", value_among("virtual_sleep"))),
     Directive("seconds", ("backoff",), NUM, "§6.1", PU, None, "Seconds between attempts.", handled_by=PART),
     Directive("transient_categories", ("classifier",), ListOf(STR), "§6.1", PU, None, "Categories retried.", handled_by=PART),
     Directive("matches_category", ("predicate",), STR, "§6.3", PU, None, "Catch errors of this category.", handled_by=PART),
@@ -142,6 +153,12 @@ DIRECTIVES = [
     Directive("message", ("failure", "cause"), Nullable(STR), "§5.1", PU, None, "The error message.", handled_by=PART),
     Directive("cause", ("failure", "cause", "flaky_by_index", "flaky_per_index", "flaky_instance_only", "flaky_resume_aware", "node_raise"),
               SectionShape("cause"), "§5.1", PU, "0.58.0", "An originating cause chained to the raised error.", handled_by=PART),
+    Directive("cycles_back", ("cause",), BOOL, "§5.1", PU, None,
+              "This cause's own cause is the raised error itself: the chain is cyclic.", handled_by=PART,
+              extension=Extension("`cycles_back: true` on a mock-authored `cause`: that cause's own `__cause__` is the raised "
+                                  "(outermost) error, so the cause chain is cyclic. pipeline-utilities §6.3 requires the "
+                                  "cause-chain walk to terminate on a repeated reference (a cyclic chain MUST NOT hang or crash "
+                                  "the degrade path); upstream's `cause` can only describe a chain that ends.")),
     Directive("flaky_by_index", NODE, SectionShape("flaky_by_index"), "§5.1", PU, None, "Fan-out mock: by item value or attempt count.", handled_by=node("flaky_by_index")),
     Directive("fail_when_idx", ("flaky_by_index",), INT, "§5.1", PU, None, "The item value that fails deterministically.", handled_by=PART),
     Directive("fail_count_per_idx", ("flaky_by_index",), INT, "§5.1", PU, None, "Attempts each instance fails before succeeding.", handled_by=PART),

@@ -162,6 +162,12 @@ class Judged:
         return self.first_run is None or self.first_run == first_run
 
 
+# What a directive's number declares the case will wait, in wall-clock time (``Directive.waits``): its
+# unit, as how many of it make a second. The scenario pass sums a case's declared waits (``Scenario.waits``); the schedulers
+# start the cases that wait first, and give them a process of their own (scheduling/processes.py).
+WAIT_UNITS = {"ms": 1000, "s": 1}
+
+
 @dataclass(frozen=True)
 class Directive:
     """One key a family allows."""
@@ -186,6 +192,9 @@ class Directive:
     extension: Extension | None = None
     # Where the assert pass judges it (an expectation directive the pass's plan reads): :class:`Judged`.
     judged: tuple[Judged, ...] | Judged = ()
+    # A deliberate wait (a slow node, a paced observer): the unit of :data:`WAIT_UNITS` its number is
+    # in; a value of another kind (a pacing section) declares none itself. "" for every other row.
+    waits: str = ""
     attr: str = field(default="", init=False, compare=False)  # the Python attribute on its family's AST class
 
     def __post_init__(self) -> None:
@@ -195,6 +204,8 @@ class Directive:
             object.__setattr__(self, "handled_by", (self.handled_by,))
         if isinstance(self.judged, Judged):
             object.__setattr__(self, "judged", (self.judged,))
+        if self.waits and self.waits not in WAIT_UNITS:
+            raise ValueError(f"directive {self.name!r}: unknown wait unit {self.waits!r} (known: {', '.join(WAIT_UNITS)})")
 
     def handlers_in(self, family: str) -> tuple[Handler, ...]:
         """Its handlers where it appears in ``family``."""
@@ -258,6 +269,7 @@ class Vocabulary:
         self._cache: dict[tuple, Directive | None] = {}
         self._tables: dict[tuple, dict] = {}
         self._steps: dict[str, tuple] = {}
+        self._waits: dict[str, tuple[tuple[str, float], ...]] = {}
 
     @property
     def capabilities(self) -> tuple[str, ...]:
@@ -335,6 +347,14 @@ class Vocabulary:
         if found is None:
             places = [(d, j) for d in self.all_directives() for j in d.judged if j.step == step]  # type: ignore[union-attr]
             found = self._steps[step] = tuple(sorted(places, key=lambda place: (place[1].order, place[1].first_run is not True, place[0].name)))
+        return found
+
+    def waits_in(self, family: str) -> tuple[tuple[str, float], ...]:
+        """``(AST attribute, units per second)`` of each of ``family``'s directives that declare a wait
+        (``Directive.waits``), over every directory's rows (a test checks no two rows of one name disagree)."""
+        found = self._waits.get(family)
+        if found is None:
+            found = self._waits[family] = tuple(sorted({(d.attr, WAIT_UNITS[d.waits]) for d in self._by_family[family] if d.waits}))
         return found
 
     def keys_of(self, kind: str) -> frozenset[str]:

@@ -61,6 +61,9 @@ class VirtualClock:
     def backoff(self, real: Any) -> Any:
         """The runtime's backoff function, with the delay it asks for recorded here instead of slept."""
 
+        if real is None:  # `backoff: {type: default}` names the graph retry middleware's default, not a call's
+            raise HarnessPrimitiveMissing("backoff type 'default' on a direct llm-provider call")
+
         def wait(attempt: int) -> float:
             seconds = float(real(attempt))
             self.sleeps.append({"attempt": attempt, "seconds": seconds})
