@@ -51,7 +51,7 @@ def test_the_rows_that_declare_a_wait_name_its_unit():
     units = {}
     for family, name, unit in declaring:
         assert units.setdefault((family, name), unit) == unit, (family, name)
-        assert (families.BY_FAMILY[family].directive_attrs[name], 1000 if unit == "ms" else 1) in VOCABULARY.waits_in(family)
+        assert (views.BY_FAMILY[family].directive_attrs[name], 1000 if unit == "ms" else 1) in VOCABULARY.waits_in(family)
     assert VOCABULARY.waits_in("expected") == ()
     with pytest.raises(ValueError, match="unknown wait unit"):
         Directive("a", ("thing",), sh.INT, "§1", "x", doc="d", waits="minutes")
