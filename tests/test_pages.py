@@ -221,7 +221,7 @@ def test_the_coverage_page_colours_each_statement_by_its_status():
         < summary.index("the adapter's own conformance") < summary.index('data-cap="conformance-adapter"')
     # the one citation that resolves to nothing, with where it is
     assert "spec/graph-engine/conformance/003-z.md:9" in page and "spec/graph-engine/conformance/001-x.md:7" not in page
-    assert "5 normative statements" in page and "1 proven · 1 checked · 1 accounted · 1 cited · 1 open" in page
+    assert "5 normative statements" in page and "1 proven · 0 violated · 1 checked · 1 accounted · 1 cited · 1 open" in page
     assert "default-src 'none'" in page and '<style>' in page  # the report page's base template and style sheet
 
 

@@ -91,17 +91,17 @@ def progress_entry(record: Any, node: str) -> Any:
 def match_record(expected: Mapping, record: Any, ctx: Context, bindings: Any, path: str) -> tuple[list[tuple[str, Span | None, Match | str]], Any]:
     """Each key of a record assertion against a record: (path, span, Match | unverified reason)."""
     results: list[tuple[str, Span | None, Match | str]] = []
-    view = record_view(record)
+    shown = record_view(record)  # the saved record (a map), as assertions see it
     for key, want in expected.items():
         child, span = f"{path}.{key}", expected.key_span(key)
         check = RECORD_KEYS.get(key)
         if check is None and key in RECORD_FIELDS:
-            result = match(want, view.get(key), bindings, child, "exact")
+            result = match(want, shown.get(key), bindings, child, "exact")
         elif check is None:
             results.append((child, span, f"not implemented: record assertion {key!r}"))
             continue
         else:
-            result = check(want, view, ctx, bindings, child)
+            result = check(want, shown, ctx, bindings, child)
         bindings = result.bindings
         results.append((child, span, result))
     return results, bindings

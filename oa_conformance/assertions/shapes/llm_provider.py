@@ -138,7 +138,7 @@ class CallOutcome(Rule):
 
 
 def _expects_error(expected: Any) -> bool:
-    return expected is not None and expected.get("raises") is not None
+    return expected is not None and expected.raises is not None
 
 
 def _expected(node: Any, span: Span | None, shape_rule: Any) -> Rule:
@@ -156,10 +156,10 @@ def _calls(node: Any, span: Span | None, shape_rule: Any) -> Rule:
 
     rules: list[Rule] = []
     for index, step in enumerate(node.items):
-        inner: list[Rule] = [] if step.get("expected") is not None else [CallOutcome(f"calls[{index}]", step.span)]
-        for directive in step.order:
+        inner: list[Rule] = [] if step.expected is not None else [CallOutcome(f"calls[{index}]", step.span)]
+        for directive, value in step.items():
             if directive in DIRECTIVES:  # `expected` and the wire directives
-                inner.append(shape_rule(directive, step.get(directive), step.key_span(directive), LP))
+                inner.append(shape_rule(directive, value, step.key_span(directive), LP))
         rules.append(InCall(f"calls[{index}]", step.span, index, tuple(inner)))
     return AllOf(tuple(rules))
 

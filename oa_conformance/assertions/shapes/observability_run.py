@@ -137,7 +137,7 @@ class StateBoundsRule(Rule):
         for field_name, bounds in self.expected.items():
             where = self.expected.key_span(field_name)
             value = state.get(field_name, "<absent>") if is_mapping(state) else getattr(state, field_name, "<absent>")
-            low, high = literal(bounds.get("min")), literal(bounds.get("max"))
+            low, high = literal(bounds.min), literal(bounds.max)
             wanted = f"a number in [{'-inf' if low is None else low}, {'inf' if high is None else high}]"
             integral = isinstance(low, int) and isinstance(high, int)  # integer bounds bound an integer
             if isinstance(value, bool) or not isinstance(value, int if integral else (int, float)):

@@ -399,7 +399,7 @@ class TracesRule(Rule):
         def one(want: Any, actual: Any, current: Any, path: str) -> Match:
             trace_id, roots = actual
             problems: list[Mismatch] = []
-            if want.get("trace_id") is not None:
+            if want.trace_id is not None:
                 result = match(want.trace_id, trace_id, current, f"{path}.trace_id")
                 current, problems = result.bindings, list(result.mismatches)
                 if problems:
@@ -421,7 +421,7 @@ def _parent_trace(node: Any, span: Span | None) -> Rule:
         spans = forest(ctx)
         return spans, spans.traces()[_main_trace_id(spans)]
 
-    return SpanForestRule("expected.parent_trace.span_tree", node.key_span("span_tree"), node.get("span_tree"), select)
+    return SpanForestRule("expected.parent_trace.span_tree", node.key_span("span_tree"), node.span_tree, select)
 
 
 # What `determinism_check.compare` may name, and the part of a span each one keeps (§10: hierarchy,

@@ -94,12 +94,12 @@ class ContainsEvent(SelectingRule):
     def evaluate(self, ctx: Context, bindings: Any):
         family = self.expected.event_type.value
         candidates = of_type(self.select(ctx), family)
-        fields = self.expected.get("fields")
+        fields = self.expected.fields
         if not candidates:
             return (Check(self.name, CheckStatus.FAILED, self.span, f"no {family} among {show([e['type'] for e in self.select(ctx)])}"),), bindings
-        if fields is None and self.expected.get("fields_absent_keys") is None:
+        if fields is None and self.expected.fields_absent_keys is None:
             return (Check(self.name, CheckStatus.VERIFIED, self.span),), bindings
-        absent = self.expected.get("fields_absent_keys")
+        absent = self.expected.fields_absent_keys
         path = self.name.split(".", 1)[-1]
 
         def judged(event: Any) -> Match:
