@@ -34,6 +34,7 @@ from .interpreter.static.version_check import check_version
 
 if TYPE_CHECKING:  # pragma: no cover - annotations only
     from .model.discovery import FixtureRef
+    from .verdicts.outcomes import Outcome
     from .verdicts.results import CaseRef, CaseResult
 
 # The passes that run a case (graph build, execute, assert: the runtime, OTel, the catalogue) and
@@ -153,24 +154,24 @@ def _output_as_notes(passes: Callable[..., CaseResult]) -> Callable[..., CaseRes
 def run_case(ref: CaseRef, timeout: float = DEFAULT_TIMEOUT) -> CaseResult:
     """One case through every pass after reading, in order; each ``return`` is where a problem
     becomes the case's verdict. Never raises for a fixture, harness or runtime problem."""
-    from .assertions.rules import HOLDS
     from .interpreter.running.adapter_capabilities import capability_mismatches
     from .assertions.assert_pass import assert_case
     from .interpreter.running.behaviors import NotImplementedDirective
     from .interpreter.running.capabilities import harness_for
     from .interpreter.running.execute import execute_case, unsupported
     from .interpreter.running.features import feature_needs
-    from .verdicts.results import ADAPTER_ERROR, ERROR, FAILED, PASSED, SKIPPED
+    from .verdicts.outcomes import Outcome
+    from .verdicts.results import ADAPTER_ERROR
 
     verdict = _Verdict(ref)
     if ref.scenario is None:                                                # read: load → schema → build → version
         first = ref.problems[0]
-        return verdict(ERROR, category=first.category, reason="; ".join(p.message for p in ref.problems), location=first.location)
+        return verdict(Outcome.ERROR, category=first.category, reason="; ".join(p.message for p in ref.problems), location=first.location)
     scenario, capability = ref.scenario, ref.fixture.capability
     needs = feature_needs(capability, own_sections(scenario), scenario)     # features: does the build ship them?
     missing = list(needs.missing) + capability_mismatches(scenario)          # requires_capability: the arm asserted
     if missing:
-        return verdict(SKIPPED, reason="; ".join(map(str, missing)), location=str(scenario.span))
+        return verdict(Outcome.SKIPPED, reason="; ".join(map(str, missing)), location=scenario.span)
     verdict.notes = tuple(needs.undetermined)  # needed proposals whose status is unknown: the case runs, noted
     contract = harness_for(capability)                                      # the directory's harness, asked once
     gap = unsupported(scenario, contract)                                    # not implemented: a directive not executed
@@ -183,16 +184,16 @@ def run_case(ref: CaseRef, timeout: float = DEFAULT_TIMEOUT) -> CaseResult:
     try:
         checks = assert_case(scenario, trace, capability)                    # assert: every expectation a rule
     except Exception as exc:  # a rule's bug: this case errors, located at the case, the run goes on
-        return verdict(ERROR, category=ADAPTER_ERROR, reason=f"adapter error in the assert pass {type(exc).__name__}: {exc}",
-                       location=str(scenario.span))
-    failed = [c for c in checks if c.status not in HOLDS]                     # verdict (a warning holds)
+        return verdict(Outcome.ERROR, category=ADAPTER_ERROR, reason=f"adapter error in the assert pass {type(exc).__name__}: {exc}",
+                       location=scenario.span)
+    failed = [c for c in checks if not c.status.holds]                     # verdict (a warning holds)
     if not checks:
-        return verdict(FAILED, reason="the case asserts nothing the adapter could check", location=str(scenario.span))
+        return verdict(Outcome.FAILED, reason="the case asserts nothing the adapter could check", location=scenario.span)
     if failed:
         first = failed[0]
-        return verdict(FAILED, reason="; ".join(str(c) for c in failed[:3]), checks=checks,
-                       location=str(first.location) if first.location else None)
-    return verdict(PASSED, checks=checks)
+        return verdict(Outcome.FAILED, reason="; ".join(str(c) for c in failed[:3]), checks=checks,
+                       location=first.location)
+    return verdict(Outcome.PASSED, checks=checks)
 
 
 class _Verdict:
@@ -204,7 +205,7 @@ class _Verdict:
 
         self.result_class, self.ref, self.started, self.notes = CaseResult, ref, time.perf_counter(), ()
 
-    def __call__(self, outcome: str, **details) -> CaseResult:
+    def __call__(self, outcome: Outcome, **details) -> CaseResult:
         return self.result_class(self.ref, outcome, duration_s=round(time.perf_counter() - self.started, 4), notes=self.notes, **details)
 
 
@@ -216,27 +217,28 @@ def _execution_verdict(verdict: _Verdict, scenario: Scenario, exc: Exception, cl
     from .host.detect import RuntimeLacks
     from .interpreter.running.behaviors import NotImplementedDirective
     from .interpreter.running.execute import CaseTimeout
-    from .verdicts.results import ADAPTER_ERROR, ERROR, FAILED, NOT_IMPLEMENTED, SKIPPED
+    from .verdicts.outcomes import NOT_IMPLEMENTED, Outcome
+    from .verdicts.results import ADAPTER_ERROR
 
-    at_case = str(scenario.span)
+    at_case = scenario.span
     if isinstance(exc, RuntimeLacks) and claims:  # its manifest says it ships what it lacks
-        return verdict(FAILED, reason=f"{' and '.join(claims)}, but the runtime lacks {exc.lacking}",
-                       location=str(exc.span or scenario.span))
+        return verdict(Outcome.FAILED, reason=f"{' and '.join(claims)}, but the runtime lacks {exc.lacking}",
+                       location=exc.span or scenario.span)
     if isinstance(exc, RuntimeLacks):  # the build lacks the public API the case needs: it does not ship the feature
-        return verdict(SKIPPED, reason=f"{exc.what} the case needs", location=str(exc.span or scenario.span))
+        return verdict(Outcome.SKIPPED, reason=f"{exc.what} the case needs", location=exc.span or scenario.span)
     if isinstance(exc, HarnessPrimitiveMissing):
-        return verdict(ERROR, category="harness_primitive_missing", reason=f"harness primitive missing: {exc.what}",
-                       location=str(exc.span or scenario.span))
+        return verdict(Outcome.ERROR, category="harness_primitive_missing", reason=f"harness primitive missing: {exc.what}",
+                       location=exc.span or scenario.span)
     if isinstance(exc, FixtureInvalid):
-        return verdict(ERROR, category=exc.category, reason=f"fixture invalid: {exc.what}", location=str(exc.span) if exc.span else None)
+        return verdict(Outcome.ERROR, category=exc.category, reason=f"fixture invalid: {exc.what}", location=exc.span)
     if isinstance(exc, NotImplementedDirective):
-        return verdict(FAILED, category=NOT_IMPLEMENTED, reason=str(exc), location=str(exc.span) if exc.span else None)
+        return verdict(Outcome.FAILED, category=NOT_IMPLEMENTED, reason=str(exc), location=exc.span)
     if isinstance(exc, CaseTimeout):
-        return verdict(FAILED, reason=str(exc), location=at_case)
+        return verdict(Outcome.FAILED, reason=str(exc), location=at_case)
     if raised_by_runtime(exc):  # the runtime rejected what the case builds from valid input: its outcome
-        return verdict(FAILED, reason=f"the runtime raised {type(exc).__name__} while the case was set up: {exc}", location=at_case)
+        return verdict(Outcome.FAILED, reason=f"the runtime raised {type(exc).__name__} while the case was set up: {exc}", location=at_case)
     # an adapter bug: one case errors, the run goes on, the user sees what and where
-    return verdict(ERROR, category=ADAPTER_ERROR, reason=f"adapter error {type(exc).__name__}: {exc}", location=at_case)
+    return verdict(Outcome.ERROR, category=ADAPTER_ERROR, reason=f"adapter error {type(exc).__name__}: {exc}", location=at_case)
 
 
 def own_sections(scenario: Scenario) -> list[Section]:

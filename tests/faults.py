@@ -88,4 +88,4 @@ def line_of(text: str, needle: str, after: str | None = None) -> int:
 
 def failed_at(result, line: int) -> None:
     assert result.outcome == "failed", (result.outcome, result.reason)
-    assert result.location is not None and f".yaml:{line}:" in result.location, (result.location, result.reason)
+    assert result.location is not None and f".yaml:{line}:" in str(result.location), (result.location, result.reason)

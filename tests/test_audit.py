@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from oa_conformance.assertions.rules import VERIFIED, Check, ValueRule
+from oa_conformance.assertions.rules import Check, CheckStatus, ValueRule
 from oa_conformance.model.discovery import discover
 from oa_conformance.verdicts.expectations import load_all
 from oa_conformance.host.manifest import runtime_version
@@ -39,7 +39,7 @@ def test_a_rule_that_always_verifies_is_reported_as_a_survivor(shared_spec, monk
     ``execution_order`` survive, each reported at its leaf's path:line:col, and the tool exits 1."""
     fixture = shared_spec / "spec/graph-engine/conformance/001-linear-static-flow.yaml"
     text = fixture.read_text(encoding="utf-8")
-    monkeypatch.setattr(ValueRule, "evaluate", lambda self, ctx, bindings: ((Check(self.name, VERIFIED, self.span),), bindings))
+    monkeypatch.setattr(ValueRule, "evaluate", lambda self, ctx, bindings: ((Check(self.name, CheckStatus.VERIFIED, self.span),), bindings))
     result = audit.audit(cases(fixture))
     survivors = {m.expectation: m for m in result.survivors}
     assert "expected.execution_order" in survivors, audit.render(result)

@@ -21,7 +21,7 @@ from oa_conformance.assertions.catalogue.predicate_rules import (
 from oa_conformance.assertions.catalogue.scope import scope_from
 from oa_conformance.assertions.catalogue.examples import node_event, one_run
 from oa_conformance.assertions.matchers import NO_BINDINGS
-from oa_conformance.assertions.rules import FAILED, UNVERIFIED, VERIFIED, Check
+from oa_conformance.assertions.rules import Check, CheckStatus
 from oa_conformance.interpreter.static.loader import load_bytes
 
 ROWS = list(all_rows())
@@ -64,9 +64,9 @@ def test_row_holds_and_fails_on_its_examples(entry):
     capability, row = entry
     assert row.holds is not None and row.fails is not None, "give the row holds= and fails= examples"
     held = judge(capability, row, row.holds)
-    assert held.status == VERIFIED, held.detail
+    assert held.status == CheckStatus.VERIFIED, held.detail
     failed = judge(capability, row, row.fails)
-    assert failed.status == FAILED, f"the failing example verified: {failed}"
+    assert failed.status == CheckStatus.FAILED, f"the failing example verified: {failed}"
     assert failed.detail
 
 
@@ -86,12 +86,12 @@ def test_restating_row_follows_its_directive(entry):
     capability, row = entry
     rule = RestatesRule(row.name, None, ast_value(row.value), row)
     owner = owner_with(row.directive)
-    assert rule.judge(owner, [Check(row.directive, VERIFIED, None)]).status == VERIFIED
-    assert rule.judge(owner, [Check(row.directive, FAILED, None, "expected 1, got 2")]).status == FAILED
-    assert rule.judge(owner, []).status == UNVERIFIED  # present in the fixture, but nothing checked it
-    assert rule.judge(owner_with("expected.something_else"), [Check(row.directive, VERIFIED, None)]).status == UNVERIFIED
+    assert rule.judge(owner, [Check(row.directive, CheckStatus.VERIFIED, None)]).status == CheckStatus.VERIFIED
+    assert rule.judge(owner, [Check(row.directive, CheckStatus.FAILED, None, "expected 1, got 2")]).status == CheckStatus.FAILED
+    assert rule.judge(owner, []).status == CheckStatus.UNVERIFIED  # present in the fixture, but nothing checked it
+    assert rule.judge(owner_with("expected.something_else"), [Check(row.directive, CheckStatus.VERIFIED, None)]).status == CheckStatus.UNVERIFIED
     other = RestatesRule(row.name, None, ast_value("not the covered value"), row)
-    assert other.judge(owner, [Check(row.directive, VERIFIED, None)]).status == UNVERIFIED
+    assert other.judge(owner, [Check(row.directive, CheckStatus.VERIFIED, None)]).status == CheckStatus.UNVERIFIED
 
 
 def test_query_and_restates_rows_outnumber_compute_rows_three_to_one():
@@ -105,27 +105,27 @@ ABSENT = Query("none_from_x", "no events from node x", "node_events[?node_name =
 
 def test_absence_over_an_empty_collection_fails():
     checks, _ = QueryRule("none_from_x", None, ast_value(True), ABSENT).judge(scope_from(one_run([]), 0), NO_BINDINGS)
-    assert checks[0].status == FAILED and "anchor" in checks[0].detail
+    assert checks[0].status == CheckStatus.FAILED and "anchor" in checks[0].detail
     checks, _ = QueryRule("none_from_x", None, ast_value(True), ABSENT).judge(scope_from(one_run([node_event("y", "started")]), 0), NO_BINDINGS)
-    assert checks[0].status == VERIFIED
+    assert checks[0].status == CheckStatus.VERIFIED
 
 
 def test_a_failed_absence_shows_the_offending_items():
     document = one_run([node_event("y", "started"), node_event("x", "completed")])
     checks, _ = QueryRule("none_from_x", None, ast_value(True), ABSENT).judge(scope_from(document, 0), NO_BINDINGS)
-    assert checks[0].status == FAILED and "'node_name': 'x'" in checks[0].detail
+    assert checks[0].status == CheckStatus.FAILED and "'node_name': 'x'" in checks[0].detail
 
 
 def test_a_query_on_a_collection_the_case_did_not_record_cannot_pass():
     row = Query("no_wire_requests", "no request reached the wire", "wire.requests", "absent", anchor="wire")
     checks, _ = QueryRule(row.name, None, ast_value(True), row).judge(scope_from(one_run([]), 0), NO_BINDINGS)
-    assert checks[0].status == FAILED and "cannot evaluate" in checks[0].detail and "'wire'" in checks[0].detail
+    assert checks[0].status == CheckStatus.FAILED and "cannot evaluate" in checks[0].detail and "'wire'" in checks[0].detail
 
 
 def test_invocation_is_absent_in_a_case_level_block():
     row = Query("completed", "the run completed", "invocation.outcome", "equals")
     checks, _ = QueryRule(row.name, None, ast_value("completed"), row).judge(scope_from(one_run([]), None), NO_BINDINGS)
-    assert checks[0].status == FAILED and "'invocation'" in checks[0].detail
+    assert checks[0].status == CheckStatus.FAILED and "'invocation'" in checks[0].detail
 
 
 def test_absent_rows_require_an_anchor():
@@ -226,9 +226,9 @@ def run_fixture(tmp_path, final_state: str, fixture: str = FIXTURE):
 
 
 @pytest.mark.parametrize("final_state, outcome, status", [
-    ("final_state: {log: [a, b]}", "passed", VERIFIED),
-    ("final_state: {log: [a, c]}", "failed", FAILED),  # the restated expectation fails: so does the predicate
-    ("execution_order: [a, b]", "failed", UNVERIFIED),  # the case does not assert the restated directive
+    ("final_state: {log: [a, b]}", "passed", CheckStatus.VERIFIED),
+    ("final_state: {log: [a, c]}", "failed", CheckStatus.FAILED),  # the restated expectation fails: so does the predicate
+    ("execution_order: [a, b]", "failed", CheckStatus.UNVERIFIED),  # the case does not assert the restated directive
 ])
 def test_a_restating_row_in_a_real_case(monkeypatch, tmp_path, final_state, outcome, status):
     restating(monkeypatch)
@@ -260,7 +260,7 @@ def test_boolean_row_fails_on_the_other_boolean(entry):
     capability, row = entry
     flipped = Example(row.holds.document, not row.holds.value, row.holds.invocation, row.holds.name)
     found = judge(capability, row, flipped)
-    assert found.status == FAILED, f"{row.name}: the fixture's {str(flipped.value).lower()} verified on the holding example"
+    assert found.status == CheckStatus.FAILED, f"{row.name}: the fixture's {str(flipped.value).lower()} verified on the holding example"
     assert found.detail
 
 
@@ -270,7 +270,7 @@ def test_a_rule_outside_the_assert_pass_has_no_document_and_cannot_pass():
     from oa_conformance.model.trace import CaseTrace
 
     checks, _ = QueryRule("none_from_x", None, ast_value(True), ABSENT).check(Context(CaseTrace(), None), NO_BINDINGS)
-    assert checks[0].status == FAILED and "no trace document" in checks[0].detail
+    assert checks[0].status == CheckStatus.FAILED and "no trace document" in checks[0].detail
 
 
 def test_the_assert_pass_thaws_the_trace_once_per_case(monkeypatch, tmp_path):

@@ -13,6 +13,7 @@ import oa_conformance.scheduling.runner as runner
 from oa_conformance.frontends.cli.oa_ast import main as oa_ast
 from oa_conformance.frontends.cli.oa_conformance import main as cli
 from oa_conformance.frontends.cli.oa_lint import main as oa_lint
+from oa_conformance.verdicts.outcomes import Outcome
 from oa_conformance.verdicts.results import CaseResult
 
 from .conftest import BUNDLED_SPEC
@@ -111,7 +112,7 @@ def test_ctrl_c_prints_what_finished_and_exits_130(tmp_path, capsys, monkeypatch
 
 def test_a_multi_line_reason_stays_on_one_line(tmp_path, capsys, monkeypatch):
     real = runner.run_case
-    monkeypatch.setattr(runner, "run_case", lambda case, timeout=60.0: CaseResult(case, "failed", reason="one\ntwo"))
+    monkeypatch.setattr(runner, "run_case", lambda case, timeout=60.0: CaseResult(case, Outcome.FAILED, reason="one\ntwo"))
     cli(["run", str(BUNDLED_SPEC / "graph-engine" / "conformance" / "001-linear-reducers.yaml"), "-q"])
     lines = capsys.readouterr().out.splitlines()
     header = lines.index("FAILED  graph-engine/001-linear-reducers")

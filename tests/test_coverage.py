@@ -196,7 +196,7 @@ def test_citations_resolve_by_section_then_wording(tmp_path):
 def test_the_json_has_exactly_the_documented_schema(tmp_path):
     data, _ = mapped(tmp_path)
     assert set(data) == {"measured", "statuses", "statements", "citations"}
-    assert [s["name"] for s in data["statuses"]] == ["proven", "checked", "accounted", "cited", "open"]
+    assert [s["name"] for s in data["statuses"]] == ["proven", "violated", "checked", "accounted", "cited", "open"]
     assert all(set(s) == {"id", "capability", "section", "path", "line", "level", "text", "status", "cited_by", "named_by",
                           "proven_by", "reason"} for s in data["statements"])
     assert all(set(c) == {"fixture", "case", "path", "line", "text", "resolved"} for c in data["citations"])
@@ -204,8 +204,29 @@ def test_the_json_has_exactly_the_documented_schema(tmp_path):
 
 
 def report(path: Path, outcomes: dict[str, str]) -> Path:
-    path.write_text(json.dumps({"cases": [{"id": i, "outcome": o} for i, o in outcomes.items()]}))
+    """A run report; an outcome ``xfail:<kind>`` is an expected failure under an entry of that kind."""
+    cases = [{"id": i, "outcome": o.split(":")[0], **({"expectation": {"kind": o.split(":")[1]}} if ":" in o else {})}
+             for i, o in outcomes.items()]
+    path.write_text(json.dumps({"cases": cases}))
     return path
+
+
+def test_a_case_naming_a_statement_that_fails_as_a_known_runtime_violation_shows_it_violated(tmp_path):
+    # "A known runtime violation is a failing case with a runtime expectations entry": the map says
+    # so (violated), where a fixture defect's expected failure, or a plain failure, checks nothing.
+    fixtures = {"002-cases.yaml": (CASES_FIXTURE, QUOTING_SIDECAR)}
+    data, _ = mapped(tmp_path, fixtures=fixtures)
+    drain = statement_id(data, "A drain with a timeout")
+    for outcome, status in (("xfail:runtime", "violated"), ("xfail:fixture", "cited"), ("failed", "cited"),
+                            ("passed", "checked")):
+        run = report(tmp_path / "run.json", {"widget/002-cases[first]": outcome, "widget/002-cases[second]": "skipped"})
+        data, _ = mapped(tmp_path, "--results", run, fixtures=fixtures)
+        assert by_id(data, drain)["status"] == status, outcome
+    # a violation in one report and a pass in another is no known violation
+    one = report(tmp_path / "one.json", {"widget/002-cases[first]": "xfail:runtime"})
+    other = report(tmp_path / "other.json", {"widget/002-cases[first]": "passed"})
+    data, _ = mapped(tmp_path, "--results", one, "--results", other, fixtures=fixtures)
+    assert by_id(data, drain)["status"] == "cited"
 
 
 def test_results_alone_make_a_resolver_match_cited_never_more(tmp_path):
@@ -518,7 +539,7 @@ def test_a_case_names_a_statement_by_its_own_citation_never_by_its_fixtures(tmp_
     assert by_id(data, drain["id"])["status"] == "cited" and by_id(data, drain["id"])["cited_by"] == ["widget/002-cases[first]"]
 
 
-def test_the_text_map_shows_the_five_statuses_and_the_adapters_conformance_apart(tmp_path):
+def test_the_text_map_shows_the_six_statuses_and_the_adapters_conformance_apart(tmp_path):
     root = tmp_path / "repo"
     checkout(root, fixtures={"002-cases.yaml": (CASES_FIXTURE, QUOTING_SIDECAR)})
     adapter = root / "spec" / "conformance-adapter"
@@ -528,10 +549,10 @@ def test_the_text_map_shows_the_five_statuses_and_the_adapters_conformance_apart
     done = coverage(root, "--prose", root, "--results", run, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     header = next(line for line in done.stdout.splitlines() if line.startswith("widget "))
-    assert header.split() == ["widget", "must", "should", "may", "proven", "checked", "accounted", "cited", "open"]
+    assert header.split() == ["widget", "must", "should", "may", "proven", "violated", "checked", "accounted", "cited", "open"]
     runtime, own = done.stdout.split("The runtime's conformance")[1].split("The adapter's own conformance")
-    assert "widget: 6 MUST: 0 proven, 1 checked, 0 accounted, " in runtime
-    assert "conformance-adapter: 1 MUST: 0 proven, 0 checked, 0 accounted, 0 cited, 1 open" in own
+    assert "widget: 6 MUST: 0 proven, 0 violated, 1 checked, 0 accounted, " in runtime
+    assert "conformance-adapter: 1 MUST: 0 proven, 0 violated, 0 checked, 0 accounted, 0 cited, 1 open" in own
 
 
 def test_a_faults_statement_that_is_no_statement_is_a_located_problem(tmp_path):

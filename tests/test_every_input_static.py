@@ -43,7 +43,7 @@ def located(text: str, needle: str, offset: int = 0) -> tuple[int, int]:
 
 
 def lint_codes(spec: Path, where: str) -> list[str]:
-    return [d.code for d in lint_paths([str(spec)]).diagnostics if d.location == where]
+    return [d.code for d in lint_paths([str(spec)]).diagnostics if str(d.location) == where]
 
 
 # --- A misspelled predicate ---------------------------------------------------------------------

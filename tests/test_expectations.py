@@ -136,14 +136,14 @@ def test_a_listed_check_that_passes_is_a_stale_xpass(tmp_path, capsys):
 
 
 def test_a_listed_check_covers_what_is_under_it_and_what_restates_it():
-    from oa_conformance.assertions.rules import FAILED, Check
+    from oa_conformance.assertions.rules import Check, CheckStatus
 
     entry = parse_expectations({"graph-engine/001-x": {"outcome": "fail", "kind": "runtime", "reason": "r",
                                                        "checks": ["expected_error", "expected.span_tree"]}}, {}, "e.toml").entries[0]
-    assert entry.covers(Check("expected_error.category", FAILED, None))
-    assert entry.covers(Check("expected.invariants.p", FAILED, None, "restates expected.span_tree, and expected.span_tree failed"))
-    assert not entry.covers(Check("expected.span_tree_extra", FAILED, None))
-    assert not entry.covers(Check("expected.invariants.q", FAILED, None, "restates expected.traces, and it failed"))
+    assert entry.covers(Check("expected_error.category", CheckStatus.FAILED, None))
+    assert entry.covers(Check("expected.invariants.p", CheckStatus.FAILED, None, "restates expected.span_tree, and expected.span_tree failed"))
+    assert not entry.covers(Check("expected.span_tree_extra", CheckStatus.FAILED, None))
+    assert not entry.covers(Check("expected.invariants.q", CheckStatus.FAILED, None, "restates expected.traces, and it failed"))
 
 
 def test_a_skip_entry_does_not_run_the_case(tmp_path, capsys):
@@ -271,11 +271,12 @@ def test_the_cli_judges_entries_against_every_case_read_and_only_fixtures_it_can
 
 def _result(case_id: str, outcome: str, category: str | None, reason: str = "why"):
     from oa_conformance.model.discovery import FixtureRef
+    from oa_conformance.verdicts.outcomes import Outcome
     from oa_conformance.verdicts.results import CaseRef, CaseResult
 
     capability, rest = case_id.split("/", 1)
     ref = CaseRef(FixtureRef(f"{rest}.yaml", capability, f"{rest}.yaml"), None)
-    return CaseResult(ref, outcome, category=category, reason=reason)
+    return CaseResult(ref, Outcome(outcome), category=category, reason=reason)
 
 
 def _pinned(category: str) -> Expectations:
@@ -332,3 +333,15 @@ def test_an_extras_key_that_realizes_a_declared_field_needs_its_proposal(tmp_pat
         assert read.fixture is not None, read.diagnostics
         needs[key] = needed_proposals("llm-provider", [read.fixture], None)
     assert "0062" in needs["stream"] and "0062" not in needs["seed_like"]
+
+
+def test_outcomes_are_spelled_as_the_reports_write_them():
+    """An outcome is an enum member everywhere; its value is what the JSON report, the table and
+    ``expectations update`` read: renaming one would break every stored report."""
+    from oa_conformance.assertions.rules import CheckStatus
+    from oa_conformance.verdicts.outcomes import Outcome
+
+    assert [str(o) for o in Outcome] == ["passed", "failed", "skipped", "error", "xfail", "xpass"]
+    assert json.dumps({"outcome": Outcome.XFAIL, "status": CheckStatus.WARNING}) == '{"outcome": "xfail", "status": "warning"}'
+    assert {o for o in Outcome if o.fails_run} == {Outcome.FAILED, Outcome.ERROR, Outcome.XPASS}
+    assert {s for s in CheckStatus if s.holds} == {CheckStatus.VERIFIED, CheckStatus.WARNING}

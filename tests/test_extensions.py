@@ -66,7 +66,7 @@ def test_retry_after_null_fails_when_the_runtime_reports_a_hint(tmp_path):
     result, path = run_copy(tmp_path, "001-null-hint.yaml", RATE_LIMITED.format(headers=WITH_HINT), "no_hint")
     assert result.outcome == "failed"
     line = RATE_LIMITED.format(headers=WITH_HINT).splitlines().index("        retry_after_seconds: null") + 1
-    assert result.location.startswith(f"{path}:{line}:") and "got 30" in result.reason
+    assert str(result.location).startswith(f"{path}:{line}:") and "got 30" in result.reason
 
 
 def test_retry_after_null_on_a_runtime_without_the_accessor_is_a_warning(tmp_path, monkeypatch):
@@ -135,7 +135,7 @@ def test_names_fails_on_a_name_the_error_does_not_say_at_that_name(tmp_path):
     result, path = run_reducer_error(tmp_path, "journal, ledger")
     line = REDUCER_ERROR.splitlines().index("      names: [{names}]") + 1
     assert result.outcome == "failed"
-    assert result.location == f"{path}:{line}:{len('      names: [journal, ') + 1}"
+    assert str(result.location) == f"{path}:{line}:{len('      names: [journal, ') + 1}"
     assert "names[1]" in result.reason and "does not name 'ledger'" in result.reason and "journal" in result.reason
 
 
@@ -451,7 +451,7 @@ def test_llm_spans_status_fails_on_the_wrong_status(tmp_path):
     result, path = run_copy(tmp_path, "056-retry.yaml", text)
     line = text.splitlines().index("      status: OK") + 1
     assert result.outcome == "failed" and "llm_spans[0].status" in result.reason and "'ERROR'" in result.reason
-    assert f"{path}:{line}:" in result.location + result.reason
+    assert f"{path}:{line}:" in str(result.location) + result.reason
 
 
 def test_llm_spans_status_through_the_installed_command(tmp_path):
@@ -480,7 +480,7 @@ def test_every_boolean_query_row_failing_on_its_example_says_what_it_looked_at()
     from oa_conformance.assertions.catalogue.predicate_rules import evaluate, substitute
     from oa_conformance.assertions.catalogue.rows import Query
     from oa_conformance.assertions.catalogue.scope import scope_from
-    from oa_conformance.assertions.rules import FAILED
+    from oa_conformance.assertions.rules import CheckStatus
 
     from .test_catalogue import judge
 
@@ -496,7 +496,7 @@ def test_every_boolean_query_row_failing_on_its_example_says_what_it_looked_at()
         failed = judge(capability, row, row.fails)
         if isinstance(found, bool):
             boolean += 1
-            assert failed.status == FAILED and "it looked at: `" in failed.detail, (row.name, failed.detail)
+            assert failed.status == CheckStatus.FAILED and "it looked at: `" in failed.detail, (row.name, failed.detail)
     assert boolean >= 1
 
 
@@ -575,7 +575,7 @@ def test_concurrency_reached_fails_when_the_bound_is_never_reached(tmp_path):
     result, path = _run_pu(tmp_path, text, "concurrency_callable_with_items_field")
     line = text.splitlines().index("        reached: true") + 1
     assert result.outcome == "failed" and "expected the bound reached (2 instances in flight at once), at most 1 were" in result.reason
-    assert result.location.startswith(f"{path}:{line}:")
+    assert str(result.location).startswith(f"{path}:{line}:")
 
 
 def test_concurrency_reached_through_the_installed_command_and_lint(tmp_path):
@@ -613,7 +613,7 @@ def test_expected_wire_request_fails_on_a_key_the_body_repeats(tmp_path, monkeyp
     result, path = run_copy(tmp_path, "076.yaml", text, case)
     line = [n for n, written in enumerate(text.splitlines(), start=1) if written == "      model: test-model"][1]
     assert result.outcome == "failed" and "expected_wire_request[request 0].model" in result.reason and "2 occurrences" in result.reason
-    assert result.location.startswith(f"{path}:{line}:")
+    assert str(result.location).startswith(f"{path}:{line}:")
 
 
 # ---- on_caught: {kind: raise} ----------------------------------------------------------------------

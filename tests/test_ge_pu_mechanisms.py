@@ -247,7 +247,9 @@ def test_an_omitted_max_attempts_is_the_runtimes_default(monkeypatch):
         max_attempts: int = 5
 
     monkeypatch.setattr(behaviors.oa, "RetryConfig", DefaultFive)
-    spec = type("RetryBlock", (), {"get": lambda self, key: None})()  # `retry: {}`
+    from oa_conformance.ast.views import BY_FAMILY
+
+    spec = BY_FAMILY["middleware"].make(order=(), key_spans=())  # `retry: {}`
     assert behaviors.retry_middleware(spec, None, "n").config.max_attempts == 5
 
 

@@ -113,7 +113,7 @@ def test_a_case_needing_what_the_build_lacks_is_a_recognized_skip_at_the_case(tm
     (result,) = faults.run_text(tmp_path / "lacking", text, "prompt-management", name)
     assert result.outcome == "skipped", result.reason
     assert "lacks openarmature.prompts.TokenBudget" in result.reason
-    assert result.location is not None and f"{name}:" in result.location
+    assert result.location is not None and f"{name}:" in str(result.location)
 
 
 def test_a_node_body_needing_what_the_build_lacks_is_not_the_outcome_under_test(tmp_path, monkeypatch):

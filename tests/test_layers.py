@@ -15,6 +15,7 @@ from pathlib import Path
 
 
 import oa_conformance
+from tools import generate_views
 
 PACKAGE = Path(oa_conformance.__file__).parent
 MAX_MODULE_LINES = 600
@@ -139,8 +140,10 @@ def test_the_cycle_check_finds_a_cycle_and_names_its_import_lines(tmp_path):
 
 
 def test_no_module_over_600_lines():
+    """Hand-written modules only: the generated views (``tools/generate_views.py``) are one class per
+    family, read by their generator's test, not edited by hand."""
     long = {os.path.relpath(path): count for _, path in modules()
-            if (count := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES}
+            if path != generate_views.VIEWS and (count := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES}
     assert not long, f"modules over {MAX_MODULE_LINES} lines: {long}"
 
 

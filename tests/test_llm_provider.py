@@ -145,7 +145,7 @@ def test_a_changed_expected_wire_field_fails_at_its_line(tmp_path):
     faulty = replace_value(text, line, "model", "other-model")
     result, path = run_copy(tmp_path, "005-openai-wire-mapping.yaml", faulty, "simple_text_completion")
     assert result.outcome == "failed"
-    assert result.location.startswith(f"{path}:{line}:")
+    assert str(result.location).startswith(f"{path}:{line}:")
     assert "expected_wire_request.model: expected 'other-model', got 'test-model'" in result.reason
 
 
@@ -155,7 +155,7 @@ def test_an_extra_expected_key_and_an_unexpected_wire_key_both_fail(tmp_path):
     lines = text.splitlines(keepends=True)
     added = "".join(lines[:line] + ["      temperature: 0.5\n"] + lines[line:])  # asserted, never sent
     result, path = run_copy(tmp_path, "005-openai-wire-mapping.yaml", added, "simple_text_completion")
-    assert result.outcome == "failed" and result.location.startswith(f"{path}:{line + 1}:")
+    assert result.outcome == "failed" and str(result.location).startswith(f"{path}:{line + 1}:")
     assert "temperature: expected 0.5 (present), got '<absent>'" in result.reason
     removed = "".join(lines[: line - 1] + lines[line:])  # `model` is sent but no longer named: it must be absent
     result, path = run_copy(tmp_path, "005-openai-wire-mapping.yaml", removed, "simple_text_completion")
@@ -177,11 +177,11 @@ def test_a_wrong_error_category_and_retry_after_fail_at_their_lines(tmp_path):
     text = real("004-error-categories.yaml")
     line = lines_of(text, "category: provider_rate_limit")[0]
     result, path = run_copy(tmp_path, "004-error-categories.yaml", replace_value(text, line, "category", "provider_unavailable"), "rate_limit_429")
-    assert result.outcome == "failed" and result.location.startswith(f"{path}:{line}:")
+    assert result.outcome == "failed" and str(result.location).startswith(f"{path}:{line}:")
     assert "expected 'provider_unavailable', got 'provider_rate_limit'" in result.reason
     line = lines_of(text, "retry_after_seconds: 30")[0]
     result, path = run_copy(tmp_path, "004-error-categories.yaml", replace_value(text, line, "retry_after_seconds", "31"), "rate_limit_429")
-    assert result.outcome == "failed" and result.location.startswith(f"{path}:{line}:")
+    assert result.outcome == "failed" and str(result.location).startswith(f"{path}:{line}:")
 
 
 def test_different_wire_bytes_fail_the_identity_check(tmp_path):
@@ -198,7 +198,7 @@ def test_fewer_than_two_calls_to_compare_fail_the_identity_check_at_calls(tmp_pa
     text = real("054-openai-wire-byte-stability.yaml")
     line = lines_of(text, "calls: [0, 1]")[-1]
     result, path = run_copy(tmp_path, "054-openai-wire-byte-stability.yaml", replace_value(text, line, "calls", calls))
-    assert result.outcome == "failed" and result.location == f"{path}:{line}:3", (result.location, result.reason)
+    assert result.outcome == "failed" and str(result.location) == f"{path}:{line}:3", (result.location, result.reason)
     assert "at least two distinct calls" in result.reason
 
 
@@ -225,7 +225,7 @@ def test_retry_backoff_runs_on_the_virtual_clock(tmp_path):
 def test_an_unknown_provider_mapping_is_harness_primitive_missing(tmp_path):
     result, path = run_copy(tmp_path, "001-case.yaml", "mapping: tei\n" + UNSTREAMED)
     assert result.outcome == "error" and result.category == "harness_primitive_missing"
-    assert result.location == f"{path}:1:10"
+    assert str(result.location) == f"{path}:1:10"
 
 
 def test_a_malformed_mock_is_fixture_schema_invalid_at_its_line(tmp_path):
@@ -238,7 +238,7 @@ def test_a_wrong_attempt_span_fails_at_its_line(tmp_path):
     text = real("056-call-level-retry-transient.yaml")
     line = lines_of(text, "error_category: provider_unavailable")[0]
     result, path = run_copy(tmp_path, "056-call-level-retry-transient.yaml", replace_value(text, line, "error_category", "provider_rate_limit"))
-    assert result.outcome == "failed" and result.location.startswith(f"{path}:{line}:")
+    assert result.outcome == "failed" and str(result.location).startswith(f"{path}:{line}:")
     assert "expected.llm_spans[0].error_category: expected 'provider_rate_limit', got 'provider_unavailable'" in result.reason
     absent = lines_of(text, "error_category: null")[0]
     lines = text.splitlines(keepends=True)
@@ -249,9 +249,9 @@ def test_a_wrong_attempt_span_fails_at_its_line(tmp_path):
 
 def test_a_mock_status_that_is_no_http_status_and_a_call_without_messages_are_fixture_schema_invalid(tmp_path):
     result, path = run_copy(tmp_path, "001-case.yaml", UNSTREAMED.replace("- status: 429", "- status: 42"))
-    assert (result.outcome, result.category, result.location) == ("error", "fixture_schema_invalid", f"{path}:3:7")
+    assert (result.outcome, result.category, str(result.location)) == ("error", "fixture_schema_invalid", f"{path}:3:7")
     result, path = run_copy(tmp_path, "001-case.yaml", UNSTREAMED.replace('  messages: [{role: user, content: "hi"}]\n', ""))
-    assert (result.outcome, result.category) == ("error", "fixture_schema_invalid") and result.location.startswith(f"{path}:")
+    assert (result.outcome, result.category) == ("error", "fixture_schema_invalid") and str(result.location).startswith(f"{path}:")
 
 
 def test_the_mock_llm_form_of_graph_fixtures_builds_the_same_wire(tmp_path):

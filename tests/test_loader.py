@@ -9,7 +9,7 @@ from pyrsistent import PClass
 
 from oa_conformance.interpreter.static.loader import load_bytes
 from oa_conformance.ast.nodes import Mapping, Scalar, Sequence
-from oa_conformance.model.diagnostics import FIXTURE_SCHEMA_INVALID
+from oa_conformance.model.diagnostics import FIXTURE_SCHEMA_INVALID, Span
 
 
 def only_problem(text: bytes | str):
@@ -239,3 +239,16 @@ def test_the_token_gate_is_the_one_pattern_it_stands_for():
         assert may_hold_tokens(text) == reference(text), repr(text)
 
     agree()
+
+
+@pytest.mark.parametrize("span", [Span("spec/x/conformance/001-a.yaml", 3, 7), Span("/tmp/a:b/c.yaml", 12, 1),
+                                  Span("oa-expectations.toml", 40, None)])
+def test_a_span_is_written_as_path_line_col_and_read_back(span):
+    """Spans stay spans until printed; a stored JSON report's text reads back into the same span."""
+    written = str(span)
+    assert written == f"{span.path}:{span.line}" + (f":{span.column}" if span.column is not None else "")
+    assert Span.read(written) == span
+
+
+def test_text_naming_no_line_is_no_span():
+    assert Span.read("spec/x/conformance/001-a.yaml") is None

@@ -87,8 +87,8 @@ def test_detached_subgraph_names_mean_the_nodes_running_them(tmp_path):
 
     ref = write(tmp_path, shared_fixture(DETACHED).read_text(encoding="utf-8"), "033-langfuse-detached-trace-mode.yaml")
     subgraph_case, fan_out_case = (case.scenario for case in cases_of(ref))
-    assert detached_nodes(subgraph_case, "detached_subgraphs") == {"dispatch"}
-    assert detached_nodes(fan_out_case, "detached_fan_outs") == {"per_document_scoring"}
+    assert detached_nodes(subgraph_case, subgraph_case.view.detached_subgraphs, fan_outs=False) == {"dispatch"}
+    assert detached_nodes(fan_out_case, fan_out_case.view.detached_fan_outs, fan_outs=True) == {"per_document_scoring"}
 
 
 # ---- typed-event collectors ---------------------------------------------------------------------

@@ -68,7 +68,7 @@ def test_a_listed_branch_name_is_the_branch_name_the_events_carry(tmp_path):
 def test_a_listed_branch_without_its_inner_subgraph_is_a_missing_harness_primitive(tmp_path):
     result = only_result(faulted(tmp_path, BRANCHES, ("      slow:\n", "      slower:\n")))
     assert result.outcome == "error" and result.category == "harness_primitive_missing"
-    assert "'slow'" in result.reason and result.location.endswith(f":{line_of(BRANCHES, '            - slow')}:15")
+    assert "'slow'" in result.reason and str(result.location).endswith(f":{line_of(BRANCHES, '            - slow')}:15")
 
 
 def test_a_torn_snapshot_fails_the_consistency_invariant(tmp_path, monkeypatch):

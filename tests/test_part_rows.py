@@ -282,4 +282,4 @@ class _ClockWithoutType:
         return default if name == "type" else self._clock.get(name, default)
 
     def __getattr__(self, name):
-        return getattr(self._clock, name)
+        return None if name == "type" else getattr(self._clock, name)

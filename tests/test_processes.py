@@ -20,7 +20,7 @@ from oa_conformance.scheduling.forkserver import START_METHOD, end_forkserver, s
 from oa_conformance.scheduling.processes import end_workers, expected_seconds, plan_shares, run_in_processes, waiting_cases
 from oa_conformance.verdicts.expectations import NO_EXPECTATIONS
 from oa_conformance.pipeline import cases_of
-from oa_conformance.verdicts.results import ERROR
+from oa_conformance.verdicts.outcomes import Outcome
 
 from .test_cli_options import SLOW_SINGLE, three_fixtures
 from .test_run import write_fixture
@@ -107,8 +107,8 @@ def test_a_worker_that_dies_makes_its_cases_errors(tmp_path):
     consumer.join(15)
     assert not consumer.is_alive()
     outcomes = sorted(result.outcome for result in results.values())
-    assert outcomes == [ERROR, "passed"]
-    (dead,) = [result for result in results.values() if result.outcome == ERROR]
+    assert outcomes == [Outcome.ERROR, Outcome.PASSED]
+    (dead,) = [result for result in results.values() if result.outcome == Outcome.ERROR]
     assert "did not finish it (BrokenProcessPool" in dead.reason and "terminated abruptly" in dead.reason and dead.ref in refs
 
 
@@ -212,9 +212,9 @@ def test_a_result_that_cannot_leave_its_worker_is_an_error():
     from oa_conformance.scheduling.processes import _portable
     from oa_conformance.verdicts.results import CaseResult
 
-    sent = pickle.loads(_portable(CaseResult(None, "passed", notes=(threading.Lock(),))))
-    assert sent.outcome == ERROR and "cannot leave its worker" in sent.reason
-    assert pickle.loads(_portable(CaseResult(None, "passed", notes=("fine",)))).outcome == "passed"
+    sent = pickle.loads(_portable(CaseResult(None, Outcome.PASSED, notes=(threading.Lock(),))))
+    assert sent.outcome == Outcome.ERROR and "cannot leave its worker" in sent.reason
+    assert pickle.loads(_portable(CaseResult(None, Outcome.PASSED, notes=("fine",)))).outcome == "passed"
 
 
 def test_a_share_whose_runner_fails_makes_its_cases_errors(tmp_path, monkeypatch):

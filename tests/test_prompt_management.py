@@ -65,7 +65,7 @@ def test_an_extra_key_in_a_nested_record_fails(tmp_path):
     faulty = "".join(lines[: seed - 1] + lines[seed:])
     (result,) = run_text(tmp_path, faulty)
     assert result.outcome == "failed" and "also ['seed']" in result.reason
-    assert f".yaml:{line_of(faulty, 'temperature: 0.0', after='expected:')}:" in result.location
+    assert f".yaml:{line_of(faulty, 'temperature: 0.0', after='expected:')}:" in str(result.location)
 
 
 def test_a_dropped_key_reappearing_would_fail(tmp_path):
@@ -121,14 +121,14 @@ def test_an_undeclared_backend_is_harness_primitive_missing(tmp_path):
     faulty = fixture_text("004-render-success.yaml").replace("backends: [local]", "backends: [nowhere]")
     (result,) = run_text(tmp_path, faulty)
     assert result.outcome == "error" and result.category == "harness_primitive_missing"
-    assert f".yaml:{line_of(faulty, 'backends: [nowhere]')}:" in result.location
+    assert f".yaml:{line_of(faulty, 'backends: [nowhere]')}:" in str(result.location)
 
 
 def test_a_malformed_call_is_fixture_schema_invalid_at_its_line(tmp_path):
     faulty = fixture_text("004-render-success.yaml").replace("    fetched_prompt: {name: greeting, label: production}\n", "")
     (result,) = run_text(tmp_path, faulty)
     assert result.outcome == "error" and result.category == "fixture_schema_invalid"
-    assert f".yaml:{line_of(faulty, '- target: manager')}:" in result.location
+    assert f".yaml:{line_of(faulty, '- target: manager')}:" in str(result.location)
 
 
 def test_a_malformed_chat_segment_is_fixture_schema_invalid_at_its_backend(tmp_path):
@@ -136,7 +136,7 @@ def test_a_malformed_chat_segment_is_fixture_schema_invalid_at_its_backend(tmp_p
         '- {role: system, content: "You classify {{ topic }} requests."}', '- {speaker: system, content: "x"}')
     (result,) = run_text(tmp_path, faulty)
     assert result.outcome == "error" and result.category == "fixture_schema_invalid"
-    assert "chat_template[0]" in result.reason and f".yaml:{line_of(faulty, '- name: local')}:" in result.location
+    assert "chat_template[0]" in result.reason and f".yaml:{line_of(faulty, '- name: local')}:" in str(result.location)
 
 
 RECORD = {"name": "greeting", "label": "production", "version": "v1", "template": "Hi", "template_hash": "sha256:x"}

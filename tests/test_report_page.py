@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from oa_conformance.frontends.pages.report_page import BAD, GOOD, verdict
+from oa_conformance.model.diagnostics import Span
 from tools import browser
 from tools.build_reports import DEFAULT_BUILD, REPO, run_report
 
@@ -315,9 +316,9 @@ def test_expanding_a_case_shows_its_findings_at_path_line_col_linked_to_the_fixt
     from playwright.sync_api import expect
 
     case = next(c for c in runs["old"]["cases"] if c["outcome"] == "xfail" and c["case"] is not None and c["findings"])
-    location = case["findings"][0]["location"]
-    path, line, column = location.rsplit(":", 2)
-    shown = f"{case['fixture']}:{line}:{column}"  # the fixture's own path, whatever the root was
+    span = Span.read(case["findings"][0]["location"])
+    path = span.path
+    shown = f"{case['fixture']}:{span.position}"  # the fixture's own path, whatever the root was
     row = page.locator(f'tr[id="{case["id"]}"]')
     expect(row).to_be_hidden()  # folded under its fixture
     page.get_by_label("case id").fill(case["id"])

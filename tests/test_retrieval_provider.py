@@ -130,7 +130,7 @@ def test_a_malformed_mock_is_fixture_schema_invalid_at_its_line(tmp_path, old, n
     faulty = fixture_text("001-embed-positive-control.yaml").replace(old, new)
     (result,) = run_text(tmp_path, faulty)
     assert result.outcome == "error" and result.category == "fixture_schema_invalid", (result.outcome, result.reason)
-    assert f".yaml:{line_of(faulty, marker)}:" in result.location
+    assert f".yaml:{line_of(faulty, marker)}:" in str(result.location)
 
 
 def test_a_provider_the_adapter_does_not_know_is_harness_primitive_missing(tmp_path):
@@ -139,7 +139,7 @@ def test_a_provider_the_adapter_does_not_know_is_harness_primitive_missing(tmp_p
     faulty = text.replace("    mock_embedding:", "    mock_rerank:", 1)
     (result,) = run_text(tmp_path, faulty)
     assert result.outcome == "error" and result.category == "harness_primitive_missing", (result.outcome, result.reason)
-    assert f".yaml:{line_of(faulty, 'mock_rerank:')}:" in result.location
+    assert f".yaml:{line_of(faulty, 'mock_rerank:')}:" in str(result.location)
 
 
 def test_lanes_serve_their_own_responses_and_refuse_unknown_hosts():

@@ -53,7 +53,7 @@ def test_a_wrong_expectation_fails_with_path_expected_actual_and_span(tmp_path):
     result = only_result(write_fixture(tmp_path, text))
     assert result.outcome == "failed"
     line = next(i for i, l in enumerate(text.splitlines(), 1) if "count: 3" in l)
-    assert "final_state.count: expected 3, got 2" in result.reason and result.location.endswith(f"001-case.yaml:{line}:12")
+    assert "final_state.count: expected 3, got 2" in result.reason and str(result.location).endswith(f"001-case.yaml:{line}:12")
 
 
 def test_an_unexpected_runtime_error_fails_the_case(tmp_path):
@@ -67,7 +67,7 @@ def test_an_unknown_checkpointer_is_harness_primitive_missing(tmp_path):
     text = LINEAR.read_text() + "checkpointer: on_the_moon\n"
     result = only_result(write_fixture(tmp_path, text))
     assert (result.outcome, result.category) == ("error", "harness_primitive_missing")
-    assert "on_the_moon" in result.reason and result.location.endswith(f":{len(LINEAR.read_text().splitlines()) + 1}:15")
+    assert "on_the_moon" in result.reason and str(result.location).endswith(f":{len(LINEAR.read_text().splitlines()) + 1}:15")
 
 
 def test_an_unimplemented_predicate_is_unverified_and_the_case_fails(tmp_path):
@@ -87,7 +87,7 @@ def test_a_not_shipped_proposal_is_a_recognized_skip(tmp_path):
 def test_a_fixture_that_does_not_load_is_one_error_case(tmp_path):
     result = only_result(write_fixture(tmp_path, "entry: a\nentry: b\n"))
     assert (result.outcome, result.category) == ("error", "fixture_schema_invalid")
-    assert result.location.endswith("001-case.yaml:2:1")
+    assert str(result.location).endswith("001-case.yaml:2:1")
 
 
 def test_two_runs_give_identical_outcomes(shared_spec):
@@ -193,7 +193,7 @@ def test_an_adapter_bug_errors_one_case_and_names_itself(tmp_path, monkeypatch):
     monkeypatch.setattr(execute, "execute_case", broken)
     result = only_result(write_fixture(tmp_path, LINEAR.read_text()))
     assert (result.outcome, result.category) == ("error", "adapter_internal_error")
-    assert "RuntimeError: simulated adapter bug" in result.reason and result.location.endswith(":1:1")  # the case: the whole file
+    assert "RuntimeError: simulated adapter bug" in result.reason and str(result.location).endswith(":1:1")  # the case: the whole file
 
 
 def test_an_exception_the_runtime_raises_while_the_case_is_set_up_fails_the_case(tmp_path, monkeypatch):
@@ -222,4 +222,4 @@ def test_a_rule_that_raises_errors_one_case_instead_of_escaping_run_case(tmp_pat
     monkeypatch.setattr(ValueRule, "evaluate", broken)
     result = only_result(write_fixture(tmp_path, LINEAR.read_text()))
     assert (result.outcome, result.category) == ("error", "adapter_internal_error")
-    assert "assert pass ValueError: simulated rule bug" in result.reason and result.location.endswith(":1:1")
+    assert "assert pass ValueError: simulated rule bug" in result.reason and str(result.location).endswith(":1:1")

@@ -6,7 +6,8 @@ from __future__ import annotations
 import threading
 
 from oa_conformance.scheduling.runner import run_as_completed
-from oa_conformance.verdicts.results import ADAPTER_ERROR, ERROR, CaseResult
+from oa_conformance.verdicts.outcomes import Outcome
+from oa_conformance.verdicts.results import ADAPTER_ERROR, CaseResult
 
 
 def test_a_stopped_stream_starts_no_further_case():
@@ -20,7 +21,7 @@ def test_a_stopped_stream_starts_no_further_case():
         with lock:
             started.append(job)
             threads.add((threading.current_thread().name, threading.current_thread().daemon))
-        return CaseResult(None, "passed")
+        return CaseResult(None, Outcome.PASSED)
 
     stream = run_as_completed(range(10), workers=2, judged_case=judged)
     next(stream)
@@ -35,8 +36,8 @@ def test_an_adapter_bug_is_one_case_error_not_a_hung_run():
     def judged(job: int) -> CaseResult:
         if job == 1:
             raise KeyError("oops")
-        return CaseResult(None, "passed")
+        return CaseResult(None, Outcome.PASSED)
 
     results = dict(run_as_completed(range(3), workers=2, judged_case=judged))
-    assert results[1].outcome == ERROR and results[1].category == ADAPTER_ERROR and "KeyError" in results[1].reason
+    assert results[1].outcome == Outcome.ERROR and results[1].category == ADAPTER_ERROR and "KeyError" in results[1].reason
     assert [results[i].outcome for i in (0, 2)] == ["passed", "passed"]

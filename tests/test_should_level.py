@@ -6,7 +6,7 @@ when each span started (observer delivery timing is not specified)."""
 
 from __future__ import annotations
 
-from oa_conformance.assertions.rules import FAILED, UNVERIFIED, VERIFIED, WARNING, Check, Context, ShouldLevel, Unverified, at_should_level
+from oa_conformance.assertions.rules import Check, CheckStatus, Context, ShouldLevel, Unverified, at_should_level
 from oa_conformance.assertions.shapes.llm_provider import llm_spans
 from oa_conformance.model.trace import CaseTrace
 from oa_conformance.model.vocabulary import VOCABULARY
@@ -25,19 +25,19 @@ def test_the_retry_after_hint_is_should_level_in_the_vocabulary():
 
 
 def test_a_skipped_should_level_check_is_a_warning_and_a_wrong_one_still_fails():
-    checks = (Check("a", VERIFIED, None), Check("b", UNVERIFIED, None, "not implemented: error field 'retry_after'"),
-              Check("c", FAILED, None, "expected 0, got 3"))
-    assert [c.status for c in at_should_level(checks, SHOULD)] == [VERIFIED, WARNING, FAILED]
+    checks = (Check("a", CheckStatus.VERIFIED, None), Check("b", CheckStatus.UNVERIFIED, None, "not implemented: error field 'retry_after'"),
+              Check("c", CheckStatus.FAILED, None, "expected 0, got 3"))
+    assert [c.status for c in at_should_level(checks, SHOULD)] == [CheckStatus.VERIFIED, CheckStatus.WARNING, CheckStatus.FAILED]
     assert SHOULD in at_should_level(checks, SHOULD)[1].detail
 
 
 def test_a_should_level_rule_whose_trace_lacks_the_value_warns():
     class Missing(Unverified):
         def check(self, ctx, bindings):
-            return (Check(self.name, FAILED, self.span, "nothing to compare: the case captured no wire"),), bindings
+            return (Check(self.name, CheckStatus.FAILED, self.span, "nothing to compare: the case captured no wire"),), bindings
 
     checks, _ = ShouldLevel("expected.x", None, Missing("expected.x", None, ""), SHOULD).check(None, {})
-    assert [c.status for c in checks] == [WARNING]
+    assert [c.status for c in checks] == [CheckStatus.WARNING]
 
 
 def test_a_runtime_without_the_hint_passes_with_a_warning_finding(tmp_path, monkeypatch):
@@ -54,7 +54,7 @@ def test_a_runtime_without_the_hint_passes_with_a_warning_finding(tmp_path, monk
     result, path = run_copy(tmp_path, "004-error-categories.yaml", text, "rate_limit_429")
     assert result.outcome == "passed", result.reason
     (location, finding), = result.findings()
-    assert location.startswith(f"{path}:") and "SHOULD-level" in finding and "retry_after_seconds" in finding
+    assert str(location).startswith(f"{path}:") and "SHOULD-level" in finding and "retry_after_seconds" in finding
     assert result.counts()["warning"] == 1
     from oa_conformance.frontends.report import summary_table
 

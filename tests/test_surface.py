@@ -185,7 +185,7 @@ def test_every_case_level_expectation_row_has_a_place_in_the_assert_plan():
 
 
 def test_a_first_run_row_comes_first_in_its_slot_and_an_unknown_step_is_refused():
-    slot = [name for name, place in VOCABULARY.judged_at("run_block") if place.order == 0]
+    slot = [row.name for row, place in VOCABULARY.judged_at("run_block") if place.order == 0]
     assert slot == ["first_run_expected", "expected"]
     with pytest.raises(ValueError, match="unknown assert step"):
         Judged("nowhere")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from oa_conformance.ast import families
+from oa_conformance.ast import views
 from oa_conformance.pipeline import read_fixture
 from oa_conformance.model.vocabulary import VOCABULARY, Directive, Family, Vocabulary
 from oa_conformance.model.vocabulary import shapes as sh
@@ -20,7 +20,7 @@ def test_every_directive_is_documented_and_placed():
 
 def test_every_family_has_a_generated_class_with_a_field_per_directive():
     for family in VOCABULARY.families.values():
-        cls = families.BY_FAMILY[family.name]
+        cls = views.BY_FAMILY[family.name]
         assert cls.__name__ == family.class_name and cls.__doc__ == family.doc
         for directive in VOCABULARY.directives_of(family.name):
             assert directive.attr in cls._fields
@@ -51,7 +51,7 @@ def test_the_rows_that_declare_a_wait_name_its_unit():
     units = {}
     for family, name, unit in declaring:
         assert units.setdefault((family, name), unit) == unit, (family, name)
-        assert (families.BY_FAMILY[family].directive_attrs[name], 1000 if unit == "ms" else 1) in VOCABULARY.waits_in(family)
+        assert (views.BY_FAMILY[family].directive_attrs[name], 1000 if unit == "ms" else 1) in VOCABULARY.waits_in(family)
     assert VOCABULARY.waits_in("expected") == ()
     with pytest.raises(ValueError, match="unknown wait unit"):
         Directive("a", ("thing",), sh.INT, "§1", "x", doc="d", waits="minutes")

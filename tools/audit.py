@@ -32,17 +32,19 @@ import yaml
 
 from oa_conformance.assertions.catalogue import resolve
 from oa_conformance.assertions.catalogue.rows import Query
-from oa_conformance.assertions.rules import VERIFIED, Check
+from oa_conformance.assertions.rules import Check, CheckStatus
 from oa_conformance.ast.nodes import (BindingToken, FormatToken, Mapping, Placeholder, PredicateBlock, Scalar, Section,
                                       Sequence)
 from oa_conformance.interpreter.static.scenarios import scenarios
 from oa_conformance.ast.visitor import walk
+from oa_conformance.model.diagnostics import Span
 from oa_conformance.model.discovery import discover
 from oa_conformance.verdicts.expectations import NO_EXPECTATIONS, load_all
 from oa_conformance.host.manifest import runtime_version
 from oa_conformance.pipeline import read_fixture
 from oa_conformance.pipeline import cases_of, run_case
-from oa_conformance.verdicts.results import ADAPTER_ERROR, PASSED, CaseRef, CaseResult
+from oa_conformance.verdicts.outcomes import Outcome
+from oa_conformance.verdicts.results import ADAPTER_ERROR, CaseRef, CaseResult
 from oa_conformance.scheduling.runner import run_all
 
 SUFFIX = "-mutated"
@@ -64,8 +66,8 @@ class Mutant:
     rejected: bool = False
 
     @property
-    def location(self) -> str:
-        return f"{self.case.fixture.path}:{self.line}:{self.column}"
+    def location(self) -> Span:
+        return Span(self.case.fixture.path, self.line, self.column)
 
     def __str__(self) -> str:
         return f"{self.location} {self.expectation}: mutation {self.old!r} -> {self.new!r} still passes"
@@ -91,7 +93,7 @@ class Verdict:
 
     @property
     def survived(self) -> bool:
-        return self.result.outcome == PASSED
+        return self.result.outcome == Outcome.PASSED
 
 
 # ---------------------------------------------------------------------------------------------
@@ -360,7 +362,7 @@ def mutants_of(result: CaseResult, text: str, every: bool = False, lists: bool =
     extents = scalar_extents(text)
     mutants, unmutated, done = [], [], set()
     for check in result.checks:
-        if check.status != VERIFIED or check.span is None:
+        if check.status != CheckStatus.VERIFIED or check.span is None:
             continue
         key = (check.span.line, check.span.column)
         if key in done:
@@ -431,11 +433,11 @@ def run_mutant(mutant: Mutant, timeout: float) -> Verdict:
         scenario = next((s for s in scenarios(read.fixture) if s.name == mutant.case.name), None)
         ref = CaseRef(fixture, scenario, () if scenario is not None else read.diagnostics)
         if scenario is None:
-            return Verdict(mutant, CaseResult(ref, "error", reason="the mutant lost its case"))
+            return Verdict(mutant, CaseResult(ref, Outcome.ERROR, reason="the mutant lost its case"))
     try:
         return Verdict(mutant, run_case(ref, timeout))
     except Exception as exc:  # run_case should never raise; if it does, the mutant is killed by an adapter error
-        return Verdict(mutant, CaseResult(ref, "error", category=ADAPTER_ERROR, reason=f"run_case raised {type(exc).__name__}: {exc}"))
+        return Verdict(mutant, CaseResult(ref, Outcome.ERROR, category=ADAPTER_ERROR, reason=f"run_case raised {type(exc).__name__}: {exc}"))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -497,7 +499,7 @@ def audit(cases: Iterable[CaseRef], expectations=NO_EXPECTATIONS, workers: int =
     """Run ``cases``; mutate every expectation of each one that passes (within ``max_ms`` when given)."""
     started = time.perf_counter()
     passing = [r for r in run_all(cases, workers=workers, timeout=timeout, expectations=expectations)
-               if r.outcome == PASSED and (max_ms is None or r.duration_s * 1000 <= max_ms)]
+               if r.outcome == Outcome.PASSED and (max_ms is None or r.duration_s * 1000 <= max_ms)]
     texts: dict[str, str] = {}
     mutants: list[Mutant] = []
     unmutated: list[Unmutated] = []

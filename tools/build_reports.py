@@ -18,6 +18,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from oa_conformance.model.diagnostics import Span
+
 REPO = Path(__file__).resolve().parent.parent
 EXPECTATIONS = REPO / "oa-expectations.toml"
 DEFAULT_BUILD = "default"  # the build installed beside this interpreter (the pinned 0.17.0 wheel in .venv)
@@ -88,9 +90,9 @@ def _root_prefix(report: dict) -> str:
     """What the report's locations put before a fixture's path (its root as the run was given it)."""
     for case in report["cases"]:
         for finding in case.get("findings") or ():
-            path = (finding.get("location") or "").split(":", 1)[0]
-            if path.endswith(case["fixture"]):
-                return path[:-len(case["fixture"])]
+            span = Span.read(finding.get("location") or "")
+            if span is not None and span.path.endswith(case["fixture"]):
+                return span.path[:-len(case["fixture"])]
     return ""
 
 

@@ -12,14 +12,11 @@ import json
 import sys
 from collections import Counter, defaultdict
 
-COLUMNS = ("passed", "failed", "not implemented", "skipped", "error", "xfail", "xpass")
-BAD = {"failed", "error", "xpass"}
+from oa_conformance.verdicts.outcomes import COLUMNS, RUN_FAILING, Outcome, column_of
 
 
 def column(case: dict) -> str:
-    if case["outcome"] == "failed" and case.get("category") == "not_implemented":
-        return "not implemented"
-    return case["outcome"]
+    return column_of(case["outcome"], case.get("category"))
 
 
 def table(report: dict) -> str:
@@ -33,14 +30,14 @@ def table(report: dict) -> str:
              "|---|" + "--:|" * (len(COLUMNS) + 1)]
     total, all_passing, all_fixtures = Counter(), 0, 0
     for capability in sorted(counts):
-        passing = sum(all(o == "passed" for o in outcomes) for outcomes in fixtures[capability].values())
+        passing = sum(all(o == Outcome.PASSED for o in outcomes) for outcomes in fixtures[capability].values())
         lines.append(f"| {capability} | " + " | ".join(str(counts[capability][c]) for c in COLUMNS)
                      + f" | {passing} / {len(fixtures[capability])} |")
         total += counts[capability]
         all_passing += passing
         all_fixtures += len(fixtures[capability])
     lines.append("| total | " + " | ".join(str(total[c]) for c in COLUMNS) + f" | {all_passing} / {all_fixtures} |")
-    some_pass = sum("passed" in outcomes and not BAD & set(outcomes)
+    some_pass = sum(Outcome.PASSED in outcomes and not RUN_FAILING & set(outcomes)
                     for capability in fixtures.values() for outcomes in capability.values())
     return "\n".join(lines) + f"\n\n{some_pass} fixtures have a passing case and none failing, erroring or xpassing.\n"
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from oa_conformance.model.discovery import FixtureRef, discover
 from oa_conformance.verdicts.expectations import load_all
 from oa_conformance.pipeline import cases_of, run_case
-from oa_conformance.verdicts.results import PASSED
+from oa_conformance.verdicts.outcomes import Outcome
 from oa_conformance.scheduling.runner import run_all
 from oa_conformance.host.manifest import runtime_package, runtime_version
 
@@ -31,7 +31,7 @@ from oa_conformance.host.manifest import runtime_package, runtime_version
 def passing_cases(roots: list[str], expectations: list[str]) -> list:
     refs = [case for fixture in discover(roots) for case in cases_of(fixture)]
     known = load_all(expectations, runtime_version())
-    return [result.ref for result in run_all(refs, expectations=known) if result.outcome == PASSED]
+    return [result.ref for result in run_all(refs, expectations=known) if result.outcome == Outcome.PASSED]
 
 
 def measure(cases: list, package: str) -> dict:

@@ -36,7 +36,8 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from oa_conformance.frontends.cli.report_diff import BAD, GOOD, ReportedCase
+from oa_conformance.frontends.cli.report_diff import ReportedCase
+from oa_conformance.verdicts.outcomes import BAD, GOOD
 from oa_conformance.frontends.coverage.faults import FaultEntry, FaultsError, read_faults
 
 FAULTS = Path(__file__).with_name("runtime-faults.toml")

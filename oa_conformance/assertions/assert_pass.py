@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from .case_rules import RunsAgree
-from .rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, Unverified
+from .rules import Check, CheckStatus, Context, Rule, Unverified
 from .rule_builders import DIRECTORY_BUILDER, Site, build_rules
 from .matchers import NO_BINDINGS, Bindings
 from .shapes import SHAPES
@@ -27,7 +27,7 @@ from ..model.diagnostics import Span
 from ..model.trace import CaseTrace
 from ..model.trace.document import document
 from ..model.trace.record import BARRIER, FIRST_RUN, POPULATE, RESUMED
-from ..model.vocabulary import FILE_ONLY, VOCABULARY
+from ..model.vocabulary import FILE_ONLY, VOCABULARY, Directive
 
 # A case's scenario (interpreter/static/scenarios.py: ``get``, ``where``, ``sources``, ``section``): the
 # assert pass reads it and imports nothing from the execution layers.
@@ -130,16 +130,16 @@ class RunErrorAccounted:
 
     def take(self, judge: Judge, capability: str | None) -> None:
         if self.invocation.outcome == "errored" and not judge.expects_error:
-            check = Check("outcome", FAILED, self.span, f"the invocation failed unexpectedly: {self.invocation.error.summary}")
+            check = Check("outcome", CheckStatus.FAILED, self.span, f"the invocation failed unexpectedly: {self.invocation.error.summary}")
             _judged(check).take(judge, capability)
 
 
 Step = Judging | BeginRun | EndRuns | RunErrorAccounted
 
 
-def _rows(step: str) -> tuple[str, ...]:
-    """The directives the vocabulary judges at ``step`` (``Directive.judged``), in their order."""
-    return tuple(name for name, _ in VOCABULARY.judged_at(step))
+def _rows(step: str) -> tuple[Directive, ...]:
+    """The rows the vocabulary judges at ``step`` (``Directive.judged``), in their order."""
+    return tuple(row for row, _ in VOCABULARY.judged_at(step))
 
 
 def plan(scenario: Scenario, trace: CaseTrace, capability: str | None) -> Iterator[Step]:
@@ -148,27 +148,27 @@ def plan(scenario: Scenario, trace: CaseTrace, capability: str | None) -> Iterat
     compile or build-or-run error is all that is judged; an unexpected compile or construction
     error fails the case alone. Pure: it reads the scenario and the trace, the judge takes the steps."""
     case, view = _case_site(scenario), scenario.view
-    for name in _rows("compile_error"):
-        if view.get(name) is not None:
-            yield Judging(case(name, view.get(name)))
+    for row in _rows("compile_error"):
+        if view.given(row) is not None:
+            yield Judging(case(row.name, view.given(row)))
             return
-    for holder in (scenario, view.resume):  # an error allowed at build or at run time
-        for name in _rows("build_or_run_error"):
-            either = holder.get(name) if holder is not None else None
+    for holder, section in ((scenario, view), (view.resume, view.resume)):  # an error allowed at build or at run time
+        for row in _rows("build_or_run_error"):
+            either = section.given(row) if section is not None else None
             if either is not None:
                 judged = trace.invocations[-1] if trace.invocations else None
-                yield Judging(dataclasses.replace(case(name, either), invocation=judged, holder=holder, family="case" if holder is scenario else "resume",
-                                                  span=view.key_span(name) if holder is scenario else holder.key_span(name)))
+                yield Judging(dataclasses.replace(case(row.name, either), invocation=judged, holder=holder, family="case" if holder is scenario else "resume",
+                                                  span=section.key_span(row.name)))
                 return
     if trace.compile_error is not None:
         error = trace.compile_error
-        yield _judged(Check("compile", FAILED, _compile_error_span(scenario, error), f"compilation failed unexpectedly: {error.category}: {error.message}"))
+        yield _judged(Check("compile", CheckStatus.FAILED, _compile_error_span(scenario, error), f"compilation failed unexpectedly: {error.category}: {error.message}"))
         return
     expected_construction = yield from _present(case, view, "construction_error")
     if trace.construction_error is not None:
         if not expected_construction:
             error = trace.construction_error
-            yield _judged(Check("construction", FAILED, scenario.section.span,
+            yield _judged(Check("construction", CheckStatus.FAILED, scenario.section.span,
                                 f"standing up the case's observers failed unexpectedly: {error.category}: {error.message}"))
         else:  # nothing ran: the run's block judges what the captures saw standing up
             yield from _present(case, view, "construction_observed")
@@ -177,21 +177,21 @@ def plan(scenario: Scenario, trace: CaseTrace, capability: str | None) -> Iterat
     if trace.facts.direct:  # no graph run: the directory's own expectations
         yield from _direct_sites(scenario, capability)
         return
-    yield from _run_steps(scenario, trace, expected_construction)
+    yield from _run_steps(scenario, trace, expected_construction, capability)
     yield Judging(_outcome(BarrierRule("barriers", None, scenario.section.span.path)))
 
 
 def _present(case: Any, view: Any, step: str) -> Iterator[Step]:
     """A case-level step's directives the case gives (whether it gave any: the generator's value)."""
     given = False
-    for name in _rows(step):
-        if view.get(name) is not None:
+    for row in _rows(step):
+        if view.given(row) is not None:
             given = True
-            yield Judging(case(name, view.get(name)))
+            yield Judging(case(row.name, view.given(row)))
     return given
 
 
-def _run_steps(scenario: Scenario, trace: CaseTrace, construction: bool) -> Iterator[Step]:
+def _run_steps(scenario: Scenario, trace: CaseTrace, construction: bool, capability: str | None) -> Iterator[Step]:
     """Each run's steps (its error, the directory's case-level expectations, its blocks in their
     order, then whether its error went unexpected), then the case-level blocks of an
     ``invocations:`` case."""
@@ -209,37 +209,45 @@ def _run_steps(scenario: Scenario, trace: CaseTrace, construction: bool) -> Iter
         at = _run_site(scenario, owner, family, invocation, number)
         first_run = invocation.role == FIRST_RUN
         yield from _run_error(at, scenario, source, family, first_run)
-        for directive in trace.facts.case_expectations:  # the directory's case-level expectations (expected_wire_request …)
-            if view.get(directive) is not None:
-                yield Judging(at(directive, view.get(directive), holder=scenario, family="case"))
-        for name in _first_in_each_slot(owner, "run_block", first_run):
-            yield Judging(at(name, owner.get(name)))
+        for row in _case_expectations(trace, capability):  # the directory's case-level expectations (expected_wire_request …)
+            if view.given(row) is not None:
+                yield Judging(at(row.name, view.given(row), holder=scenario, family="case"))
+        for row in _first_in_each_slot(view if owner is scenario else owner, "run_block", first_run):
+            yield Judging(at(row.name, (view if owner is scenario else owner).given(row)))
         yield RunErrorAccounted(invocation, owner.span if owner is not scenario else scenario.section.span)
     yield EndRuns()
     if sources != [None]:  # `invocations:` — the case-level blocks are about the run as a whole
         case = _case_site(scenario)
         yield from _present(case, view, "whole_case")
-        for name in _rows("whole_case_unverified"):
-            if view.get(name) is not None:
-                yield Judging(_outcome(Unverified(name, view.key_span(name), f"not implemented: a case-level {name}: beside invocations:")))
+        for row in _rows("whole_case_unverified"):
+            if view.given(row) is not None:
+                yield Judging(_outcome(Unverified(row.name, view.key_span(row.name), f"not implemented: a case-level {row.name}: beside invocations:")))
 
 
 def _run_error(at: Any, scenario: Scenario, source: Any, family: str, first_run: bool) -> Iterator[Step]:
     """The run's expected error: the first holder giving it (the run's own entry, then the case)."""
-    for holder in ((source,) if source is not None else ()) + (scenario,):
-        for name in _first_in_each_slot(holder, "run_error", first_run):
-            yield Judging(at(name, holder.get(name), holder=holder, family=family if holder is source else "case"), accounts_for_error=True)
+    for holder, section in ((source, source),) * (source is not None) + ((scenario, scenario.view),):
+        for row in _first_in_each_slot(section, "run_error", first_run):
+            yield Judging(at(row.name, section.given(row), holder=holder, family=family if holder is source else "case"), accounts_for_error=True)
             return
 
 
-def _first_in_each_slot(holder: Any, step: str, first_run: bool) -> Iterator[str]:
-    """The directives of ``step`` the holder gives, judged in this run: in each slot (an order of
-    the step), the first the holder gives."""
+def _first_in_each_slot(section: Any, step: str, first_run: bool) -> Iterator[Directive]:
+    """The rows of ``step`` the section gives, judged in this run: in each slot (an order of the
+    step), the first the section gives."""
     taken: set[int] = set()
-    for name, place in VOCABULARY.judged_at(step):
-        if place.order not in taken and place.in_run(first_run) and holder.get(name) is not None:
+    for row, place in VOCABULARY.judged_at(step):
+        if place.order not in taken and place.in_run(first_run) and section.given(row) is not None:
             taken.add(place.order)
-            yield name
+            yield row
+
+
+def _case_expectations(trace: CaseTrace, capability: str | None) -> Iterator[Directive]:
+    """The rows of the case-level expectations the case's directory judges beside ``expected:``."""
+    for name in trace.facts.case_expectations:
+        row = VOCABULARY.lookup("case", name, capability)
+        if row is not None:
+            yield row
 
 
 def _direct_sites(scenario: Scenario, capability: str | None) -> Iterator[Step]:
@@ -247,14 +255,14 @@ def _direct_sites(scenario: Scenario, capability: str | None) -> Iterator[Step]:
     case-level directive its directory registers a shape for (``calls`` checks each call's own
     ``expected``; ``expected_backend_state`` …) — the directory's whole-block shape wins (§3.2) —
     and each directive the vocabulary judges beside them (``direct``)."""
-    seen, beside = set(), frozenset(_rows("direct"))
+    seen, beside = set(), frozenset(row.name for row in _rows("direct"))
     for source in scenario.sources():
-        for name in source.order:
+        for name, value in source.items():
             if name in seen or (source is scenario.fixture and scenario.case is not None and name in FILE_ONLY):
                 continue
             seen.add(name)
             if (capability, name) in SHAPES or name in beside:
-                yield Judging(Site("case", name, source.get(name), source.key_span(name), scenario, name=name, opens_groups=True,
+                yield Judging(Site("case", name, value, source.key_span(name), scenario, name=name, opens_groups=True,
                                    builder=DIRECTORY_BUILDER if (capability, name) in SHAPES else None))
 
 
@@ -325,11 +333,11 @@ class BarrierRule(Rule):
             ran = outcomes.get((span.line, span.column), [])
             broken = [dict(outcome) for outcome in ran if not outcome["held"]]
             if not ran:
-                checks.append(Check(name, FAILED, span, "the barrier never ran, so the case ran without it"))
+                checks.append(Check(name, CheckStatus.FAILED, span, "the barrier never ran, so the case ran without it"))
             elif broken:
-                checks.append(Check(name, FAILED, span, f"the barrier did not hold: {broken}"))
+                checks.append(Check(name, CheckStatus.FAILED, span, f"the barrier did not hold: {broken}"))
             else:
-                checks.append(Check(name, VERIFIED, span, f"held {len(ran)} time(s)"))
+                checks.append(Check(name, CheckStatus.VERIFIED, span, f"held {len(ran)} time(s)"))
         return tuple(checks), bindings
 
 
@@ -339,7 +347,7 @@ def _repeated_runs(scenario: Scenario, trace: CaseTrace, run_count: Any, capabil
     runs = (trace,) + tuple(trace.repeats)
     checks = []
     if len(runs) != run_count.value:
-        checks.append(Check("run_count", FAILED, span, f"expected {run_count.value} runs, the trace has {len(runs)}"))
+        checks.append(Check("run_count", CheckStatus.FAILED, span, f"expected {run_count.value} runs, the trace has {len(runs)}"))
     for number, repeat in enumerate(runs[1:], start=2):
         for check in assert_case(scenario, repeat, capability, repeated=False):
             checks.append(dataclasses.replace(check, name=f"run {number}: {check.name}"))
@@ -355,16 +363,13 @@ def _compile_error_span(scenario: Scenario, error: Any) -> Span:
     source, target = attributes.get("source"), attributes.get("target")
     edges = scenario.view.edges
     for edge in (edges.items if target is not None and edges is not None else ()):
-        ends = {key: getattr(edge.get(key), "value", None) for key in ("from", "to")} if hasattr(edge, "get") else {}
-        if ends.get("to") == target and ends.get("from") == source:
-            return edge.get("to").span
-    for directive, name in (("nodes", error.node), ("state", attributes.get("field_name"))):
-        holder = getattr(scenario.view, directive)
-        if directive == "state" and holder is not None:
-            holder = holder.get("fields")
+        if getattr(edge.to, "value", None) == target and getattr(edge.from_, "value", None) == source:
+            return edge.to.span
+    state = scenario.view.state
+    for holder, name in ((scenario.view.nodes, error.node), (state.fields if state is not None else None, attributes.get("field_name"))):
         if name is not None and holder is not None and name in getattr(holder, "keys", ()):
             return holder.key_span(name)
     return scenario.section.span
 
 
-__all__ = ["UNVERIFIED", "assert_case", "plan"]
+__all__ = ["assert_case", "plan"]

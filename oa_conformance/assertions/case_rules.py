@@ -13,7 +13,7 @@ from ..ast.nodes import Scalar
 from ..model.diagnostics import Span
 from ..model.trace import CaseTrace
 from .matchers import first_difference, show
-from .rules import FAILED, VERIFIED, Check, Context, Rule
+from .rules import Check, CheckStatus, Context, Rule
 
 
 @dataclass(frozen=True)
@@ -26,13 +26,13 @@ class CompileErrorRule(Rule):
         error = ctx.trace.compile_error
         if self.expected.value is True:  # the extension's `true`: any category, the spec names none
             if error is None:
-                return (Check(self.name, FAILED, self.span, "expected compilation to fail; it compiled"),), bindings
-            return (Check(self.name, VERIFIED, self.span),), bindings
+                return (Check(self.name, CheckStatus.FAILED, self.span, "expected compilation to fail; it compiled"),), bindings
+            return (Check(self.name, CheckStatus.VERIFIED, self.span),), bindings
         if error is None:
-            return (Check(self.name, FAILED, self.span, f"expected compilation to fail with {self.expected.value!r}; it compiled"),), bindings
+            return (Check(self.name, CheckStatus.FAILED, self.span, f"expected compilation to fail with {self.expected.value!r}; it compiled"),), bindings
         if error.category != self.expected.value:
-            return (Check(self.name, FAILED, self.span, f"expected {self.expected.value!r}, got {error.category!r} ({error.message})"),), bindings
-        return (Check(self.name, VERIFIED, self.span),), bindings
+            return (Check(self.name, CheckStatus.FAILED, self.span, f"expected {self.expected.value!r}, got {error.category!r} ({error.message})"),), bindings
+        return (Check(self.name, CheckStatus.VERIFIED, self.span),), bindings
 
 
 @dataclass(frozen=True)
@@ -50,10 +50,10 @@ class ConstructionErrorRule(Rule):
         if error is None and ctx.trace.main is not None:
             error, when = ctx.trace.main.error, "at first use (the run's error)"
         if error is None:
-            return (Check(self.name, FAILED, self.span, f"expected {want!r} at construction or first use; nothing was raised"),), bindings
+            return (Check(self.name, CheckStatus.FAILED, self.span, f"expected {want!r} at construction or first use; nothing was raised"),), bindings
         if error.category != want:
-            return (Check(self.name, FAILED, self.span, f"expected {want!r}, got {error.category!r} {when} ({error.message})"),), bindings
-        return (Check(self.name, VERIFIED, self.span),), bindings
+            return (Check(self.name, CheckStatus.FAILED, self.span, f"expected {want!r}, got {error.category!r} {when} ({error.message})"),), bindings
+        return (Check(self.name, CheckStatus.VERIFIED, self.span),), bindings
 
 
 @dataclass(frozen=True)
@@ -72,10 +72,10 @@ class BuildOrRunErrorRule(Rule):
         if error is None and ctx.invocation is not None:
             error, when = ctx.invocation.error, "when the run resumed"
         if error is None:
-            return (Check(self.name, FAILED, self.span, f"expected {want!r} at graph build or at run time; nothing was raised"),), bindings
+            return (Check(self.name, CheckStatus.FAILED, self.span, f"expected {want!r} at graph build or at run time; nothing was raised"),), bindings
         if error.category != want:
-            return (Check(self.name, FAILED, self.span, f"expected {want!r}, got {error.category!r} {when} ({error.message})"),), bindings
-        return (Check(self.name, VERIFIED, self.span),), bindings
+            return (Check(self.name, CheckStatus.FAILED, self.span, f"expected {want!r}, got {error.category!r} {when} ({error.message})"),), bindings
+        return (Check(self.name, CheckStatus.VERIFIED, self.span),), bindings
 
 
 @dataclass(frozen=True)
@@ -87,7 +87,7 @@ class CompileWarningRule(Rule):
     def evaluate(self, ctx: Context, bindings: Any):
         seen = list(ctx.trace.compile_warnings)
         if ctx.trace.compile_error is not None:
-            return (Check(self.name, FAILED, self.span, f"compilation failed: {ctx.trace.compile_error.message}"),), bindings
+            return (Check(self.name, CheckStatus.FAILED, self.span, f"compilation failed: {ctx.trace.compile_error.message}"),), bindings
         if isinstance(self.expected, Scalar):
             ok = self.expected.value in seen
             detail = f"expected {self.expected.value!r} among the warnings, got {seen}"
@@ -95,7 +95,7 @@ class CompileWarningRule(Rule):
             wanted = sorted(item.value for item in self.expected.items)
             ok = sorted(seen) == wanted
             detail = f"expected exactly {wanted}, got {sorted(seen)}"
-        return (Check(self.name, VERIFIED if ok else FAILED, self.span, "" if ok else detail),), bindings
+        return (Check(self.name, CheckStatus.VERIFIED if ok else CheckStatus.FAILED, self.span, "" if ok else detail),), bindings
 
 
 # Event fields that identify one invocation (minted afresh per run), not what the run did.
@@ -134,12 +134,12 @@ class RunsAgree(Rule):
     def evaluate(self, ctx: Context, bindings: Any):
         runs = (ctx.trace,) + tuple(ctx.trace.repeats)
         if len(runs) < 2:
-            return (Check(self.name, FAILED, self.span, "the case ran once; there is nothing to compare"),), bindings
+            return (Check(self.name, CheckStatus.FAILED, self.span, "the case ran once; there is nothing to compare"),), bindings
         reference = run_summary(runs[0])
         for number, repeat in enumerate(runs[1:], start=2):
             found = first_difference(reference, run_summary(repeat))
             if found:
                 path, first, other = found
                 detail = f"run {number} differs from run 1 at {path.lstrip('.')}: run 1 {show(first)}, run {number} {show(other)}"
-                return (Check(self.name, FAILED, self.span, detail),), bindings
-        return (Check(self.name, VERIFIED, self.span),), bindings
+                return (Check(self.name, CheckStatus.FAILED, self.span, detail),), bindings
+        return (Check(self.name, CheckStatus.VERIFIED, self.span),), bindings

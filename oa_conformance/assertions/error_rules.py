@@ -13,7 +13,7 @@ from typing import Any, Callable
 from ..ast.nodes import Mapping
 from .matchers import match, show
 from ..model.vocabulary import VOCABULARY
-from .rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, SelectingRule, at_should_level, invocation_of, verdict
+from .rules import Check, CheckStatus, Context, SelectingRule, at_should_level, invocation_of, verdict
 
 
 @dataclass(frozen=True)
@@ -50,16 +50,16 @@ class ErrorRule(SelectingRule):
                 try:
                     actual = DERIVED_ERROR_FIELDS[key](ctx, error)
                 except LookupError as missing:
-                    checks.append(Check(name, FAILED, span, f"nothing to compare: {missing}"))
+                    checks.append(Check(name, CheckStatus.FAILED, span, f"nothing to compare: {missing}"))
                     continue
             elif key in error.attributes:
                 actual = error.attributes[key]
                 if actual is None and getattr(want, "value", None) is not None and _should_level(key):
                     # A SHOULD-level hint the runtime exposes as "none": not met (a warning), not false.
-                    checks.append(Check(name, UNVERIFIED, span, f"the {error.type_name} exposes {key!r} as none"))
+                    checks.append(Check(name, CheckStatus.UNVERIFIED, span, f"the {error.type_name} exposes {key!r} as none"))
                     continue
             else:
-                checks.append(Check(name, UNVERIFIED, span, f"not implemented: error field {key!r}"))
+                checks.append(Check(name, CheckStatus.UNVERIFIED, span, f"not implemented: error field {key!r}"))
                 continue
             result = match(want, actual, bindings, name, "exact")
             bindings = result.bindings
@@ -99,12 +99,12 @@ def _carries(expected: Mapping, error: Any, bindings: Any, path: str) -> tuple[l
         actual = error.attributes.get(stem)
         if flavor == "present":
             ok = (actual is not None) == bool(want.value)
-            checks.append(Check(name, VERIFIED if ok else FAILED, span, "" if ok else f"{stem} is {show(actual)}"))
+            checks.append(Check(name, CheckStatus.VERIFIED if ok else CheckStatus.FAILED, span, "" if ok else f"{stem} is {show(actual)}"))
         elif stem not in error.attributes:
-            checks.append(Check(name, FAILED, span, f"the {error.type_name} exposes no field {stem!r}"))
+            checks.append(Check(name, CheckStatus.FAILED, span, f"the {error.type_name} exposes no field {stem!r}"))
         elif flavor == "mentions":
             ok = isinstance(actual, str) and str(want.value) in actual
-            checks.append(Check(name, VERIFIED if ok else FAILED, span, "" if ok else f"{show(actual)} does not mention {want.value!r}"))
+            checks.append(Check(name, CheckStatus.VERIFIED if ok else CheckStatus.FAILED, span, "" if ok else f"{show(actual)} does not mention {want.value!r}"))
         else:
             result = match(want, actual, bindings, name, "subset")
             bindings = result.bindings
@@ -143,7 +143,7 @@ def _names_in(texts: list, holder: str, expected: Any, path: str, span: Any) -> 
         found = any(re.search(rf"(?<![\w]){re.escape(word)}(?![\w])", text) for word in words for text in texts)
         said = " or ".join(repr(word) for word in words)
         detail = "" if found else f"{holder} does not name {said} (it says {show(texts)})"
-        checks.append(Check(f"{path}[{position}]", VERIFIED if found else FAILED, getattr(item, "span", None) or span, detail))
+        checks.append(Check(f"{path}[{position}]", CheckStatus.VERIFIED if found else CheckStatus.FAILED, getattr(item, "span", None) or span, detail))
     return checks
 
 
@@ -157,11 +157,11 @@ def _cause(expected: Mapping, error: Any, bindings: Any, path: str) -> tuple[lis
     for key, want in expected.items():
         name, span = f"{path}.{key}", expected.key_span(key)
         if link is None:
-            checks.append(Check(name, FAILED, span, f"the {error.type_name} has no cause"))
+            checks.append(Check(name, CheckStatus.FAILED, span, f"the {error.type_name} has no cause"))
         elif key == "names":  # the extension, on the cause: its own message names each value
             checks.extend(_names_in([link.get("message")], f"the {error.type_name}'s cause", want, name, span))
         elif key not in CAUSE_FIELDS:
-            checks.append(Check(name, UNVERIFIED, span, f"not implemented: cause field {key!r}"))
+            checks.append(Check(name, CheckStatus.UNVERIFIED, span, f"not implemented: cause field {key!r}"))
         else:
             result = match(want, link.get(CAUSE_FIELDS[key]), bindings, name, "exact")
             bindings = result.bindings

@@ -47,7 +47,7 @@ def explain(mismatches: Any, limit: int = 5) -> str:
     check is located (``Check.at``), a later one elsewhere in the fixture adds ``(at line:column)``."""
     mismatches = list(mismatches)
     first = mismatches[0].span if mismatches else None
-    return "; ".join(f"{m} (at {m.span.line}:{m.span.column})" if m.span is not None and m.span != first else str(m)
+    return "; ".join(f"{m} (at {m.span.position})" if m.span is not None and m.span != first else str(m)
                      for m in mismatches[:limit])
 
 

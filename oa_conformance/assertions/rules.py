@@ -10,6 +10,7 @@ case then does not pass). The ``expected:`` shapes that build these rules are ta
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, Callable, Iterable, NamedTuple
 
 from ..ast.nodes import Mapping
@@ -17,11 +18,24 @@ from ..model.diagnostics import Span
 from ..model.trace import CaseTrace, InvocationTrace, primary_observer
 from .matchers import Match, Mismatch, explain, match
 
-VERIFIED, FAILED, UNVERIFIED = "verified", "failed", "unverified"
-# A SHOULD-level expectation (a vocabulary row's ``should``) that did not hold: reported in the case's
-# findings, and the case still passes. HOLDS: the statuses a passing case's checks may have.
-WARNING = "warning"
-HOLDS = frozenset((VERIFIED, WARNING))
+
+class CheckStatus(StrEnum):
+    """What became of one expectation; each value is how reports spell it (a result's ``checks``
+    counts, in this order)."""
+
+    VERIFIED = "verified"
+    FAILED = "failed"
+    UNVERIFIED = "unverified"  # the adapter cannot check it: the case does not pass
+    # A SHOULD-level expectation (a vocabulary row's ``should``) that did not hold: reported in the
+    # case's findings, and the case still passes.
+    WARNING = "warning"
+
+    @property
+    def holds(self) -> bool:
+        """Whether a passing case's check may have this status: verified, or a SHOULD-level warning."""
+        return self in (CheckStatus.VERIFIED, CheckStatus.WARNING)
+
+
 NOTHING_TO_COMPARE = "nothing to compare: "  # a failed check's detail when the trace lacks what it reads
 
 
@@ -30,7 +44,7 @@ class Check:
     """The verdict on one expectation of a case."""
 
     name: str
-    status: str
+    status: CheckStatus
     span: Span | None
     detail: str = ""
     at: Span | None = None  # where the first mismatch is (inside the expectation), when known
@@ -84,7 +98,7 @@ class Rule:
         try:
             return self.evaluate(ctx, bindings)
         except LookupError as missing:
-            return (Check(self.name, FAILED, self.span, f"{NOTHING_TO_COMPARE}{missing}"),), bindings
+            return (Check(self.name, CheckStatus.FAILED, self.span, f"{NOTHING_TO_COMPARE}{missing}"),), bindings
 
     def evaluate(self, ctx: Context, bindings: Any) -> tuple[tuple[Check, ...], Any]:  # pragma: no cover
         raise NotImplementedError
@@ -94,7 +108,7 @@ def at_should_level(checks: Iterable[Check], should: str) -> tuple[Check, ...]:
     """``checks`` of a SHOULD-level expectation (``should``: the prose that says so): each the runtime
     skipped — unverified, because it does not expose what the expectation reads — becomes a warning.
     A value it does expose and gets wrong still fails: the hint was given, and it is false."""
-    return tuple(Check(c.name, WARNING, c.span, f"SHOULD-level ({should}), not met: {c.detail}", c.at) if c.status == UNVERIFIED else c
+    return tuple(Check(c.name, CheckStatus.WARNING, c.span, f"SHOULD-level ({should}), not met: {c.detail}", c.at) if c.status == CheckStatus.UNVERIFIED else c
                  for c in checks)
 
 
@@ -110,15 +124,15 @@ class ShouldLevel(Rule):
 
     def evaluate(self, ctx: Context, bindings: Any):
         checks, bindings = self.rule.check(ctx, bindings)
-        skipped = tuple(Check(c.name, UNVERIFIED, c.span, c.detail, c.at) if c.status == FAILED and c.detail.startswith(NOTHING_TO_COMPARE) else c
+        skipped = tuple(Check(c.name, CheckStatus.UNVERIFIED, c.span, c.detail, c.at) if c.status == CheckStatus.FAILED and c.detail.startswith(NOTHING_TO_COMPARE) else c
                         for c in checks)  # Rule.check: the trace lacks what it reads
         return at_should_level(skipped, self.should), bindings
 
 
 def verdict(name: str, span: Span | None, result: Match) -> Check:
     if result.ok:
-        return Check(name, VERIFIED, span)
-    return Check(name, FAILED, span, explain(result.mismatches), result.mismatches[0].span)
+        return Check(name, CheckStatus.VERIFIED, span)
+    return Check(name, CheckStatus.FAILED, span, explain(result.mismatches), result.mismatches[0].span)
 
 
 @dataclass(frozen=True)
@@ -175,7 +189,7 @@ class Unverified(Rule):
     reason: str
 
     def evaluate(self, ctx: Context, bindings: Any):
-        return (Check(self.name, UNVERIFIED, self.span, self.reason),), bindings
+        return (Check(self.name, CheckStatus.UNVERIFIED, self.span, self.reason),), bindings
 
 
 # ---------------------------------------------------------------------------------------------
@@ -269,10 +283,10 @@ class FlagRule(SelectingRule):
         if self.anchor is not None:
             vacuous = self.anchor(ctx)
             if vacuous:
-                return (Check(self.name, FAILED, self.span, f"nothing to compare: {vacuous}"),), bindings
+                return (Check(self.name, CheckStatus.FAILED, self.span, f"nothing to compare: {vacuous}"),), bindings
         holds, seen = self.select(ctx)
         ok = holds == bool(self.expected.value)
-        return (Check(self.name, VERIFIED if ok else FAILED, self.span, "" if ok else seen),), bindings
+        return (Check(self.name, CheckStatus.VERIFIED if ok else CheckStatus.FAILED, self.span, "" if ok else seen),), bindings
 
 
 # ---------------------------------------------------------------------------------------------
@@ -300,5 +314,4 @@ class ShapeRow(NamedTuple):
         return (self.capability, self.directive) if self.capability else self.directive
 
 
-__all__ = ["AllOf", "Check", "Context", "FAILED", "FlagRule", "HOLDS", "Rule", "ShapeRow", "ShouldLevel", "UNVERIFIED", "VERIFIED", "WARNING",
-           "at_should_level", "verdict"]
+__all__ = ["AllOf", "Check", "CheckStatus", "Context", "FlagRule", "Rule", "ShapeRow", "ShouldLevel", "at_should_level", "verdict"]

@@ -16,14 +16,14 @@ from typing import Any
 
 from pyrsistent import pvector
 
-from . import families
+from .views import BY_FAMILY
 from .nodes import BindingToken, FormatToken, Mapping, Node, Placeholder, PredicateBlock, PredicateRef, Scalar, Section, Sequence, TypeRef
 
 _CLASSES: dict[str, type[Node]] = {
     cls.__name__: cls
     for cls in (Scalar, Mapping, Sequence, TypeRef, FormatToken, BindingToken, Placeholder, PredicateRef, PredicateBlock)
 }
-_CLASSES.update(families.CLASSES)
+_CLASSES.update((cls.__name__, cls) for cls in BY_FAMILY.values())
 _TUPLE_FIELDS = frozenset(("keys", "order"))  # stored as tuples; every other list field is a pvector
 
 
@@ -130,7 +130,7 @@ def _label(node: Node) -> str:
 
 def _suffix(node: Any, spans: bool) -> str:
     if spans and isinstance(node, Node) and node.span is not None:
-        return f"  @{node.span.line}:{node.span.column}"
+        return f"  @{node.span.position}"
     return ""
 
 

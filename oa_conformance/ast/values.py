@@ -24,9 +24,9 @@ def repeated_text(char: str, byte_count: int) -> str:
 def raised_message(raises: Any) -> str:
     """A mock's ``raises`` message: the literal ``message``, or ``message_repeat: {char, bytes}``
     synthesized. The schema allows at most one; a block with neither cannot be built from."""
-    if raises.get("message") is not None:
+    if raises.message is not None:
         return raises.message.value
-    repeat = raises.get("message_repeat")
+    repeat = raises.message_repeat
     if repeat is None:
         raise FixtureInvalid("`raises` needs a `message` or a `message_repeat`", raises.span)
     return repeated_text(repeat.char.value, repeat.bytes.value)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterator
 
-from .nodes import Node
+from .nodes import Mapping, Node, Scalar, Section, Sequence
 
 
 class Visitor:
@@ -51,3 +51,21 @@ def walk(node: Node):
         seen.add(id(current))
         yield current
         stack.extend(reversed(list(current.children())))
+
+
+def sections_under(node: Node) -> Iterator[Section]:
+    """Every directive section at or below ``node`` (depth first), not looking inside data regions
+    — state values, expected values, wire bodies: most of a fixture's nodes, and never a section —
+    only into the directives whose shape can hold a section (each view's ``holding``)."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        kind = type(current)
+        if kind is Mapping:
+            stack.extend(value for value in current.values if type(value) is not Scalar)
+        elif kind is Sequence:
+            stack.extend(item for item in current.items if type(item) is not Scalar)
+        elif isinstance(current, Section):
+            yield current
+            holding, attrs = current.holding, current.directive_attrs
+            stack.extend([getattr(current, attrs[name]) for name in current.order if name in holding])

@@ -31,8 +31,10 @@ import datetime
 import os
 from dataclasses import dataclass
 
+from ..model.diagnostics import Span
 from ..verdicts.expectations import (INTERMITTENT, UNTRIAGED, Expectation, ExpectationsError, fixture_id, load_expectations,
                            _is_under)
+from ..verdicts.outcomes import Outcome
 from .report import NotAReport, read_json_report, refuse_duplicate_ids
 
 Failing = tuple[tuple[str, "str | None"], ...]  # (check name, the check it restates)
@@ -100,16 +102,17 @@ def _file(entry: dict) -> str | None:
     """The expectations file of a report's entry: ``file`` (absolute), else its location's path."""
     path = entry.get("file")
     if not isinstance(path, str) and isinstance(entry.get("location"), str):
-        path = entry["location"].rpartition(":")[0]
+        span = Span.read(entry["location"])
+        path = span.path if span is not None else None
     return os.path.realpath(path) if isinstance(path, str) and path else None
 
 
 def _observed(case: dict) -> Observed | None:
-    if case["outcome"] == "skipped":
+    if case["outcome"] == Outcome.SKIPPED:
         return None
     checks = tuple((c.get("name"), c.get("restates")) for c in case["failing_checks"] if isinstance(c, dict) and c.get("name"))
     excused_by = _file(case["expectation"]) if isinstance(case.get("expectation"), dict) else None
-    if case["outcome"] == "passed" or (case["outcome"] == "xpass" and not checks):
+    if case["outcome"] == Outcome.PASSED or (case["outcome"] == Outcome.XPASS and not checks):
         return Observed(True, excused_by=excused_by)
     return Observed(False, checks, excused_by)
 

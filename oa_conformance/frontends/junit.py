@@ -18,6 +18,7 @@ from typing import Iterable
 from xml.etree import ElementTree
 
 from .report import entry_line
+from ..verdicts.outcomes import Outcome
 from ..verdicts.results import CaseResult
 
 
@@ -39,7 +40,7 @@ def _text(result: CaseResult) -> tuple[str, str]:
     """(message, text): the first finding, and every entry the summary shows."""
     findings = result.findings()
     lines = [line for line in [entry_line(result, findings)] if line]
-    lines += [f"{where + ': ' if where else ''}{text}" for where, text in findings]
+    lines += [f"{f'{where}: ' if where else ''}{text}" for where, text in findings]
     lines += [f"note: {note}" for note in result.notes]
     return (lines[0] if lines else result.outcome), "\n".join(lines)
 
@@ -52,11 +53,11 @@ def junit_xml(results: Iterable[CaseResult], elapsed: float) -> str:
         classname, name = classname_and_name(result)
         case = ElementTree.SubElement(suite, "testcase", classname=classname, name=name, time=f"{result.duration_s:.3f}")
         message, text = _text(result)
-        if result.outcome == "skipped":
+        if result.outcome == Outcome.SKIPPED:
             counts["skipped"] += 1
             where = f"{result.location}: " if result.location else ""
             ElementTree.SubElement(case, "skipped", type="pytest.skip", message=result.reason or "skipped").text = f"{where}{result.reason or ''}"
-        elif result.outcome == "xfail":
+        elif result.outcome == Outcome.XFAIL:
             counts["skipped"] += 1
             ElementTree.SubElement(case, "skipped", type="pytest.xfail", message=message).text = text
         elif result.fails_run:

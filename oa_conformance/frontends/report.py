@@ -12,11 +12,11 @@ import platform
 import re
 from typing import Iterable
 
-from ..assertions.rules import HOLDS
-from ..model.diagnostics import clipped
+from ..model.diagnostics import Span, clipped
 from ..verdicts.expectations import Expectation, restated
 from ..host.manifest import DISTRIBUTION, host_document, runtime_build
-from ..verdicts.results import FAILED, NOT_IMPLEMENTED, OUTCOMES, CaseResult
+from ..verdicts.outcomes import COLUMNS, Outcome, column_of
+from ..verdicts.results import CaseResult
 from ..model.version import ADAPTER_NAME, ADAPTER_VERSION, TARGET_SPEC_VERSION
 
 
@@ -140,13 +140,13 @@ def json_report(results: Iterable[CaseResult], unmatched: Iterable[Expectation] 
                 "outcome": r.outcome,
                 "category": r.category,
                 "reason": r.reason,
-                "location": r.location,
+                "location": written(r.location),
                 "checks": r.counts(),
                 "duration_s": r.duration_s,
                 "notes": list(r.notes),
-                "findings": [{"location": location, "message": text} for location, text in r.findings()],
+                "findings": [{"location": written(location), "message": text} for location, text in r.findings()],
                 # What `expectations update` reads: each check that did not hold, and what it restates.
-                "failing_checks": [{"name": c.name, "status": c.status, "restates": restated(c)} for c in r.checks if c.status not in HOLDS],
+                "failing_checks": [{"name": c.name, "status": c.status, "restates": restated(c)} for c in r.checks if not c.status.holds],
                 "expectation": r.expectation.document() if r.expectation is not None else None,
             }
             for r in results
@@ -155,16 +155,14 @@ def json_report(results: Iterable[CaseResult], unmatched: Iterable[Expectation] 
     }
 
 
-NOT_IMPLEMENTED_COLUMN = "not implemented"
-# The table's columns: the outcomes, with "failed" split so adapter gaps stand apart from the runtime's.
-COLUMNS = tuple(o for outcome in OUTCOMES for o in ((outcome, NOT_IMPLEMENTED_COLUMN) if outcome == FAILED else (outcome,)))
+def written(location: Span | None) -> str | None:
+    """A location as the JSON report writes it: ``path:line:col`` (``Span.read`` reads it back)."""
+    return str(location) if location is not None else None
 
 
 def column(result: CaseResult) -> str:
-    """The summary column a result counts in: its outcome, or "not implemented" for an adapter gap."""
-    if result.outcome == FAILED and result.category == NOT_IMPLEMENTED:
-        return NOT_IMPLEMENTED_COLUMN
-    return result.outcome
+    """The summary column a result counts in (``outcomes.COLUMNS``)."""
+    return column_of(result.outcome, result.category)
 
 
 def one_line(text: str | None) -> str | None:
@@ -186,19 +184,19 @@ def case_lines(result: CaseResult) -> list[str]:
     if line:
         lines.append(f"{INDENT}{one_line(line)}")
     for location, text in findings:
-        lines.append(f"{INDENT}{location + ': ' if location else ''}{one_line(text)}")
+        lines.append(f"{INDENT}{f'{location}: ' if location else ''}{one_line(text)}")
     lines.extend(f"{INDENT}note: {one_line(note)}" for note in result.notes)
     return lines
 
 
-def entry_line(result: CaseResult, findings: tuple[tuple[str | None, str], ...]) -> str | None:
+def entry_line(result: CaseResult, findings: tuple[tuple[Span | None, str], ...]) -> str | None:
     """The expectations entry's line above a case's findings: the entry's reason for an xfail (and
     an intermittent entry's pass), why a per-check entry did not hold — unless a finding says it
     already (a per-check entry on a case that passed: its xpass)."""
     entry = result.expectation
     if entry is None:
         return None
-    if result.outcome == "xfail" or (result.outcome == "passed" and entry.intermittent):
+    if result.outcome == Outcome.XFAIL or (result.outcome == Outcome.PASSED and entry.intermittent):
         return f"{entry.location}: expected to {entry.expected} [{entry.kind}]: {entry.reason}"
     if entry.checks and (entry.location, result.reason) not in findings:
         return f"{entry.location}: {result.reason or ''}"
@@ -233,7 +231,7 @@ def summary_table(results: Iterable[CaseResult], unmatched: Iterable[Expectation
     # A passed case is listed for its warnings (SHOULD-level expectations not met; not under -q) and
     # when an intermittent entry covers it.
     details = [r for r in results
-               if (r.outcome != "passed" or _intermittent(r) or (not quiet and r.findings())) and (r.fails_run or not quiet)]
+               if (r.outcome != Outcome.PASSED or _intermittent(r) or (not quiet and r.findings())) and (r.fails_run or not quiet)]
     if details:
         lines.append("")
         for r in details:
@@ -262,26 +260,24 @@ def failure_text(result: CaseResult) -> str:
         lines.extend(_snippet(location))
     if findings:
         lines.append("")
-        lines.extend(f"  {where + ': ' if where else ''}{text}" for where, text in findings)
+        lines.extend(f"  {f'{where}: ' if where else ''}{text}" for where, text in findings)
     if result.notes:  # what the run would have printed (runtime warnings, log records)
         lines.append("")
         lines.extend(f"  note: {note}" for note in result.notes)
     return "\n".join(lines)
 
 
-def _snippet(location: str) -> list[str]:
+def _snippet(location: Span) -> list[str]:
     """The numbered lines around ``location``, read only as far as the last one shown, and only
     from a regular file (a FIFO would block, a huge fixture would be read whole); a long line is
     clipped as the command line clips a value (``diagnostics.clipped``)."""
-    path, _, rest = location.rpartition(":")
-    path, _, line_text = path.rpartition(":")
+    line = location.line
     try:
-        line = int(line_text)
-        if not os.path.isfile(path):
+        if not os.path.isfile(location.path):
             return []
         start, end = max(1, line - SNIPPET_CONTEXT), line + SNIPPET_CONTEXT
-        with open(path, encoding="utf-8", errors="replace") as handle:
+        with open(location.path, encoding="utf-8", errors="replace") as handle:
             shown = list(itertools.islice(enumerate(handle, 1), start - 1, end))
-    except (ValueError, OSError):
+    except OSError:
         return []
     return [f"{'>' if number == line else ' '}{number:5d} | {clipped(text.rstrip(chr(10)).rstrip(chr(13)))}" for number, text in shown]

@@ -48,22 +48,46 @@ def article(word: str) -> str:
     """``an`` before a vowel sound (``an int``, ``an item``), else ``a``: a message's wording."""
     return "an" if word[:1].lower() in "aeiou" else "a"
 
+
 class Span(NamedTuple):
-    """Where a node came from: file path, 1-based line and 1-based column.
+    """Where something is: file path, 1-based line and 1-based column — a fixture's node, a check, a
+    problem, an expectations-file entry (a TOML line: ``column`` None). Results carry spans; only a
+    front end turns one into text (``str``: ``path:line:col``), and only a reader of a stored JSON
+    report turns text back into one (:meth:`read`).
 
     PyYAML marks are 0-based; :func:`span_at` is the one place that converts them.
     """
 
     path: str
     line: int
-    column: int
+    column: int | None
+
+    @property
+    def position(self) -> str:
+        """``line:col`` (``line`` for a span with no column): where in its file, as messages say it."""
+        return f"{self.line}:{self.column}" if self.column is not None else str(self.line)
 
     def __str__(self) -> str:
-        return f"{escaped(self.path)}:{self.line}:{self.column}"
+        return f"{escaped(self.path)}:{self.position}"
 
     def shifted(self, columns: int) -> Span:
-        """The span ``columns`` characters to the right on the same line (a spot inside a string)."""
+        """The span ``columns`` characters to the right on the same line (a spot inside a string of
+        a fixture, whose spans all have a column)."""
         return Span(self.path, self.line, self.column + columns)
+
+    @classmethod
+    def read(cls, text: str) -> Span | None:
+        """The span ``str`` wrote as ``text`` (``path:line:col`` or ``path:line``), read back from a
+        stored JSON report (whose locations are text); None when ``text`` names no line."""
+        found = _WRITTEN.fullmatch(text)
+        if found is None:
+            return None
+        path, line, column = found.groups()
+        return cls(path, int(line), int(column) if column is not None else None)
+
+
+# What ``str(Span)`` writes: a path (it may hold colons), a line, and a column when there is one.
+_WRITTEN = re.compile(r"(.*?):(\d+)(?::(\d+))?", re.DOTALL)
 
 
 def span_at(path: str, line0: int, column0: int) -> Span:
@@ -93,8 +117,8 @@ class Diagnostic(NamedTuple):
         return cls(category, code, message, span.path, span.line, span.column, severity)
 
     @property
-    def location(self) -> str:
-        return f"{self.path}:{self.line}:{self.column}"
+    def location(self) -> Span:
+        return Span(self.path, self.line, self.column)
 
     def __str__(self) -> str:
-        return f"{escaped(self.path)}:{self.line}:{self.column}: {self.category}: {self.message}"
+        return f"{self.location}: {self.category}: {self.message}"

@@ -19,7 +19,7 @@ import os
 import re
 from typing import Iterable, NamedTuple
 
-from .diagnostics import escaped
+from .diagnostics import Span
 
 
 # The spec's capability directories this adapter knows (a spec root may add more: they are read too).
@@ -60,7 +60,7 @@ class PassedOver(NamedTuple):
     @property
     def warning(self) -> str:
         """The located one-line warning ``check`` and ``run`` print."""
-        return f"{escaped(self.path)}:1:1: warning: {self.reason}"
+        return f"{Span(self.path, 1, 1)}: warning: {self.reason}"
 
 
 class Discovery(NamedTuple):

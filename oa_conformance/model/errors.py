@@ -8,7 +8,7 @@ case's verdict. They sit below every package that raises them, so none imports a
 
 from __future__ import annotations
 
-from .diagnostics import FIXTURE_SCHEMA_INVALID, HARNESS_PRIMITIVE_MISSING
+from .diagnostics import FIXTURE_SCHEMA_INVALID, HARNESS_PRIMITIVE_MISSING, Span
 
 
 class HarnessPrimitiveMissing(Exception):
@@ -16,7 +16,7 @@ class HarnessPrimitiveMissing(Exception):
 
     category = HARNESS_PRIMITIVE_MISSING
 
-    def __init__(self, what: str, span=None):
+    def __init__(self, what: str, span: Span | None = None):
         super().__init__(what)
         self.what = what
         self.span = span
@@ -41,7 +41,7 @@ class FixtureInvalid(Exception):
 
     category = FIXTURE_SCHEMA_INVALID
 
-    def __init__(self, what: str, span=None):
+    def __init__(self, what: str, span: Span | None = None):
         super().__init__(what)
         self.what = what
         self.span = span

@@ -30,7 +30,8 @@ from typing import Iterable, Iterator, Mapping
 
 from ..verdicts.expectations import NO_EXPECTATIONS, Expectations, judged
 from ..pipeline import DEFAULT_TIMEOUT, cases_of, run_case
-from ..verdicts.results import ADAPTER_ERROR, ERROR, CaseRef, CaseResult
+from ..verdicts.outcomes import Outcome
+from ..verdicts.results import ADAPTER_ERROR, CaseRef, CaseResult
 from .runner import run_as_completed
 from .forkserver import START_METHOD, start_forkserver
 
@@ -136,7 +137,7 @@ def _portable(result: CaseResult, expectations: Expectations = NO_EXPECTATIONS) 
         return pickle.dumps(dataclasses.replace(result, ref=None))
     except Exception as exc:  # an adapter bug (a check carrying a live object): this case errors
         why = f"adapter error: the case's result cannot leave its worker ({type(exc).__name__}: {exc})"
-        error = CaseResult(result.ref, ERROR, category=ADAPTER_ERROR, duration_s=result.duration_s, reason=why)
+        error = CaseResult(result.ref, Outcome.ERROR, category=ADAPTER_ERROR, duration_s=result.duration_s, reason=why)
         if result.ref is not None:
             error = judged(result.ref, expectations, lambda ref: error)
         return pickle.dumps(dataclasses.replace(error, ref=None))
@@ -252,7 +253,7 @@ def _lost(refs, owner: dict[int, Future], results, expectations: Expectations) -
             del owner[index]
             why = f"{type(future.exception()).__name__}: {future.exception()}"
             lost = f"the worker process running this case did not finish it ({why})"
-            yield index, judged(refs[index], expectations, lambda ref: CaseResult(ref, ERROR, category=ADAPTER_ERROR, reason=lost))
+            yield index, judged(refs[index], expectations, lambda ref: CaseResult(ref, Outcome.ERROR, category=ADAPTER_ERROR, reason=lost))
 
 
 def _received(refs, index: int, plain: bytes) -> CaseResult:

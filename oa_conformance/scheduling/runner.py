@@ -19,7 +19,8 @@ from typing import Any, Callable, Iterable, Iterator
 
 from ..verdicts.expectations import NO_EXPECTATIONS, Expectations, judged
 from ..pipeline import DEFAULT_TIMEOUT, run_case
-from ..verdicts.results import ADAPTER_ERROR, ERROR, CaseRef, CaseResult
+from ..verdicts.outcomes import Outcome
+from ..verdicts.results import ADAPTER_ERROR, CaseRef, CaseResult
 
 
 def run_all(refs: Iterable[CaseRef], workers: int = 16, timeout: float = DEFAULT_TIMEOUT,
@@ -170,7 +171,7 @@ def run_as_completed(refs: Iterable[CaseRef], workers: int = 16, timeout: float 
         try:
             result = judged_case(refs[index])
         except Exception as exc:  # run_case never raises; an expectations bug must not hang the run
-            result = CaseResult(refs[index], ERROR, category=ADAPTER_ERROR, reason=f"adapter error {type(exc).__name__}: {exc}")
+            result = CaseResult(refs[index], Outcome.ERROR, category=ADAPTER_ERROR, reason=f"adapter error {type(exc).__name__}: {exc}")
         finished.put((index, result))
 
     upcoming = iter(range(len(refs)))

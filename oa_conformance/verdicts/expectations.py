@@ -86,7 +86,9 @@ import tomllib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Iterable
 
-from .results import ERROR, FAILED, PASSED, SKIPPED, XFAIL, XPASS, CaseRef, CaseResult
+from ..model.diagnostics import Span
+from .outcomes import Outcome
+from .results import CaseRef, CaseResult
 
 if TYPE_CHECKING:  # pragma: no cover - annotations only
     from ..assertions.rules import Check
@@ -156,8 +158,8 @@ class Expectation:
         return runtime_version is not None and _contains(self.runtime, runtime_version)
 
     @property
-    def location(self) -> str:
-        return f"{self.path}:{self.line}"
+    def location(self) -> Span:
+        return Span(self.path, self.line, None)  # a TOML line: no column
 
     @property
     def expected(self) -> str:
@@ -170,7 +172,7 @@ class Expectation:
     def document(self) -> dict:
         """The entry as JSON-able data (the JSON report's ``expectation``)."""
         return {"outcome": list(INTERMITTENT) if self.intermittent else self.outcome, "intermittent": self.intermittent,
-                "kind": self.kind, "reason": self.reason, "entry": self.case_id, "location": self.location,
+                "kind": self.kind, "reason": self.reason, "entry": self.case_id, "location": str(self.location),
                 # which of the run's files it is, wherever the run was started (expectations update)
                 "file": os.path.abspath(self.path) if self.path else None}
 
@@ -220,7 +222,7 @@ class Expectations:
         entry = self.lookup(ref.id)
         if entry is None or entry.outcome != "skip":
             return None
-        return CaseResult(ref, SKIPPED, reason=f"listed in the expectations file: {entry.describe()}",
+        return CaseResult(ref, Outcome.SKIPPED, reason=f"listed in the expectations file: {entry.describe()}",
                           location=entry.location, expectation=entry)
 
     def unmatched(self, case_ids: Iterable[str], directories: Iterable[str] | None = None) -> tuple[Expectation, ...]:
@@ -257,7 +259,7 @@ def judge(result: CaseResult, expectations: Expectations) -> CaseResult:
     if entry is None or entry.outcome != "fail" or result.expectation is not None:
         return result
     seen = _judge(result, entry)
-    if seen.outcome == XFAIL and entry.kind == UNTRIAGED and expectations.strict:
+    if seen.outcome == Outcome.XFAIL and entry.kind == UNTRIAGED and expectations.strict:
         why = "the entry is untriaged, and under --strict-expectations no expected failure"
         if entry.checks:  # the reason of the per-check entry's line, which leads with the entry's location
             return dataclasses.replace(seen, outcome=result.outcome, reason=why)
@@ -266,7 +268,7 @@ def judge(result: CaseResult, expectations: Expectations) -> CaseResult:
 
 
 def _judge(result: CaseResult, entry: Expectation) -> CaseResult:
-    failing = result.outcome in (FAILED, ERROR)
+    failing = result.outcome in (Outcome.FAILED, Outcome.ERROR)
     if entry.checks and failing:
         return _apply_checks(result, entry)
     if failing and entry.category is not None and result.category != entry.category:
@@ -276,12 +278,12 @@ def _judge(result: CaseResult, entry: Expectation) -> CaseResult:
         return dataclasses.replace(result, reason=f"{note}: {result.reason}" if result.reason else note,
                                    expectation=entry)
     if failing:
-        return dataclasses.replace(result, outcome=XFAIL, expectation=entry)
-    if result.outcome == PASSED and entry.intermittent:
+        return dataclasses.replace(result, outcome=Outcome.XFAIL, expectation=entry)
+    if result.outcome == Outcome.PASSED and entry.intermittent:
         return dataclasses.replace(result, expectation=entry)
-    if result.outcome == PASSED:
+    if result.outcome == Outcome.PASSED:
         return dataclasses.replace(
-            result, outcome=XPASS, expectation=entry, location=entry.location,
+            result, outcome=Outcome.XPASS, expectation=entry, location=entry.location,
             reason=f"passed, but the expectations file lists it {entry.describe()} — remove the entry")
     note = f"listed as an expected failure ({entry.location}) but skipped"
     return dataclasses.replace(result, expectation=entry, notes=result.notes + (note,))
@@ -291,9 +293,7 @@ def _apply_checks(result: "CaseResult", entry: Expectation) -> "CaseResult":
     """A per-check entry: xfail when exactly its checks fail (an intermittent one: any of them),
     failed beside an unlisted failure (or when the case did not run its checks), xpass when a
     listed check passed."""
-    from ..assertions.rules import HOLDS
-
-    failing = [check for check in result.checks if check.status not in HOLDS]
+    failing = [check for check in result.checks if not check.status.holds]
     unlisted = [check for check in failing if not entry.covers(check)]
     if unlisted or not failing:
         why = (f"{', '.join(check.name for check in unlisted)} failed too" if unlisted
@@ -303,9 +303,9 @@ def _apply_checks(result: "CaseResult", entry: Expectation) -> "CaseResult":
     stale = [name for name in entry.checks if not any(_is_under(check.name, name) for check in failing)]
     if stale and not entry.intermittent:
         return dataclasses.replace(
-            result, outcome=XPASS, expectation=entry, location=entry.location,
+            result, outcome=Outcome.XPASS, expectation=entry, location=entry.location,
             reason=f"listed checks passed: {', '.join(stale)} — remove them from the expectations entry")
-    return dataclasses.replace(result, outcome=XFAIL, expectation=entry)
+    return dataclasses.replace(result, outcome=Outcome.XFAIL, expectation=entry)
 
 
 def load_all(paths: Iterable[str], runtime_version: str | None, strict: bool = False) -> Expectations:

@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Iterator
 
-from ...ast.nodes import Scalar
+from ...ast.nodes import Scalar, Section
 from ...model.kinds import is_sequence
 from . import (canonical, graph_engine, llm_provider, observability, pipeline_utilities, prompt_management,
                retrieval_provider)
@@ -142,7 +142,9 @@ def directive_node(owner: Any, directive: str) -> Any:
         if is_sequence(getattr(node, "items", None)) and part.isdigit():
             items = node.items
             node = items[int(part)] if int(part) < len(items) else None
-        elif hasattr(node, "get") and not isinstance(node, Scalar):
+        elif isinstance(node, Section):  # a directive the predicate's row names by its path
+            node = node.named(part)
+        elif hasattr(node, "get") and not isinstance(node, Scalar):  # the scenario, a data mapping
             node = node.get(part)
         else:
             return None

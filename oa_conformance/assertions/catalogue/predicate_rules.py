@@ -19,7 +19,7 @@ from ...ast.nodes import Node
 from ...model.diagnostics import Span
 from ...model.kinds import is_mapping, is_sequence
 from ..matchers import explain, match, show
-from ..rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, Unverified
+from ..rules import Check, CheckStatus, Context, Rule, Unverified
 from . import Resolved, directive_node, resolve
 from .query_operands import operands
 from .rows import Compute, Query, Restates, Verdict
@@ -201,18 +201,18 @@ class QueryRule(Rule):
             if self.row.anchor is not None:
                 anchor = substitute(self.row.anchor, named, value)
                 if not truthy(evaluate(anchor, scope)):
-                    return (Check(self.name, FAILED, self.span, f"cannot evaluate: the anchor `{anchor}` selected nothing, "
+                    return (Check(self.name, CheckStatus.FAILED, self.span, f"cannot evaluate: the anchor `{anchor}` selected nothing, "
                                   "so the check would hold vacuously"),), bindings
             query = substitute(self.row.query, named, value)
             found = evaluate(query, scope)
         except LookupError as missing:
-            return (Check(self.name, FAILED, self.span, f"cannot evaluate: {missing}"),), bindings
+            return (Check(self.name, CheckStatus.FAILED, self.span, f"cannot evaluate: {missing}"),), bindings
         holds, why, bindings_out = compare(self.row, self.expected, found, bindings, self.name)
         if holds:
-            return (Check(self.name, VERIFIED, self.span),), bindings_out
+            return (Check(self.name, CheckStatus.VERIFIED, self.span),), bindings_out
         if isinstance(found, bool):  # "expected true, got false" says nothing: show what the query compared
             why += looked_at(query, scope)
-        return (Check(self.name, FAILED, self.span, why),), bindings
+        return (Check(self.name, CheckStatus.FAILED, self.span, why),), bindings
 
 
 def looked_at(query: str, scope: dict) -> str:
@@ -243,13 +243,13 @@ class ComputeRule(Rule):
         try:
             actual = self.row.function(scope, plain_value(self.expected), **dict(self.bindings))
         except LookupError as missing:
-            return (Check(self.name, FAILED, self.span, f"cannot evaluate: {missing}"),), bindings
+            return (Check(self.name, CheckStatus.FAILED, self.span, f"cannot evaluate: {missing}"),), bindings
         if isinstance(actual, Verdict):
-            return (Check(self.name, VERIFIED if actual.ok else FAILED, self.span, "" if actual.ok else actual.detail),), bindings
+            return (Check(self.name, CheckStatus.VERIFIED if actual.ok else CheckStatus.FAILED, self.span, "" if actual.ok else actual.detail),), bindings
         result = match(self.expected, actual, bindings, self.name, "exact")
         if result.ok:
-            return (Check(self.name, VERIFIED, self.span),), result.bindings
-        return (Check(self.name, FAILED, self.span, explain(result.mismatches), result.mismatches[0].span),), bindings
+            return (Check(self.name, CheckStatus.VERIFIED, self.span),), result.bindings
+        return (Check(self.name, CheckStatus.FAILED, self.span, explain(result.mismatches), result.mismatches[0].span),), bindings
 
 
 @dataclass(frozen=True)
@@ -263,7 +263,7 @@ class RestatesRule(Rule):
     judged_last = True
 
     def evaluate(self, ctx: Context, bindings: Any):
-        return (Check(self.name, UNVERIFIED, self.span, "not implemented: a restating predicate in a scoped block"),), bindings
+        return (Check(self.name, CheckStatus.UNVERIFIED, self.span, "not implemented: a restating predicate in a scoped block"),), bindings
 
     def judge(self, owner: Any, checks: list[Check]) -> Check:
         """Verified when the fixture gives the covered value, the owner asserts the restated
@@ -271,21 +271,21 @@ class RestatesRule(Rule):
         directive = self.row.directive
         value = plain_value(self.expected)
         if value != self.row.value:
-            return Check(self.name, UNVERIFIED, self.span, f"the catalogue covers {self.row.name} = {show(self.row.value)} "
+            return Check(self.name, CheckStatus.UNVERIFIED, self.span, f"the catalogue covers {self.row.name} = {show(self.row.value)} "
                          f"(it restates {directive}); the fixture gives {show(value)}")
         if directive_node(owner, directive) is None:
-            return Check(self.name, UNVERIFIED, self.span, f"restates {directive}, which this case does not assert")
+            return Check(self.name, CheckStatus.UNVERIFIED, self.span, f"restates {directive}, which this case does not assert")
         related = [c for c in checks if c.name == directive or directive.startswith(c.name + ".") or c.name.startswith(directive + ".")]
         if not related:
-            return Check(self.name, UNVERIFIED, self.span, f"restates {directive}, which no check of this case verified")
-        failing = [c for c in related if c.status != VERIFIED]
+            return Check(self.name, CheckStatus.UNVERIFIED, self.span, f"restates {directive}, which no check of this case verified")
+        failing = [c for c in related if c.status != CheckStatus.VERIFIED]
         if failing:
             first = failing[0]
-            status = FAILED if first.status == FAILED else UNVERIFIED
+            status = CheckStatus.FAILED if first.status == CheckStatus.FAILED else CheckStatus.UNVERIFIED
             # The restated check is reported on its own line with its own location and detail;
             # this one names it and stays at the predicate.
             return Check(self.name, status, self.span, f"restates {directive}, and {first.name} {first.status}")
-        return Check(self.name, VERIFIED, self.span)
+        return Check(self.name, CheckStatus.VERIFIED, self.span)
 
 
 def rule_for(found: Resolved, name: str, value: Any, span: Span | None) -> Rule:

@@ -36,7 +36,7 @@ from ...ast.nodes import Mapping, Node, Scalar, Section, Sequence
 from ...model.diagnostics import Span
 from ...model.trace import InvocationTrace
 from ..matchers import Match, Mismatch, explain, match, show
-from ..rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, SelectingRule, ShapeRow, ValueRule, invocation_of
+from ..rules import Check, CheckStatus, Context, Rule, SelectingRule, ShapeRow, ValueRule, invocation_of
 
 RECORD_FIELDS = ("state", "parent_states", "schema_version", "invocation_id", "correlation_id", "last_saved_at")
 
@@ -91,17 +91,17 @@ def progress_entry(record: Any, node: str) -> Any:
 def match_record(expected: Mapping, record: Any, ctx: Context, bindings: Any, path: str) -> tuple[list[tuple[str, Span | None, Match | str]], Any]:
     """Each key of a record assertion against a record: (path, span, Match | unverified reason)."""
     results: list[tuple[str, Span | None, Match | str]] = []
-    view = record_view(record)
+    shown = record_view(record)  # the saved record (a map), as assertions see it
     for key, want in expected.items():
         child, span = f"{path}.{key}", expected.key_span(key)
         check = RECORD_KEYS.get(key)
         if check is None and key in RECORD_FIELDS:
-            result = match(want, view.get(key), bindings, child, "exact")
+            result = match(want, shown.get(key), bindings, child, "exact")
         elif check is None:
             results.append((child, span, f"not implemented: record assertion {key!r}"))
             continue
         else:
-            result = check(want, view, ctx, bindings, child)
+            result = check(want, shown, ctx, bindings, child)
         bindings = result.bindings
         results.append((child, span, result))
     return results, bindings
@@ -198,11 +198,11 @@ def _checks(results: Iterable[tuple[str, Span | None, Match | str]]) -> list[Che
     checks = []
     for name, span, result in results:
         if isinstance(result, str):
-            checks.append(Check(name, UNVERIFIED, span, result))
+            checks.append(Check(name, CheckStatus.UNVERIFIED, span, result))
         elif result.ok:
-            checks.append(Check(name, VERIFIED, span))
+            checks.append(Check(name, CheckStatus.VERIFIED, span))
         else:
-            checks.append(Check(name, FAILED, span, explain(result.mismatches), result.mismatches[0].span))
+            checks.append(Check(name, CheckStatus.FAILED, span, explain(result.mismatches), result.mismatches[0].span))
     return checks
 
 
@@ -236,7 +236,7 @@ class EverySaveRule(Rule):
             return self.each(saves, ctx, bindings), bindings
         if len(saves) != len(self.expected.items):
             newest = [(s["record"]["completed_positions"] or [{}])[-1].get("node_name") for s in saves]
-            return (Check(self.name, FAILED, self.span, f"expected {len(self.expected.items)} saves, got {len(saves)} (after {newest})"),), bindings
+            return (Check(self.name, CheckStatus.FAILED, self.span, f"expected {len(self.expected.items)} saves, got {len(saves)} (after {newest})"),), bindings
         results: list[tuple[str, Span | None, Match | str]] = []
         for index, (want, save) in enumerate(zip(self.expected.items, saves)):
             found, bindings = match_record(want, save["record"], ctx, bindings, f"{self.name}[{index}]")
@@ -245,17 +245,17 @@ class EverySaveRule(Rule):
 
     def each(self, saves: list[Any], ctx: Context, bindings: Any) -> tuple[Check, ...]:
         if not saves:
-            return (Check(self.name, FAILED, self.span, "the invocation made no checkpoint save"),)
+            return (Check(self.name, CheckStatus.FAILED, self.span, "the invocation made no checkpoint save"),)
         failing: list[str] = []
         for number, save in enumerate(saves):
             results, _ = match_record(self.expected, save["record"], ctx, bindings, f"{self.name}[save {number}, {save['route']}]")
             unverified = [result for _, _, result in results if isinstance(result, str)]
             if unverified:
-                return (Check(self.name, UNVERIFIED, self.span, unverified[0]),)
+                return (Check(self.name, CheckStatus.UNVERIFIED, self.span, unverified[0]),)
             failing.extend(str(m) for _, _, result in results if not result.ok for m in result.mismatches)
         if failing:
-            return (Check(self.name, FAILED, self.span, f"{len(failing)} mismatches over {len(saves)} saves: " + "; ".join(failing[:3])),)
-        return (Check(self.name, VERIFIED, self.span),)
+            return (Check(self.name, CheckStatus.FAILED, self.span, f"{len(failing)} mismatches over {len(saves)} saves: " + "; ".join(failing[:3])),)
+        return (Check(self.name, CheckStatus.VERIFIED, self.span),)
 
 
 @dataclass(frozen=True)
@@ -271,8 +271,8 @@ class SetRule(Rule):
         actual = sorted(set(self.select(ctx)), key=repr)
         wanted = sorted({item.value for item in self.expected.items}, key=repr)
         if actual == wanted:
-            return (Check(self.name, VERIFIED, self.span),), bindings
-        return (Check(self.name, FAILED, self.span, f"expected the set {wanted}, got {actual}"),), bindings
+            return (Check(self.name, CheckStatus.VERIFIED, self.span),), bindings
+        return (Check(self.name, CheckStatus.FAILED, self.span, f"expected the set {wanted}, got {actual}"),), bindings
 
 
 # ---------------------------------------------------------------------------------------------

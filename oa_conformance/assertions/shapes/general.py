@@ -13,7 +13,7 @@ from ...ast.nodes import Mapping, Scalar, Sequence
 from ...model.diagnostics import Span
 from ..error_rules import ErrorRule, invocation_error
 from ..matchers import Match, Mismatch, explain, match, show
-from ..rules import FAILED, VERIFIED, Check, Context, Rule, SelectingRule, ShapeRow, StateRule, ValueRule, AllOf, final_state, \
+from ..rules import Check, CheckStatus, Context, Rule, SelectingRule, ShapeRow, StateRule, ValueRule, AllOf, final_state, \
     invocation_of, node_events, observer_events, primary_events, state_at_error
 
 
@@ -35,8 +35,8 @@ class EventsRule(SelectingRule):
             bindings = result.bindings
             problems.extend(result.mismatches)
         if problems:
-            return (Check(self.name, FAILED, self.span, explain(problems), problems[0].span),), bindings
-        return (Check(self.name, VERIFIED, self.span),), bindings
+            return (Check(self.name, CheckStatus.FAILED, self.span, explain(problems), problems[0].span),), bindings
+        return (Check(self.name, CheckStatus.VERIFIED, self.span),), bindings
 
 
 def match_event(expected: Mapping, actual: Any, bindings: Any, path: str) -> Match:
@@ -71,11 +71,11 @@ class DrainSummaryRule(SelectingRule):
     def evaluate(self, ctx: Context, bindings: Any):
         summary = self.select(ctx)
         if summary is None:
-            return (Check(self.name, FAILED, self.span, "no drain summary was recorded"),), bindings
+            return (Check(self.name, CheckStatus.FAILED, self.span, "no drain summary was recorded"),), bindings
         if "raised" in summary:  # graph-engine §6: drain MUST accept an optional timeout
-            return (Check(self.name, FAILED, self.span, f"the drain call raised {summary['raised']}"),), bindings
+            return (Check(self.name, CheckStatus.FAILED, self.span, f"the drain call raised {summary['raised']}"),), bindings
         if "not_a_summary" in summary:  # graph-engine §6: drain MUST return a summary
-            return (Check(self.name, FAILED, self.span, f"drain returned a {summary['not_a_summary']}, "
+            return (Check(self.name, CheckStatus.FAILED, self.span, f"drain returned a {summary['not_a_summary']}, "
                           "not a summary with timeout_reached and undelivered_count"),), bindings
         problems = []
         for key, want in self.expected.items():
@@ -86,8 +86,8 @@ class DrainSummaryRule(SelectingRule):
             result = match(want, summary.get(key), bindings, f"{self.name}.{key}")
             problems.extend(result.mismatches)
         if problems:
-            return (Check(self.name, FAILED, self.span, explain(problems, limit=len(problems)), problems[0].span),), bindings
-        return (Check(self.name, VERIFIED, self.span),), bindings
+            return (Check(self.name, CheckStatus.FAILED, self.span, explain(problems, limit=len(problems)), problems[0].span),), bindings
+        return (Check(self.name, CheckStatus.VERIFIED, self.span),), bindings
 
 
 # ---------------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from typing import Any
 
 from ...model.diagnostics import Span
 from ..catalogue.predicate_rules import predicate_block, references
-from ..rules import FAILED, VERIFIED, Check, Context, Rule, ShapeRow, ValueRule, AllOf, invocation_of, node_events
+from ..rules import Check, CheckStatus, Context, Rule, ShapeRow, ValueRule, AllOf, invocation_of, node_events
 
 
 @dataclass(frozen=True)
@@ -25,8 +25,8 @@ class NoPropagatedError(Rule):
         if propagated == bool(self.expected.value):
             detail = (f"invoke() raised {inv.error.type_name} ({inv.error.category}): {inv.error.message}" if propagated
                       else "invoke() returned normally")
-            return (Check(self.name, FAILED, self.span, detail),), bindings
-        return (Check(self.name, VERIFIED, self.span),), bindings
+            return (Check(self.name, CheckStatus.FAILED, self.span, detail),), bindings
+        return (Check(self.name, CheckStatus.VERIFIED, self.span),), bindings
 
 
 def _no_propagated_error(node: Any, span: Span | None) -> Rule:
@@ -46,7 +46,7 @@ class SnapshotScope(Rule):
     def evaluate(self, ctx: Context, bindings: Any):
         snapshots = invocation_of(ctx).node_snapshots
         if self.node not in snapshots or self.observer not in snapshots[self.node]:
-            return (Check(self.name, FAILED, self.span, f"no snapshot of {self.observer!r} at node {self.node!r}"),), bindings
+            return (Check(self.name, CheckStatus.FAILED, self.span, f"no snapshot of {self.observer!r} at node {self.node!r}"),), bindings
         scoped = dataclasses.replace(ctx, events=node_events(snapshots[self.node][self.observer]))
         checks: list[Check] = []
         for rule in self.rules:

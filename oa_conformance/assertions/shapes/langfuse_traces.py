@@ -26,7 +26,7 @@ from ...ast.nodes import Mapping, Scalar, Sequence
 from ...model.diagnostics import Span
 from ...model.trace.record import FIRST_RUN, RESUMED
 from ..matchers import Match, Mismatch, absorb, match, show
-from ..rules import UNVERIFIED, Check, Context, FlagRule, Rule, SelectingRule, ShapeRow, ValueRule, collection, verdict
+from ..rules import Check, CheckStatus, Context, FlagRule, Rule, SelectingRule, ShapeRow, ValueRule, collection, verdict
 from .truncation import TRUNCATION_MARKER, truncation_mismatches
 
 OBS = "observability"
@@ -242,7 +242,7 @@ class LangfuseTraceRule(SelectingRule):
         else:
             result = match_trace(self.expected, self.select(ctx), index, bindings, path, unknown)
         checks = [verdict(self.name, self.span, result)]
-        checks += [Check(f"expected.{where}", UNVERIFIED, span, f"not implemented: Langfuse field {where.rsplit('.', 1)[-1]!r}")
+        checks += [Check(f"expected.{where}", CheckStatus.UNVERIFIED, span, f"not implemented: Langfuse field {where.rsplit('.', 1)[-1]!r}")
                    for where, span in unknown]
         return tuple(checks), result.bindings
 

@@ -25,7 +25,7 @@ from ...model.trace import ErrorRecord
 from ..matchers import Match, Mismatch, match, show
 from ..catalogue.predicate_rules import predicate_block, references
 from ..error_rules import ErrorRule
-from ..rules import FAILED, VERIFIED, Check, Context, Rule, SelectingRule, ShapeRow, ValueRule, AllOf, collection, verdict
+from ..rules import Check, CheckStatus, Context, Rule, SelectingRule, ShapeRow, ValueRule, AllOf, collection, verdict
 
 LP = "llm-provider"
 
@@ -133,12 +133,12 @@ class CallOutcome(Rule):
         error = call_record(ctx).get("error")
         if error is not None:
             detail = f"{call_label(ctx)} raised unexpectedly: {error['type']} ({error['category']}): {error['message']}"
-            return (Check(self.name, FAILED, self.span, detail),), bindings
-        return (Check(self.name, VERIFIED, self.span),), bindings
+            return (Check(self.name, CheckStatus.FAILED, self.span, detail),), bindings
+        return (Check(self.name, CheckStatus.VERIFIED, self.span),), bindings
 
 
 def _expects_error(expected: Any) -> bool:
-    return expected is not None and expected.get("raises") is not None
+    return expected is not None and expected.raises is not None
 
 
 def _expected(node: Any, span: Span | None, shape_rule: Any) -> Rule:
@@ -156,10 +156,10 @@ def _calls(node: Any, span: Span | None, shape_rule: Any) -> Rule:
 
     rules: list[Rule] = []
     for index, step in enumerate(node.items):
-        inner: list[Rule] = [] if step.get("expected") is not None else [CallOutcome(f"calls[{index}]", step.span)]
-        for directive in step.order:
+        inner: list[Rule] = [] if step.expected is not None else [CallOutcome(f"calls[{index}]", step.span)]
+        for directive, value in step.items():
             if directive in DIRECTIVES:  # `expected` and the wire directives
-                inner.append(shape_rule(directive, step.get(directive), step.key_span(directive), LP))
+                inner.append(shape_rule(directive, value, step.key_span(directive), LP))
         rules.append(InCall(f"calls[{index}]", step.span, index, tuple(inner)))
     return AllOf(tuple(rules))
 
@@ -297,7 +297,7 @@ class AbsentKeysRule(SelectingRule):
     def evaluate(self, ctx: Context, bindings: Any):
         requests = self.select(ctx)
         if not requests:
-            return (Check(self.name, FAILED, self.span, "no request was sent"),), bindings
+            return (Check(self.name, CheckStatus.FAILED, self.span, "no request was sent"),), bindings
         problems = []
         for key, absent, span in self.expected:
             for request in requests:
@@ -331,14 +331,14 @@ class BytesIdenticalRule(Rule):
         calls, requests = calls_of(ctx), wire_of(ctx)["requests"]
         named = [item.value for item in self.expected.calls.items]
         if len(set(named)) < 2:  # one call is identical to itself: nothing would be compared
-            return (Check(self.name, FAILED, self.span, f"calls: expected at least two distinct calls to compare, got {named}",
+            return (Check(self.name, CheckStatus.FAILED, self.span, f"calls: expected at least two distinct calls to compare, got {named}",
                           self.expected.key_span("calls")),), bindings
         bodies = []
         for item in self.expected.calls.items:
             index = item.value
             if index >= len(calls) or len(calls[index]["requests"]) != 1:
                 sent = len(calls[index]["requests"]) if index < len(calls) else "no"
-                return (Check(self.name, FAILED, item.span, f"call {index} sent {sent} requests, not one"),), bindings
+                return (Check(self.name, CheckStatus.FAILED, item.span, f"call {index} sent {sent} requests, not one"),), bindings
             bodies.append((index, requests[calls[index]["requests"][0]]["body"]))
         first_index, first = bodies[0]
         for index, body in bodies[1:]:
@@ -346,8 +346,8 @@ class BytesIdenticalRule(Rule):
                 at = next(i for i, (a, b) in enumerate(zip(first + "\0", body + "\0")) if a != b)
                 detail = (f"call {index}'s body differs from call {first_index}'s at byte {at}: "
                           f"{first[max(0, at - 20):at + 40]!r} vs {body[max(0, at - 20):at + 40]!r}")
-                return (Check(self.name, FAILED, self.span, detail),), bindings
-        return (Check(self.name, VERIFIED, self.span),), bindings
+                return (Check(self.name, CheckStatus.FAILED, self.span, detail),), bindings
+        return (Check(self.name, CheckStatus.VERIFIED, self.span),), bindings
 
 
 def _bytes_identical(node: Any, span: Span | None) -> Rule:

@@ -14,7 +14,7 @@ from ...ast.values import literal
 from ...model.kinds import is_mapping
 from ..catalogue.predicate_rules import predicate_block, references
 from ..matchers import Match, Mismatch, show
-from ..rules import FAILED, VERIFIED, Check, Context, Rule, ShapeRow, ValueRule, collection, final_state, invocation_of, verdict
+from ..rules import Check, CheckStatus, Context, Rule, ShapeRow, ValueRule, collection, final_state, invocation_of, verdict
 from .otel_spans import OBS, _problem, forest
 
 # ---------------------------------------------------------------------------------------------
@@ -36,10 +36,10 @@ class SpanFlagRule(Rule):
         found = self.offending(ctx)
         holds = not found
         if holds == bool(self.expected.value):
-            return (Check(self.name, VERIFIED, self.span),), bindings
+            return (Check(self.name, CheckStatus.VERIFIED, self.span),), bindings
         detail = (f"{self.claim}, but found {show([s.get('name') for s in found][:8])}" if found
                   else f"expected the opposite of: {self.claim}")
-        return (Check(self.name, FAILED, self.span, detail),), bindings
+        return (Check(self.name, CheckStatus.FAILED, self.span, detail),), bindings
 
 
 def _openarmature(span: Any) -> bool:
@@ -137,7 +137,7 @@ class StateBoundsRule(Rule):
         for field_name, bounds in self.expected.items():
             where = self.expected.key_span(field_name)
             value = state.get(field_name, "<absent>") if is_mapping(state) else getattr(state, field_name, "<absent>")
-            low, high = literal(bounds.get("min")), literal(bounds.get("max"))
+            low, high = literal(bounds.min), literal(bounds.max)
             wanted = f"a number in [{'-inf' if low is None else low}, {'inf' if high is None else high}]"
             integral = isinstance(low, int) and isinstance(high, int)  # integer bounds bound an integer
             if isinstance(value, bool) or not isinstance(value, int if integral else (int, float)):
@@ -166,7 +166,7 @@ class PerInvocationRule(Rule):
         for run_name, block in self.expected.items():
             path = f"{self.name}.{run_name}"
             if run_name not in runs:
-                checks.append(Check(path, FAILED, self.expected.key_span(run_name), f"no invocation named {run_name!r} ran"))
+                checks.append(Check(path, CheckStatus.FAILED, self.expected.key_span(run_name), f"no invocation named {run_name!r} ran"))
                 continue
             run_context = replace(ctx, invocation=runs[run_name])
             for rule in predicate_block(OBS, path, references(block), restating=False):  # a restatement reads a whole block's verdicts
@@ -210,8 +210,8 @@ class RejectionRule(Rule):
             detail = (f"invoke() {invocation.outcome}" if invocation.outcome != "errored"
                       else "the run failed, but no set_invocation_metadata call raised at its call site")
         if holds == bool(self.expected.value):
-            return (Check(self.name, VERIFIED, self.span),), bindings
-        return (Check(self.name, FAILED, self.span, detail if not holds else "the rejection happened"),), bindings
+            return (Check(self.name, CheckStatus.VERIFIED, self.span),), bindings
+        return (Check(self.name, CheckStatus.FAILED, self.span, detail if not holds else "the rejection happened"),), bindings
 
 
 def _invoke_rejects(node: Any, span: Span | None) -> Rule:

@@ -30,7 +30,7 @@ from ...model.diagnostics import Span
 from ...ast.values import literal
 from ...model.kinds import is_mapping, is_sequence
 from ..matchers import Bindings, Match, Mismatch, absorb, first_difference, match, show
-from ..rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, ShapeRow, collection, verdict
+from ..rules import Check, CheckStatus, Context, Rule, ShapeRow, collection, verdict
 from .truncation import truncation_mismatches
 
 OBS = "observability"
@@ -399,7 +399,7 @@ class TracesRule(Rule):
         def one(want: Any, actual: Any, current: Any, path: str) -> Match:
             trace_id, roots = actual
             problems: list[Mismatch] = []
-            if want.get("trace_id") is not None:
+            if want.trace_id is not None:
                 result = match(want.trace_id, trace_id, current, f"{path}.trace_id")
                 current, problems = result.bindings, list(result.mismatches)
                 if problems:
@@ -421,7 +421,7 @@ def _parent_trace(node: Any, span: Span | None) -> Rule:
         spans = forest(ctx)
         return spans, spans.traces()[_main_trace_id(spans)]
 
-    return SpanForestRule("expected.parent_trace.span_tree", node.key_span("span_tree"), node.get("span_tree"), select)
+    return SpanForestRule("expected.parent_trace.span_tree", node.key_span("span_tree"), node.span_tree, select)
 
 
 # What `determinism_check.compare` may name, and the part of a span each one keeps (§10: hierarchy,
@@ -461,7 +461,7 @@ class DeterminismRule(Rule):
         named = literal(self.expected.get("compare_runs"))
         if not (is_sequence(named) and len(set(named)) == len(named) == 2
                 and all(isinstance(n, int) and not isinstance(n, bool) for n in named)):  # a run equals itself
-            return (Check(self.name, FAILED, self.span, f"compare_runs: expected two distinct run indices, got {show(named)}",
+            return (Check(self.name, CheckStatus.FAILED, self.span, f"compare_runs: expected two distinct run indices, got {show(named)}",
                           self.expected.key_span("compare_runs")),), bindings
         first, second = named
         if max(first, second) >= len(runs):
@@ -469,17 +469,17 @@ class DeterminismRule(Rule):
         aspects = set(literal(self.expected.get("compare")))
         unknown = aspects - set(DETERMINISM_ASPECTS)
         if unknown:
-            return (Check(self.name, UNVERIFIED, self.span, f"not implemented: compare {sorted(unknown)}"),), bindings
+            return (Check(self.name, CheckStatus.UNVERIFIED, self.span, f"not implemented: compare {sorted(unknown)}"),), bindings
         ignored = list(literal(self.expected.get("ignore_attributes")) or [])
         trees = [[_deterministic(root, spans, aspects, ignored) for root in runs[index]] for index in (first, second)]
         difference = first_difference(trees[0], trees[1], "span_tree")
         want_equal = bool(literal(self.expected.get("require_equal")))
         if (difference is None) == want_equal:
-            return (Check(self.name, VERIFIED, self.span),), bindings
+            return (Check(self.name, CheckStatus.VERIFIED, self.span),), bindings
         if difference is None:
-            return (Check(self.name, FAILED, self.span, f"runs {first} and {second} are identical, expected them to differ"),), bindings
+            return (Check(self.name, CheckStatus.FAILED, self.span, f"runs {first} and {second} are identical, expected them to differ"),), bindings
         where, left, right = difference
-        return (Check(self.name, FAILED, self.span, f"runs {first} and {second} differ at {where}: {show(left)} vs {show(right)}"),), bindings
+        return (Check(self.name, CheckStatus.FAILED, self.span, f"runs {first} and {second} differ at {where}: {show(left)} vs {show(right)}"),), bindings
 
 
 def _determinism_check(node: Any, span: Span | None) -> Rule:

@@ -13,7 +13,7 @@ from ...ast.nodes import Mapping, Scalar, Sequence
 from ...model.diagnostics import Span
 from ...model.trace import primary_observer
 from ..matchers import Match, Mismatch, explain, match, show
-from ..rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, ShapeRow, invocation_of, verdict
+from ..rules import Check, CheckStatus, Context, Rule, ShapeRow, invocation_of, verdict
 
 ISOLATED = "FailureIsolatedEvent"
 STATES = ("pre_state", "post_state")
@@ -95,13 +95,13 @@ class EventsJudged(Rule):
         """Verified by the first event that matched; else the closest event's mismatches."""
         for result in results:
             if result.ok:
-                return Check(self.name, VERIFIED, self.span), result.bindings
+                return Check(self.name, CheckStatus.VERIFIED, self.span), result.bindings
         if not results:
-            return Check(self.name, FAILED, self.span, f"no {what} was observed"), bindings
+            return Check(self.name, CheckStatus.FAILED, self.span, f"no {what} was observed"), bindings
         closest = min(results, key=lambda r: len(r.mismatches))
         prefix = f"none of the {len(events)} {what}s matches; closest: " if len(events) > 1 else ""
         detail = prefix + explain(closest.mismatches) + extra
-        return Check(self.name, FAILED, self.span, detail, closest.mismatches[0].span), bindings
+        return Check(self.name, CheckStatus.FAILED, self.span, detail, closest.mismatches[0].span), bindings
 
 
 @dataclass(frozen=True)
@@ -130,10 +130,10 @@ class NoIsolationEventRule(EventsJudged):
     def judge(self, events: list[Any], bindings: Any) -> tuple[Check, Any]:
         want_none = bool(self.expected.value)
         if want_none == (not events):
-            return Check(self.name, VERIFIED, self.span), bindings
+            return Check(self.name, CheckStatus.VERIFIED, self.span), bindings
         detail = (f"{len(events)} failure-isolation events fired: {show([e.get('event_name') for e in events])}"
                   if want_none else "no failure-isolation event fired")
-        return Check(self.name, FAILED, self.span, detail), bindings
+        return Check(self.name, CheckStatus.FAILED, self.span, detail), bindings
 
 
 def _no_isolation_event(node: Scalar, span: Span | None) -> Rule:
@@ -260,17 +260,17 @@ class ConcurrencyRule(EventsJudged):
     def judge(self, events: list[Any], bindings: Any) -> tuple[Check, Any]:
         unknown = [key for key, _ in self.expected.items() if key not in ("max_in_flight", "reached")]
         if unknown:
-            return Check(self.name, UNVERIFIED, self.span, f"not implemented: concurrency_invariant keys {unknown}"), bindings
+            return Check(self.name, CheckStatus.UNVERIFIED, self.span, f"not implemented: concurrency_invariant keys {unknown}"), bindings
         bound, seen = self.expected.get("max_in_flight").value, max_in_flight(events)
         reached = self.expected.get("reached")  # an extension: the bound must also be used, not only respected
         if seen == 0:
-            return Check(self.name, FAILED, self.span, "no fan-out instance body ran: nothing to measure"), bindings
+            return Check(self.name, CheckStatus.FAILED, self.span, "no fan-out instance body ran: nothing to measure"), bindings
         if seen > bound:
-            return Check(self.name, FAILED, self.span, f"{seen} instances were in flight at once, more than {bound}"), bindings
+            return Check(self.name, CheckStatus.FAILED, self.span, f"{seen} instances were in flight at once, more than {bound}"), bindings
         if reached is not None and reached.value is True and seen < bound:
-            return Check(self.name, FAILED, self.expected.key_span("reached"),
+            return Check(self.name, CheckStatus.FAILED, self.expected.key_span("reached"),
                          f"expected the bound reached ({bound} instances in flight at once), at most {seen} were"), bindings
-        return Check(self.name, VERIFIED, self.span, f"at most {seen} instances were in flight at once"), bindings
+        return Check(self.name, CheckStatus.VERIFIED, self.span, f"at most {seen} instances were in flight at once"), bindings
 
 
 def _concurrency_invariant(node: Mapping, span: Span | None) -> Rule:

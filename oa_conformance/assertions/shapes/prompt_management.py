@@ -27,9 +27,8 @@ from ..matchers import Match, Mismatch, describe, match, show
 from ..catalogue.predicate_rules import predicate_block
 from ..error_rules import ErrorRule
 from ..rules import (
-    FAILED,
-    VERIFIED,
     Check,
+    CheckStatus,
     Context,
     Rule,
     SelectingRule,
@@ -92,7 +91,7 @@ def captured(name: str) -> Callable[[Context], Any]:
 
 def judged(rule: Rule, problems: list[str], bindings: Any):
     """A rule's one check: failed with its problems, or verified when there are none."""
-    check = Check(rule.name, FAILED, rule.span, "; ".join(problems)) if problems else Check(rule.name, VERIFIED, rule.span)
+    check = Check(rule.name, CheckStatus.FAILED, rule.span, "; ".join(problems)) if problems else Check(rule.name, CheckStatus.VERIFIED, rule.span)
     return (check,), bindings
 
 
@@ -186,11 +185,11 @@ def _calls(block: str):
         rules: list[Rule] = []
         for index, call in enumerate(node.items):
             where = f"{block}[{index}]"
-            expected = call.get("expected")
-            if expected is None or expected.get("raises") is None:
+            expected = call.expected
+            if expected is None or expected.raises is None:
                 rules.append(CallSucceeded(where, call.span, call_entry(block, index)))
-            for key in (expected.order if expected is not None else ()):
-                value, key_span = expected.get(key), expected.key_span(key)
+            for key, value in (expected.items() if expected is not None else ()):
+                key_span = expected.key_span(key)
                 name = f"{where}.expected.{key}"
                 if key in CALL_RESULTS:
                     rules.append(FieldsRule(name, key_span, value, call_result(block, index)))
@@ -295,8 +294,8 @@ def _backend_state(node: Mapping, span: Span | None) -> Rule:
             if b not in backends:
                 raise LookupError(f"no backend named {b!r}")
             return backends[b]
-        for key in state.order:
-            rules.append(ValueRule(f"expected_backend_state.{backend}.{key}", state.key_span(key), state.get(key),
+        for key, value in state.items():
+            rules.append(ValueRule(f"expected_backend_state.{backend}.{key}", state.key_span(key), value,
                                    lambda ctx, s=select, k=key: s(ctx)[k]))
     return AllOf(tuple(rules))
 

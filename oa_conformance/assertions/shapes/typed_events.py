@@ -17,7 +17,7 @@ from ...ast.nodes import Mapping, Scalar
 from ...model.diagnostics import Span
 from ...ast.values import literal
 from ..matchers import Match, Mismatch, absorb, match, show
-from ..rules import FAILED, UNVERIFIED, VERIFIED, Check, Context, Rule, SelectingRule, ShapeRow, Unverified, AllOf, node_events, \
+from ..rules import Check, CheckStatus, Context, Rule, SelectingRule, ShapeRow, Unverified, AllOf, node_events, \
     primary_events, verdict
 
 OBS = "observability"
@@ -52,7 +52,7 @@ class NodeCompletedCarriesError(SelectingRule):
             if key == "node_name":
                 continue
             if key != "error_category":
-                checks.append(Check(f"{self.name}.{key}", UNVERIFIED, self.expected.key_span(key), f"not implemented: {key!r}"))
+                checks.append(Check(f"{self.name}.{key}", CheckStatus.UNVERIFIED, self.expected.key_span(key), f"not implemented: {key!r}"))
                 continue
             categories = []
             if error is not None:
@@ -60,7 +60,7 @@ class NodeCompletedCarriesError(SelectingRule):
                 chain = error.get("cause_chain")
                 categories.append(chain.get("category") if hasattr(chain, "get") else None)
             ok = want.value in categories
-            checks.append(Check(f"{self.name}.{key}", VERIFIED if ok else FAILED, self.expected.key_span(key),
+            checks.append(Check(f"{self.name}.{key}", CheckStatus.VERIFIED if ok else CheckStatus.FAILED, self.expected.key_span(key),
                                 "" if ok else f"the completed event's error is {show(error)}"))
         return tuple(checks), bindings
 
@@ -94,12 +94,12 @@ class ContainsEvent(SelectingRule):
     def evaluate(self, ctx: Context, bindings: Any):
         family = self.expected.event_type.value
         candidates = of_type(self.select(ctx), family)
-        fields = self.expected.get("fields")
+        fields = self.expected.fields
         if not candidates:
-            return (Check(self.name, FAILED, self.span, f"no {family} among {show([e['type'] for e in self.select(ctx)])}"),), bindings
-        if fields is None and self.expected.get("fields_absent_keys") is None:
-            return (Check(self.name, VERIFIED, self.span),), bindings
-        absent = self.expected.get("fields_absent_keys")
+            return (Check(self.name, CheckStatus.FAILED, self.span, f"no {family} among {show([e['type'] for e in self.select(ctx)])}"),), bindings
+        if fields is None and self.expected.fields_absent_keys is None:
+            return (Check(self.name, CheckStatus.VERIFIED, self.span),), bindings
+        absent = self.expected.fields_absent_keys
         path = self.name.split(".", 1)[-1]
 
         def judged(event: Any) -> Match:
@@ -143,7 +143,7 @@ class EventCount(SelectingRule):
         seen = len(of_type(self.select(ctx), self.family))
         ok = seen == self.count if self.compare == "eq" else seen >= self.count
         want = f"{'' if self.compare == 'eq' else 'at least '}{self.count}"
-        return (Check(self.name, VERIFIED if ok else FAILED, self.span, "" if ok else f"expected {want} {self.family}, got {seen}"),), bindings
+        return (Check(self.name, CheckStatus.VERIFIED if ok else CheckStatus.FAILED, self.span, "" if ok else f"expected {want} {self.family}, got {seen}"),), bindings
 
 
 @dataclass(frozen=True)
@@ -156,7 +156,7 @@ class EventsInOrder(SelectingRule):
         wanted = self.expected.events
         path = self.name.split(".", 1)[-1]
         if len(events) != len(wanted.items):
-            return (Check(self.name, FAILED, self.span, f"expected {len(wanted.items)} {family} events, got {len(events)}"),), bindings
+            return (Check(self.name, CheckStatus.FAILED, self.span, f"expected {len(wanted.items)} {family} events, got {len(events)}"),), bindings
         problems: list[Mismatch] = []
         for position, (want, event) in enumerate(zip(wanted.items, events)):
             bindings = absorb(problems, match(want, event, bindings, f"{path}.events[{position}]", "subset"))
@@ -170,7 +170,7 @@ class EveryEventHas(SelectingRule):
     def evaluate(self, ctx: Context, bindings: Any):
         events = self.select(ctx)
         if not events:
-            return (Check(self.name, FAILED, self.span, "the collector captured no event"),), bindings
+            return (Check(self.name, CheckStatus.FAILED, self.span, "the collector captured no event"),), bindings
         problems: list[Mismatch] = []
         for position, event in enumerate(events):
             bindings = absorb(problems, match(self.expected, event, bindings, f"{self.name.split('.', 1)[-1]}[{position}]", "subset"))
@@ -186,7 +186,7 @@ class ValuesCover(SelectingRule):
         seen = [event.get(field) for event in self.select(ctx) if field in event]
         missing = [value for value in literal(self.expected.values) if value not in seen]
         ok = not missing
-        return (Check(self.name, VERIFIED if ok else FAILED, self.span, "" if ok else f"{field} never took {show(missing)}; seen {show(seen)}",
+        return (Check(self.name, CheckStatus.VERIFIED if ok else CheckStatus.FAILED, self.span, "" if ok else f"{field} never took {show(missing)}; seen {show(seen)}",
                       None if ok else self.expected.key_span("values")),), bindings
 
 
@@ -201,7 +201,7 @@ class RelativeOrder(SelectingRule):
         path = self.name.split(".", 1)[-1]
         seen = [(e["type"], e.get("phase")) for e in events]
         if len(events) != len(order.items):
-            return (Check(self.name, FAILED, self.span, f"expected {len(order.items)} matching events, got {len(events)}: {show(seen)}",
+            return (Check(self.name, CheckStatus.FAILED, self.span, f"expected {len(order.items)} matching events, got {len(events)}: {show(seen)}",
                           order.span),), bindings
         problems: list[Mismatch] = []
         for position, (want, event) in enumerate(zip(order.items, events)):
@@ -222,7 +222,7 @@ class Documents(Rule):
 
     def evaluate(self, ctx: Context, bindings: Any):
         ok = isinstance(self.expected, Scalar) and self.expected.value is True
-        return (Check(self.name, VERIFIED if ok else FAILED, self.span, "" if ok else "expected the documentation flag true"),), bindings
+        return (Check(self.name, CheckStatus.VERIFIED if ok else CheckStatus.FAILED, self.span, "" if ok else "expected the documentation flag true"),), bindings
 
 
 def _collector_rules(collector: str, assertions: Mapping) -> list[Rule]:

@@ -50,7 +50,6 @@ from .coverage_command import add_parser as add_coverage_parser
 from .pipes import OUTPUT_CLOSED, closed_pipe_tolerated, output_closed, stopped_when_output_closes, unwritten
 
 # One progress character per finished case (pytest's letters), in completion order.
-PROGRESS = {"passed": ".", "failed": "F", "not implemented": "N", "skipped": "s", "error": "E", "xfail": "x", "xpass": "X"}
 INTERRUPTED = 130  # the shell's code for a process stopped by SIGINT
 CLOSED = "abandoned: the output was closed"
 DEFAULT_ROOT = "spec"  # run and check with no root: the bundled fixtures of a checkout
@@ -344,6 +343,7 @@ def _run_cases(cases, args, expectations, durations) -> tuple[dict[int, object],
     and why the run stopped early (None when every case finished)."""
     from ...host.manifest import header_lines, warning_lines
     from ..report import column
+    from ...verdicts.outcomes import SYMBOLS
     from ...scheduling.runner import run_as_completed
 
     processes = _processes(args)
@@ -365,7 +365,7 @@ def _run_cases(cases, args, expectations, durations) -> tuple[dict[int, object],
         with stopped_when_output_closes():
             for index, result in stream:
                 finished[index] = result
-                _progress(column(result), len(finished), args.quiet)
+                _progress(SYMBOLS[column(result)], len(finished), args.quiet)
                 failures += result.fails_run
                 if args.maxfail and failures >= args.maxfail:
                     stopped = f"stopped after {failures} failing case{'s' if failures > 1 else ''} (--maxfail {args.maxfail})"
@@ -423,10 +423,10 @@ def _processes(args: argparse.Namespace) -> int:
     return args.processes or default_processes()
 
 
-def _progress(column: str, count: int, quiet: bool) -> None:
+def _progress(symbol: str, count: int, quiet: bool) -> None:
     if quiet:
         return
-    sys.stdout.write(PROGRESS.get(column, "?") + ("\n" if count % 80 == 0 else ""))
+    sys.stdout.write(symbol + ("\n" if count % 80 == 0 else ""))
     sys.stdout.flush()
 
 

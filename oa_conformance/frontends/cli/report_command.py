@@ -19,9 +19,9 @@ import os
 import sys
 from typing import TextIO
 
-from ..pages.report_page import SYMBOLS
 from .files import unwritable_because, why_not_written, write_whole
 from ..report import read_json_document
+from ...verdicts.outcomes import SYMBOLS
 from .report_diff import NotAReport, read_document
 
 

@@ -14,11 +14,8 @@ import sys
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from ..report import NOT_IMPLEMENTED_COLUMN, NotAReport, one_line, read_json_report, refuse_duplicate_ids
-from ...verdicts.results import NOT_IMPLEMENTED
-
-GOOD = frozenset({"passed", "xfail", "skipped"})
-BAD = frozenset({"failed", "error", "xpass", NOT_IMPLEMENTED_COLUMN})
+from ..report import NotAReport, one_line, read_json_report, refuse_duplicate_ids
+from ...verdicts.outcomes import BAD, GOOD, column_of
 INDENT = " " * 4
 
 
@@ -39,10 +36,7 @@ class ReportedCase:
         capability = case.get("capability") or (fixture.split("/", 1)[0] if "/" in fixture else "-")
         stem = fixture.rsplit("/", 1)[-1].removesuffix(".yaml")
         case_id = case.get("id") or (f"{capability}/{stem}" + (f"[{case['case']}]" if case.get("case") is not None else ""))
-        verdict = case["outcome"]
-        if verdict == "failed" and case.get("category") == NOT_IMPLEMENTED:
-            verdict = NOT_IMPLEMENTED_COLUMN
-        return cls(case_id, capability, verdict, _first_finding(case))
+        return cls(case_id, capability, column_of(case["outcome"], case.get("category")), _first_finding(case))
 
 
 def _first_finding(case: dict) -> str | None:

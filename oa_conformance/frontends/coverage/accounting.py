@@ -25,6 +25,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from ...model.diagnostics import Span
+
 from .toml_file import read_toml, table_line
 
 # The kinds true by construction (docs/COVERAGE.md): a statement a case could test is open, never
@@ -60,8 +62,8 @@ class AccountingEntry(NamedTuple):
     cited_without_checking: tuple[str, ...] = ()
 
     @property
-    def location(self) -> str:
-        return f"{self.path}:{self.line}"
+    def location(self) -> Span:
+        return Span(self.path, self.line, None)
 
     def describe(self) -> str:
         """The reason as the map shows it: the phrase of the closed set, then why."""

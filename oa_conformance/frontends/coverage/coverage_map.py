@@ -180,8 +180,10 @@ def build_map(roots: list[str], checkout: str, results: list[str] | None = None,
     named_by = {ident: tuple(dict.fromkeys(cases)) for ident, cases in named.items()}
     reasons = _accounted(statements, every_statement, chosen, cited_by, named_by, problems)
     checked = {ident for ident, cases in named_by.items() if any(c in passed for c in cases)} | checked_by_tests
-    statuses = {s.id: status_of(proven=bool(proven.get(s.id)), checked=s.id in checked, accounted=s.id in reasons,
-                                cited=bool(cited_by.get(s.id))) for s in statements}
+    violating = outcomes.violating if outcomes is not None else frozenset()
+    violated = {ident for ident, cases in named_by.items() if any(c in violating for c in cases)}
+    statuses = {s.id: status_of(proven=bool(proven.get(s.id)), violated=s.id in violated, checked=s.id in checked,
+                                accounted=s.id in reasons, cited=bool(cited_by.get(s.id))) for s in statements}
     problems.extend(_stale_accounting(statements, statuses, chosen, proven, named_by, passed))
     return CoverageMap(statements, tuple(resolved), cited_by, named_by,
                        {ident: tuple(found) for ident, found in proven.items()}, statuses, reasons, len(fixtures),
@@ -208,12 +210,14 @@ def _fault_proofs(faults: Iterable[FaultEntry], every_statement: dict, passed: f
 
 
 def _stale_accounting(statements: Iterable[Any], statuses: dict, chosen: dict, proven: dict, named_by: dict, passed: frozenset) -> list[str]:
-    """An accounting entry for a statement now proven or checked: drop it (retired reasons aside)."""
+    """An accounting entry for a statement now proven, checked or shown violated: drop it (retired
+    reasons aside; a known runtime violation is a failing case, never an accounting entry)."""
     problems = []
     for s in statements:
-        if statuses[s.id] in (Status.PROVEN, Status.CHECKED) and s.id in chosen and chosen[s.id].reason not in RETIRED:
+        if statuses[s.id] in (Status.PROVEN, Status.VIOLATED, Status.CHECKED) and s.id in chosen and chosen[s.id].reason not in RETIRED:
             entry = chosen[s.id]
-            by = (proven.get(s.id) or [{"case": c} for c in named_by.get(s.id, ()) if c in passed] or [{"test": "adapter evidence"}])[0]
+            by = (proven.get(s.id) or [{"case": c} for c in named_by.get(s.id, ()) if c in passed]
+                  or [{"case": c} for c in named_by.get(s.id, ())] or [{"test": "adapter evidence"}])[0]
             problems.append(f"{entry.location}: accounting entry {s.id!r} is {statuses[s.id].value} by "
                             f"{by.get('case') or by.get('test')}: drop the entry")
     return problems

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from ...model.diagnostics import Span
+
 from .toml_file import read_toml, table_line
 
 _KEYS = frozenset(("text", "tests", "why"))
@@ -32,8 +34,8 @@ class Evidence(NamedTuple):
     line: int
 
     @property
-    def location(self) -> str:
-        return f"{self.path}:{self.line}"
+    def location(self) -> Span:
+        return Span(self.path, self.line, None)
 
 
 class EvidenceError(ValueError):

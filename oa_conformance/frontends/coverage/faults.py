@@ -22,6 +22,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from ...model.diagnostics import Span
+
 from .toml_file import read_toml
 
 _REQUIRED = ("id", "file", "old", "new", "clause")
@@ -44,8 +46,8 @@ class FaultEntry(NamedTuple):
     statement_line: int = 0  # of its statement = line (its header's when it has none)
 
     @property
-    def location(self) -> str:
-        return f"{self.path}:{self.statement_line}"
+    def location(self) -> Span:
+        return Span(self.path, self.statement_line, None)
 
 
 class FaultsError(ValueError):

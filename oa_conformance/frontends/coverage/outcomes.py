@@ -15,13 +15,19 @@ import json
 import os
 from typing import Iterable, NamedTuple
 
-PASSING = frozenset(("passed", "xpass"))
+from ...verdicts.outcomes import Outcome
+
+PASSING = frozenset((Outcome.PASSED, Outcome.XPASS))
+RUNTIME_VIOLATION = "xfail (runtime)"
 
 
 class Outcomes(NamedTuple):
     passed: frozenset[str]  # case ids that passed in every report that ran them
     ran: frozenset[str]  # every case id a usable report ran
     problems: tuple[str, ...]
+    # case ids that failed as a known runtime violation (xfail under a ``runtime`` expectations
+    # entry) in every report that ran them
+    violating: frozenset[str] = frozenset()
 
 
 class ResultsError(ValueError):
@@ -55,9 +61,19 @@ def read_results(paths: Iterable[str], known: set[str], capabilities: set[str] |
                             f"(first: {foreign[0]}): results of another corpus version? those are not used")
         for case in cases:
             if case["id"] in known:
-                outcome_sets.setdefault(case["id"], set()).add(str(case.get("outcome")))
+                outcome_sets.setdefault(case["id"], set()).add(_outcome(case))
     passed = frozenset(i for i, outcomes in outcome_sets.items() if outcomes <= PASSING)
-    return Outcomes(passed, frozenset(outcome_sets), tuple(problems))
+    violating = frozenset(i for i, outcomes in outcome_sets.items() if outcomes == {RUNTIME_VIOLATION})
+    return Outcomes(passed, frozenset(outcome_sets), tuple(problems), violating)
+
+
+def _outcome(case: dict) -> str:
+    """The case's outcome, an expected failure told apart when its entry blames the runtime."""
+    outcome = str(case.get("outcome"))
+    expectation = case.get("expectation")
+    if outcome == Outcome.XFAIL and isinstance(expectation, dict) and expectation.get("kind") == "runtime":
+        return RUNTIME_VIOLATION
+    return outcome
 
 
 def _corpus(root: str) -> str:

@@ -29,7 +29,7 @@ from ...interpreter.static.scenarios import FILE_ONLY, Scenario, scenarios
 from ...model.diagnostics import Span
 from ...grammar import check as grammar_check
 from ...grammar import looks_like_token, parse_token
-from ...model.vocabulary import VOCABULARY
+from ...model.vocabulary import VOCABULARY, Directive
 from ...model.vocabulary import shapes as sh
 from .spec_terms import END
 
@@ -248,22 +248,22 @@ class Graph(NamedTuple):
 
 def fields_of(state: Node | None) -> Mapping | None:
     """A ``state:`` block's fields (name → FieldDecl), or None."""
-    fields = state.get("fields") if isinstance(state, Section) else None
+    fields = state.fields if isinstance(state, Section) else None
     return fields if type(fields) is Mapping else None
 
 
 def schema_fields(graph: Section) -> frozenset | None:
     """The field names a graph declaration's ``state:`` declares (None: no schema to check against)."""
-    fields = fields_of(graph.get("state"))
+    fields = fields_of(graph.state)
     return frozenset(fields.keys) if fields is not None else None
 
 
 def graph_of(section: Section, name: str | None) -> Graph | None:
     """The graph a section declares (a subgraph declaration), or None when it declares no nodes."""
-    nodes = section.get("nodes")
+    nodes = section.nodes
     if type(nodes) is not Mapping:
         return None
-    return Graph(name, section.get("entry"), nodes, section.get("edges"), section.get("state"), section.key_span("nodes"))
+    return Graph(name, section.entry, nodes, section.edges, section.state, section.key_span("nodes"))
 
 
 def _nested_graphs(section: Section) -> Iterator[tuple[str, Section]]:
@@ -371,8 +371,8 @@ class ScenarioContext:
     def reducer_uses(self) -> Iterator[tuple[str, ReducerUse]]:
         """Every reducer a field declares (``reducer:`` and ``alt_reducer:``): (field name, use)."""
         for name, decl in self.field_decls():
-            for directive in ("reducer", "alt_reducer"):
-                use = reducer_use(decl.get(directive))
+            for value in (decl.reducer, decl.alt_reducer):
+                use = reducer_use(value)
                 if use is not None:
                     yield name, use
 
@@ -389,7 +389,7 @@ class ScenarioContext:
         """Every error category the scenario expects: at compile time or raised by an invocation."""
         found = {self.compile_error} if self.compile_error else set()
         for section in self.sections("error_expectation"):
-            category = section.get("category")
+            category = section.category
             if isinstance(category, Scalar) and isinstance(category.value, str):
                 found.add(category.value)
         return frozenset(found)
@@ -422,10 +422,10 @@ def text_of(node: Node | None) -> str | None:
 
 def edge_targets(edge: Section) -> list[Scalar]:
     """Where an edge may route: its ``to``, and a condition's ``then`` / ``else``."""
-    found = [edge.get("to")]
-    condition = edge.get("condition")
+    found = [edge.to]
+    condition = edge.condition
     if isinstance(condition, Section):
-        found += [condition.get("then"), condition.get("else")]
+        found += [condition.then, condition.else_]
     return [target for target in found if type(target) is Scalar]
 
 
@@ -439,16 +439,16 @@ def undeclared_target(target: Node | None, graph: Graph) -> str | None:
 
 def routes_anywhere(edge: Section) -> bool:
     """A routing callable with no declared destination: it may route to any node."""
-    condition = edge.get("condition")
+    condition = edge.condition
     return isinstance(condition, Section) and "callable" in condition and not edge_targets(edge)
 
 
 @lru_cache(maxsize=None)
-def _reference_directives(family: str) -> tuple[str, ...]:
-    """The directives of ``family`` that name a subgraph to run: a string-valued ``subgraph`` or
+def _reference_directives(family: str) -> tuple[Directive, ...]:
+    """The rows of ``family`` that name a subgraph to run: a string-valued ``subgraph`` or
     ``*_subgraph`` (a node's, a fan-out's, a branch's …), read off the vocabulary."""
     return tuple(
-        d.name for d in VOCABULARY.directives_of(family)
+        d for d in VOCABULARY.directives_of(family)
         if (d.name == "subgraph" or d.name.endswith("_subgraph")) and isinstance(d.shape, sh.ScalarShape)
     )
 
@@ -461,8 +461,8 @@ def referencing_families() -> tuple[str, ...]:
 
 def subgraph_reference(section: Section) -> Scalar | None:
     """The subgraph a section runs (``subgraph: inner``), if it names one."""
-    for name in _reference_directives(section.family):
-        value = section.get(name)
+    for row in _reference_directives(section.family):
+        value = section.given(row)
         if type(value) is Scalar:
             return value
     return None

@@ -16,7 +16,7 @@ from pathlib import PurePath
 from typing import Callable, Iterable, Sequence
 from urllib.parse import quote
 
-from ...model.diagnostics import Diagnostic, escaped
+from ...model.diagnostics import Diagnostic
 from ...model.version import ADAPTER_VERSION
 from .rules import LintRule
 
@@ -25,7 +25,7 @@ _SARIF_LEVELS = {"error": "error", "warning": "warning", "info": "note"}
 
 
 def format_text(diagnostics: Sequence[Diagnostic], rules: Sequence[LintRule] = ()) -> str:
-    return "".join(f"{escaped(d.path)}:{d.line}:{d.column}: {d.code} {d.message}\n" for d in diagnostics)
+    return "".join(f"{d.location}: {d.code} {d.message}\n" for d in diagnostics)
 
 
 def as_record(d: Diagnostic) -> dict:

@@ -23,36 +23,31 @@ from __future__ import annotations
 import collections
 import json
 import os
-import re
 import urllib.parse
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
+from ...model.diagnostics import Span
+from ...verdicts.outcomes import BAD, COLUMNS, GOOD, NOT_IMPLEMENTED_COLUMN, SYMBOLS, Outcome, column_of
 from .environment import render
 
-# Each verdict's symbol: the progress characters of ``oa-conformance run`` (tests/test_report_page.py
-# keeps the two tables in step), and the CSS class its cell gets.
-SYMBOLS = {"passed": ".", "failed": "F", "not implemented": "N", "skipped": "s", "error": "E", "xfail": "x", "xpass": "X"}
+# A verdict is a column of the run's table (``outcomes.COLUMNS``), or a case the run lacks. Each has
+# the symbol ``oa-conformance run`` prints while cases run (``outcomes.SYMBOLS``), the CSS class its
+# cell gets, and one character in the page's data (``v``: a run's verdicts of a case side by side).
 NOT_RUN = "not run"
 NOT_RUN_SYMBOL = "–"
-CLASSES = {"passed": "p", "failed": "f", "not implemented": "n", "skipped": "s", "error": "e", "xfail": "xf", "xpass": "xp",
-           NOT_RUN: "nr"}
-# Each verdict as one character of the page's data (``v``: a run's verdicts of a case side by side).
-CODES = {"passed": "p", "failed": "f", "not implemented": "n", "skipped": "s", "error": "e", "xfail": "x", "xpass": "X", NOT_RUN: "-"}
+CLASSES = dict(zip((*COLUMNS, NOT_RUN), ("p", "f", "n", "s", "e", "xf", "xp", "nr"), strict=True))
+CODES = dict(zip((*COLUMNS, NOT_RUN), "pfnsexX-", strict=True))
 # Which verdict a fixture's cell shows when its cases differ: the one most in need of a look first.
-SEVERITY = ("error", "failed", "not implemented", "xpass", "xfail", "skipped", "passed", NOT_RUN)
-# A change from a good verdict to a bad one is worse, the other way better, as `oa-conformance diff`
-# judges it (tests/test_pages.py keeps the two in step); any other change (passed → skipped, a case
-# one run lacks) is only "changed".
-GOOD = ("passed", "xfail", "skipped")
-BAD = ("failed", "error", "xpass", "not implemented")
+SEVERITY = (Outcome.ERROR, Outcome.FAILED, NOT_IMPLEMENTED_COLUMN, Outcome.XPASS, Outcome.XFAIL, Outcome.SKIPPED, Outcome.PASSED, NOT_RUN)
+# A change from a GOOD verdict to a BAD one is worse, the other way better, as `oa-conformance diff`
+# judges it (``outcomes.GOOD``, ``outcomes.BAD``); any other change (passed → skipped, a case one run
+# lacks) is only "changed".
 
 
 def verdict(case: dict) -> str:
     """A case's outcome, with the adapter's own gaps (failed, not implemented) apart: the CLI's columns."""
-    if case.get("outcome") == "failed" and case.get("category") == "not_implemented":
-        return "not implemented"
-    return str(case.get("outcome"))
+    return str(column_of(case.get("outcome"), case.get("category")))
 
 
 @dataclass(frozen=True)
@@ -150,14 +145,10 @@ def _facts(run: RunColumn) -> dict[str, Any]:
             "expectations": run.expectations, "adapter": run.adapter}
 
 
-_LOCATION = re.compile(r"(.*?)((?::\d+){1,2})?")
-
-
 def _split(location: str) -> tuple[str, str]:
-    """``path:line:col`` as (path, ``line:col``)."""
-    match = _LOCATION.fullmatch(location)
-    assert match is not None  # the pattern matches every string
-    return match.group(1), (match.group(2) or "")[1:]
+    """A stored report's ``path:line:col`` as (path, ``line:col``); a location naming no line is all path."""
+    span = Span.read(location)
+    return (span.path, span.position) if span is not None else (location, "")
 
 
 def _place(path: str, run: RunColumn, fixture: str | None) -> tuple[str, str]:

@@ -446,17 +446,8 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Any:
     if isinstance(item, CaseItem) and call.when == "call" and item.case_seconds:
         report.duration = item.case_seconds
     if isinstance(item, CaseItem) and item.skipped_at and report.skipped and isinstance(report.longrepr, tuple):
-        path, line = _path_and_line(item.skipped_at)
-        report.longrepr = (path, line, report.longrepr[2])
+        report.longrepr = (item.skipped_at.path, item.skipped_at.line, report.longrepr[2])
     return report
-
-
-def _path_and_line(location: str) -> tuple[str, int]:
-    """``path:line:col`` (a fixture) or ``path:line`` (an expectations entry) → (path, line)."""
-    path, line = location.rsplit(":", 1)
-    if ":" in path and path.rsplit(":", 1)[1].isdigit():  # path:line:col
-        path, line = path.rsplit(":", 1)
-    return path, int(line)
 
 
 class _JUnitClassnames:

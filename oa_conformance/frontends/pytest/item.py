@@ -8,6 +8,8 @@ from typing import Any
 import pytest
 
 from ..report import failure_text
+from ...model.diagnostics import Span
+from ...verdicts.outcomes import Outcome
 from ...verdicts.results import CaseRef, CaseResult
 from .stash import SCHEDULER
 
@@ -22,29 +24,29 @@ class CaseItem(pytest.Item):
     def __init__(self, *, case: CaseRef, **kwargs: Any):
         super().__init__(**kwargs)
         self.case = case
-        self.skipped_at: str | None = None  # path:line:col of a recognized skip (path:line: an entry's)
+        self.skipped_at: Span | None = None  # where a recognized skip is (a fixture's line, or an expectations entry's)
         self.case_seconds: float | None = None  # how long the case itself ran (it may have run ahead)
 
     def runtest(self) -> None:
         """The judged result (the one judge, ``expectations.judge``) as pytest's outcome."""
         result = self.config.stash[SCHEDULER].result(self)
-        self.user_properties.append(("oa_outcome", result.outcome))
+        self.user_properties.append(("oa_outcome", result.outcome.value))  # a plain str: xdist sends it as it is
         self.case_seconds = result.duration_s
         entry = result.expectation
-        if entry is not None and entry.intermittent and result.outcome in ("passed", "xfail"):
+        if entry is not None and entry.intermittent and result.outcome in (Outcome.PASSED, Outcome.XFAIL):
             self.user_properties.append(("oa_intermittent", f"{entry.location}: {self.case.id} is intermittent "
-                                         f"(expected to fail or pass): {'passed' if result.outcome == 'passed' else 'failed'}"))
-        if result.outcome == "skipped":
+                                         f"(expected to fail or pass): {'passed' if result.outcome == Outcome.PASSED else 'failed'}"))
+        if result.outcome == Outcome.SKIPPED:
             self.skipped_at = result.location  # reported there (pytest_runtest_makereport), not at this line
             pytest.skip(result.reason or "skipped")
-        if result.outcome == "xfail":
+        if result.outcome == Outcome.XFAIL:
             checks = f"; checks {', '.join(entry.checks)}" if entry.checks else ""
             pytest.xfail(f"{'intermittent, ' if entry.intermittent else ''}{entry.kind}: {entry.reason} ({entry.location}{checks})")
-        if result.outcome == "xpass":  # pytest's own strict XPASS: a failure that says to remove the entry
+        if result.outcome == Outcome.XPASS:  # pytest's own strict XPASS: a failure that says to remove the entry
             why = f"{entry.kind}: {entry.reason}" if result.reason and result.reason.startswith("passed,") else result.reason
             self.add_marker(pytest.mark.xfail(reason=f"{why} ({entry.location})", strict=True))
             return
-        if result.outcome != "passed":
+        if result.outcome != Outcome.PASSED:
             raise CaseFailed(result)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
@@ -68,10 +70,7 @@ class CaseItem(pytest.Item):
 
         findings = result.findings()
         where, text = findings[0] if findings else (result.location, result.reason or result.outcome)
-        path, line = str(self.path), (self._span().line if self._span() else 0)
-        if where and where.count(":") >= 2:
-            path, line_text, _ = where.rsplit(":", 2)
-            line = int(line_text) if line_text.isdigit() else line
+        path, line = (where.path, where.line) if where is not None else (str(self.path), self._span().line if self._span() else 0)
         return ReprExceptionInfo(reprtraceback=ReprTraceback([], None, "line"),
                                  reprcrash=ReprFileLocation(path, line, one_line(text) or ""))
 

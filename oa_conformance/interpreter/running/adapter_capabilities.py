@@ -106,8 +106,7 @@ def capability_mismatches(scenario: Scenario) -> list[CapabilityMismatch]:
     """The ``requires_capability`` entries the runtime does not meet (empty: assert the case)."""
     required: Any = scenario.view.requires_capability
     mismatches = []
-    for name in (required.order if required is not None else ()):
-        value = required.get(name)
+    for name, value in (required.items() if required is not None else ()):
         if not isinstance(value, Scalar):
             continue
         found = probed(name)

@@ -23,6 +23,7 @@ from typing import Any, Awaitable, Callable
 from ...host import graph as oa
 
 from ...ast.nodes import Mapping, Scalar, Section
+from ...model.diagnostics import Span
 from ...model.errors import HarnessPrimitiveMissing
 from .harness import Harness, HarnessRaised, timed_drain
 from ...ast.values import literal
@@ -31,7 +32,7 @@ from ...ast.values import literal
 class NotImplementedDirective(Exception):
     """A directive the vocabulary accepts but this adapter cannot execute yet."""
 
-    def __init__(self, directive: str, span: Any = None):
+    def __init__(self, directive: str, span: Span | None = None):
         super().__init__(f"not implemented: {directive}")
         self.directive = directive
         self.span = span
@@ -87,11 +88,11 @@ async def sleep(ctx: NodeContext, spec: Scalar) -> None:
 
 async def raises(ctx: NodeContext, spec: Any) -> None:
     if isinstance(spec, Scalar):
-        category = ctx.decl.get("error_category")
+        category = ctx.decl.error_category
         raise HarnessRaised(spec.value, category.value if category is not None else None)
-    kind = spec.get("exception_kind")
+    kind = spec.exception_kind
     if kind is not None:  # a bare host exception, no category (e.g. `exception_kind: ValueError`)
-        message = spec.get("message")
+        message = spec.message
         raise builtin_exception(kind)(message.value if message is not None else "harness failure")
     raise cyclic(raised_error(spec), spec)
 
@@ -129,8 +130,8 @@ def cyclic(error: HarnessRaised, spec: Section) -> HarnessRaised:
 
 def raised_error(spec: Section) -> HarnessRaised:
     """The error a structured failure spec (`{category, message, cause}`) describes, cause-chained."""
-    category = spec.get("category")
-    message = spec.get("message")
+    category = spec.category
+    message = spec.message
     transient = spec.get("transient")
     error = HarnessRaised(
         message.value if isinstance(message, Scalar) and message.value is not None else "harness failure",
@@ -142,30 +143,30 @@ def raised_error(spec: Section) -> HarnessRaised:
 
 def with_cause(error: HarnessRaised, spec: Section) -> HarnessRaised:
     """``error`` chained to the originating cause the spec's `cause` describes, if any (§5.1)."""
-    cause = spec.get("cause")
+    cause = spec.cause
     if cause is not None:
         error.__cause__ = raised_error(cause)
     return error
 
 
 async def flaky(ctx: NodeContext, spec: Section) -> None:
-    if spec.get("fail_first_invocation_only") is not None:
+    if spec.fail_first_invocation_only is not None:
         if spec.fail_first_invocation_only.value and ctx.harness.cursor.index == 0:
             raise HarnessRaised(f"{ctx.name} fails its first invocation", "node_exception")
-        ctx.partial.update(success_update(ctx, spec.get("on_success")))
+        ctx.partial.update(success_update(ctx, spec.on_success))
         return
-    sequence = spec.get("failure_sequence")
+    sequence = spec.failure_sequence
     attempt = ctx.harness.log.count_attempt(("flaky", ctx.name))
     entries = sequence.items if sequence is not None else ()
-    fail_count = spec.get("fail_count")  # the compact count form: fail the first N attempts
+    fail_count = spec.fail_count  # the compact count form: fail the first N attempts
     if fail_count is not None and attempt < fail_count.value:
-        category = spec.get("category")
+        category = spec.category
         raise runtime_error(category.value if category is not None else "node_exception", f"{ctx.name} fails attempt {attempt}")
     if attempt < len(entries):
         entry = entries[attempt]
         if isinstance(entry, Section):
             raise raised_error(entry)
-    ctx.partial.update(success_update(ctx, spec.get("success_update") or spec.get("on_success")))
+    ctx.partial.update(success_update(ctx, spec.success_update or spec.on_success))
 
 
 def runtime_error(category: str, message: str) -> Exception:
@@ -207,13 +208,13 @@ def _mock_failure(ctx: NodeContext, spec: Section, why: str, default_category: s
 async def flaky_by_index(ctx: NodeContext, spec: Section) -> None:
     """`fail_when_idx`: the instance whose item value equals it fails, every attempt;
     `fail_count_per_idx`: every instance fails its first N attempts. Category default provider_unavailable."""
-    when = spec.get("fail_when_idx")
+    when = spec.fail_when_idx
     if when is not None and _item_value(ctx, when) == when.value:
         raise _mock_failure(ctx, spec, f"fails for item {when.value}", "provider_unavailable")
-    count = spec.get("fail_count_per_idx")
+    count = spec.fail_count_per_idx
     if count is not None and ctx.harness.log.count_attempt(("flaky_by_index", ctx.name, _instance())) < count.value:
         raise _mock_failure(ctx, spec, "fails this attempt", "provider_unavailable")
-    ctx.partial.update(success_update(ctx, spec.get("success_compute")))
+    ctx.partial.update(success_update(ctx, spec.success_compute))
 
 
 def _item_value(ctx: NodeContext, spec: Scalar) -> Any:
@@ -233,11 +234,11 @@ async def flaky_per_index(ctx: NodeContext, spec: Section) -> None:
     from ...host.observability import current_fan_out_index
 
     index = current_fan_out_index()
-    first = literal(spec.get("fail_first_run_indices")) or []
-    always = literal(spec.get("always_fail_indices")) or []
+    first = literal(spec.fail_first_run_indices) or []
+    always = literal(spec.always_fail_indices) or []
     if index in always or (index in first and ctx.harness.cursor.index == 0):
         raise _mock_failure(ctx, spec, f"fails for fan-out index {index}")
-    ctx.partial.update(success_update(ctx, spec.get("success_compute")))
+    ctx.partial.update(success_update(ctx, spec.success_compute))
 
 
 async def flaky_instance_only(ctx: NodeContext, spec: Section) -> None:
@@ -246,7 +247,7 @@ async def flaky_instance_only(ctx: NodeContext, spec: Section) -> None:
     attempt = ctx.harness.log.count_attempt(("flaky_instance_only", ctx.name, _instance()))
     if attempt < spec.fail_count_per_instance.value:
         raise _mock_failure(ctx, spec, f"fails instance attempt {attempt}")
-    ctx.partial.update(success_update(ctx, spec.get("success_compute")))
+    ctx.partial.update(success_update(ctx, spec.success_compute))
 
 
 async def flaky_resume_aware(ctx: NodeContext, spec: Section) -> None:
@@ -254,10 +255,10 @@ async def flaky_resume_aware(ctx: NodeContext, spec: Section) -> None:
     its first `fail_resumed_invocation_count` attempts in any later (resumed) invocation."""
     index = ctx.harness.cursor.index
     attempt = ctx.harness.log.count_attempt(("flaky_resume_aware", ctx.name, index, _instance()))
-    limit = spec.get("fail_first_invocation_count" if index == 0 else "fail_resumed_invocation_count")
+    limit = spec.fail_first_invocation_count if index == 0 else spec.fail_resumed_invocation_count
     if limit is not None and attempt < limit.value:
         raise _mock_failure(ctx, spec, f"fails attempt {attempt} of invocation {index}")
-    ctx.partial.update(success_update(ctx, spec.get("on_success")))
+    ctx.partial.update(success_update(ctx, spec.on_success))
 
 
 async def drain_events_for(ctx: NodeContext, spec: Section) -> None:
@@ -270,7 +271,7 @@ async def drain_events_for(ctx: NodeContext, spec: Section) -> None:
     summary = await timed_drain(harness.graph.compiled.drain_events_for, timeout, invocation_id)
     harness.log.node_drains.append((ctx.name, {**summary, "invocation_id": invocation_id,
                                                "delivered_at_return": harness.log.delivered(harness.instruments.observers, invocation_id)}))
-    observer_name = spec.get("snapshot_observer")
+    observer_name = spec.snapshot_observer
     if observer_name is not None:
         observer = harness.instruments.observers.get(observer_name.value)
         if observer is None:
@@ -333,11 +334,11 @@ def condition_function(condition: Section) -> Callable[[Any], Any]:
     def destination(name: Any) -> Any:
         return oa.END if name == "END" else name
 
-    callable_name = condition.get("callable")
+    callable_name = condition.callable
     if callable_name is None:
         field_name = condition.if_field.value
-        expected = literal(condition.get("equals"))
-        then, otherwise = condition.then.value, condition.get("else").value
+        expected = literal(condition.equals)
+        then, otherwise = condition.then.value, condition.else_.value
 
         def route(state: Any) -> Any:
             return destination(then if getattr(state, field_name) == expected else otherwise)
@@ -358,12 +359,13 @@ def guarded_route(edges: list[Section]) -> Callable[[Any], Any]:
     (in declaration order) whose condition holds, else the unguarded sibling edge, else END."""
     guarded, fallback = [], oa.END
     for edge in edges:
-        when, target = edge.get("when"), edge.get("to").value
+        when, target = edge.when, edge.to.value
         target = oa.END if target == "END" else target
         if when is None:
             fallback = target
             continue
-        tests = [(WHEN_COMPARISONS[name], literal(when.get(name))) for name in WHEN_COMPARISONS if when.get(name) is not None]
+        given = dict(when.items())
+        tests = [(compare, literal(given[name])) for name, compare in WHEN_COMPARISONS.items() if name in given]
         guarded.append((when.field.value, tests, target))
 
     def route(state: Any) -> Any:
@@ -388,7 +390,7 @@ def _state_field_read(condition: Section, destination: Callable) -> Callable:
 
 
 def _edge_raises(condition: Section, destination: Callable) -> Callable:
-    message = condition.get("message")
+    message = condition.message
     text = message.value if message is not None else "edge function raised"
 
     def route(state: Any) -> Any:
@@ -406,7 +408,7 @@ ROUTING_CALLABLES = {"state_field_read": _state_field_read, "edge_raises": _edge
 
 def count_function(spec: Section) -> Callable[[Any], int]:
     """``state -> int`` for a computed fan-out count or concurrency."""
-    callable_name = spec.get("callable")
+    callable_name = spec.callable
     name = callable_name.value if callable_name is not None else "state_field_read"
     factory = COUNT_CALLABLES.get(name)
     if factory is None:

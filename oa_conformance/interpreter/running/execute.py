@@ -75,7 +75,7 @@ def not_executed_within(scenario: Scenario, capability: str | None) -> tuple[str
     """The first directive nested in what the case declares (a fan-out, a branch, an ``expected:``
     key …) whose row marks it not executed in its family: the case fails as not implemented at it,
     the one verdict that kind gives, instead of a handler refusing it mid-build."""
-    for value in (scenario.view.get(name) for name in scenario.view.order):
+    for _, value in scenario.view.items():
         for node in walk(value) if isinstance(value, Node) else ():
             if isinstance(node, Section) and node.family not in _GATED:
                 for name in node.order:
@@ -172,10 +172,10 @@ def _recording_observers(scenario: Scenario, log: RunLog, cursor: InvocationCurs
     observers = {}
     for decl in declared.items:
         name = decl.name.value
-        behavior = decl.get("behavior").value if decl.get("behavior") is not None else "record"
+        behavior = decl.behavior.value if decl.behavior is not None else "record"
         if behavior not in ("record", "accumulate", "raise", "mutate"):
             raise HarnessPrimitiveMissing(f"observer behavior {behavior!r}", decl.behavior.span)
-        pacing = decl.get("sleep_ms_per_event")
+        pacing = decl.sleep_ms_per_event
         observers[name] = RecordingObserver(name, behavior, log, cursor, literal(pacing) if pacing is not None else 0)
     return observers
 
@@ -191,9 +191,9 @@ def _attach_observers(scenario: Scenario, instruments: Instruments, built: Any, 
         built.compiled.attach_observer(instruments.observers[HARNESS_OBSERVER])
     for decl in (declared.items if declared is not None else ()):
         observer = instruments.observers[decl.name.value]
-        phases = decl.get("phases")
+        phases = decl.phases
         phase_set = frozenset(literal(phases)) if phases is not None else None
-        attach = decl.get("attach").value if decl.get("attach") is not None else "graph"
+        attach = decl.attach.value if decl.attach is not None else "graph"
         target = _target_graph(decl, built)
         if attach == "graph":
             handles[decl.name.value] = target.attach_observer(observer, phases=phase_set) if phase_set else target.attach_observer(observer)
@@ -205,12 +205,12 @@ def _attach_observers(scenario: Scenario, instruments: Instruments, built: Any, 
 # What a case may declare about a run; a case with none of them beside `expected_compile_warning`
 # asserts compilation only (§5.8: "asserts that compilation succeeds while emitting warnings") and
 # is not invoked.
-RUN_DIRECTIVES = ("initial_state", "expected", "expected_error", "invariants", "invocations", "invoke", "invoke_with",
-                  "resume", "first_run_expected_error", "saved_record_assertions", "every_save_assertions", "run_count")
-
-
 def compile_only(scenario: Scenario) -> bool:
-    return scenario.view.expected_compile_warning is not None and all(scenario.view.get(d) is None for d in RUN_DIRECTIVES)
+    view = scenario.view
+    run_directives = (view.initial_state, view.expected, view.expected_error, view.invariants, view.invocations, view.invoke,
+                      view.invoke_with, view.resume, view.first_run_expected_error, view.saved_record_assertions,
+                      view.every_save_assertions, view.run_count)
+    return view.expected_compile_warning is not None and all(value is None for value in run_directives)
 
 
 async def _no_runs() -> Any:
@@ -240,11 +240,11 @@ def _probe_registration(scenario: Scenario, built: Any) -> dict[str, Any]:
     """The registration probes the case's expectations ask for, by name (empty when none)."""
     expected = scenario.view.expected
     return {name: probe(built) for directive, (name, probe) in REGISTRATION_PROBES.items()
-            if expected is not None and expected.get(directive) is not None}
+            if expected is not None and expected.named(directive) is not None}
 
 
 def _target_graph(decl: Section, built: Any) -> Any:
-    target = decl.get("target")
+    target = decl.target
     name = target.value if target is not None else "outer"
     if name == "outer":
         return built.compiled
@@ -306,18 +306,15 @@ def _captured(scenario: Scenario, seams: CaptureSeams, contract: CapabilityHarne
     return instrument(scenario, seams)
 
 
-# Expectations that judge how node bodies overlapped in time: a case asserting one gets bodies that
-# yield to the event loop (``Instruments.concurrency_markers``).
-OVERLAP_DIRECTIVES = ("concurrency_invariant",)
-
-
 def asks_for_overlap(scenario: Scenario) -> bool:
-    """Whether any expected block of the case (case level or per invocation) judges overlap."""
+    """Whether any expected block of the case (case level or per invocation) judges how node bodies
+    overlapped in time (``concurrency_invariant``): such a case gets bodies that yield to the event
+    loop (``Instruments.concurrency_markers``)."""
     blocks = [scenario.view.expected]
     invocations = scenario.view.invocations
     if invocations is not None and not isinstance(invocations, Scalar):
-        blocks += [invocation.get("expected") for invocation in invocations.items]
-    return any(block is not None and block.get(name) is not None for block in blocks for name in OVERLAP_DIRECTIVES)
+        blocks += [invocation.expected for invocation in invocations.items]
+    return any(block is not None and block.concurrency_invariant is not None for block in blocks)
 
 
 def instruments(scenario: Scenario, log: RunLog, cursor: InvocationCursor, case_files: contextlib.ExitStack) -> Instruments:
@@ -325,7 +322,7 @@ def instruments(scenario: Scenario, log: RunLog, cursor: InvocationCursor, case_
     observers, the checkpointer backend (both recording into ``log``) and the clock. They attach to
     the graph once it exists (``_attach_observers``); the captures add theirs (``with_captures``)."""
     clock = scenario.view.clock_stub
-    kind = clock.get("type") if clock is not None else None
+    kind = clock.type if clock is not None else None
     # The clocks the harness provides: a deterministic monotonic clock for timing middleware (§6.2),
     # or the runtime's sleeps recorded instead of waited (an extension, clock_edge.py).
     if kind is not None and kind.value not in ("deterministic_monotonic", "virtual_sleep"):
@@ -368,7 +365,7 @@ async def execute_graph(scenario: Scenario, built: BuiltGraph, harness: Harness)
 def case_parameters(scenario: Scenario) -> dict[str, Any]:
     """The names the case itself declares, for rules that refer to them (the trace's ``parameters``)."""
     def node_names(graph: Any) -> list[str]:
-        nodes = graph.get("nodes") if graph is not None else None
+        nodes = graph.get("nodes") if graph is not None else None  # graph: a `graph:` block or the scenario
         return [str(name) for name, _ in nodes.items()] if nodes is not None else []
 
     graph = scenario.view.graph
@@ -381,10 +378,10 @@ def case_parameters(scenario: Scenario) -> dict[str, Any]:
     }
 
 
-def _get(scenario: Scenario, source: Section | None, directive: str) -> Any:
-    if source is not None and source.get(directive) is not None:
-        return source.get(directive)
-    return scenario.view.get(directive)
+def _get(scenario: Scenario, source: Section | None, attribute: str) -> Any:
+    """The run's own value (its `invocations:` entry; a `resume:` block gives few), else the case's."""
+    own = getattr(source, attribute, None)
+    return own if own is not None else getattr(scenario.view, attribute, None)
 
 
 def resume_target(reference: Any, previous: list[InvocationTrace]) -> str:
@@ -424,8 +421,8 @@ def _invoke_arguments(scenario: Scenario, run: PlannedRun, invoke_block: Any, pr
     metadata = _get(scenario, source, "caller_metadata")
     if metadata is not None:
         kwargs["metadata"] = literal(metadata)
-    resume = (source.get("resume_invocation") if source is not None else None) or (
-        invoke_block.get("resume_invocation") if invoke_block is not None and source is None else None)
+    resume = (source.resume_invocation if source is not None else None) or (
+        invoke_block.resume_invocation if invoke_block is not None and source is None else None)
     if resume is not None and run.role != POPULATE:
         kwargs["resume_invocation"] = resume_target(resume, previous)
     return kwargs

@@ -121,8 +121,7 @@ def needed_proposals(capability: str | None, sections: Iterable[Section], scenar
     for section in sections:
         for node in walk(section):
             if isinstance(node, Section):
-                for name in node.order:
-                    value = node.get(name)
+                for name, value in node.items():
                     needs = DIRECTIVE_PROPOSALS.get(name) or VALUE_PROPOSALS.get((name, None))
                     if needs is None and isinstance(value, Scalar):
                         needs = VALUE_PROPOSALS.get((name, value.value))
@@ -133,7 +132,7 @@ def needed_proposals(capability: str | None, sections: Iterable[Section], scenar
                             if key in EXTRAS_KEY_PROPOSALS:
                                 need(*EXTRAS_KEY_PROPOSALS[key])
                 if node.family == "field":
-                    reducer = node.get("reducer")
+                    reducer = node.reducer
                     if isinstance(reducer, Mapping) and not isinstance(reducer, Scalar):
                         need(FACTORY_REDUCER_PROPOSAL, f"factory reducer {reducer.keys[0]!r}")
             elif isinstance(node, Mapping) and "type" in node.keys:

@@ -89,9 +89,9 @@ def state_class(name: str, state: Section | None) -> type:
     fields: dict[str, Any] = {}
     schema_version = None
     if state is not None:
-        version = state.get("schema_version")
+        version = state.schema_version
         schema_version = version.value if isinstance(version, Scalar) else None
-        declared = state.get("fields")
+        declared = state.fields
         for field_name, decl in (declared.items() if declared is not None else ()):
             fields[field_name] = _field(decl)
     namespace = {"__base__": oa.State if state is not None else UndeclaredState}
@@ -104,8 +104,7 @@ def state_class(name: str, state: Section | None) -> type:
 def _field(decl: Section) -> tuple[Any, Any]:
     annotation = python_type(decl.type) if decl.type is not None else Any
     reducers = []
-    for key in ("reducer", "alt_reducer"):
-        spec = decl.get(key)
+    for spec in (decl.reducer, decl.alt_reducer):
         if spec is None:
             continue
         if isinstance(spec, Scalar):
@@ -120,9 +119,9 @@ def _field(decl: Section) -> tuple[Any, Any]:
             raise HarnessPrimitiveMissing(f"factory reducer {factory!r}: the adapter does not build it", spec.span)
     if reducers:
         annotation = Annotated[annotation, *reducers]
-    default = decl.get("default")
+    default = decl.default
     if default is None:
-        if decl.get("required") is not None and decl.required.value:
+        if decl.required is not None and decl.required.value:
             return (annotation, ...)
         return (annotation, None) if annotation is Any else (annotation, Field(default=None))
     value = literal(default)
@@ -152,22 +151,22 @@ class _GraphCompiler:
         return self.compiled[name]
 
     def graph(self, source: Section | Scenario, name: str, outermost: bool) -> Any:
-        get = source.get
-        state_cls = state_class(name, get("state"))
+        graph = source.view if outermost else source  # the case's graph as its view sees it, or a declared subgraph
+        state_cls = state_class(name, graph.state)
         builder = oa.GraphBuilder(state_cls)
-        per_node_middleware, per_graph_middleware = self.middleware_config(get("middleware"))
-        nodes = get("nodes")
+        per_node_middleware, per_graph_middleware = self.middleware_config(graph.middleware)
+        nodes = graph.nodes
         for node_name, decl in (nodes.items() if nodes is not None else ()):
             middleware = list(per_node_middleware.get(node_name, ()))
-            inline = decl.get("middleware")
+            inline = decl.middleware
             if inline is not None:
                 middleware.extend(build_middleware(m, self.site, node_name) for m in inline.items)
-            wrapping = decl.get("wrap_with_middleware")
+            wrapping = decl.wrap_with_middleware
             if wrapping is not None:
                 middleware.extend(wrap_middleware(m, self.harness.log) for m in wrapping.items)
             middleware.extend(NODE_MIDDLEWARE[directive](spec, self.site, node_name)
                               for directive, spec in decl.items() if directive in NODE_MIDDLEWARE)
-            if any(decl.get(key) is not None for key in COMPOSITION_KEYS):
+            if any(directive in COMPOSITION_KEYS for directive in decl.order):
                 prelude = composite_prelude(node_name, decl, self.harness)
                 if prelude is not None:
                     middleware.append(prelude)  # innermost: where a function node's body would run
@@ -181,25 +180,25 @@ class _GraphCompiler:
             self.add_node(builder, node_name, decl, middleware)
         for mw in per_graph_middleware:
             builder.add_middleware(mw)
-        entry = get("entry")
+        entry = graph.entry
         if entry is not None:
             builder.set_entry(entry.value)
-        edges = get("edges")
+        edges = graph.edges
         edges = list(edges.items) if edges is not None else []
-        guarded = {edge.get("from").value for edge in edges if edge.get("when") is not None}
+        guarded = {edge.from_.value for edge in edges if edge.when is not None}
         for source in guarded:  # a `when:` edge and its siblings from the same node are one conditional edge
-            builder.add_conditional_edge(source, guarded_route([edge for edge in edges if edge.get("from").value == source]))
+            builder.add_conditional_edge(source, guarded_route([edge for edge in edges if edge.from_.value == source]))
         for edge in edges:
-            if edge.get("from").value not in guarded:
+            if edge.from_.value not in guarded:
                 self.add_edge(builder, edge)
         if outermost:
             checkpointer = self.harness.instruments.checkpointer
             if checkpointer is not None:
                 builder.with_checkpointer(checkpointer)
-            migrations = get("migrations")
+            migrations = graph.migrations
             for decl in (migrations.items if migrations is not None else ()):
                 steps = decl.from_version.value, decl.to_version.value
-                builder.with_state_migration(*steps, migration_function(decl.migrate.value, *steps, self.harness.log, get("state"), decl.migrate.span))
+                builder.with_state_migration(*steps, migration_function(decl.migrate.value, *steps, self.harness.log, graph.state, decl.migrate.span))
         with captured() as caught:  # per case, not warnings.catch_warnings: cases run side by side
             compiled = builder.compile()
         for warning in caught:
@@ -240,10 +239,10 @@ class _GraphCompiler:
         if config is None:
             return {}, []
         per_node: dict[str, list] = {}
-        block = config.get("per_node")
+        block = config.per_node
         for node_name, entries in (block.items() if block is not None else ()):
             per_node[node_name] = [build_middleware(m, self.site, node_name) for m in entries.items]
-        graph_entries = config.get("per_graph")
+        graph_entries = config.per_graph
         per_graph = [build_middleware(m, self.site, None) for m in (graph_entries.items if graph_entries is not None else ())]
         return per_node, per_graph
 
@@ -251,16 +250,16 @@ class _GraphCompiler:
         kwargs = {"middleware": middleware} if middleware else {}
         # `subgraph_call: {subgraph, inputs, outputs}` (observability) is a subgraph node whose
         # reference and mapping sit in one block rather than beside the node's other directives.
-        runs = decl.get("subgraph_call")
-        if runs is None and decl.get("subgraph") is not None:
+        runs = decl.subgraph_call
+        if runs is None and decl.subgraph is not None:
             runs = decl
         if runs is not None:
             child = self.subgraph(runs.subgraph.value, runs.subgraph.span)
             builder.add_subgraph_node(name, child, self.projection(runs), **kwargs)
             with_subgraph_identity(builder, name, runs.subgraph.value)
-        elif decl.get("fan_out") is not None:
+        elif decl.fan_out is not None:
             self.add_fan_out(builder, name, decl.fan_out, kwargs)
-        elif decl.get("parallel_branches") is not None:
+        elif decl.parallel_branches is not None:
             self.add_parallel_branches(builder, name, decl.parallel_branches, kwargs)
         else:
             builder.add_node(name, node_body(name, decl, self.harness), **kwargs)
@@ -268,9 +267,10 @@ class _GraphCompiler:
     def projection(self, decl: Section) -> Any:
         # A present map is the projection even when empty (`outputs: {}` projects nothing out,
         # graph-engine §2): every test here is `is not None`, never truthiness.
+        # decl: a node, or a `subgraph_call:` (which has no `mapping:` nor `projects_*`)
         mapping = decl.get("mapping")
-        inputs, outputs = (decl.get(key) if decl.get(key) is not None else (mapping.get(key) if mapping is not None else None)
-                           for key in ("inputs", "outputs"))
+        inputs = decl.inputs if decl.inputs is not None else (mapping.inputs if mapping is not None else None)
+        outputs = decl.outputs if decl.outputs is not None else (mapping.outputs if mapping is not None else None)
         projects_in, projects_out = decl.get("projects_in"), decl.get("projects_out")
         if projects_in is not None or projects_out is not None:
             if inputs is not None or outputs is not None:
@@ -287,32 +287,32 @@ class _GraphCompiler:
         return None
 
     def add_fan_out(self, builder: Any, name: str, spec: Section, kwargs: dict) -> None:
-        subgraph_name = spec.get("subgraph")
+        subgraph_name = spec.subgraph
         child = self.subgraph(subgraph_name.value, subgraph_name.span)
         options: dict[str, Any] = {}
-        for key in ("items_field", "item_field", "collect_field", "target_field", "error_policy", "on_empty", "count_field", "errors_field"):
-            value = spec.get(key)
+        for key, value in (("items_field", spec.items_field), ("item_field", spec.item_field), ("collect_field", spec.collect_field),
+                           ("target_field", spec.target_field), ("error_policy", spec.error_policy), ("on_empty", spec.on_empty),
+                           ("count_field", spec.count_field), ("errors_field", spec.errors_field)):
             if value is not None:
                 options[key] = value.value
-        count = spec.get("count")
+        count = spec.count
         if count is not None:
             options["count"] = count.value if isinstance(count, Scalar) else count_function(count)
-        concurrency = spec.get("concurrency")
+        concurrency = spec.concurrency
         if concurrency is not None:
             options["concurrency"] = concurrency.value if isinstance(concurrency, Scalar) else count_function(concurrency)
-        mode = spec.get("concurrent_mode")
+        mode = spec.concurrent_mode
         if mode is not None and mode.value == "serial":
             options["concurrency"] = 1
-        for key in ("inputs", "extra_outputs"):
-            value = spec.get(key)
+        for key, value in (("inputs", spec.inputs), ("extra_outputs", spec.extra_outputs)):
             if value is not None:
                 options[key] = literal(value)
-        instance = spec.get("instance_middleware")
+        instance = spec.instance_middleware
         if instance is not None:
             options["instance_middleware"] = [build_middleware(m, self.site, name) for m in instance.items]
         if "item_field" in options:
             self.draft.fan_out_item_fields[name] = options["item_field"]
-        abort = spec.get("abort_after_instance")
+        abort = spec.abort_after_instance
         if abort is not None:  # a harness crash after that instance's completion save (resume.py)
             self.draft.abort_points[name] = abort.value
             kwargs = {**kwargs, "middleware": [*kwargs.get("middleware", ()), abort_point(self.harness.cursor, self.harness.log, name)]}
@@ -329,40 +329,38 @@ class _GraphCompiler:
                 branches[branch_name] = oa.BranchSpec(subgraph=self.subgraph(branch_name, branch.span))
                 continue
             options: dict[str, Any] = {}
-            if branch.get("subgraph") is not None:
+            if branch.subgraph is not None:
                 options["subgraph"] = self.subgraph(branch.subgraph.value, branch.subgraph.span)
-            if branch.get("call") is not None:
+            if branch.call is not None:
                 options["call"] = node_body(branch_name, branch.call, self.harness)
-            for key in ("inputs", "outputs"):
-                value = branch.get(key)
+            for key, value in (("inputs", branch.inputs), ("outputs", branch.outputs)):
                 if value is not None:
                     options[key] = literal(value)
-            when = branch.get("when")
+            when = branch.when
             if when is not None:
                 field_name = when.field.value
                 options["when"] = lambda state, f=field_name: bool(getattr(state, f))
-            middleware = branch.get("middleware")
+            middleware = branch.middleware
             built = [build_middleware(m, self.site, branch_name) for m in middleware.items] if middleware is not None else []
-            augment = branch.get("augment_metadata")
+            augment = branch.augment_metadata
             if augment is not None:  # set_invocation_metadata at the top of the branch body: outermost branch middleware
                 built.insert(0, metadata_middleware(literal(augment), self.harness.log, branch_name))
             if built:
                 options["middleware"] = tuple(built)
             branches[branch_name] = oa.BranchSpec(**options)
         options = {}
-        for key in ("error_policy", "errors_field"):
-            value = spec.get(key)
+        for key, value in (("error_policy", spec.error_policy), ("errors_field", spec.errors_field)):
             if value is not None:
                 options[key] = value.value
         builder.add_parallel_branches_node(name, branches=branches, **options, **kwargs)
 
     def add_edge(self, builder: Any, edge: Section) -> None:
-        source = edge.get("from").value
-        condition = edge.get("condition")
+        source = edge.from_.value
+        condition = edge.condition
         if condition is not None:
             builder.add_conditional_edge(source, condition_function(condition))
             return
-        target = edge.get("to").value
+        target = edge.to.value
         builder.add_edge(source, oa.END if target == "END" else target)
 
 
@@ -410,7 +408,7 @@ def branch_entries(spec: Section) -> Iterator[tuple[str, Section | Scalar]]:
     the mapping form (``{name: {subgraph | call, ...}}``), a list of ``{name: ...}`` sections, or
     the observability list of bare names (each a ``Scalar``: the branch runs the subgraph of that
     name, e.g. an ``inner_subgraphs`` entry, with no projection either way)."""
-    declared = spec.get("branches")
+    declared = spec.branches
     if isinstance(declared, Mapping):
         yield from declared.items()
         return
@@ -420,21 +418,21 @@ def branch_entries(spec: Section) -> Iterator[tuple[str, Section | Scalar]]:
 
 def _wiring(decl: Section) -> dict | None:
     """What an outer fan-out / parallel-branches node was built with (the trace's ``wiring``)."""
-    def value(spec: Section, key: str) -> Any:
-        found = spec.get(key)
+    def value(found: Any) -> Any:
         return literal(found) if found is not None else None
 
-    fan_out = decl.get("fan_out")
+    fan_out = decl.fan_out
     if fan_out is not None:
-        return {"kind": "fan_out", **{key: value(fan_out, key) for key in ("collect_field", "target_field", "extra_outputs", "errors_field")}}
-    parallel = decl.get("parallel_branches")
+        return {"kind": "fan_out", "collect_field": value(fan_out.collect_field), "target_field": value(fan_out.target_field),
+                "extra_outputs": value(fan_out.extra_outputs), "errors_field": value(fan_out.errors_field)}
+    parallel = decl.parallel_branches
     if parallel is None:
         return None
     branches = {name: {"form": "subgraph", "outputs": None, "when": None} if isinstance(branch, Scalar) else
-                {"form": "call" if branch.get("call") is not None else "subgraph", "outputs": value(branch, "outputs"),
-                 "when": branch.when.field.value if branch.get("when") is not None else None}
+                {"form": "call" if branch.call is not None else "subgraph", "outputs": value(branch.outputs),
+                 "when": branch.when.field.value if branch.when is not None else None}
                 for name, branch in branch_entries(parallel)}
-    return {"kind": "parallel_branches", "errors_field": value(parallel, "errors_field"), "branches": branches}
+    return {"kind": "parallel_branches", "errors_field": value(parallel.errors_field), "branches": branches}
 
 
 __all__ = ["BuiltGraph", "build_graph", "python_type", "state_class", "Sequence"]

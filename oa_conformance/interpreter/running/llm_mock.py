@@ -52,7 +52,7 @@ READINESS_PROBES = {"/v1/models": "models", "/v1/chat/completions": "chat_comple
 def canned_response(entry: Section) -> Canned:
     """One ``llm_mock_response`` (or ``health_endpoint``) section as a canned HTTP answer; a status
     that is no HTTP status is ``FixtureInvalid`` (``fixture_schema_invalid`` at its line)."""
-    status = entry.get("status")
+    status = entry.status
     if status is not None and not 100 <= status.value <= 599:
         raise FixtureInvalid(f"mock status {status.value} is not an HTTP status", entry.key_span("status"))
     headers = entry.get("headers")
@@ -61,7 +61,7 @@ def canned_response(entry: Section) -> Canned:
         headers=tuple((str(k), str(v)) for k, v in (literal(headers) or {}).items()) if headers is not None else (),
         declared_at=str(entry.span) if entry.span is not None else None,
     )
-    failure = entry.get("connection_failure")
+    failure = entry.connection_failure
     if failure is not None and failure.value:
         return replace(canned, failure="connect")
     stream = entry.get("stream_body")
@@ -77,7 +77,7 @@ def canned_response(entry: Section) -> Canned:
         message = raised_message(raises)
         return replace(canned, body={"error": {"message": message, "type": raises.error_type.value}},
                        raises=(raises.error_type.value, message))
-    body = entry.get("body")
+    body = entry.body
     if body is None:
         return canned
     value = literal(body)
@@ -95,7 +95,7 @@ def mock_entries(scenario: Any) -> Any:
     """The scenario's canned-response list (the AST sequence): ``mock_provider.responses`` or
     ``mock_llm``; None when it declares neither."""
     provider = scenario.view.mock_provider
-    if provider is not None and provider.get("responses") is not None:
+    if provider is not None and provider.responses is not None:
         return provider.responses
     return scenario.view.mock_llm
 
@@ -111,7 +111,7 @@ def mock_wire(scenario: Any, sleep: Any = None) -> CapturedWire | None:
     if provider is None and entries is None:
         return None
     responses = canned_responses(entries)
-    health = provider.get("health_endpoint") if provider is not None else None
+    health = provider.health_endpoint if provider is not None else None
     if health is not None:
         responses = [canned_response(health)] + responses
     wire = CapturedWire(responses, hosts=hosts_of([MOCK_BASE_URL]))
@@ -132,7 +132,7 @@ def bound_model(scenario: Any) -> str:
     """The model the mock provider is bound to: the ``model`` its first canned completion reports
     (the mock stands for one deployed model), else :data:`DEFAULT_MODEL`."""
     for entry in _items(mock_entries(scenario)):
-        body = entry.get("body")
+        body = entry.body
         value = literal(body) if body is not None and not isinstance(body, Scalar) else None
         model = value.get("model") if isinstance(value, dict) else None
         if isinstance(model, str) and model:
@@ -143,8 +143,8 @@ def bound_model(scenario: Any) -> str:
 def readiness_probe(scenario: Any) -> str:
     """The readiness probe the mocked ``health_endpoint.path`` implies (default: the runtime's)."""
     provider = scenario.view.mock_provider
-    health = provider.get("health_endpoint") if provider is not None else None
-    path = health.get("path") if health is not None else None
+    health = provider.health_endpoint if provider is not None else None
+    path = health.path if health is not None else None
     if path is None:
         return "chat_completions"
     probe = READINESS_PROBES.get(path.value)

@@ -36,8 +36,8 @@ class BuildSite:
 
 def build_middleware(spec: Section, site: BuildSite, node_name: str | None) -> Any:
     """One middleware entry → a runtime middleware (built-in) or a harness test middleware."""
-    kind = spec.get("type")
-    name = kind.value if kind is not None else (spec.name.value if spec.get("name") is not None else None)
+    kind = spec.type
+    name = kind.value if kind is not None else (spec.name.value if spec.name is not None else None)
     if name is None and tuple(spec.order) == ("retry",):  # the keyed form `- retry: {max_attempts: …}`
         return retry_middleware(spec.retry, site, node_name)
     factory = MIDDLEWARE.get(name)
@@ -66,12 +66,12 @@ def _backoff(spec: Section | None):
     (`seconds`); `default`, the runtime's own default (None: RetryConfig picks it, §6.1)."""
     if spec is None:
         return oa.deterministic_backoff(0.0)
-    kind = spec.get("type")
+    kind = spec.type
     if kind is not None and kind.value == "default":
         return None
     if kind is not None and kind.value != "deterministic":
         raise HarnessPrimitiveMissing(f"backoff type {kind.value!r}", kind.span)
-    seconds = spec.get("seconds")
+    seconds = spec.seconds
     return oa.deterministic_backoff(float(seconds.value) if seconds is not None else 0.0)
 
 
@@ -91,7 +91,7 @@ def _classifier(spec: Any):
         return None
     if isinstance(spec, Scalar) and spec.value in RETRY_CLASSIFIERS:
         return RETRY_CLASSIFIERS[spec.value]
-    if isinstance(spec, Section) and spec.get("transient_categories") is not None:
+    if isinstance(spec, Section) and spec.transient_categories is not None:
         categories = frozenset(literal(spec.transient_categories))
 
         def classify(exc: BaseException, state: Any) -> bool:
@@ -126,16 +126,16 @@ def _chain(exc: BaseException | None):
 
 def retry_middleware(spec: Section, site: BuildSite, node_name: str | None) -> Any:
     """The runtime's RetryMiddleware from a `retry` block (max_attempts, classifier, backoff)."""
-    attempts = spec.get("max_attempts")
+    attempts = spec.max_attempts
     # An omitted max_attempts is the runtime's own default (pipeline-utilities §6.1), never ours.
     chosen = {"max_attempts": attempts.value} if attempts is not None else {}
-    config = oa.RetryConfig(classifier=_classifier(spec.get("classifier")), backoff=_backoff(spec.get("backoff")), **chosen)
+    config = oa.RetryConfig(classifier=_classifier(spec.classifier), backoff=_backoff(spec.backoff), **chosen)
     return oa.RetryMiddleware(config)
 
 
 def _timing(spec: Section, site: BuildSite, node_name: str | None) -> Any:
     log = site.harness.log.middleware_log
-    capture = spec.get("on_complete").get("capture_to") if spec.get("on_complete") is not None else None
+    capture = spec.on_complete.capture_to if spec.on_complete is not None else None
     if capture is not None and capture.value != "timing_records":  # the one capture the trace keeps
         raise NotImplementedDirective(f"timing on_complete capture_to {capture.value!r}", capture.span)
 
@@ -143,7 +143,7 @@ def _timing(spec: Section, site: BuildSite, node_name: str | None) -> Any:
         log.append(("timing", {"node_name": record.node_name, "duration_ms": record.duration_ms,
                                "outcome": record.outcome, "exception_category": record.exception_category}))
 
-    name = spec.get("node_name")
+    name = spec.node_name
     # No clock is passed: the runtime reads its own monotonic clock (§6.2), which a case's clock stub
     # replaces at the edge (clock_edge.py).
     return oa.TimingMiddleware(node_name=name.value if name is not None else node_name, on_complete=on_complete)
@@ -151,29 +151,29 @@ def _timing(spec: Section, site: BuildSite, node_name: str | None) -> Any:
 
 def _failure_isolation(spec: Section, site: BuildSite, node_name: str | None) -> Any:
     options: dict[str, Any] = {}
-    degraded = spec.get("degraded_update")
+    degraded = spec.degraded_update
     options["degraded_update"] = _degraded_update(degraded, site.harness.log) if degraded is not None else {}
-    event_name = spec.get("event_name")
+    event_name = spec.event_name
     options["event_name"] = event_name.value if event_name is not None else "failure_isolated"
-    catch = spec.get("catch")
+    catch = spec.catch
     if catch is not None:
         options["catch"] = frozenset(literal(catch))
-    predicate = spec.get("predicate")
+    predicate = spec.predicate
     if predicate is not None:
         category = predicate.matches_category.value
         options["predicate"] = lambda exc: any(getattr(e, "category", None) == category for e in _chain(exc))
-    on_caught = spec.get("on_caught")
+    on_caught = spec.on_caught
     site.draft.wiring["failure_isolation"].append({
         "node": node_name,
         "event_name": options["event_name"],
         "catch": sorted(options["catch"]) if "catch" in options else None,
         "predicate_category": predicate.matches_category.value if predicate is not None else None,
         "degraded_update": "callable" if callable(options["degraded_update"]) else dict(options["degraded_update"]),
-        "on_caught": on_caught.kind.value if on_caught is not None and on_caught.get("kind") is not None else None,
+        "on_caught": on_caught.kind.value if on_caught is not None and on_caught.kind is not None else None,
     })
     if on_caught is None:
         return oa.FailureIsolationMiddleware(**options)
-    kind = on_caught.get("kind")
+    kind = on_caught.kind
     factory = ON_CAUGHT.get(kind.value if kind is not None else None)
     if factory is None:
         raise HarnessPrimitiveMissing(f"on_caught kind {kind.value if kind is not None else None!r}", on_caught.span)
@@ -223,8 +223,8 @@ def _record_to_state_side_channel(spec: Section, run_log: RunLog, options: dict)
     the side channel to the partial update it returns, so the fields reach state through the
     parent reducers like any node update.
     """
-    counter = spec.get("increment_field")
-    capture = spec.get("capture_message_field")
+    counter = spec.increment_field
+    capture = spec.capture_message_field
     channel: contextvars.ContextVar[dict | None] = contextvars.ContextVar("on_caught_channel", default=None)
     log = run_log.middleware_log
 
@@ -288,9 +288,9 @@ TRACE_FIELD = "trace"
 def _trace_recorder(spec: Section, site: BuildSite, node_name: str | None) -> Any:
     """Records (state_in, partial_update_returned, pre_seen, post_seen) per dispatch (``trace_records``);
     with markers, wraps the inner update's ``trace`` list between its pre and post markers."""
-    name = spec.get("name").value if spec.get("name") is not None else f"recorder{next(_markers)}"
-    pre = spec.get("pre_marker")
-    post = spec.get("post_marker")
+    name = spec.name.value if spec.name is not None else f"recorder{next(_markers)}"
+    pre = spec.pre_marker
+    post = spec.post_marker
     log = site.harness.log.middleware_log
 
     async def trace_recorder(state: Any, next_: Any) -> Any:
@@ -310,7 +310,7 @@ def _trace_recorder(spec: Section, site: BuildSite, node_name: str | None) -> An
 
 
 def _short_circuit(spec: Section, site: BuildSite, node_name: str | None) -> Any:
-    update = literal(spec.get("partial_update")) if spec.get("partial_update") is not None else {}
+    update = literal(spec.partial_update) if spec.partial_update is not None else {}
 
     async def short_circuit(state: Any, next_: Any) -> Any:
         return dict(update)
@@ -319,7 +319,7 @@ def _short_circuit(spec: Section, site: BuildSite, node_name: str | None) -> Any
 
 
 def _error_recovery(spec: Section, site: BuildSite, node_name: str | None) -> Any:
-    update = literal(spec.get("partial_update")) if spec.get("partial_update") is not None else {}
+    update = literal(spec.partial_update) if spec.partial_update is not None else {}
 
     async def error_recovery(state: Any, next_: Any) -> Any:
         try:

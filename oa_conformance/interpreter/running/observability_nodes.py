@@ -46,7 +46,7 @@ async def update_pure_from_state(ctx: NodeContext, spec: Mapping) -> None:
 
 
 async def emits_log(ctx: NodeContext, spec: Section) -> None:
-    level = spec.get("level")
+    level = spec.level
     name = level.value.upper() if level is not None else "INFO"
     number = logging.getLevelName(name)
     if not isinstance(number, int):
@@ -193,7 +193,7 @@ async def per_attempt_behavior(ctx: NodeContext, spec: Any) -> None:
         if handler is None:
             raise NotImplementedDirective(f"per_attempt_behavior.{key}", entry.key_span(key))
         await handler(ctx, value)
-    raised = entry.get("raises")
+    raised = entry.raises
     if raised is not None:
         error = HARNESS_ERRORS.get(raised.value)
         if error is None:
@@ -227,7 +227,7 @@ def llm_arguments(spec: Section) -> dict[str, Any]:
     from pydantic import TypeAdapter
     from ...host.llm import Message, Tool, runtime_config
 
-    messages = expand_message(literal(spec.messages)) if spec.get("messages") is not None else []
+    messages = expand_message(literal(spec.messages)) if spec.messages is not None else []
     arguments: dict[str, Any] = {"messages": TypeAdapter(list[Message]).validate_python(messages)}
     if spec.get("tools") is not None:
         arguments["tools"] = [Tool(**tool) for tool in literal(spec.tools)]
@@ -252,7 +252,7 @@ async def call_llm(instruments: Instruments, spec: Section, directive: str, prom
     model = spec.get("model")
     provider = providers.provider(model.value if model is not None else None, spec.span)
     arguments = llm_arguments(spec)
-    if spec.get("messages") is None and prompt is not None:  # a `renders_prompt` earlier in the body
+    if spec.messages is None and prompt is not None:  # a `renders_prompt` earlier in the body
         arguments["messages"] = prompt.messages
     response = await provider.complete(**arguments)
     providers.record(response, _current_invocation())
@@ -261,7 +261,7 @@ async def call_llm(instruments: Instruments, spec: Section, directive: str, prom
 
 async def calls_llm(ctx: NodeContext, spec: Section) -> None:
     response = await call_llm(ctx.harness.instruments, spec, "calls_llm", ctx.prompt)
-    target = spec.get("stores_response_in")
+    target = spec.stores_response_in
     if target is not None:
         ctx.partial[target.value] = response.message.content
 
@@ -277,9 +277,9 @@ def llm_from_wrapper(spec: Section, site: BuildSite, node: str) -> Any:
     wrapper lets its call's event be delivered before `next()`, unjudged: the earlier §5.1 contract
     is that the node's span is not open when the provider span is *emitted*, and the runtime emits
     it on the delivery queue while the node's span opens synchronously inside `next()`."""
-    phase = spec.get("phase")
+    phase = spec.phase
     before = phase is None or phase.value == "pre"
-    barrier = spec.get("await_event_delivery")
+    barrier = spec.await_event_delivery
     awaits = barrier is not None and bool(barrier.value)
     at = spec.key_span("await_event_delivery") if awaits else None  # the directive, where its check points
     if awaits:  # declared, so judged: a barrier that never runs fails the case (barrier_checks)
@@ -356,15 +356,15 @@ def tool_error(error_type: str, message: str) -> Exception:
 async def calls_tool(ctx: NodeContext, spec: Section) -> None:
     from ...host.observability import with_tool_call
 
-    arguments = literal(spec.arguments) if spec.get("arguments") is not None else {}
-    call_id = spec.get("tool_call_id")
+    arguments = literal(spec.arguments) if spec.arguments is not None else {}
+    call_id = spec.tool_call_id
     mock = spec.mock_tool
     with with_tool_call(spec.tool_name.value, arguments, tool_call_id=call_id.value if call_id is not None else None) as scope:
-        if mock.get("raises") is not None:
+        if mock.raises is not None:
             raise tool_error(mock.raises.error_type.value, mock.raises.message.value)
         result = literal(mock.returns)
         scope.set_result(result)
-    target = spec.get("stores_result_in")
+    target = spec.stores_result_in
     if target is not None:
         ctx.partial[target.value] = result
 

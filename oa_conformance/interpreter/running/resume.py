@@ -41,8 +41,6 @@ from ...model.trace import plain
 from ...ast.values import literal
 
 from ...model.trace.record import FIRST_RUN, POPULATE, RESUMED  # noqa: E402  (the trace's roles, re-exported)
-# Scenario directives that make a case a multi-run (checkpoint resume) case.
-MULTI_RUN = ("first_run_expected_error", "crash_injection", "resume", "seeded_record")
 
 
 @dataclass(frozen=True)
@@ -120,7 +118,9 @@ class PlannedRun:
 
 
 def is_multi_run(scenario: Scenario) -> bool:
-    return any(scenario.view.get(name) is not None for name in MULTI_RUN)
+    """Whether the case is a multi-run (checkpoint resume) case: one of these directives makes it one."""
+    view = scenario.view
+    return any(value is not None for value in (view.first_run_expected_error, view.crash_injection, view.resume, view.seeded_record))
 
 
 async def planned_runs(scenario: Scenario, harness: Harness, traces: list) -> AsyncIterator[PlannedRun]:
@@ -144,14 +144,14 @@ async def planned_runs(scenario: Scenario, harness: Harness, traces: list) -> As
     if resume is None:
         return
     _check_origin(resume, seeded is not None)
-    modified = resume.get("resume_with_modified_items")
+    modified = resume.resume_with_modified_items
     if origin is None:
         raise HarnessPrimitiveMissing("the first run's invocation id was never observable (no node ran, nothing was saved)", resume.span)
     if modified is not None:
         await rewrite_record(checkpointer, origin, literal(modified))
     record = await checkpointer.load(origin)
     call: dict[str, Any] = {"resume_invocation": origin}
-    caller = resume.get("caller_invocation_id")
+    caller = resume.caller_invocation_id
     if caller is not None:
         call["invocation_id"] = caller.value
     yield PlannedRun("resume", resume, RESUMED, call=call, resumed_from=plain({"invocation_id": origin, "record": record}))
@@ -159,7 +159,7 @@ async def planned_runs(scenario: Scenario, harness: Harness, traces: list) -> As
 
 def _populating_runs(scenario: Scenario, source: Section | None, checkpointer: Any) -> int:
     """How many completed runs seed the checkpointer before this invocation (§5.6)."""
-    count = source.get("populate_checkpointer_via_runs") if source is not None else None
+    count = source.populate_checkpointer_via_runs if source is not None else None
     count = count if count is not None else scenario.view.populate_checkpointer_via_runs
     if count is None:
         return 0
@@ -175,20 +175,20 @@ def _invocations(scenario: Scenario) -> list[tuple[str | None, Any]]:
     listed = scenario.view.invocations
     sequential = scenario.view.sequential_invocations  # observability: the same observers across runs
     if listed is None and sequential is not None:
-        if sequential.get("observer_persists_across") is not None and not sequential.observer_persists_across.value:
+        if sequential.observer_persists_across is not None and not sequential.observer_persists_across.value:
             raise HarnessPrimitiveMissing("sequential_invocations with observers re-attached per run", sequential.span)
         listed = sequential.invocations
     if isinstance(listed, Scalar):
         return [(None, None)] * listed.value
     if listed is not None:
-        return [(inv.name.value if inv.get("name") is not None else None, inv) for inv in listed.items]
+        return [(inv.name.value if inv.name is not None else None, inv) for inv in listed.items]
     return [(None, None)]
 
 
 def _first_run_boundary(scenario: Scenario, abort_points: Mapping[str, int]) -> Boundary | None:
     injected = scenario.view.crash_injection
     if injected is not None:
-        if injected.get("after_node") is not None:
+        if injected.after_node is not None:
             return Boundary(injected.after_node.value)
         instance = injected.after_fan_out_instance
         return Boundary(instance.node.value, instance.index.value)
@@ -206,10 +206,10 @@ def _first_run_id(trace: Any, log: RunLog, cursor: InvocationCursor) -> str | No
 
 
 def _check_origin(resume: Section, seeded: bool) -> None:
-    wants_seeded = resume.get("from_seeded_record")
+    wants_seeded = resume.from_seeded_record
     if wants_seeded is not None and wants_seeded.value and not seeded:
         raise HarnessPrimitiveMissing("resume.from_seeded_record without a `seeded_record:`", resume.key_span("from_seeded_record"))
-    from_first = resume.get("from_first_run")
+    from_first = resume.from_first_run
     if from_first is not None and not from_first.value:
         raise HarnessPrimitiveMissing("resume.from_first_run: false (resume from what?)", resume.key_span("from_first_run"))
 
@@ -395,7 +395,7 @@ def migration_function(name: str, from_version: str, to_version: str, log: RunLo
         field_name = _added_field(name, state)
         if field_name is None:
             raise HarnessPrimitiveMissing(f"state migration {name!r}", span)
-        default = literal(state.fields.get(field_name).get("default"))
+        default = literal(state.fields.get(field_name).default)
         step = lambda data, f=field_name, d=default: {**data, f: d}  # noqa: E731
 
     def migrate(data: dict) -> dict:
@@ -407,13 +407,13 @@ def migration_function(name: str, from_version: str, to_version: str, log: RunLo
 
 
 def _added_field(name: str, state: Section | None) -> str | None:
-    declared = state.get("fields") if state is not None else None
+    declared = state.fields if state is not None else None
     found = re.fullmatch(r"add_(?P<field>\w+?)(?:_default)?", name)
     if found is None or declared is None:
         return None
     field_name = found["field"]
     decl = declared.get(field_name)
-    return field_name if decl is not None and decl.get("default") is not None else None
+    return field_name if decl is not None and decl.default is not None else None
 
 
 def _raise_key_error(data: dict) -> dict:

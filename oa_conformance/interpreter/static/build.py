@@ -14,7 +14,7 @@ from ...grammar import looks_like_placeholder, parse_placeholder, parse_type
 from ...grammar.value_tokens import content_span, with_tokens
 from ...model.vocabulary import VOCABULARY, Vocabulary
 from ...model.vocabulary import shapes as sh
-from ...ast.families import BY_FAMILY
+from ...ast.views import BY_FAMILY
 from ...ast.nodes import Mapping, Node, PredicateBlock, PredicateRef, Scalar, Sequence, Section
 from .shape_match import choose
 

@@ -12,7 +12,8 @@ from typing import Any, Iterator, NamedTuple
 
 from ...model.diagnostics import Span
 from ...ast.nodes import Mapping, Scalar, Section
-from ...ast.families import BY_FAMILY, sections_under
+from ...ast.views import BY_FAMILY
+from ...ast.visitor import sections_under
 from ...model.vocabulary import FILE_ONLY, VOCABULARY  # FILE_ONLY: the fixture-level directives a case never inherits (re-exported)
 
 # Directives that belong to the file, not to a scenario: never inherited by a case.
@@ -34,7 +35,7 @@ class Scenario(NamedTuple):
     def name(self) -> str | None:
         if self.case is None:
             return None
-        name = self.case.get("name")
+        name = self.case.name
         return name.value if isinstance(name, Scalar) else f"case {self.index}"
 
     @property
@@ -47,14 +48,14 @@ class Scenario(NamedTuple):
         """The case as one location: the `name:` line of its `cases:` entry (else the entry's first
         key); in the single-case form the whole file is the case, so the top of the file."""
         if self.case is not None:
-            return self.case.key_span("name") if self.case.get("name") is not None else self.case.span
+            return self.case.key_span("name") if self.case.name is not None else self.case.span
         return Span(self.fixture.span.path, 1, 1)
 
     def sources(self) -> Iterator[Section]:
         """Where directives are looked up, nearest first."""
         if self.case is not None:
             yield self.case
-            graph = self.case.get("graph")
+            graph = self.case.get("graph")  # sections here may be declared subgraphs (lint's scopes): no `graph:`
             if graph is not None:
                 yield graph
         yield self.fixture
@@ -110,7 +111,7 @@ def site_declarations(site: Section) -> Iterator[tuple[str, Section, bool]]:
     block's ``name:`` (``is_mapping`` false) or a name-keyed mapping's entry (true)."""
     for _, value in site.items():
         if isinstance(value, Section) and value.family == "graph":
-            name = value.get("name")
+            name = value.name
             if isinstance(name, Scalar) and isinstance(name.value, str):
                 yield name.value, value, False
         elif isinstance(value, Mapping):
@@ -134,17 +135,17 @@ def declaration_sites(scenario: Scenario) -> list[Section]:
 def _here_or_in_graph(section: Section, directive: str, here: bool = True) -> Any:
     """The directive's value in ``section`` (unless not ``here``), else in its ``graph:`` block."""
     if here:
-        value = section.get(directive)
+        value = section.named(directive)
         if value is not None:
             return value
     graph = section.get("graph")
-    return None if graph is None else graph.get(directive)
+    return None if graph is None else graph.named(directive)
 
 
 def scenarios(fixture: Section) -> list[Scenario]:
     """The fixture's scenarios in document order, each with its directives read once (``view``)
     and the waits it declares (``waits``)."""
-    cases = fixture.get("cases")
+    cases = fixture.cases
     if cases is None:
         return [with_view(Scenario(fixture, None, None, waits=declared_waits(fixture)))]
     inherited = declared_waits(fixture, besides="cases")  # read once per fixture, not once per case

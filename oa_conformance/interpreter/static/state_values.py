@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Iterable, Iterator
 
-from ...ast.families import sections_under
+from ...ast.visitor import sections_under
 from ...ast.nodes import Mapping, Node, Scalar, Section, Sequence, TypeRef
 from ...model.diagnostics import FIXTURE_SCHEMA_INVALID, Diagnostic, article
 from .scenarios import Scenario, scenarios
@@ -36,7 +36,7 @@ def check_state_values(fixture: Section, cases: Iterable[Scenario] | None = None
         invocations = scenario.view.invocations
         states = [scenario.view.initial_state]
         if type(invocations) is Sequence:
-            states += [item.get("initial_state") for item in invocations.items if isinstance(item, Section)]
+            states += [item.initial_state for item in invocations.items if isinstance(item, Section)]
         found = [(name, declared, problem) for state in states if type(state) is Mapping for name, value in state.items()
                  if isinstance(declared := fields.get(name), TypeRef) and (problem := mismatch(declared, value)) is not None]
         if found and not _expects_state_validation_error(scenario.view.expected_compile_error, scenario):  # asked only when needed
@@ -94,21 +94,21 @@ def _first(problems) -> tuple[Node, str] | None:
 
 
 def _fields(state: Node | None) -> dict[str, TypeRef] | None:
-    fields = state.get("fields") if isinstance(state, Section) else None
+    fields = state.fields if isinstance(state, Section) else None
     if type(fields) is not Mapping:
         return None
-    return {name: decl.get("type") for name, decl in fields.items() if isinstance(decl, Section)}
+    return {name: decl.type for name, decl in fields.items() if isinstance(decl, Section)}
 
 
 def _defaults(fixture: Section) -> Iterator[Diagnostic]:
     for state in _sections(fixture, "state"):
-        fields = state.get("fields")
+        fields = state.fields
         if type(fields) is not Mapping:
             continue
         for name, decl in fields.items():
             if not isinstance(decl, Section):
                 continue
-            declared, default = decl.get("type"), decl.get("default")
+            declared, default = decl.type, decl.default
             problem = mismatch(declared, default) if isinstance(declared, TypeRef) and default is not None else None
             if problem is not None:
                 node, expected = problem

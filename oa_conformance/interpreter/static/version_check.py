@@ -32,7 +32,7 @@ class _VersionChecker(Visitor):
         self.diagnostics: list[Diagnostic] = []
 
     def visit_Fixture(self, node: Section | Mapping) -> None:
-        declared = node.get("conformance_version")
+        declared = node.get("conformance_version")  # node: a section, or the raw mapping of a file the schema check refused
         if not isinstance(declared, Scalar):
             return
         text = str(declared.value)

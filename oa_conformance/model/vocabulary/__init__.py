@@ -7,8 +7,10 @@ general surface); :data:`MODULES` is the explicit registry of those modules.
 
 To add a directive: add a :class:`Directive` to the module of the capability it serves, with
 ``handled_by`` naming who runs it (or a new :class:`Family` if it opens a new kind of mapping). The
-schema check accepts it, the AST grows a field for it, the executor's supported surface is derived
-from it, and ``oa-lint --list-directives`` documents it.
+schema check accepts it, ``python -m tools.generate_views`` gives its family's typed view an
+attribute for it (``tests/test_views.py`` fails until the checked-in ``ast/views.py`` is
+regenerated), the executor's supported surface is derived from it, and ``oa-lint
+--list-directives`` documents it.
 """
 
 from __future__ import annotations

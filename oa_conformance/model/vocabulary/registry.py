@@ -224,7 +224,8 @@ def _attr_names(directive: str) -> str:
 
 
 # Names a Section subclass already uses for itself.
-_RESERVED = frozenset(("span", "order", "key_spans", "get", "items", "family", "children", "set", "serialize", "remove", "transform", "evolver", "make"))
+_RESERVED = frozenset(("span", "order", "key_spans", "key_span", "get", "given", "named", "items", "family", "directive_attrs", "holding",
+                       "children", "set", "serialize", "remove", "transform", "evolver", "make"))
 
 
 class Vocabulary:
@@ -339,13 +340,13 @@ class Vocabulary:
         keys = [h.key for h in row.handlers_in(family) if h.kind == "expectation"] if row is not None else []
         return keys[0] if keys else None
 
-    def judged_at(self, step: str) -> tuple[tuple[str, Judged], ...]:
-        """The directives the assert pass judges at ``step`` (name and place), in their order; in a
-        slot, a first-run row first."""
+    def judged_at(self, step: str) -> tuple[tuple[Directive, Judged], ...]:
+        """The rows the assert pass judges at ``step`` (row and place), in their order; in a slot, a
+        first-run row first."""
         found = self._steps.get(step)
         if found is None:
-            places = {(d.name, j) for d in self.all_directives() for j in d.judged if j.step == step}  # type: ignore[union-attr]
-            found = self._steps[step] = tuple(sorted(places, key=lambda place: (place[1].order, place[1].first_run is not True, place[0])))
+            places = [(d, j) for d in self.all_directives() for j in d.judged if j.step == step]  # type: ignore[union-attr]
+            found = self._steps[step] = tuple(sorted(places, key=lambda place: (place[1].order, place[1].first_run is not True, place[0].name)))
         return found
 
     def waits_in(self, family: str) -> tuple[tuple[str, float], ...]:

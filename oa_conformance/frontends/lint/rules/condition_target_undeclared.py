@@ -46,11 +46,10 @@ EXPECTED_AS = ROUTING_ERROR
 def check(ctx: ScenarioContext) -> Iterator[Finding]:
     for graph in ctx.graphs():
         for edge in graph.edge_items():
-            condition = edge.get("condition")
+            condition = edge.condition
             if not isinstance(condition, Section):
                 continue
-            for branch in ("then", "else"):
-                target = condition.get(branch)
+            for branch, target in (("then", condition.then), ("else", condition.else_)):
                 hint = undeclared_target(target, graph)
                 if hint is not None:
                     yield Finding(target.span, f"condition {branch} {target.value!r} is neither END nor a declared node of {graph.label}: "

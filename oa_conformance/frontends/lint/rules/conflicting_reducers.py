@@ -39,9 +39,9 @@ EXPECTED_AS = CONFLICTING_REDUCERS
 
 def check(ctx: ScenarioContext) -> Iterator[Finding]:
     for name, decl in ctx.field_decls():
-        second = reducer_use(decl.get("alt_reducer"))
+        second = reducer_use(decl.alt_reducer)
         if second is None:
             continue
-        first = reducer_use(decl.get("reducer"))
+        first = reducer_use(decl.reducer)
         first_name = repr(first.name) if first is not None else f"{DEFAULT_REDUCER!r} (the default)"
         yield Finding(second.span, f"field {name!r} declares a second reducer {second.name!r} besides {first_name}; a field has exactly one")

@@ -47,10 +47,10 @@ def check(ctx: ScenarioContext) -> Iterator[Finding]:
     for graph in ctx.graphs():
         names = graph.node_names
         for edge in graph.edge_items():
-            source = edge.get("from")
+            source = edge.from_
             if source is not None and text_of(source) not in names:
                 yield Finding(source.span, f"edge source {source.value!r} is not a declared node of {graph.label}{did_you_mean(source.value, names)}")
-            target = edge.get("to")
+            target = edge.to
             hint = undeclared_target(target, graph)
             if hint is not None:
                 yield Finding(target.span, f"edge target {target.value!r} is neither END nor a declared node of {graph.label}{hint}")

@@ -43,7 +43,7 @@ def check(ctx: ScenarioContext) -> Iterator[Finding]:
         return
     names = ctx.all_node_names
     for section in ctx.sections("expected") + ctx.sections("error_expectation"):
-        order = section.get("execution_order")
+        order = section.execution_order
         if type(order) is not Sequence:
             continue
         for item in order.items:

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ....ast.families import sections_under
+from ....ast.visitor import sections_under
 from ....ast.nodes import Node, Section
 from ....model.vocabulary import VOCABULARY
 from ..context import Finding, FixtureContext

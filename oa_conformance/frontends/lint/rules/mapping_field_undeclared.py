@@ -73,12 +73,12 @@ def check(ctx: ScenarioContext) -> Iterator[Finding]:
 
 def _count_field_type(node: Section, fields: Mapping | None, owner: str) -> Iterator[Finding]:
     """A fan-out's `count_field` declared with a type other than `int` (pipeline-utilities §9)."""
-    fan_out = node.get("fan_out")
-    count_field = fan_out.get("count_field") if isinstance(fan_out, Section) else None
+    fan_out = node.fan_out
+    count_field = fan_out.count_field if isinstance(fan_out, Section) else None
     if type(count_field) is not Scalar or fields is None:
         return
     declared = fields.get(count_field.value)
-    kind = declared.get("type") if isinstance(declared, Section) else None
+    kind = declared.type if isinstance(declared, Section) else None
     if isinstance(kind, TypeRef) and kind.name != "int":
         yield Finding(count_field.span, f"count_field names field {count_field.value!r}, which {owner} declares "
                                         f"{kind.spelling!r}, not int")

@@ -44,9 +44,9 @@ def check(ctx: ScenarioContext) -> Iterator[Finding]:
     for graph in ctx.graphs():
         first: dict[str, int] = {}
         for edge in graph.edge_items():
-            source = edge.get("from")
+            source = edge.from_
             name = text_of(source)
-            if name is None or edge.get("when") is not None:
+            if name is None or edge.when is not None:
                 continue  # a guarded edge (`when:`, §3.2) is one arm of a conditional with its fallback edge
             if name in first:
                 yield Finding(source.span, f"node {name!r} of {graph.label} already has an outgoing edge (line {first[name]}); "

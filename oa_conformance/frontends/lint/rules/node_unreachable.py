@@ -54,7 +54,7 @@ def check(ctx: ScenarioContext) -> Iterator[Finding]:
         if any(routes_anywhere(edge) for edge in edges):
             continue
         for edge in edges:
-            source = text_of(edge.get("from"))
+            source = text_of(edge.from_)
             successors.setdefault(source, []).extend(text_of(t) for t in edge_targets(edge))
         reached = {entry}
         pending = [entry]

@@ -33,21 +33,25 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from ..context import Finding, ScenarioContext
-from ....model.vocabulary import PREDICATE_BLOCKS
+from ....ast.nodes import Section
+from ....model.vocabulary import PREDICATE_BLOCKS, VOCABULARY
 
 CODE = "P002"
 NAME = "predicate-restated-directive-missing"
 SEVERITY = "warning"
 KIND = "scenario"
 
+# The `expected:` predicate blocks (PREDICATE_BLOCKS) as the vocabulary rows the blocks are read by.
+PREDICATE_ROWS = tuple(VOCABULARY.lookup("expected", name) for name in PREDICATE_BLOCKS)
+
 
 def blocks(owner: Any) -> Iterator[Any]:
     """The predicate blocks an owner (the case, an invocation, a resume block) holds."""
-    expected = owner.get("expected")
-    if expected is not None and hasattr(expected, "get"):
-        for name in PREDICATE_BLOCKS:
-            if expected.get(name) is not None:
-                yield expected.get(name)
+    expected = owner.get("expected")  # owner: the scenario (inheritance) or a section
+    if isinstance(expected, Section):
+        for row in PREDICATE_ROWS:
+            if expected.given(row) is not None:
+                yield expected.given(row)
     if owner.get("invariants") is not None:
         yield owner.get("invariants")
 

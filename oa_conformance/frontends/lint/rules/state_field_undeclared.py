@@ -39,16 +39,14 @@ NAME = "state-field-undeclared"
 SEVERITY = "error"
 KIND = "scenario"
 
-STATE_ASSERTIONS = ("final_state", "final_state_at_error", "suspended_state")
-
 
 def check(ctx: ScenarioContext) -> Iterator[Finding]:
     fields = ctx.main.field_names if ctx.main is not None else None
     if fields is None:
         return
     for expected in ctx.sections("expected"):
-        for directive in STATE_ASSERTIONS:
-            state = expected.get(directive)
+        for directive, state in (("final_state", expected.final_state), ("final_state_at_error", expected.final_state_at_error),
+                                 ("suspended_state", expected.suspended_state)):
             if type(state) is not Mapping:
                 continue
             for key, span in zip(state.keys, state.key_spans):

@@ -41,7 +41,7 @@ CLAIMS = ("type-string",)
 
 def check(ctx: ScenarioContext) -> Iterator[Finding]:
     for name, decl in ctx.field_decls():
-        declared = decl.get("type")
+        declared = decl.type
         if isinstance(declared, TypeRef):
             yield from _arguments(name, declared)
 

@@ -43,9 +43,6 @@ from ..harness import _current_invocation
 from ....ast.values import literal
 
 
-# Observer flags a case may set at case level for every observer (the header's OTel-side flags),
-# which the `langfuse_observer` block overrides for the Langfuse observer.
-CASE_LEVEL_FLAGS = ("disable_provider_payload", "disable_llm_spans")
 # `langfuse_observer` keys that are LangfuseObserver constructor fields, taken verbatim.
 OBSERVER_FIELDS = ("disable_provider_payload", "disable_llm_spans", "payload_byte_cap", "disable_state_payload")
 
@@ -88,8 +85,8 @@ def _hook(node: Any, side: str, calls: list[dict[str, Any]]) -> Any:
     return logged
 
 
-def _flag(block: Any, name: str) -> bool:
-    value = block.get(name)
+def _flag(value: Any) -> bool:
+    """A boolean directive's value (absent: false)."""
     return bool(value.value) if value is not None else False
 
 
@@ -98,25 +95,28 @@ def observer_settings(scenario: Scenario, hook_calls: list[dict[str, Any]] | Non
     into ``hook_calls``)."""
     block = scenario.view.langfuse_observer or scenario.view.langfuse_observer_config
     settings: dict[str, Any] = {}
-    for flag in CASE_LEVEL_FLAGS:
-        if scenario.view.get(flag) is not None:
-            settings[flag] = scenario.view.get(flag).value
+    view = scenario.view
+    # Observer flags a case may set at case level for every observer (the header's OTel-side flags),
+    # which the `langfuse_observer` block overrides for the Langfuse observer.
+    for flag, value in (("disable_provider_payload", view.disable_provider_payload), ("disable_llm_spans", view.disable_llm_spans)):
+        if value is not None:
+            settings[flag] = value.value
     if block is not None:
-        for name in block.order:
+        for name, value in block.items():
             if name in OBSERVER_FIELDS:
-                settings[name] = block.get(name).value
+                settings[name] = value.value
             elif name in ("trace_input_from_state", "trace_output_from_state"):
                 side = "input" if name == "trace_input_from_state" else "output"
-                settings[name] = _hook(block.get(name), side, hook_calls if hook_calls is not None else [])
+                settings[name] = _hook(value, side, hook_calls if hook_calls is not None else [])
             else:
                 raise HarnessPrimitiveMissing(f"langfuse_observer option {name!r}", block.key_span(name))
-    for name in ("detached_subgraphs", "detached_fan_outs"):
-        if scenario.view.get(name) is not None:
-            settings[name] = detached_nodes(scenario, name)
+    for name, listed in (("detached_subgraphs", view.detached_subgraphs), ("detached_fan_outs", view.detached_fan_outs)):
+        if listed is not None:
+            settings[name] = detached_nodes(scenario, listed, fan_outs=name == "detached_fan_outs")
     return settings
 
 
-def detached_nodes(scenario: Scenario, directive: str) -> frozenset[str]:
+def detached_nodes(scenario: Scenario, listed: Any, fan_outs: bool) -> frozenset[str]:
     """The node names a ``detached_subgraphs`` / ``detached_fan_outs`` list means. The header calls
     them "subgraph/fan-out names"; the runtime's observers take the names of the *nodes* running
     them. A listed name that is a node of the outer graph is that node; otherwise it names a
@@ -124,13 +124,13 @@ def detached_nodes(scenario: Scenario, directive: str) -> frozenset[str]:
     nodes = scenario.view.nodes
     declared = dict(nodes.items()) if nodes is not None else {}
     names: set[str] = set()
-    for name in literal(scenario.view.get(directive)):
+    for name in literal(listed):
         if name in declared:
             names.add(name)
             continue
         for node_name, decl in declared.items():
-            runner = decl.get("fan_out") if directive == "detached_fan_outs" else decl
-            target = runner.get("subgraph") if runner is not None and hasattr(runner, "get") else None
+            runner = decl.fan_out if fan_outs else decl
+            target = runner.subgraph if runner is not None and hasattr(runner, "get") else None
             if target is not None and getattr(target, "value", None) == name:
                 names.add(node_name)
     return frozenset(names)
@@ -265,9 +265,9 @@ class LangfuseCapture:
 
             from ....host.observability import langfuse_credentials_constructor
 
-            if declared.get("provider") is not None:
+            if declared.provider is not None:
                 raise HarnessPrimitiveMissing("langfuse_client provider applies to mode 'supplied' only", declared.key_span("provider"))
-            if _flag(declared, "preexisting_same_key_client"):
+            if _flag(declared.preexisting_same_key_client):
                 # §6.4 singleton priming: the same credential's client exists first, on the global
                 # provider (the v4 default binding), exporting to this case's exporter.
                 self.sdk = self.primed = Langfuse(public_key=public_key, secret_key="sk-oa-conformance", host=NO_NETWORK_HOST,
@@ -276,7 +276,7 @@ class LangfuseCapture:
             try:
                 self.observer = from_credentials(
                     public_key=public_key, secret_key=SecretStr("sk-oa-conformance"), host=NO_NETWORK_HOST,
-                    accept_shared_provider=_flag(declared, "accept_shared_provider"), langfuse_kwargs=options, **settings)
+                    accept_shared_provider=_flag(declared.accept_shared_provider), langfuse_kwargs=options, **settings)
             except Exception as raised:
                 if getattr(raised, "category", None) is None:  # not a categorized construction outcome: ours or a bug
                     raise
@@ -286,12 +286,12 @@ class LangfuseCapture:
             adapter = self.observer.client
             self.sdk = get_client(public_key=public_key)  # the SDK's client for this case's key, the one the runtime built
         else:
-            for name in ("preexisting_same_key_client", "accept_shared_provider"):
-                if declared.get(name) is not None:
+            for name, value in (("preexisting_same_key_client", declared.preexisting_same_key_client), ("accept_shared_provider", declared.accept_shared_provider)):
+                if value is not None:
                     raise HarnessPrimitiveMissing(f"langfuse_client {name} applies to mode 'credentials' only", declared.key_span(name))
             from ....host.observability import LangfuseSDKAdapter
 
-            self.provider = declared.provider.value if declared.get("provider") is not None else "global"
+            self.provider = declared.provider.value if declared.provider is not None else "global"
             bound = _bound_provider(self.provider, declared.span)
             self.sdk = Langfuse(public_key=public_key, secret_key="sk-oa-conformance", host=NO_NETWORK_HOST,
                                 tracer_provider=bound, **options)

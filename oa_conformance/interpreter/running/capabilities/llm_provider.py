@@ -104,7 +104,7 @@ async def run_direct(scenario: Scenario) -> CaseTrace:
         for name in step.order:
             if name not in CALL_DIRECTIVES:
                 raise NotImplementedDirective(f"call.{name}", step.key_span(name))
-        if step.operation.value == "complete" and step.get("messages") is None:
+        if step.operation.value == "complete" and step.messages is None:
             raise FixtureInvalid("a complete call needs `messages` (llm-provider §5)", step.key_span("operation"))
     clock = VirtualClock()
     wire = mock_wire(scenario, sleep=clock.sleep)
@@ -174,11 +174,10 @@ def _uses_fallback(mock: Section | None) -> bool:
     (llm-provider §8.1.5.1). The other capability flag, ``supports_image_input``, has no
     construction knob: the OpenAI-compatible provider learns it from the server's rejection, which
     the fixture's canned response supplies."""
-    flags = mock.get("capabilities") if mock is not None else None
+    flags = mock.capabilities if mock is not None else None
     if flags is None:
         return False
-    for name in ("supports_native_response_format", "supports_native_structured_output"):
-        flag = flags.get(name)
+    for flag in (flags.supports_native_response_format, flags.supports_native_structured_output):
         if flag is not None and not flag.value:
             return True
     return False
@@ -226,16 +225,16 @@ def _arguments(step: Section, clock: VirtualClock) -> dict[str, Any]:
 
     messages = [_without_nulls(m) for m in literal(step.messages)]
     arguments: dict[str, Any] = {"messages": TypeAdapter(list[Message]).validate_python(messages)}
-    if step.get("tools") is not None:
+    if step.tools is not None:
         arguments["tools"] = [Tool(**tool) for tool in literal(step.tools)]
-    choice = step.get("tool_choice")
+    choice = step.tool_choice
     if choice is not None:
         arguments["tool_choice"] = choice.value if isinstance(choice, Scalar) else ForceTool(**literal(choice))
-    if step.get("config") is not None:
+    if step.config is not None:
         arguments["config"] = runtime_config(literal(step.config))
-    if step.get("response_schema") is not None:
+    if step.response_schema is not None:
         arguments["response_schema"] = literal(step.response_schema)
-    if step.get("retry") is not None:
+    if step.retry is not None:
         arguments["retry"] = _retry_config(step.retry, clock)
     return arguments
 
@@ -250,13 +249,13 @@ def _retry_config(spec: Section, clock: VirtualClock) -> Any:
     """`call.retry` as the runtime's ``LlmRetryConfig`` (llm-provider §7.1, conformance-adapter §5.11)."""
     from ....host.llm import call_retry_config, runtime_config
 
-    attempts = spec.get("max_attempts")
-    overrides = spec.get("per_attempt_override")
-    reask = spec.get("reask")
+    attempts = spec.max_attempts
+    overrides = spec.per_attempt_override
+    reask = spec.reask
     return call_retry_config(
         max_attempts=attempts.value if attempts is not None else 3,
-        classifier=_classifier(spec.get("classifier")),
-        backoff=clock.backoff(_backoff(spec.get("backoff"))),
+        classifier=_classifier(spec.classifier),
+        backoff=clock.backoff(_backoff(spec.backoff)),
         per_attempt_override=[runtime_config(entry) for entry in literal(overrides)] if overrides is not None else None,
         reask=_reask_builder(reask.template.value) if reask is not None else None,
     )
@@ -277,16 +276,16 @@ def _reask_builder(template: str) -> Any:
 
 def _with_retry_middleware(step: Section, clock: VirtualClock, call: Any) -> Any:
     """`retry_middleware:` wraps the call in the runtime's pipeline-utilities §6.1 RetryMiddleware."""
-    spec = step.get("retry_middleware")
+    spec = step.retry_middleware
     if spec is None:
         return call
     from ....host import graph as oa
 
-    attempts = spec.get("max_attempts")
+    attempts = spec.max_attempts
     middleware = oa.RetryMiddleware(oa.RetryConfig(
         max_attempts=attempts.value if attempts is not None else 3,
-        classifier=_classifier(spec.get("classifier")),
-        backoff=clock.backoff(_backoff(spec.get("backoff"))),
+        classifier=_classifier(spec.classifier),
+        backoff=clock.backoff(_backoff(spec.backoff)),
     ))
 
     async def wrapped() -> Any:

@@ -54,8 +54,8 @@ class CasePrompts:
             raise HarnessPrimitiveMissing(f"prompt_backend type {kind!r}", declared.type.span)
         records = []
         for key, decl in declared.prompts.items():
-            record = {name: literal(decl.get(name)) for name in decl.order if name != "langfuse_prompt_reference"}
-            if decl.get("langfuse_prompt_reference") is not None:
+            record = {name: literal(value) for name, value in decl.items() if name != "langfuse_prompt_reference"}
+            if decl.langfuse_prompt_reference is not None:
                 record["observability_entities"] = {"langfuse_prompt": decl.langfuse_prompt_reference.value}
             records.append(record)
             self.labels[key] = (record["name"], record["label"])

@@ -123,22 +123,19 @@ GLOBAL_TRACER = SharedSlot(_install_global_tracer, _restore_global_tracer)
 LOG_BRIDGE = SharedSlot(_install_log_bridge, _restore_log_bridge)
 
 
-def _flag(scenario: Scenario, name: str, default: bool) -> bool:
-    value = scenario.view.get(name)
+def _flag(value: Any, default: bool) -> bool:
+    """A boolean directive's value, else ``default``."""
     return bool(value.value) if isinstance(value, Scalar) else default
 
 
-def observer_flag(scenario: Scenario, name: str, default: bool) -> bool:
+def observer_flag(in_block: Any, at_case_level: Any, default: bool) -> bool:
     """An OTel observer flag: the ``otel_observer`` block's (conformance-adapter §5.5, the 0.118
     spelling), else the case-level key of the same name (the earlier spelling), else the §5.5.4
     default. The block configures the OTel side only (the Langfuse observer keeps its own copy)."""
-    block = scenario.view.otel_observer
-    value = block.get(name) if block is not None else None
-    return bool(value.value) if isinstance(value, Scalar) else _flag(scenario, name, default)
+    return bool(in_block.value) if isinstance(in_block, Scalar) else _flag(at_case_level, default)
 
 
-def _names(scenario: Scenario, name: str) -> frozenset[str]:
-    value = scenario.view.get(name)
+def _names(value: Any) -> frozenset[str]:
     return frozenset(literal(value)) if value is not None else frozenset()
 
 
@@ -149,7 +146,7 @@ def _dispatching_nodes(scenario: Scenario, subgraphs: frozenset[str]) -> frozens
     nodes = scenario.view.nodes
     wrappers = set(subgraphs)
     for node_name, decl in (nodes.items() if nodes is not None else ()):
-        runs = decl.get("subgraph") if hasattr(decl, "get") else None
+        runs = decl.subgraph if hasattr(decl, "get") else None
         if isinstance(runs, Scalar) and runs.value in subgraphs:
             wrappers.add(node_name)
     return frozenset(wrappers)
@@ -164,8 +161,9 @@ class OtelCapture:
         from ....host.observability import OTelObserver
 
         self.exporter = InMemorySpanExporter()
-        self.global_active = _flag(scenario, "caller_global_otel_active", False)
-        self.metrics_enabled = _flag(scenario, "enable_metrics", False)
+        view, block = scenario.view, scenario.view.otel_observer
+        self.global_active = _flag(view.caller_global_otel_active, False)
+        self.metrics_enabled = _flag(view.enable_metrics, False)
         self.global_spans: list[Any] = []
         self.logs: list[Any] = []
         self.reader = None
@@ -178,11 +176,11 @@ class OtelCapture:
             meter_provider = MeterProvider(metric_readers=[self.reader])
         self.observer = OTelObserver(
             span_processor=SimpleSpanProcessor(self.exporter),
-            detached_subgraphs=_dispatching_nodes(scenario, _names(scenario, "detached_subgraphs")),
-            detached_fan_outs=_names(scenario, "detached_fan_outs"),
-            disable_llm_spans=_flag(scenario, "disable_llm_spans", False),
-            disable_provider_payload=observer_flag(scenario, "disable_provider_payload", True),
-            disable_genai_semconv=observer_flag(scenario, "disable_genai_semconv", False),
+            detached_subgraphs=_dispatching_nodes(scenario, _names(view.detached_subgraphs)),
+            detached_fan_outs=_names(view.detached_fan_outs),
+            disable_llm_spans=_flag(view.disable_llm_spans, False),
+            disable_provider_payload=observer_flag(block.disable_provider_payload if block is not None else None, view.disable_provider_payload, True),
+            disable_genai_semconv=observer_flag(block.disable_genai_semconv if block is not None else None, view.disable_genai_semconv, False),
             enable_metrics=self.metrics_enabled,
             meter_provider=meter_provider,
         )

@@ -57,7 +57,6 @@ from ....ast.values import literal
 from .contract import CapabilityHarness
 
 CAPABILITY = "prompt-management"
-CALL_BLOCKS = ("calls", "secondary_calls", "tertiary_calls")
 GROUP_TARGET = "construct_prompt_group"
 
 
@@ -232,22 +231,22 @@ def build_backends(declared: Any, log: list) -> dict[str, PreloadedPromptBackend
         name = decl.name.value
         if name in backends:
             raise FixtureInvalid(f"two backends are named {name!r}", decl.name.span)
-        kind = CachingPromptBackend if _flag(decl, "caching") else PreloadedPromptBackend
-        records = decl.get("prompts")
+        kind = CachingPromptBackend if _flag(decl.caching) else PreloadedPromptBackend
+        records = decl.prompts
         try:
             backends[name] = kind(name, [_record(r) for r in (records.items if records is not None else ())],
-                                  unavailable=_flag(decl, "simulate_unavailable"), log=log)
+                                  unavailable=_flag(decl.simulate_unavailable), log=log)
         except (ValueError, ValidationError) as problem:
             raise FixtureInvalid(f"backend {name!r}: {problem}", decl.span) from problem
     return backends
 
 
 def _record(decl: Section) -> dict[str, Any]:
-    return {name: literal(decl.get(name)) for name in decl.order}
+    return {name: literal(value) for name, value in decl.items()}
 
 
-def _flag(decl: Section, name: str) -> bool:
-    value = decl.get(name)
+def _flag(value: Any) -> bool:
+    """A boolean directive's value (absent: false)."""
     return bool(value.value) if value is not None else False
 
 
@@ -280,22 +279,22 @@ class PromptCase:
     def manager(self, which: str, span: Any) -> PromptManager:
         if which in self.managers:
             return self.managers[which]
-        decl = self.scenario.view.get(which)
+        decl = self.scenario.view.named(which)  # the manager a call's `target` names
         if decl is None and which != "manager":
             raise FixtureInvalid(f"the call targets {which!r}, which the case does not declare", span)
-        listed = decl.get("backends") if decl is not None else None
+        listed = decl.backends if decl is not None else None
         names = [item.value for item in listed.items] if listed is not None else list(self.backends)
         backends = [self.backend(name, listed.span if listed is not None else span) for name in names]
         if not backends:
             raise FixtureInvalid(f"the {which} has no backend to compose (the case declares none)", decl.span if decl is not None else span)
         kwargs: dict[str, Any] = {}
-        resolver_ref = decl.get("label_resolver_ref") if decl is not None else None
+        resolver_ref = decl.label_resolver_ref if decl is not None else None
         if resolver_ref is not None:
-            resolver = self.scenario.view.get(resolver_ref.value)
+            resolver = self.scenario.view.named(resolver_ref.value)
             if not isinstance(resolver, Section) or resolver.family != "label_resolver":
                 raise FixtureInvalid(f"label_resolver_ref {resolver_ref.value!r} names no label resolver of the case", resolver_ref.span)
             kwargs["label_resolver"] = MappingLabelResolver(literal(resolver.mapping))
-        default_ttl = decl.get("default_cache_ttl_seconds") if decl is not None else None
+        default_ttl = decl.default_cache_ttl_seconds if decl is not None else None
         if default_ttl is not None:
             if isinstance(default_ttl.value, (int, float)) and default_ttl.value < 0:
                 raise FixtureInvalid("default_cache_ttl_seconds is a non-negative number of seconds (prompt-management §6)",
@@ -308,20 +307,19 @@ class PromptCase:
     # ---- calls ----------------------------------------------------------------------------------
 
     async def run(self) -> None:
-        for block in CALL_BLOCKS:
-            calls = self.scenario.view.get(block)
+        for block, calls in call_blocks(self.scenario):
             for index, call in enumerate(calls.items if calls is not None else ()):
                 await self.perform(block, index, call)
 
     async def perform(self, block: str, index: int, call: Section) -> None:
         target = call.target
-        operation = call.get("operation")
+        operation = call.operation
         entry: dict[str, Any] = {"block": block, "index": index, "target": literal(target),
                                  "operation": operation.value if operation is not None else GROUP_TARGET}
-        capture = call.get("capture_as")
+        capture = call.capture_as
         if capture is not None:
             entry["capture_as"] = capture.value
-        if call.get("members_refs") is not None:
+        if call.members_refs is not None:
             entry["members_refs"] = literal(call.members_refs)
         start = len(self.log)
         act = self.action(call, target, operation)  # a malformed call stops the case before it runs
@@ -347,31 +345,31 @@ class PromptCase:
         if operation is None:
             raise FixtureInvalid("the call names no operation", call.span)
         op = operation.value
-        if isinstance(target, Section) and target.get("backend") is not None:
+        if isinstance(target, Section) and target.backend is not None:
             backend = self.backend(target.backend.value, target.backend.span)
             if op == "advance_clock":
-                seconds = self.required(call, "seconds")
+                seconds = self.required(call, call.seconds, "seconds")
                 if not isinstance(backend, CachingPromptBackend):
                     raise FixtureInvalid(f"advance_clock on backend {backend.name!r}, which is not a caching backend", target.backend.span)
                 return _sync(lambda: backend.clock.advance(seconds.value))
             if op != "fetch":
                 raise FixtureInvalid(f"{op} goes through a manager; a backend only fetches (prompt-management §5)", operation.span)
-            name, label, ttl = self.required(call, "name").value, _value(call, "label"), _value(call, "cache_ttl_seconds")
+            name, label, ttl = self.required(call, call.name, "name").value, _literal(call.label), _literal(call.cache_ttl_seconds)
             kwargs = {"cache_ttl_seconds": ttl} if ttl is not None else {}
             return lambda: backend.fetch(name, *((label,) if label is not None else ()), **kwargs)
-        if isinstance(target, Section) and not (target.get("manager") is not None and target.manager.value):
+        if isinstance(target, Section) and not (target.manager is not None and target.manager.value):
             raise FixtureInvalid("a structured target is {backend: <name>} or {manager: true}", target.span)
         manager = self.manager(target.value if isinstance(target, Scalar) else "manager", target.span)
         if op == "fetch":
-            name = self.required(call, "name").value
-            return lambda: manager.fetch(name, _value(call, "label"), cache_ttl_seconds=_value(call, "cache_ttl_seconds"))
+            name = self.required(call, call.name, "name").value
+            return lambda: manager.fetch(name, _literal(call.label), cache_ttl_seconds=_literal(call.cache_ttl_seconds))
         if op == "get":
-            name = self.required(call, "name").value
-            variables, placeholders = _value(call, "variables"), self.placeholders(call)
-            return lambda: manager.get(name, _value(call, "label"), variables, placeholders=placeholders,
-                                       cache_ttl_seconds=_value(call, "cache_ttl_seconds"))
+            name = self.required(call, call.name, "name").value
+            variables, placeholders = _literal(call.variables), self.placeholders(call)
+            return lambda: manager.get(name, _literal(call.label), variables, placeholders=placeholders,
+                                       cache_ttl_seconds=_literal(call.cache_ttl_seconds))
         if op == "render":
-            variables, placeholders = _value(call, "variables"), self.placeholders(call)
+            variables, placeholders = _literal(call.variables), self.placeholders(call)
             source = self.prompt_source(call, manager)
 
             async def render() -> Any:
@@ -382,17 +380,17 @@ class PromptCase:
     def prompt_source(self, call: Section, manager: PromptManager):
         """What a render renders: ``fetched_prompt`` (fetched through the manager first) or
         ``fetched_prompt_ref`` (an earlier call's capture)."""
-        fetched, ref = call.get("fetched_prompt"), call.get("fetched_prompt_ref")
+        fetched, ref = call.fetched_prompt, call.fetched_prompt_ref
         if (fetched is None) == (ref is None):
             raise FixtureInvalid("render needs exactly one of fetched_prompt and fetched_prompt_ref", call.span)
         if fetched is not None:
-            return lambda: manager.fetch(fetched.name.value, _value(fetched, "label"))
+            return lambda: manager.fetch(fetched.name.value, _literal(fetched.label))
         if ref.value not in self.captured:
             raise FixtureInvalid(f"fetched_prompt_ref {ref.value!r}: no earlier call captured a result under that name", ref.span)
         return _sync(lambda: self.captured[ref.value])
 
     def group_action(self, call: Section):
-        group_name, refs = self.required(call, "group_name").value, self.required(call, "members_refs")
+        group_name, refs = self.required(call, call.group_name, "group_name").value, self.required(call, call.members_refs, "members_refs")
         for item in refs.items:
             if item.value not in self.captured:
                 raise FixtureInvalid(f"members_refs: no earlier call captured {item.value!r}", item.span)
@@ -400,7 +398,7 @@ class PromptCase:
         return _sync(lambda: PromptGroup(group_name=group_name, members=members))
 
     def placeholders(self, call: Section) -> dict[str, Any] | None:
-        given = call.get("placeholders")
+        given = call.placeholders
         if given is None:
             return None
         try:
@@ -409,10 +407,10 @@ class PromptCase:
             raise FixtureInvalid(f"placeholders: not llm-provider §3 messages: {problem}", call.key_span("placeholders")) from problem
 
     @staticmethod
-    def required(call: Section, name: str) -> Any:
-        value = call.get(name)
+    def required(call: Section, value: Any, name: str) -> Any:
+        """``value``, the call's directive ``name``: refused at the call when the call lacks it."""
         if value is None:
-            raise FixtureInvalid(f"{call.operation.value if call.get('operation') is not None else GROUP_TARGET} needs `{name}`", call.span)
+            raise FixtureInvalid(f"{call.operation.value if call.operation is not None else GROUP_TARGET} needs `{name}`", call.span)
         return value
 
     def collections(self) -> dict[str, Any]:
@@ -427,8 +425,8 @@ class PromptCase:
         }
 
 
-def _value(section: Section, name: str) -> Any:
-    node = section.get(name)
+def _literal(node: Any) -> Any:
+    """A directive's value as plain data (absent: None)."""
     return literal(node) if node is not None else None
 
 
@@ -461,8 +459,14 @@ def _exposed(value: Any) -> Any:
     return value
 
 
+def call_blocks(scenario: Scenario) -> tuple[tuple[str, Any], ...]:
+    """The case's call lists by directive, in the order they run (an absent one: None)."""
+    view = scenario.view
+    return (("calls", view.calls), ("secondary_calls", view.secondary_calls), ("tertiary_calls", view.tertiary_calls))
+
+
 def is_direct(scenario: Scenario) -> bool:
-    return any(scenario.view.get(block) is not None for block in CALL_BLOCKS)
+    return any(calls is not None for _, calls in call_blocks(scenario))
 
 
 async def run_direct(scenario: Scenario) -> CaseTrace:

@@ -48,10 +48,10 @@ class LlmProviders:
         # Whether the typed events snapshot caller metadata: the typed-event collectors' opt-in.
         self.options: dict[str, Any] = {"populate_caller_metadata": populates_caller_metadata(scenario)}
         if declared is not None:
-            kind = declared.get("type")  # the provider the captured wire serves
+            kind = declared.type  # the provider the captured wire serves
             if kind is not None and kind.value != "openai_compatible":
                 raise HarnessPrimitiveMissing(f"provider type {kind.value!r}", kind.span)
-            system = declared.get("genai_system")
+            system = declared.genai_system
             if system is not None:
                 self.options["genai_system"] = system.value
 

@@ -131,7 +131,7 @@ class QueryableCapture:
             factory = KINDS.get(decl.kind.value)
             if factory is None:
                 raise HarnessPrimitiveMissing(f"queryable observer kind {decl.kind.value!r}", decl.kind.span)
-            persists = decl.get("persists_across_invocations")  # one instance, attached for the whole case
+            persists = decl.persists_across_invocations  # one instance, attached for the whole case
             if persists is not None and not persists.value:
                 raise HarnessPrimitiveMissing("a queryable observer re-attached per invocation", persists.span)
             self.observers[decl.name.value] = factory()

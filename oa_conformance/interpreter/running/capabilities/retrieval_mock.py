@@ -95,8 +95,8 @@ def canned(entry: Section, vendor: str) -> Canned:
     status = entry.status.value
     if not 100 <= status <= 599:
         raise FixtureInvalid(f"mock status {status} is not an HTTP status", entry.key_span("status"))
-    raises = entry.get("raises")
-    body = literal(entry.body) if entry.get("body") is not None else None
+    raises = entry.raises
+    body = literal(entry.body) if entry.body is not None else None
     declared_at = str(entry.span) if entry.span else None
     if raises is not None:
         if status < 300:
@@ -131,7 +131,7 @@ def provider_spec(scenario: Scenario, kind: str) -> ProviderSpec | None:
     mapping = scenario.view.mapping
     vendor = mapping.value if mapping is not None else None
     for block_name, (block_kind, block_vendor) in BLOCKS.items():
-        block = scenario.view.get(block_name)
+        block = scenario.view.named(block_name)
         if block is None or block_kind != kind:
             continue
         if vendor is not None and vendor != block_vendor:
@@ -149,9 +149,9 @@ def provider_spec(scenario: Scenario, kind: str) -> ProviderSpec | None:
 def served_model(scenario: Scenario, kind: str) -> str | None:
     """The model the case's first canned response of ``kind`` reports having served: the mock stands
     for one deployed model, so a provider the fixture binds to no model is bound to that one."""
-    entries = scenario.view.get(MOCKS[kind])
+    entries = scenario.view.named(MOCKS[kind])
     for entry in (entries.items if entries is not None else ()):
-        body = entry.get("body") if hasattr(entry, "get") else None
+        body = entry.body if hasattr(entry, "get") else None
         value = literal(body) if body is not None and not isinstance(body, Scalar) else None
         if isinstance(value, dict) and isinstance(value.get("model"), str) and value["model"]:
             return value["model"]
@@ -223,9 +223,9 @@ def retrieval_wire(scenario: Scenario, sleep: Callable[[float], Any] | None = No
     wire = CapturedWire([], hosts=hosts) if sleep is None else CapturedWire([], hosts=hosts, sleep=sleep)
     transports = {}
     for kind in (EMBEDDING, RERANK):
-        entries = scenario.view.get(MOCKS[kind])
+        entries = scenario.view.named(MOCKS[kind])
         if entries is not None and specs[kind] is None:
-            raise HarnessPrimitiveMissing(f"{article(kind)} {kind} provider for `mapping: {scenario.view.get('mapping').value}`",
+            raise HarnessPrimitiveMissing(f"{article(kind)} {kind} provider for `mapping: {scenario.view.mapping.value}`",
                                           scenario.where(MOCKS[kind]).key_span(MOCKS[kind]))
         responses = [canned(entry, specs[kind].vendor) for entry in (entries.items if entries is not None else ())]
         transports[kind] = wire.lane(kind, responses)
@@ -257,7 +257,7 @@ def _default_base_url(spec: ProviderSpec) -> str:
 
 
 def model_override(call: Section) -> str | None:
-    model = call.get("model")
+    model = call.model
     return model.value if isinstance(model, Scalar) else None
 
 
@@ -324,11 +324,11 @@ async def calls_embed(ctx: Any, spec: Section) -> None:
     """`calls_embed`: the node calls the bound EmbeddingProvider's embed() (retrieval-provider 001 header)."""
     from ....host.retrieval import embedding_config
 
-    if spec.get("input_from_rendered_prompt") is not None:  # the observability header's RAG form
+    if spec.input_from_rendered_prompt is not None:  # the observability header's RAG form
         strings = [rendered_text(ctx, spec, "input_from_rendered_prompt")]
     else:
         strings = literal(spec.input)
-    config = literal(spec.config) if spec.get("config") is not None else None
+    config = literal(spec.config) if spec.config is not None else None
     runtime_config = embedding_config(config) if config is not None else None
     await _call(ctx, spec, EMBEDDING, "embed", {"input": strings, "config": config},
                 lambda provider: provider.embed(strings, config=runtime_config))
@@ -338,13 +338,13 @@ async def calls_rerank(ctx: Any, spec: Section) -> None:
     """`calls_rerank`: the node calls the bound RerankProvider's rerank() (retrieval-provider 006 header)."""
     from ....host.retrieval import rerank_config
 
-    if spec.get("query_from_rendered_prompt") is not None:  # the observability header's RAG form
+    if spec.query_from_rendered_prompt is not None:  # the observability header's RAG form
         query = rendered_text(ctx, spec, "query_from_rendered_prompt")
     else:
         query = spec.query.value
     documents = literal(spec.documents)
-    top_k = spec.top_k.value if spec.get("top_k") is not None else None
-    config = literal(spec.config) if spec.get("config") is not None else None
+    top_k = spec.top_k.value if spec.top_k is not None else None
+    config = literal(spec.config) if spec.config is not None else None
     runtime_config = rerank_config(config) if config is not None else None
     await _call(ctx, spec, RERANK, "rerank", {"query": query, "documents": documents, "top_k": top_k, "config": config},
                 lambda provider: provider.rerank(query, documents, top_k=top_k, config=runtime_config))

@@ -65,7 +65,7 @@ def populates_caller_metadata(scenario: Scenario) -> bool:
     declarations = _declarations(scenario)
     if not declarations:
         return True
-    return any(d.get("include_caller_metadata") is not None and d.include_caller_metadata.value for d in declarations)
+    return any(d.include_caller_metadata is not None and d.include_caller_metadata.value for d in declarations)
 
 
 class TypedEventCapture:
@@ -77,10 +77,10 @@ class TypedEventCapture:
             kind = decl.kind.value
             if kind != "typed_event_collector":
                 raise HarnessPrimitiveMissing(f"typed observer kind {kind!r}", decl.kind.span)
-            ordered = decl.get("retains_arrival_order")  # a collector keeps arrival order; it cannot do otherwise
+            ordered = decl.retains_arrival_order  # a collector keeps arrival order; it cannot do otherwise
             if ordered is not None and not ordered.value:
                 raise HarnessPrimitiveMissing("a typed event collector that does not retain arrival order", ordered.span)
-            only = decl.get("filter_event_type")
+            only = decl.filter_event_type
             self.collectors[decl.name.value] = TypedEventCollector(decl.name.value, only.value if only is not None else None)
 
     def collections(self) -> dict[str, Any]:
