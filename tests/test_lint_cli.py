@@ -325,6 +325,32 @@ def test_side_by_side_lint_gives_the_findings_of_one_process(shared_spec):
     assert two.stderr.splitlines()[:-1] == one.stderr.splitlines()[:-1] == lost.stderr.splitlines()[:-1]
 
 
+def test_shares_are_consecutive_of_about_equal_cost_and_at_least_min_share(tmp_path):
+    """Shares balance a fixed cost per file plus its size, not the number of files: a corpus whose
+    first half is large files gives the first share fewer of them; no share is below MIN_SHARE."""
+    from oa_conformance.frontends.lint import engine
+    from oa_conformance.model.discovery import FixtureRef
+
+    def refs(sizes):
+        made = []
+        for number, size in enumerate(sizes):
+            path = tmp_path / f"{len(sizes)}-{number:03d}.yaml"
+            path.write_bytes(b"#" * size)
+            made.append(FixtureRef(str(path), "graph-engine", path.name))
+        return made
+
+    def cost(share):
+        return sum(engine._FILE_COST_BYTES + os.path.getsize(ref.path) for ref in share)
+
+    uneven = refs([4 * engine._FILE_COST_BYTES] * 100 + [0] * 100)
+    first, second = engine._shares(uneven, 2)
+    assert first + second == uneven and len(first) < 100
+    assert abs(cost(first) - cost(second)) <= 5 * engine._FILE_COST_BYTES
+    tight = refs([50 * engine._FILE_COST_BYTES] * 10 + [0] * (2 * engine.MIN_SHARE - 10))
+    shares = engine._shares(tight, 2)
+    assert sum(shares, []) == tight and [len(share) for share in shares] == [engine.MIN_SHARE] * 2
+
+
 def test_only_a_corpus_large_enough_is_linted_side_by_side(monkeypatch, shared_spec):
     """Below two shares of MIN_SHARE fixtures, or in a process with threads, nothing is forked."""
     from oa_conformance.frontends.lint import engine
