@@ -344,3 +344,23 @@ def test_deferred_imports_point_down_the_layers():
                         if line == node.lineno and level.get(part_of(target), 0) > level.get(part_of(module), 0):
                             found.append(f"{os.path.relpath(path)}:{line}: {module} -> {target}")
     assert not found, "deferred imports reaching up the layers:\n" + "\n".join(sorted(set(found)))
+
+
+# Capability-named modules stand in parallel rooms on purpose (one capability, one role per room:
+# vocabulary/graph_engine.py, shapes/graph_engine.py, …); any other module name says one thing.
+CAPABILITY_ROOMS = frozenset(("vocabulary", "shapes", "catalogue", "capabilities"))
+
+
+def test_one_name_one_thing():
+    """No class name is defined twice in the package, and no module name is used for two things
+    (capability-named modules in their parallel rooms aside)."""
+    classes: dict[str, list[str]] = defaultdict(list)
+    stems: dict[str, list[str]] = defaultdict(list)
+    for module, path in modules():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef):
+                classes[node.name].append(module)
+        if path.stem != "__init__" and path.parent.name not in CAPABILITY_ROOMS:
+            stems[path.stem].append(module)
+    assert {name: where for name, where in classes.items() if len(where) > 1} == {}
+    assert {name: where for name, where in stems.items() if len(where) > 1} == {}

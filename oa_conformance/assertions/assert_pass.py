@@ -283,7 +283,7 @@ def _run_site(scenario: Scenario, owner: Any, family: str, invocation: Any, numb
 
 
 @dataclass(frozen=True)
-class Judged(Rule):
+class SelfJudged(Rule):
     """An outcome the pass judges itself (no directive wrote it): the check as it stands."""
 
     check_made: Check
@@ -307,7 +307,7 @@ def _outcome(rule: Rule) -> Site:
 
 def _judged(check: Check) -> Judging:
     """The step judging an outcome the pass decided: the check as it stands."""
-    return Judging(_outcome(Judged(check)))
+    return Judging(_outcome(SelfJudged(check)))
 
 
 @dataclass(frozen=True)

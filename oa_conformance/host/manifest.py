@@ -355,18 +355,18 @@ def chosen_manifest() -> Manifest:
 
 # ---- what the build ships ---------------------------------------------------------------------
 
-class Status(NamedTuple):
+class ProposalStatus(NamedTuple):
     state: str  # shipped | not-shipped | undetermined
     evidence: str  # what decided it, as a skip reason or a note says
 
 
 @cache
-def proposal_status(number: str) -> Status:
+def proposal_status(number: str) -> ProposalStatus:
     manifest = chosen_manifest()
     status = manifest.statuses.get(number)
     state = MANIFEST_STATES.get(status) if status is not None else None
     if state is not None:
-        return Status(state, f"status {status} in {manifest.short()}")
+        return ProposalStatus(state, f"status {status} in {manifest.short()}")
     if manifest.source == PROBING:
         said = manifest.short()
     elif status is None:
@@ -375,13 +375,13 @@ def proposal_status(number: str) -> Status:
         said = f"{manifest.short()} gives status {status!r}, none of {', '.join(MANIFEST_STATES)}"
     probe = PROBES.get(number)
     if probe is None:
-        return Status(UNDETERMINED, f"{said}, and the adapter has no probe for it")
+        return ProposalStatus(UNDETERMINED, f"{said}, and the adapter has no probe for it")
     try:
         result = probe()
     except Exception as exc:  # a probe's own failure: the status stays undetermined, and says why
         result = Probe(None, f"the probe raised {type(exc).__name__}: {exc}")
     state = UNDETERMINED if result.ships is None else SHIPPED if result.ships else NOT_SHIPPED
-    return Status(state, f"{said}; probe: {result.evidence}")
+    return ProposalStatus(state, f"{said}; probe: {result.evidence}")
 
 
 def claimed(number: str) -> str | None:
@@ -396,7 +396,7 @@ def claimed(number: str) -> str | None:
     return f"the manifest {manifest.path}{f':{line}' if line else ''} claims proposal {number} {status}"
 
 
-def probed_statuses() -> dict[str, Status]:
+def probed_statuses() -> dict[str, ProposalStatus]:
     """The status of every proposal a fixture can need."""
     return {number: proposal_status(number) for number in sorted(PROBES)}
 

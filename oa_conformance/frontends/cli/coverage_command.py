@@ -77,7 +77,7 @@ def coverage(args) -> int:
     from ..coverage.coverage_map import ProseError, build_map
     from ..coverage.evidence import EvidenceError, load_evidence, read_junit
     from ..coverage.faults import FaultsError, read_faults
-    from ..coverage.outcomes import ResultsError
+    from ..coverage.run_reports import ResultsError
     from ..coverage.text import render
     from ...model.discovery import DiscoveryError
     from ..pages import render_coverage_page

@@ -18,7 +18,7 @@ from .accounting import RETIRED, AccountingEntry
 from .citations import Citation, header_citations, sidecar_citations
 from .evidence import Evidence, JUnit
 from .faults import FaultEntry
-from .outcomes import read_results
+from .run_reports import read_results
 from .prose import Prose, Statement, normalised, read_prose
 from .prose_index import ProseError, prose_dir
 from .resolve import StatementIndex, index, resolve
