@@ -254,17 +254,18 @@ def _narrowed(ref: Ref, text: str, indexes: Mapping[str, StatementIndex]) -> _Ma
     hint, wording = _hint_and_wording(ref, text)
     topics = prose.topics.get(ref.number, frozenset())
     quoted: list[str] = []
-    if not hint or _on_topic(candidates, hint, found, topics) is None:
+    on_topic = _on_topic(candidates, hint, found, topics) if hint else None  # found once, used below
+    if on_topic is None:
         quoted = _quoted_topic(wording, topics)  # '§10.11 "Count drift on resume" paragraph'
-        hint = quoted or hint
+        if quoted:
+            hint = quoted
+            on_topic = _on_topic(candidates, hint, found, topics)
     cited = words(wording)
-    if hint:
-        on_topic = _on_topic(candidates, hint, found, topics)
-        if on_topic is not None:
-            if not on_topic:
-                return [], f"{_where(ref)} {' '.join(hint)}: that part of the section holds no normative statement"
-            candidates = on_topic
-            cited = [w for w in cited if w not in hint]  # the topic chose already
+    if on_topic is not None:
+        if not on_topic:
+            return [], f"{_where(ref)} {' '.join(hint)}: that part of the section holds no normative statement"
+        candidates = on_topic
+        cited = [w for w in cited if w not in hint]  # the topic chose already
     if not cited:
         if len(candidates) <= MOST:
             return [s.id for s in candidates], None
