@@ -8,11 +8,14 @@ caching backend with a controllable clock), composes them into real ``PromptMana
 ``default_cache_ttl_seconds``), and performs ``calls`` / ``secondary_calls`` / ``tertiary_calls`` in
 order — fetch, render, get, advance_clock, and the ``PromptGroup`` constructor.
 
-Only the backends are the adapter's (the spec names them as harness mocks); managers, resolvers,
-prompts, rendering, groups and errors are the runtime's own classes. The backends build their
-``Prompt`` records with the runtime's models, and read a record's ``sampling`` / ``token_budget``
-with the runtime's own sourced-config parsers (prompt-management §5: the backend parses the raw
-config, dropping unrecognized keys).
+Only the mock backends are the adapter's (the spec names them as harness mocks); managers,
+resolvers, prompts, rendering, groups and errors are the runtime's own classes. The mocks build their
+``Prompt`` records with the runtime's models from the fixture's declared values (``version``,
+``template_hash``, ``sampling`` and ``token_budget`` read by the binding's own readers in
+``host/prompts.py``), so a case over a mock checks what the runtime does with a record, never how a
+backend makes one. A backend declared with ``filesystem_files`` (an extension) is the runtime's own
+filesystem backend instead (:class:`RuntimeFilesystemBackend`): there the version, the hash, the
+fetch errors and the sourced config are the runtime's.
 
 What a case did becomes two trace collections (docs/TRACE.md): ``calls`` (one entry per call:
 its target, operation, result or error, the backend fetches it caused) and ``prompts`` (each
