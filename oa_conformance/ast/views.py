@@ -5583,8 +5583,8 @@ class PromptCall(Section):
     """
 
     cache_ttl_seconds: Scalar | None = None
-    """``cache_ttl_seconds`` (prompt-management §6.8, since 0.63.0, this directory only): fetch: the
-    per-call cache control (0 bypasses any cache).
+    """``cache_ttl_seconds`` (prompt-management §6.8, since 0.63.0, this directory only): fetch /
+    get: the per-call cache control (0 bypasses any cache); absent, the argument is not passed.
     """
 
     seconds: Scalar | None = None

@@ -9,7 +9,7 @@ directory-scoped: ``calls`` and ``expected`` mean something else elsewhere.
 from __future__ import annotations
 
 from .handlers import direct, PART, SHAPE
-from .registry import Directive, Extension, Family, Handlers
+from .registry import Directive, Extension, Family, Handlers, null_value
 from .shapes import *  # noqa: F403 - the shape vocabulary is this module's language
 
 CAPABILITY = "prompt-management"
@@ -121,7 +121,12 @@ DIRECTIVES: list[Directive] = [
     _local("fetched_prompt", CALL, SectionShape("prompt_ref"), "§3.2 header", "0.15.0", "render: fetch this prompt first, then render it.", handled_by=PART),
     _local("fetched_prompt_ref", CALL, STR, "§3.2 header", "0.15.0", "render: the prompt captured by an earlier call's `capture_as`.", handled_by=PART),
     _local("capture_as", CALL, STR, "§3.2 header", "0.15.0", "Keep the call's result under this name for later calls and `expected`.", handled_by=PART),
-    _local("cache_ttl_seconds", CALL, INT, "§6.8", "0.63.0", "fetch: the per-call cache control (0 bypasses any cache).", handled_by=PART),
+    Directive("cache_ttl_seconds", CALL, Nullable(INT), "§6.8", PM, "0.63.0",
+              "fetch / get: the per-call cache control (0 bypasses any cache); absent, the argument is not passed.",
+              scope="directory", handled_by=PART,
+              extension=Extension("`cache_ttl_seconds: null` on a call: the argument is passed as the language's explicit "
+                                  "unset value (Python's None), where an absent key omits it — prompt-management §6: an "
+                                  "implementation whose language tells the two apart MUST treat both identically.", null_value)),
     _local("seconds", CALL, INT, "§6.8", "0.63.0", "advance_clock: seconds to advance the caching backend's clock.", handled_by=PART),
     _local("group_name", CALL, STR, "prompt-management §10", "0.75.0", "construct_prompt_group: the group's name.", handled_by=PART),
     _local("members_refs", CALL, ListOf(STR), "prompt-management §10", "0.75.0", "construct_prompt_group: the captured members, in order.", handled_by=PART),

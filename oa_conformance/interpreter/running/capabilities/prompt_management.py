@@ -439,20 +439,19 @@ class PromptCase:
                 return _sync(lambda: backend.clock.advance(seconds.value))
             if op != "fetch":
                 raise FixtureInvalid(f"{op} goes through a manager; a backend only fetches (prompt-management §5)", operation.span)
-            name, label, ttl = self.required(call, call.name, "name").value, _literal(call.label), _literal(call.cache_ttl_seconds)
-            kwargs = {"cache_ttl_seconds": ttl} if ttl is not None else {}
+            name, label = self.required(call, call.name, "name").value, _literal(call.label)
+            kwargs = _ttl(call)
             return lambda: backend.fetch(name, *((label,) if label is not None else ()), **kwargs)
         if isinstance(target, Section) and not (target.manager is not None and target.manager.value):
             raise FixtureInvalid("a structured target is {backend: <name>} or {manager: true}", target.span)
         manager = self.manager(target.value if isinstance(target, Scalar) else "manager", target.span)
         if op == "fetch":
             name = self.required(call, call.name, "name").value
-            return lambda: manager.fetch(name, _literal(call.label), cache_ttl_seconds=_literal(call.cache_ttl_seconds))
+            return lambda: manager.fetch(name, _literal(call.label), **_ttl(call))
         if op == "get":
             name = self.required(call, call.name, "name").value
             variables, placeholders = _literal(call.variables), self.placeholders(call)
-            return lambda: manager.get(name, _literal(call.label), variables, placeholders=placeholders,
-                                       cache_ttl_seconds=_literal(call.cache_ttl_seconds))
+            return lambda: manager.get(name, _literal(call.label), variables, placeholders=placeholders, **_ttl(call))
         if op == "render":
             variables, placeholders = _literal(call.variables), self.placeholders(call)
             source = self.prompt_source(call, manager)
@@ -508,6 +507,12 @@ class PromptCase:
                 "captures": self.captures,
             },
         }
+
+
+def _ttl(call: Section) -> dict[str, Any]:
+    """The call's ``cache_ttl_seconds`` as keyword arguments: absent, none (the callee's default
+    applies); ``null``, the explicit unset value (prompt-management §6 asks both to mean the same)."""
+    return {} if call.cache_ttl_seconds is None else {"cache_ttl_seconds": literal(call.cache_ttl_seconds)}
 
 
 def _literal(node: Any) -> Any:
