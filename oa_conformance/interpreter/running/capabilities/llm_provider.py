@@ -205,8 +205,13 @@ async def _call(provider: Any, step: Section, index: int, wire: Any, clock: Virt
             record["result"] = (await call()).model_dump(mode="json")
     except HarnessPrimitiveMissing:
         raise
-    except (Exception, asyncio.CancelledError) as raised:  # what the runtime raised is the outcome under test
-        # (a cancellation signal only a `cancelled: true` mock response raises: llm-provider §7.1 has it propagate)
+    except Exception as raised:  # what the runtime raised is the outcome under test
+        record["error"] = _error(raised)
+    except asyncio.CancelledError as raised:
+        # The outcome under test only when this call's wire served a `cancelled: true` response (llm-provider
+        # §7.1 has the signal propagate); any other cancellation (the case's own deadline) is not the runtime's.
+        if not any(served.get("failure") == "cancel" and served["request"] >= first_request for served in wire.served):
+            raise
         record["error"] = _error(raised)
     if before:  # the caller's objects after the call, whatever its outcome (llm-provider §7.1: never mutated)
         after = _caller_inputs(arguments)
