@@ -1981,7 +1981,8 @@ class Expected(Section):
         "no_token_events_emitted": "no_token_events_emitted", "response_usage": "response_usage",
         "wire_requests": "wire_requests", "llm_spans": "llm_spans",
         "caller_messages_unmodified": "caller_messages_unmodified",
-        "provider_call_count": "provider_call_count", "observers": "observers",
+        "provider_call_count": "provider_call_count",
+        "reask_builder_after_attempts": "reask_builder_after_attempts", "observers": "observers",
         "loaded_session_state": "loaded_session_state",
         "saved_session_assertions": "saved_session_assertions",
         "no_session_load": "no_session_load", "no_session_save": "no_session_save",
@@ -2020,11 +2021,11 @@ class Expected(Section):
         "direct_call_result", "final_state_bounds", "per_invocation",
         "node_completed_event_carries_error", "response", "raises", "success",
         "no_token_events_emitted", "response_usage", "wire_requests", "llm_spans",
-        "caller_messages_unmodified", "provider_call_count", "observers", "loaded_session_state",
-        "saved_session_assertions", "no_session_load", "no_session_save", "no_auto_save_on_end",
-        "store_untouched", "store_after", "inner_pre_state", "instance_pre_states",
-        "suspended_state", "descriptor", "suspending_node", "middleware_log_captured",
-        "checkpointer_assertions",
+        "caller_messages_unmodified", "provider_call_count", "reask_builder_after_attempts",
+        "observers", "loaded_session_state", "saved_session_assertions", "no_session_load",
+        "no_session_save", "no_auto_save_on_end", "store_untouched", "store_after",
+        "inner_pre_state", "instance_pre_states", "suspended_state", "descriptor",
+        "suspending_node", "middleware_log_captured", "checkpointer_assertions",
     )
 
     expected_error: ErrorExpectation | None = None
@@ -2370,6 +2371,11 @@ class Expected(Section):
     provider_call_count: Scalar | None = None
     """``provider_call_count`` (llm-provider §3.2 header, this directory only): How many requests
     reached the provider.
+    """
+
+    reask_builder_after_attempts: Sequence | None = None
+    """``reask_builder_after_attempts`` (llm-provider §3.2 header, this directory only): The
+    attempts (0-based, ascending) after whose failure the call-level reask builder was invoked.
     """
 
     observers: Mapping | None = None
@@ -4578,13 +4584,15 @@ class LlmMockResponse(Section):
     family: ClassVar[str] = "llm_mock_response"
     directive_attrs: ClassVar[dict[str, str]] = {
         "status": "status", "body": "body", "headers": "headers", "raises": "raises",
-        "connection_failure": "connection_failure", "stream_body": "stream_body",
+        "connection_failure": "connection_failure", "cancelled": "cancelled",
+        "stream_body": "stream_body",
     }
     holding: ClassVar[frozenset[str]] = frozenset((
         "raises",
     ))
     _fields = (
-        "order", "status", "body", "headers", "raises", "connection_failure", "stream_body",
+        "order", "status", "body", "headers", "raises", "connection_failure", "cancelled",
+        "stream_body",
     )
 
     status: Scalar | None = None
@@ -4604,6 +4612,11 @@ class LlmMockResponse(Section):
     connection_failure: Scalar | None = None
     """``connection_failure`` (llm-provider §3.2 header): Simulate a network failure instead of
     responding.
+    """
+
+    cancelled: Scalar | None = None
+    """``cancelled`` (llm-provider §3.2 header): The request is met by the language's cancellation
+    signal instead of a response.
     """
 
     stream_body: Sequence | None = None

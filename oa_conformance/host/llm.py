@@ -25,9 +25,15 @@ def runtime_config(fields: Mapping[str, Any]) -> Any:
 
 
 def call_retry_config(**fields: Any) -> Any:
-    """The config ``complete(retry=)`` takes: the build's ``LlmRetryConfig`` where it has one, else
-    the engine's ``RetryConfig`` — which lacks any field the case sets beyond it."""
-    cls = __getattr__("LlmRetryConfig") or __getattr__("RetryConfig")
+    """The config ``complete(retry=)`` takes. A case setting only the pipeline-utilities §6.1 fields
+    gets the engine's own ``RetryConfig``, the record a caller would pass to the §6.1 retry middleware
+    (llm-provider §7.1: "Implementations MUST accept the same configuration record instance"); one
+    setting an adaptive field gets the build's ``LlmRetryConfig`` where it has one — a build without
+    it lacks any field the case sets beyond ``RetryConfig``."""
+    plain = __getattr__("RetryConfig")
+    known = {f.name for f in dataclasses.fields(plain)}
+    adaptive = any(value is not None and name not in known for name, value in fields.items())
+    cls = (__getattr__("LlmRetryConfig") or plain) if adaptive else plain
     known = {f.name for f in dataclasses.fields(cls)}
     beyond = sorted(name for name, value in fields.items() if value is not None and name not in known)
     if beyond:

@@ -232,6 +232,11 @@ def _provider_call_count(node: Any, span: Span | None) -> Rule:
     return ValueRule("expected.provider_call_count", span, node, lambda ctx: len(call_record(ctx)["requests"]))
 
 
+def _reask_builder_after_attempts(node: Any, span: Span | None) -> Rule:
+    return ValueRule("expected.reask_builder_after_attempts", span, node,
+                     lambda ctx: call_record(ctx).get("reask_builder_after_attempts", []))
+
+
 def _messages_unmodified(ctx: Context) -> Any:
     record = call_record(ctx)
     if "messages_unmodified" not in record:
@@ -494,6 +499,7 @@ SHAPES = (
     ShapeRow("raises", _raises, LP),
     ShapeRow("success", _success, LP),
     ShapeRow("provider_call_count", _provider_call_count, LP),
+    ShapeRow("reask_builder_after_attempts", _reask_builder_after_attempts, LP),
     ShapeRow("caller_messages_unmodified", _caller_messages_unmodified, LP),
     ShapeRow("expected_wire_request", _expected_wire_request, LP),
     ShapeRow("expected_wire_request_absent_keys", _absent_keys, LP),

@@ -8,7 +8,7 @@ Shared by every directory whose fixtures talk to a mock LLM:
   consumed by node bodies that call ``complete()`` (``calls_llm``).
 
 Both forms are lists of ``llm_mock_response`` sections (``status``, ``body``, ``headers``,
-``connection_failure``, ``stream_body``, ``raises``: a non-2xx entry's error envelope from a literal
+``connection_failure``, ``cancelled``, ``stream_body``, ``raises``: a non-2xx entry's error envelope from a literal
 ``error_type`` and a ``message`` or synthesized ``message_repeat``). :func:`canned_responses` turns them into
 :class:`~.wire.Canned` values, keeping each entry's ``path:line:col`` for messages;
 :func:`mock_wire` builds the case's wire from whichever form the scenario declares; and
@@ -64,6 +64,9 @@ def canned_response(entry: Section) -> Canned:
     failure = entry.connection_failure
     if failure is not None and failure.value:
         return replace(canned, failure="connect")
+    cancelled = entry.get("cancelled")  # a mock response only (a health endpoint has no such directive)
+    if cancelled is not None and cancelled.value:
+        return replace(canned, failure="cancel")
     stream = entry.get("stream_body")
     if stream is not None:
         headers = canned.headers + (("content-type", "text/event-stream"),)

@@ -83,6 +83,9 @@ class TransientMarkerError(Exception):
 # Named retry classifiers a capability directory's header defines (name -> classify(exc, state)).
 RETRY_CLASSIFIERS: dict[str, Callable[[BaseException, Any], bool]] = {
     "transient_marker": lambda error, state: any(isinstance(cause, TransientMarkerError) for cause in _chain(error)),
+    # Answers "transient" for whatever it is asked about: what cancellation must never reach (llm-provider §7.1,
+    # pipeline-utilities §6.1 — the signal is re-raised before any classifier is consulted).
+    "every_error": lambda error, state: True,
 }
 
 

@@ -52,7 +52,7 @@ class Canned:
     raw: bytes | None = None  # sent verbatim: malformed bodies, server-sent event streams
     headers: tuple[tuple[str, str], ...] = ()
     delay_s: float = 0.0  # slept (on the case's clock) before answering
-    failure: str | None = None  # "connect" | "timeout" | "read": raise the httpx transport error instead
+    failure: str | None = None  # "connect" | "timeout" | "read": raise the httpx transport error instead; "cancel": CancelledError
     declared_at: str | None = None  # "path:line:col" of the fixture entry, for messages
     # conformance-adapter §5.15 `raises: {error_type, message}` on a non-2xx entry: the call raises an
     # exception with these literal values while the status still fixes its §7 category (see
@@ -119,6 +119,8 @@ class CapturedWire(httpx.AsyncBaseTransport):
         self.served.append(served)
         if canned.delay_s:
             await self.sleep(canned.delay_s)
+        if canned.failure == "cancel":  # the language's cancellation signal, not a transport error
+            raise asyncio.CancelledError("canned cancellation")
         if canned.failure is not None:
             raise _FAILURES[canned.failure](f"canned {canned.failure} failure", request=request)
         if canned.raises is not None:

@@ -47,7 +47,7 @@ FAMILIES = [
     Family("llm_mock_provider", "LlmMockProvider", "The mock OpenAI-compatible (or `mapping:`-shaped) provider (§5.11)."),
     Family("llm_mock_response", "LlmMockResponse",
            "One canned provider response, consumed per attempt / call in order (§5.11, §5.5 `mock_llm`).",
-           exclusive=(("body", "stream_body", "connection_failure", "raises"),)),
+           exclusive=(("body", "stream_body", "connection_failure", "cancelled", "raises"),)),
     Family("llm_mock_raise", "LlmMockRaise",
            "The exception a non-2xx `mock_llm` entry carries in its OpenAI error body (§5.5): the status still fixes "
            "the §7 category. The message is literal (`message`) or synthesized (`message_repeat`): exactly one.",
@@ -143,6 +143,13 @@ DIRECTIVES = [
     Directive("message", ("llm_mock_raise",), STR, "§5.5", LP, "0.116.0", "The error body's literal `message`.", handled_by=PART),
     Directive("connection_failure", ("llm_mock_response", "llm_health_endpoint"), BOOL, "§3.2 header", LP, None,
               "Simulate a network failure instead of responding.", handled_by=PART),
+    Directive("cancelled", ("llm_mock_response",), BOOL, "§3.2 header", LP, None,
+              "The request is met by the language's cancellation signal instead of a response.", handled_by=PART,
+              extension=Extension("`cancelled: true` on a mock response: the request raises the language's cancellation "
+                                  "signal (Python's `asyncio.CancelledError`) instead of answering. llm-provider §7.1 "
+                                  "requires call-level retry to detect cancellation and re-raise it before consulting the "
+                                  "classifier (never transient), which only a call the signal interrupts can show; "
+                                  "upstream's mock answers or fails as a network would.")),
     Directive("stream_body", ("llm_mock_response",), Data(("list",)), "§3.2 header", LP, None,
               "A streamed response: the SSE `data:` chunks in order, ending with \"[DONE]\".", handled_by=PART),
     Directive("path", ("llm_health_endpoint",), STR, "§3.2 header", LP, None, "The probed path (e.g. `/v1/models`).", handled_by=PART),
@@ -190,6 +197,15 @@ DIRECTIVES = [
               "The caller's message list was not mutated.", scope="directory", handled_by=SHAPE),
     Directive("provider_call_count", ("expected",), INT, "§3.2 header", LP, None,
               "How many requests reached the provider.", scope="directory", handled_by=SHAPE),
+    Directive("reask_builder_after_attempts", ("expected",), ListOf(INT), "§3.2 header", LP, None,
+              "The attempts (0-based, ascending) after whose failure the call-level reask builder was invoked.",
+              scope="directory", handled_by=SHAPE,
+              extension=Extension("`reask_builder_after_attempts: [0, ...]` in `expected`: the attempts (0-based, "
+                                  "ascending, each once however often the builder ran after it) after which the call's "
+                                  "reask builder (the `reask.template` the adapter renders) was invoked. llm-provider §7.1 "
+                                  "requires the builder be invoked only when a further attempt remains, never on the "
+                                  "terminal attempt; a builder invoked there, its correction discarded, changes no request, "
+                                  "so only when it ran shows it.")),
     Directive("retry_after_seconds", ("error_expectation",), Nullable(NUM), "§3.2 header", LP, None,
               "The error's `retry_after` (llm-provider §7), when the implementation exposes it.", scope="directory", handled_by=PART,
               should="llm-provider §7: provider_rate_limit — \"Implementations SHOULD expose a `retry_after` accessor when the provider supplies one\"",

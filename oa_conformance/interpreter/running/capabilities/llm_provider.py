@@ -195,6 +195,9 @@ async def _call(provider: Any, step: Section, index: int, wire: Any, clock: Virt
             record["result"] = {"ready": True}
         else:
             arguments = _arguments(step, clock)
+            builder = getattr(arguments.get("retry"), "reask", None)
+            if builder is not None:
+                builder.requests_sent = lambda: len(wire.requests) - first_request
             before = _caller_inputs(arguments)
             if "response_schema" in arguments:
                 record["inputs"] = {"response_schema": arguments["response_schema"]}
@@ -204,11 +207,20 @@ async def _call(provider: Any, step: Section, index: int, wire: Any, clock: Virt
         raise
     except Exception as raised:  # what the runtime raised is the outcome under test
         record["error"] = _error(raised)
+    except asyncio.CancelledError as raised:
+        # The outcome under test only when this call's wire served a `cancelled: true` response (llm-provider
+        # §7.1 has the signal propagate); any other cancellation (the case's own deadline) is not the runtime's.
+        if not any(served.get("failure") == "cancel" and served["request"] >= first_request for served in wire.served):
+            raise
+        record["error"] = _error(raised)
     if before:  # the caller's objects after the call, whatever its outcome (llm-provider §7.1: never mutated)
         after = _caller_inputs(arguments)
         record["messages_unmodified"] = after["messages"] == before["messages"]
         record["config_unmodified"] = after["config"] == before["config"]
     record["requests"] = list(range(first_request, len(wire.requests)))
+    builder = getattr(arguments.get("retry"), "reask", None)
+    if builder is not None:  # attempt k failed once k + 1 requests were sent
+        record["reask_builder_after_attempts"] = sorted({sent - 1 for sent in builder.invoked_after})
     return record
 
 
@@ -246,7 +258,8 @@ def _without_nulls(message: Any) -> Any:
 
 
 def _retry_config(spec: Section, clock: VirtualClock) -> Any:
-    """`call.retry` as the runtime's ``LlmRetryConfig`` (llm-provider §7.1, conformance-adapter §5.11)."""
+    """`call.retry` as the runtime's retry record: the §6.1 ``RetryConfig``, or ``LlmRetryConfig`` when
+    the case sets an adaptive field (llm-provider §7.1, conformance-adapter §5.11; see call_retry_config)."""
     from ....host.llm import call_retry_config, runtime_config
 
     attempts = spec.max_attempts
@@ -269,8 +282,13 @@ def _reask_builder(template: str) -> Any:
     ``error_message`` substituted, and not one character more."""
 
     def build(error: Any) -> str:
+        # `expected.reask_builder_after_attempts` (llm-provider §7.1: only while a further attempt remains): the
+        # requests sent so far when the builder runs (_call sets `requests_sent`)
+        build.invoked_after.append(build.requests_sent())
         return _PLACEHOLDER.sub(lambda m: str(getattr(error, m.group(1))), template)
 
+    build.invoked_after = []
+    build.requests_sent = lambda: 0
     return build
 
 
