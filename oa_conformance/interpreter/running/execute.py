@@ -151,7 +151,7 @@ def _checkpointer(spec: Any, log: RunLog, cursor: InvocationCursor, case_files: 
     kind = spec.value if isinstance(spec, Scalar) else spec.kind.value
     if kind == "in_memory":
         return recording_checkpointer(InMemoryCheckpointer, log, cursor)
-    if kind == "in_memory_batched" or (isinstance(spec, Section) and spec.get("fan_out_internal_save_batching") is not None):
+    if kind == "in_memory_batched" or (isinstance(spec, Section) and spec.fan_out_internal_save_batching is not None):
         flush = spec.fan_out_internal_save_batching.flush_every.value if isinstance(spec, Section) else 0
         batching = FanOutInternalSaveBatching(flush_every=flush)
         return recording_checkpointer(InMemoryCheckpointer, log, cursor, fan_out_internal_save_batching=batching)
@@ -328,7 +328,7 @@ def instruments(scenario: Scenario, log: RunLog, cursor: InvocationCursor, case_
     if kind is not None and kind.value not in ("deterministic_monotonic", "virtual_sleep"):
         raise HarnessPrimitiveMissing(f"clock_stub type {kind.value!r}", kind.span)
     virtual_sleep = kind is not None and kind.value == "virtual_sleep"
-    step = clock.get("advance_ms_per_call") if clock is not None else None
+    step = clock.advance_ms_per_call if clock is not None else None
     if clock is not None and not virtual_sleep and step is None:
         raise FixtureInvalid("a deterministic_monotonic clock_stub needs `advance_ms_per_call`", clock.span)
     return Instruments(
@@ -433,7 +433,7 @@ async def _fixture_drain(drain_spec: Any, compiled: Any, harness: Harness, invoc
     its observers had been delivered when it returned."""
     if drain_spec is None:
         return None
-    timeout = drain_spec.get("timeout_seconds")
+    timeout = drain_spec.timeout_seconds
     seconds = timeout.value if timeout is not None else None
     try:
         drain = await timed_drain(compiled.drain, seconds)

@@ -119,7 +119,7 @@ def _defaults(fixture: Section) -> Iterator[Diagnostic]:
 def _expects_state_validation_error(compile_error: Node | None, scenario) -> bool:
     if isinstance(compile_error, Scalar) and compile_error.value == STATE_VALIDATION_ERROR:
         return True
-    return any(section.get("category") is not None and section.get("category").value == STATE_VALIDATION_ERROR
+    return any(section.category is not None and section.category.value == STATE_VALIDATION_ERROR
                for section in _sections_of(scenario, "error_expectation"))
 
 
