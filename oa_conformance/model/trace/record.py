@@ -135,6 +135,10 @@ class ErrorRecord:
     node: str | None = None
     chain: tuple[Any, ...] = ()  # frozen {category, message, type, carrier} links, outermost first
     attributes: Any = field(default_factory=pmap)  # other fields the error exposes (frozen)
+    # Why the runtime's classify_cause_chain gave no reading of the chain (what it raised), else None:
+    # ``message`` is then the error's own, and a check comparing the derived message or category
+    # fails, saying so (error_rules), rather than judging the wrong text.
+    unclassified: str | None = None
 
     @property
     def summary(self) -> str:
