@@ -413,7 +413,7 @@ def test_e001_final_state_field_not_declared():
 def test_e002_initial_state_field_not_declared():
     def make(read):
         for ctx in clean_scenarios(read):
-            state = ctx.get("initial_state")
+            state = ctx.view.initial_state
             if type(state) is Mapping and state.keys and ctx.main is not None and ctx.main.field_names is not None:
                 replaced = replace_key(read.text, state, state.keys[0], "undeclared_field_x")
                 if replaced is not None:
@@ -485,7 +485,7 @@ def test_e005_binding_token_used_twice_binds_and_is_fine():
 
 def _compile_error_cases(read):
     for ctx in FixtureContext(read.ref.path, read.ref.capability, read.fixture).scenarios:
-        declared = ctx.get("expected_compile_error")
+        declared = ctx.view.expected_compile_error
         if plain(declared):
             yield ctx, declared
 
