@@ -8,6 +8,7 @@ import cycle.
 from __future__ import annotations
 
 from ...host import graph as oa
+from ...host.detect import RuntimeLacks
 
 from ...model.trace import ErrorRecord, plain
 
@@ -37,6 +38,8 @@ def error_record(error: BaseException) -> ErrorRecord:
     unclassified = None
     try:  # the runtime's own reading of the chain: the originating, non-carrier message
         classified = oa.classify_cause_chain(error)
+    except RuntimeLacks:  # the build lacks the primitive itself: the case meets that, never a silent fallback
+        raise
     except Exception as raised:  # kept, not swallowed: the checks that needed the reading report it
         derived = str(error)
         unclassified = f"the runtime's classify_cause_chain raised {type(raised).__name__}: {raised}"
