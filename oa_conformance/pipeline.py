@@ -75,9 +75,9 @@ def read_fixture(path: str, data: bytes | str | None = None, stop_after: str = "
         capability = capability_of(path)
     misspelled = misspelled_capability(capability)
     if misspelled is not None:  # its vocabulary and executors would be the wrong ones: nothing else is worth reading
-        return ReadResult(None, (Diagnostic.at(Span(path, 1, 1), FIXTURE_SCHEMA_INVALID, "capability-name",
-                                               f"unknown capability {capability!r} (did you mean {misspelled!r}?): "
-                                               f"the folder spec/{capability}/conformance/ names no capability of the spec"),))
+        return ReadResult(None, (Diagnostic(Span(path, 1, 1), FIXTURE_SCHEMA_INVALID, "capability-name",
+                                            f"unknown capability {capability!r} (did you mean {misspelled!r}?): "
+                                            f"the folder spec/{capability}/conformance/ names no capability of the spec"),))
     with collector_paused():  # many small immutable nodes, no cycles (heap.py)
         result = _read(path, data, stop_after, capability)
     return result._replace(composed=result.composed if keep_composed else None)
@@ -93,8 +93,8 @@ def _read(path: str, data: bytes | str | None, stop_after: str, capability: str 
     problems = check_schema(loaded.tree, capability, tokens=loaded.may_hold_tokens, predicate_misspelling=_predicate_misspelling)
     if loaded.diagnostics:  # the loader's findings first: what the schema check saw depends on them
         # A value under a refused tag is read as plain YAML: its shape is the tag's problem, said once.
-        refused = {(d.line, d.column) for d in loaded.diagnostics if d.code == "tag"}
-        problems = tuple(p for p in problems if (p.line, p.column) not in refused)
+        refused = {d.location for d in loaded.diagnostics if d.code == "tag"}
+        problems = tuple(p for p in problems if p.location not in refused)
         return ReadResult(None, loaded.diagnostics + problems, composed)
     if problems:
         if stop_after != "schema":

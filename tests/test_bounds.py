@@ -51,7 +51,7 @@ def test_an_alias_chain_nesting_too_deep_is_refused_at_the_alias():
     assert result.tree is None
     (problem,) = result.diagnostics
     assert problem.category == FIXTURE_SCHEMA_INVALID
-    assert (problem.line, problem.column) == (9, column)
+    assert (problem.location.line, problem.location.column) == (9, column)
     assert "alias '*a1' expands to nesting 185 levels deep, deeper than 100 (OA_MAX_DEPTH)" in problem.message
 
 
@@ -69,12 +69,12 @@ def test_billion_laughs_points_at_the_alias_that_crosses_the_bound():
     (problem,) = load_bytes("\n".join(lines) + "\n", "f.yaml").diagnostics
     # l0..l4 expand to 123,461 nodes together, l4 alone to 111,111: l5's first *l4 crosses 200,000.
     assert "alias '*l4' expands this fixture beyond 200000 nodes" in problem.message
-    assert (problem.line, problem.column) == (6, len("l5: &l5 [") + 1)
+    assert (problem.location.line, problem.location.column) == (6, len("l5: &l5 [") + 1)
 
 
 def test_a_recursive_alias_is_refused_at_the_alias():
     (problem,) = load_bytes("a: &x [1, *x]\n", "f.yaml").diagnostics
-    assert "recursive alias '*x'" in problem.message and (problem.line, problem.column) == (1, 11)
+    assert "recursive alias '*x'" in problem.message and (problem.location.line, problem.location.column) == (1, 11)
 
 
 def test_a_dag_under_the_bound_is_shared_not_copied():
@@ -105,7 +105,7 @@ def test_a_long_text_without_aliases_is_counted_before_it_is_composed(monkeypatc
     text = "a: [" + ",".join(["1"] * 1200) + "]\n"
     (problem,) = load_bytes(text, "f.yaml").diagnostics
     assert "fixture has more than 1000 nodes (OA_MAX_EXPANDED_NODES)" in problem.message
-    assert (problem.line, problem.column) == (1, 5 + 2 * 997)  # the 1,001st node: root, key, list, 998th item
+    assert (problem.location.line, problem.location.column) == (1, 5 + 2 * 997)  # the 1,001st node: root, key, list, 998th item
 
 
 @pytest.mark.parametrize("variable, value, expected", [

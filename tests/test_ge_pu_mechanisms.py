@@ -269,3 +269,44 @@ def test_a_crash_after_a_node_inside_a_fan_out_instance_fires_on_that_nodes_save
         if outcome == "failed":
             failed = {c.name for c in result.checks if c.status == "failed"}
             assert "saved_record_assertions.fan_out_progress" in failed, failed
+
+
+NODE_RAISES = """\
+state:
+  fields:
+    log: {type: list<string>, reducer: append, default: []}
+entry: a
+nodes:
+  a:
+    raises: "boom"
+edges:
+  - {from: a, to: END}
+initial_state: {}
+expected_error:
+  category: node_exception
+  message: "boom"
+"""
+
+
+def test_a_raising_cause_chain_classifier_fails_the_check_that_needed_it(tmp_path, monkeypatch):
+    """The runtime's ``classify_cause_chain`` raising is reported, not swallowed (house rule 2): the
+    check comparing the message the chain derives fails at its own line, naming what was raised; the
+    error's own category, which needs no classification, is still verified; nothing crashes."""
+    from oa_conformance.host import graph
+
+    ref = write_fixture(tmp_path, NODE_RAISES)
+    (case,) = cases_of(ref)
+    assert run_case(case, timeout=20).outcome == "passed"
+
+    def classify_cause_chain(error):
+        raise RuntimeError("the classifier broke")
+
+    monkeypatch.setattr(graph, "classify_cause_chain", classify_cause_chain, raising=False)
+    result = run_case(case, timeout=20)
+    assert result.outcome == "failed" and result.category is None  # a failed check, not an adapter error
+    failing = {c.name: c for c in result.checks if c.status != "verified"}
+    assert list(failing) == ["expected_error.message"]
+    check = failing["expected_error.message"]
+    assert (check.location.line, check.location.column) == (NODE_RAISES.splitlines().index('  message: "boom"') + 1, 3)
+    assert check.detail == "nothing to compare: the runtime's classify_cause_chain raised RuntimeError: the classifier broke"
+    assert any(c.name == "expected_error.category" and c.status == "verified" for c in result.checks)

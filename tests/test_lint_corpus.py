@@ -36,10 +36,10 @@ def _where(path: str) -> str:
 def test_the_shared_corpus_lints_without_internal_errors_or_unknown_errors(shared_spec):
     result = lint_paths([str(shared_spec)])
     assert result.files >= 400 and result.internal_errors == 0
-    errors = {(_where(d.path), d.code) for d in result.diagnostics if d.severity == "error"}
+    errors = {(_where(d.location.path), d.code) for d in result.diagnostics if d.severity == "error"}
     assert errors <= KNOWN_SPEC_FIXTURE_BUGS, sorted(errors - KNOWN_SPEC_FIXTURE_BUGS)
     for d in result.diagnostics:
-        assert d.code in BY_CODE and d.line >= 1 and d.column >= 1
+        assert d.code in BY_CODE and d.location.line >= 1 and d.location.column >= 1
         assert d.severity == BY_CODE[d.code].severity
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from oa_conformance.model.diagnostics import SPEC_CATEGORIES, Diagnostic
+from oa_conformance.model.diagnostics import SPEC_CATEGORIES, Diagnostic, Span
 from oa_conformance.frontends.lint import BY_CODE, RULES, lint_file, lint_paths
 from oa_conformance.frontends.lint.formatters import format_github, format_json, format_sarif, format_text, sarif_log
 
@@ -43,7 +43,7 @@ def test_text_is_path_line_col_code_message():
     lines = format_text(DIAGNOSTICS).splitlines()
     assert len(lines) == len(DIAGNOSTICS)
     for line, d in zip(lines, DIAGNOSTICS):
-        assert line == f"{d.path}:{d.line}:{d.column}: {d.code} {d.message}"
+        assert line == f"{d.location.path}:{d.location.line}:{d.location.column}: {d.code} {d.message}"
         assert re.match(r"^.+:\d+:\d+: [A-Z]\d{3} .+$", line)
 
 
@@ -52,7 +52,7 @@ def test_json_is_a_complete_list_of_records():
     assert isinstance(records, list) and len(records) == len(DIAGNOSTICS)
     for record, d in zip(records, DIAGNOSTICS):
         assert set(record) == {"path", "line", "column", "code", "severity", "category", "message"}
-        assert record == {"path": d.path, "line": d.line, "column": d.column, "code": d.code, "severity": d.severity,
+        assert record == {"path": d.location.path, "line": d.location.line, "column": d.location.column, "code": d.code, "severity": d.severity,
                           "category": d.category, "message": d.message}
         assert record["category"] in SPEC_CATEGORIES + ("lint",)
         assert record["severity"] in ("error", "warning") and record["line"] >= 1 and record["column"] >= 1
@@ -77,12 +77,12 @@ def test_github_annotations():
     for line, d in zip(lines, DIAGNOSTICS):
         match = GITHUB.match(line)
         assert match, line
-        assert match.group(1) == d.severity and (int(match.group(3)), int(match.group(4))) == (d.line, d.column)
+        assert match.group(1) == d.severity and (int(match.group(3)), int(match.group(4))) == (d.location.line, d.location.column)
         assert match.group(5) == f"{d.code} {BY_CODE[d.code].name}"
 
 
 def test_github_escapes_what_workflow_commands_reserve():
-    tricky = Diagnostic("lint", "G001", "50% done\nsecond line", "odd,dir/a:b.yaml", 3, 4, "warning")
+    tricky = Diagnostic(Span("odd,dir/a:b.yaml", 3, 4), "lint", "G001", "50% done\nsecond line", "warning")
     line = format_github([tricky], RULES)
     assert line == "::warning file=odd%2Cdir/a%3Ab.yaml,line=3,col=4,title=G001 entry-undeclared::50%25 done%0Asecond line\n"
 
@@ -174,13 +174,13 @@ def test_sarif_is_valid_and_complete():
         assert rules[result["ruleIndex"]]["id"] == result["ruleId"] == d.code
         assert result["level"] == SARIF_LEVEL[d.severity] and result["message"]["text"] == d.message
         region = result["locations"][0]["physicalLocation"]["region"]
-        assert (region["startLine"], region["startColumn"]) == (d.line, d.column)
+        assert (region["startLine"], region["startColumn"]) == (d.location.line, d.location.column)
         assert result["properties"]["category"] == d.category
 
 
 def test_sarif_uris():
-    absolute = Diagnostic("lint", "G001", "m", "/tmp/spec dir/001-a.yaml", 1, 1, "error")
-    relative = Diagnostic("lint", "G001", "m", "spec/x/conformance/001-a b.yaml", 1, 1, "error")
+    absolute = Diagnostic(Span("/tmp/spec dir/001-a.yaml", 1, 1), "lint", "G001", "m", "error")
+    relative = Diagnostic(Span("spec/x/conformance/001-a b.yaml", 1, 1), "lint", "G001", "m", "error")
     results = sarif_log([absolute, relative], RULES)["runs"][0]["results"]
     uris = [r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in results]
     assert uris == ["file:///tmp/spec%20dir/001-a.yaml", "spec/x/conformance/001-a%20b.yaml"]

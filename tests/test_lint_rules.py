@@ -82,7 +82,7 @@ def findings(site: Site, code: str) -> list[tuple[str, int, int]]:
     ref = site.read.ref
     diagnostics = lint_file(ref.path, site.text, ref.capability)
     assert not [d for d in diagnostics if d.code == "X001"], diagnostics
-    return [(d.code, d.line, d.column) for d in diagnostics if d.code == code]
+    return [(d.code, d.location.line, d.location.column) for d in diagnostics if d.code == code]
 
 
 def need_corpus(enough: bool, what: str) -> None:
@@ -413,7 +413,7 @@ def test_e001_final_state_field_not_declared():
 def test_e002_initial_state_field_not_declared():
     def make(read):
         for ctx in clean_scenarios(read):
-            state = ctx.get("initial_state")
+            state = ctx.view.initial_state
             if type(state) is Mapping and state.keys and ctx.main is not None and ctx.main.field_names is not None:
                 replaced = replace_key(read.text, state, state.keys[0], "undeclared_field_x")
                 if replaced is not None:
@@ -485,7 +485,7 @@ def test_e005_binding_token_used_twice_binds_and_is_fine():
 
 def _compile_error_cases(read):
     for ctx in FixtureContext(read.ref.path, read.ref.capability, read.fixture).scenarios:
-        declared = ctx.get("expected_compile_error")
+        declared = ctx.view.expected_compile_error
         if plain(declared):
             yield ctx, declared
 
@@ -532,7 +532,7 @@ def test_p001_reports_exactly_the_predicates_the_catalogue_cannot_resolve(monkey
 
     read = next((r for r in READS if unresolved(r)), None)
     need_corpus(read is not None, "no fixture names a predicate the catalogue cannot resolve")
-    reported = {(d.line, d.column) for d in read.baseline if d.code == "P001"}
+    reported = {(d.location.line, d.location.column) for d in read.baseline if d.code == "P001"}
     assert reported == {(p.span.line, p.span.column) for p in unresolved(read)}
 
     # Once the catalogue resolves a name (for the fixture's capability), it is no longer reported.
@@ -594,14 +594,14 @@ def test_y002_not_utf8():
     read = READS[0]
     data = b"description: caf\xe9\n" + read.text.encode("utf-8")
     diagnostics = lint_file(read.ref.path, data, read.ref.capability)
-    assert [(d.code, d.line, d.column, d.category) for d in diagnostics if d.code.startswith("Y")] == [("Y002", 1, 17, "fixture_schema_invalid")]
+    assert [(d.code, d.location.line, d.location.column, d.category) for d in diagnostics if d.code.startswith("Y")] == [("Y002", 1, 17, "fixture_schema_invalid")]
 
 
 @pytest.mark.parametrize("content,code,where", [("# only a comment\n", "Y003", (1, 1)), ("- a\n- b\n", "Y004", (1, 1))])
 def test_y003_y004_empty_and_not_a_mapping(content, code, where):
     read = READS[0]
     diagnostics = lint_file(read.ref.path, content, read.ref.capability)
-    assert [(d.code, d.line, d.column) for d in diagnostics if d.code.startswith("Y")] == [(code, *where)]
+    assert [(d.code, d.location.line, d.location.column) for d in diagnostics if d.code.startswith("Y")] == [(code, *where)]
 
 
 def test_y005_duplicate_key():
@@ -618,7 +618,7 @@ def test_y005_duplicate_key():
 def test_y006_unreadable(tmp_path):
     missing = tmp_path / "conformance" / "001-gone.yaml"
     diagnostics = lint_file(str(missing))
-    assert [(d.code, d.line, d.column) for d in diagnostics if d.code.startswith("Y")] == [("Y006", 1, 1)]
+    assert [(d.code, d.location.line, d.location.column) for d in diagnostics if d.code.startswith("Y")] == [("Y006", 1, 1)]
 
 
 def test_static_diagnostics_keep_their_category():

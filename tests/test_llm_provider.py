@@ -231,7 +231,7 @@ def test_an_unknown_provider_mapping_is_harness_primitive_missing(tmp_path):
 def test_a_malformed_mock_is_fixture_schema_invalid_at_its_line(tmp_path):
     ref = write_fixture(tmp_path, MOCK_FIXTURE.replace("- status: 429", "- status: often"), capability="llm-provider")
     read = read_fixture(ref.path)
-    assert [(d.category, d.line) for d in read.diagnostics] == [("fixture_schema_invalid", 3)]
+    assert [(d.category, d.location.line) for d in read.diagnostics] == [("fixture_schema_invalid", 3)]
 
 
 def test_a_wrong_attempt_span_fails_at_its_line(tmp_path):

@@ -45,45 +45,45 @@ def test_nodes_are_immutable_and_equal_regardless_of_span():
 
 def test_duplicate_key_is_rejected_at_the_second_occurrence():
     problem = only_problem("entry: a\nnodes: {}\nentry: b\n")
-    assert (problem.category, problem.line, problem.column) == (FIXTURE_SCHEMA_INVALID, 3, 1)
+    assert (problem.category, problem.location.line, problem.location.column) == (FIXTURE_SCHEMA_INVALID, 3, 1)
     assert "duplicate key 'entry'" in problem.message and "line 1" in problem.message
 
 
 def test_nested_duplicate_key_is_found_too():
     problem = only_problem("nodes:\n  a: {update: {v: 1}, update: {v: 2}}\n")
-    assert (problem.line, problem.column) == (2, 23)
+    assert (problem.location.line, problem.location.column) == (2, 23)
 
 
 def test_invalid_yaml_points_at_the_problem():
     problem = only_problem("a: [1, 2\nb: 3\n")
     assert problem.category == FIXTURE_SCHEMA_INVALID
     # an unclosed list is located where it opens; the message says where the parser stopped
-    assert (problem.line, problem.column) == (1, 4) and "invalid YAML" in problem.message and "at line 2, column 2" in problem.message
+    assert (problem.location.line, problem.location.column) == (1, 4) and "invalid YAML" in problem.message and "at line 2, column 2" in problem.message
 
 
 def test_non_utf8_bytes_are_located():
     problem = only_problem(b"a: 1\nb: caf\xe9\n")
-    assert (problem.line, problem.column) == (2, 7)
+    assert (problem.location.line, problem.location.column) == (2, 7)
     assert "not valid UTF-8" in problem.message
 
 
 @pytest.mark.parametrize("text", ["", "   \n", "# only a comment\n"])
 def test_empty_file(text):
     problem = only_problem(text)
-    assert (problem.category, problem.line, problem.column) == (FIXTURE_SCHEMA_INVALID, 1, 1)
+    assert (problem.category, problem.location.line, problem.location.column) == (FIXTURE_SCHEMA_INVALID, 1, 1)
     assert "empty" in problem.message
 
 
 def test_several_documents():
     problem = only_problem("a: 1\n---\nb: 2\n")
     assert problem.category == FIXTURE_SCHEMA_INVALID and "several YAML documents" in problem.message
-    assert problem.line == 2
+    assert problem.location.line == 2
 
 
 @pytest.mark.parametrize("text,kind", [("- a\n- b\n", "a list"), ("just text\n", "a single scalar")])
 def test_top_level_must_be_a_mapping(text, kind):
     problem = only_problem(text)
-    assert kind in problem.message and problem.line == 1
+    assert kind in problem.message and problem.location.line == 1
 
 
 @pytest.mark.parametrize(
@@ -98,12 +98,12 @@ def test_top_level_must_be_a_mapping(text, kind):
 def test_object_constructing_tags_are_rejected(text):
     problem = only_problem(text)
     assert problem.category == FIXTURE_SCHEMA_INVALID and "tag" in problem.message
-    assert problem.line == 1
+    assert problem.location.line == 1
 
 
 def test_merge_keys_are_rejected():
     problem = only_problem("base: &b {x: 1}\nother:\n  <<: *b\n")
-    assert problem.line == 3 and "merge keys" in problem.message
+    assert problem.location.line == 3 and "merge keys" in problem.message
 
 
 def test_billion_laughs_fails_fast():

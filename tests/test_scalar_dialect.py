@@ -35,7 +35,7 @@ def test_the_loaders_document_and_a_yaml_1_1_recompose_agree(tmp_path):
     tagged = write_fixture(tmp_path / "tagged", LINEAR.read_text() + body + "tagged: !!str x\n")  # forces the recompose
     found = [lint_paths([ref.path], Selection.parse(["Y007"])).diagnostics for ref in (plain, tagged)]
     assert len(found[0]) >= 12
-    assert [(d.line, d.column, d.message) for d in found[0]] == [(d.line, d.column, d.message) for d in found[1]]
+    assert [(d.location.line, d.location.column, d.message) for d in found[0]] == [(d.location.line, d.location.column, d.message) for d in found[1]]
 
 
 def test_an_explicit_tag_is_read_by_both_dialects(tmp_path):
@@ -48,11 +48,11 @@ def test_an_explicit_tag_is_read_by_both_dialects(tmp_path):
 def test_an_aliased_scalar_is_reported_once_at_its_anchor(tmp_path):
     ref = write_fixture(tmp_path, LINEAR.read_text() + "note: [&flag yes, *flag, *flag]\n")
     found = lint_paths([ref.path], Selection.parse(["Y007"])).diagnostics
-    assert len(found) == 1 and found[0].line == len(LINEAR.read_text().splitlines()) + 1
+    assert len(found) == 1 and found[0].location.line == len(LINEAR.read_text().splitlines()) + 1
 
 
 def test_a_fixture_read_from_elsewhere_is_checked_too():
     from oa_conformance.frontends.lint import lint_file
 
     found = [d for d in lint_file("<stdin>", LINEAR.read_text() + "note: [on]\n") if d.code == "Y007"]
-    assert len(found) == 1 and found[0].path == "<stdin>"
+    assert len(found) == 1 and found[0].location.path == "<stdin>"

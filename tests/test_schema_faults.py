@@ -58,7 +58,7 @@ def test_unknown_directive_is_reported_in_every_family_position(ref):
             continue
         seen_families.add(section.family)
         problems = reread(ref, insert_at(text, site, "bogus_directive_x: 1"))
-        assert [(p.category, p.line, p.column) for p in problems] == [(FIXTURE_DIRECTIVE_UNKNOWN, *site)], (section.family, problems)
+        assert [(p.category, p.location.line, p.location.column) for p in problems] == [(FIXTURE_DIRECTIVE_UNKNOWN, *site)], (section.family, problems)
         assert "'bogus_directive_x'" in problems[0].message and section.family in problems[0].message
         checked += 1
     assert checked >= 1
@@ -73,7 +73,7 @@ def test_duplicate_key_is_reported_at_the_copy(ref):
     duplicated = insert_at(text, (span.line, span.column), f"{key}: null")
     problems = reread(ref, duplicated)
     assert problems and problems[0].category == FIXTURE_SCHEMA_INVALID
-    assert (problems[0].line, problems[0].column) == (span.line + 1, span.column) and f"duplicate key {key!r}" in problems[0].message
+    assert (problems[0].location.line, problems[0].location.column) == (span.line + 1, span.column) and f"duplicate key {key!r}" in problems[0].message
 
 
 @pytest.mark.parametrize("ref", FIXTURES, ids=IDS)
@@ -87,7 +87,7 @@ def test_wrong_value_type_is_reported_at_the_value(ref):
             continue
         broken = replace_value(text, span.line, key, "[1, 2]")
         problems = reread(ref, broken)
-        kinds = {(p.category, p.line) for p in problems}
+        kinds = {(p.category, p.location.line) for p in problems}
         if not problems:
             continue  # the directive accepts lists too (a data region); try the next one
         assert (FIXTURE_SCHEMA_INVALID, span.line) in kinds, problems
@@ -110,7 +110,7 @@ def test_missing_required_directive_is_reported_not_defaulted(ref):
         pytest.skip("no flow-style edge `- {from: …, to: …}` in this fixture")
     lines[found] = re.sub(r"from:\s*[^,}]+,\s*", "", lines[found], count=1)
     problems = reread(ref, "".join(lines))
-    assert [(p.category, p.line) for p in problems] == [(FIXTURE_SCHEMA_INVALID, found + 1)], problems
+    assert [(p.category, p.location.line) for p in problems] == [(FIXTURE_SCHEMA_INVALID, found + 1)], problems
     assert "edge is missing required directive 'from'" in problems[0].message
 
 
@@ -122,14 +122,14 @@ def test_broken_yaml_is_located(ref):
     lines[target] = lines[target].rstrip("\n") + " {unclosed: [\n"
     problems = reread(ref, "".join(lines))
     assert len(problems) == 1 and problems[0].category == FIXTURE_SCHEMA_INVALID
-    assert "invalid YAML" in problems[0].message and problems[0].line >= target + 1
+    assert "invalid YAML" in problems[0].message and problems[0].location.line >= target + 1
 
 
 @pytest.mark.parametrize("ref", FIXTURES, ids=IDS)
 def test_too_new_conformance_version(ref):
     text, _ = read_text(ref)
     problems = reread(ref, 'conformance_version: "99.0.0"\n' + text)
-    assert [(p.category, p.line) for p in problems] == [(FIXTURE_VERSION_UNSUPPORTED, 1)]
+    assert [(p.category, p.location.line) for p in problems] == [(FIXTURE_VERSION_UNSUPPORTED, 1)]
     assert "99.0.0" in problems[0].message and "0.118.2" in problems[0].message
 
 
@@ -145,7 +145,7 @@ def test_conformance_version_that_is_not_a_version(bad):
     ref = FIXTURES[0]
     text, _ = read_text(ref)
     problems = reread(ref, f"conformance_version: {bad}\n" + text)
-    assert [(p.category, p.line) for p in problems] == [(FIXTURE_SCHEMA_INVALID, 1)]
+    assert [(p.category, p.location.line) for p in problems] == [(FIXTURE_SCHEMA_INVALID, 1)]
 
 
 def test_too_new_fixture_reports_the_version_before_its_unknown_directives():
@@ -187,13 +187,13 @@ expected:
 )
 def test_bad_type_string_points_inside_the_string(type_string, column):
     problems = read_fixture("bundled.yaml", GRAPH.format(type=type_string, value=1)).diagnostics
-    assert [(p.category, p.line, p.column) for p in problems] == [(FIXTURE_SCHEMA_INVALID, 3, column)], problems
+    assert [(p.category, p.location.line, p.location.column) for p in problems] == [(FIXTURE_SCHEMA_INVALID, 3, column)], problems
 
 
 @pytest.mark.parametrize("token,column", [('"<uuuid>"', 22), ('"<uuid"', 26), ('"<trace_id>"', 22)])
 def test_bad_value_token_points_inside_the_string(token, column):
     problems = read_fixture("bundled.yaml", GRAPH.format(type="int", value=token)).diagnostics
-    assert [(p.category, p.line, p.column) for p in problems] == [(FIXTURE_SCHEMA_INVALID, 11, column)], problems
+    assert [(p.category, p.location.line, p.location.column) for p in problems] == [(FIXTURE_SCHEMA_INVALID, 11, column)], problems
 
 
 def test_good_tokens_become_token_nodes():
@@ -208,11 +208,11 @@ def test_good_tokens_become_token_nodes():
 def test_bad_resume_placeholder():
     text = GRAPH.format(type="int", value=1) + 'invoke: {resume_invocation: "<from previous suspended outcomes>"}\n'
     problems = read_fixture("bundled.yaml", text).diagnostics
-    assert [(p.category, p.line) for p in problems] == [(FIXTURE_SCHEMA_INVALID, 12)]
+    assert [(p.category, p.location.line) for p in problems] == [(FIXTURE_SCHEMA_INVALID, 12)]
     assert "resume placeholder" in problems[0].message
 
 
 def test_unknown_directive_suggests_a_near_name():
     problems = read_fixture("bundled.yaml", GRAPH.format(type="int", value=1).replace("entry:", "entyr:")).diagnostics
-    assert [(p.category, p.line, p.column) for p in problems] == [(FIXTURE_DIRECTIVE_UNKNOWN, 4, 1)]
+    assert [(p.category, p.location.line, p.location.column) for p in problems] == [(FIXTURE_DIRECTIVE_UNKNOWN, 4, 1)]
     assert "did you mean 'entry'" in problems[0].message

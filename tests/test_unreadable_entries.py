@@ -33,7 +33,7 @@ def test_check_reports_every_non_regular_entry(tmp_path, capsys):
 
 def test_lint_reports_them_as_unreadable(tmp_path):
     odd_entries(tmp_path)
-    codes = [(os.path.basename(d.path), d.code) for d in lint_paths([str(tmp_path / "spec")], Selection.parse(["Y006"])).diagnostics]
+    codes = [(os.path.basename(d.location.path), d.code) for d in lint_paths([str(tmp_path / "spec")], Selection.parse(["Y006"])).diagnostics]
     assert codes == [("002-a-directory.yaml", "Y006"), ("003-dangling.yaml", "Y006"), ("004-fifo.yaml", "Y006")]
 
 

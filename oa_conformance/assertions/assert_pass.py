@@ -24,7 +24,7 @@ from .rule_builders import DIRECTORY_BUILDER, Site, build_rules
 from .matchers import NO_BINDINGS, Bindings
 from .shapes import SHAPES
 from ..model.diagnostics import Span
-from ..model.trace import CaseTrace
+from ..model.trace import CaseTrace, InvocationOutcome
 from ..model.trace.document import document
 from ..model.trace.record import BARRIER, FIRST_RUN, POPULATE, RESUMED
 from ..model.vocabulary import FILE_ONLY, VOCABULARY, Directive
@@ -129,7 +129,7 @@ class RunErrorAccounted:
     span: Span | None
 
     def take(self, judge: Judge, capability: str | None) -> None:
-        if self.invocation.outcome == "errored" and not judge.expects_error:
+        if self.invocation.outcome is InvocationOutcome.ERRORED and not judge.expects_error:
             check = Check("outcome", CheckStatus.FAILED, self.span, f"the invocation failed unexpectedly: {self.invocation.error.summary}")
             _judged(check).take(judge, capability)
 

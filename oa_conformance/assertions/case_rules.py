@@ -113,7 +113,7 @@ def run_summary(trace: CaseTrace) -> Any:
     return {
         "compile_error": error(trace.compile_error),
         "invocations": [{
-            "outcome": inv.outcome,
+            "outcome": inv.outcome.value,
             "final_state": inv.final_state,
             "error": error(inv.error),
             "execution_order": inv.execution_order,

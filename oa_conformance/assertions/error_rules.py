@@ -31,9 +31,15 @@ class ErrorRule(SelectingRule):
                 # name the carrier's category or the one the cause chain derives (conformance-adapter §5.8).
                 derived = error.attributes.get("derived_category")
                 actual = derived if derived is not None and getattr(want, "value", None) == derived else error.category
+                if error.unclassified is not None and getattr(want, "value", None) != actual:  # the derived one is unknown
+                    checks.append(Check(name, CheckStatus.FAILED, span, f"not judged: {error.unclassified}"))
+                    continue
             elif key == "raised_from":
                 actual = error.node
-            elif key == "message":
+            elif key == "message":  # the message the cause chain derives
+                if error.unclassified is not None:
+                    checks.append(Check(name, CheckStatus.FAILED, span, f"nothing to compare: {error.unclassified}"))
+                    continue
                 actual = error.message
             elif key == "exception_kind":  # the type raised, as `raises: {exception_kind}` spells it
                 actual = error.type_name

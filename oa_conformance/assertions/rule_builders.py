@@ -18,6 +18,7 @@ from typing import Any, Callable, Iterable
 
 from ..ast.nodes import Scalar
 from ..model.diagnostics import Span
+from ..model.trace import InvocationOutcome
 from ..model.vocabulary import VOCABULARY
 from .case_rules import BuildOrRunErrorRule, CompileErrorRule, CompileWarningRule, ConstructionErrorRule
 from .catalogue.predicate_rules import predicate_block, references
@@ -81,7 +82,7 @@ FAILURE_KEYS = frozenset(("error", "expected_error", "final_state_at_error"))
 
 
 def _accounts_for_error(directive: str, node: Any) -> bool:
-    return directive in FAILURE_KEYS or (directive == "outcome" and getattr(node, "value", None) == "errored")
+    return directive in FAILURE_KEYS or (directive == "outcome" and getattr(node, "value", None) == InvocationOutcome.ERRORED)
 
 
 def expected_block(site: Site, capability: str | None) -> list[Rule]:

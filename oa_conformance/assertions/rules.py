@@ -15,7 +15,7 @@ from typing import Any, Callable, Iterable, NamedTuple
 
 from ..ast.nodes import Mapping
 from ..model.diagnostics import Span
-from ..model.trace import CaseTrace, InvocationTrace, primary_observer
+from ..model.trace import CaseTrace, InvocationOutcome, InvocationTrace, primary_observer
 from .matchers import Match, Mismatch, explain, match
 
 
@@ -205,7 +205,7 @@ def invocation_of(ctx: Context) -> InvocationTrace:
 
 def final_state(ctx: Context) -> Any:
     inv = invocation_of(ctx)
-    if inv.outcome != "completed":
+    if inv.outcome is not InvocationOutcome.COMPLETED:
         raise LookupError(f"the invocation {inv.outcome}: {inv.error.summary}" if inv.error else f"the invocation {inv.outcome}")
     return inv.final_state
 

@@ -322,7 +322,9 @@ class Section(Node, metaclass=_SectionMeta):
     def get(self, directive: str, default: Any = None) -> Any:
         # Name-keyed, for the few readers whose receiver may also be a Scenario or a raw Mapping
         # (both answer ``get``): the lint rule over a case and its run blocks, the version check
-        # of a file the schema check refused.
+        # of a file the schema check refused; or a section of one of several families not all of
+        # which allow the directive (a node_raise or one of its causes, a call or a wrapper call).
+        # A reader whose receiver is always one typed view reads its attribute.
         value = self.named(directive)
         return default if value is None else value
 

@@ -1,8 +1,8 @@
 """Diagnostics: one immutable record per problem, and the spans they point at.
 
-Every problem the adapter reports about a fixture is a :class:`Diagnostic`: a §9 category (or an
-adapter-layer one such as ``lint``), a short code, a message, and the ``path:line:col`` of the YAML
-it is about. Passes return tuples of diagnostics; they never print and never raise for a fixture
+Every problem the adapter reports about a fixture is a :class:`Diagnostic`: the :class:`Span` of
+the YAML it is about, a §9 category (or an adapter-layer one such as ``lint``), a short code and a
+message. Passes return tuples of diagnostics; they never print and never raise for a fixture
 problem. Formatters (text, JSON, SARIF, …) are pure functions over lists of them.
 """
 
@@ -102,23 +102,14 @@ _tuple_new = tuple.__new__
 
 
 class Diagnostic(NamedTuple):
-    """One problem found in one fixture."""
+    """One problem found in one fixture, at a :class:`Span` it keeps as a span until a front end
+    prints it (``str``: ``path:line:col: category: message``; the lint formats read its parts)."""
 
+    location: Span
     category: str
     code: str
     message: str
-    path: str
-    line: int
-    column: int
     severity: str = "error"
-
-    @classmethod
-    def at(cls, span: Span, category: str, code: str, message: str, severity: str = "error") -> Diagnostic:
-        return cls(category, code, message, span.path, span.line, span.column, severity)
-
-    @property
-    def location(self) -> Span:
-        return Span(self.path, self.line, self.column)
 
     def __str__(self) -> str:
         return f"{self.location}: {self.category}: {self.message}"

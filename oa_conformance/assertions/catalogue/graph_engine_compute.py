@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...model.kinds import is_sequence
+from ...model.trace import InvocationOutcome
 from ..matchers import show
 from .rows import flag, Verdict
 from .canonical import DRAIN_PROMPT_TURNS
@@ -216,7 +217,7 @@ def waited_for_all(scope: dict, expected: Any) -> Verdict:
 def intact_after_timeout(scope: dict, expected: Any) -> Verdict:
     problems, timed_out = [], False
     for run in scope["invocations"][position(scope):]:
-        if timed_out and run["outcome"] != "completed":
+        if timed_out and run["outcome"] != InvocationOutcome.COMPLETED:
             problems.append(f"a later invocation {run['outcome']}")
         if (run.get("drain") or {}).get("timeout_reached"):
             timed_out = True
@@ -247,7 +248,7 @@ def intact_after_node_drain_timeout(scope: dict, expected: Any) -> Verdict:
     if not any(d["timeout_reached"] for earlier in scope["invocations"][: run["index"]] for d in drains_of(earlier)):
         raise LookupError("no earlier invocation's drain timed out")
     problems = []
-    if run["outcome"] != "completed":
+    if run["outcome"] != InvocationOutcome.COMPLETED:
         problems.append(f"the invocation {run['outcome']}")
     for observer, events in run.get("events", {}).items():
         kinds = [e.get("type") for e in events]

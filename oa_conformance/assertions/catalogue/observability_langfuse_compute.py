@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...model.trace import InvocationOutcome
 from .rows import flag, Verdict
 
 
@@ -211,14 +212,14 @@ def exception_alongside_event(scope: dict, expected: Any, **_: str) -> Verdict:
     """The invocation errored (the exception propagated) and a failure event was collected too."""
     outcome = scope.get("invocation", {}).get("outcome")
     failures = sum(family_count(scope, f) for f in FAILED_FAMILIES)
-    return flag(expected, outcome == "errored" and failures >= 1, f"invocation {outcome}, {failures} failure events")
+    return flag(expected, outcome == InvocationOutcome.ERRORED and failures >= 1, f"invocation {outcome}, {failures} failure events")
 
 
 def no_success_event_on_failure(scope: dict, expected: Any, **_: str) -> Verdict:
     """The invocation errored and no success event was collected."""
     outcome = scope.get("invocation", {}).get("outcome")
     successes = sum(family_count(scope, f) for f in SUCCESS_FAMILIES)
-    return flag(expected, outcome == "errored" and successes == 0, f"invocation {outcome}, {successes} success events")
+    return flag(expected, outcome == InvocationOutcome.ERRORED and successes == 0, f"invocation {outcome}, {successes} success events")
 
 
 def hooks_refire(scope: dict, expected: Any, **_: str) -> Verdict:
@@ -431,6 +432,6 @@ def every_node_once(scope: dict, expected: Any) -> Verdict:
     if not declared or not scope["invocations"]:
         raise LookupError("the case built no nodes or ran no invocation")
     wrong = [run["execution_order"] for run in scope["invocations"]
-             if run["outcome"] != "completed" or sorted(run["execution_order"]) != sorted(declared)]
+             if run["outcome"] != InvocationOutcome.COMPLETED or sorted(run["execution_order"]) != sorted(declared)]
     holds = not wrong
     return flag(expected, holds, f"runs that did not run each node once: {wrong}")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...model.trace import InvocationOutcome
 from ..matchers import show
 from .rows import Compute, Example, Verdict, flag
 from .scope import view
@@ -37,7 +38,7 @@ def loaded_record(scope: dict) -> dict:
 
 def final_state(scope: dict) -> dict:
     run = scope.get("invocation")
-    if run is None or run.get("outcome") != "completed":
+    if run is None or run.get("outcome") != InvocationOutcome.COMPLETED:
         raise LookupError(f"the run {run.get('outcome') if run is not None else 'never happened'}: no final state")
     return run["final_state"]
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+from ...model.trace import InvocationOutcome
 from .scope import view
 
 
@@ -35,12 +36,12 @@ def as_set(items: Iterable[Any]) -> list:
 
 
 def completed(scope: dict) -> bool:
-    return view(scope, "invocation")["outcome"] == "completed"
+    return view(scope, "invocation")["outcome"] == InvocationOutcome.COMPLETED
 
 
 def errored(scope: dict, category: str | None = None) -> bool:
     run = view(scope, "invocation")
-    return run["outcome"] == "errored" and (category is None or run["error"]["category"] == category)
+    return run["outcome"] == InvocationOutcome.ERRORED and (category is None or run["error"]["category"] == category)
 
 
 def outcome_text(scope: dict) -> str:
@@ -51,7 +52,7 @@ def outcome_text(scope: dict) -> str:
 
 def final_state(scope: dict) -> Any:
     run = view(scope, "invocation")
-    if run["outcome"] != "completed":
+    if run["outcome"] != InvocationOutcome.COMPLETED:
         raise LookupError(f"the invocation did not complete ({outcome_text(scope)})")
     return run["final_state"]
 

@@ -32,7 +32,7 @@ from typing import Any, Callable, Iterable
 
 from pyrsistent import pmap
 
-from ...ast.nodes import Mapping, Node, Scalar, Section, Sequence
+from ...ast.nodes import Mapping, Node, Scalar, Sequence
 from ...model.diagnostics import Span
 from ...model.trace import InvocationTrace
 from ..matchers import Match, Mismatch, explain, match, show
@@ -356,26 +356,7 @@ def _latest_record(node: Mapping, span: Span | None) -> Rule:
     return RecordRule("expected.latest_record_assertions", span, node, saved_record)
 
 
-def record_rules(owner: Any) -> list[Rule]:
-    """The run-level record assertions an owner (a case or a run) declares beside ``expected:``."""
-    rules: list[Rule] = []
-    saved = owner.get("saved_record_assertions")
-    if saved is not None:
-        rules.append(RecordRule("saved_record_assertions", _key_span(owner, "saved_record_assertions"), saved, saved_record))
-    every = owner.get("every_save_assertions")
-    if every is not None:
-        rules.append(EverySaveRule("every_save_assertions", _key_span(owner, "every_save_assertions"), every))
-    return rules
-
-
-def _key_span(owner: Any, key: str) -> Span | None:
-    if isinstance(owner, Section):
-        return owner.key_span(key)
-    where = owner.where(key)
-    return where.key_span(key) if where is not None else None
-
-
-__all__ = ["EverySaveRule", "RecordRule", "SetRule", "before_resume", "entered", "record_rules", "record_view",
+__all__ = ["EverySaveRule", "RecordRule", "SetRule", "before_resume", "entered", "record_view",
            "run_with_role", "saved_record", "saves_of"]
 
 

@@ -164,7 +164,7 @@ def _timing_records(node: Sequence, span: Span | None) -> Rule:
 
 
 def _outcome(node: Scalar, span: Span | None) -> Rule:
-    return ValueRule("expected.outcome", span, node, lambda ctx: invocation_of(ctx).outcome)
+    return ValueRule("expected.outcome", span, node, lambda ctx: invocation_of(ctx).outcome.value)  # the word, as the fixture spells it
 
 
 # directive → rule builder, for every capability

@@ -12,6 +12,7 @@ from typing import Any, Callable
 from ...model.diagnostics import Span
 from ...ast.values import literal
 from ...model.kinds import is_mapping
+from ...model.trace import InvocationOutcome
 from ..catalogue.predicate_rules import predicate_block, references
 from ..matchers import Match, Mismatch, show
 from ..rules import Check, CheckStatus, Context, Rule, ShapeRow, ValueRule, collection, final_state, invocation_of, verdict
@@ -201,13 +202,13 @@ class RejectionRule(Rule):
         invocation = invocation_of(ctx)
         if self.where == "api_boundary":
             ran = [entry["node"] for entry in invocation.node_log]
-            holds = invocation.outcome == "errored" and not ran and not invocation.execution_order
-            detail = (f"invoke() {invocation.outcome}" if invocation.outcome != "errored"
+            holds = invocation.outcome is InvocationOutcome.ERRORED and not ran and not invocation.execution_order
+            detail = (f"invoke() {invocation.outcome}" if invocation.outcome is not InvocationOutcome.ERRORED
                       else f"invoke() raised only after work began: nodes ran {show(ran or list(invocation.execution_order))}")
         else:
             rejected = [entry for kind, entry in ctx.trace.middleware_log if kind == "call_site_rejected"]
-            holds = invocation.outcome == "errored" and bool(rejected)
-            detail = (f"invoke() {invocation.outcome}" if invocation.outcome != "errored"
+            holds = invocation.outcome is InvocationOutcome.ERRORED and bool(rejected)
+            detail = (f"invoke() {invocation.outcome}" if invocation.outcome is not InvocationOutcome.ERRORED
                       else "the run failed, but no set_invocation_metadata call raised at its call site")
         if holds == bool(self.expected.value):
             return (Check(self.name, CheckStatus.VERIFIED, self.span),), bindings

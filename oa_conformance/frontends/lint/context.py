@@ -284,12 +284,10 @@ class ScenarioContext:
         # reference back would make a cycle that keeps the whole AST for the cyclic collector.
         self._indexes = fixture._indexes
         self.scenario = scenario
+        self.view = scenario.view  # the case's directives, own or inherited, as typed attributes (the scenario pass)
         self.path = fixture.path
         self.capability = fixture.capability
         self._sections: dict[str, list[Section]] = {}
-
-    def get(self, directive: str, default=None):
-        return self.scenario.get(directive, default)
 
     @cached_property
     def items(self) -> list[tuple[str, Node]]:
@@ -323,11 +321,12 @@ class ScenarioContext:
     @cached_property
     def main(self) -> Graph | None:
         """The scenario's own graph (None when it runs no graph: provider or prompt fixtures)."""
-        nodes = self.get("nodes")
+        view = self.view
+        nodes = view.nodes
         if type(nodes) is not Mapping:
             return None
         anchor = self.scenario.where("nodes").key_span("nodes")
-        return Graph(None, self.get("entry"), nodes, self.get("edges"), self.get("state"), anchor)
+        return Graph(None, view.entry, nodes, view.edges, view.state, anchor)
 
     @cached_property
     def declarations(self) -> dict[str, Section]:
@@ -381,7 +380,7 @@ class ScenarioContext:
     @cached_property
     def compile_error(self) -> str | None:
         """The graph-engine §2 category the scenario expects compilation to fail with, if any."""
-        value = self.get("expected_compile_error")
+        value = self.view.expected_compile_error
         return value.value if isinstance(value, Scalar) and isinstance(value.value, str) else None
 
     @cached_property
@@ -399,7 +398,7 @@ class ScenarioContext:
 
     def invocations(self) -> list[Section]:
         """The entries of an ``invocations:`` list (none in the single-invocation form)."""
-        invocations = self.get("invocations")
+        invocations = self.view.invocations
         if type(invocations) is not Sequence:
             return []
         return [item for item in invocations.items if isinstance(item, Section)]

@@ -162,7 +162,7 @@ def lint_paths(paths: Iterable[str], selection: Selection = Selection(), capabil
     else:
         found = _lint_refs(refs, selection, prose)
     if selection.allows(PASSED_OVER.code):
-        found.extend(Diagnostic.at(Span(item.path, 1, 1), PASSED_OVER.category, PASSED_OVER.code, item.reason, PASSED_OVER.severity)
+        found.extend(Diagnostic(Span(item.path, 1, 1), PASSED_OVER.category, PASSED_OVER.code, item.reason, PASSED_OVER.severity)
                      for item in passed_over)
     return LintResult(tuple(found), len(refs), _prose_notes(refs, selection, prose))
 
@@ -409,11 +409,11 @@ def _run(rule: LintRule, path: str, *subject: object, keep: bool = False) -> lis
 
 
 def _diagnostic(rule: LintRule, finding: Finding) -> Diagnostic:
-    return Diagnostic.at(finding.span, rule.category, rule.code, finding.message, finding.severity or rule.severity)
+    return Diagnostic(finding.span, rule.category, rule.code, finding.message, finding.severity or rule.severity)
 
 
 def _internal(path: str, message: str) -> Diagnostic:
-    return Diagnostic.at(Span(path, 1, 1), INTERNAL.category, INTERNAL.code, message, INTERNAL.severity)
+    return Diagnostic(Span(path, 1, 1), INTERNAL.category, INTERNAL.code, message, INTERNAL.severity)
 
 
 def _claimed(diagnostic: Diagnostic) -> Diagnostic:
@@ -455,7 +455,7 @@ def _sidecar_context(file: FileContext, capability: str | None, prose: str | Non
 
 def _finished(found: list[Diagnostic]) -> list[Diagnostic]:
     unique = list(dict.fromkeys(found))
-    unique.sort(key=lambda d: (d.line, d.column, d.code, d.message))
+    unique.sort(key=lambda d: (d.location.line, d.location.column, d.code, d.message))  # a sidecar's findings are at its own path
     return unique
 
 

@@ -29,7 +29,8 @@ def format_text(diagnostics: Sequence[Diagnostic], rules: Sequence[LintRule] = (
 
 
 def as_record(d: Diagnostic) -> dict:
-    return {"path": d.path, "line": d.line, "column": d.column, "code": d.code, "severity": d.severity,
+    where = d.location
+    return {"path": where.path, "line": where.line, "column": where.column, "code": d.code, "severity": d.severity,
             "category": d.category, "message": d.message}
 
 
@@ -43,7 +44,8 @@ def format_github(diagnostics: Sequence[Diagnostic], rules: Sequence[LintRule] =
     for d in diagnostics:
         command = {"error": "error", "info": "notice"}.get(d.severity, "warning")
         title = f"{d.code} {names[d.code]}" if d.code in names else d.code
-        properties = f"file={_property(d.path)},line={d.line},col={d.column},title={_property(title)}"
+        where = d.location
+        properties = f"file={_property(where.path)},line={where.line},col={where.column},title={_property(title)}"
         lines.append(f"::{command} {properties}::{_data(d.message)}\n")
     return "".join(lines)
 
@@ -72,8 +74,8 @@ def sarif_log(diagnostics: Sequence[Diagnostic], rules: Sequence[LintRule]) -> d
             "level": _SARIF_LEVELS.get(d.severity, "warning"),
             "message": {"text": d.message},
             "locations": [{"physicalLocation": {
-                "artifactLocation": {"uri": _uri(d.path)},
-                "region": {"startLine": d.line, "startColumn": d.column},
+                "artifactLocation": {"uri": _uri(d.location.path)},
+                "region": {"startLine": d.location.line, "startColumn": d.location.column},
             }}],
             "properties": {"category": d.category},
         }

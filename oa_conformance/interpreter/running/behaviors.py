@@ -124,7 +124,7 @@ def cyclic(error: HarnessRaised, spec: Section) -> HarnessRaised:
         if isinstance(flag, Scalar) and flag.value is True:
             link.__cause__ = error
             break
-        described, link = described.get("cause"), link.__cause__
+        described, link = described.cause, link.__cause__  # a node_raise or a cause: both may have a cause
     return error
 
 

@@ -35,14 +35,17 @@ def error_record(error: BaseException) -> ErrorRecord:
                  "fields", "from_version", "to_version", "registered_migrations_count"):
         if hasattr(error, name):
             attributes[name] = getattr(error, name)
+    unclassified = None
     try:  # the runtime's own reading of the chain: the originating, non-carrier message
         classified = oa.classify_cause_chain(error)
-        derived = classified.message or str(error)
-        attributes["derived_category"] = classified.category
     except RuntimeLacks:  # the build lacks the primitive itself: the case meets that, never a silent fallback
         raise
-    except Exception:  # a non-graph error (e.g. state validation before invoke) has no chain to read
+    except Exception as raised:  # kept, not swallowed: the checks that needed the reading report it
         derived = str(error)
+        unclassified = f"the runtime's classify_cause_chain raised {type(raised).__name__}: {raised}"
+    else:
+        derived = classified.message or str(error)
+        attributes["derived_category"] = classified.category
     attributes["raw_message"] = str(error)
     if isinstance(error, Exception):  # the runtime's own default retry classification (§6.1)
         attributes["transient"] = bool(oa.default_classifier(error, None))
@@ -53,6 +56,7 @@ def error_record(error: BaseException) -> ErrorRecord:
         node=node,
         chain=tuple(chain),
         attributes=plain(attributes),
+        unclassified=unclassified,
     )
 
 

@@ -29,7 +29,7 @@ from ...model.errors import FixtureInvalid, HarnessPrimitiveMissing, harness_mis
 from .harness import CaptureSeams, Harness, Instruments, InvocationCursor, RecordingObserver, RunLog, SUMMARY_FIELDS, timed_drain
 from .clock_edge import stubbed_monotonic, virtual_sleeps
 from .resume import POPULATE, RESUMED, Crashed, PlannedRun, crashable, is_multi_run, planned_runs, recording_checkpointer, saved_record
-from ...model.trace import CaseFacts, CaseTrace, InvocationTrace, plain
+from ...model.trace import CaseFacts, CaseTrace, InvocationOutcome, InvocationTrace, plain
 from ...model.trace.record import freezing
 from ...ast.values import literal
 from ...model.vocabulary import VOCABULARY
@@ -151,7 +151,7 @@ def _checkpointer(spec: Any, log: RunLog, cursor: InvocationCursor, case_files: 
     kind = spec.value if isinstance(spec, Scalar) else spec.kind.value
     if kind == "in_memory":
         return recording_checkpointer(InMemoryCheckpointer, log, cursor)
-    if kind == "in_memory_batched" or (isinstance(spec, Section) and spec.get("fan_out_internal_save_batching") is not None):
+    if kind == "in_memory_batched" or (isinstance(spec, Section) and spec.fan_out_internal_save_batching is not None):
         flush = spec.fan_out_internal_save_batching.flush_every.value if isinstance(spec, Section) else 0
         batching = FanOutInternalSaveBatching(flush_every=flush)
         return recording_checkpointer(InMemoryCheckpointer, log, cursor, fan_out_internal_save_batching=batching)
@@ -328,7 +328,7 @@ def instruments(scenario: Scenario, log: RunLog, cursor: InvocationCursor, case_
     if kind is not None and kind.value not in ("deterministic_monotonic", "virtual_sleep"):
         raise HarnessPrimitiveMissing(f"clock_stub type {kind.value!r}", kind.span)
     virtual_sleep = kind is not None and kind.value == "virtual_sleep"
-    step = clock.get("advance_ms_per_call") if clock is not None else None
+    step = clock.advance_ms_per_call if clock is not None else None
     if clock is not None and not virtual_sleep and step is None:
         raise FixtureInvalid("a deterministic_monotonic clock_stub needs `advance_ms_per_call`", clock.span)
     return Instruments(
@@ -433,7 +433,7 @@ async def _fixture_drain(drain_spec: Any, compiled: Any, harness: Harness, invoc
     its observers had been delivered when it returned."""
     if drain_spec is None:
         return None
-    timeout = drain_spec.get("timeout_seconds")
+    timeout = drain_spec.timeout_seconds
     seconds = timeout.value if timeout is not None else None
     try:
         drain = await timed_drain(compiled.drain, seconds)
@@ -454,7 +454,7 @@ async def _invoke(scenario: Scenario, run: PlannedRun, harness: Harness, built: 
     log_start, migrations_start = len(harness.log.node_log), len(harness.log.migration_log)
     invoke_block = scenario.view.invoke or scenario.view.invoke_with
     kwargs = _invoke_arguments(scenario, run, invoke_block, previous)
-    outcome, final_state, error, state = "completed", None, None, None
+    outcome, final_state, error, state = InvocationOutcome.COMPLETED, None, None, None
     try:
         try:  # the adapter validates the initial state against the schema before invoking (§5.2)
             # A resume's state comes from the loaded record (§10.4); the one passed is a placeholder.
@@ -465,7 +465,7 @@ async def _invoke(scenario: Scenario, run: PlannedRun, harness: Harness, built: 
         result = await crashable(compiled.invoke(state, observers=observers or None, **kwargs), harness.cursor, harness.log, run.crash)
         final_state = plain(result)
     except Crashed:  # abandoned by an injected crash: no outcome of its own
-        outcome = "crashed"
+        outcome = InvocationOutcome.CRASHED
     except asyncio.CancelledError as raised:
         # A cancellation the invocation raised on its own (a node or the runtime cancelling itself)
         # is its outcome, judged like any error; one aimed at this case's task (its time limit, an
@@ -474,12 +474,12 @@ async def _invoke(scenario: Scenario, run: PlannedRun, harness: Harness, built: 
         task = asyncio.current_task()
         if task is not None and task.cancelling():
             raise
-        outcome, error = "errored", error_record(raised)
+        outcome, error = InvocationOutcome.ERRORED, error_record(raised)
     except (oa.GraphError, Exception) as raised:  # any failure is the outcome under test
         missing = harness_missing(raised)
         if missing is not None:  # the harness (or the build) lacks what the case needs: not the outcome under test
             raise missing
-        outcome, error = "errored", error_record(raised)
+        outcome, error = InvocationOutcome.ERRORED, error_record(raised)
     new_ids = harness.log.invocation_ids[ids_start:]
     if new_ids:
         invocation_id, correlation_id = new_ids[-1]

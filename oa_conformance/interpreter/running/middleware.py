@@ -337,7 +337,7 @@ def wrap_middleware(spec: Section, run_log: RunLog) -> Any:
     """A `wrap_with_middleware` entry (§6.7): a named middleware logging its pre / post markers into
     the case's middleware log around ``next()``."""
     name = spec.name.value
-    pre, post = spec.get("pre_log"), spec.get("post_log")
+    pre, post = spec.pre_log, spec.post_log
     log = run_log.middleware_log
 
     async def wrapped(state: Any, next_: Any) -> Any:

@@ -29,7 +29,7 @@ def node_body(name: str, decl: Section, harness: Harness) -> Callable[[Any], Awa
             raise NotImplementedDirective(directive, decl.key_span(directive))
         steps.append((handler, spec))
 
-    cleanup = decl.get("on_cancelled")
+    cleanup = decl.on_cancelled
 
     async def body(state: Any) -> dict:
         crash = harness.cursor.crash

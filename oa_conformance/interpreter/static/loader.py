@@ -103,7 +103,7 @@ class LoadResult(NamedTuple):
 
 
 def _io_problem(path: str, message: str) -> LoadResult:
-    return LoadResult(None, (Diagnostic(FIXTURE_SCHEMA_INVALID, "io", message, path, 1, 1),))
+    return LoadResult(None, (Diagnostic(Span(path, 1, 1), FIXTURE_SCHEMA_INVALID, "io", message),))
 
 
 def load_path(path: str) -> LoadResult:
@@ -154,7 +154,7 @@ def _load(data: bytes | str, path: str, bounds: Limits) -> LoadResult:
             text = data.decode("utf-8")
         except UnicodeDecodeError as exc:
             message = f"fixture is not valid UTF-8: byte 0x{data[exc.start]:02x} cannot start or continue a character"
-            return LoadResult(None, (Diagnostic.at(offset_span(data, exc.start, path), FIXTURE_SCHEMA_INVALID, "encoding", message),))
+            return LoadResult(None, (Diagnostic(offset_span(data, exc.start, path), FIXTURE_SCHEMA_INVALID, "encoding", message),))
     else:
         text = data
     if text.startswith("\ufeff"):
@@ -168,7 +168,7 @@ def _load(data: bytes | str, path: str, bounds: Limits) -> LoadResult:
     if shares_nodes or 2 * len(text) > bounds.expanded_nodes:
         crossing = bound_expansion(text, path, bounds)
         if crossing is not None:
-            return LoadResult(None, (Diagnostic.at(crossing.span, FIXTURE_SCHEMA_INVALID, "limit", crossing.message),))
+            return LoadResult(None, (Diagnostic(crossing.span, FIXTURE_SCHEMA_INVALID, "limit", crossing.message),))
 
     try:
         root = compose(text)
@@ -176,28 +176,28 @@ def _load(data: bytes | str, path: str, bounds: Limits) -> LoadResult:
         deep = _flow_depth_crossing(text, bounds.depth) if "maximum nesting depth" in str(exc.problem) else None
         if deep is not None:  # libyaml's own cap (1000 levels) stopped it: ours is lower, said as ours
             message = f"nesting deeper than {bounds.depth} levels (OA_MAX_DEPTH)"
-            return LoadResult(None, (Diagnostic.at(offset_span(text, deep, path), FIXTURE_SCHEMA_INVALID, "limit", message),))
+            return LoadResult(None, (Diagnostic(offset_span(text, deep, path), FIXTURE_SCHEMA_INVALID, "limit", message),))
         return LoadResult(None, (yaml_error(exc, path),))
     except yaml.reader.ReaderError as exc:  # a character YAML does not allow: located by its position
         message = f"invalid YAML: character U+{exc.character:04X} is not allowed in a YAML document ({exc.reason})"
-        return LoadResult(None, (Diagnostic.at(offset_span(text, exc.position, path), FIXTURE_SCHEMA_INVALID, "yaml", message),))
+        return LoadResult(None, (Diagnostic(offset_span(text, exc.position, path), FIXTURE_SCHEMA_INVALID, "yaml", message),))
     except yaml.YAMLError as exc:  # pragma: no cover - libyaml always marks its errors
-        return LoadResult(None, (Diagnostic(FIXTURE_SCHEMA_INVALID, "yaml", f"invalid YAML: {exc}", path, 1, 1),))
+        return LoadResult(None, (Diagnostic(Span(path, 1, 1), FIXTURE_SCHEMA_INVALID, "yaml", f"invalid YAML: {exc}"),))
 
     if root is None:
-        return LoadResult(None, (Diagnostic(FIXTURE_SCHEMA_INVALID, "empty", "fixture is empty: expected a mapping of directives", path, 1, 1),))
+        return LoadResult(None, (Diagnostic(Span(path, 1, 1), FIXTURE_SCHEMA_INVALID, "empty", "fixture is empty: expected a mapping of directives"),))
     composed = Composed(text, root)
     if type(root) is not _MappingNode:
         kind = "a list" if type(root) is _SequenceNode else "a single scalar"
         span = span_at(path, root.start_mark.line, root.start_mark.column)
-        problem = Diagnostic.at(span, FIXTURE_SCHEMA_INVALID, "top-level", f"fixture must be a mapping of directives, found {kind}")
+        problem = Diagnostic(span, FIXTURE_SCHEMA_INVALID, "top-level", f"fixture must be a mapping of directives, found {kind}")
         return LoadResult(None, (problem,), composed=composed)
 
     converter = (_AliasedConverter if shares_nodes else _Converter)(path, bounds.depth)
     try:
         tree = converter.convert(root, 0)
     except LoadProblem as problem:
-        refused = Diagnostic.at(problem.span, FIXTURE_SCHEMA_INVALID, "yaml", problem.message)
+        refused = Diagnostic(problem.span, FIXTURE_SCHEMA_INVALID, "yaml", problem.message)
         return LoadResult(None, tuple(converter.diagnostics) + (refused,), composed=composed)
     return LoadResult(tree, tuple(converter.diagnostics), may_hold_tokens(text), composed)
 
@@ -286,7 +286,7 @@ class _Converter:
             try:
                 value = core_value(tag, text)
             except IntegerTooLong as exc:  # reported where it stands; the rest of the file is still read
-                self.diagnostics.append(Diagnostic.at(self.span(node), FIXTURE_SCHEMA_INVALID, "limit", str(exc)))
+                self.diagnostics.append(Diagnostic(self.span(node), FIXTURE_SCHEMA_INVALID, "limit", str(exc)))
                 value = text
         else:
             self.bad_tag(node)
@@ -343,7 +343,7 @@ class _Converter:
             typed = (type(name), name)  # 1 and true are different keys (Python: 1 == True)
             if typed in first:
                 message = f"duplicate key {name!r} (first defined at line {first[typed].line})"
-                self.diagnostics.append(Diagnostic.at(span, FIXTURE_SCHEMA_INVALID, "duplicate-key", message))
+                self.diagnostics.append(Diagnostic(span, FIXTURE_SCHEMA_INVALID, "duplicate-key", message))
                 continue
             first[typed] = span
             for bucket, item in zip(kept, (name, span, value)):
@@ -354,7 +354,7 @@ class _Converter:
         """Reported where it stands; the node is read as the plain value it is written as, so every
         tag of the file is reported (and what the schema check finds besides)."""
         message = f"tag {node.tag!r} is not allowed in a fixture (only plain YAML values; no object-constructing tags)"
-        self.diagnostics.append(Diagnostic.at(self.span(node), FIXTURE_SCHEMA_INVALID, "tag", message))
+        self.diagnostics.append(Diagnostic(self.span(node), FIXTURE_SCHEMA_INVALID, "tag", message))
 
     convert = build
 

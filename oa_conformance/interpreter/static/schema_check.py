@@ -53,7 +53,7 @@ def check_schema(tree: Mapping, capability: str | None = None, vocabulary: Vocab
     checker.scan_tokens = tokens
     checker.visit(tree, sh.SectionShape("fixture"), None)
     checker.diagnostics.extend(_case_list_problems(tree))
-    return tuple(sorted(checker.diagnostics, key=lambda d: (d.line, d.column)))
+    return tuple(sorted(checker.diagnostics, key=lambda d: d.location))
 
 
 # What a case name may not hold: it is the parametrization id of the case's test item
@@ -69,7 +69,7 @@ def _case_list_problems(tree: Mapping) -> list[Diagnostic]:
     if type(cases) is not Sequence:
         return []  # not a list: the shape check reports it
     if not cases.items:
-        return [Diagnostic.at(cases.span, FIXTURE_SCHEMA_INVALID, "cases", "cases: an empty list; a cases fixture needs at least one case")]
+        return [Diagnostic(cases.span, FIXTURE_SCHEMA_INVALID, "cases", "cases: an empty list; a cases fixture needs at least one case")]
     problems = []
     first: dict[str, Span] = {}
     for index, case in enumerate(cases.items):
@@ -81,15 +81,15 @@ def _case_list_problems(tree: Mapping) -> list[Diagnostic]:
         else:
             text, span = name.value, name.span
             if not text.strip():
-                problems.append(Diagnostic.at(span, FIXTURE_SCHEMA_INVALID, "case-name", f"cases[{index}].name: empty; a case needs a name"))
+                problems.append(Diagnostic(span, FIXTURE_SCHEMA_INVALID, "case-name", f"cases[{index}].name: empty; a case needs a name"))
                 continue
             if _NAME_BREAKERS.search(text):
-                problems.append(Diagnostic.at(span, FIXTURE_SCHEMA_INVALID, "case-name",
-                                              f"cases[{index}].name: {text!r} holds '::', a bracket or a control character, "
-                                              "which a case id cannot carry"))
+                problems.append(Diagnostic(span, FIXTURE_SCHEMA_INVALID, "case-name",
+                                           f"cases[{index}].name: {text!r} holds '::', a bracket or a control character, "
+                                           "which a case id cannot carry"))
         if text in first:
-            problems.append(Diagnostic.at(span, FIXTURE_SCHEMA_INVALID, "case-name",
-                                          f"cases[{index}].name: {text!r} again (first at line {first[text].line}); case names must be unique"))
+            problems.append(Diagnostic(span, FIXTURE_SCHEMA_INVALID, "case-name",
+                                       f"cases[{index}].name: {text!r} again (first at line {first[text].line}); case names must be unique"))
         else:
             first[text] = span
     return problems
@@ -125,7 +125,7 @@ class _SchemaChecker(Visitor):
         self.diagnostics: list[Diagnostic] = []
 
     def report(self, span: Span, message: str, category: str = FIXTURE_SCHEMA_INVALID, code: str = "schema") -> None:
-        self.diagnostics.append(Diagnostic.at(span, category, code, message))
+        self.diagnostics.append(Diagnostic(span, category, code, message))
 
     def wrong_kind(self, node: Node, shape: sh.Shape, path: Path) -> None:
         expected = " or ".join(_KIND_WORDS[k] for k in sorted(sh.kind_of(shape)))

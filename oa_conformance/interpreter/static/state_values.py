@@ -41,10 +41,10 @@ def check_state_values(fixture: Section, cases: Iterable[Scenario] | None = None
                  if isinstance(declared := fields.get(name), TypeRef) and (problem := mismatch(declared, value)) is not None]
         if found and not _expects_state_validation_error(scenario.view.expected_compile_error, scenario):  # asked only when needed
             for name, declared, (node, expected) in found:
-                problems.append(Diagnostic.at(node.span, FIXTURE_SCHEMA_INVALID, "initial-state-type",
-                                              f"initial_state.{name}: {show(node)} is not {expected} (declared type {declared.spelling!r})"))
-    unique = {(d.line, d.column, d.message): d for d in problems}  # a case list shares the fixture's declarations
-    return tuple(sorted(unique.values(), key=lambda d: (d.line, d.column)))
+                problems.append(Diagnostic(node.span, FIXTURE_SCHEMA_INVALID, "initial-state-type",
+                                           f"initial_state.{name}: {show(node)} is not {expected} (declared type {declared.spelling!r})"))
+    unique = {(d.location, d.message): d for d in problems}  # a case list shares the fixture's declarations
+    return tuple(sorted(unique.values(), key=lambda d: d.location))
 
 
 def mismatch(declared: TypeRef, value: Node) -> tuple[Node, str] | None:
@@ -112,14 +112,14 @@ def _defaults(fixture: Section) -> Iterator[Diagnostic]:
             problem = mismatch(declared, default) if isinstance(declared, TypeRef) and default is not None else None
             if problem is not None:
                 node, expected = problem
-                yield Diagnostic.at(node.span, FIXTURE_SCHEMA_INVALID, "default-type",
-                                    f"field {name!r}: default {show(node)} is not {expected} (declared type {declared.spelling!r})")
+                yield Diagnostic(node.span, FIXTURE_SCHEMA_INVALID, "default-type",
+                                 f"field {name!r}: default {show(node)} is not {expected} (declared type {declared.spelling!r})")
 
 
 def _expects_state_validation_error(compile_error: Node | None, scenario) -> bool:
     if isinstance(compile_error, Scalar) and compile_error.value == STATE_VALIDATION_ERROR:
         return True
-    return any(section.get("category") is not None and section.get("category").value == STATE_VALIDATION_ERROR
+    return any(section.category is not None and section.category.value == STATE_VALIDATION_ERROR
                for section in _sections_of(scenario, "error_expectation"))
 
 

@@ -38,9 +38,9 @@ class _VersionChecker(Visitor):
         text = str(declared.value)
         version = parse_version(text)
         if version is None:
-            self.diagnostics.append(Diagnostic.at(declared.span, FIXTURE_SCHEMA_INVALID, "version", f"conformance_version {text!r} is not a version (expected X.Y.Z)"))
+            self.diagnostics.append(Diagnostic(declared.span, FIXTURE_SCHEMA_INVALID, "version", f"conformance_version {text!r} is not a version (expected X.Y.Z)"))
         elif version > self.target:
             message = f"fixture declares conformance_version {text}, newer than the {self.target_text} this adapter targets"
-            self.diagnostics.append(Diagnostic.at(declared.span, FIXTURE_VERSION_UNSUPPORTED, "version", message))
+            self.diagnostics.append(Diagnostic(declared.span, FIXTURE_VERSION_UNSUPPORTED, "version", message))
 
     visit_Mapping = visit_Fixture  # the root of a value tree that did not pass the schema check

@@ -295,7 +295,7 @@ def yaml_error(exc: yaml.MarkedYAMLError, path: str) -> Diagnostic:
     else:
         context = f" ({exc.context})" if exc.context else ""
         message = f"invalid YAML: {problem}{context}"
-    return Diagnostic.at(span_at(path, line, column), FIXTURE_SCHEMA_INVALID, "yaml", message)
+    return Diagnostic(span_at(path, line, column), FIXTURE_SCHEMA_INVALID, "yaml", message)
 
 
 def bound_expansion(text: str, path: str, bounds: Limits) -> LoadProblem | None:

@@ -5,6 +5,6 @@
 once into the plain JSON-like trace document that catalogue queries read (docs/TRACE.md).
 """
 
-from .record import CaseFacts, CaseTrace, ErrorRecord, InvocationTrace, freeze, plain, primary_observer
+from .record import CaseFacts, CaseTrace, ErrorRecord, InvocationOutcome, InvocationTrace, freeze, plain, primary_observer
 
-__all__ = ["CaseFacts", "CaseTrace", "ErrorRecord", "InvocationTrace", "freeze", "plain", "primary_observer"]
+__all__ = ["CaseFacts", "CaseTrace", "ErrorRecord", "InvocationOutcome", "InvocationTrace", "freeze", "plain", "primary_observer"]

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..kinds import is_mapping, is_sequence
-from .record import _ATOMS, CaseTrace, ErrorRecord, InvocationTrace, primary_observer
+from .record import _ATOMS, CaseTrace, ErrorRecord, InvocationOutcome, InvocationTrace, primary_observer
 
 # CaseTrace's own top-level keys: a capability collection may not shadow one of them.
 CORE_KEYS = frozenset((
@@ -79,12 +79,12 @@ def error_document(error: ErrorRecord, memo: dict[int, Any] | None = None) -> di
 def invocation_document(index: int, invocation: InvocationTrace, first_sequence: int, memo: dict[int, Any] | None = None) -> dict:
     """One invocation; ``first_sequence`` is the case-wide number of its first delivery."""
     memo = {} if memo is None else memo
-    found: dict[str, Any] = {"index": index, "outcome": invocation.outcome}
+    found: dict[str, Any] = {"index": index, "outcome": invocation.outcome.value}  # the document holds plain data
     _put(found, "name", invocation.name)
     _put(found, "role", invocation.role)
     _put(found, "id", invocation.invocation_id)
     _put(found, "correlation_id", invocation.correlation_id)
-    if invocation.outcome == "completed":
+    if invocation.outcome is InvocationOutcome.COMPLETED:
         found["final_state"] = thaw(invocation.final_state, memo)
     if invocation.error is not None:
         found["error"] = error_document(invocation.error, memo)

@@ -29,7 +29,7 @@ vectors), so a rule can neither change the trace nor depend on runtime object id
 
     InvocationTrace
       name, invocation_id, correlation_id
-      outcome              completed | errored | suspended | crashed (an injected crash, resume.py)
+      outcome              InvocationOutcome: completed | errored | suspended | crashed (an injected crash, resume.py)
       final_state          the returned state (completed) — plain data
       error                ErrorRecord (errored)
       execution_order      outermost nodes that ran, in order
@@ -83,10 +83,25 @@ from ..kinds import is_sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, Iterator
 
 from pyrsistent import freeze, pmap, pvector
 
+
+class InvocationOutcome(StrEnum):
+    """How one ``invoke()`` ended (``InvocationTrace.outcome``). Each value is the fixture's word for
+    it (``expected.outcome``, a resume placeholder's ``<from previous suspended outcome>``), so a
+    fixture's string compares equal to its member; the trace's document holds the value."""
+
+    COMPLETED = "completed"
+    ERRORED = "errored"
+    SUSPENDED = "suspended"
+    CRASHED = "crashed"  # abandoned by an injected crash (resume.py): an outcome no fixture asserts
+
+
+# The outcomes a fixture may name (the vocabulary's `outcome` values).
+ASSERTED_OUTCOMES = tuple(o.value for o in InvocationOutcome if o is not InvocationOutcome.CRASHED)
 
 # InvocationTrace.role: which run of a checkpoint flow an invocation is (None: an ordinary one).
 FIRST_RUN, RESUMED = "first_run", "resumed"
@@ -120,6 +135,10 @@ class ErrorRecord:
     node: str | None = None
     chain: tuple[Any, ...] = ()  # frozen {category, message, type, carrier} links, outermost first
     attributes: Any = field(default_factory=pmap)  # other fields the error exposes (frozen)
+    # Why the runtime's classify_cause_chain gave no reading of the chain (what it raised), else None:
+    # ``message`` is then the error's own, and a check comparing the derived message or category
+    # fails, saying so (error_rules), rather than judging the wrong text.
+    unclassified: str | None = None
 
     @property
     def summary(self) -> str:
@@ -131,7 +150,7 @@ class ErrorRecord:
 @dataclass(frozen=True)
 class InvocationTrace:
     name: str | None
-    outcome: str
+    outcome: InvocationOutcome
     final_state: Any = None
     error: ErrorRecord | None = None
     invocation_id: str | None = None

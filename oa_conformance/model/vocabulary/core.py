@@ -8,6 +8,7 @@ section is, and says which capability it serves.
 
 from __future__ import annotations
 
+from ..trace.record import ASSERTED_OUTCOMES
 from .handlers import EXECUTE, expectation, GRAPH_BUILD, NOT_EXECUTED, PART, PREDICATES, SHAPE, STATIC
 from .registry import Directive, Extension, Family, Handler, Judged, value_among, value_naming
 from .shapes import (
@@ -156,7 +157,7 @@ DIRECTIVES = [
 
     Directive("final_state", ("expected",), Expect(("map",)), "§5.8", ADAPTER, "0.48.0", "The final state, field by field.", handled_by=SHAPE),
     Directive("execution_order", ("expected",), Expect(("list",)), "§5.8", ADAPTER, "0.48.0", "The nodes that ran, in order.", handled_by=SHAPE),
-    Directive("outcome", ("expected",), Enum(("completed", "errored", "suspended")), "§5.8", ADAPTER, "0.48.0", "The invoke outcome.", handled_by=SHAPE),
+    Directive("outcome", ("expected",), Enum(ASSERTED_OUTCOMES), "§5.8", ADAPTER, "0.48.0", "The invoke outcome.", handled_by=SHAPE),
     Directive("error", ("expected",), SectionShape("error_expectation"), "§5.8", ADAPTER, "0.48.0", "With `outcome: errored`, the error.", handled_by=SHAPE),
     Directive("final_state_at_error", ("expected",), Expect(("map",)), "§5.8", ADAPTER, "0.48.0", "The state when the error surfaced.", handled_by=SHAPE),
     Directive("drain_summary", ("expected",), Expect(("map",)), "§5.8", GE, "0.48.0",

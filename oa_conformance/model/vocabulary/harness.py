@@ -3,6 +3,7 @@ header notes): the harness under test, synthetic transmissions, chat turns and s
 
 from __future__ import annotations
 
+from ..trace.record import ASSERTED_OUTCOMES
 from .handlers import NOT_EXECUTED, PART
 from .registry import Directive, Family, Handlers
 from .shapes import *  # noqa: F403 - the shape vocabulary is this module's language
@@ -12,7 +13,7 @@ HAR = CAPABILITY
 CHAT = "harness-chat"
 CASE = ("fixture", "case")
 
-OUTCOME = Enum(("completed", "errored", "suspended"))
+OUTCOME = Enum(ASSERTED_OUTCOMES)
 DISPATCH_PATH = Enum(("3.0", "3.1", "3.2", "3.3"))  # harness §3.0–§3.3 inbound dispatch paths
 ERROR_BUCKET = Enum(("session_terminating", "retryable_transient", "user_correctable"))  # harness §7.1–§7.3
 

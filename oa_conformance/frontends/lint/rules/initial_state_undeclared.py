@@ -46,7 +46,7 @@ def check(ctx: ScenarioContext) -> Iterator[Finding]:
     fields = ctx.main.field_names if ctx.main is not None else None
     if fields is None:
         return
-    states = [ctx.get("initial_state")] + [invocation.initial_state for invocation in ctx.invocations()]
+    states = [ctx.view.initial_state] + [invocation.initial_state for invocation in ctx.invocations()]
     for state in states:
         if type(state) is not Mapping:
             continue

@@ -61,7 +61,7 @@ def check(ctx: ScenarioContext) -> Iterator[Finding]:
     from ....assertions.catalogue.rows import Restates
 
     owners = [ctx.scenario] + list(ctx.invocations())
-    resume = ctx.get("resume")
+    resume = ctx.view.resume
     if resume is not None and hasattr(resume, "get"):
         owners.append(resume)
     for owner in owners:
