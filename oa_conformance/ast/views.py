@@ -1464,6 +1464,7 @@ class NodeDecl(Section):
         "flaky_by_index": "flaky_by_index", "flaky_per_index": "flaky_per_index",
         "flaky_instance_only": "flaky_instance_only", "flaky_resume_aware": "flaky_resume_aware",
         "invoke_checkpoint_delete": "invoke_checkpoint_delete",
+        "lists_checkpoints_into": "lists_checkpoints_into",
         "reload_checkpoint_into": "reload_checkpoint_into", "calls_llm": "calls_llm",
         "calls_llm_from_wrapper": "calls_llm_from_wrapper", "calls_tool": "calls_tool",
         "renders_prompt": "renders_prompt", "renders_prompt_group": "renders_prompt_group",
@@ -1497,14 +1498,15 @@ class NodeDecl(Section):
         "projects_in", "projects_out", "invoke_drain_events_for", "attempts_input_state_mutation",
         "detaches_observer", "invoke_drain", "fan_out", "parallel_branches", "middleware",
         "wrap_with_middleware", "flaky", "flaky_by_index", "flaky_per_index", "flaky_instance_only",
-        "flaky_resume_aware", "invoke_checkpoint_delete", "reload_checkpoint_into", "calls_llm",
-        "calls_llm_from_wrapper", "calls_tool", "renders_prompt", "renders_prompt_group",
-        "augment_metadata", "augment_metadata_from_field", "capture_invocation_metadata_into",
-        "capture_queryable_observer_read_into", "then_drop_for_current_invocation",
-        "then_assert_bucket_absent_into", "update_pure_from_state", "emits_log",
-        "also_emits_via_global_tracer", "per_attempt_behavior", "subgraph_call", "retry_middleware",
-        "calls_embed", "calls_rerank", "explicit_save_session", "suspend_with_descriptor",
-        "conditional_suspend", "on_other_indices",
+        "flaky_resume_aware", "invoke_checkpoint_delete", "lists_checkpoints_into",
+        "reload_checkpoint_into", "calls_llm", "calls_llm_from_wrapper", "calls_tool",
+        "renders_prompt", "renders_prompt_group", "augment_metadata", "augment_metadata_from_field",
+        "capture_invocation_metadata_into", "capture_queryable_observer_read_into",
+        "then_drop_for_current_invocation", "then_assert_bucket_absent_into",
+        "update_pure_from_state", "emits_log", "also_emits_via_global_tracer",
+        "per_attempt_behavior", "subgraph_call", "retry_middleware", "calls_embed", "calls_rerank",
+        "explicit_save_session", "suspend_with_descriptor", "conditional_suspend",
+        "on_other_indices",
     )
 
     update: Mapping | None = None
@@ -1621,6 +1623,12 @@ class NodeDecl(Section):
     invoke_checkpoint_delete: Scalar | None = None
     """``invoke_checkpoint_delete`` (pipeline-utilities §10.1): Before returning, call the
     checkpointer's `delete` with this invocation id.
+    """
+
+    lists_checkpoints_into: Scalar | None = None
+    """``lists_checkpoints_into`` (pipeline-utilities §10.1): Call the case's checkpointer's `list`
+    and return the running invocation's summary (its four minimum fields; null when `list` does not
+    enumerate it) in this field.
     """
 
     reload_checkpoint_into: Scalar | None = None
@@ -5359,18 +5367,20 @@ class MessageRepeat(Section):
 
 
 class PromptBackendDecl(Section):
-    """A mock PromptBackend preloaded with prompts (§3.2 header; §6.8 caching)."""
+    """A mock PromptBackend preloaded with prompts (§3.2 header; §6.8 caching), or the runtime's own filesystem backend."""
 
     family: ClassVar[str] = "prompt_backend"
     directive_attrs: ClassVar[dict[str, str]] = {
         "name": "name", "prompts": "prompts", "simulate_unavailable": "simulate_unavailable",
-        "caching": "caching",
+        "caching": "caching", "filesystem_files": "filesystem_files",
+        "filesystem_config_source": "filesystem_config_source",
     }
     holding: ClassVar[frozenset[str]] = frozenset((
         "prompts",
     ))
     _fields = (
-        "order", "name", "prompts", "simulate_unavailable", "caching",
+        "order", "name", "prompts", "simulate_unavailable", "caching", "filesystem_files",
+        "filesystem_config_source",
     )
 
     name: Scalar | None = None
@@ -5391,6 +5401,17 @@ class PromptBackendDecl(Section):
     caching: Scalar | None = None
     """``caching`` (prompt-management §6.8, since 0.63.0, this directory only): The caching prompt
     backend: caches by (name, label), counts source reads, has a controllable clock.
+    """
+
+    filesystem_files: Mapping | None = None
+    """``filesystem_files`` (prompt-management prompt-management §5, this directory only): The
+    runtime's own filesystem PromptBackend, over a directory holding these files (templates
+    `<label>/<name>.j2`, sidecars `<label>/<name>.config.json`).
+    """
+
+    filesystem_config_source: Scalar | None = None
+    """``filesystem_config_source`` (prompt-management prompt-management §5, this directory only):
+    Where that filesystem backend sources `sampling` and `token_budget` (default `none`).
     """
 
 
@@ -5570,8 +5591,8 @@ class PromptCall(Section):
     """
 
     cache_ttl_seconds: Scalar | None = None
-    """``cache_ttl_seconds`` (prompt-management §6.8, since 0.63.0, this directory only): fetch: the
-    per-call cache control (0 bypasses any cache).
+    """``cache_ttl_seconds`` (prompt-management §6.8, since 0.63.0, this directory only): fetch /
+    get: the per-call cache control (0 bypasses any cache); absent, the argument is not passed.
     """
 
     seconds: Scalar | None = None
