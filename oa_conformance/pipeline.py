@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, NamedTuple
 from .interpreter.static.build import build_fixture
 from .interpreter.static.loader import Composed, load_bytes, load_path
 from .ast.nodes import Section
+from .ast.visitor import distinct_sections
 from .model.diagnostics import FIXTURE_SCHEMA_INVALID, FIXTURE_VERSION_UNSUPPORTED, Diagnostic, Span
 from .model.discovery import capability_of, misspelled_capability
 from .model.heap import collector_paused
@@ -51,12 +52,14 @@ class ReadResult(NamedTuple):
     """The typed ``Fixture`` (``None`` when a pass failed) and every problem found; with
     ``keep_composed``, also the document libyaml composed (see :class:`~oa_conformance.interpreter.static.loader.Composed`);
     when the version check ran, the fixture's scenarios (the scenario pass, run once for the state
-    values check and kept for what reads the cases next: ``cases_of``, the linter)."""
+    values check and kept for what reads the cases next: ``cases_of``, the linter) and its directive
+    sections, each once (one walk, shared by the state values check and the linter's rules)."""
 
     fixture: Section | None
     diagnostics: tuple[Diagnostic, ...]
     composed: Composed | None = None
     scenarios: tuple[Scenario, ...] | None = None
+    sections: tuple[Section, ...] | None = None
 
     @property
     def ok(self) -> bool:
@@ -106,8 +109,9 @@ def _read(path: str, data: bytes | str | None, stop_after: str, capability: str 
     if stop_after == "schema":
         return ReadResult(fixture, (), composed)
     cases = tuple(scenarios(fixture))
+    sections = distinct_sections(fixture)
     # The fixture is kept beside its wrong-typed state values: the linter's rules still read it.
-    return ReadResult(fixture, check_version(fixture) + check_state_values(fixture, cases), composed, cases)
+    return ReadResult(fixture, check_version(fixture) + check_state_values(fixture, cases, sections), composed, cases, sections)
 
 
 def _predicate_misspelling(capability: str | None, name: str) -> str | None:

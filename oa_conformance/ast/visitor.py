@@ -69,3 +69,15 @@ def sections_under(node: Node) -> Iterator[Section]:
             yield current
             holding, attrs = current.holding, current.directive_attrs
             stack.extend([getattr(current, attrs[name]) for name in current.order if name in holding])
+
+
+def distinct_sections(node: Node) -> tuple[Section, ...]:
+    """:func:`sections_under`, each section once (an alias can place one twice): the one walk of a
+    fixture's directives that the state-value check and the linter's rules share."""
+    seen: set[int] = set()
+    found = []
+    for section in sections_under(node):
+        if id(section) not in seen:
+            seen.add(id(section))
+            found.append(section)
+    return tuple(found)

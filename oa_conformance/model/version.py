@@ -15,6 +15,11 @@ TARGET_SPEC_VERSION = "0.118.2"
 _VERSION = re.compile(r"v?(\d+)\.(\d+)\.(\d+)\Z")
 
 
+def version_text(program: str) -> str:
+    """What ``--version`` prints for each command."""
+    return f"{program} {ADAPTER_VERSION} (conformance-adapter spec {TARGET_SPEC_VERSION})"
+
+
 def parse_version(text: str) -> tuple[int, int, int] | None:
     """``"0.48.0"`` → ``(0, 48, 0)``; ``None`` for anything that is not X.Y.Z."""
     match = _VERSION.match(text.strip()) if isinstance(text, str) else None

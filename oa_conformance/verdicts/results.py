@@ -8,6 +8,7 @@ this module is what they share, below all of them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from ..assertions.rules import Check, CheckStatus
@@ -38,9 +39,9 @@ class CaseRef:
         base = f"{self.fixture.capability}/{self.fixture.name.removesuffix('.yaml')}"
         return f"{base}[{self.name}]" if self.name is not None else base
 
-    @property
+    @cached_property  # the schedulers ask several times; summed once (the frozen fields are untouched)
     def waits(self) -> float:
-        """The seconds the case declares waiting (``Scenario.waits``, summed by the scenario pass)."""
+        """The seconds the case declares waiting (``Scenario.waits``: the rows with a wait unit)."""
         return self.scenario.waits if self.scenario is not None else 0.0
 
 

@@ -21,7 +21,7 @@ from ...interpreter.static.yaml_compose import dump_fixture_yaml, limits_problem
 from ...ast.dump import dump_json, dump_text, unparse
 from ...pipeline import read_fixture
 from ..options import capability_name
-from .oa_conformance import version_text
+from ...model.version import version_text  # not the oa-conformance command's module: its imports are not the linter's
 from .pipes import StandardInputClosed, run_command, standard_input
 
 

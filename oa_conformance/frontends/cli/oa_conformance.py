@@ -44,7 +44,7 @@ import time
 
 from ...model.discovery import CAPABILITIES, DiscoveryError, capability_unknown, find
 from ..options import capability_hint, cores_capped, positive_count, positive_seconds
-from ...model.version import ADAPTER_VERSION, TARGET_SPEC_VERSION
+from ...model.version import version_text
 from .files import unwritable_because, why_not_written, write_whole
 from .coverage_command import add_parser as add_coverage_parser
 from .pipes import OUTPUT_CLOSED, closed_pipe_tolerated, output_closed, stopped_when_output_closes, unwritten
@@ -128,10 +128,6 @@ EXIT_STATUS = {
     "coverage": "Exit status: 0 the map was built (problems or not), 2 it cannot be.",
     "expectations": "Exit status: 0 dry run or written, 2 a bad report, file or range.",
 }
-
-
-def version_text(program: str) -> str:
-    return f"{program} {ADAPTER_VERSION} (conformance-adapter spec {TARGET_SPEC_VERSION})"
 
 
 def main(argv: list[str] | None = None) -> int:

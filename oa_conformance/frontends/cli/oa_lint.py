@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from ...model.heap import collector_paused
 from ..options import capability_name, cores_capped, positive_count
-from .oa_conformance import version_text
+from ...model.version import version_text  # not the oa-conformance command's module: its imports are not the linter's
 from .pipes import INTERRUPTED, run_command
 
 if TYPE_CHECKING:

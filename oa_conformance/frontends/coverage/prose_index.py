@@ -19,7 +19,6 @@ import hashlib
 import os
 import pickle
 import sys
-import tempfile
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Iterator
@@ -132,6 +131,8 @@ def _reader_key() -> bytes:
 
 def _write(folder: str, cached: str, found: StatementIndex) -> None:
     """Written whole or not at all (a temporary file renamed), so a reader never meets half of one."""
+    import tempfile  # here: only a run that misses the cache writes (tempfile imports shutil, bz2, lzma, random)
+
     try:
         os.makedirs(folder, exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=folder, prefix=".prose-")

@@ -96,8 +96,8 @@ def words(text: str) -> list[str]:
 def _words(text: str) -> tuple[str, ...]:
     """:func:`words`, computed once per text: the resolver asks for the words of the same topics,
     headings and citation texts again and again (for each candidate statement, each clause)."""
-    text = normalised(text).lower()
-    return tuple(_stem(w) for w in _WORD.findall(text) if w not in _STOP and len(w) > 1)
+    kept = [w for w in _WORD.findall(normalised(text).lower()) if w not in _STOP and len(w) > 1]
+    return tuple(map(_stem, kept))
 
 
 class StatementIndex(NamedTuple):
@@ -171,7 +171,7 @@ def _segment(ref: Ref, text: str) -> str:
         return text
     later = [s for s in starts if s > match.start()]
     piece = text[match.start(): later[0]] if later else text[match.start():]
-    return piece if words(_REF_TEXT.sub(" ", piece)) else text
+    return piece if _words(_REF_TEXT.sub(" ", piece)) else text
 
 
 def _where(ref: Ref) -> str:
@@ -208,12 +208,12 @@ def _ref_problem(ref: Ref, text: str, indexes: Mapping[str, StatementIndex]) -> 
     candidates, found, wording, hint, quoted = narrowed
     if quoted and len(candidates) <= MOST:
         return [], None
-    cited = frozenset(w for w in words(wording) if w not in hint)
+    cited = frozenset(w for w in _words(wording) if w not in hint)
     if cited:
         total = sum(found.weight.get(w, 2.0) for w in cited) or 1.0
         quotes = _quotes(wording)
         # A statement sharing no word with the citation scores 0 but for a quote it holds.
-        if any((quotes or not cited.isdisjoint(found.around[s.id])) and _score(s.id, cited, total, quotes, found) >= FLOOR
+        if any((quotes or not cited.isdisjoint(found.around[s.id])) and _reaches_floor(s.id, cited, total, quotes, found)
                for s in candidates):
             return [], None
     for part in _clauses(wording, hint):
@@ -260,7 +260,7 @@ def _narrowed(ref: Ref, text: str, indexes: Mapping[str, StatementIndex]) -> _Ma
         if quoted:
             hint = quoted
             on_topic = _on_topic(candidates, hint, found, topics)
-    cited = words(wording)
+    cited = _words(wording)
     if on_topic is not None:
         if not on_topic:
             return [], f"{_where(ref)} {' '.join(hint)}: that part of the section holds no normative statement"
@@ -305,13 +305,13 @@ def _clauses(wording: str, hint: set[str]) -> list[str]:
     """The wording whole, and each of its clauses when it lists several checks ("registration
     modes; event delivery is strictly serial; …"): each clause is matched on its own, so a
     citation paraphrasing several statements reaches each. A clause of one word says too little."""
-    parts = [p for p in _CLAUSE.split(_PARENTHESES.sub(" ", wording)) if len([w for w in words(p) if w not in hint]) >= 2]
+    parts = [p for p in _CLAUSE.split(_PARENTHESES.sub(" ", wording)) if len([w for w in _words(p) if w not in hint]) >= 2]
     return parts if len(parts) > 1 else []
 
 
 def _best(wording: str, candidates: list[Statement], found: StatementIndex, hint: set[str], floor: float) -> dict[str, float]:
     """The statements ``wording`` matches best, with their scores (none: nothing reaches :data:`FLOOR`)."""
-    cited_set = frozenset(w for w in words(wording) if w not in hint)
+    cited_set = frozenset(w for w in _words(wording) if w not in hint)
     if not cited_set:
         return {}
     total = sum(found.weight.get(w, 2.0) for w in cited_set) or 1.0
@@ -325,13 +325,13 @@ def _best(wording: str, candidates: list[Statement], found: StatementIndex, hint
 
 def _quotes(wording: str) -> list[frozenset[str]]:
     """The words of each sentence the wording quotes."""
-    return [q for q in (frozenset(words(quote)) for quote in _QUOTE.findall(wording)) if q]
+    return [q for q in (frozenset(_words(quote)) for quote in _QUOTE.findall(wording)) if q]
 
 
 def _clause_match(clause: str, candidates: list[Statement], found: StatementIndex, hint: set[str]) -> tuple[str | None, float]:
     """The statement holding the largest weighted share of one clause's words in its own text, and
     that share (a clause is short: it must be said by the statement itself, not by its heading)."""
-    cited = frozenset(w for w in words(clause) if w not in hint)
+    cited = frozenset(w for w in _words(clause) if w not in hint)
     total = sum(found.weight.get(w, 2.0) for w in cited) or 1.0
     shares = [(sum(map(found.weight.get, cited & found.own[s.id], _UNSEEN)) / total, _score(s.id, cited, total, [], found), s.id)
               for s in candidates]
@@ -360,7 +360,7 @@ def _hint_and_wording(ref: Ref, text: str) -> tuple[list[str], str]:
     after = text[match.end():]
     end = _LEAD_END.search(after)
     lead = after[: end.start()] if end else ""
-    hint = [w for w in words(_REF_TEXT.sub(" ", lead)) if w not in ("step",) and not w.isdigit()]
+    hint = [w for w in _words(_REF_TEXT.sub(" ", lead)) if w not in ("step",) and not w.isdigit()]
     rest = (text[: match.start()] + " " + (after[end.end():] if end else after))
     return hint, _REF_TEXT.sub(" ", rest)
 
@@ -379,6 +379,18 @@ def _on_topic(candidates: list[Statement], hint: list[str], found: StatementInde
 
 
 _UNSEEN = itertools.repeat(2.0)  # the weight of a word the capability's statements never use
+
+
+def _reaches_floor(ident: str, cited: frozenset[str], total: float, quotes: list[frozenset[str]], found: StatementIndex) -> bool:
+    """``_score(...) >= FLOOR``, most statements answered by their cheapest part: without quotes a
+    score is at most ``0.7 * covered + 0.3 * repeated`` (``near`` and ``own`` lie within ``around``),
+    and ``repeated`` at most ``covered * total / own_weight`` — below the floor by more than rounding,
+    the other sums are not taken."""
+    if not quotes:
+        covered = sum(map(found.weight.get, cited & found.around[ident], _UNSEEN))
+        if 0.7 * covered / total + 0.3 * min(1.0, covered / found.own_weight[ident]) < FLOOR - 1e-9:
+            return False
+    return _score(ident, cited, total, quotes, found) >= FLOOR
 
 
 def _score(ident: str, cited: frozenset[str], total: float, quotes: list[frozenset[str]], found: StatementIndex) -> float:

@@ -27,6 +27,7 @@ from ...grammar.value_tokens import content_span
 from ...ast.nodes import BindingToken, FormatToken, Mapping, Node, PredicateBlock, PredicateRef, Scalar, Section, Sequence
 from ...interpreter.static.scenarios import FILE_ONLY, Scenario, scenarios
 from ...model.diagnostics import Span
+from ...ast.visitor import distinct_sections
 from ...grammar import check as grammar_check
 from ...grammar import looks_like_token, parse_token
 from ...model.vocabulary import VOCABULARY, Directive
@@ -159,16 +160,24 @@ def _data_tokens(value: Node) -> list[Node]:
 class FixtureContext:
     """One typed fixture, read and checked by the static passes."""
 
-    def __init__(self, path: str, capability: str | None, fixture: Section, cases: Iterable[Scenario] | None = None):
+    def __init__(self, path: str, capability: str | None, fixture: Section, cases: Iterable[Scenario] | None = None,
+                 sections: tuple[Section, ...] | None = None):
         self.path = path
         self.capability = capability
         self.fixture = fixture
         self._cases = cases  # the scenario pass's output when the reading already ran it
+        if sections is not None:  # the reading's walk of the directive sections (else walked when first asked)
+            self.sections = sections
         self._indexes: dict[int, FixtureIndex] = {}
 
     def index(self, node: Node) -> FixtureIndex:
         """The index of one subtree, computed once (cases share their inherited directives)."""
         return _cached_index(self._indexes, node)
+
+    @cached_property
+    def sections(self) -> tuple[Section, ...]:
+        """Every directive section of the fixture, each once (``ast.visitor.distinct_sections``)."""
+        return distinct_sections(self.fixture)
 
     @cached_property
     def scenarios(self) -> list[ScenarioContext]:

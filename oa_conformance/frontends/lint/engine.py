@@ -370,7 +370,7 @@ def lint_file(path: str, data: bytes | str | None = None, capability: str | None
         for rule in _BY_KIND["document"]:
             found.extend(_run(rule, path, document))
     if result.fixture is not None:
-        found.extend(_rules(FixtureContext(path, capability, result.fixture, result.scenarios)))
+        found.extend(_rules(FixtureContext(path, capability, result.fixture, result.scenarios, result.sections)))
     return _finished(found)
 
 

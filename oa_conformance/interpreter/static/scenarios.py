@@ -27,9 +27,16 @@ class Scenario(NamedTuple):
     # of the case family holding each directive's effective value — its own, else inherited — with
     # the key span where it was written. Later passes read its attributes (``scenario.view.expected``).
     view: Section | None = None
-    # The seconds the case declares waiting (:func:`declared_waits`), summed by the scenario pass:
-    # the schedulers start such a case first and let it wait apart from busy ones.
-    waits: float = 0.0
+
+    @property
+    def waits(self) -> float:
+        """The seconds the case declares waiting (:func:`declared_waits`): its own section's and
+        what it inherits from the fixture's top level. The schedulers start such a case first and
+        let it wait apart from busy ones; summed when asked (``CaseRef.waits`` keeps it), as the
+        linter never asks — a walk of every section of every case it would pay for nothing."""
+        if self.case is None:
+            return declared_waits(self.fixture)
+        return declared_waits(self.case) + declared_waits(self.fixture, besides="cases")
 
     @property
     def name(self) -> str | None:
@@ -143,13 +150,11 @@ def _here_or_in_graph(section: Section, directive: str, here: bool = True) -> An
 
 
 def scenarios(fixture: Section) -> list[Scenario]:
-    """The fixture's scenarios in document order, each with its directives read once (``view``)
-    and the waits it declares (``waits``)."""
+    """The fixture's scenarios in document order, each with its directives read once (``view``)."""
     cases = fixture.cases
     if cases is None:
-        return [with_view(Scenario(fixture, None, None, waits=declared_waits(fixture)))]
-    inherited = declared_waits(fixture, besides="cases")  # read once per fixture, not once per case
-    return [with_view(Scenario(fixture, case, index, waits=declared_waits(case) + inherited)) for index, case in enumerate(cases.items)]
+        return [with_view(Scenario(fixture, None, None))]
+    return [with_view(Scenario(fixture, case, index)) for index, case in enumerate(cases.items)]
 
 
 def declared_waits(section: Section, besides: str | None = None) -> float:

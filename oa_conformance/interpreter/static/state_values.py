@@ -25,10 +25,12 @@ STATE_VALIDATION_ERROR = "state_validation_error"  # graph-engine §4: what a wr
 _SCALARS = {"string": (str,), "int": (int,), "float": (int, float), "bool": (bool,)}
 
 
-def check_state_values(fixture: Section, cases: Iterable[Scenario] | None = None) -> tuple[Diagnostic, ...]:
+def check_state_values(fixture: Section, cases: Iterable[Scenario] | None = None,
+                       sections: Iterable[Section] | None = None) -> tuple[Diagnostic, ...]:
     """Every default and initial-state value that does not match its field's declared type
-    (``cases``: the fixture's scenarios, when the caller has them already)."""
-    problems = list(_defaults(fixture))
+    (``cases``: the fixture's scenarios, ``sections``: its directive sections, when the caller has
+    them already)."""
+    problems = list(_defaults(fixture if sections is None else sections))
     for scenario in scenarios(fixture) if cases is None else cases:
         fields = _fields(scenario.view.state)
         if not fields:
@@ -100,8 +102,10 @@ def _fields(state: Node | None) -> dict[str, TypeRef] | None:
     return {name: decl.type for name, decl in fields.items() if isinstance(decl, Section)}
 
 
-def _defaults(fixture: Section) -> Iterator[Diagnostic]:
-    for state in _sections(fixture, "state"):
+def _defaults(fixture: Section | Iterable[Section]) -> Iterator[Diagnostic]:
+    """The defaults of the ``state`` sections of ``fixture`` (or of these sections)."""
+    states = _sections(fixture, "state") if isinstance(fixture, Section) else (s for s in fixture if s.family == "state")
+    for state in states:
         fields = state.fields
         if type(fields) is not Mapping:
             continue

@@ -270,6 +270,7 @@ class Vocabulary:
         self._tables: dict[tuple, dict] = {}
         self._steps: dict[str, tuple] = {}
         self._waits: dict[str, tuple[tuple[str, float], ...]] = {}
+        self._extended: dict[str, frozenset[str]] = {}
 
     @property
     def capabilities(self) -> tuple[str, ...]:
@@ -355,6 +356,14 @@ class Vocabulary:
         found = self._waits.get(family)
         if found is None:
             found = self._waits[family] = tuple(sorted({(d.attr, WAIT_UNITS[d.waits]) for d in self._by_family[family] if d.waits}))
+        return found
+
+    def extended_in(self, family: str) -> frozenset[str]:
+        """The names of ``family``'s directives that carry an EXTENSION (``Directive.extension``) in
+        some directory: the only keys of a section worth looking up for one."""
+        found = self._extended.get(family)
+        if found is None:
+            found = self._extended[family] = frozenset(d.name for d in self._by_family.get(family, ()) if d.extension is not None)
         return found
 
     def keys_of(self, kind: str) -> frozenset[str]:

@@ -30,8 +30,6 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ....ast.visitor import sections_under
-from ....ast.nodes import Node, Section
 from ....model.vocabulary import VOCABULARY
 from ..context import Finding, FixtureContext
 
@@ -42,17 +40,11 @@ KIND = "fixture"
 
 
 def check(ctx: FixtureContext) -> Iterator[Finding]:
-    seen: set[int] = set()
-    for section in _sections(ctx.fixture, seen):
+    for section in ctx.sections:  # each once (an alias can place one twice)
+        extended = VOCABULARY.extended_in(section.family)
+        if extended.isdisjoint(section.order):
+            continue  # most sections: no key of theirs is ever an extension
         for key, value in section.items():
-            row = VOCABULARY.lookup(section.family, key, ctx.capability)
+            row = VOCABULARY.lookup(section.family, key, ctx.capability) if key in extended else None
             if row is not None and row.extension is not None and row.extension.used_by(value):
                 yield Finding(section.key_span(key), f"`{key}` uses an extension of this adapter, not upstream fixture language: {row.extension.doc}")
-
-
-def _sections(node: Node, seen: set[int]) -> Iterator[Section]:
-    """Every directive section under ``node``, each once (an alias can place one twice)."""
-    for section in sections_under(node):
-        if id(section) not in seen:
-            seen.add(id(section))
-            yield section
