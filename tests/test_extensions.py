@@ -972,3 +972,86 @@ def test_a_backend_keeping_records_in_process_memory_fails_the_reload(tmp_path, 
     monkeypatch.setattr(backend.SQLiteCheckpointer, "_connect", in_process_memory)
     result = run_reload(tmp_path, "sqlite", 1)
     assert result.outcome == "failed" and "seen_positions" in result.reason, result.reason
+
+
+# ---- when_request: mock entries keyed by request body --------------------------------------------
+
+CHUNKED = """\
+mapping: tei
+tei_embedding_provider:
+  base_url: "http://tei-embed.invalid"
+  model: tei-embed-test
+  chunk_size: 2
+cases:
+  - name: two_chunks
+    state:
+      fields:
+        embedding_response: {{type: record, default: null}}
+    entry: embed_node
+    nodes:
+      embed_node:
+        calls_embed:
+          input: ["e0", "e1", "e2", "e3"]
+          stores_response_in: embedding_response
+    edges:
+      - {{from: embed_node, to: END}}
+    initial_state: {{}}
+    expected_wire_request_count: 2
+    mock_embedding:
+{entries}    expected:
+      final_state:
+        embedding_response:
+          vectors: [[0.0, 0.5], [0.1, 0.5], [0.2, 0.5], [0.3, 0.5]]
+"""
+FIRST_CHUNK = '      - status: 200\n        when_request: {inputs: ["e0", "e1"]}\n        body: [[0.0, 0.5], [0.1, 0.5]]\n'
+SECOND_CHUNK = '      - status: 200\n        when_request: {inputs: ["e2", "e3"]}\n        body: [[0.2, 0.5], [0.3, 0.5]]\n'
+
+
+def _run_chunked(tmp_path, *entries: str):
+    ref = write_fixture(tmp_path, CHUNKED.format(entries="".join(entries)), capability="retrieval-provider",
+                        name="001-chunked.yaml")
+    return run_case(cases_of(ref)[0], timeout=20), ref
+
+
+def test_when_request_is_an_extension_row():
+    row = VOCABULARY.lookup("retrieval_mock_response", "when_request", "retrieval-provider")
+    assert row.extension is not None and row in extension_rows()
+
+
+def test_when_request_holds_on_the_runtime_s_own_chunks(tmp_path):
+    result, _ = _run_chunked(tmp_path, FIRST_CHUNK, SECOND_CHUNK)
+    assert result.outcome == "passed", result
+
+
+def test_when_request_entries_answer_the_request_naming_them_not_their_position(tmp_path):
+    # Listed last chunk first: served by position, the (e0, e1) request would get the (e2, e3) vectors.
+    result, _ = _run_chunked(tmp_path, SECOND_CHUNK, FIRST_CHUNK)
+    assert result.outcome == "passed", result
+
+
+def test_the_same_entries_served_by_position_fail(tmp_path):
+    # The check above is not vacuous: without `when_request` the reversed list stitches wrongly.
+    strip = lambda entry: "".join(line + "\n" for line in entry.splitlines() if "when_request" not in line)  # noqa: E731
+    result, _ = _run_chunked(tmp_path, strip(SECOND_CHUNK), strip(FIRST_CHUNK))
+    assert result.outcome == "failed", result
+
+
+def test_a_request_no_entry_names_fails_the_call(tmp_path):
+    result, _ = _run_chunked(tmp_path, FIRST_CHUNK.replace('"e1"', '"e9"'), SECOND_CHUNK)
+    assert result.outcome == "failed", result
+    assert "matches no unused `when_request` entry" in str(result), result
+
+
+def test_when_request_on_some_entries_only_is_a_schema_problem(tmp_path):
+    unkeyed = "".join(line + "\n" for line in SECOND_CHUNK.splitlines() if "when_request" not in line)
+    result, _ = _run_chunked(tmp_path, FIRST_CHUNK, unkeyed)
+    assert result.outcome != "passed" and "either every entry answers the request" in str(result), result
+
+
+def test_lint_marks_a_use_of_when_request_as_information(tmp_path):
+    ref = write_fixture(tmp_path, CHUNKED.format(entries=FIRST_CHUNK + SECOND_CHUNK), capability="retrieval-provider",
+                        name="001-chunked.yaml")
+    Path(ref.path).with_suffix(".md").write_text("# chunked\n", encoding="utf-8")
+    lint = installed("oa-lint", ref.path)
+    assert lint.returncode == 0, lint.stdout + lint.stderr
+    assert lint.stdout.count("V005") == 2 and "when_request" in lint.stdout

@@ -1477,7 +1477,8 @@ class NodeDecl(Section):
         "also_emits_via_global_tracer": "also_emits_via_global_tracer",
         "per_attempt_behavior": "per_attempt_behavior", "subgraph_call": "subgraph_call",
         "retry_middleware": "retry_middleware", "calls_embed": "calls_embed",
-        "calls_rerank": "calls_rerank", "explicit_save_session": "explicit_save_session",
+        "calls_ready": "calls_ready", "calls_rerank": "calls_rerank",
+        "explicit_save_session": "explicit_save_session",
         "suspend_with_descriptor": "suspend_with_descriptor",
         "conditional_suspend": "conditional_suspend", "on_other_indices": "on_other_indices",
     }
@@ -1488,8 +1489,8 @@ class NodeDecl(Section):
         "calls_llm_from_wrapper", "calls_tool", "renders_prompt_group",
         "capture_queryable_observer_read_into", "then_drop_for_current_invocation", "emits_log",
         "also_emits_via_global_tracer", "per_attempt_behavior", "subgraph_call", "retry_middleware",
-        "calls_embed", "calls_rerank", "suspend_with_descriptor", "conditional_suspend",
-        "on_other_indices",
+        "calls_embed", "calls_ready", "calls_rerank", "suspend_with_descriptor",
+        "conditional_suspend", "on_other_indices",
     ))
     _fields = (
         "order", "update", "update_pure", "update_from_field", "raises", "on_cancelled",
@@ -1503,8 +1504,8 @@ class NodeDecl(Section):
         "capture_queryable_observer_read_into", "then_drop_for_current_invocation",
         "then_assert_bucket_absent_into", "update_pure_from_state", "emits_log",
         "also_emits_via_global_tracer", "per_attempt_behavior", "subgraph_call", "retry_middleware",
-        "calls_embed", "calls_rerank", "explicit_save_session", "suspend_with_descriptor",
-        "conditional_suspend", "on_other_indices",
+        "calls_embed", "calls_ready", "calls_rerank", "explicit_save_session",
+        "suspend_with_descriptor", "conditional_suspend", "on_other_indices",
     )
 
     update: Mapping | None = None
@@ -1717,6 +1718,11 @@ class NodeDecl(Section):
     calls_embed: EmbedCall | None = None
     """``calls_embed`` (retrieval-provider §5.15, since 0.102.0): Call `embed()` and store the
     EmbeddingResponse in a state field.
+    """
+
+    calls_ready: ReadyCall | None = None
+    """``calls_ready`` (retrieval-provider §3.2 header): Call the bound embedding or rerank
+    provider's `ready()`.
     """
 
     calls_rerank: RerankCall | None = None
@@ -5276,18 +5282,39 @@ class RerankConfig(Section):
     """
 
 
+class ReadyCall(Section):
+    """`calls_ready`: the node calls the bound provider's `ready()` (retrieval-provider §3 / §5)."""
+
+    family: ClassVar[str] = "ready_call"
+    directive_attrs: ClassVar[dict[str, str]] = {
+        "provider": "provider", "model": "model",
+    }
+    holding: ClassVar[frozenset[str]] = frozenset(())
+    _fields = (
+        "order", "provider", "model",
+    )
+
+    provider: Scalar | None = None
+    """``provider`` (retrieval-provider §3.2 header): Which bound provider's `ready()` to call."""
+
+    model: Scalar | None = None
+    """``model`` (retrieval-provider §3.2 header): The model the provider is re-bound to for the
+    call.
+    """
+
+
 class RetrievalMockResponse(Section):
     """One mock embedding / rerank response, dispatched per call (per request when chunking) in arrival order (§5.15)."""
 
     family: ClassVar[str] = "retrieval_mock_response"
     directive_attrs: ClassVar[dict[str, str]] = {
-        "status": "status", "body": "body", "raises": "raises",
+        "status": "status", "body": "body", "when_request": "when_request", "raises": "raises",
     }
     holding: ClassVar[frozenset[str]] = frozenset((
         "raises",
     ))
     _fields = (
-        "order", "status", "body", "raises",
+        "order", "status", "body", "when_request", "raises",
     )
 
     status: Scalar | None = None
@@ -5298,6 +5325,11 @@ class RetrievalMockResponse(Section):
     body: Scalar | Mapping | Sequence | None = None
     """``body`` (retrieval-provider §5.15, since 0.102.0): The body: the vendor's wire shape under
     `mapping:`, else the harness stand-in.
+    """
+
+    when_request: Mapping | None = None
+    """``when_request`` (retrieval-provider §5.15): The JSON body of the one request this entry
+    answers, whatever its arrival position (every entry of the list or none).
     """
 
     raises: RetrievalMockRaise | None = None
@@ -6517,6 +6549,7 @@ BY_FAMILY: dict[str, type[Section]] = {
     "embed_config": EmbedConfig,
     "rerank_call": RerankCall,
     "rerank_config": RerankConfig,
+    "ready_call": ReadyCall,
     "retrieval_mock_response": RetrievalMockResponse,
     "retrieval_mock_raise": RetrievalMockRaise,
     "message_repeat": MessageRepeat,
@@ -6656,6 +6689,7 @@ __all__ = [
     "QueryableObserverDecl",
     "QueryableObserverDrop",
     "QueryableObserverRead",
+    "ReadyCall",
     "RecordAssertions",
     "RerankCall",
     "RerankConfig",
