@@ -1055,3 +1055,56 @@ def test_lint_marks_a_use_of_when_request_as_information(tmp_path):
     lint = installed("oa-lint", ref.path)
     assert lint.returncode == 0, lint.stdout + lint.stderr
     assert lint.stdout.count("V005") == 2 and "when_request" in lint.stdout
+
+
+# ---- calls_ready: a node calls the bound provider's ready() ---------------------------------------
+
+READY = """\
+mapping: tei
+tei_embedding_provider:
+  base_url: "http://tei-embed.invalid"
+  model: tei-embed-test
+cases:
+  - name: ready_probe
+    state:
+      fields:
+        done: {{type: bool, default: false}}
+    entry: ready_node
+    nodes:
+      ready_node:
+        calls_ready: {{provider: embedding}}
+    edges:
+      - {{from: ready_node, to: END}}
+    initial_state: {{}}
+    mock_embedding:
+      - status: {status}
+        body: {body}
+    expected_error:
+      category: provider_invalid_model
+      raised_from: ready_node
+"""
+
+
+def _run_ready(tmp_path, status: int, body: str):
+    ref = write_fixture(tmp_path, READY.format(status=status, body=body), capability="retrieval-provider", name="001-ready.yaml")
+    return run_case(cases_of(ref)[0], timeout=20)
+
+
+def test_calls_ready_is_an_extension_row():
+    row = VOCABULARY.lookup("node", "calls_ready", "retrieval-provider")
+    assert row.extension is not None and row in extension_rows()
+
+
+def test_calls_ready_holds_when_the_probe_is_told_the_model_is_unknown(tmp_path):
+    result = _run_ready(tmp_path, 404, '{error: "model not found", error_type: NotFound}')
+    assert result.outcome == "passed", result
+
+
+def test_calls_ready_fails_when_the_probe_is_told_something_else(tmp_path):
+    result = _run_ready(tmp_path, 503, '{error: "overloaded", error_type: Unhealthy}')
+    assert result.outcome == "failed" and "provider_unavailable" in str(result), result
+
+
+def test_calls_ready_fails_when_ready_returns(tmp_path):
+    result = _run_ready(tmp_path, 200, "[[0.1, 0.2]]")
+    assert result.outcome == "failed", result
