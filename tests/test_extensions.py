@@ -1108,3 +1108,74 @@ def test_calls_ready_fails_when_the_probe_is_told_something_else(tmp_path):
 def test_calls_ready_fails_when_ready_returns(tmp_path):
     result = _run_ready(tmp_path, 200, "[[0.1, 0.2]]")
     assert result.outcome == "failed", result
+
+
+# ---- shares_provider: one provider instance per kind and model ------------------------------------
+
+TWICE_READY = """\
+mapping: tei
+tei_embedding_provider:
+  base_url: "http://tei-embed.invalid"
+  model: tei-embed-test
+{shares}cases:
+  - name: ready_twice
+    state:
+      fields:
+        done: {{type: bool, default: false}}
+    entry: first
+    nodes:
+      first:
+        calls_ready: {{provider: embedding}}
+      second:
+        calls_ready: {{provider: embedding}}
+    edges:
+      - {{from: first, to: second}}
+      - {{from: second, to: END}}
+    initial_state: {{}}
+    expected_wire_request_count: 2
+    mock_embedding:
+      - {{status: 200, body: [[0.5]]}}
+      - {{status: 200, body: [[0.5]]}}
+"""
+
+
+def _ready_refused_when_repeated(monkeypatch):
+    """A runtime whose ready() refuses a second call on the same instance (not idempotent)."""
+    from oa_conformance.host import retrieval as r
+
+    cls = r.TeiEmbeddingProvider
+    original = cls.ready
+
+    async def ready_once(self):
+        if getattr(self, "_readied", False):
+            raise RuntimeError("already readied")
+        self._readied = True
+        await original(self)
+
+    monkeypatch.setattr(cls, "ready", ready_once)
+
+
+def _run_twice(tmp_path, shares: bool):
+    text = TWICE_READY.format(shares="shares_provider: true\n" if shares else "")
+    ref = write_fixture(tmp_path, text, capability="retrieval-provider", name="001-ready-twice.yaml")
+    return run_case(cases_of(ref)[0], timeout=20)
+
+
+def test_shares_provider_is_an_extension_row():
+    row = VOCABULARY.lookup("fixture", "shares_provider", "retrieval-provider")
+    assert row.extension is not None and row in extension_rows()
+
+
+def test_shared_provider_holds_on_an_idempotent_ready(tmp_path):
+    assert _run_twice(tmp_path, shares=True).outcome == "passed"
+
+
+def test_a_shared_provider_shows_a_ready_that_refuses_a_second_call(tmp_path, monkeypatch):
+    _ready_refused_when_repeated(monkeypatch)
+    assert _run_twice(tmp_path, shares=True).outcome == "failed"
+
+
+def test_without_sharing_each_call_binds_its_own_provider(tmp_path, monkeypatch):
+    # the same faulty runtime passes when each call gets a fresh instance: sharing is what observes it
+    _ready_refused_when_repeated(monkeypatch)
+    assert _run_twice(tmp_path, shares=False).outcome == "passed"

@@ -74,7 +74,8 @@ class Fixture(Section):
         "openai_embedding_provider": "openai_embedding_provider",
         "cohere_embedding_provider": "cohere_embedding_provider",
         "cohere_rerank_provider": "cohere_rerank_provider", "mock_embedding": "mock_embedding",
-        "mock_rerank": "mock_rerank", "expected_wire_request_count": "expected_wire_request_count",
+        "mock_rerank": "mock_rerank", "shares_provider": "shares_provider",
+        "expected_wire_request_count": "expected_wire_request_count",
         "expected_wire_url": "expected_wire_url", "expected_wire_headers": "expected_wire_headers",
         "backends": "backends", "manager": "manager", "secondary_manager": "secondary_manager",
         "tertiary_manager": "tertiary_manager", "label_resolver": "label_resolver",
@@ -125,12 +126,13 @@ class Fixture(Section):
         "expected_wire_bytes_identical", "typed_observers", "tei_embedding_provider",
         "tei_rerank_provider", "jina_embedding_provider", "jina_rerank_provider",
         "openai_embedding_provider", "cohere_embedding_provider", "cohere_rerank_provider",
-        "mock_embedding", "mock_rerank", "expected_wire_request_count", "expected_wire_url",
-        "expected_wire_headers", "backends", "manager", "secondary_manager", "tertiary_manager",
-        "label_resolver", "tertiary_label_resolver", "secondary_calls", "tertiary_calls",
-        "expected_backend_state", "expected_shared_prefix", "expected_message_equal",
-        "session_store", "session_id", "auto_save", "session_state", "seeded_session",
-        "session_migrations", "harness", "transmissions", "chat_turns", "signal_arrivals",
+        "mock_embedding", "mock_rerank", "shares_provider", "expected_wire_request_count",
+        "expected_wire_url", "expected_wire_headers", "backends", "manager", "secondary_manager",
+        "tertiary_manager", "label_resolver", "tertiary_label_resolver", "secondary_calls",
+        "tertiary_calls", "expected_backend_state", "expected_shared_prefix",
+        "expected_message_equal", "session_store", "session_id", "auto_save", "session_state",
+        "seeded_session", "session_migrations", "harness", "transmissions", "chat_turns",
+        "signal_arrivals",
     )
 
     conformance_version: Scalar | None = None
@@ -505,6 +507,11 @@ class Fixture(Section):
     responses, one per request in arrival order.
     """
 
+    shares_provider: Scalar | None = None
+    """``shares_provider`` (retrieval-provider §3.2 header): Every call of one kind and model in the
+    case goes to one provider instance.
+    """
+
     expected_wire_request_count: Scalar | None = None
     """``expected_wire_request_count`` (retrieval-provider §5.15, since 0.102.0): How many outbound
     requests the call issues.
@@ -675,7 +682,8 @@ class Case(Section):
         "openai_embedding_provider": "openai_embedding_provider",
         "cohere_embedding_provider": "cohere_embedding_provider",
         "cohere_rerank_provider": "cohere_rerank_provider", "mock_embedding": "mock_embedding",
-        "mock_rerank": "mock_rerank", "expected_wire_request_count": "expected_wire_request_count",
+        "mock_rerank": "mock_rerank", "shares_provider": "shares_provider",
+        "expected_wire_request_count": "expected_wire_request_count",
         "expected_wire_url": "expected_wire_url", "expected_wire_headers": "expected_wire_headers",
         "backends": "backends", "manager": "manager", "secondary_manager": "secondary_manager",
         "tertiary_manager": "tertiary_manager", "label_resolver": "label_resolver",
@@ -725,12 +733,13 @@ class Case(Section):
         "expected_wire_bytes_identical", "typed_observers", "tei_embedding_provider",
         "tei_rerank_provider", "jina_embedding_provider", "jina_rerank_provider",
         "openai_embedding_provider", "cohere_embedding_provider", "cohere_rerank_provider",
-        "mock_embedding", "mock_rerank", "expected_wire_request_count", "expected_wire_url",
-        "expected_wire_headers", "backends", "manager", "secondary_manager", "tertiary_manager",
-        "label_resolver", "tertiary_label_resolver", "secondary_calls", "tertiary_calls",
-        "expected_backend_state", "expected_shared_prefix", "expected_message_equal",
-        "session_store", "session_id", "auto_save", "session_state", "seeded_session",
-        "session_migrations", "harness", "transmissions", "chat_turns", "signal_arrivals",
+        "mock_embedding", "mock_rerank", "shares_provider", "expected_wire_request_count",
+        "expected_wire_url", "expected_wire_headers", "backends", "manager", "secondary_manager",
+        "tertiary_manager", "label_resolver", "tertiary_label_resolver", "secondary_calls",
+        "tertiary_calls", "expected_backend_state", "expected_shared_prefix",
+        "expected_message_equal", "session_store", "session_id", "auto_save", "session_state",
+        "seeded_session", "session_migrations", "harness", "transmissions", "chat_turns",
+        "signal_arrivals",
     )
 
     invocations: Scalar | Sequence | None = None
@@ -1088,6 +1097,11 @@ class Case(Section):
     mock_rerank: Sequence | None = None
     """``mock_rerank`` (retrieval-provider §5.15, since 0.102.0): The mock rerank provider's
     responses, one per request in arrival order.
+    """
+
+    shares_provider: Scalar | None = None
+    """``shares_provider`` (retrieval-provider §3.2 header): Every call of one kind and model in the
+    case goes to one provider instance.
     """
 
     expected_wire_request_count: Scalar | None = None

@@ -133,6 +133,13 @@ DIRECTIVES = [
     Directive("bytes", ("message_repeat",), INT, "§5.15", RP, V_REPEAT,
               "The byte budget: the largest whole number of `char` repetitions fitting in it.", handled_by=PART),
 
+    Directive("shares_provider", CASE, BOOL, "§3.2 header", RP, None,
+              "Every call of one kind and model in the case goes to one provider instance.", handled_by=capture("retrieval"),
+              extension=Extension("`shares_provider: true` on a case: its `calls_embed` / `calls_rerank` / `calls_ready` calls of "
+                                  "one kind and model share one provider instance (otherwise each call binds its own), so a "
+                                  "case can call one provider repeatedly — what §3 / §5's idempotent `ready()` and stateless "
+                                  "`embed()` / `rerank()` are about.")),
+
     # ---- wire assertions (§5.15) ---------------------------------------------------------------
     Directive("expected_wire_request_count", CASE, INT, "§5.15", RP, "0.102.0", "How many outbound requests the call issues.", handled_by=case_expectation("retrieval-provider")),
     Directive("expected_wire_url", CASE, Expect(("scalar",)), "§3.2 header", RP, None,

@@ -172,6 +172,9 @@ class RetrievalWire:
     mapping: str | None
     transports: dict[str, Any]
     populate_caller_metadata: bool = True  # the fixture's typed-collector opt-in (typed_events.py)
+    # `shares_provider: true` (an extension): one provider instance per (kind, model) for the case,
+    # so repeated calls reach the same object; otherwise each call binds its own
+    shared: dict[tuple[str, str | None], Any] | None = None
     made: list[Any] = field(default_factory=list)
     calls: list[dict[str, Any]] = field(default_factory=list)  # the `calls` collection (one entry per provider call)
 
@@ -183,9 +186,14 @@ class RetrievalWire:
         return {"wire": self.wire.document(), "calls": list(self.calls)}
 
     def provider(self, kind: str, model: str | None = None, span: Span | None = None) -> Any:
-        """A real provider of ``kind`` over this wire, bound to the spec's model or to ``model``."""
+        """A real provider of ``kind`` over this wire, bound to the spec's model or to ``model`` (the
+        case's one instance for them under ``shares_provider``)."""
+        if self.shared is not None and (kind, model) in self.shared:
+            return self.shared[(kind, model)]
         provider = self.unrecorded_provider(kind, self.transports[kind], model, span)
         self.made.append(provider)
+        if self.shared is not None:
+            self.shared[(kind, model)] = provider
         return provider
 
     def unrecorded_provider(self, kind: str, transport: Any, model: str | None = None, span: Span | None = None) -> Any:
@@ -242,8 +250,10 @@ def retrieval_wire(scenario: Scenario, sleep: Callable[[float], Any] | None = No
         transports[kind] = wire.lane(kind, responses)
     mapping = scenario.view.mapping
 
+    shares = scenario.view.shares_provider
     mock = RetrievalWire(wire, specs, mapping.value if mapping is not None else None, transports,
-                         populate_caller_metadata=populates_caller_metadata(scenario))
+                         populate_caller_metadata=populates_caller_metadata(scenario),
+                         shared={} if shares is not None and shares.value is True else None)
     for kind in (EMBEDDING, RERANK):
         if specs[kind] is not None:
             wire.classifiers[kind] = status_classifier(
