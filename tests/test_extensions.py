@@ -1042,3 +1042,210 @@ def test_a_backend_keeping_records_in_process_memory_fails_the_reload(tmp_path, 
     monkeypatch.setattr(backend.SQLiteCheckpointer, "_connect", in_process_memory)
     result = run_reload(tmp_path, "sqlite", 1)
     assert result.outcome == "failed" and "seen_positions" in result.reason, result.reason
+
+
+# ---- when_request: mock entries keyed by request body --------------------------------------------
+
+CHUNKED = """\
+mapping: tei
+tei_embedding_provider:
+  base_url: "http://tei-embed.invalid"
+  model: tei-embed-test
+  chunk_size: 2
+cases:
+  - name: two_chunks
+    state:
+      fields:
+        embedding_response: {{type: record, default: null}}
+    entry: embed_node
+    nodes:
+      embed_node:
+        calls_embed:
+          input: ["e0", "e1", "e2", "e3"]
+          stores_response_in: embedding_response
+    edges:
+      - {{from: embed_node, to: END}}
+    initial_state: {{}}
+    expected_wire_request_count: 2
+    mock_embedding:
+{entries}    expected:
+      final_state:
+        embedding_response:
+          vectors: [[0.0, 0.5], [0.1, 0.5], [0.2, 0.5], [0.3, 0.5]]
+"""
+FIRST_CHUNK = '      - status: 200\n        when_request: {inputs: ["e0", "e1"]}\n        body: [[0.0, 0.5], [0.1, 0.5]]\n'
+SECOND_CHUNK = '      - status: 200\n        when_request: {inputs: ["e2", "e3"]}\n        body: [[0.2, 0.5], [0.3, 0.5]]\n'
+
+
+def _run_chunked(tmp_path, *entries: str):
+    ref = write_fixture(tmp_path, CHUNKED.format(entries="".join(entries)), capability="retrieval-provider",
+                        name="001-chunked.yaml")
+    return run_case(cases_of(ref)[0], timeout=20), ref
+
+
+def test_when_request_is_an_extension_row():
+    row = VOCABULARY.lookup("retrieval_mock_response", "when_request", "retrieval-provider")
+    assert row.extension is not None and row in extension_rows()
+
+
+def test_when_request_holds_on_the_runtime_s_own_chunks(tmp_path):
+    result, _ = _run_chunked(tmp_path, FIRST_CHUNK, SECOND_CHUNK)
+    assert result.outcome == "passed", result
+
+
+def test_when_request_entries_answer_the_request_naming_them_not_their_position(tmp_path):
+    # Listed last chunk first: served by position, the (e0, e1) request would get the (e2, e3) vectors.
+    result, _ = _run_chunked(tmp_path, SECOND_CHUNK, FIRST_CHUNK)
+    assert result.outcome == "passed", result
+
+
+def test_the_same_entries_served_by_position_fail(tmp_path):
+    # The check above is not vacuous: without `when_request` the reversed list stitches wrongly.
+    strip = lambda entry: "".join(line + "\n" for line in entry.splitlines() if "when_request" not in line)  # noqa: E731
+    result, _ = _run_chunked(tmp_path, strip(SECOND_CHUNK), strip(FIRST_CHUNK))
+    assert result.outcome == "failed", result
+
+
+def test_a_request_no_entry_names_fails_the_call(tmp_path):
+    result, _ = _run_chunked(tmp_path, FIRST_CHUNK.replace('"e1"', '"e9"'), SECOND_CHUNK)
+    assert result.outcome == "failed", result
+    assert "matches no unused `when_request` entry" in str(result), result
+
+
+def test_when_request_on_some_entries_only_is_a_schema_problem(tmp_path):
+    unkeyed = "".join(line + "\n" for line in SECOND_CHUNK.splitlines() if "when_request" not in line)
+    result, _ = _run_chunked(tmp_path, FIRST_CHUNK, unkeyed)
+    assert result.outcome != "passed" and "either every entry answers the request" in str(result), result
+
+
+def test_lint_marks_a_use_of_when_request_as_information(tmp_path):
+    ref = write_fixture(tmp_path, CHUNKED.format(entries=FIRST_CHUNK + SECOND_CHUNK), capability="retrieval-provider",
+                        name="001-chunked.yaml")
+    Path(ref.path).with_suffix(".md").write_text("# chunked\n", encoding="utf-8")
+    lint = installed("oa-lint", ref.path)
+    assert lint.returncode == 0, lint.stdout + lint.stderr
+    assert lint.stdout.count("V005") == 2 and "when_request" in lint.stdout
+
+
+# ---- calls_ready: a node calls the bound provider's ready() ---------------------------------------
+
+READY = """\
+mapping: tei
+tei_embedding_provider:
+  base_url: "http://tei-embed.invalid"
+  model: tei-embed-test
+cases:
+  - name: ready_probe
+    state:
+      fields:
+        done: {{type: bool, default: false}}
+    entry: ready_node
+    nodes:
+      ready_node:
+        calls_ready: {{provider: embedding}}
+    edges:
+      - {{from: ready_node, to: END}}
+    initial_state: {{}}
+    mock_embedding:
+      - status: {status}
+        body: {body}
+    expected_error:
+      category: provider_invalid_model
+      raised_from: ready_node
+"""
+
+
+def _run_ready(tmp_path, status: int, body: str):
+    ref = write_fixture(tmp_path, READY.format(status=status, body=body), capability="retrieval-provider", name="001-ready.yaml")
+    return run_case(cases_of(ref)[0], timeout=20)
+
+
+def test_calls_ready_is_an_extension_row():
+    row = VOCABULARY.lookup("node", "calls_ready", "retrieval-provider")
+    assert row.extension is not None and row in extension_rows()
+
+
+def test_calls_ready_holds_when_the_probe_is_told_the_model_is_unknown(tmp_path):
+    result = _run_ready(tmp_path, 404, '{error: "model not found", error_type: NotFound}')
+    assert result.outcome == "passed", result
+
+
+def test_calls_ready_fails_when_the_probe_is_told_something_else(tmp_path):
+    result = _run_ready(tmp_path, 503, '{error: "overloaded", error_type: Unhealthy}')
+    assert result.outcome == "failed" and "provider_unavailable" in str(result), result
+
+
+def test_calls_ready_fails_when_ready_returns(tmp_path):
+    result = _run_ready(tmp_path, 200, "[[0.1, 0.2]]")
+    assert result.outcome == "failed", result
+
+
+# ---- shares_provider: one provider instance per kind and model ------------------------------------
+
+TWICE_READY = """\
+mapping: tei
+tei_embedding_provider:
+  base_url: "http://tei-embed.invalid"
+  model: tei-embed-test
+{shares}cases:
+  - name: ready_twice
+    state:
+      fields:
+        done: {{type: bool, default: false}}
+    entry: first
+    nodes:
+      first:
+        calls_ready: {{provider: embedding}}
+      second:
+        calls_ready: {{provider: embedding}}
+    edges:
+      - {{from: first, to: second}}
+      - {{from: second, to: END}}
+    initial_state: {{}}
+    expected_wire_request_count: 2
+    mock_embedding:
+      - {{status: 200, body: [[0.5]]}}
+      - {{status: 200, body: [[0.5]]}}
+"""
+
+
+def _ready_refused_when_repeated(monkeypatch):
+    """A runtime whose ready() refuses a second call on the same instance (not idempotent)."""
+    from oa_conformance.host import retrieval as r
+
+    cls = r.TeiEmbeddingProvider
+    original = cls.ready
+
+    async def ready_once(self):
+        if getattr(self, "_readied", False):
+            raise RuntimeError("already readied")
+        self._readied = True
+        await original(self)
+
+    monkeypatch.setattr(cls, "ready", ready_once)
+
+
+def _run_twice(tmp_path, shares: bool):
+    text = TWICE_READY.format(shares="shares_provider: true\n" if shares else "")
+    ref = write_fixture(tmp_path, text, capability="retrieval-provider", name="001-ready-twice.yaml")
+    return run_case(cases_of(ref)[0], timeout=20)
+
+
+def test_shares_provider_is_an_extension_row():
+    row = VOCABULARY.lookup("fixture", "shares_provider", "retrieval-provider")
+    assert row.extension is not None and row in extension_rows()
+
+
+def test_shared_provider_holds_on_an_idempotent_ready(tmp_path):
+    assert _run_twice(tmp_path, shares=True).outcome == "passed"
+
+
+def test_a_shared_provider_shows_a_ready_that_refuses_a_second_call(tmp_path, monkeypatch):
+    _ready_refused_when_repeated(monkeypatch)
+    assert _run_twice(tmp_path, shares=True).outcome == "failed"
+
+
+def test_without_sharing_each_call_binds_its_own_provider(tmp_path, monkeypatch):
+    # the same faulty runtime passes when each call gets a fresh instance: sharing is what observes it
+    _ready_refused_when_repeated(monkeypatch)
+    assert _run_twice(tmp_path, shares=False).outcome == "passed"

@@ -74,7 +74,8 @@ class Fixture(Section):
         "openai_embedding_provider": "openai_embedding_provider",
         "cohere_embedding_provider": "cohere_embedding_provider",
         "cohere_rerank_provider": "cohere_rerank_provider", "mock_embedding": "mock_embedding",
-        "mock_rerank": "mock_rerank", "expected_wire_request_count": "expected_wire_request_count",
+        "mock_rerank": "mock_rerank", "shares_provider": "shares_provider",
+        "expected_wire_request_count": "expected_wire_request_count",
         "expected_wire_url": "expected_wire_url", "expected_wire_headers": "expected_wire_headers",
         "backends": "backends", "manager": "manager", "secondary_manager": "secondary_manager",
         "tertiary_manager": "tertiary_manager", "label_resolver": "label_resolver",
@@ -125,12 +126,13 @@ class Fixture(Section):
         "expected_wire_bytes_identical", "typed_observers", "tei_embedding_provider",
         "tei_rerank_provider", "jina_embedding_provider", "jina_rerank_provider",
         "openai_embedding_provider", "cohere_embedding_provider", "cohere_rerank_provider",
-        "mock_embedding", "mock_rerank", "expected_wire_request_count", "expected_wire_url",
-        "expected_wire_headers", "backends", "manager", "secondary_manager", "tertiary_manager",
-        "label_resolver", "tertiary_label_resolver", "secondary_calls", "tertiary_calls",
-        "expected_backend_state", "expected_shared_prefix", "expected_message_equal",
-        "session_store", "session_id", "auto_save", "session_state", "seeded_session",
-        "session_migrations", "harness", "transmissions", "chat_turns", "signal_arrivals",
+        "mock_embedding", "mock_rerank", "shares_provider", "expected_wire_request_count",
+        "expected_wire_url", "expected_wire_headers", "backends", "manager", "secondary_manager",
+        "tertiary_manager", "label_resolver", "tertiary_label_resolver", "secondary_calls",
+        "tertiary_calls", "expected_backend_state", "expected_shared_prefix",
+        "expected_message_equal", "session_store", "session_id", "auto_save", "session_state",
+        "seeded_session", "session_migrations", "harness", "transmissions", "chat_turns",
+        "signal_arrivals",
     )
 
     conformance_version: Scalar | None = None
@@ -505,6 +507,11 @@ class Fixture(Section):
     responses, one per request in arrival order.
     """
 
+    shares_provider: Scalar | None = None
+    """``shares_provider`` (retrieval-provider §3.2 header): Every call of one kind and model in the
+    case goes to one provider instance.
+    """
+
     expected_wire_request_count: Scalar | None = None
     """``expected_wire_request_count`` (retrieval-provider §5.15, since 0.102.0): How many outbound
     requests the call issues.
@@ -675,7 +682,8 @@ class Case(Section):
         "openai_embedding_provider": "openai_embedding_provider",
         "cohere_embedding_provider": "cohere_embedding_provider",
         "cohere_rerank_provider": "cohere_rerank_provider", "mock_embedding": "mock_embedding",
-        "mock_rerank": "mock_rerank", "expected_wire_request_count": "expected_wire_request_count",
+        "mock_rerank": "mock_rerank", "shares_provider": "shares_provider",
+        "expected_wire_request_count": "expected_wire_request_count",
         "expected_wire_url": "expected_wire_url", "expected_wire_headers": "expected_wire_headers",
         "backends": "backends", "manager": "manager", "secondary_manager": "secondary_manager",
         "tertiary_manager": "tertiary_manager", "label_resolver": "label_resolver",
@@ -725,12 +733,13 @@ class Case(Section):
         "expected_wire_bytes_identical", "typed_observers", "tei_embedding_provider",
         "tei_rerank_provider", "jina_embedding_provider", "jina_rerank_provider",
         "openai_embedding_provider", "cohere_embedding_provider", "cohere_rerank_provider",
-        "mock_embedding", "mock_rerank", "expected_wire_request_count", "expected_wire_url",
-        "expected_wire_headers", "backends", "manager", "secondary_manager", "tertiary_manager",
-        "label_resolver", "tertiary_label_resolver", "secondary_calls", "tertiary_calls",
-        "expected_backend_state", "expected_shared_prefix", "expected_message_equal",
-        "session_store", "session_id", "auto_save", "session_state", "seeded_session",
-        "session_migrations", "harness", "transmissions", "chat_turns", "signal_arrivals",
+        "mock_embedding", "mock_rerank", "shares_provider", "expected_wire_request_count",
+        "expected_wire_url", "expected_wire_headers", "backends", "manager", "secondary_manager",
+        "tertiary_manager", "label_resolver", "tertiary_label_resolver", "secondary_calls",
+        "tertiary_calls", "expected_backend_state", "expected_shared_prefix",
+        "expected_message_equal", "session_store", "session_id", "auto_save", "session_state",
+        "seeded_session", "session_migrations", "harness", "transmissions", "chat_turns",
+        "signal_arrivals",
     )
 
     invocations: Scalar | Sequence | None = None
@@ -1088,6 +1097,11 @@ class Case(Section):
     mock_rerank: Sequence | None = None
     """``mock_rerank`` (retrieval-provider §5.15, since 0.102.0): The mock rerank provider's
     responses, one per request in arrival order.
+    """
+
+    shares_provider: Scalar | None = None
+    """``shares_provider`` (retrieval-provider §3.2 header): Every call of one kind and model in the
+    case goes to one provider instance.
     """
 
     expected_wire_request_count: Scalar | None = None
@@ -1478,7 +1492,8 @@ class NodeDecl(Section):
         "also_emits_via_global_tracer": "also_emits_via_global_tracer",
         "per_attempt_behavior": "per_attempt_behavior", "subgraph_call": "subgraph_call",
         "retry_middleware": "retry_middleware", "calls_embed": "calls_embed",
-        "calls_rerank": "calls_rerank", "explicit_save_session": "explicit_save_session",
+        "calls_ready": "calls_ready", "calls_rerank": "calls_rerank",
+        "explicit_save_session": "explicit_save_session",
         "suspend_with_descriptor": "suspend_with_descriptor",
         "conditional_suspend": "conditional_suspend", "on_other_indices": "on_other_indices",
     }
@@ -1489,8 +1504,8 @@ class NodeDecl(Section):
         "calls_llm_from_wrapper", "calls_tool", "renders_prompt_group",
         "capture_queryable_observer_read_into", "then_drop_for_current_invocation", "emits_log",
         "also_emits_via_global_tracer", "per_attempt_behavior", "subgraph_call", "retry_middleware",
-        "calls_embed", "calls_rerank", "suspend_with_descriptor", "conditional_suspend",
-        "on_other_indices",
+        "calls_embed", "calls_ready", "calls_rerank", "suspend_with_descriptor",
+        "conditional_suspend", "on_other_indices",
     ))
     _fields = (
         "order", "update", "update_pure", "update_from_field", "raises", "on_cancelled",
@@ -1504,8 +1519,8 @@ class NodeDecl(Section):
         "capture_invocation_metadata_into", "capture_queryable_observer_read_into",
         "then_drop_for_current_invocation", "then_assert_bucket_absent_into",
         "update_pure_from_state", "emits_log", "also_emits_via_global_tracer",
-        "per_attempt_behavior", "subgraph_call", "retry_middleware", "calls_embed", "calls_rerank",
-        "explicit_save_session", "suspend_with_descriptor", "conditional_suspend",
+        "per_attempt_behavior", "subgraph_call", "retry_middleware", "calls_embed", "calls_ready",
+        "calls_rerank", "explicit_save_session", "suspend_with_descriptor", "conditional_suspend",
         "on_other_indices",
     )
 
@@ -1725,6 +1740,11 @@ class NodeDecl(Section):
     calls_embed: EmbedCall | None = None
     """``calls_embed`` (retrieval-provider §5.15, since 0.102.0): Call `embed()` and store the
     EmbeddingResponse in a state field.
+    """
+
+    calls_ready: ReadyCall | None = None
+    """``calls_ready`` (retrieval-provider §3.2 header): Call the bound embedding or rerank
+    provider's `ready()`.
     """
 
     calls_rerank: RerankCall | None = None
@@ -5297,18 +5317,39 @@ class RerankConfig(Section):
     """
 
 
+class ReadyCall(Section):
+    """`calls_ready`: the node calls the bound provider's `ready()` (retrieval-provider §3 / §5)."""
+
+    family: ClassVar[str] = "ready_call"
+    directive_attrs: ClassVar[dict[str, str]] = {
+        "provider": "provider", "model": "model",
+    }
+    holding: ClassVar[frozenset[str]] = frozenset(())
+    _fields = (
+        "order", "provider", "model",
+    )
+
+    provider: Scalar | None = None
+    """``provider`` (retrieval-provider §3.2 header): Which bound provider's `ready()` to call."""
+
+    model: Scalar | None = None
+    """``model`` (retrieval-provider §3.2 header): The model the provider is re-bound to for the
+    call.
+    """
+
+
 class RetrievalMockResponse(Section):
     """One mock embedding / rerank response, dispatched per call (per request when chunking) in arrival order (§5.15)."""
 
     family: ClassVar[str] = "retrieval_mock_response"
     directive_attrs: ClassVar[dict[str, str]] = {
-        "status": "status", "body": "body", "raises": "raises",
+        "status": "status", "body": "body", "when_request": "when_request", "raises": "raises",
     }
     holding: ClassVar[frozenset[str]] = frozenset((
         "raises",
     ))
     _fields = (
-        "order", "status", "body", "raises",
+        "order", "status", "body", "when_request", "raises",
     )
 
     status: Scalar | None = None
@@ -5319,6 +5360,11 @@ class RetrievalMockResponse(Section):
     body: Scalar | Mapping | Sequence | None = None
     """``body`` (retrieval-provider §5.15, since 0.102.0): The body: the vendor's wire shape under
     `mapping:`, else the harness stand-in.
+    """
+
+    when_request: Mapping | None = None
+    """``when_request`` (retrieval-provider §5.15): The JSON body of the one request this entry
+    answers, whatever its arrival position (every entry of the list or none).
     """
 
     raises: RetrievalMockRaise | None = None
@@ -6551,6 +6597,7 @@ BY_FAMILY: dict[str, type[Section]] = {
     "embed_config": EmbedConfig,
     "rerank_call": RerankCall,
     "rerank_config": RerankConfig,
+    "ready_call": ReadyCall,
     "retrieval_mock_response": RetrievalMockResponse,
     "retrieval_mock_raise": RetrievalMockRaise,
     "message_repeat": MessageRepeat,
@@ -6690,6 +6737,7 @@ __all__ = [
     "QueryableObserverDecl",
     "QueryableObserverDrop",
     "QueryableObserverRead",
+    "ReadyCall",
     "RecordAssertions",
     "RerankCall",
     "RerankConfig",

@@ -50,6 +50,7 @@ NODE_DIRECTIVES: dict[str, NodeStep] = {
     "calls_tool": observability_nodes.calls_tool,
     "calls_embed": retrieval_mock.calls_embed,
     "calls_rerank": retrieval_mock.calls_rerank,
+    "calls_ready": retrieval_mock.calls_ready,
     "renders_prompt": observability_prompts.renders_prompt,
     "renders_prompt_group": observability_prompts.renders_prompt_group,
 }

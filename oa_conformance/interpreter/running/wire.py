@@ -27,7 +27,8 @@ responses in order, recording into the same wire. What it recorded becomes the t
                    message}: the literal exception the call raised instead, when the entry has one)}
       declared     how many canned responses the fixture declared
       unused       how many of them no request consumed
-      overrun      requests that arrived after the canned responses ran out (each also failed)
+      overrun      requests that arrived after the canned responses ran out, or that no content-keyed
+                   entry (``when_request``) answers (each also failed)
       refused[]    requests to a host the case did not configure
 """
 
@@ -58,6 +59,14 @@ class Canned:
     # exception with these literal values while the status still fixes its §7 category (see
     # CapturedWire.literal_exception); the body stays the vendor's error body, for the record.
     raises: tuple[str, str] | None = None
+    # The JSON body of the one request this entry answers, whatever its arrival position (a double
+    # keyed by content, not position: for requests the spec lets go out in any order, e.g. the chunks
+    # of a chunk-and-stitch call). None: the entry answers by position, in arrival order.
+    when_request: Any = None
+
+
+class WireUnmatched(httpx.TransportError):
+    """A request whose body no unused content-keyed entry (``when_request``) answers."""
 
 
 class WireExhausted(httpx.TransportError):
@@ -105,11 +114,7 @@ class CapturedWire(httpx.AsyncBaseTransport):
             raise WireRefused(f"the captured wire refuses host {request.url.host!r} (configured: {sorted(self.hosts)})", request=request)
         self.requests.append(record)
         queue = self.responses if lane is None else self.lanes[lane]
-        index = sum(1 for served in self.served if served.get("lane") == lane)
-        if index >= len(queue):
-            self.overrun += 1
-            declared = f"only {len(queue)} responses" + (f" for the {lane} lane" if lane is not None else "")
-            raise WireExhausted(f"request {record['index'] + 1} arrived but the fixture declares {declared}", request=request)
+        index = self._entry_for(queue, lane, record, request)
         canned = queue[index]
         served = {"index": index, "request": record["index"], "status": canned.status, "headers": dict(canned.headers),
                   "body": canned.body if canned.raw is None else canned.raw.decode("utf-8", errors="replace"),
@@ -131,6 +136,25 @@ class CapturedWire(httpx.AsyncBaseTransport):
         if canned.body is None:
             return httpx.Response(canned.status, headers=list(canned.headers), request=request)
         return httpx.Response(canned.status, headers=list(canned.headers), json=canned.body, request=request)
+
+    def _entry_for(self, queue: list[Canned], lane: str | None, record: dict[str, Any], request: httpx.Request) -> int:
+        """The index in ``queue`` of the entry answering this request: the next one in arrival order,
+        or, when the entries are keyed by content, the first unused one whose ``when_request`` is
+        the request's JSON body."""
+        used = [served["index"] for served in self.served if served.get("lane") == lane]
+        where = f" for the {lane} lane" if lane is not None else ""
+        if any(canned.when_request is not None for canned in queue):
+            for index, canned in enumerate(queue):
+                if index not in used and "json" in record and canned.when_request == record["json"]:
+                    return index
+            self.overrun += 1
+            raise WireUnmatched(f"request {record['index'] + 1} (body {record['body'][:200]}) matches no unused "
+                                f"`when_request` entry{where}", request=request)
+        if len(used) >= len(queue):
+            self.overrun += 1
+            raise WireExhausted(f"request {record['index'] + 1} arrived but the fixture declares only {len(queue)} "
+                                f"responses{where}", request=request)
+        return len(used)
 
     async def literal_exception(self, canned: Canned, lane: str | None) -> BaseException:
         """§5.15 ``raises``: the exception the lane's real provider raises for this answer — its class,
@@ -236,4 +260,4 @@ def hosts_of(base_urls: Iterable[str]) -> frozenset[str]:
     return frozenset(httpx.URL(url).host for url in base_urls if url)
 
 
-__all__ = ["Canned", "CapturedWire", "WireExhausted", "WireRefused", "hosts_of", "request_record", "sse_body"]
+__all__ = ["Canned", "CapturedWire", "WireExhausted", "WireRefused", "WireUnmatched", "hosts_of", "request_record", "sse_body"]

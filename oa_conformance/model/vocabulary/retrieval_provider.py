@@ -8,7 +8,7 @@ wire selector and the outbound-request assertions it shares with llm-provider (`
 from __future__ import annotations
 
 from .handlers import capture, case_expectation, node, PART
-from .registry import Directive, Family
+from .registry import Directive, Extension, Family
 from .shapes import *  # noqa: F403 - the shape vocabulary is this module's language
 
 CAPABILITY = "retrieval-provider"
@@ -35,6 +35,8 @@ FAMILIES = [
     Family("rerank_call", "RerankCall", "`calls_rerank`: the node calls `RerankProvider.rerank()` (§5.15).",
            required=("documents", "stores_response_in"), exclusive=(("query", "query_from_rendered_prompt"),)),
     Family("rerank_config", "RerankConfig", "A RerankRuntimeConfig (retrieval-provider §6)."),
+    Family("ready_call", "ReadyCall", "`calls_ready`: the node calls the bound provider's `ready()` (retrieval-provider §3 / §5).",
+           required=("provider",)),
     Family("retrieval_mock_response", "RetrievalMockResponse",
            "One mock embedding / rerank response, dispatched per call (per request when chunking) in arrival order (§5.15).",
            required=("status",)),
@@ -85,6 +87,16 @@ DIRECTIVES = [
     Directive("extras", ("embed_config", "rerank_config"), Data(("map",)), "§5.15", RP, "0.102.0",
               "Undeclared fields passed through to the request body (retrieval-provider §6).", handled_by=PART),
 
+    Directive("calls_ready", NODE, SectionShape("ready_call"), "§3.2 header", RP, None,
+              "Call the bound embedding or rerank provider's `ready()`.", handled_by=node("calls_ready"),
+              extension=Extension("`calls_ready: {provider: embedding | rerank, model?}` on a node: the node calls that bound "
+                                  "provider's `ready()` (optionally re-bound to `model`), answered by the case's mock list of that "
+                                  "kind; a raised §7 error is the node's, as for `calls_embed` — the upstream fixture language "
+                                  "calls only `embed()` / `rerank()`, so §3 / §5 `ready()` obligations have no other way in.")),
+    Directive("provider", ("ready_call",), Enum(("embedding", "rerank")), "§3.2 header", RP, None,
+              "Which bound provider's `ready()` to call.", handled_by=PART),
+    Directive("model", ("ready_call",), STR, "§3.2 header", RP, None, "The model the provider is re-bound to for the call.", handled_by=PART),
+
     Directive("calls_rerank", NODE, SectionShape("rerank_call"), "§5.15", RP, "0.102.0",
               "Call `rerank()` and store the RerankResponse in a state field.", handled_by=node("calls_rerank")),
     Directive("query", ("rerank_call",), STR, "§5.15", RP, "0.102.0", "The query.", handled_by=PART),
@@ -103,6 +115,14 @@ DIRECTIVES = [
     Directive("status", ("retrieval_mock_response",), INT, "§5.15", RP, "0.102.0", "The HTTP status (non-2xx: the §7 error path).", handled_by=PART),
     Directive("body", ("retrieval_mock_response",), Data(), "§5.15", RP, "0.102.0",
               "The body: the vendor's wire shape under `mapping:`, else the harness stand-in.", handled_by=PART),
+    Directive("when_request", ("retrieval_mock_response",), Data(("map",)), "§5.15", RP, None,
+              "The JSON body of the one request this entry answers, whatever its arrival position (every entry of the list or none).",
+              handled_by=PART,
+              extension=Extension("`when_request: {<JSON body>}` on a `mock_embedding` / `mock_rerank` entry: the entry answers "
+                                  "the one request whose JSON body is exactly that, whatever its arrival position (every entry of "
+                                  "the list carries one, or none does) — a double keyed by content, for requests the spec lets go "
+                                  "out in any order (§8 *Batch chunking* issues one request per chunk and pins no order among them); "
+                                  "a request no unused entry names fails the call.")),
     Directive("raises", ("retrieval_mock_response",), SectionShape("retrieval_mock_raise"), "§5.15", RP, "0.102.0",
               "Literal `error_type` / `message` for the raised exception (non-2xx entries only).", handled_by=PART),
     Directive("error_type", ("retrieval_mock_raise",), STR, "§5.15", RP, "0.102.0", "The exception's literal error_type.", handled_by=PART),
@@ -112,6 +132,13 @@ DIRECTIVES = [
     Directive("char", ("message_repeat",), STR, "§5.15", RP, V_REPEAT, "The repeated character (may be multi-byte).", handled_by=PART),
     Directive("bytes", ("message_repeat",), INT, "§5.15", RP, V_REPEAT,
               "The byte budget: the largest whole number of `char` repetitions fitting in it.", handled_by=PART),
+
+    Directive("shares_provider", CASE, BOOL, "§3.2 header", RP, None,
+              "Every call of one kind and model in the case goes to one provider instance.", handled_by=capture("retrieval"),
+              extension=Extension("`shares_provider: true` on a case: its `calls_embed` / `calls_rerank` / `calls_ready` calls of "
+                                  "one kind and model share one provider instance (otherwise each call binds its own), so a "
+                                  "case can call one provider repeatedly — what §3 / §5's idempotent `ready()` and stateless "
+                                  "`embed()` / `rerank()` are about.")),
 
     # ---- wire assertions (§5.15) ---------------------------------------------------------------
     Directive("expected_wire_request_count", CASE, INT, "§5.15", RP, "0.102.0", "How many outbound requests the call issues.", handled_by=case_expectation("retrieval-provider")),

@@ -5,7 +5,11 @@ observability). The retrieval-provider header contract (its fixtures 001, 006, 0
 adapter §5.15) says:
 
 - ``mock_embedding`` / ``mock_rerank: [{status, body?, raises?}, ...]`` — one entry per outbound
-  request, in arrival order (a chunk-and-stitch call consumes one entry per chunk).
+  request, in arrival order (a chunk-and-stitch call consumes one entry per chunk). An extension of
+  this adapter, for requests the spec lets go out in any order (the chunks of a chunk-and-stitch
+  call): ``when_request: {<JSON body>}`` on every entry of a list keys each entry by content — it
+  answers the one request whose JSON body is exactly that, whatever its arrival position; a request
+  no unused entry names fails (``wire.WireUnmatched``).
 - Under ``mapping: <vendor>`` the body is that vendor's real wire shape; absent a mapping it is the
   harness stand-in: the OpenAI-compatible ``/v1/embeddings`` envelope (with a top-level ``id``) for
   embeddings and the Cohere-shaped ``{id, model?, results, meta.billed_units}`` for rerank. The
@@ -108,7 +112,8 @@ def canned(entry: Section, vendor: str) -> Canned:
                       declared_at=declared_at, raises=(raises.error_type.value, message))
     if status < 300 and body is None:
         raise FixtureInvalid("a 2xx mock entry needs a `body` (the response the provider parses)", entry.span)
-    return Canned(status=status, body=body, declared_at=declared_at)
+    when_request = literal(entry.when_request) if entry.when_request is not None else None
+    return Canned(status=status, body=body, declared_at=declared_at, when_request=when_request)
 
 
 @dataclass(frozen=True)
@@ -167,6 +172,9 @@ class RetrievalWire:
     mapping: str | None
     transports: dict[str, Any]
     populate_caller_metadata: bool = True  # the fixture's typed-collector opt-in (typed_events.py)
+    # `shares_provider: true` (an extension): one provider instance per (kind, model) for the case,
+    # so repeated calls reach the same object; otherwise each call binds its own
+    shared: dict[tuple[str, str | None], Any] | None = None
     made: list[Any] = field(default_factory=list)
     calls: list[dict[str, Any]] = field(default_factory=list)  # the `calls` collection (one entry per provider call)
 
@@ -178,9 +186,14 @@ class RetrievalWire:
         return {"wire": self.wire.document(), "calls": list(self.calls)}
 
     def provider(self, kind: str, model: str | None = None, span: Span | None = None) -> Any:
-        """A real provider of ``kind`` over this wire, bound to the spec's model or to ``model``."""
+        """A real provider of ``kind`` over this wire, bound to the spec's model or to ``model`` (the
+        case's one instance for them under ``shares_provider``)."""
+        if self.shared is not None and (kind, model) in self.shared:
+            return self.shared[(kind, model)]
         provider = self.unrecorded_provider(kind, self.transports[kind], model, span)
         self.made.append(provider)
+        if self.shared is not None:
+            self.shared[(kind, model)] = provider
         return provider
 
     def unrecorded_provider(self, kind: str, transport: Any, model: str | None = None, span: Span | None = None) -> Any:
@@ -227,12 +240,20 @@ def retrieval_wire(scenario: Scenario, sleep: Callable[[float], Any] | None = No
         if entries is not None and specs[kind] is None:
             raise HarnessPrimitiveMissing(f"{article(kind)} {kind} provider for `mapping: {scenario.view.mapping.value}`",
                                           scenario.where(MOCKS[kind]).key_span(MOCKS[kind]))
-        responses = [canned(entry, specs[kind].vendor) for entry in (entries.items if entries is not None else ())]
+        items = entries.items if entries is not None else ()
+        keyed = [entry for entry in items if entry.when_request is not None]
+        if keyed and len(keyed) != len(items):  # half keyed by content, half by position: no one order to serve in
+            unkeyed = next(entry for entry in items if entry.when_request is None)
+            raise FixtureInvalid(f"`when_request` on some `{MOCKS[kind]}` entries but not this one: either every entry "
+                                 "answers the request its `when_request` names, or none does", unkeyed.span)
+        responses = [canned(entry, specs[kind].vendor) for entry in items]
         transports[kind] = wire.lane(kind, responses)
     mapping = scenario.view.mapping
 
+    shares = scenario.view.shares_provider
     mock = RetrievalWire(wire, specs, mapping.value if mapping is not None else None, transports,
-                         populate_caller_metadata=populates_caller_metadata(scenario))
+                         populate_caller_metadata=populates_caller_metadata(scenario),
+                         shared={} if shares is not None and shares.value is True else None)
     for kind in (EMBEDDING, RERANK):
         if specs[kind] is not None:
             wire.classifiers[kind] = status_classifier(
@@ -334,6 +355,24 @@ async def calls_embed(ctx: Any, spec: Section) -> None:
                 lambda provider: provider.embed(strings, config=runtime_config))
 
 
+async def calls_ready(ctx: Any, spec: Section) -> None:
+    """`calls_ready` (an extension): the node calls the bound embedding or rerank provider's ready()
+    (retrieval-provider §3 / §5), over the case's mock list of that kind; a raised §7 error is the
+    node's, recorded on the call as for embed / rerank."""
+    kind = EMBEDDING if spec.provider.value == "embedding" else RERANK
+    mock = _mock_of(ctx, "calls_ready", spec.span)
+    provider = mock.provider(kind, model_override(spec), spec.span)
+    entry: dict[str, Any] = {"operation": "ready", "node": ctx.name, "vendor": mock.specs[kind].vendor,  # type: ignore[union-attr]
+                             "model": provider.model, "request": {}}
+    mock.calls.append(entry)
+    try:
+        await provider.ready()
+    except Exception as raised:  # the provider's §7 error is the outcome under test: recorded, re-raised
+        entry["error"] = {"category": getattr(raised, "category", None), "message": str(raised), "type": type(raised).__name__}
+        raise
+    entry["result"] = None
+
+
 async def calls_rerank(ctx: Any, spec: Section) -> None:
     """`calls_rerank`: the node calls the bound RerankProvider's rerank() (retrieval-provider 006 header)."""
     from ....host.retrieval import rerank_config
@@ -350,5 +389,5 @@ async def calls_rerank(ctx: Any, spec: Section) -> None:
                 lambda provider: provider.rerank(query, documents, top_k=top_k, config=runtime_config))
 
 
-__all__ = ["EMBEDDING", "RERANK", "open_retrieval", "ProviderSpec", "RetrievalWire", "calls_embed", "calls_rerank", "canned", "install",
+__all__ = ["EMBEDDING", "RERANK", "open_retrieval", "ProviderSpec", "RetrievalWire", "calls_embed", "calls_ready", "calls_rerank", "canned", "install",
            "provider_spec", "retrieval_wire"]
