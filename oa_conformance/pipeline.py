@@ -215,6 +215,7 @@ def _execution_verdict(verdict: _Verdict, scenario: Scenario, exc: Exception, cl
     what the case needs contradicts its manifest (a failure naming both), not a skip."""
     from .model.errors import FixtureInvalid, HarnessPrimitiveMissing
     from .host.detect import RuntimeLacks
+    from .host.required import claimed_contradiction
     from .interpreter.running.behaviors import NotImplementedDirective
     from .interpreter.running.execute import CaseTimeout
     from .verdicts.outcomes import NOT_IMPLEMENTED, Outcome
@@ -224,6 +225,9 @@ def _execution_verdict(verdict: _Verdict, scenario: Scenario, exc: Exception, cl
     if isinstance(exc, RuntimeLacks) and claims:  # its manifest says it ships what it lacks
         return verdict(Outcome.FAILED, reason=f"{' and '.join(claims)}, but the runtime lacks {exc.lacking}",
                        location=exc.span or scenario.span)
+    contradiction = claimed_contradiction(exc.lacking) if isinstance(exc, RuntimeLacks) else None
+    if contradiction is not None:  # the spec version it claims requires what it lacks
+        return verdict(Outcome.FAILED, reason=contradiction, location=exc.span or scenario.span)
     if isinstance(exc, RuntimeLacks):  # the build lacks the public API the case needs: it does not ship the feature
         return verdict(Outcome.SKIPPED, reason=f"{exc.what} the case needs", location=exc.span or scenario.span)
     if isinstance(exc, HarnessPrimitiveMissing):

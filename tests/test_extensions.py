@@ -716,6 +716,76 @@ def test_a_delete_that_raises_on_a_missing_id_fails_the_case(tmp_path, monkeypat
     assert result.outcome == "failed" and "final_state" in result.reason, result.reason
 
 
+# ---- lists_checkpoints_into -----------------------------------------------------------------------
+
+LISTED = """\
+cases:
+  - name: listed
+    state:
+      fields:
+        x: {{type: int, default: 0}}
+        listed: {{type: dict, default: {{}}}}
+    entry: a
+    nodes:
+      a: {{update: {{x: 1}}}}
+      check: {{lists_checkpoints_into: listed}}
+    edges:
+      - {{from: a, to: check}}
+      - {{from: check, to: END}}
+    initial_state: {{}}
+    checkpointer: {backend}
+    expected:
+      final_state:
+        x: 1
+        listed:
+          invocation_id: "<any-string>"
+          correlation_id: "<any-string>"
+          last_saved_at: "<timestamp>"
+          completed_node_count: 1
+"""
+
+
+def run_listed(tmp_path, backend: str):
+    ref = write_fixture(tmp_path, LISTED.format(backend=backend), "pipeline-utilities", "001-list.yaml")
+    return run_case(cases_of(ref)[0], timeout=20)
+
+
+def test_lists_checkpoints_into_is_an_extension_row():
+    row = VOCABULARY.lookup("node", "lists_checkpoints_into", "pipeline-utilities")
+    assert row.extension is not None and "`list`" in row.extension.doc
+
+
+def test_list_enumerates_the_running_invocation_on_both_backends(tmp_path):
+    for backend in ("in_memory", "sqlite"):
+        result = run_listed(tmp_path / backend, backend)
+        assert result.outcome == "passed", (backend, result.reason)
+
+
+def test_a_list_that_enumerates_nothing_fails_the_case(tmp_path, monkeypatch):
+    from openarmature.checkpoint import InMemoryCheckpointer
+
+    async def empty(self, filter=None):  # a backend whose list enumerates no saved invocation
+        return []
+
+    monkeypatch.setattr(InMemoryCheckpointer, "list", empty)
+    result = run_listed(tmp_path, "in_memory")
+    assert result.outcome == "failed" and "listed" in result.reason, result.reason
+
+
+def test_a_summary_missing_a_minimum_field_fails_the_case(tmp_path, monkeypatch):
+    from openarmature.checkpoint import InMemoryCheckpointer
+
+    original = InMemoryCheckpointer.list
+
+    async def without_correlation(self, filter=None):  # summaries as mappings that lack correlation_id
+        return [{"invocation_id": s.invocation_id, "last_saved_at": s.last_saved_at,
+                 "completed_node_count": s.completed_node_count} for s in await original(self, filter)]
+
+    monkeypatch.setattr(InMemoryCheckpointer, "list", without_correlation)
+    result = run_listed(tmp_path, "in_memory")
+    assert result.outcome == "failed" and "correlation_id" in result.reason, result.reason
+
+
 # ---- expected_chain_ambiguity_error as an expected-error block ----------------------------------------
 
 DUPLICATE_PAIR = """\

@@ -141,3 +141,50 @@ def test_detection_reads_fields_and_parameters():
     assert detect.declares(llm.RuntimeConfig, "temperature") and not detect.declares(llm.RuntimeConfig, "no_such_field")
     assert detect.declares(checkpoint.NodePosition, "node_name")
     assert detect.accepts(prompts.PromptManager, "label_resolver") and not detect.accepts(prompts.PromptManager, "nope")
+
+
+# ---- a core name the build's claimed spec requires (host.required) --------------------------------
+
+RETRY_FIXTURE = "007-retry-middleware-success-on-second-attempt.yaml"
+
+
+def test_a_build_claiming_a_spec_that_requires_a_name_it_lacks_fails_naming_it_and_both_versions(tmp_path, monkeypatch):
+    """The retry middleware is core since spec 0.5.0: a build that claims a later spec and lacks it
+    contradicts its own claim — a failure at the case naming the name and both versions, not a skip."""
+    import openarmature
+
+    monkeypatch.delattr(openarmature.graph, "RetryMiddleware")
+    text = faults.target_text("pipeline-utilities", RETRY_FIXTURE)
+    (result,) = faults.run_text(tmp_path, text, "pipeline-utilities", RETRY_FIXTURE)
+    assert result.outcome == "failed", result.reason
+    assert result.reason == (f"runtime claims spec {openarmature.__spec_version__}; openarmature.graph.RetryMiddleware "
+                             "(pipeline-utilities §6.1 retry middleware) required since 0.5.0 not found")
+    assert result.location is not None and f"{RETRY_FIXTURE}:" in str(result.location)
+
+
+def test_a_build_claiming_an_older_spec_or_none_still_skips_what_it_lacks(tmp_path, monkeypatch):
+    import openarmature
+
+    monkeypatch.delattr(openarmature.graph, "RetryMiddleware")
+    text = faults.target_text("pipeline-utilities", RETRY_FIXTURE)
+    for claim in ("0.4.0", None):
+        if claim is None:
+            monkeypatch.delattr(openarmature, "__spec_version__")
+        else:
+            monkeypatch.setattr(openarmature, "__spec_version__", claim)
+        (result,) = faults.run_text(tmp_path / str(claim), text, "pipeline-utilities", RETRY_FIXTURE)
+        assert result.outcome == "skipped", (claim, result.reason)
+        assert "lacks openarmature.graph.RetryMiddleware" in result.reason
+
+
+def test_a_required_name_its_proposal_brought_skips_when_the_build_declares_the_proposal_unshipped(monkeypatch):
+    import openarmature
+
+    from oa_conformance.host import manifest, required
+
+    monkeypatch.setattr(openarmature, "__spec_version__", "0.118.2")
+    lacking = "openarmature.graph.classify_cause_chain"
+    assert "required since 0.65.0 not found" in required.claimed_contradiction(lacking)
+    monkeypatch.setattr(manifest, "proposal_status", lambda number: manifest.ProposalStatus(manifest.NOT_SHIPPED, "test"))
+    assert required.claimed_contradiction(lacking) is None
+    assert required.claimed_contradiction("openarmature.graph.NotRequiredAnywhere") is None

@@ -87,12 +87,12 @@ WITHHELD = (  # fixture, case, the 0118 predicates it names beside `metadata_abs
 
 
 def test_a_trace_carrying_a_key_its_metadata_absent_lists_fails_at_that_item(tmp_path):
-    """`metadata_absent` on the Trace (the adapter's extension, bundled 187): naming a key the Trace
+    """`metadata_absent` on the Trace (the adapter's extension, bundled 188): naming a key the Trace
     does carry (the caller's tenantId) fails the case at that item; the bundled case passes as written."""
     from pathlib import Path
 
     text = (Path(__file__).parent.parent / "spec" / OBS / "conformance"
-            / "187-langfuse-branch-augmentation-stays-in-its-branch.yaml").read_text(encoding="utf-8")
+            / "188-langfuse-branch-augmentation-stays-in-its-branch.yaml").read_text(encoding="utf-8")
     case = "shared_parents_carry_no_branch_key"
     assert _case(run_text(tmp_path / "ok", text, OBS), case).outcome == "passed"
     wrong = text.replace('metadata_absent: ["fraudTag", "auditTag"]\n        observations:',

@@ -1464,6 +1464,7 @@ class NodeDecl(Section):
         "flaky_by_index": "flaky_by_index", "flaky_per_index": "flaky_per_index",
         "flaky_instance_only": "flaky_instance_only", "flaky_resume_aware": "flaky_resume_aware",
         "invoke_checkpoint_delete": "invoke_checkpoint_delete",
+        "lists_checkpoints_into": "lists_checkpoints_into",
         "reload_checkpoint_into": "reload_checkpoint_into", "calls_llm": "calls_llm",
         "calls_llm_from_wrapper": "calls_llm_from_wrapper", "calls_tool": "calls_tool",
         "renders_prompt": "renders_prompt", "renders_prompt_group": "renders_prompt_group",
@@ -1497,14 +1498,15 @@ class NodeDecl(Section):
         "projects_in", "projects_out", "invoke_drain_events_for", "attempts_input_state_mutation",
         "detaches_observer", "invoke_drain", "fan_out", "parallel_branches", "middleware",
         "wrap_with_middleware", "flaky", "flaky_by_index", "flaky_per_index", "flaky_instance_only",
-        "flaky_resume_aware", "invoke_checkpoint_delete", "reload_checkpoint_into", "calls_llm",
-        "calls_llm_from_wrapper", "calls_tool", "renders_prompt", "renders_prompt_group",
-        "augment_metadata", "augment_metadata_from_field", "capture_invocation_metadata_into",
-        "capture_queryable_observer_read_into", "then_drop_for_current_invocation",
-        "then_assert_bucket_absent_into", "update_pure_from_state", "emits_log",
-        "also_emits_via_global_tracer", "per_attempt_behavior", "subgraph_call", "retry_middleware",
-        "calls_embed", "calls_rerank", "explicit_save_session", "suspend_with_descriptor",
-        "conditional_suspend", "on_other_indices",
+        "flaky_resume_aware", "invoke_checkpoint_delete", "lists_checkpoints_into",
+        "reload_checkpoint_into", "calls_llm", "calls_llm_from_wrapper", "calls_tool",
+        "renders_prompt", "renders_prompt_group", "augment_metadata", "augment_metadata_from_field",
+        "capture_invocation_metadata_into", "capture_queryable_observer_read_into",
+        "then_drop_for_current_invocation", "then_assert_bucket_absent_into",
+        "update_pure_from_state", "emits_log", "also_emits_via_global_tracer",
+        "per_attempt_behavior", "subgraph_call", "retry_middleware", "calls_embed", "calls_rerank",
+        "explicit_save_session", "suspend_with_descriptor", "conditional_suspend",
+        "on_other_indices",
     )
 
     update: Mapping | None = None
@@ -1621,6 +1623,12 @@ class NodeDecl(Section):
     invoke_checkpoint_delete: Scalar | None = None
     """``invoke_checkpoint_delete`` (pipeline-utilities §10.1): Before returning, call the
     checkpointer's `delete` with this invocation id.
+    """
+
+    lists_checkpoints_into: Scalar | None = None
+    """``lists_checkpoints_into`` (pipeline-utilities §10.1): Call the case's checkpointer's `list`
+    and return the running invocation's summary (its four minimum fields; null when `list` does not
+    enumerate it) in this field.
     """
 
     reload_checkpoint_into: Scalar | None = None

@@ -1,6 +1,6 @@
 """How the binding asks a build what it has, and what a case meets when the build lacks it.
 
-The binding never compares version numbers: it detects what the build under test has — a name in a
+The binding does not compare version numbers: it detects what the build under test has — a name in a
 module, a field a pydantic model declares (``model_fields``), a field a dataclass declares, a
 parameter of a callable (``inspect.signature``) — and maps the spec's concept onto what it found.
 Each binding module lists the runtime names it re-exports in one table (``RUNTIME``: name → the
@@ -8,6 +8,8 @@ public module that holds it) and resolves them when they are used (:func:`late_b
 ``__getattr__``), never at import: a name the build lacks is a :class:`Lacking` stand-in whose use
 fails the case with :class:`RuntimeLacks` (a ``harness_primitive_missing`` finding naming what the
 build lacks), and a test that patches the runtime's own module reaches the adapter through it.
+What that lack makes of the case — a recognized skip, or a failure when the build claims a spec
+version that requires the name — is decided by ``pipeline`` with :mod:`.required`.
 """
 
 from __future__ import annotations
@@ -23,7 +25,9 @@ from ..model.errors import HarnessPrimitiveMissing
 class RuntimeLacks(HarnessPrimitiveMissing):
     """The build under test lacks the runtime API a case needs (a class, a module, a field, a
     parameter): the build does not ship that feature, so the case is a recognized skip naming it
-    (pipeline.run_case) — never an import crash, never a pass."""
+    (pipeline.run_case) — never an import crash, never a pass — unless the build claims to ship it
+    (its manifest claims the proposal, or the spec version it claims requires the name:
+    :mod:`.required`), which makes the case fail."""
 
     def __init__(self, what: str, span=None):
         super().__init__(f"the openarmature build under test lacks {what}", span)

@@ -16,7 +16,8 @@ and the run header names it:
 A manifest that gives no usable status for a proposal (one accepted after its spec pin) is completed
 by that proposal's probe. A status still undetermined never becomes a skip nor a silent pass: the
 case runs (the real runtime is the judge) with a note naming the proposal, and the run warns once
-per proposal. Version numbers are never compared.
+per proposal. Version numbers are not compared here (``host.required`` compares a build's claimed
+spec version with the version a core public name became required in, and nothing else).
 
 The manifest's ``[adapter_capabilities]`` (conformance-adapter §5.5) is read here too:
 :func:`adapter_capability`.

@@ -324,6 +324,37 @@ async def checkpoint_reload(ctx: NodeContext, spec: Scalar) -> None:
     ctx.partial[spec.value] = -1 if record is None else len(record.completed_positions)
 
 
+# The summary fields pipeline-utilities §10.1 requires `list` to give at minimum.
+SUMMARY_FIELDS = ("invocation_id", "correlation_id", "last_saved_at", "completed_node_count")
+
+
+async def checkpoint_list(ctx: NodeContext, spec: Scalar) -> None:
+    """`lists_checkpoints_into` (an extension): the case's checkpointer backend's `list`, called from
+    inside the node; the named field receives the summary it gave for the running invocation (its
+    minimum fields, as the backend reports them; a field it lacks left out), or None when `list`
+    enumerates none. What `list` raises fails the node."""
+    from ...host.observability import current_invocation_id
+
+    checkpointer = ctx.harness.instruments.checkpointer
+    if checkpointer is None:
+        raise HarnessPrimitiveMissing("`lists_checkpoints_into` needs a `checkpointer:`", spec.span)
+    running = current_invocation_id()
+    found = None
+    for summary in await checkpointer.list():
+        fields = _summary_fields(summary)
+        if fields.get("invocation_id") == running:
+            found = fields
+            break
+    ctx.partial[spec.value] = found
+
+
+def _summary_fields(summary: Any) -> dict[str, Any]:
+    """The §10.1 minimum fields a summary carries, read as attributes or mapping keys."""
+    if isinstance(summary, dict):
+        return {name: summary[name] for name in SUMMARY_FIELDS if name in summary}
+    return {name: getattr(summary, name) for name in SUMMARY_FIELDS if hasattr(summary, name)}
+
+
 # ---------------------------------------------------------------------------------------------
 # Routing
 

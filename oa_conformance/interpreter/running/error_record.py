@@ -8,6 +8,7 @@ import cycle.
 from __future__ import annotations
 
 from ...host import graph as oa
+from ...host.detect import RuntimeLacks
 
 from ...model.trace import ErrorRecord, plain
 
@@ -38,6 +39,8 @@ def error_record(error: BaseException) -> ErrorRecord:
         classified = oa.classify_cause_chain(error)
         derived = classified.message or str(error)
         attributes["derived_category"] = classified.category
+    except RuntimeLacks:  # the build lacks the primitive itself: the case meets that, never a silent fallback
+        raise
     except Exception:  # a non-graph error (e.g. state validation before invoke) has no chain to read
         derived = str(error)
     attributes["raw_message"] = str(error)

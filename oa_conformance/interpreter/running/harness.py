@@ -63,7 +63,9 @@ def error_data(error: BaseException) -> dict[str, Any]:
     from ...host.graph import classify_cause_chain
 
     data = {"category": getattr(error, "category", None), "message": str(error), "type": type(error).__name__}
-    if isinstance(error, Exception):
+    if isinstance(error, Exception) and classify_cause_chain:  # a build without the primitive: no chain
+        # here (an observer's error would only be the runtime's warning); the case meets the lack where
+        # the run's own error is read (error_record.error_record)
         data["cause_chain"] = classify_cause_chain(error)
     return data
 

@@ -35,6 +35,7 @@ NODE_DIRECTIVES: dict[str, NodeStep] = {
     "detaches_observer": behaviors.detach_observer,
     "invoke_checkpoint_delete": behaviors.checkpoint_delete,
     "reload_checkpoint_into": behaviors.checkpoint_reload,
+    "lists_checkpoints_into": behaviors.checkpoint_list,
     "update_pure_from_state": observability_nodes.update_pure_from_state,
     "emits_log": observability_nodes.emits_log,
     "also_emits_via_global_tracer": observability_nodes.global_span,

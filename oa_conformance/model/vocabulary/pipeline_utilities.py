@@ -184,6 +184,17 @@ DIRECTIVES = [
                                   "backend's `delete` with that id before returning. No upstream directive calls `delete`; "
                                   "pipeline-utilities §10.1 requires `delete` of an id with no record to be a no-op, which a "
                                   "call inside a node shows: an error from it fails that node.", every_use)),
+    Directive("lists_checkpoints_into", NODE, STR, "§10.1", PU, None,
+              "Call the case's checkpointer's `list` and return the running invocation's summary "
+              "(its four minimum fields; null when `list` does not enumerate it) in this field.",
+              handled_by=node("lists_checkpoints_into"),
+              extension=Extension("`lists_checkpoints_into: <field>` on a node: the node calls the case's checkpointer "
+                                  "backend's `list` (no filter: the filter shape is implementation-defined) and returns "
+                                  "in that field the summary `list` gave for the running invocation, as a mapping of the "
+                                  "four fields pipeline-utilities §10.1 requires at minimum (`invocation_id`, "
+                                  "`correlation_id`, `last_saved_at`, `completed_node_count`; a field the summary lacks is "
+                                  "left out, other fields are not copied), or null when `list` enumerates no summary "
+                                  "for it. No upstream directive calls `list`.", every_use)),
     Directive("reload_checkpoint_into", NODE, STR, "§10.1", PU, None,
               "Open the case's checkpointer backend again on the same storage, load this invocation's record, "
               "and return the count of its completed positions (-1: no record) in this field.", handled_by=node("reload_checkpoint_into"),
