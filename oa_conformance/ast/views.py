@@ -5367,18 +5367,20 @@ class MessageRepeat(Section):
 
 
 class PromptBackendDecl(Section):
-    """A mock PromptBackend preloaded with prompts (§3.2 header; §6.8 caching)."""
+    """A mock PromptBackend preloaded with prompts (§3.2 header; §6.8 caching), or the runtime's own filesystem backend."""
 
     family: ClassVar[str] = "prompt_backend"
     directive_attrs: ClassVar[dict[str, str]] = {
         "name": "name", "prompts": "prompts", "simulate_unavailable": "simulate_unavailable",
-        "caching": "caching",
+        "caching": "caching", "filesystem_files": "filesystem_files",
+        "filesystem_config_source": "filesystem_config_source",
     }
     holding: ClassVar[frozenset[str]] = frozenset((
         "prompts",
     ))
     _fields = (
-        "order", "name", "prompts", "simulate_unavailable", "caching",
+        "order", "name", "prompts", "simulate_unavailable", "caching", "filesystem_files",
+        "filesystem_config_source",
     )
 
     name: Scalar | None = None
@@ -5399,6 +5401,17 @@ class PromptBackendDecl(Section):
     caching: Scalar | None = None
     """``caching`` (prompt-management §6.8, since 0.63.0, this directory only): The caching prompt
     backend: caches by (name, label), counts source reads, has a controllable clock.
+    """
+
+    filesystem_files: Mapping | None = None
+    """``filesystem_files`` (prompt-management prompt-management §5, this directory only): The
+    runtime's own filesystem PromptBackend, over a directory holding these files (templates
+    `<label>/<name>.j2`, sidecars `<label>/<name>.config.json`).
+    """
+
+    filesystem_config_source: Scalar | None = None
+    """``filesystem_config_source`` (prompt-management prompt-management §5, this directory only):
+    Where that filesystem backend sources `sampling` and `token_budget` (default `none`).
     """
 
 
@@ -5578,8 +5591,8 @@ class PromptCall(Section):
     """
 
     cache_ttl_seconds: Scalar | None = None
-    """``cache_ttl_seconds`` (prompt-management §6.8, since 0.63.0, this directory only): fetch: the
-    per-call cache control (0 bypasses any cache).
+    """``cache_ttl_seconds`` (prompt-management §6.8, since 0.63.0, this directory only): fetch /
+    get: the per-call cache control (0 bypasses any cache); absent, the argument is not passed.
     """
 
     seconds: Scalar | None = None

@@ -8,7 +8,7 @@ from typing import Any, Mapping
 from .detect import RuntimeLacks, accepts, late_bound, require, with_extras
 
 RUNTIME = {name: "openarmature.prompts" for name in (
-    "ChatPrompt", "ContentSegment", "ImageInlineBlockTemplate", "ImageURLBlockTemplate", "MappingLabelResolver",
+    "ChatPrompt", "ContentSegment", "FilesystemPromptBackend", "ImageInlineBlockTemplate", "ImageURLBlockTemplate", "MappingLabelResolver",
     "PlaceholderSegment", "PromptGroup", "PromptManager", "PromptNotFound", "PromptStoreUnavailable", "SamplingConfig",
     "TextBlockTemplate", "TextPrompt", "with_active_prompt", "with_active_prompt_group",
     "TokenBudget",  # a prompt's token budget (proposal 0083): not in every build

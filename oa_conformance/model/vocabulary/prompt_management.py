@@ -9,7 +9,7 @@ directory-scoped: ``calls`` and ``expected`` mean something else elsewhere.
 from __future__ import annotations
 
 from .handlers import direct, PART, SHAPE
-from .registry import Directive, Family, Handlers
+from .registry import Directive, Extension, Family, Handlers, null_value
 from .shapes import *  # noqa: F403 - the shape vocabulary is this module's language
 
 CAPABILITY = "prompt-management"
@@ -23,8 +23,9 @@ def _local(name: str, where: tuple[str, ...], shape: Shape, section: str, since:
 
 
 FAMILIES: list[Family] = [
-    Family("prompt_backend", "PromptBackendDecl", "A mock PromptBackend preloaded with prompts (§3.2 header; §6.8 caching).",
-           required=("name",)),
+    Family("prompt_backend", "PromptBackendDecl",
+           "A mock PromptBackend preloaded with prompts (§3.2 header; §6.8 caching), or the runtime's own filesystem backend.",
+           required=("name",), exclusive=(("prompts", "filesystem_files"),)),
     Family("prompt_record", "PromptRecord", "One Prompt a mock backend serves: Text-prompt (`template`) or Chat-prompt (`chat_template`).",
            required=("name", "label", "version", "template_hash"), exclusive=(("template", "chat_template"),)),
     Family("prompt_manager", "PromptManagerDecl", "A PromptManager over the declared backends, in order (prompt-management §6)."),
@@ -56,6 +57,21 @@ DIRECTIVES: list[Directive] = [
            "Every fetch raises `prompt_store_unavailable` (an infrastructure failure).", handled_by=PART),
     _local("caching", ("prompt_backend",), BOOL, "§6.8", "0.63.0",
            "The caching prompt backend: caches by (name, label), counts source reads, has a controllable clock.", handled_by=PART),
+
+    Directive("filesystem_files", ("prompt_backend",), MapOf(STR, "a path under the backend's root"), "prompt-management §5", PM, None,
+              "The runtime's own filesystem PromptBackend, over a directory holding these files (templates `<label>/<name>.j2`, "
+              "sidecars `<label>/<name>.config.json`).", scope="directory", handled_by=PART,
+              extension=Extension("`filesystem_files` on a backend: the adapter writes the files under a fresh directory and the "
+                                  "backend is the runtime's own filesystem PromptBackend over it (per-label layout), not a mock: "
+                                  "prompt-management §3 / §5 bind the backend that computes `version` and `template_hash`, "
+                                  "raises `prompt_not_found` / `prompt_store_unavailable` and parses the sourced "
+                                  "sampling / token_budget config, and upstream's backends are harness mocks serving a "
+                                  "fixture's declared values.")),
+    Directive("filesystem_config_source", ("prompt_backend",), Enum(("none", "per-prompt-sidecar", "unified")), "prompt-management §5", PM, None,
+              "Where that filesystem backend sources `sampling` and `token_budget` (default `none`).", scope="directory", handled_by=PART,
+              extension=Extension("`filesystem_config_source` on a backend: the sidecar convention (prompt-management §5 "
+                                  "*Filesystem sidecar conventions*) the runtime's filesystem backend reads sampling and "
+                                  "token_budget from.")),
 
     _local("name", ("prompt_record",), STR, "prompt-management §3", "0.15.0", "The prompt's name.", handled_by=PART),
     _local("label", ("prompt_record",), STR, "prompt-management §3", "0.15.0", "The label it is served under.", handled_by=PART),
@@ -105,7 +121,12 @@ DIRECTIVES: list[Directive] = [
     _local("fetched_prompt", CALL, SectionShape("prompt_ref"), "§3.2 header", "0.15.0", "render: fetch this prompt first, then render it.", handled_by=PART),
     _local("fetched_prompt_ref", CALL, STR, "§3.2 header", "0.15.0", "render: the prompt captured by an earlier call's `capture_as`.", handled_by=PART),
     _local("capture_as", CALL, STR, "§3.2 header", "0.15.0", "Keep the call's result under this name for later calls and `expected`.", handled_by=PART),
-    _local("cache_ttl_seconds", CALL, INT, "§6.8", "0.63.0", "fetch: the per-call cache control (0 bypasses any cache).", handled_by=PART),
+    Directive("cache_ttl_seconds", CALL, Nullable(INT), "§6.8", PM, "0.63.0",
+              "fetch / get: the per-call cache control (0 bypasses any cache); absent, the argument is not passed.",
+              scope="directory", handled_by=PART,
+              extension=Extension("`cache_ttl_seconds: null` on a call: the argument is passed as the language's explicit "
+                                  "unset value (Python's None), where an absent key omits it — prompt-management §6: an "
+                                  "implementation whose language tells the two apart MUST treat both identically.", null_value)),
     _local("seconds", CALL, INT, "§6.8", "0.63.0", "advance_clock: seconds to advance the caching backend's clock.", handled_by=PART),
     _local("group_name", CALL, STR, "prompt-management §10", "0.75.0", "construct_prompt_group: the group's name.", handled_by=PART),
     _local("members_refs", CALL, ListOf(STR), "prompt-management §10", "0.75.0", "construct_prompt_group: the captured members, in order.", handled_by=PART),

@@ -8,11 +8,14 @@ caching backend with a controllable clock), composes them into real ``PromptMana
 ``default_cache_ttl_seconds``), and performs ``calls`` / ``secondary_calls`` / ``tertiary_calls`` in
 order — fetch, render, get, advance_clock, and the ``PromptGroup`` constructor.
 
-Only the backends are the adapter's (the spec names them as harness mocks); managers, resolvers,
-prompts, rendering, groups and errors are the runtime's own classes. The backends build their
-``Prompt`` records with the runtime's models, and read a record's ``sampling`` / ``token_budget``
-with the runtime's own sourced-config parsers (prompt-management §5: the backend parses the raw
-config, dropping unrecognized keys).
+Only the mock backends are the adapter's (the spec names them as harness mocks); managers,
+resolvers, prompts, rendering, groups and errors are the runtime's own classes. The mocks build their
+``Prompt`` records with the runtime's models from the fixture's declared values (``version``,
+``template_hash``, ``sampling`` and ``token_budget`` read by the binding's own readers in
+``host/prompts.py``), so a case over a mock checks what the runtime does with a record, never how a
+backend makes one. A backend declared with ``filesystem_files`` (an extension) is the runtime's own
+filesystem backend instead (:class:`RuntimeFilesystemBackend`): there the version, the hash, the
+fetch errors and the sourced config are the runtime's.
 
 What a case did becomes two trace collections (docs/TRACE.md): ``calls`` (one entry per call:
 its target, operation, result or error, the backend fetches it caused) and ``prompts`` (each
@@ -24,7 +27,10 @@ The backend and prompt construction (:func:`prompt_from_record`, :class:`Preload
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 from datetime import UTC, datetime
+from pathlib import Path, PurePosixPath
 from typing import Any, Mapping
 
 from pydantic import TypeAdapter, ValidationError
@@ -33,6 +39,7 @@ from ....host.llm import Message
 from ....host.prompts import (
     ChatPrompt,
     ContentSegment,
+    FilesystemPromptBackend,
     ImageInlineBlockTemplate,
     ImageURLBlockTemplate,
     MappingLabelResolver,
@@ -223,14 +230,71 @@ class CachingPromptBackend(PreloadedPromptBackend):
         return {**super().state(), "clock_seconds": self.clock.seconds}
 
 
-def build_backends(declared: Any, log: list) -> dict[str, PreloadedPromptBackend]:
-    """The case's ``backends:`` list (AST) as mock backends by name; a block they cannot be built from
-    is ``fixture_schema_invalid`` at its line."""
-    backends: dict[str, PreloadedPromptBackend] = {}
+class RuntimeFilesystemBackend:
+    """The runtime's own ``FilesystemPromptBackend`` over a fresh directory holding a case's
+    ``filesystem_files`` (an extension: prompt-management §3 / §5 bind the backend that computes
+    ``version`` / ``template_hash``, raises the §11 fetch errors and parses the sourced config — code
+    a mock would stand in for). Only the fetch log is the adapter's: each fetch is recorded as a
+    mock's is, then handed to the runtime's backend unchanged."""
+
+    caching = False
+    unavailable = False
+
+    def __init__(self, name: str, files: Mapping[str, str], config_source: str, log: list):
+        self.name = name
+        self.log = log
+        self.root = Path(tempfile.mkdtemp(prefix="oa-prompts-"))
+        for relative, text in files.items():
+            path = PurePosixPath(relative)
+            if path.is_absolute() or ".." in path.parts or not path.parts:
+                raise ValueError(f"filesystem_files: {relative!r} is not a path under the backend's root")
+            target = self.root.joinpath(*path.parts)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+        self.runtime = FilesystemPromptBackend(self.root, sampling_source=config_source, token_budget_source=config_source)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name!r}>"
+
+    async def fetch(self, name: str, label: str = "production", *, cache_ttl_seconds: int | None = None) -> Any:
+        entry = {"backend": self.name, "name": name, "label": label, "cache_ttl_seconds": cache_ttl_seconds, "source_read": True}
+        self.log.append(entry)
+        try:
+            prompt = await self.runtime.fetch(name, label, cache_ttl_seconds=cache_ttl_seconds)
+        except Exception as error:
+            entry["outcome"] = getattr(error, "category", type(error).__name__)
+            raise
+        entry["outcome"] = "served"
+        return prompt
+
+    def close(self) -> None:
+        shutil.rmtree(self.root, ignore_errors=True)
+
+    def state(self) -> dict[str, Any]:
+        mine = [e for e in self.log if e["backend"] == self.name]
+        return {"caching": False, "unavailable": False, "fetch_count": len(mine), "source_read_count": len(mine)}
+
+
+def build_backends(declared: Any, log: list) -> dict[str, Any]:
+    """The case's ``backends:`` list (AST) as mock backends (or the runtime's filesystem backend) by
+    name; a block they cannot be built from is ``fixture_schema_invalid`` at its line."""
+    backends: dict[str, Any] = {}
     for decl in (declared.items if declared is not None else ()):
         name = decl.name.value
         if name in backends:
             raise FixtureInvalid(f"two backends are named {name!r}", decl.name.span)
+        if decl.filesystem_files is not None:
+            if _flag(decl.caching) or _flag(decl.simulate_unavailable):
+                raise FixtureInvalid(f"backend {name!r}: the runtime's filesystem backend is neither caching nor simulated unavailable", decl.span)
+            source = decl.filesystem_config_source
+            try:
+                backends[name] = RuntimeFilesystemBackend(name, literal(decl.filesystem_files),
+                                                          source.value if source is not None else "none", log)
+            except ValueError as problem:
+                raise FixtureInvalid(f"backend {name!r}: {problem}", decl.filesystem_files.span) from problem
+            continue
+        if decl.filesystem_config_source is not None:
+            raise FixtureInvalid(f"backend {name!r}: filesystem_config_source without filesystem_files", decl.filesystem_config_source.span)
         kind = CachingPromptBackend if _flag(decl.caching) else PreloadedPromptBackend
         records = decl.prompts
         try:
@@ -248,6 +312,24 @@ def _record(decl: Section) -> dict[str, Any]:
 def _flag(value: Any) -> bool:
     """A boolean directive's value (absent: false)."""
     return bool(value.value) if value is not None else False
+
+
+class RejectedManager:
+    """A manager the runtime refused to construct: every call through it raises what the
+    constructor raised, so a call's ``raises`` judges the runtime's rejection (prompt-management §6:
+    a negative ``default_cache_ttl_seconds`` is rejected at construction)."""
+
+    def __init__(self, rejected: BaseException):
+        self.rejected = rejected
+
+    async def fetch(self, *args: Any, **kwargs: Any) -> Any:
+        raise self.rejected
+
+    async def get(self, *args: Any, **kwargs: Any) -> Any:
+        raise self.rejected
+
+    def render(self, *args: Any, **kwargs: Any) -> Any:
+        raise self.rejected
 
 
 # ---------------------------------------------------------------------------------------------
@@ -296,12 +378,15 @@ class PromptCase:
             kwargs["label_resolver"] = MappingLabelResolver(literal(resolver.mapping))
         default_ttl = decl.default_cache_ttl_seconds if decl is not None else None
         if default_ttl is not None:
-            if isinstance(default_ttl.value, (int, float)) and default_ttl.value < 0:
-                raise FixtureInvalid("default_cache_ttl_seconds is a non-negative number of seconds (prompt-management §6)",
-                                     default_ttl.span)
+            # Passed as given, a negative one included: prompt-management §6 makes rejecting it at
+            # construction the runtime's duty, so the runtime's answer is what the case judges.
             kwargs["default_cache_ttl_seconds"] = default_ttl.value
-        # A valid manager the runtime rejects is the runtime's outcome (pipeline.raised_by_runtime fails the case).
-        self.managers[which] = prompt_manager(*backends, **kwargs)
+        try:
+            self.managers[which] = prompt_manager(*backends, **kwargs)
+        except HarnessPrimitiveMissing:
+            raise
+        except Exception as rejected:  # the runtime refused the manager: each call through it raises that
+            self.managers[which] = RejectedManager(rejected)
         return self.managers[which]
 
     # ---- calls ----------------------------------------------------------------------------------
@@ -354,20 +439,19 @@ class PromptCase:
                 return _sync(lambda: backend.clock.advance(seconds.value))
             if op != "fetch":
                 raise FixtureInvalid(f"{op} goes through a manager; a backend only fetches (prompt-management §5)", operation.span)
-            name, label, ttl = self.required(call, call.name, "name").value, _literal(call.label), _literal(call.cache_ttl_seconds)
-            kwargs = {"cache_ttl_seconds": ttl} if ttl is not None else {}
+            name, label = self.required(call, call.name, "name").value, _literal(call.label)
+            kwargs = _ttl(call)
             return lambda: backend.fetch(name, *((label,) if label is not None else ()), **kwargs)
         if isinstance(target, Section) and not (target.manager is not None and target.manager.value):
             raise FixtureInvalid("a structured target is {backend: <name>} or {manager: true}", target.span)
         manager = self.manager(target.value if isinstance(target, Scalar) else "manager", target.span)
         if op == "fetch":
             name = self.required(call, call.name, "name").value
-            return lambda: manager.fetch(name, _literal(call.label), cache_ttl_seconds=_literal(call.cache_ttl_seconds))
+            return lambda: manager.fetch(name, _literal(call.label), **_ttl(call))
         if op == "get":
             name = self.required(call, call.name, "name").value
             variables, placeholders = _literal(call.variables), self.placeholders(call)
-            return lambda: manager.get(name, _literal(call.label), variables, placeholders=placeholders,
-                                       cache_ttl_seconds=_literal(call.cache_ttl_seconds))
+            return lambda: manager.get(name, _literal(call.label), variables, placeholders=placeholders, **_ttl(call))
         if op == "render":
             variables, placeholders = _literal(call.variables), self.placeholders(call)
             source = self.prompt_source(call, manager)
@@ -425,6 +509,12 @@ class PromptCase:
         }
 
 
+def _ttl(call: Section) -> dict[str, Any]:
+    """The call's ``cache_ttl_seconds`` as keyword arguments: absent, none (the callee's default
+    applies); ``null``, the explicit unset value (prompt-management §6 asks both to mean the same)."""
+    return {} if call.cache_ttl_seconds is None else {"cache_ttl_seconds": literal(call.cache_ttl_seconds)}
+
+
 def _literal(node: Any) -> Any:
     """A directive's value as plain data (absent: None)."""
     return literal(node) if node is not None else None
@@ -471,7 +561,12 @@ def is_direct(scenario: Scenario) -> bool:
 
 async def run_direct(scenario: Scenario) -> CaseTrace:
     case = PromptCase(scenario)
-    await case.run()
+    try:
+        await case.run()
+    finally:
+        for backend in case.backends.values():
+            if isinstance(backend, RuntimeFilesystemBackend):
+                backend.close()
     return CaseTrace(collections=plain(case.collections()))
 
 
