@@ -86,6 +86,26 @@ WITHHELD = (  # fixture, case, the 0118 predicates it names beside `metadata_abs
 )
 
 
+def test_a_trace_carrying_a_key_its_metadata_absent_lists_fails_at_that_item(tmp_path):
+    """`metadata_absent` on the Trace (the adapter's extension, bundled 188): naming a key the Trace
+    does carry (the caller's tenantId) fails the case at that item; the bundled case passes as written."""
+    from pathlib import Path
+
+    text = (Path(__file__).parent.parent / "spec" / OBS / "conformance"
+            / "188-langfuse-branch-augmentation-stays-in-its-branch.yaml").read_text(encoding="utf-8")
+    case = "shared_parents_carry_no_branch_key"
+    assert _case(run_text(tmp_path / "ok", text, OBS), case).outcome == "passed"
+    wrong = text.replace('metadata_absent: ["fraudTag", "auditTag"]\n        observations:',
+                         'metadata_absent: ["fraudTag", "tenantId"]\n        observations:', 1)
+    assert wrong != text
+    result = _case(run_text(tmp_path / "wrong", wrong, OBS), case)
+    trace = _failed_check(result, "expected.langfuse_trace")
+    assert "metadata_absent[tenantId]: expected absent, got present" in trace.detail, trace.detail
+    assert "fraudTag" not in trace.detail
+    line = line_of(wrong, 'metadata_absent: ["fraudTag", "tenantId"]')
+    assert trace.location.line == line or f"(at {line}:" in trace.detail, (line, trace.location, trace.detail)
+
+
 @pytest.mark.parametrize(("fixture", "case", "predicates"), WITHHELD, ids=[row[0][:3] for row in WITHHELD])
 def test_an_error_message_emitted_under_the_default_posture_fails_at_metadata_absent(
         tmp_path, target_spec, monkeypatch, fixture, case, predicates):

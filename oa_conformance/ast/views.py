@@ -2277,8 +2277,8 @@ class Expected(Section):
 
     langfuse_trace: Mapping | None = None
     """``langfuse_trace`` (observability §5.8, since 0.23.0): The recorded Langfuse Trace: `id`,
-    `name`, `metadata` (subset), `observations` tree (`type`, `name`, `metadata`, `metadata_absent`,
-    `level`, Generation fields, `children`).
+    `name`, `metadata` (subset), `metadata_absent`, `observations` tree (`type`, `name`, `metadata`,
+    `metadata_absent`, `level`, Generation fields, `children`).
     """
 
     langfuse_traces: Sequence | None = None

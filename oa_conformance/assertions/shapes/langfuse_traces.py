@@ -3,7 +3,7 @@ conformance-adapter §6.4 Langfuse mock).
 
 **Langfuse.** ``langfuse_trace`` is the Trace of the invocation the block is about; ``langfuse_traces``
 every Trace the case produced, in creation order. A Trace matches on ``id``, ``name``, ``metadata``
-(subset), ``input`` / ``output`` / ``sessionId`` / ``userId`` (exact) and its ``observations`` tree.
+(subset), ``metadata_absent`` (as on an observation), ``input`` / ``output`` / ``sessionId`` / ``userId`` (exact) and its ``observations`` tree.
 An observation matches on ``type``, ``name``, ``metadata`` and ``modelParameters`` (subset),
 ``metadata_absent`` (metadata keys the observation does not carry, not even as null), the other
 Langfuse fields exactly (``usage`` / ``usageDetails`` name exactly the counters reported), three
@@ -113,12 +113,23 @@ def match_trace(expected: Mapping, trace: Any, index: ObservationIndex, bindings
             bindings = absorb(problems, match(want, trace[key], bindings, child, "exact"))
         elif key == "metadata":
             bindings = absorb(problems, match(want, trace["metadata"], bindings, child, "subset"))
+        elif key == "metadata_absent":  # as on an observation: keys the Trace does not carry, not even null
+            problems.extend(metadata_absent_mismatches(want, trace["metadata"], child, expected.key_span(key)))
         elif key == "observations":
             roots = index.children.get((trace["id"], None), [])
             bindings = absorb(problems, match_children(want, roots, index, bindings, child, unknown))
         else:
             unknown.append((child, expected.key_span(key)))
     return Match(not problems, bindings, tuple(problems))
+
+
+def metadata_absent_mismatches(want: Any, metadata: Any, path: str, span: Span | None) -> list[Mismatch]:
+    """``metadata_absent``: each listed key is missing from ``metadata`` (a key present as null is present)."""
+    metadata = metadata or {}
+    if not isinstance(want, Sequence):
+        return [Mismatch(path, "a list of metadata keys", "a single value", span)]
+    return [Mismatch(f"{path}[{item.value}]", "absent", f"present = {show(metadata[item.value])}", item.span)
+            for item in want.items if item.value in metadata]
 
 
 def match_observation(expected: Mapping, observation: Any, index: ObservationIndex, bindings: Any, path: str,
@@ -135,12 +146,7 @@ def match_observation(expected: Mapping, observation: Any, index: ObservationInd
             kids = index.children.get((observation["traceId"], observation["id"]), [])
             bindings = absorb(problems, match_children(want, kids, index, bindings, child, unknown))
         elif key == "metadata_absent":  # proposal 0118: keys the observation withholds (not even null)
-            metadata = observation["metadata"] or {}
-            if not isinstance(want, Sequence):
-                problems.append(Mismatch(child, "a list of metadata keys", "a single value", span))
-            for item in (want.items if isinstance(want, Sequence) else ()):
-                if item.value in metadata:
-                    problems.append(Mismatch(f"{child}[{item.value}]", "absent", f"present = {show(metadata[item.value])}", item.span))
+            problems.extend(metadata_absent_mismatches(want, observation["metadata"], child, span))
         elif key == "prompt_entity_link":
             bindings = absorb(problems, match(want, observation["promptEntityLink"], bindings, child, "exact"))
         elif key == "prompt_entity_link_absent":

@@ -367,7 +367,7 @@ DIRECTIVES: list[Directive] = [
 
     # ---- expected: Langfuse (§5.5, §5.8; §3.2 header) ------------------------------------------
     Directive("langfuse_trace", EXPECTED, Expect(("map",)), "§5.8", OBS, V_LANGFUSE,
-              "The recorded Langfuse Trace: `id`, `name`, `metadata` (subset), `observations` tree "
+              "The recorded Langfuse Trace: `id`, `name`, `metadata` (subset), `metadata_absent`, `observations` tree "
               "(`type`, `name`, `metadata`, `metadata_absent`, `level`, Generation fields, `children`).", handled_by=SHAPE),
     Directive("langfuse_traces", EXPECTED, Expect(("list",)), "§5.8", OBS, V_LANGFUSE, "Several recorded Langfuse Traces (detached mode).", handled_by=SHAPE),
     Directive("no_langfuse_observations_on_global", EXPECTED, BOOL, "§5.5", OBS, V_ISOLATION,
