@@ -4,6 +4,8 @@ active-prompt scopes and the sourced sampling config — the runtime's public ``
 from __future__ import annotations
 
 import threading
+from contextvars import ContextVar
+from datetime import UTC, datetime, timedelta
 from functools import cache
 from typing import Any, Mapping
 
@@ -75,10 +77,32 @@ def _langfuse_backend_class() -> Any:
 @cache
 def _import_langfuse_backend_class() -> Any:
     try:
-        from openarmature.prompts.backends.langfuse import LangfusePromptBackend
+        from openarmature.prompts.backends import langfuse as module
     except ImportError:
         return None
-    return LangfusePromptBackend
+    if isinstance(getattr(module, "datetime", None), type) and issubclass(module.datetime, datetime):
+        module.datetime = CaseClockDatetime  # the clock edge: see CaseClockDatetime
+    return module.LangfusePromptBackend
+
+
+# The controllable clock of the case whose Langfuse backend is fetching (None: the wall clock).
+CASE_CLOCK: ContextVar[Any] = ContextVar("oa_case_clock", default=None)
+CASE_CLOCK_EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+class CaseClockDatetime(datetime):
+    """The wall clock the runtime's Langfuse backend stamps ``fetched_at`` from, as a double (a clock
+    edge): inside a fetch of a case's ``langfuse_prompts`` backend, ``now()`` is that case's
+    controllable clock (a fixed epoch plus the seconds ``advance_clock`` added), so a case's times are
+    the same on every run; anywhere else the real time."""
+
+    @classmethod
+    def now(cls, tz: Any = None) -> datetime:
+        clock = CASE_CLOCK.get()
+        if clock is None:
+            return datetime.now(tz)
+        at = CASE_CLOCK_EPOCH + timedelta(seconds=clock.seconds)
+        return at.astimezone(tz) if tz is not None else at.replace(tzinfo=None)
 
 
 def langfuse_sdk() -> Any:

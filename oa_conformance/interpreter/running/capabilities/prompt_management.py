@@ -53,6 +53,7 @@ from ....host.prompts import (
     PromptNotFound,
     PromptStoreUnavailable,
     TextBlockTemplate,
+    CASE_CLOCK,
     TextPrompt,
     langfuse_prompt_backend,
     langfuse_sdk,
@@ -335,7 +336,8 @@ class RuntimeLangfuseBackend:
     """The runtime's own ``LangfusePromptBackend`` over a :class:`LangfuseClientDouble` (``langfuse_prompts``,
     an extension: prompt-management §3 / §3.1 / §5 bind the backend that forwards ``cache_ttl_seconds``,
     stamps ``fetched_at``, hashes a chat template and projects the vendor config). Only the SDK client
-    and the fetch log are the adapter's."""
+    and the fetch log are the adapter's — and the wall clock the backend stamps ``fetched_at`` from,
+    which reads the case's controllable clock during a fetch (``CaseClockDatetime``, a clock edge)."""
 
     caching = True
     unavailable = False
@@ -359,12 +361,14 @@ class RuntimeLangfuseBackend:
         entry = {"backend": self.name, "name": name, "label": label, "cache_ttl_seconds": cache_ttl_seconds}
         self.log.append(entry)
         reads_before = len(self.client.calls)
+        on_case_clock = CASE_CLOCK.set(self.clock)  # fetched_at from the case's clock: the same on every run
         try:
             prompt = await self.runtime.fetch(name, label, cache_ttl_seconds=cache_ttl_seconds)
         except Exception as error:
             entry["outcome"] = getattr(error, "category", type(error).__name__)
             raise
         finally:
+            CASE_CLOCK.reset(on_case_clock)
             entry["source_read"] = any(call.get("source_read") for call in self.client.calls[reads_before:])
         entry["outcome"] = "served" if entry["source_read"] else "cached"
         return prompt
