@@ -5436,20 +5436,21 @@ class MessageRepeat(Section):
 
 
 class PromptBackendDecl(Section):
-    """A mock PromptBackend preloaded with prompts (§3.2 header; §6.8 caching), or the runtime's own filesystem backend."""
+    """A mock PromptBackend preloaded with prompts (§3.2 header; §6.8 caching), or the runtime's own filesystem or Langfuse backend."""
 
     family: ClassVar[str] = "prompt_backend"
     directive_attrs: ClassVar[dict[str, str]] = {
         "name": "name", "prompts": "prompts", "simulate_unavailable": "simulate_unavailable",
         "caching": "caching", "filesystem_files": "filesystem_files",
         "filesystem_config_source": "filesystem_config_source",
+        "langfuse_prompts": "langfuse_prompts",
     }
     holding: ClassVar[frozenset[str]] = frozenset((
         "prompts",
     ))
     _fields = (
         "order", "name", "prompts", "simulate_unavailable", "caching", "filesystem_files",
-        "filesystem_config_source",
+        "filesystem_config_source", "langfuse_prompts",
     )
 
     name: Scalar | None = None
@@ -5481,6 +5482,16 @@ class PromptBackendDecl(Section):
     filesystem_config_source: Scalar | None = None
     """``filesystem_config_source`` (prompt-management prompt-management §5, this directory only):
     Where that filesystem backend sources `sampling` and `token_budget` (default `none`).
+    """
+
+    langfuse_prompts: Sequence | None = None
+    """``langfuse_prompts`` (prompt-management prompt-management §5, this directory only): The
+    runtime's own LangfusePromptBackend, over a double of the Langfuse SDK client serving these
+    prompts: `{name, label, type: text | chat, prompt, version, config?}` (a chat `prompt` is a list
+    of `{role, content}` / `{type: placeholder, name}`). The double keeps the SDK's client-side
+    cache by (name, label) on the backend's controllable clock (`advance_clock`):
+    `cache_ttl_seconds` 0 reads the source, N > 0 serves an entry younger than N seconds, absent the
+    SDK default (60 s).
     """
 
 
