@@ -320,6 +320,35 @@ def test_the_accounting_file_accounts_and_its_mistakes_are_located(tmp_path):
     assert bad.returncode == 2 and f"{accounting}:1:" in bad.stderr and "reason must be one of" in bad.stderr
 
 
+def test_a_needs_proposal_entry_reopens_when_a_run_report_says_the_runtime_ships_the_proposal(tmp_path):
+    # "needs a proposal the runtime does not ship" is true only of a runtime lacking it: a run of one
+    # that ships it makes the entry a located problem, and its statement is no longer accounted.
+    data, _ = mapped(tmp_path)
+    target = next(s for s in data["statements"] if s["text"].startswith("Nodes MUST be asynchronous"))
+    accounting = tmp_path / "spec-coverage.toml"
+    accounting.write_text(f'["{target["id"]}"]\nreason = "needs-proposal"\nproposal = "0099"\ntext = "Nodes MUST be"\n'
+                          'why = "asynchronous nodes come from proposal 0099"\n')
+
+    def run_report(name: str, state: str) -> Path:
+        path = tmp_path / name
+        path.write_text(json.dumps({"cases": [{"id": "widget/001-node", "outcome": "skipped"}],
+                                    "host": {"proposals": {"0099": {"state": state, "evidence": f"status {state} in the manifest"}}}}))
+        return path
+
+    lacking = run_report("lacking.json", "not-shipped")
+    data, done = mapped(tmp_path, "--results", lacking, "--accounting", accounting)
+    assert by_id(data, target["id"])["status"] == "accounted" and "0099" not in done.stderr
+    shipping = run_report("shipping.json", "shipped")
+    data, done = mapped(tmp_path, "--results", lacking, "--results", shipping, "--accounting", accounting)
+    assert by_id(data, target["id"])["status"] == "open" and by_id(data, target["id"])["reason"] is None
+    assert (f"{accounting}:1: accounting entry '{target['id']}' needs proposal 0099, which the runtime ships "
+            f"({shipping}: status shipped in the manifest)") in done.stderr
+    # the kind needs its proposal: without one nothing could reopen it
+    accounting.write_text(f'["{target["id"]}"]\nreason = "needs-proposal"\nwhy = "some proposal"\n')
+    bad = coverage(tmp_path / "repo", "--prose", tmp_path / "repo", "--accounting", accounting)
+    assert bad.returncode == 2 and "reason 'needs-proposal' needs proposal" in bad.stderr
+
+
 def test_html_is_the_shared_coverage_page_written_whole(tmp_path):
     root = checkout(tmp_path / "repo")
     done = coverage(root, "--prose", root, "--html", tmp_path / "map.html", "--json", tmp_path / "map.json")

@@ -95,6 +95,8 @@ def load_accounting(path: str) -> dict[str, AccountingEntry]:
             raise AccountingError(f"{where}: {ident}: reason must be one of {', '.join(REASONS)} (got {reason!r})")
         if reason == "restates" and not isinstance(table.get("restates"), str):
             raise AccountingError(f"{where}: {ident}: reason 'restates' needs restates = \"<statement id>\"")
+        if reason == "needs-proposal" and not isinstance(table.get("proposal"), str):
+            raise AccountingError(f"{where}: {ident}: reason 'needs-proposal' needs proposal = \"NNNN\" (the proposal the runtime lacks)")
         for key in ("why", "text", "restates", "proposal"):
             if key in table and not isinstance(table[key], str):
                 raise AccountingError(f"{where}: {ident}: {key} must be a string")

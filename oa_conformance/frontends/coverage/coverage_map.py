@@ -178,7 +178,8 @@ def build_map(roots: list[str], checkout: str, results: list[str] | None = None,
     checked_by_tests = _adapter_evidence(evidence or {}, junit, every_statement, named, proven, problems)
     chosen = {ident: entry for ident, entry in (accounting or {}).items() if wanted is None or ident.split(":")[0] in wanted}
     named_by = {ident: tuple(dict.fromkeys(cases)) for ident, cases in named.items()}
-    reasons = _accounted(statements, every_statement, chosen, cited_by, named_by, problems)
+    shipped = outcomes.shipped if outcomes is not None else {}
+    reasons = _accounted(statements, every_statement, chosen, cited_by, named_by, problems, shipped)
     checked = {ident for ident, cases in named_by.items() if any(c in passed for c in cases)} | checked_by_tests
     violating = outcomes.violating if outcomes is not None else frozenset()
     violated = {ident for ident, cases in named_by.items() if any(c in violating for c in cases)}
@@ -280,10 +281,13 @@ def _opens(statement: str, opening: str) -> bool:
 
 
 def _accounted(statements: tuple[Statement, ...], every_statement: dict[str, Statement], accounting: dict[str, AccountingEntry],
-               cited_by: dict[str, tuple[str, ...]], named_by: dict[str, tuple[str, ...]], problems: list[str]) -> dict[str, str]:
+               cited_by: dict[str, tuple[str, ...]], named_by: dict[str, tuple[str, ...]], problems: list[str],
+               shipped: dict[str, str] | None = None) -> dict[str, str]:
     """The reason of each accounted statement of ``statements`` (those shown), and each entry's
-    problems (an entry of a retired kind is a problem and accounts for nothing). The statement an
-    entry restates is looked up among ``every_statement``: it may be another capability's, shown or not."""
+    problems (an entry of a retired kind is a problem and accounts for nothing; so is a
+    ``needs-proposal`` entry whose proposal a run report says the runtime ships, ``shipped``: its
+    statement is open again). The statement an entry restates is looked up among
+    ``every_statement``: it may be another capability's, shown or not."""
     by_id = {s.id: s for s in statements}
     reasons = {}
     for ident, entry in accounting.items():
@@ -294,6 +298,10 @@ def _accounted(statements: tuple[Statement, ...], every_statement: dict[str, Sta
         if entry.reason in RETIRED:
             problems.append(f"{entry.location}: accounting entry {ident!r}: reason {entry.reason!r} is no longer an accounting "
                             f"kind: {RETIRED[entry.reason]}")
+            continue
+        if entry.reason == "needs-proposal" and entry.proposal in (shipped or {}):
+            problems.append(f"{entry.location}: accounting entry {ident!r} needs proposal {entry.proposal}, which the runtime "
+                            f"ships ({shipped[entry.proposal]}): the statement is open again: drop the entry, write the case")
             continue
         if entry.text and not _opens(statement.text, entry.text):
             problems.append(f"{entry.location}: accounting entry {ident!r}: its text no longer opens the statement "

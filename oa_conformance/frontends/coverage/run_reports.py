@@ -7,6 +7,10 @@ used; a report with some cases the roots lack (another version of the corpus, a 
 is used for the rest, and the ones it lacks are a problem. A report whose run read another corpus
 (its ``run.roots`` are not the roots mapped: a 0.109.0 run on the 0.118.2 corpus, whose ids are
 mostly the same) is a problem too, and used for the cases both have.
+
+Each report also says which proposals the build that ran ships (``host.proposals``, from its
+``conformance.toml`` or its probes): a proposal one report says shipped is shipped, whatever the
+others say — an accounting entry that needs it no longer accounts for anything.
 """
 
 from __future__ import annotations
@@ -28,6 +32,8 @@ class Outcomes(NamedTuple):
     # case ids that failed as a known runtime violation (xfail under a ``runtime`` expectations
     # entry) in every report that ran them
     violating: frozenset[str] = frozenset()
+    # proposal number → "report: evidence" for each proposal a report says the build that ran ships
+    shipped: dict[str, str] = {}
 
 
 class ResultsError(ValueError):
@@ -41,6 +47,7 @@ def read_results(paths: Iterable[str], known: set[str], capabilities: set[str] |
     corpus, and used for the cases both have."""
     outcome_sets: dict[str, set[str]] = {}
     problems: list[str] = []
+    shipped: dict[str, str] = {}
     mapped = [_corpus(root) for root in roots]
     for path in paths:
         data = _report(path)
@@ -59,12 +66,24 @@ def read_results(paths: Iterable[str], known: set[str], capabilities: set[str] |
         if foreign:
             problems.append(f"{path}:1: {len(foreign)} of its {len(ids)} cases are not cases under the roots "
                             f"(first: {foreign[0]}): results of another corpus version? those are not used")
+        for number, evidence in _shipped(data).items():
+            shipped.setdefault(number, f"{path}: {evidence}")
         for case in cases:
             if case["id"] in known:
                 outcome_sets.setdefault(case["id"], set()).add(_outcome(case))
     passed = frozenset(i for i, outcomes in outcome_sets.items() if outcomes <= PASSING)
     violating = frozenset(i for i, outcomes in outcome_sets.items() if outcomes == {RUNTIME_VIOLATION})
-    return Outcomes(passed, frozenset(outcome_sets), tuple(problems), violating)
+    return Outcomes(passed, frozenset(outcome_sets), tuple(problems), violating, shipped)
+
+
+def _shipped(data: dict) -> dict[str, str]:
+    """The proposals the report's build ships (``host.proposals``: state ``shipped``), each with its evidence."""
+    host = data.get("host")
+    proposals = host.get("proposals") if isinstance(host, dict) else None
+    if not isinstance(proposals, dict):
+        return {}
+    return {str(number): str(status.get("evidence") or "shipped") for number, status in proposals.items()
+            if isinstance(status, dict) and status.get("state") == "shipped"}
 
 
 def _outcome(case: dict) -> str:
