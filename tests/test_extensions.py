@@ -1249,3 +1249,50 @@ def test_without_sharing_each_call_binds_its_own_provider(tmp_path, monkeypatch)
     # the same faulty runtime passes when each call gets a fresh instance: sharing is what observes it
     _ready_refused_when_repeated(monkeypatch)
     assert _run_twice(tmp_path, shares=False).outcome == "passed"
+
+
+# ---- langfuse_prompts: the runtime's LangfusePromptBackend over a double of the SDK client ----------
+
+LANGFUSE_ZERO_TTL = """\
+backends:
+  - name: langfuse
+    langfuse_prompts:
+      - {{name: greeting, label: production, type: text, version: 3, prompt: "Hello, {{{{user}}}}!"}}
+cases:
+  - name: zero_ttl
+    calls:
+      - {{target: {{backend: langfuse}}, operation: fetch, name: greeting, label: production, capture_as: first}}
+      - {{target: {{backend: langfuse}}, operation: fetch, name: greeting, label: production, cache_ttl_seconds: 0}}
+    expected:
+      first: {{version: "3", template_hash_present: true}}
+    expected_backend_state:
+      langfuse: {{source_read_count: {reads}}}
+"""
+
+
+def _run_langfuse(tmp_path, reads: int):
+    ref = write_fixture(tmp_path, LANGFUSE_ZERO_TTL.format(reads=reads), "prompt-management", "001-langfuse.yaml")
+    return run_case(cases_of(ref)[0], timeout=20)
+
+
+def test_langfuse_prompts_is_an_extension_row():
+    row = VOCABULARY.lookup("prompt_backend", "langfuse_prompts", "prompt-management")
+    assert row.extension is not None and row in extension_rows()
+
+
+def test_a_zero_ttl_fetch_through_the_runtime_backend_reads_the_sdk_source(tmp_path):
+    result = _run_langfuse(tmp_path, reads=2)
+    assert result.outcome == "passed", result.reason
+
+
+def test_the_double_serves_from_its_cache_when_the_ttl_is_not_forwarded(tmp_path, monkeypatch):
+    from openarmature.prompts.backends.langfuse import LangfusePromptBackend
+
+    original = LangfusePromptBackend._get_prompt
+    monkeypatch.setattr(LangfusePromptBackend, "_get_prompt", lambda self, name, label, ttl=None: original(self, name, label, None))
+    result = _run_langfuse(tmp_path, reads=2)
+    assert result.outcome == "failed" and "source_read_count" in result.reason, result.reason
+
+
+def test_a_wrong_source_read_count_fails(tmp_path):
+    assert _run_langfuse(tmp_path, reads=1).outcome == "failed"

@@ -57,6 +57,56 @@ def test_the_otel_observer_block_leaves_the_langfuse_observer_at_its_own_default
     assert _case(run_text(tmp_path, "".join(with_block), OBS), case).outcome == "passed"
 
 
+def _bundled_text(name: str) -> str:
+    from pathlib import Path
+
+    return (Path(__file__).parent.parent / "spec" / OBS / "conformance" / name).read_text(encoding="utf-8")
+
+
+def test_the_otel_observer_block_sets_the_payload_cap(tmp_path):
+    """`otel_observer: {payload_byte_cap}` reaches the runtime's `payload_max_bytes` (bundled 190): at
+    the default cap the 300-byte output content is not truncated, so the case fails at that attribute."""
+    text = _bundled_text("190-otel-payload-cap-per-attribute.yaml")
+    case = "output_content_truncated_at_the_configured_cap"
+    assert _case(run_text(tmp_path / "ok", text, OBS), case).outcome == "passed"
+    faulty = replace_value(text, line_of(text, "payload_byte_cap:", after=f"name: {case}"), "payload_byte_cap", "65536")
+    failed_at(_case(run_text(tmp_path / "fault", faulty, OBS), case), line_of(text, "openarmature.llm.output.content:", after="span_tree:"))
+
+
+def test_a_payload_cap_under_the_minimum_is_refused_and_a_cap_at_it_is_not(tmp_path):
+    """Bundled 191: 255 bytes is refused at construction (an uncategorized ValueError, named by
+    `exception_kind`); at 256 the observer is built and the expectation fails at its line."""
+    text = _bundled_text("191-otel-payload-cap-minimum-enforced.yaml")
+    assert _only(run_text(tmp_path / "ok", text, OBS)).outcome == "passed"
+    accepted = replace_value(text, line_of(text, "payload_byte_cap:", after="    otel_observer:"), "payload_byte_cap", "256")
+    failed_at(_only(run_text(tmp_path / "accepted", accepted, OBS)), line_of(text, "expected_construction_error:"))
+
+
+def test_an_exception_kind_alone_needs_an_uncategorized_refusal_of_that_type(tmp_path):
+    text = _bundled_text("191-otel-payload-cap-minimum-enforced.yaml")
+    other_type = replace_value(text, line_of(text, "exception_kind:"), "exception_kind", "TypeError")
+    failed_at(_only(run_text(tmp_path / "type", other_type, OBS)), line_of(text, "expected_construction_error:"))
+    categorized = text.replace("      exception_kind: ValueError\n", "      category: some_category\n      exception_kind: ValueError\n")
+    failed_at(_only(run_text(tmp_path / "category", categorized, OBS)), line_of(text, "expected_construction_error:"))
+
+
+def test_a_construction_error_expectation_naming_neither_category_nor_type_is_a_schema_problem(tmp_path):
+    text = _bundled_text("191-otel-payload-cap-minimum-enforced.yaml")
+    empty = text.replace("      exception_kind: ValueError\n", "      {}\n").replace("expected_construction_error:\n      {}", "expected_construction_error: {}")
+    result = _only(run_text(tmp_path, empty, OBS))
+    assert result.outcome == "error" and result.category == "fixture_schema_invalid", (result.outcome, result.reason)
+    assert "needs one of 'category', 'exception_kind'" in result.reason
+
+
+def test_enable_metrics_left_out_runs_the_observer_default_with_the_capture_attached(tmp_path):
+    """Bundled 192 leaves `enable_metrics` out and expects no measurement; the metric capture is
+    attached either way, so turning metrics on fails the case at `metrics: []`."""
+    text = _bundled_text("192-otel-metrics-off-by-default.yaml")
+    assert _only(run_text(tmp_path / "ok", text, OBS)).outcome == "passed"
+    metered = text.replace("    initial_state: {}\n", "    initial_state: {}\n    enable_metrics: true\n", 1)
+    failed_at(_only(run_text(tmp_path / "on", metered, OBS)), line_of(metered, "metrics: []"))
+
+
 # ---------------------------------------------------------------------------------------------
 # Langfuse `metadata_absent` and the proposal-0118 predicates (the harvested error_message follows
 # the payload flag; error_type and the error category are never gated)

@@ -38,21 +38,27 @@ class CompileErrorRule(Rule):
 @dataclass(frozen=True)
 class ConstructionErrorRule(Rule):
     """``expected_construction_error: {category}`` (conformance-adapter §5.5): standing up the case's
-    observers / clients raised the categorized error, or their first use did (the run's error)."""
+    observers / clients raised the categorized error, or their first use did (the run's error).
+    ``exception_kind`` (the adapter's extension) names the type raised; given alone, the refusal
+    must be uncategorized (observability §5.5.5 names no category for a cap under 256 bytes)."""
 
     name: str
     span: Span | None
     expected: Any  # the construction_error_expectation section
 
     def evaluate(self, ctx: Context, bindings: Any):
-        want = self.expected.category.value
+        category, kind = self.expected.category, self.expected.exception_kind
+        want = category.value if category is not None else None
+        wanted = " ".join(part for part in (repr(want) if want is not None else "", kind.value if kind is not None else "") if part)
         error, when = ctx.trace.construction_error, "at construction"
         if error is None and ctx.trace.main is not None:
             error, when = ctx.trace.main.error, "at first use (the run's error)"
         if error is None:
-            return (Check(self.name, CheckStatus.FAILED, self.span, f"expected {want!r} at construction or first use; nothing was raised"),), bindings
+            return (Check(self.name, CheckStatus.FAILED, self.span, f"expected {wanted} at construction or first use; nothing was raised"),), bindings
         if error.category != want:
             return (Check(self.name, CheckStatus.FAILED, self.span, f"expected {want!r}, got {error.category!r} {when} ({error.message})"),), bindings
+        if kind is not None and error.type_name != kind.value:
+            return (Check(self.name, CheckStatus.FAILED, self.span, f"expected a {kind.value} {when}, got {error.type_name} ({error.message})"),), bindings
         return (Check(self.name, CheckStatus.VERIFIED, self.span),), bindings
 
 

@@ -4001,7 +4001,7 @@ class LangfuseObserverConfig(Section):
 
     payload_byte_cap: Scalar | None = None
     """``payload_byte_cap`` (observability §3.2 header, since 0.23.0): The §5.5.5 per-payload
-    truncation cap.
+    truncation cap, per observer (the OTel observer's `payload_max_bytes`; default 64 KiB).
     """
 
     trace_input_from_state: Scalar | None = None
@@ -4026,11 +4026,11 @@ class OtelObserverConfig(Section):
     family: ClassVar[str] = "otel_observer_config"
     directive_attrs: ClassVar[dict[str, str]] = {
         "disable_provider_payload": "disable_provider_payload",
-        "disable_genai_semconv": "disable_genai_semconv",
+        "disable_genai_semconv": "disable_genai_semconv", "payload_byte_cap": "payload_byte_cap",
     }
     holding: ClassVar[frozenset[str]] = frozenset(())
     _fields = (
-        "order", "disable_provider_payload", "disable_genai_semconv",
+        "order", "disable_provider_payload", "disable_genai_semconv", "payload_byte_cap",
     )
 
     disable_provider_payload: Scalar | None = None
@@ -4042,6 +4042,11 @@ class OtelObserverConfig(Section):
     disable_genai_semconv: Scalar | None = None
     """``disable_genai_semconv`` (observability §3.2 header, since 0.17.0): The §5.5.4 GenAI-semconv
     opt-out of the OTel observer.
+    """
+
+    payload_byte_cap: Scalar | None = None
+    """``payload_byte_cap`` (observability §3.2 header, since 0.23.0): The §5.5.5 per-payload
+    truncation cap, per observer (the OTel observer's `payload_max_bytes`; default 64 KiB).
     """
 
 
@@ -4100,19 +4105,24 @@ class AdapterCapabilityRequirement(Section):
 
 
 class ConstructionErrorExpectation(Section):
-    """Standing up the case's observers / clients (or their first use) raises this categorized error (§5.5)."""
+    """Standing up the case's observers / clients (or their first use) raises this error (§5.5): a category, or (an extension) the type of an uncategorized refusal."""
 
     family: ClassVar[str] = "construction_error_expectation"
     directive_attrs: ClassVar[dict[str, str]] = {
-        "category": "category",
+        "category": "category", "exception_kind": "exception_kind",
     }
     holding: ClassVar[frozenset[str]] = frozenset(())
     _fields = (
-        "order", "category",
+        "order", "category", "exception_kind",
     )
 
     category: Scalar | None = None
     """``category`` (observability §5.5, since 0.110.0): The error's category token."""
+
+    exception_kind: Scalar | None = None
+    """``exception_kind`` (conformance-adapter §5.5): The host-language type of what construction
+    raised (Python's spelling, e.g. `ValueError`).
+    """
 
 
 class ObsPromptBackend(Section):
@@ -5426,20 +5436,21 @@ class MessageRepeat(Section):
 
 
 class PromptBackendDecl(Section):
-    """A mock PromptBackend preloaded with prompts (§3.2 header; §6.8 caching), or the runtime's own filesystem backend."""
+    """A mock PromptBackend preloaded with prompts (§3.2 header; §6.8 caching), or the runtime's own filesystem or Langfuse backend."""
 
     family: ClassVar[str] = "prompt_backend"
     directive_attrs: ClassVar[dict[str, str]] = {
         "name": "name", "prompts": "prompts", "simulate_unavailable": "simulate_unavailable",
         "caching": "caching", "filesystem_files": "filesystem_files",
         "filesystem_config_source": "filesystem_config_source",
+        "langfuse_prompts": "langfuse_prompts",
     }
     holding: ClassVar[frozenset[str]] = frozenset((
         "prompts",
     ))
     _fields = (
         "order", "name", "prompts", "simulate_unavailable", "caching", "filesystem_files",
-        "filesystem_config_source",
+        "filesystem_config_source", "langfuse_prompts",
     )
 
     name: Scalar | None = None
@@ -5471,6 +5482,16 @@ class PromptBackendDecl(Section):
     filesystem_config_source: Scalar | None = None
     """``filesystem_config_source`` (prompt-management prompt-management §5, this directory only):
     Where that filesystem backend sources `sampling` and `token_budget` (default `none`).
+    """
+
+    langfuse_prompts: Sequence | None = None
+    """``langfuse_prompts`` (prompt-management prompt-management §5, this directory only): The
+    runtime's own LangfusePromptBackend, over a double of the Langfuse SDK client serving these
+    prompts: `{name, label, type: text | chat, prompt, version, config?}` (a chat `prompt` is a list
+    of `{role, content}` / `{type: placeholder, name}`). The double keeps the SDK's client-side
+    cache by (name, label) on the backend's controllable clock (`advance_clock`):
+    `cache_ttl_seconds` 0 reads the source, N > 0 serves an entry younger than N seconds, absent the
+    SDK default (60 s).
     """
 
 

@@ -3,6 +3,10 @@ active-prompt scopes and the sourced sampling config — the runtime's public ``
 
 from __future__ import annotations
 
+import threading
+from contextvars import ContextVar
+from datetime import UTC, datetime, timedelta
+from functools import cache
 from typing import Any, Mapping
 
 from .detect import RuntimeLacks, accepts, late_bound, require, with_extras
@@ -51,3 +55,71 @@ def prompt_manager(*backends: Any, **options: Any) -> Any:
 
 
 __all__ = [*RUNTIME, "prompt_manager", "sampling_config", "token_budget"]
+
+
+# The Langfuse SDK's lazy submodules deadlock when two cases' threads import them at once: one import,
+# under a lock, shared.
+_LANGFUSE_IMPORT = threading.Lock()
+
+
+def langfuse_prompt_backend(client: Any) -> Any:
+    """The runtime's own ``LangfusePromptBackend`` over ``client`` (the Langfuse SDK surface it calls),
+    or ``None`` when the build (or its ``[langfuse]`` extra) has none."""
+    backend = _langfuse_backend_class()
+    return backend(client) if backend is not None else None
+
+
+def _langfuse_backend_class() -> Any:
+    with _LANGFUSE_IMPORT:
+        return _import_langfuse_backend_class()
+
+
+@cache
+def _import_langfuse_backend_class() -> Any:
+    try:
+        from openarmature.prompts.backends import langfuse as module
+    except ImportError:
+        return None
+    if isinstance(getattr(module, "datetime", None), type) and issubclass(module.datetime, datetime):
+        module.datetime = CaseClockDatetime  # the clock edge: see CaseClockDatetime
+    return module.LangfusePromptBackend
+
+
+# The controllable clock of the case whose Langfuse backend is fetching (None: the wall clock).
+CASE_CLOCK: ContextVar[Any] = ContextVar("oa_case_clock", default=None)
+CASE_CLOCK_EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+class CaseClockDatetime(datetime):
+    """The wall clock the runtime's Langfuse backend stamps ``fetched_at`` from, as a double (a clock
+    edge): inside a fetch of a case's ``langfuse_prompts`` backend, ``now()`` is that case's
+    controllable clock (a fixed epoch plus the seconds ``advance_clock`` added), so a case's times are
+    the same on every run; anywhere else the real time."""
+
+    @classmethod
+    def now(cls, tz: Any = None) -> datetime:
+        clock = CASE_CLOCK.get()
+        if clock is None:
+            return datetime.now(tz)
+        at = CASE_CLOCK_EPOCH + timedelta(seconds=clock.seconds)
+        return at.astimezone(tz) if tz is not None else at.replace(tzinfo=None)
+
+
+def langfuse_sdk() -> Any:
+    with _LANGFUSE_IMPORT:
+        return _import_langfuse_sdk()
+
+
+@cache
+def _import_langfuse_sdk() -> Any:
+    """The Langfuse SDK pieces a double of its client answers with: the prompt models, the prompt
+    clients and the not-found / unavailable errors (``None`` when the SDK is not installed)."""
+    try:
+        from langfuse.api import NotFoundError, ServiceUnavailableError
+        from langfuse.api.prompts.types.prompt import Prompt_Chat, Prompt_Text
+        from langfuse.model import ChatPromptClient, TextPromptClient
+    except ImportError:
+        return None
+    return {"Prompt_Chat": Prompt_Chat, "Prompt_Text": Prompt_Text, "ChatPromptClient": ChatPromptClient,
+            "TextPromptClient": TextPromptClient, "NotFoundError": NotFoundError,
+            "ServiceUnavailableError": ServiceUnavailableError}

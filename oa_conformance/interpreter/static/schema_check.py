@@ -230,6 +230,9 @@ class _SchemaChecker(Visitor):
         for name in spec.required:
             if name not in node.keys:
                 self.report(node.span, f"{_text(path) or 'fixture'}: {family} is missing required directive {name!r}")
+        for group in spec.any_of:
+            if not any(name in node.keys for name in group):
+                self.report(node.span, f"{_text(path) or 'fixture'}: {family} needs one of {', '.join(repr(n) for n in group)}")
         for group in spec.exclusive:
             present = [name for name in group if name in node.keys]
             if len(present) > 1:

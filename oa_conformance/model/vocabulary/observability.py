@@ -18,7 +18,7 @@ call-level-retry families.
 from __future__ import annotations
 
 from .handlers import capture, COMPOSITION, direct, expectation, node, node_middleware, NOT_EXECUTED, PART, SHAPE, STATIC
-from .registry import Directive, Family, Handler, Handlers, Judged
+from .registry import Directive, Extension, Family, Handler, Handlers, Judged
 from .shapes import *  # noqa: F403 - the shape vocabulary is this module's language
 
 CAPABILITY = "observability"
@@ -104,8 +104,9 @@ FAMILIES: list[Family] = [
            "The adapter capabilities a case is asserted under (§5.5, proposal 0116): one key per capability, "
            "the value the adapter must have; a case whose requirement the adapter does not meet is a recognized skip."),
     Family("construction_error_expectation", "ConstructionErrorExpectation",
-           "Standing up the case's observers / clients (or their first use) raises this categorized error (§5.5).",
-           required=("category",)),
+           "Standing up the case's observers / clients (or their first use) raises this error (§5.5): "
+           "a category, or (an extension) the type of an uncategorized refusal.",
+           any_of=(("category", "exception_kind"),)),
     Family("obs_prompt_backend", "ObsPromptBackend", "The PromptBackend whose prompts `renders_prompt` renders.",
            required=("type", "prompts")),
     Family("obs_prompt", "ObsPrompt", "One prompt the backend serves (prompt-management §3).",
@@ -271,7 +272,8 @@ DIRECTIVES: list[Directive] = [
               "Attach the bundled Langfuse observer, with these flags.", handled_by=capture("langfuse")),
     Directive("langfuse_observer_config", CASE, SectionShape("langfuse_observer_config"), HEADER, OBS, V_ATTRIBUTION,
               "Same as `langfuse_observer` (an alternative spelling one fixture uses).", handled_by=capture("langfuse")),
-    Directive("payload_byte_cap", ("langfuse_observer_config",), INT, HEADER, OBS, V_LANGFUSE, "The §5.5.5 per-payload truncation cap.", handled_by=PART),
+    Directive("payload_byte_cap", ("langfuse_observer_config", "otel_observer_config"), INT, HEADER, OBS, V_LANGFUSE,
+              "The §5.5.5 per-payload truncation cap, per observer (the OTel observer's `payload_max_bytes`; default 64 KiB).", handled_by=PART),
     Directive("trace_input_from_state", ("langfuse_observer_config",), TRACE_HOOKS, HEADER, OBS, "0.35.0",
               "The §8.4.1 caller hook (lever 1) sourcing `trace.input`, by harness name.", handled_by=PART),
     Directive("trace_output_from_state", ("langfuse_observer_config",), TRACE_HOOKS, HEADER, OBS, "0.35.0",
@@ -304,6 +306,13 @@ DIRECTIVES: list[Directive] = [
              "Constructing the case's observers / clients, or their first use, raises this categorized error.", section="§5.5", handled_by=expectation("construction_error"),
              judged=Judged("construction_error")),
     _general("category", ("construction_error_expectation",), STR, V_FAIL_CLOSED, "The error's category token.", section="§5.5", handled_by=PART),
+    Directive("exception_kind", ("construction_error_expectation",), STR, "§5.5", ADAPTER, None,
+              "The host-language type of what construction raised (Python's spelling, e.g. `ValueError`).", handled_by=PART,
+              extension=Extension("`exception_kind` on an expected construction error: the type of an UNCATEGORIZED refusal, "
+                                  "as `expected_error.exception_kind` names the type of what an invocation raised. "
+                                  "Observability §5.5.5 requires a payload cap under 256 bytes to be rejected at observer "
+                                  "construction and names no category for it, so `category` cannot say the runtime refused; "
+                                  "with `exception_kind` alone the error must carry no category.")),
     Directive("prompt_backend", CASE, SectionShape("obs_prompt_backend"), HEADER, OBS, V_LANGFUSE, "The backend serving `renders_prompt` prompts.", handled_by=capture("prompts")),
     Directive("render_variables", CASE, Data(("map",)), HEADER, OBS, V_LANGFUSE, "The variables `renders_prompt` renders with.", handled_by=capture("prompts")),
 

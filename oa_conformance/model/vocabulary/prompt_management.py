@@ -24,8 +24,9 @@ def _local(name: str, where: tuple[str, ...], shape: Shape, section: str, since:
 
 FAMILIES: list[Family] = [
     Family("prompt_backend", "PromptBackendDecl",
-           "A mock PromptBackend preloaded with prompts (§3.2 header; §6.8 caching), or the runtime's own filesystem backend.",
-           required=("name",), exclusive=(("prompts", "filesystem_files"),)),
+           "A mock PromptBackend preloaded with prompts (§3.2 header; §6.8 caching), or the runtime's own filesystem "
+           "or Langfuse backend.",
+           required=("name",), exclusive=(("prompts", "filesystem_files", "langfuse_prompts"),)),
     Family("prompt_record", "PromptRecord", "One Prompt a mock backend serves: Text-prompt (`template`) or Chat-prompt (`chat_template`).",
            required=("name", "label", "version", "template_hash"), exclusive=(("template", "chat_template"),)),
     Family("prompt_manager", "PromptManagerDecl", "A PromptManager over the declared backends, in order (prompt-management §6)."),
@@ -72,6 +73,22 @@ DIRECTIVES: list[Directive] = [
               extension=Extension("`filesystem_config_source` on a backend: the sidecar convention (prompt-management §5 "
                                   "*Filesystem sidecar conventions*) the runtime's filesystem backend reads sampling and "
                                   "token_budget from.")),
+
+    Directive("langfuse_prompts", ("prompt_backend",), ListOf(Data(("map",))), "prompt-management §5", PM, None,
+              "The runtime's own LangfusePromptBackend, over a double of the Langfuse SDK client serving these "
+              "prompts: `{name, label, type: text | chat, prompt, version, config?}` (a chat `prompt` is a list of "
+              "`{role, content}` / `{type: placeholder, name}`). The double keeps the SDK's client-side cache by "
+              "(name, label) on the backend's controllable clock (`advance_clock`): `cache_ttl_seconds` 0 reads the "
+              "source, N > 0 serves an entry younger than N seconds, absent the SDK default (60 s).",
+              scope="directory", handled_by=PART,
+              extension=Extension("`langfuse_prompts` on a backend: the backend is the runtime's own "
+                                  "LangfusePromptBackend and only the Langfuse SDK client it calls is a double (the "
+                                  "wire edge): the double answers `get_prompt` with the SDK's own TextPromptClient / "
+                                  "ChatPromptClient built from these records, keeps the SDK's client-side cache by "
+                                  "(name, label) on a controllable clock and counts source reads. prompt-management "
+                                  "§3 / §3.1 / §5 bind the backend that forwards `cache_ttl_seconds`, stamps "
+                                  "`fetched_at`, hashes a chat template and projects the vendor config onto "
+                                  "SamplingConfig, and upstream's backends are harness mocks serving declared values.")),
 
     _local("name", ("prompt_record",), STR, "prompt-management §3", "0.15.0", "The prompt's name.", handled_by=PART),
     _local("label", ("prompt_record",), STR, "prompt-management §3", "0.15.0", "The label it is served under.", handled_by=PART),

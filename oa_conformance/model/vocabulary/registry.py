@@ -29,6 +29,8 @@ class Family:
     required: tuple[str, ...] = ()
     # Groups of directives of which at most one may appear (e.g. ``to`` / ``condition`` on an edge).
     exclusive: tuple[tuple[str, ...], ...] = ()
+    # Groups of directives of which at least one must appear (``category`` / ``exception_kind``).
+    any_of: tuple[tuple[str, ...], ...] = ()
 
 
 # Who consumes a directive at run time (``Directive.handled_by``). The vocabulary names handlers by
@@ -258,7 +260,7 @@ class Vocabulary:
                 by_family[family].append(directive)
         for fam in fams.values():
             declared = {d.name for d in by_family[fam.name]}
-            for name in fam.required + tuple(n for group in fam.exclusive for n in group):
+            for name in fam.required + tuple(n for group in fam.exclusive + fam.any_of for n in group):
                 if name not in declared:
                     raise ValueError(f"family {fam.name!r} constrains undeclared directive {name!r}")
         self.families = MappingProxyType(fams)

@@ -31,6 +31,7 @@ from ....ast.nodes import Scalar
 from ...static.scenarios import Scenario
 from ..harness import CaptureSeams
 from ..case_output import SharedSlot
+from ..error_record import error_record
 from ....ast.values import literal
 
 # The case whose context is running: where routed log records and global-provider spans go.
@@ -135,6 +136,13 @@ def observer_flag(in_block: Any, at_case_level: Any, default: bool) -> bool:
     return bool(in_block.value) if isinstance(in_block, Scalar) else _flag(at_case_level, default)
 
 
+def _payload_cap(block: Any) -> dict[str, int]:
+    """The ``otel_observer`` block's ``payload_byte_cap`` as the observer's ``payload_max_bytes``;
+    left out when the block sets none, so the runtime's own §5.5.5 default (64 KiB) applies."""
+    cap = block.payload_byte_cap if block is not None else None
+    return {"payload_max_bytes": int(cap.value)} if isinstance(cap, Scalar) else {}
+
+
 def _names(value: Any) -> frozenset[str]:
     return frozenset(literal(value)) if value is not None else frozenset()
 
@@ -163,27 +171,38 @@ class OtelCapture:
         self.exporter = InMemorySpanExporter()
         view, block = scenario.view, scenario.view.otel_observer
         self.global_active = _flag(view.caller_global_otel_active, False)
-        self.metrics_enabled = _flag(view.enable_metrics, False)
         self.global_spans: list[Any] = []
         self.logs: list[Any] = []
-        self.reader = None
-        meter_provider = None
-        if self.metrics_enabled:
-            from opentelemetry.sdk.metrics import MeterProvider
-            from opentelemetry.sdk.metrics.export import InMemoryMetricReader
+        from opentelemetry.sdk.metrics import MeterProvider
+        from opentelemetry.sdk.metrics.export import InMemoryMetricReader
 
-            self.reader = InMemoryMetricReader()
-            meter_provider = MeterProvider(metric_readers=[self.reader])
-        self.observer = OTelObserver(
+        # A meter provider always, so what a case leaves at the §11.1 default (metrics off) is
+        # recorded too: an observer that metered anyway would show its measurements.
+        self.reader = InMemoryMetricReader()
+        meter_provider = MeterProvider(metric_readers=[self.reader])
+        settings = dict(
             span_processor=SimpleSpanProcessor(self.exporter),
             detached_subgraphs=_dispatching_nodes(scenario, _names(view.detached_subgraphs)),
             detached_fan_outs=_names(view.detached_fan_outs),
             disable_llm_spans=_flag(view.disable_llm_spans, False),
             disable_provider_payload=observer_flag(block.disable_provider_payload if block is not None else None, view.disable_provider_payload, True),
             disable_genai_semconv=observer_flag(block.disable_genai_semconv if block is not None else None, view.disable_genai_semconv, False),
-            enable_metrics=self.metrics_enabled,
             meter_provider=meter_provider,
+            # Only when the case states it: a case that leaves it out runs the observer's own default.
+            **({"enable_metrics": _flag(view.enable_metrics, False)} if view.enable_metrics is not None else {}),
+            **_payload_cap(block),
         )
+        self.construction_error = None  # ErrorRecord: the runtime refused the configuration
+        self.observer = None
+        try:
+            self.observer = OTelObserver(**settings)
+        except Exception as raised:
+            # A refused configuration (§5.5.5: a cap under 256 bytes, rejected at construction; the
+            # runtime raises ValueError, no category) or a categorized one is the case's outcome;
+            # anything else (a signature the build lacks) is ours and propagates.
+            if not isinstance(raised, ValueError) and getattr(raised, "category", None) is None:
+                raise
+            self.construction_error = error_record(raised)
 
     def collections(self) -> dict[str, Any]:
         spans = self.exporter.get_finished_spans()
@@ -191,15 +210,17 @@ class OtelCapture:
         if self.global_active:
             otel["global_spans"] = span_records(self.global_spans)
         result: dict[str, Any] = {"otel": otel}
-        if self.reader is not None:
-            result["metrics"] = metric_records(self.reader.get_metrics_data())
+        result["metrics"] = metric_records(self.reader.get_metrics_data())
         return result
 
 
 @contextlib.asynccontextmanager
 async def open_otel(scenario: Scenario, seams: CaptureSeams):
     capture = OtelCapture(scenario)
-    seams.runtime_observers.append(capture.observer)
+    if capture.construction_error is not None:  # the case stands down before any graph is built
+        seams.construction_error = capture.construction_error
+    else:
+        seams.runtime_observers.append(capture.observer)
     token = _ROUTE.set(capture)
     try:
         with contextlib.ExitStack() as slots:
@@ -211,7 +232,8 @@ async def open_otel(scenario: Scenario, seams: CaptureSeams):
             finally:
                 # The runtime never ends invocation spans on its own (close_invocation / shutdown are
                 # the caller's); the graph has drained by now, so every span is final.
-                capture.observer.shutdown()
+                if capture.observer is not None:
+                    capture.observer.shutdown()
     finally:
         _ROUTE.reset(token)
 

@@ -15,7 +15,10 @@ resolvers, prompts, rendering, groups and errors are the runtime's own classes. 
 ``host/prompts.py``), so a case over a mock checks what the runtime does with a record, never how a
 backend makes one. A backend declared with ``filesystem_files`` (an extension) is the runtime's own
 filesystem backend instead (:class:`RuntimeFilesystemBackend`): there the version, the hash, the
-fetch errors and the sourced config are the runtime's.
+fetch errors and the sourced config are the runtime's. One declared with ``langfuse_prompts`` (an
+extension) is the runtime's own Langfuse backend over a double of the Langfuse SDK client
+(:class:`RuntimeLangfuseBackend`): the SDK's client-side cache is the double's, everything the backend
+makes of what the SDK returns is the runtime's.
 
 What a case did becomes two trace collections (docs/TRACE.md): ``calls`` (one entry per call:
 its target, operation, result or error, the backend fetches it caused) and ``prompts`` (each
@@ -34,6 +37,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any, Mapping
 
 from pydantic import TypeAdapter, ValidationError
+from pydantic_core import PydanticSerializationError
 
 from ....host.llm import Message
 from ....host.prompts import (
@@ -49,7 +53,10 @@ from ....host.prompts import (
     PromptNotFound,
     PromptStoreUnavailable,
     TextBlockTemplate,
+    CASE_CLOCK,
     TextPrompt,
+    langfuse_prompt_backend,
+    langfuse_sdk,
     prompt_manager,
     sampling_config,
     token_budget,
@@ -275,6 +282,103 @@ class RuntimeFilesystemBackend:
         return {"caching": False, "unavailable": False, "fetch_count": len(mine), "source_read_count": len(mine)}
 
 
+# The Langfuse SDK's default client-side cache TTL (``get_prompt`` without ``cache_ttl_seconds``).
+LANGFUSE_SDK_DEFAULT_TTL_SECONDS = 60
+
+
+class LangfuseClientDouble:
+    """A double of the Langfuse SDK client at the one call the runtime's ``LangfusePromptBackend``
+    makes, ``get_prompt(name, label=, cache_ttl_seconds=)`` — the wire edge. It answers with the SDK's
+    own ``TextPromptClient`` / ``ChatPromptClient`` built from the declared records and keeps the SDK's
+    client-side cache by ``(name, label)`` on a controllable clock: ``cache_ttl_seconds`` 0 reads the
+    source, N > 0 serves an entry younger than N seconds, ``None`` the SDK default TTL. A cache hit
+    returns the very object the source read returned, as the SDK does. Each call is logged."""
+
+    def __init__(self, records: list[Mapping[str, Any]], sdk: Mapping[str, Any]):
+        self.sdk = sdk
+        self.clock = ControllableClock()
+        self.cache: dict[tuple[str, str], tuple[Any, float]] = {}
+        self.calls: list[dict[str, Any]] = []
+        self.records: dict[tuple[str, str], Any] = {}
+        for record in records:
+            key = (record["name"], record["label"])
+            if key in self.records:
+                raise ValueError(f"the Langfuse double declares the prompt {key} twice")
+            self.records[key] = self.sdk_prompt(record)
+
+    def sdk_prompt(self, record: Mapping[str, Any]) -> Any:
+        kind = record.get("type", "text")
+        if kind not in ("text", "chat"):
+            raise ValueError(f"a Langfuse prompt's type is text or chat, found {kind!r}")
+        fields = {"name": record["name"], "version": int(record["version"]), "prompt": record["prompt"],
+                  "config": dict(record.get("config") or {}), "labels": [record["label"]], "tags": []}
+        if kind == "chat":
+            return self.sdk["ChatPromptClient"](self.sdk["Prompt_Chat"](**fields))
+        return self.sdk["TextPromptClient"](self.sdk["Prompt_Text"](**fields))
+
+    def get_prompt(self, name: str, *, label: str = "production", cache_ttl_seconds: int | None = None) -> Any:
+        call = {"name": name, "label": label, "cache_ttl_seconds": cache_ttl_seconds}
+        self.calls.append(call)
+        ttl = LANGFUSE_SDK_DEFAULT_TTL_SECONDS if cache_ttl_seconds is None else cache_ttl_seconds
+        cached = self.cache.get((name, label))
+        if cached is not None and self.clock.seconds - cached[1] < ttl:
+            call["source_read"] = False
+            return cached[0]
+        call["source_read"] = True
+        served = self.records.get((name, label))
+        if served is None:
+            raise self.sdk["NotFoundError"]({"message": f"prompt {name!r} with label {label!r} not found"})
+        self.cache[(name, label)] = (served, self.clock.seconds)
+        return served
+
+
+class RuntimeLangfuseBackend:
+    """The runtime's own ``LangfusePromptBackend`` over a :class:`LangfuseClientDouble` (``langfuse_prompts``,
+    an extension: prompt-management §3 / §3.1 / §5 bind the backend that forwards ``cache_ttl_seconds``,
+    stamps ``fetched_at``, hashes a chat template and projects the vendor config). Only the SDK client
+    and the fetch log are the adapter's — and the wall clock the backend stamps ``fetched_at`` from,
+    which reads the case's controllable clock during a fetch (``CaseClockDatetime``, a clock edge)."""
+
+    caching = True
+    unavailable = False
+
+    def __init__(self, name: str, records: list[Mapping[str, Any]], log: list, span: Any = None):
+        sdk = langfuse_sdk()
+        if sdk is None:
+            raise HarnessPrimitiveMissing("the Langfuse SDK (openarmature's [langfuse] extra), for a langfuse_prompts backend", span)
+        self.name = name
+        self.log = log
+        self.client = LangfuseClientDouble(records, sdk)
+        self.clock = self.client.clock
+        self.runtime = langfuse_prompt_backend(self.client)
+        if self.runtime is None:
+            raise HarnessPrimitiveMissing("the runtime's LangfusePromptBackend, for a langfuse_prompts backend", span)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name!r}>"
+
+    async def fetch(self, name: str, label: str = "production", *, cache_ttl_seconds: int | None = None) -> Any:
+        entry = {"backend": self.name, "name": name, "label": label, "cache_ttl_seconds": cache_ttl_seconds}
+        self.log.append(entry)
+        reads_before = len(self.client.calls)
+        on_case_clock = CASE_CLOCK.set(self.clock)  # fetched_at from the case's clock: the same on every run
+        try:
+            prompt = await self.runtime.fetch(name, label, cache_ttl_seconds=cache_ttl_seconds)
+        except Exception as error:
+            entry["outcome"] = getattr(error, "category", type(error).__name__)
+            raise
+        finally:
+            CASE_CLOCK.reset(on_case_clock)
+            entry["source_read"] = any(call.get("source_read") for call in self.client.calls[reads_before:])
+        entry["outcome"] = "served" if entry["source_read"] else "cached"
+        return prompt
+
+    def state(self) -> dict[str, Any]:
+        mine = [e for e in self.log if e["backend"] == self.name]
+        return {"caching": True, "unavailable": False, "fetch_count": len(mine),
+                "source_read_count": sum(1 for e in mine if e.get("source_read")), "clock_seconds": self.clock.seconds}
+
+
 def build_backends(declared: Any, log: list) -> dict[str, Any]:
     """The case's ``backends:`` list (AST) as mock backends (or the runtime's filesystem backend) by
     name; a block they cannot be built from is ``fixture_schema_invalid`` at its line."""
@@ -292,6 +396,14 @@ def build_backends(declared: Any, log: list) -> dict[str, Any]:
                                                           source.value if source is not None else "none", log)
             except ValueError as problem:
                 raise FixtureInvalid(f"backend {name!r}: {problem}", decl.filesystem_files.span) from problem
+            continue
+        if decl.langfuse_prompts is not None:
+            if _flag(decl.caching) or _flag(decl.simulate_unavailable):
+                raise FixtureInvalid(f"backend {name!r}: the Langfuse double keeps the SDK's own cache and is never simulated unavailable", decl.span)
+            try:
+                backends[name] = RuntimeLangfuseBackend(name, literal(decl.langfuse_prompts), log, decl.langfuse_prompts.span)
+            except (ValueError, KeyError, TypeError, ValidationError) as problem:
+                raise FixtureInvalid(f"backend {name!r}: langfuse_prompts: {problem}", decl.langfuse_prompts.span) from problem
             continue
         if decl.filesystem_config_source is not None:
             raise FixtureInvalid(f"backend {name!r}: filesystem_config_source without filesystem_files", decl.filesystem_config_source.span)
@@ -434,7 +546,7 @@ class PromptCase:
             backend = self.backend(target.backend.value, target.backend.span)
             if op == "advance_clock":
                 seconds = self.required(call, call.seconds, "seconds")
-                if not isinstance(backend, CachingPromptBackend):
+                if not isinstance(backend, (CachingPromptBackend, RuntimeLangfuseBackend)):
                     raise FixtureInvalid(f"advance_clock on backend {backend.name!r}, which is not a caching backend", target.backend.span)
                 return _sync(lambda: backend.clock.advance(seconds.value))
             if op != "fetch":
@@ -528,8 +640,18 @@ def _sync(function):
 
 def result_data(result: Any) -> Any:
     """A runtime record as the trace keeps it: JSON-like, with unset optional fields absent (not null,
-    §5.8) — a Message is ``{role, content}``, a Prompt without sampling has no ``sampling`` key."""
-    return result.model_dump(mode="json", exclude_none=True)
+    §5.8) — a Message is ``{role, content}``, a Prompt without sampling has no ``sampling`` key. A
+    value the spec leaves opaque (an ``observability_entities`` entry holding the Langfuse SDK's prompt
+    object) is kept as its type's name."""
+    try:
+        return result.model_dump(mode="json", exclude_none=True)
+    except PydanticSerializationError:
+        return result.model_dump(mode="json", exclude_none=True, fallback=_opaque)
+
+
+def _opaque(value: Any) -> str:
+    kind = type(value)
+    return f"<{kind.__module__}.{kind.__qualname__}>"
 
 
 def error_fields(error: BaseException) -> dict[str, Any]:
