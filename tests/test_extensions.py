@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from oa_conformance.pipeline import cases_of, run_case
 from oa_conformance.model.vocabulary import VOCABULARY
 
@@ -689,20 +691,14 @@ cases:
 """
 
 
-def run_delete_missing(tmp_path, backend: str):
-    ref = write_fixture(tmp_path, DELETE_MISSING.format(backend=backend), "pipeline-utilities", "001-delete.yaml")
+def run_on_checkpointer(tmp_path, text: str, backend: str):
+    """A one-case pipeline-utilities fixture, run (`backend` names the file apart)."""
+    ref = write_fixture(tmp_path, text, "pipeline-utilities", f"001-{backend}.yaml")
     return run_case(cases_of(ref)[0], timeout=20)
 
 
-def test_invoke_checkpoint_delete_is_an_extension_row():
-    row = VOCABULARY.lookup("node", "invoke_checkpoint_delete", "pipeline-utilities")
-    assert row.extension is not None and "delete" in row.extension.doc
-
-
-def test_delete_of_a_missing_id_holds_on_both_backends(tmp_path):
-    for backend in ("in_memory", "sqlite"):
-        result = run_delete_missing(tmp_path / backend, backend)
-        assert result.outcome == "passed", (backend, result.reason)
+def run_delete_missing(tmp_path, backend: str):
+    return run_on_checkpointer(tmp_path, DELETE_MISSING.format(backend=backend), backend)
 
 
 def test_a_delete_that_raises_on_a_missing_id_fails_the_case(tmp_path, monkeypatch):
@@ -718,23 +714,27 @@ def test_a_delete_that_raises_on_a_missing_id_fails_the_case(tmp_path, monkeypat
 
 # ---- lists_checkpoints_into -----------------------------------------------------------------------
 
-LISTED = """\
+# A node `check` after a node `a`, calling one checkpointer operation through an extension into `field`.
+CHECK_AFTER_A = """\
 cases:
-  - name: listed
+  - name: {name}
     state:
       fields:
         x: {{type: int, default: 0}}
-        listed: {{type: dict, default: {{}}}}
+        {field}: {{type: {field_type}, default: {default}}}
     entry: a
     nodes:
       a: {{update: {{x: 1}}}}
-      check: {{lists_checkpoints_into: listed}}
+      check: {{{operation}: {field}}}
     edges:
       - {{from: a, to: check}}
       - {{from: check, to: END}}
     initial_state: {{}}
     checkpointer: {backend}
     expected:
+"""
+
+LISTED = CHECK_AFTER_A + """\
       final_state:
         x: 1
         listed:
@@ -746,19 +746,28 @@ cases:
 
 
 def run_listed(tmp_path, backend: str):
-    ref = write_fixture(tmp_path, LISTED.format(backend=backend), "pipeline-utilities", "001-list.yaml")
-    return run_case(cases_of(ref)[0], timeout=20)
+    text = LISTED.format(name="listed", operation="lists_checkpoints_into", field="listed", field_type="dict",
+                         default="{}", backend=backend)
+    return run_on_checkpointer(tmp_path, text, backend)
 
 
-def test_lists_checkpoints_into_is_an_extension_row():
-    row = VOCABULARY.lookup("node", "lists_checkpoints_into", "pipeline-utilities")
-    assert row.extension is not None and "`list`" in row.extension.doc
+# The checkpointer operations a node calls through an extension: each is a row, and each holds on
+# both backends (a delete of a missing id; a list that enumerates the running invocation).
+CHECKPOINTER_OPERATIONS = {"invoke_checkpoint_delete": ("delete", run_delete_missing),
+                           "lists_checkpoints_into": ("`list`", run_listed)}
 
 
-def test_list_enumerates_the_running_invocation_on_both_backends(tmp_path):
-    for backend in ("in_memory", "sqlite"):
-        result = run_listed(tmp_path / backend, backend)
-        assert result.outcome == "passed", (backend, result.reason)
+@pytest.mark.parametrize("directive", sorted(CHECKPOINTER_OPERATIONS))
+def test_a_checkpointer_operation_is_an_extension_row(directive):
+    row = VOCABULARY.lookup("node", directive, "pipeline-utilities")
+    assert row.extension is not None and CHECKPOINTER_OPERATIONS[directive][0] in row.extension.doc
+
+
+@pytest.mark.parametrize("backend", ["in_memory", "sqlite"])
+@pytest.mark.parametrize("directive", sorted(CHECKPOINTER_OPERATIONS))
+def test_a_checkpointer_operation_holds_on_each_backend(tmp_path, directive, backend):
+    result = CHECKPOINTER_OPERATIONS[directive][1](tmp_path, backend)
+    assert result.outcome == "passed", result.reason
 
 
 def test_a_list_that_enumerates_nothing_fails_the_case(tmp_path, monkeypatch):
@@ -990,30 +999,15 @@ def test_enclosing_lineage_assertion_holds_when_the_runtime_records_it(tmp_path,
 
 # ---- reload_checkpoint_into ----------------------------------------------------------------------
 
-RELOAD = """\
-cases:
-  - name: reload
-    state:
-      fields:
-        x: {{type: int, default: 0}}
-        seen_positions: {{type: int, default: 0}}
-    entry: a
-    nodes:
-      a: {{update: {{x: 1}}}}
-      check: {{reload_checkpoint_into: seen_positions}}
-    edges:
-      - {{from: a, to: check}}
-      - {{from: check, to: END}}
-    initial_state: {{}}
-    checkpointer: {backend}
-    expected:
+RELOAD = CHECK_AFTER_A + """\
       final_state: {{x: 1, seen_positions: {seen}}}
 """
 
 
 def run_reload(tmp_path, backend: str, seen: int):
-    ref = write_fixture(tmp_path, RELOAD.format(backend=backend, seen=seen), "pipeline-utilities", "001-reload.yaml")
-    return run_case(cases_of(ref)[0], timeout=20)
+    text = RELOAD.format(name="reload", operation="reload_checkpoint_into", field="seen_positions", field_type="int",
+                         default=0, backend=backend, seen=seen)
+    return run_on_checkpointer(tmp_path, text, backend)
 
 
 def test_reload_checkpoint_is_an_extension_row():
