@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from oa_conformance.interpreter.running.capabilities.prompt_management import CachingPromptBackend, prompt_from_record
+from oa_conformance.interpreter.running.capabilities.prompt_backends import CachingPromptBackend, prompt_from_record
 
 from . import faults
 from .faults import failed_at, line_of

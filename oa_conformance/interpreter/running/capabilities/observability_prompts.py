@@ -28,7 +28,7 @@ from ..harness import CaptureSeams
 from ..behaviors import NodeContext
 from ....model.errors import FixtureInvalid, HarnessPrimitiveMissing
 from ....ast.values import literal
-from .prompt_management import PreloadedPromptBackend
+from .prompt_backends import PreloadedPromptBackend
 
 
 # The backend kinds of the header: `filesystem` exposes no Langfuse Prompt entity; the mock does.
