@@ -6,7 +6,6 @@ from __future__ import annotations
 import threading
 from contextvars import ContextVar
 from datetime import UTC, datetime, timedelta
-from functools import cache
 from typing import Any, Mapping
 
 from .detect import RuntimeLacks, accepts, late_bound, require, with_extras
@@ -74,8 +73,9 @@ def _langfuse_backend_class() -> Any:
         return _import_langfuse_backend_class()
 
 
-@cache
 def _import_langfuse_backend_class() -> Any:
+    # Not cached: the class is looked up in sys.modules each time (a dict hit once imported), so a
+    # module imported afresh (pytest's pytester restores sys.modules after each run) is the one used.
     try:
         from openarmature.prompts.backends import langfuse as module
     except ImportError:
@@ -110,10 +110,10 @@ def langfuse_sdk() -> Any:
         return _import_langfuse_sdk()
 
 
-@cache
 def _import_langfuse_sdk() -> Any:
     """The Langfuse SDK pieces a double of its client answers with: the prompt models, the prompt
-    clients and the not-found / unavailable errors (``None`` when the SDK is not installed)."""
+    clients and the not-found / unavailable errors (``None`` when the SDK is not installed); looked up
+    afresh each time, as the backend class is."""
     try:
         from langfuse.api import NotFoundError, ServiceUnavailableError
         from langfuse.api.prompts.types.prompt import Prompt_Chat, Prompt_Text
