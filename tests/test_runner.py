@@ -4,17 +4,14 @@ while fewer than ``workers`` are running or unseen, and never hangs on an adapte
 from __future__ import annotations
 
 import threading
+import time
 
 from oa_conformance.scheduling.runner import run_as_completed
 from oa_conformance.verdicts.outcomes import Outcome
 from oa_conformance.verdicts.results import ADAPTER_ERROR, CaseResult
 
 
-def test_a_stopped_stream_starts_no_further_case():
-    """Two side by side: the caller that stops after its first result has started only those two,
-    and one that reads on gets every case once, each on a daemon thread of the pool."""
-    started: list[int] = []
-    threads: set[tuple[str, bool]] = set()
+def judging_into(started: list[int], threads: set[tuple[str, bool]]):
     lock = threading.Lock()
 
     def judged(job: int) -> CaseResult:
@@ -23,13 +20,24 @@ def test_a_stopped_stream_starts_no_further_case():
             threads.add((threading.current_thread().name, threading.current_thread().daemon))
         return CaseResult(None, Outcome.PASSED)
 
-    stream = run_as_completed(range(10), workers=2, judged_case=judged)
+    return judged
+
+
+def test_a_stopped_stream_starts_no_further_case():
+    """Two side by side: the caller that stops after its first result has started at most those two
+    (the second may not have been picked up yet when the stream closed: the pool then drops it),
+    and one that reads on gets every case once, each on a daemon thread of the pool."""
+    started: list[int] = []
+    threads: set[tuple[str, bool]] = set()
+    stream = run_as_completed(range(10), workers=2, judged_case=judging_into(started, threads))
     next(stream)
     stream.close()
-    assert sorted(started) == [0, 1]
-    started.clear()
+    time.sleep(0.2)  # room for a case wrongly started after the close to show
+    assert 0 in started and set(started) <= {0, 1}, started
+    read_on: list[int] = []
+    judged = judging_into(read_on, threads)
     assert sorted(index for index, _ in run_as_completed(range(10), workers=3, judged_case=judged)) == list(range(10))
-    assert sorted(started) == list(range(10)) and threads == {("oa-case", True)}
+    assert sorted(read_on) == list(range(10)) and threads == {("oa-case", True)}
 
 
 def test_an_adapter_bug_is_one_case_error_not_a_hung_run():
